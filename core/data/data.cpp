@@ -1,0 +1,200 @@
+// NormLab core: data sources (see data.h).
+#include "core/data/data.h"
+
+#include "core/errors.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace normlab {
+namespace fs = std::filesystem;
+
+uint64_t splitmix64(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+namespace {
+
+// A small deterministic generator (same stream on every platform and
+// standard library, unlike std::gamma_distribution).
+struct Rng {
+    uint64_t state;
+    explicit Rng(uint64_t seed) : state(splitmix64(seed ^ 0x6E6F726D6C6162ull)) {}
+    uint64_t next() { return state = splitmix64(state); }
+    double uniform() { return (next() >> 11) * 0x1.0p-53; }                  // [0, 1)
+    double uniform_pos() { double u; do u = uniform(); while (u <= 0.0); return u; }
+    double normal() { return std::sqrt(-2.0 * std::log(uniform_pos())) * std::cos(2.0 * M_PI * uniform()); }
+    double gamma(double a) {                                                   // Marsaglia & Tsang
+        if (a < 1.0) return gamma(a + 1.0) * std::pow(uniform_pos(), 1.0 / a);
+        const double d = a - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * d);
+        for (;;) {
+            double x, v;
+            do { x = normal(); v = 1.0 + c * x; } while (v <= 0.0);
+            v = v * v * v;
+            const double u = uniform_pos();
+            if (std::log(u) < 0.5 * x * x + d - d * v + d * std::log(v)) return d * v;
+        }
+    }
+};
+
+std::vector<uint8_t> read_file(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    if (!f) throw DataError("cannot read " + p.string() + "; check that it exists and is readable");
+    return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+std::string human_size(size_t n) {
+    std::ostringstream s;
+    s.precision(3);
+    if (n >= 1000000) s << n / 1e6 << " MB";
+    else if (n >= 1000) s << n / 1e3 << " kB";
+    else s << n << " bytes";
+    return s.str();
+}
+
+}  // namespace
+
+std::string default_corpus_dir() {
+    if (const char* env = std::getenv("NORMLAB_CORPUS_DIR"); env && *env) return env;
+    return "/usr/share/games/fortunes";
+}
+
+MarkovChain make_markov_chain(const MarkovConfig& cfg) {
+    MarkovChain c;
+    c.order = cfg.order;
+    c.alphabet = cfg.alphabet;
+    const int A = cfg.alphabet;
+    size_t states = 1;
+    for (int i = 0; i < cfg.order; ++i) states *= static_cast<size_t>(A);
+    Rng rng(cfg.seed);
+    c.transition.assign(states * A, 0.0);
+    // Dirichlet rows, mixed with 1% of the uniform distribution so the chain
+    // is irreducible and aperiodic (a unique stationary distribution).
+    for (size_t s = 0; s < states; ++s) {
+        double sum = 0.0;
+        double* row = &c.transition[s * A];
+        for (int a = 0; a < A; ++a) sum += row[a] = rng.gamma(cfg.concentration) + 1e-300;
+        for (int a = 0; a < A; ++a) row[a] = 0.99 * row[a] / sum + 0.01 / A;
+    }
+    // Stationary distribution over states (the last `order` symbols), by
+    // power iteration: state s = (x_{t-k+1}, ..., x_t) in base A, newest last.
+    std::vector<double> pi(states, 1.0 / states), next(states);
+    for (int it = 0; it < 100000; ++it) {
+        std::fill(next.begin(), next.end(), 0.0);
+        for (size_t s = 0; s < states; ++s) {
+            const size_t shifted = (s * A) % states;
+            for (int a = 0; a < A; ++a) next[shifted + a] += pi[s] * c.transition[s * A + a];
+        }
+        double diff = 0.0;
+        for (size_t s = 0; s < states; ++s) diff += std::abs(next[s] - pi[s]);
+        pi.swap(next);
+        if (diff < 1e-13) break;
+    }
+    c.stationary = pi;
+    double h = 0.0;
+    for (size_t s = 0; s < states; ++s)
+        for (int a = 0; a < A; ++a) {
+            const double p = c.transition[s * A + a];
+            if (p > 0) h -= pi[s] * p * std::log(p);
+        }
+    c.entropy_rate = h;
+    return c;
+}
+
+std::vector<uint8_t> sample_markov(const MarkovChain& c, int64_t length, uint64_t seed) {
+    const int A = c.alphabet;
+    const size_t states = c.stationary.size();
+    Rng rng(seed ^ 0x5A5A5A5A12345ull);
+    size_t s = static_cast<size_t>(rng.next() % states);
+    std::vector<uint8_t> out(static_cast<size_t>(length));
+    for (auto& b : out) {
+        const double u = rng.uniform();
+        const double* row = &c.transition[s * A];
+        int a = 0;
+        double acc = row[0];
+        while (a + 1 < A && u >= acc) acc += row[++a];
+        b = markov_symbol_byte(a);
+        s = (s * A + a) % states;
+    }
+    return out;
+}
+
+void batch_offsets(uint64_t seed, int64_t step, int batch, int context, size_t lo, size_t hi,
+                   std::vector<int64_t>& out) {
+    out.resize(static_cast<size_t>(batch));
+    const uint64_t span = hi - lo - static_cast<size_t>(context);  // windows of context+1 bytes
+    for (int b = 0; b < batch; ++b) {
+        const uint64_t r = splitmix64(splitmix64(seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(step)) + b);
+        out[b] = static_cast<int64_t>(lo + r % span);
+    }
+}
+
+Dataset load_dataset(const DataConfig& cfg, int context) {
+    Dataset d;
+    switch (cfg.source) {
+        case DataSource::Corpus: {
+            const fs::path dir = cfg.path.empty() ? fs::path(default_corpus_dir()) : fs::path(cfg.path);
+            std::error_code ec;
+            if (!fs::is_directory(dir, ec))
+                throw DataError("data.source corpus: " + dir.string() +
+                                " is missing; install the default corpus with scripts/setup.sh"
+                                " (Debian package 'fortunes'), or set data.source to \"file\" or \"markov\"");
+            std::vector<fs::path> files;
+            for (auto& e : fs::directory_iterator(dir, ec)) {
+                const auto ext = e.path().extension().string();
+                if (e.is_regular_file() && ext != ".dat" && ext != ".u8" && ext != ".txt.dat")
+                    files.push_back(e.path());
+            }
+            std::sort(files.begin(), files.end());
+            if (files.empty()) throw DataError("data.source corpus: no text files in " + dir.string());
+            for (auto& f : files) {
+                auto bytes = read_file(f);
+                // Fortune files separate entries with a line holding "%".
+                std::string text(bytes.begin(), bytes.end());
+                std::string clean;
+                clean.reserve(text.size());
+                std::istringstream in(text);
+                std::string line;
+                while (std::getline(in, line)) clean += (line == "%" ? std::string() : line) + "\n";
+                d.bytes.insert(d.bytes.end(), clean.begin(), clean.end());
+            }
+            d.description = "fortunes corpus, " + std::to_string(files.size()) + " files (" +
+                            human_size(d.bytes.size()) + ")";
+            break;
+        }
+        case DataSource::File: {
+            d.bytes = read_file(cfg.path);
+            d.description = fs::path(cfg.path).filename().string() + " (" + human_size(d.bytes.size()) + ")";
+            break;
+        }
+        case DataSource::Markov: {
+            const MarkovChain chain = make_markov_chain(cfg.markov);
+            d.bytes = sample_markov(chain, cfg.markov.length, cfg.markov.seed);
+            d.entropy_rate = chain.entropy_rate;
+            std::ostringstream s;
+            s.precision(4);
+            s << "markov order " << cfg.markov.order << ", " << cfg.markov.alphabet << " symbols, entropy rate "
+              << chain.entropy_rate << " nats/byte";
+            d.description = s.str();
+            break;
+        }
+    }
+    const size_t n = d.bytes.size();
+    d.train_end = n - static_cast<size_t>(std::llround(static_cast<double>(n) * cfg.val_fraction));
+    const size_t need = static_cast<size_t>(context) + 2;
+    if (d.train_end < need || n - d.train_end < need)
+        throw DataError("data: " + d.description + " is too short for context " + std::to_string(context) +
+                        ": each split needs at least " + std::to_string(need) + " bytes (train has " +
+                        std::to_string(d.train_end) + ", validation " + std::to_string(n - d.train_end) +
+                        "); use a longer file, a smaller model.context or another data.val_fraction");
+    return d;
+}
+
+}  // namespace normlab

@@ -1,0 +1,200 @@
+// NormLab core: experiment expansion (see experiment.h).
+#include "core/experiment.h"
+
+#include "core/errors.h"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace normlab {
+namespace {
+
+using nlohmann::json;
+
+std::vector<std::string> split_path(const std::string& dotted) {
+    std::vector<std::string> parts;
+    std::stringstream ss(dotted);
+    std::string p;
+    while (std::getline(ss, p, '.')) parts.push_back(p);
+    return parts;
+}
+
+bool has_path(const json& j, const std::string& dotted) {
+    const json* cur = &j;
+    for (auto& p : split_path(dotted)) {
+        if (!cur->is_object()) return false;
+        auto it = cur->find(p);
+        if (it == cur->end()) return false;
+        cur = &*it;
+    }
+    return true;
+}
+
+void set_path(json& j, const std::string& dotted, const json& value) {
+    json* cur = &j;
+    for (auto& p : split_path(dotted)) {
+        if (!cur->is_object()) *cur = json::object();
+        cur = &(*cur)[p];
+    }
+    *cur = value;
+}
+
+std::string value_label(const json& v) {
+    if (v.is_string()) return v.get<std::string>();
+    return v.dump();
+}
+
+}  // namespace
+
+json merge_json(const json& base, const json& over) {
+    if (!base.is_object() || !over.is_object()) return over;
+    json out = base;
+    for (auto it = over.begin(); it != over.end(); ++it)
+        out[it.key()] = out.contains(it.key()) ? merge_json(out[it.key()], it.value()) : it.value();
+    return out;
+}
+
+Experiment parse_experiment(const json& spec, const std::string& name_hint) {
+    if (!spec.is_object()) throw ConfigError("", "an experiment must be a JSON object with \"base\", \"variants\" and/or \"sweep\"");
+    static const std::set<std::string> known{"name", "description", "base", "variants", "sweep"};
+    for (auto it = spec.begin(); it != spec.end(); ++it)
+        if (!known.count(it.key()))
+            throw ConfigError(it.key(), "unknown field; an experiment has name, description, base, variants and sweep"
+                                        " (run settings go inside \"base\")");
+    Experiment ex;
+    ex.spec = spec;
+    ex.name = name_hint;
+    if (spec.contains("name")) {
+        if (!spec["name"].is_string() || spec["name"].get<std::string>().empty())
+            throw ConfigError("name", "expected a non-empty string");
+        ex.name = spec["name"].get<std::string>();
+    }
+    if (spec.contains("description")) {
+        if (!spec["description"].is_string()) throw ConfigError("description", "expected a string");
+        ex.description = spec["description"].get<std::string>();
+    }
+    json base = spec.value("base", json::object());
+    if (!base.is_object()) throw ConfigError("base", "expected an object with a run configuration");
+    if (base.contains("name")) throw ConfigError("base.name", "runs are named by their variant and sweep values; remove it");
+
+    // Variants: each {"name": ..., overrides...}; none means the base alone.
+    std::vector<std::pair<std::string, json>> variants;
+    if (spec.contains("variants")) {
+        const json& vs = spec["variants"];
+        if (!vs.is_array() || vs.empty()) throw ConfigError("variants", "expected a non-empty array of objects");
+        std::set<std::string> names;
+        for (size_t i = 0; i < vs.size(); ++i) {
+            const std::string where = "variants[" + std::to_string(i) + "]";
+            if (!vs[i].is_object()) throw ConfigError(where, "expected an object");
+            json v = vs[i];
+            std::string vname;
+            if (v.contains("name")) {
+                if (!v["name"].is_string() || v["name"].get<std::string>().empty())
+                    throw ConfigError(where + ".name", "expected a non-empty string");
+                vname = v["name"].get<std::string>();
+                v.erase("name");
+            } else if (v.contains("scheme") && v["scheme"].is_string()) {
+                vname = v["scheme"].get<std::string>();
+            } else {
+                vname = "v" + std::to_string(i);
+            }
+            if (!names.insert(vname).second)
+                throw ConfigError(where + ".name", "\"" + vname + "\" is used by an earlier variant; names must be unique");
+            variants.emplace_back(vname, v);
+        }
+    } else {
+        variants.emplace_back(base.value("scheme", std::string("run")), json::object());
+    }
+
+    // Sweep axes: dotted path -> non-empty array of values.
+    std::vector<std::pair<std::string, json>> axes;
+    if (spec.contains("sweep")) {
+        const json& sw = spec["sweep"];
+        if (!sw.is_object()) throw ConfigError("sweep", "expected an object {\"optim.lr\": [values...], ...}");
+        for (auto it = sw.begin(); it != sw.end(); ++it) {
+            if (!it.value().is_array() || it.value().empty())
+                throw ConfigError("sweep." + it.key(), "expected a non-empty array of values");
+            if (it.key() == "name") throw ConfigError("sweep.name", "names cannot be swept");
+            axes.emplace_back(it.key(), it.value());
+        }
+    }
+    size_t points = 1;
+    for (auto& [k, vals] : axes) points *= vals.size();
+    if (points * variants.size() > 10000)
+        throw ConfigError("sweep", "expands to " + std::to_string(points * variants.size()) +
+                                       " runs; at most 10000 are allowed");
+
+    std::set<std::string> run_names;
+    for (size_t vi = 0; vi < variants.size(); ++vi) {
+        const auto& [vname, vjson] = variants[vi];
+        for (size_t p = 0; p < points; ++p) {
+            json merged = merge_json(base, vjson);
+            std::string name = vname;
+            std::vector<size_t> pick(axes.size());
+            size_t rest = p;
+            for (size_t a = axes.size(); a-- > 0;) {
+                pick[a] = rest % axes[a].second.size();
+                rest /= axes[a].second.size();
+            }
+            for (size_t a = 0; a < axes.size(); ++a) {
+                const json& val = axes[a].second[pick[a]];
+                set_path(merged, axes[a].first, val);
+                const auto parts = split_path(axes[a].first);
+                name += " " + (parts.empty() ? axes[a].first : parts.back()) + "=" + value_label(val);
+            }
+            merged["name"] = name;
+            ExperimentRun run;
+            try {
+                run.config = run_config_from_json(merged);
+                validate(run.config);
+            } catch (const ConfigError& e) {
+                // Point at the place the user wrote the value.
+                for (size_t a = 0; a < axes.size(); ++a)
+                    if (e.path() == axes[a].first || e.path().rfind(axes[a].first + ".", 0) == 0)
+                        throw ConfigError("sweep." + axes[a].first + "[" + std::to_string(pick[a]) + "]",
+                                          e.message());
+                const std::string variant = "variants[" + std::to_string(vi) + "]";
+                if (spec.contains("variants") && has_path(vjson, e.path())) throw e.prefixed(variant);
+                if (has_path(base, e.path()) || !spec.contains("variants")) throw e.prefixed("base");
+                // A default or preset value: blame the variant when it chose the scheme.
+                if (has_path(vjson, "scheme")) throw e.prefixed(variant);
+                throw e.prefixed("base");
+            }
+            if (!run_names.insert(name).second)
+                throw ConfigError("variants", "two runs would both be named \"" + name + "\"; rename a variant");
+            run.name = name;
+            run.resolved = to_json(run.config);
+            ex.runs.push_back(std::move(run));
+        }
+    }
+    return ex;
+}
+
+Experiment load_experiment(const std::string& path) {
+    std::ifstream f(path);
+    if (!f) throw ConfigError("", "cannot open experiment file " + path + "; check the path");
+    json spec;
+    try {
+        spec = json::parse(f);
+    } catch (const json::parse_error& e) {
+        // nlohmann reports the byte offset; turn it into line:column.
+        std::ifstream g(path);
+        std::string text((std::istreambuf_iterator<char>(g)), std::istreambuf_iterator<char>());
+        size_t line = 1, col = 1;
+        for (size_t i = 0; i < text.size() && i + 1 < e.byte; ++i) {
+            if (text[i] == '\n') ++line, col = 1;
+            else ++col;
+        }
+        throw ConfigError("", path + ":" + std::to_string(line) + ":" + std::to_string(col) +
+                                  ": not valid JSON (" + e.what() + ")");
+    }
+    std::string stem = path;
+    if (auto s = stem.find_last_of('/'); s != std::string::npos) stem = stem.substr(s + 1);
+    if (auto d = stem.rfind(".json"); d != std::string::npos) stem = stem.substr(0, d);
+    Experiment ex = parse_experiment(spec, stem);
+    ex.file = path;
+    return ex;
+}
+
+}  // namespace normlab

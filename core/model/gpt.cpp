@@ -1,0 +1,422 @@
+// NormLab core: the model (see gpt.h), bottom-up: norm → attention → MLP →
+// block → GPT. Shapes: B batch, T time, d model width, H heads, d_h = d/H.
+#include "core/model/gpt.h"
+
+#include <ATen/CPUGeneratorImpl.h>
+
+#include <cmath>
+
+namespace normlab {
+
+torch::Tensor unit_norm(const torch::Tensor& x, int64_t dim, double eps) {
+    return x / (x.norm(2, dim, /*keepdim=*/true) + eps);
+}
+
+namespace {
+
+torch::Tensor rotate_half(const torch::Tensor& x) {   // (..., d_h) → (-x2, x1)
+    const int64_t h = x.size(-1) / 2;
+    return torch::cat({-x.narrow(-1, h, h), x.narrow(-1, 0, h)}, -1);
+}
+
+torch::Tensor activation(const torch::Tensor& x, Activation a) {
+    switch (a) {
+        case Activation::ReLU: return torch::relu(x);
+        case Activation::GELU: return torch::gelu(x);
+        case Activation::SwiGLU: break;
+    }
+    return torch::silu(x);
+}
+
+}  // namespace
+
+// ---- Norm -------------------------------------------------------------------
+NormImpl::NormImpl(int64_t dim_, NormKind kind_, double eps_) : kind(kind_), eps(eps_), dim(dim_) {
+    weight = register_parameter("weight", torch::ones({dim}));
+    if (kind == NormKind::LayerNorm) bias = register_parameter("bias", torch::zeros({dim}));
+}
+
+torch::Tensor NormImpl::forward(const torch::Tensor& x) {
+    if (kind == NormKind::LayerNorm) return torch::layer_norm(x, {dim}, weight, bias, eps);
+    return x * torch::rsqrt(x.pow(2).mean(-1, /*keepdim=*/true) + eps) * weight;
+}
+
+// ---- Attention --------------------------------------------------------------
+AttentionImpl::AttentionImpl(const ModelConfig& c) : cfg(c) {
+    const int64_t d = c.d_model;
+    qkv = register_module("qkv", torch::nn::Linear(torch::nn::LinearOptions(d, 3 * d).bias(c.bias)));
+    out = register_module("out", torch::nn::Linear(torch::nn::LinearOptions(d, d).bias(c.bias)));
+    if (c.normformer.head_scale) head_scale = register_parameter("head_scale", torch::ones({c.n_heads}));
+    if (c.normformer.post_attn_norm) post_norm = register_module("post_norm", Norm(d, c.norm, c.norm_eps));
+    if (c.layout == Layout::NGPT)
+        s_qk = register_parameter("s_qk", torch::ones({d}), /*requires_grad=*/c.ngpt.scalers);
+}
+
+torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin,
+                                     ForwardCapture* cap) {
+    const int64_t B = x.size(0), T = x.size(1), d = cfg.d_model, H = cfg.n_heads, dh = d / H;
+    auto qkv_ = qkv(x).view({B, T, 3, H, dh}).permute({2, 0, 3, 1, 4});   // (3, B, H, T, d_h)
+    auto q = qkv_[0], k = qkv_[1], v = qkv_[2];                           // (B, H, T, d_h)
+    if (cos.defined()) {
+        q = q * cos + rotate_half(q) * sin;
+        k = k * cos + rotate_half(k) * sin;
+    }
+    double scale = 1.0 / std::sqrt(static_cast<double>(dh));
+    if (cfg.layout == Layout::NGPT) {
+        const double base = 1.0 / std::sqrt(static_cast<double>(d));
+        auto sqk = ngpt_scaled(s_qk, 1.0, base).view({1, H, 1, dh});
+        if (cfg.ngpt.qk_norm) {
+            q = unit_norm(q, -1, cfg.ngpt.eps);
+            k = unit_norm(k, -1, cfg.ngpt.eps);
+        }
+        q = q * sqk;
+        k = k * sqk;
+        scale = std::sqrt(static_cast<double>(dh));                        // logits = cos·d_h^(1/2)·s_qk²
+    }
+    auto att = torch::matmul(q, k.transpose(-2, -1)) * scale;             // (B, H, T, T)
+    auto mask = torch::ones({T, T}, torch::TensorOptions().dtype(torch::kBool).device(x.device())).triu(1);
+    att = att.masked_fill(mask, -std::numeric_limits<float>::infinity());
+    if (cap) {
+        torch::NoGradGuard ng;
+        cap->max_logit.push_back(att.detach().max());
+    }
+    att = torch::softmax(att, -1);
+    if (cfg.dropout > 0) att = torch::dropout(att, cfg.dropout, is_training());
+    auto y = torch::matmul(att, v);                                        // (B, H, T, d_h)
+    if (head_scale.defined() && cfg.normformer.head_scale_placement == HeadScalePlacement::BeforeOutProj)
+        y = y * head_scale.view({1, H, 1, 1});
+    y = y.transpose(1, 2).reshape({B, T, d});                              // (B, T, d)
+    auto o = out(y);
+    if (head_scale.defined() && cfg.normformer.head_scale_placement == HeadScalePlacement::AfterOutProj)
+        o = (o.view({B, T, H, dh}) * head_scale.view({1, 1, H, 1})).view({B, T, d});   // fairseq's form
+    if (post_norm) o = post_norm(o);
+    if (cfg.dropout > 0) o = torch::dropout(o, cfg.dropout, is_training());
+    return o;
+}
+
+// ---- MLP --------------------------------------------------------------------
+MLPImpl::MLPImpl(const ModelConfig& c) : cfg(c) {
+    const int64_t d = c.d_model, f = c.d_ff;
+    const int64_t rows = c.activation == Activation::SwiGLU ? 2 * f : f;
+    fc1 = register_module("fc1", torch::nn::Linear(torch::nn::LinearOptions(d, rows).bias(c.bias)));
+    fc2 = register_module("fc2", torch::nn::Linear(torch::nn::LinearOptions(f, d).bias(c.bias)));
+    if (c.normformer.ffn_norm) ffn_norm = register_module("ffn_norm", Norm(f, c.norm, c.norm_eps));
+    if (c.layout == Layout::NGPT) {
+        s_u = register_parameter("s_u", torch::ones({f}), c.ngpt.scalers);
+        s_v = register_parameter("s_v", torch::ones({f}), c.ngpt.scalers);
+    }
+}
+
+torch::Tensor MLPImpl::forward(const torch::Tensor& x, ForwardCapture* cap) {
+    auto h = fc1(x);                                                       // (B, T, d_ff | 2·d_ff)
+    torch::Tensor a;
+    if (cfg.activation == Activation::SwiGLU) {
+        auto parts = h.chunk(2, -1);
+        auto u = parts[0], g = parts[1];                                   // (B, T, d_ff) each
+        if (cfg.layout == Layout::NGPT) {
+            u = u * s_u;                                                   // s_init = s_scale = 1
+            g = g * (s_v * std::sqrt(static_cast<double>(cfg.d_model)));
+        }
+        a = u * torch::silu(g);
+    } else {
+        a = activation(h, cfg.activation);
+    }
+    if (cap) {
+        torch::NoGradGuard ng;
+        cap->act_active.push_back((a.detach() > 0).to(torch::kFloat).mean());
+    }
+    if (ffn_norm) a = ffn_norm(a);
+    auto o = fc2(a);                                                       // (B, T, d)
+    if (cfg.dropout > 0) o = torch::dropout(o, cfg.dropout, is_training());
+    return o;
+}
+
+// ---- Block ------------------------------------------------------------------
+BlockImpl::BlockImpl(const ModelConfig& c) : cfg(c), residual_alpha(c.deepnorm_alpha()) {
+    const int64_t d = c.d_model;
+    if (c.layout != Layout::NGPT) {
+        norm1 = register_module("norm1", Norm(d, c.norm, c.norm_eps));
+        norm2 = register_module("norm2", Norm(d, c.norm, c.norm_eps));
+    }
+    attn = register_module("attn", Attention(c));
+    mlp = register_module("mlp", MLP(c));
+    if (c.normformer.res_scale) res_scale = register_parameter("res_scale", torch::ones({d}));
+    if (c.layout == Layout::NGPT) {
+        alpha_A = register_parameter("alpha_A", torch::ones({d}), c.ngpt.eigen_lr);
+        alpha_M = register_parameter("alpha_M", torch::ones({d}), c.ngpt.eigen_lr);
+    }
+}
+
+torch::Tensor BlockImpl::forward(const torch::Tensor& x_in, double branch, const torch::Tensor& cos,
+                                 const torch::Tensor& sin, ForwardCapture* cap) {
+    torch::Tensor x = x_in;
+    if (cfg.layout == Layout::NGPT) {
+        const double eps = cfg.ngpt.eps, d = cfg.d_model;
+        const double base = 1.0 / std::sqrt(d);
+        auto aA = ngpt_scaled(alpha_A, cfg.ngpt.alpha_init, base).abs();
+        auto aM = ngpt_scaled(alpha_M, cfg.ngpt.alpha_init, base).abs();
+        auto hA = unit_norm(attn(x, cos, sin, cap), -1, eps);
+        x = unit_norm(x + aA * (hA - x), -1, eps);                         // h ← norm(h + α_A(norm(h_A) − h))
+        auto hM = unit_norm(mlp(x, cap), -1, eps);
+        return unit_norm(x + aM * (hM - x), -1, eps);
+    }
+    const double a = residual_alpha;
+    auto residual = [&](const torch::Tensor& r) { return a == 1.0 ? r : r * a; };
+    auto branch_out = [&](const torch::Tensor& f) { return branch == 1.0 ? f : f * branch; };
+    if (cfg.layout == Layout::Post) {
+        x = norm1(residual(x) + branch_out(attn(x, cos, sin, cap)));        // x ← LN(α·x + α_t·F(x))
+        auto r = residual(x);
+        if (res_scale.defined()) r = r * res_scale;
+        return norm2(r + branch_out(mlp(x, cap)));
+    }
+    x = residual(x) + branch_out(attn(norm1(x), cos, sin, cap));           // x ← x + F(LN(x))
+    auto r = residual(x);
+    if (res_scale.defined()) r = r * res_scale;                            // ResScale: λ ⊙ x + f
+    return r + branch_out(mlp(norm2(x), cap));
+}
+
+// ---- GPT --------------------------------------------------------------------
+GPTImpl::GPTImpl(const ModelConfig& c) : cfg(c) {
+    const int64_t d = c.d_model, V = c.vocab_size;
+    tok_emb = register_module("tok_emb", torch::nn::Embedding(V, d));
+    if (c.positions == Positions::Learned) pos_emb = register_parameter("pos_emb", torch::zeros({c.context, d}));
+    blocks = register_module("blocks", torch::nn::ModuleList());
+    for (int i = 0; i < c.n_layers; ++i) blocks->push_back(Block(c));
+    if (c.final_norm) final_norm = register_module("final_norm", Norm(d, c.norm, c.norm_eps));
+    if (!c.tie_embeddings) lm_head = register_parameter("lm_head", torch::zeros({V, d}));
+    if (c.layout == Layout::NGPT) s_z = register_parameter("s_z", torch::ones({V}), c.ngpt.scalers);
+    reset_parameters(0);
+}
+
+torch::Tensor GPTImpl::positions_table(int64_t T, const torch::Device& dev) {
+    if (!sinusoid_.defined() || sinusoid_.size(0) < T || sinusoid_.device() != dev) {
+        const int64_t d = cfg.d_model, n = std::max<int64_t>(T, cfg.context);
+        auto pos = torch::arange(n, torch::kFloat).unsqueeze(1);                           // (n, 1)
+        auto div = torch::exp(torch::arange(0, d, 2, torch::kFloat) * (-std::log(10000.0) / d));  // (ceil(d/2))
+        auto pe = torch::zeros({n, d});
+        pe.index_put_({torch::indexing::Slice(), torch::indexing::Slice(0, torch::indexing::None, 2)},
+                      torch::sin(pos * div));
+        pe.index_put_({torch::indexing::Slice(), torch::indexing::Slice(1, torch::indexing::None, 2)},
+                      torch::cos(pos * div.narrow(0, 0, d / 2)));
+        sinusoid_ = pe.to(dev);
+    }
+    return sinusoid_.narrow(0, 0, T);
+}
+
+void GPTImpl::rope_tables(int64_t T, const torch::Device& dev, torch::Tensor& cos, torch::Tensor& sin) {
+    if (!rope_cos_.defined() || rope_cos_.size(0) < T || rope_cos_.device() != dev) {
+        const int64_t dh = cfg.head_dim(), n = std::max<int64_t>(T, cfg.context);
+        auto inv = torch::pow(10000.0, -torch::arange(0, dh, 2, torch::kDouble) / dh);    // (d_h/2)
+        auto freqs = torch::outer(torch::arange(n, torch::kDouble), inv);                    // (n, d_h/2)
+        auto emb = torch::cat({freqs, freqs}, -1);                                           // (n, d_h)
+        rope_cos_ = emb.cos().to(torch::kFloat).to(dev);
+        rope_sin_ = emb.sin().to(torch::kFloat).to(dev);
+    }
+    cos = rope_cos_.narrow(0, 0, T);
+    sin = rope_sin_.narrow(0, 0, T);
+}
+
+torch::Tensor GPTImpl::forward(const torch::Tensor& idx, ForwardCapture* cap) {
+    const int64_t T = idx.size(1);
+    TORCH_CHECK(T <= cfg.context, "sequence length ", T, " exceeds model.context ", cfg.context);
+    auto x = tok_emb(idx);                                                 // (B, T, d)
+    if (cfg.positions == Positions::Learned) x = x + pos_emb.narrow(0, 0, T);
+    else if (cfg.positions == Positions::Sinusoidal) x = x + positions_table(T, x.device());
+    torch::Tensor cos, sin;
+    if (cfg.positions == Positions::RoPE) rope_tables(T, x.device(), cos, sin);
+    if (cfg.dropout > 0) x = torch::dropout(x, cfg.dropout, is_training());
+    for (auto& m : *blocks) {
+        auto prev = x;
+        x = m->as<Block>()->forward(x, branch_alpha, cos, sin, cap);
+        if (cap) {
+            torch::NoGradGuard ng;
+            auto xd = x.detach(), pd = prev.detach();
+            auto sq = xd.pow(2).sum(-1);                                  // (B, T)
+            cap->hidden_norm.push_back(sq.sqrt().mean());
+            cap->hidden_sq.push_back(sq.mean() / cfg.d_model);
+            cap->cos_prev.push_back(torch::cosine_similarity(pd, xd, -1).mean());
+        }
+    }
+    if (final_norm) x = final_norm(x);
+    auto W = lm_head.defined() ? lm_head : tok_emb->weight;
+    auto logits = torch::matmul(x, W.t());                                 // (B, T, V)
+    if (s_z.defined()) logits = logits * ngpt_scaled(s_z, 1.0, 1.0 / std::sqrt(double(cfg.d_model)));
+    return logits;
+}
+
+torch::Tensor GPTImpl::loss(const torch::Tensor& logits, const torch::Tensor& targets) {
+    return torch::nn::functional::cross_entropy(logits.reshape({-1, logits.size(-1)}), targets.reshape({-1}));
+}
+
+void GPTImpl::reset_parameters(uint64_t seed) {
+    torch::NoGradGuard ng;
+    auto gen = at::detail::createCPUGenerator(seed);
+    const int64_t d = cfg.d_model, L = cfg.n_layers;
+    const double std0 = cfg.init_std;
+    const bool ngpt = cfg.layout == Layout::NGPT;
+    const double base = 1.0 / std::sqrt(static_cast<double>(d));
+    // Row range [r0, r0+rows) of w, Xavier with its own fans (fan_in = columns).
+    auto xavier_normal = [&](torch::Tensor w, int64_t r0, int64_t rows, double gain) {
+        const double s = gain * std::sqrt(2.0 / static_cast<double>(w.size(1) + rows));
+        w.narrow(0, r0, rows).normal_(0.0, s, gen);
+    };
+    auto xavier_uniform = [&](torch::Tensor w, int64_t r0, int64_t rows) {
+        const double b = std::sqrt(6.0 / static_cast<double>(w.size(1) + rows));
+        w.narrow(0, r0, rows).uniform_(-b, b, gen);
+    };
+    auto init_matrix = [&](torch::Tensor w, int64_t r0, int64_t rows, double normal_std) {
+        if (ngpt) w.narrow(0, r0, rows).normal_(0.0, base, gen);
+        else if (cfg.init == InitKind::Xavier) xavier_uniform(w, r0, rows);
+        else w.narrow(0, r0, rows).normal_(0.0, normal_std, gen);
+    };
+    const double emb_std = ngpt ? base : (cfg.init == InitKind::Xavier ? base : std0);
+    tok_emb->weight.normal_(0.0, emb_std, gen);
+    if (pos_emb.defined()) pos_emb.normal_(0.0, emb_std, gen);
+    if (lm_head.defined()) lm_head.normal_(0.0, emb_std, gen);
+    const double resid_std = std0 / std::sqrt(2.0 * L);
+    const double beta = cfg.deepnorm_beta();
+    const int64_t f = cfg.d_ff, fc1_rows = cfg.activation == Activation::SwiGLU ? 2 * f : f;
+    for (auto& m : *blocks) {
+        auto b = m->as<Block>();
+        auto& a = *b->attn;
+        auto& p = *b->mlp;
+        for (int s = 0; s < 3; ++s) init_matrix(a.qkv->weight, s * d, d, std0);
+        init_matrix(a.out->weight, 0, d, resid_std);
+        for (int64_t r = 0; r < fc1_rows; r += f) init_matrix(p.fc1->weight, r, f, std0);
+        init_matrix(p.fc2->weight, 0, d, resid_std);
+        if (cfg.deepnorm.init && !ngpt) {
+            // DeepNorm (paper form): Xavier-normal, gain β on W_v, W_O, FC1, FC2; gain 1 on W_q, W_k.
+            xavier_normal(a.qkv->weight, 0, d, 1.0);
+            xavier_normal(a.qkv->weight, d, d, 1.0);
+            xavier_normal(a.qkv->weight, 2 * d, d, beta);
+            xavier_normal(a.out->weight, 0, d, beta);
+            for (int64_t r = 0; r < fc1_rows; r += f) xavier_normal(p.fc1->weight, r, f, beta);
+            xavier_normal(p.fc2->weight, 0, d, beta);
+        }
+        for (auto* lin : {&a.qkv, &a.out, &p.fc1, &p.fc2})
+            if ((*lin)->bias.defined()) (*lin)->bias.zero_();
+        for (auto* n : {&b->norm1, &b->norm2, &a.post_norm, &p.ffn_norm})
+            if (*n) {
+                (*n)->weight.fill_(1.0);
+                if ((*n)->bias.defined()) (*n)->bias.zero_();
+            }
+        if (a.head_scale.defined()) a.head_scale.fill_(1.0);
+        if (b->res_scale.defined()) b->res_scale.fill_(1.0);
+        if (ngpt) {
+            b->alpha_A.fill_(base);      // effective α = θ·(0.05/base) = 0.05
+            b->alpha_M.fill_(base);
+            a.s_qk.fill_(base);          // effective 1
+            p.s_u.fill_(1.0);
+            p.s_v.fill_(1.0);
+        }
+    }
+    if (final_norm) {
+        final_norm->weight.fill_(1.0);
+        if (final_norm->bias.defined()) final_norm->bias.zero_();
+    }
+    if (s_z.defined()) s_z.fill_(base);
+    if (ngpt) renormalize();
+}
+
+void GPTImpl::renormalize() {
+    if (cfg.layout != Layout::NGPT) return;
+    torch::NoGradGuard ng;
+    const double eps = cfg.ngpt.eps;
+    auto put = [&](torch::Tensor w, int64_t dim) { w.copy_(unit_norm(w, dim, eps)); };
+    put(tok_emb->weight, 1);                      // (V, d): rows
+    if (lm_head.defined()) put(lm_head, 1);
+    for (auto& m : *blocks) {
+        auto b = m->as<Block>();
+        put(b->attn->qkv->weight, 1);             // (3d, d): each output unit's d-vector
+        put(b->attn->out->weight, 0);             // (d, d): columns
+        put(b->mlp->fc1->weight, 1);              // (2·d_ff, d)
+        put(b->mlp->fc2->weight, 0);              // (d, d_ff): columns of length d
+    }
+}
+
+std::vector<ProbeTensor> GPTImpl::weights() {
+    std::vector<ProbeTensor> out;
+    const int64_t d = cfg.d_model;
+    for (size_t i = 0; i < blocks->size(); ++i) {
+        auto b = blocks[i]->as<Block>();
+        const int l = static_cast<int>(i);
+        auto& a = *b->attn;
+        auto& p = *b->mlp;
+        out.push_back({l, "q", a.qkv->weight, 0, d});
+        out.push_back({l, "k", a.qkv->weight, d, 2 * d});
+        out.push_back({l, "v", a.qkv->weight, 2 * d, 3 * d});
+        out.push_back({l, "o", a.out->weight});
+        out.push_back({l, "fc1", p.fc1->weight});
+        out.push_back({l, "fc2", p.fc2->weight});
+        if (b->norm1) out.push_back({l, "norm1", b->norm1->weight});
+        if (b->norm2) out.push_back({l, "norm2", b->norm2->weight});
+        if (a.post_norm) out.push_back({l, "post_attn_norm", a.post_norm->weight});
+        if (p.ffn_norm) out.push_back({l, "ffn_norm", p.ffn_norm->weight});
+        if (a.head_scale.defined()) out.push_back({l, "head_scale", a.head_scale});
+        if (b->res_scale.defined()) out.push_back({l, "res_scale", b->res_scale});
+        if (b->alpha_A.defined() && b->alpha_A.requires_grad()) {
+            out.push_back({l, "alpha_A", b->alpha_A});
+            out.push_back({l, "alpha_M", b->alpha_M});
+        }
+        if (a.s_qk.defined() && a.s_qk.requires_grad()) {
+            out.push_back({l, "s_qk", a.s_qk});
+            out.push_back({l, "s_u", p.s_u});
+            out.push_back({l, "s_v", p.s_v});
+        }
+    }
+    out.push_back({-1, "tok_emb", tok_emb->weight});
+    if (lm_head.defined()) out.push_back({-1, "lm_head", lm_head});
+    if (final_norm) out.push_back({-1, "final_norm", final_norm->weight});
+    return out;
+}
+
+std::vector<ProbeTensor> GPTImpl::gains() {
+    torch::NoGradGuard ng;
+    std::vector<ProbeTensor> out;
+    const double base = 1.0 / std::sqrt(static_cast<double>(cfg.d_model));
+    for (size_t i = 0; i < blocks->size(); ++i) {
+        auto b = blocks[i]->as<Block>();
+        const int l = static_cast<int>(i);
+        auto& a = *b->attn;
+        auto& p = *b->mlp;
+        if (b->norm1) out.push_back({l, "norm1", b->norm1->weight.detach()});
+        if (b->norm2) out.push_back({l, "norm2", b->norm2->weight.detach()});
+        if (a.post_norm) out.push_back({l, "post_attn_norm", a.post_norm->weight.detach()});
+        if (p.ffn_norm) out.push_back({l, "ffn_norm", p.ffn_norm->weight.detach()});
+        if (a.head_scale.defined()) out.push_back({l, "head_scale", a.head_scale.detach()});
+        if (b->res_scale.defined()) out.push_back({l, "res_scale", b->res_scale.detach()});
+        if (b->alpha_A.defined()) {
+            out.push_back({l, "alpha_A", ngpt_scaled(b->alpha_A.detach(), cfg.ngpt.alpha_init, base).abs()});
+            out.push_back({l, "alpha_M", ngpt_scaled(b->alpha_M.detach(), cfg.ngpt.alpha_init, base).abs()});
+            out.push_back({l, "s_qk", ngpt_scaled(a.s_qk.detach(), 1.0, base)});
+            out.push_back({l, "s_u", p.s_u.detach()});
+            out.push_back({l, "s_v", p.s_v.detach()});
+        }
+    }
+    if (final_norm) out.push_back({-1, "final_norm", final_norm->weight.detach()});
+    if (s_z.defined()) out.push_back({-1, "s_z", ngpt_scaled(s_z.detach(), 1.0, base)});
+    return out;
+}
+
+std::vector<ProbeTensor> GPTImpl::matrices() {
+    std::vector<ProbeTensor> out;
+    for (auto& w : weights())
+        if (w.param.dim() == 2) out.push_back(w);
+    return out;
+}
+
+void GPTImpl::split_decay(std::vector<torch::Tensor>& decay, std::vector<torch::Tensor>& no_decay) {
+    for (auto& p : parameters()) {
+        if (!p.requires_grad()) continue;
+        (p.dim() >= 2 ? decay : no_decay).push_back(p);
+    }
+}
+
+int64_t GPTImpl::parameter_count(bool trainable_only) {
+    int64_t n = 0;
+    for (auto& p : parameters())
+        if (!trainable_only || p.requires_grad()) n += p.numel();
+    return n;
+}
+
+}  // namespace normlab

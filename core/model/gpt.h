@@ -1,0 +1,141 @@
+// NormLab core: the decoder-only byte language model with switchable normalization.
+//
+// Covers, as independent components of one model: Post-LN and Pre-LN
+// placement (Xiong et al. 2020), NormFormer's HeadScale, post-attention LN,
+// FFN LN and ResScale (Shleifer et al.), DeepNorm's residual α and β-gain
+// init (Wang et al.), BranchNorm's scheduled branch factor α_t (Liu et al.)
+// and nGPT's hypersphere block with eigen learning rates and scalers
+// (Loshchilov et al.). Equations: ../shared/design/ARCHITECTURES.md.
+// Parameter names are part of the file formats (checkpoints, safetensors):
+// docs/WEIGHTS.md lists them.
+//
+// Only LibTorch translation units include this header.
+#pragma once
+
+#include "core/config.h"
+
+#include <torch/torch.h>
+
+#include <string>
+#include <vector>
+
+namespace normlab {
+
+// LayerNorm or RMSNorm over the last dimension, with a learned gain γ (and
+// bias β for LayerNorm). γ = 1, β = 0 at init.
+struct NormImpl : torch::nn::Module {
+    NormImpl(int64_t dim, NormKind kind, double eps);
+    torch::Tensor forward(const torch::Tensor& x);
+    NormKind kind;
+    double eps;
+    int64_t dim;
+    torch::Tensor weight, bias;
+};
+TORCH_MODULE(Norm);
+
+// What a forward pass records for the probes when asked (0-d tensors, one per
+// layer, kept on the device until the trainer reads them in one transfer).
+struct ForwardCapture {
+    std::vector<torch::Tensor> hidden_norm;     // mean over tokens of ‖x_l‖₂
+    std::vector<torch::Tensor> hidden_sq;       // mean over tokens of ‖x_l‖²/d
+    std::vector<torch::Tensor> cos_prev;        // mean cos(x_{l-1}, x_l), x_{-1} = embedding output
+    std::vector<torch::Tensor> max_logit;       // largest scaled q·k over allowed positions
+    std::vector<torch::Tensor> act_active;      // share of MLP activations > 0
+};
+
+struct AttentionImpl : torch::nn::Module {
+    explicit AttentionImpl(const ModelConfig& cfg);
+    // x: (B, T, d); cos/sin: (T, d_h) RoPE tables or undefined.
+    torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin,
+                          ForwardCapture* cap);
+    ModelConfig cfg;
+    torch::nn::Linear qkv{nullptr}, out{nullptr};   // qkv: (3d, d), rows [q | k | v]
+    torch::Tensor head_scale;                       // (H) NormFormer HeadScale
+    Norm post_norm{nullptr};                        // NormFormer post-attention LN
+    torch::Tensor s_qk;                             // (d) nGPT, viewed (H, d_h)
+};
+TORCH_MODULE(Attention);
+
+struct MLPImpl : torch::nn::Module {
+    explicit MLPImpl(const ModelConfig& cfg);
+    torch::Tensor forward(const torch::Tensor& x, ForwardCapture* cap);
+    ModelConfig cfg;
+    torch::nn::Linear fc1{nullptr}, fc2{nullptr};   // fc1: (d_ff, d), or (2·d_ff, d) rows [u | gate] for SwiGLU
+    Norm ffn_norm{nullptr};                         // NormFormer FFN LN over d_ff
+    torch::Tensor s_u, s_v;                         // (d_ff) nGPT
+};
+TORCH_MODULE(MLP);
+
+struct BlockImpl : torch::nn::Module {
+    explicit BlockImpl(const ModelConfig& cfg);
+    torch::Tensor forward(const torch::Tensor& x, double branch_alpha, const torch::Tensor& cos,
+                          const torch::Tensor& sin, ForwardCapture* cap);
+    ModelConfig cfg;
+    double residual_alpha;                          // DeepNorm α (1 when off)
+    Norm norm1{nullptr}, norm2{nullptr};            // Post-/Pre-LN norms (absent for nGPT)
+    Attention attn{nullptr};
+    MLP mlp{nullptr};
+    torch::Tensor res_scale;                        // (d) NormFormer ResScale
+    torch::Tensor alpha_A, alpha_M;                 // (d) nGPT eigen learning rates (stored θ)
+};
+TORCH_MODULE(Block);
+
+// A parameter (or a row range of one) that the probes report per layer.
+struct ProbeTensor {
+    int layer;              // -1: not per layer
+    std::string name;       // q, k, v, o, fc1, fc2, norm1, ... / gain names / matrix names
+    torch::Tensor param;    // the parameter
+    int64_t row_begin = 0;  // rows [row_begin, row_end) of param (q, k, v of the fused qkv)
+    int64_t row_end = -1;   // -1: all rows
+    torch::Tensor slice(const torch::Tensor& t) const {
+        return row_end < 0 ? t : t.narrow(0, row_begin, row_end - row_begin);
+    }
+};
+
+struct GPTImpl : torch::nn::Module {
+    explicit GPTImpl(const ModelConfig& cfg);
+
+    // idx: (B, T) int64 bytes → logits (B, T, V).
+    torch::Tensor forward(const torch::Tensor& idx, ForwardCapture* cap = nullptr);
+    // Mean cross-entropy of next-byte prediction, in nats.
+    static torch::Tensor loss(const torch::Tensor& logits, const torch::Tensor& targets);
+
+    // Initializes every parameter from `seed` (on the CPU, so every device starts equal).
+    void reset_parameters(uint64_t seed);
+    // nGPT: puts every embedding-dimension vector back on the unit sphere.
+    void renormalize();
+    void set_branch_alpha(double a) { branch_alpha = a; }
+
+    std::vector<ProbeTensor> weights();     // gradient probes: q k v o fc1 fc2 and norm gains per layer
+    std::vector<ProbeTensor> gains();       // learned gains and scalers (effective values for nGPT)
+    std::vector<ProbeTensor> matrices();    // condition-number probes
+    // Parameters that take weight decay (matrices and embeddings) and those that
+    // never do (norm gains and biases, HeadScale, ResScale, nGPT scalers).
+    void split_decay(std::vector<torch::Tensor>& decay, std::vector<torch::Tensor>& no_decay);
+    int64_t parameter_count(bool trainable_only = true);
+
+    ModelConfig cfg;
+    double branch_alpha = 1.0;
+    torch::nn::Embedding tok_emb{nullptr};          // (V, d)
+    torch::Tensor pos_emb;                          // (context, d) learned positions
+    torch::nn::ModuleList blocks;
+    Norm final_norm{nullptr};
+    torch::Tensor lm_head;                          // (V, d), absent when tied
+    torch::Tensor s_z;                              // (V) nGPT logit scaler
+
+private:
+    torch::Tensor positions_table(int64_t T, const torch::Device& dev);   // sinusoidal (T, d)
+    void rope_tables(int64_t T, const torch::Device& dev, torch::Tensor& cos, torch::Tensor& sin);
+    torch::Tensor rope_cos_, rope_sin_, sinusoid_;
+};
+TORCH_MODULE(GPT);
+
+// x / (‖x‖₂ + eps) over `dim` (nGPT's norm(·); the reference has no eps).
+torch::Tensor unit_norm(const torch::Tensor& x, int64_t dim, double eps);
+
+// Effective value of an nGPT scaler stored as θ: s = θ · (s_init / s_scale).
+inline torch::Tensor ngpt_scaled(const torch::Tensor& theta, double s_init, double s_scale) {
+    return theta * (s_init / s_scale);
+}
+
+}  // namespace normlab

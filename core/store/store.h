@@ -1,0 +1,184 @@
+// NormLab core: the SQLite run store.
+//
+// The single source of truth: the trainer writes here, and the live charts,
+// the run browser, the comparison and the CLI read here through the same
+// calls. Goals: a versioned schema with cumulative migrations; WAL so another
+// thread or process reads while a run writes; batched transactions; crashed
+// writers detected (runs left `running` by a dead process become
+// `interrupted` the next time a store is opened); foreign or newer files
+// refused without being touched. Non-goals: a server, networked file systems.
+//
+// One Store object per thread (SQLite connections are not shared).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace normlab {
+
+enum class RunStatus { Queued, Running, Finished, Diverged, Failed, Cancelled, Interrupted };
+std::string status_name(RunStatus s);
+RunStatus parse_status(const std::string& s);
+
+struct RunInfo {
+    int64_t id = 0;
+    int64_t experiment_id = 0;        // 0: none
+    std::string name, scheme;
+    nlohmann::json config;            // full RunConfig JSON
+    RunStatus status = RunStatus::Queued;
+    int64_t status_step = -1;         // step at which it diverged/failed/was cancelled
+    std::string message;
+    double created_at = 0, started_at = 0, ended_at = 0;  // unix seconds; 0 = not yet
+    std::string device;
+    nlohmann::json versions;          // {"normlab":..., "libtorch":..., "sqlite":...}
+    uint64_t seed = 0;
+    std::vector<std::string> tags;
+    std::string notes;
+    int64_t steps_done = 0;
+    double final_loss = 0;            // NaN when unknown
+    nlohmann::json info;              // parameter count, loss floor, DeepNorm α/β, diverged lr ...
+    std::string checkpoint;           // path of the latest checkpoint, "" if none
+    double heartbeat = 0;
+    int64_t pid = 0;
+    std::string host;
+};
+
+struct SeriesInfo {
+    int64_t id = 0;
+    std::string name;                 // "train/loss", "grad_l1/fc2", ...
+    int layer = -1;                   // -1: not per layer
+    int64_t count = 0;
+    int64_t last_step = -1;
+};
+
+struct Point {
+    int64_t step;
+    double value;                     // NaN for a non-finite value (SQLite stores NULL)
+};
+
+struct Distribution {
+    std::string name;                 // "gain/ffn_norm", "ngpt/alpha_A", ...
+    int layer = -1;
+    int64_t step = 0;
+    int64_t count = 0;
+    double min = 0, q1 = 0, median = 0, q3 = 0, max = 0, mean = 0, std = 0;
+    double hist_lo = 0, hist_hi = 0;  // histogram range, bins of equal width
+    std::vector<float> hist;          // counts
+};
+
+class Store {
+public:
+    static constexpr int kSchemaVersion = 2;
+
+    // Opens or creates the store at `path`. Throws StoreError (file untouched)
+    // when it is not a NormLab store or was written by a newer NormLab.
+    explicit Store(const std::string& path);
+    ~Store();
+    Store(const Store&) = delete;
+    Store& operator=(const Store&) = delete;
+
+    // $NORMLAB_STORE, else $XDG_DATA_HOME/normlab/runs.sqlite, else ~/.local/share/normlab/runs.sqlite.
+    static std::string default_path();
+
+    const std::string& path() const { return path_; }
+    int schema_version() const;
+    // Runs marked interrupted when this store was opened.
+    const std::vector<int64_t>& recovered() const { return recovered_; }
+
+    // ---- experiments and runs
+    int64_t add_experiment(const std::string& name, const std::string& file, const nlohmann::json& spec);
+    int64_t create_run(const std::string& name, const std::string& scheme, const nlohmann::json& config,
+                       uint64_t seed, int64_t experiment_id = 0, const std::vector<std::string>& tags = {});
+    void mark_running(int64_t run, const std::string& device, const nlohmann::json& versions);
+    void finish_run(int64_t run, RunStatus status, int64_t step, const std::string& message, double final_loss);
+    void set_status(int64_t run, RunStatus status, const std::string& message = "");
+    void set_info(int64_t run, const nlohmann::json& info);          // merged into the existing info
+    void set_checkpoint(int64_t run, const std::string& path);
+    void heartbeat(int64_t run, int64_t steps_done);
+    void rename_run(int64_t run, const std::string& name);
+    void set_tags(int64_t run, const std::vector<std::string>& tags);
+    void set_notes(int64_t run, const std::string& notes);
+    void delete_run(int64_t run);                                    // with all its data
+    // Drops points and distributions after `step` (before resuming from a checkpoint).
+    void truncate_after(int64_t run, int64_t step);
+
+    std::vector<RunInfo> runs();
+    std::optional<RunInfo> run(int64_t id);
+    // By id ("12") or exact name; throws StoreError naming the candidates.
+    RunInfo find_run(const std::string& id_or_name);
+
+    // ---- series
+    int64_t series_id(int64_t run, const std::string& name, int layer = -1);   // created if absent
+    std::vector<SeriesInfo> series(int64_t run);
+    std::vector<Point> points(int64_t series_id, int64_t after_step = -1);    // steps > after_step
+    std::vector<Distribution> distributions(int64_t run, const std::string& name = "", int64_t after_step = -1);
+
+    // ---- batched writes (see RunWriter)
+    struct PointRow { int64_t series; int64_t step; double value; };
+    void write_batch(const std::vector<PointRow>& points, const std::vector<std::pair<int64_t, Distribution>>& dists);
+
+    // RAII transaction: commits on commit(), rolls back in the destructor otherwise.
+    class Transaction {
+    public:
+        explicit Transaction(Store& s);
+        ~Transaction();
+        void commit();
+    private:
+        Store& store_;
+        bool done_ = false;
+    };
+
+    void exec(const std::string& sql);     // for migrations and tests
+
+private:
+    struct Stmt;
+    sqlite3_stmt* prepare(const std::string& sql);  // cached
+    void check(int rc, const char* what);
+    void open_checked();
+    void create_or_migrate();
+    void recover_interrupted();
+    RunInfo read_run(sqlite3_stmt* st);
+
+    std::string path_;
+    sqlite3* db_ = nullptr;
+    std::map<std::string, sqlite3_stmt*> cache_;
+    std::map<std::pair<int64_t, std::pair<std::string, int>>, int64_t> series_cache_;
+    std::vector<int64_t> recovered_;
+};
+
+// Buffers one run's writes and flushes them in one transaction every
+// `flush_seconds` (and on flush() / destruction). Used by the trainer thread.
+class RunWriter {
+public:
+    RunWriter(Store& store, int64_t run, double flush_seconds = 0.5);
+    ~RunWriter();
+    void scalar(const std::string& name, int64_t step, double value);
+    void layer(const std::string& name, int layer, int64_t step, double value);
+    void distribution(Distribution d);
+    void maybe_flush();      // flushes when flush_seconds have passed
+    void flush();
+    int64_t run() const { return run_; }
+    Store& store() { return store_; }
+
+private:
+    int64_t id_for(const std::string& name, int layer);
+    Store& store_;
+    int64_t run_;
+    double flush_seconds_;
+    double last_flush_;
+    std::map<std::pair<std::string, int>, int64_t> ids_;
+    std::vector<Store::PointRow> points_;
+    std::vector<std::pair<int64_t, Distribution>> dists_;
+};
+
+double now_seconds();   // unix time
+
+}  // namespace normlab

@@ -1,0 +1,184 @@
+// NormLab core: checkpoints, safetensors, evaluation of stored weights (see io.h).
+#include "core/train/io.h"
+
+#include "core/data/data.h"
+#include "core/errors.h"
+#include "core/train/trainer.h"
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+namespace normlab {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+void save_checkpoint(const std::string& file, GPT& model, torch::optim::Optimizer* opt, int64_t step,
+                     const RunConfig& cfg) {
+    std::error_code ec;
+    fs::create_directories(fs::path(file).parent_path(), ec);
+    torch::serialize::OutputArchive top, m, o;
+    model->save(m);
+    top.write("model", m);
+    if (opt) {
+        opt->save(o);
+        top.write("optimizer", o);
+    }
+    top.write("step", torch::tensor(step, torch::kInt64));
+    top.write("config", c10::IValue(to_json(cfg).dump()));
+    const std::string tmp = file + ".tmp";
+    try {
+        top.save_to(tmp);
+    } catch (const c10::Error& e) {
+        throw RunError("cannot write checkpoint " + tmp + ": " + e.what_without_backtrace());
+    }
+    fs::rename(tmp, file, ec);
+    if (ec) throw RunError("cannot move checkpoint into place at " + file + ": " + ec.message());
+}
+
+int64_t load_checkpoint(const std::string& file, GPT& model, torch::optim::Optimizer* opt) {
+    if (file.empty() || !fs::exists(file))
+        throw RunError("checkpoint " + (file.empty() ? std::string("(none)") : file) +
+                       " is missing; the run has no saved weights to continue from or export");
+    try {
+        torch::serialize::InputArchive top, m;
+        top.load_from(file);
+        top.read("model", m);
+        model->load(m);
+        if (opt) {
+            torch::serialize::InputArchive o;
+            top.read("optimizer", o);
+            opt->load(o);
+        }
+        torch::Tensor step;
+        top.read("step", step);
+        return step.item<int64_t>();
+    } catch (const c10::Error& e) {
+        throw RunError("cannot read checkpoint " + file + ": " + e.what_without_backtrace());
+    }
+}
+
+GPT load_run_model(const RunConfig& cfg, const std::string& checkpoint) {
+    GPT model(cfg.model);
+    load_checkpoint(checkpoint, model, nullptr);
+    model->eval();
+    return model;
+}
+
+namespace {
+const char* dtype_name(torch::ScalarType t) {
+    switch (t) {
+        case torch::kFloat: return "F32";
+        case torch::kDouble: return "F64";
+        case torch::kInt64: return "I64";
+        case torch::kInt32: return "I32";
+        case torch::kUInt8: return "U8";
+        case torch::kBFloat16: return "BF16";
+        case torch::kHalf: return "F16";
+        default: throw RunError("safetensors: unsupported tensor type");
+    }
+}
+torch::ScalarType dtype_of(const std::string& s) {
+    if (s == "F32") return torch::kFloat;
+    if (s == "F64") return torch::kDouble;
+    if (s == "I64") return torch::kInt64;
+    if (s == "I32") return torch::kInt32;
+    if (s == "U8") return torch::kUInt8;
+    if (s == "BF16") return torch::kBFloat16;
+    if (s == "F16") return torch::kHalf;
+    throw RunError("safetensors: unsupported dtype " + s);
+}
+}  // namespace
+
+void write_safetensors(const std::string& file, const std::vector<std::pair<std::string, torch::Tensor>>& tensors,
+                       const std::map<std::string, std::string>& metadata) {
+    json header = json::object();
+    std::vector<torch::Tensor> data;
+    size_t offset = 0;
+    for (auto& [name, t0] : tensors) {
+        auto t = t0.detach().to(torch::kCPU).contiguous();
+        const size_t bytes = static_cast<size_t>(t.numel()) * t.element_size();
+        header[name] = {{"dtype", dtype_name(t.scalar_type())},
+                        {"shape", t.sizes().vec()},
+                        {"data_offsets", {offset, offset + bytes}}};
+        offset += bytes;
+        data.push_back(t);
+    }
+    if (!metadata.empty()) header["__metadata__"] = metadata;
+    std::string h = header.dump();
+    while ((h.size() + 8) % 8 != 0) h += ' ';
+    const std::string tmp = file + ".tmp";
+    {
+        std::ofstream f(tmp, std::ios::binary);
+        if (!f) throw RunError("cannot write " + file + "; check that its folder exists and is writable");
+        uint64_t n = h.size();
+        unsigned char len[8];
+        for (int i = 0; i < 8; ++i) len[i] = static_cast<unsigned char>((n >> (8 * i)) & 0xff);
+        f.write(reinterpret_cast<const char*>(len), 8);
+        f.write(h.data(), static_cast<std::streamsize>(h.size()));
+        for (auto& t : data)
+            f.write(static_cast<const char*>(t.data_ptr()), static_cast<std::streamsize>(t.numel() * t.element_size()));
+        if (!f) throw RunError("writing " + file + " failed (disk full?)");
+    }
+    std::error_code ec;
+    fs::rename(tmp, file, ec);
+    if (ec) throw RunError("cannot move " + tmp + " to " + file + ": " + ec.message());
+}
+
+std::map<std::string, torch::Tensor> read_safetensors(const std::string& file) {
+    std::ifstream f(file, std::ios::binary);
+    if (!f) throw RunError("cannot read " + file);
+    unsigned char len[8];
+    f.read(reinterpret_cast<char*>(len), 8);
+    uint64_t n = 0;
+    for (int i = 0; i < 8; ++i) n |= static_cast<uint64_t>(len[i]) << (8 * i);
+    if (!f || n > (1u << 30)) throw RunError(file + " is not a safetensors file");
+    std::string h(n, '\0');
+    f.read(h.data(), static_cast<std::streamsize>(n));
+    std::vector<char> rest((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    json header = json::parse(h);
+    std::map<std::string, torch::Tensor> out;
+    for (auto it = header.begin(); it != header.end(); ++it) {
+        if (it.key() == "__metadata__") continue;
+        auto shape = it.value()["shape"].get<std::vector<int64_t>>();
+        auto off = it.value()["data_offsets"].get<std::vector<size_t>>();
+        auto t = torch::empty(shape, torch::TensorOptions().dtype(dtype_of(it.value()["dtype"])));
+        if (off[1] > rest.size() || off[1] - off[0] != static_cast<size_t>(t.numel() * t.element_size()))
+            throw RunError(file + ": tensor " + it.key() + " has inconsistent offsets");
+        std::memcpy(t.data_ptr(), rest.data() + off[0], off[1] - off[0]);
+        out[it.key()] = t;
+    }
+    return out;
+}
+
+void export_safetensors(const RunInfo& run, const std::string& file) {
+    const RunConfig cfg = run_config_from_json(run.config);
+    GPT model = load_run_model(cfg, run.checkpoint);
+    std::vector<std::pair<std::string, torch::Tensor>> tensors;
+    for (auto& p : model->named_parameters()) tensors.emplace_back(p.key(), p.value());
+    write_safetensors(file, tensors,
+                      {{"format", "normlab"}, {"config", to_json(cfg).dump()}, {"run_id", std::to_string(run.id)},
+                       {"run_name", run.name}});
+}
+
+double write_eval_batch(const RunInfo& run, const std::string& file, int batch, uint64_t seed) {
+    const RunConfig cfg = run_config_from_json(run.config);
+    GPT model = load_run_model(cfg, run.checkpoint);
+    const Dataset data = load_dataset(cfg.data, cfg.model.context);
+    std::vector<int64_t> offsets;
+    batch_offsets(seed, 0, batch, cfg.model.context, data.train_end, data.bytes.size(), offsets);
+    const int64_t T = cfg.model.context;
+    auto tokens = torch::empty({batch, T + 1}, torch::kInt64);
+    auto acc = tokens.accessor<int64_t, 2>();
+    for (int b = 0; b < batch; ++b)
+        for (int64_t t = 0; t <= T; ++t) acc[b][t] = data.bytes[static_cast<size_t>(offsets[b] + t)];
+    torch::NoGradGuard ng;
+    auto x = tokens.narrow(1, 0, T), y = tokens.narrow(1, 1, T);
+    auto logits = model->forward(x);
+    auto loss = GPTImpl::loss(logits, y);
+    write_safetensors(file, {{"tokens", tokens}, {"logits", logits}, {"loss", loss.reshape({1})}},
+                      {{"format", "normlab-eval"}, {"config", to_json(cfg).dump()}});
+    return loss.item<double>();
+}
+
+}  // namespace normlab

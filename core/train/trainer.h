@@ -1,0 +1,115 @@
+// NormLab core: training runs, without LibTorch in the interface.
+//
+// A run is created in the store (queue_run) and trained by train_run, which
+// reads its configuration from the store and writes every probe back to it.
+// The GUI hooks `on_progress` and drives `RunControl` from another thread
+// without the core knowing Qt; the CLI does the same from a terminal.
+//
+// Step convention: step s = 0, 1, ... is the s-th batch; its train loss and
+// gradient probes are recorded at step s (before update s+1), the learning
+// rate used for that update is lr(s+1) (see learning_rate), BranchNorm's
+// α_t uses t = s, and validation losses measured after N updates are
+// recorded at step N.
+#pragma once
+
+#include "core/config.h"
+#include "core/store/store.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <string>
+
+namespace normlab {
+
+struct Progress {
+    int64_t run_id = 0;
+    std::string run_name;
+    int64_t step = 0;            // updates done
+    int64_t total = 0;
+    double loss = 0;             // latest train loss
+    double val_loss = 0;         // latest validation loss (NaN before the first)
+    double lr = 0;
+    double tokens_per_s = 0;
+    double elapsed_s = 0;
+    double eta_s = 0;
+    RunStatus status = RunStatus::Running;
+};
+
+// Cancel and pause from any thread; the trainer checks between steps.
+class RunControl {
+public:
+    void cancel() {
+        cancel_ = true;
+        cv_.notify_all();
+    }
+    void pause() { pause_ = true; }
+    void resume() {
+        pause_ = false;
+        cv_.notify_all();
+    }
+    bool cancelled() const { return cancel_; }
+    bool paused() const { return pause_; }
+    // Blocks while paused; false when cancelled.
+    bool wait_while_paused() {
+        std::unique_lock<std::mutex> lock(m_);
+        cv_.wait(lock, [&] { return !pause_ || cancel_; });
+        return !cancel_;
+    }
+    void reset() {
+        cancel_ = false;
+        pause_ = false;
+    }
+
+private:
+    std::atomic<bool> cancel_{false}, pause_{false};
+    std::mutex m_;
+    std::condition_variable cv_;
+};
+
+struct TrainOptions {
+    std::string device;                 // overrides train.device when not empty
+    int threads = -1;                   // overrides train.threads when ≥ 0
+    std::string checkpoint_dir;         // "" → <store>.checkpoints/
+    bool resume = false;                // continue from the run's checkpoint
+    RunControl* control = nullptr;
+    std::function<void(const Progress&)> on_progress;
+    double progress_interval_s = 0.25;
+    double flush_interval_s = 0.5;      // store batching
+};
+
+struct RunResult {
+    int64_t run_id = 0;
+    RunStatus status = RunStatus::Failed;
+    int64_t steps = 0;                  // updates done
+    double final_loss = 0;              // validation loss at the end (NaN if none)
+    std::string message;
+};
+
+// Validates the configuration and adds a queued run; returns its id.
+int64_t queue_run(Store& store, const RunConfig& cfg, int64_t experiment_id = 0,
+                  const std::vector<std::string>& tags = {});
+
+// Trains a stored run to its end (or divergence, cancel, failure) and records
+// everything in the store. Never throws for a training failure: the status
+// says what happened. Throws StoreError/ConfigError when the run cannot start.
+RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts = {});
+
+// "cpu", "cuda:0", ... for a configured device ("auto" picks CUDA when present).
+std::string resolve_device(const std::string& requested);
+bool cuda_available();
+nlohmann::json library_versions();
+// Threads LibTorch uses when train.threads is 0.
+int default_threads();
+
+// Writes the run's latest weights (from its checkpoint) as safetensors; the
+// tensor names are the model's parameter names (docs/WEIGHTS.md).
+void export_safetensors(const RunInfo& run, const std::string& file);
+
+// Evaluates the run's weights on `batch` validation windows drawn with
+// `seed` and writes tokens (B, T+1, int64), logits (B, T, V, f32) and loss
+// (f32 scalar) as safetensors: the cross-implementation check reads it.
+double write_eval_batch(const RunInfo& run, const std::string& file, int batch, uint64_t seed);
+
+}  // namespace normlab
