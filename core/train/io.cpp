@@ -164,6 +164,8 @@ void export_safetensors(const RunInfo& run, const std::string& file) {
 double write_eval_batch(const RunInfo& run, const std::string& file, int batch, uint64_t seed) {
     const RunConfig cfg = run_config_from_json(run.config);
     GPT model = load_run_model(cfg, run.checkpoint);
+    const double branch_alpha = branchnorm_alpha(cfg.model.branchnorm, run.steps_done);
+    model->set_branch_alpha(branch_alpha);
     const Dataset data = load_dataset(cfg.data, cfg.model.context);
     std::vector<int64_t> offsets;
     batch_offsets(seed, 0, batch, cfg.model.context, data.train_end, data.bytes.size(), offsets);
@@ -177,7 +179,10 @@ double write_eval_batch(const RunInfo& run, const std::string& file, int batch, 
     auto logits = model->forward(x);
     auto loss = GPTImpl::loss(logits, y);
     write_safetensors(file, {{"tokens", tokens}, {"logits", logits}, {"loss", loss.reshape({1})}},
-                      {{"format", "normlab-eval"}, {"config", to_json(cfg).dump()}});
+                      {{"format", "normlab-eval"},
+                       {"config", to_json(cfg).dump()},
+                       {"branch_alpha", json(branch_alpha).dump()},
+                       {"steps_done", std::to_string(run.steps_done)}});
     return loss.item<double>();
 }
 

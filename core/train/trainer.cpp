@@ -275,6 +275,7 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
 
         auto evaluate = [&]() {
             torch::NoGradGuard ng;
+            model->set_branch_alpha(branchnorm_alpha(cfg.model.branchnorm, step));
             model->eval();
             double sum = 0;
             for (int i = 0; i < cfg.train.eval_batches; ++i) {
@@ -324,6 +325,8 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             for (auto& g : optimizer->param_groups()) g.options().set_lr(lr);
 
             auto tok = batch_tokens(data, cfg.train.seed, s, B, T, false).to(device);
+            // Dropout masks are a function of (seed, step): reproducible, and exact after a resume.
+            if (cfg.model.dropout > 0) torch::manual_seed(splitmix64(cfg.train.seed * 0x9E3779B97F4A7C15ull + s));
             const bool want_fwd = pr.forward_every > 0 && s % pr.forward_every == 0;
             ForwardCapture cap;
             auto logits = model->forward(tok.narrow(1, 0, T), want_fwd ? &cap : nullptr);
@@ -399,6 +402,8 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             }
             writer.maybe_flush();
         }
+        // The learned gains as training left them (step = updates done).
+        if (pr.gains_every > 0) rec.gains(model, step, pr.hist_bins);
         writer.flush();
         double recent_mean = 0;
         for (double x : recent) recent_mean += x;

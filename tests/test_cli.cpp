@@ -1,0 +1,162 @@
+// normlab-cli end to end on a tiny experiment: run, list, show, export,
+// export-weights, resume of an interrupted run, and the exit codes and
+// messages of bad input.
+#include "core/store/store.h"
+
+#include <QtTest/QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <fstream>
+
+using nlohmann::json;
+
+namespace {
+struct Result {
+    int code;
+    QString out, err;
+};
+}  // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString store_;
+    QString exp_;
+
+    Result cli(const QStringList& args, int timeout_ms = 120000) {
+        QProcess p;
+        p.start(QStringLiteral(NORMLAB_CLI), args);
+        if (!p.waitForFinished(timeout_ms)) {
+            p.kill();
+            return {-1, {}, "timeout"};
+        }
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
+                QString::fromUtf8(p.readAllStandardError())};
+    }
+    QString write(const char* name, const json& j) {
+        const QString path = dir_.filePath(name);
+        std::ofstream(path.toStdString()) << j.dump(2);
+        return path;
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        store_ = dir_.filePath("cli.sqlite");
+        exp_ = write("tiny.json",
+                     {{"name", "tiny"},
+                      {"base",
+                       {{"model", {{"d_model", 32}, {"n_layers", 2}, {"n_heads", 4}, {"d_ff", 64}, {"context", 16}}},
+                        {"train", {{"steps", 20}, {"batch_size", 4}, {"eval_every", 10}, {"threads", 1}}},
+                        {"data", {{"source", "markov"}, {"markov", {{"length", 5000}}}}}}},
+                      {"variants", {{{"scheme", "post_ln"}}, {{"scheme", "ngpt"}}}}});
+    }
+
+    void runListShowExport() {
+        Result r = cli({"run", exp_, "--store", store_});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(r.err.contains("[2/2] ngpt: finished after 20 steps"));   // plain lines: stderr is no terminal
+        r = cli({"list", "--store", store_});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("post_ln") && r.out.contains("ngpt") && r.out.contains("finished"));
+        r = cli({"show", "ngpt", "--store", store_});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("gain_mean/alpha_A") && r.out.contains("cond/q") && r.out.contains("loss_floor"));
+
+        const QString csv = dir_.filePath("run1.csv");
+        r = cli({"export", "1", "--csv", "--out", csv, "--store", store_});
+        QCOMPARE(r.code, 0);
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.first(), QString("run_id,run_name,series,layer,step,value"));
+        int loss_rows = 0;
+        for (auto& l : lines)
+            if (l.startsWith("1,post_ln,train/loss,-1,")) ++loss_rows;
+        QCOMPARE(loss_rows, 20);                                          // every point, never sampled
+
+        r = cli({"export", "2", "--json", "--store", store_});
+        QCOMPARE(r.code, 0);
+        json j = json::parse(r.out.toStdString());
+        QCOMPARE(j["run"]["scheme"].get<std::string>(), std::string("ngpt"));
+        QVERIFY(!j["series"].empty() && !j["distributions"].empty());
+
+        const QString st = dir_.filePath("w.safetensors");
+        r = cli({"export-weights", "2", st, "--store", store_});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile w(st);
+        QVERIFY(w.open(QIODevice::ReadOnly));
+        const QByteArray bytes = w.readAll();
+        quint64 n = 0;
+        for (int i = 7; i >= 0; --i) n = (n << 8) | static_cast<unsigned char>(bytes[i]);
+        json header = json::parse(bytes.mid(8, static_cast<int>(n)).toStdString());
+        QVERIFY(header.contains("blocks.0.attn.qkv.weight"));
+        QVERIFY(header.contains("blocks.1.alpha_A"));
+        QCOMPARE(header["tok_emb.weight"]["shape"], json({256, 32}));
+        QCOMPARE(header["__metadata__"]["format"].get<std::string>(), std::string("normlab"));
+    }
+
+    void badInputExitsWithTheField() {
+        Result r = cli({"run", write("bad.json", {{"base", {{"model", {{"d_model", 128}, {"n_heads", 6}}}}}}),
+                        "--store", store_});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("base.model.n_heads: 6 does not divide d_model 128"), qPrintable(r.err));
+        r = cli({"run", write("typo.json", {{"base", {{"train", {{"step", 5}}}}}}), "--store", store_});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("base.train.step: unknown field; did you mean \"steps\"?"));
+        r = cli({"frobnicate"});
+        QCOMPARE(r.code, 2);
+        r = cli({"run", exp_, "--only", "nosuch", "--store", store_});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("post_ln") && r.err.contains("ngpt"));
+        r = cli({"show", "999", "--store", store_});
+        QCOMPARE(r.code, 5);
+        QVERIFY(r.err.contains("no run with id 999"));
+        const QString junk = dir_.filePath("junk.db");
+        std::ofstream(junk.toStdString()) << "not a database";
+        r = cli({"list", "--store", junk});
+        QCOMPARE(r.code, 5);
+        QVERIFY(r.err.contains("not a NormLab run store"));
+    }
+
+    void divergedRunsExitThree() {
+        const QString ramp = write(
+            "ramp.json",
+            {{"base",
+              {{"scheme", "post_ln"},
+               {"model", {{"d_model", 32}, {"n_layers", 2}, {"n_heads", 4}, {"d_ff", 64}, {"context", 16}}},
+               {"optim", {{"kind", "sgd"}, {"grad_clip", 0}, {"schedule", {{"kind", "ramp"}, {"ramp_increment", 0.05}}}}},
+               {"train", {{"steps", 400}, {"batch_size", 4}, {"threads", 1}}},
+               {"data", {{"source", "markov"}, {"markov", {{"length", 5000}}}}}}}});
+        Result r = cli({"run", ramp, "--store", store_});
+        QCOMPARE(r.code, 3);
+        QVERIFY(r.out.contains("diverged"));
+    }
+
+    void interruptedRunResumes() {
+        // SIGINT cancels cleanly: the run is saved as cancelled with a checkpoint.
+        QProcess p;
+        const QString slow = write(
+            "slow.json", {{"base",
+                           {{"model", {{"d_model", 64}, {"n_layers", 2}, {"n_heads", 4}, {"d_ff", 128}, {"context", 32}}},
+                            {"train", {{"steps", 100000}, {"batch_size", 8}, {"threads", 1}}},
+                            {"data", {{"source", "markov"}, {"markov", {{"length", 5000}}}}}}}});
+        p.start(QStringLiteral(NORMLAB_CLI), {"run", slow, "--store", store_});
+        QVERIFY(p.waitForStarted());
+        QTest::qWait(2500);
+        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 130);
+        normlab::Store s(store_.toStdString());
+        auto runs = s.runs();
+        auto last = runs.back();
+        QCOMPARE(last.status, normlab::RunStatus::Cancelled);
+        QVERIFY(last.steps_done > 0);
+        QVERIFY(!last.checkpoint.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"

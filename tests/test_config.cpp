@@ -1,0 +1,269 @@
+// Configuration: scheme presets, JSON round trip, field-path errors,
+// DeepNorm constants, BranchNorm schedules, learning-rate schedules,
+// experiment expansion.
+#include "core/config.h"
+#include "core/errors.h"
+#include "core/experiment.h"
+
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <fstream>
+
+using namespace normlab;
+using nlohmann::json;
+
+namespace {
+// The message of the ConfigError that `f` throws ("" if none).
+template <class F> std::string config_error(F&& f) {
+    try {
+        f();
+    } catch (const ConfigError& e) {
+        return e.what();
+    }
+    return "";
+}
+RunConfig preset(Scheme s) {
+    RunConfig c;
+    apply_scheme(c, s);
+    return c;
+}
+}  // namespace
+
+class TestConfig : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void presetsSetTheirComponents() {
+        auto post = preset(Scheme::PostLN).model;
+        QCOMPARE(post.layout, Layout::Post);
+        QVERIFY(!post.final_norm);
+        auto pre = preset(Scheme::PreLN).model;
+        QCOMPARE(pre.layout, Layout::Pre);
+        QVERIFY(pre.final_norm);
+        QVERIFY(!pre.normformer.head_scale && !pre.normformer.ffn_norm);
+        auto nf = preset(Scheme::NormFormer).model;
+        QCOMPARE(nf.layout, Layout::Pre);
+        QVERIFY(nf.final_norm && nf.normformer.head_scale && nf.normformer.post_attn_norm && nf.normformer.ffn_norm);
+        QVERIFY(!nf.normformer.res_scale);  // optional, off by default
+        QCOMPARE(nf.normformer.head_scale_placement, HeadScalePlacement::BeforeOutProj);
+        auto dn = preset(Scheme::DeepNorm).model;
+        QCOMPARE(dn.layout, Layout::Post);
+        QVERIFY(dn.deepnorm.residual && dn.deepnorm.init && !dn.final_norm);
+        auto bn = preset(Scheme::BranchNorm).model;
+        QCOMPARE(bn.layout, Layout::Post);
+        QVERIFY(bn.branchnorm.enabled && bn.deepnorm.init && !bn.deepnorm.residual);
+        QCOMPARE(bn.branchnorm.T, 4000);
+        QCOMPARE(bn.branchnorm.schedule, BranchSchedule::Linear);
+        RunConfig ng = preset(Scheme::NGPT);
+        QCOMPARE(ng.model.layout, Layout::NGPT);
+        QCOMPARE(ng.model.activation, Activation::SwiGLU);
+        QCOMPARE(ng.model.positions, Positions::RoPE);
+        QVERIFY(!ng.model.bias && !ng.model.tie_embeddings && !ng.model.final_norm);
+        QCOMPARE(ng.optim.weight_decay, 0.0);
+        QCOMPARE(ng.optim.schedule.warmup, 0);
+        for (Scheme s : all_schemes()) validate(preset(s));   // every preset is valid as it is
+    }
+
+    void jsonRoundTrip() {
+        for (Scheme s : all_schemes()) {
+            RunConfig c = preset(s);
+            c.model.n_layers = 7;
+            c.model.deepnorm.alpha = 1.5;
+            c.optim.lr = 3e-4;
+            c.train.seed = 42;
+            const json j = to_json(c);
+            const RunConfig back = run_config_from_json(j);
+            QCOMPARE(to_json(back).dump(), j.dump());
+            QCOMPARE(back.scheme, s);
+        }
+    }
+
+    void schemeThenOverrides() {
+        // The preset comes first; a single component can be switched afterwards.
+        RunConfig c = run_config_from_json({{"scheme", "normformer"}, {"model", {{"normformer", {{"head_scale", false}}}}}});
+        QVERIFY(!c.model.normformer.head_scale);
+        QVERIFY(c.model.normformer.ffn_norm && c.model.normformer.post_attn_norm);
+        QCOMPARE(c.scheme, Scheme::NormFormer);
+        QCOMPARE(run_config_from_json({{"scheme", "Post-LN"}}).scheme, Scheme::PostLN);
+    }
+
+    void fieldErrorsNameThePath() {
+        auto e = config_error([] { run_config_from_json({{"model", {{"n_head", 4}}}}); });
+        QVERIFY2(e.find("model.n_head: unknown field; did you mean \"n_heads\"?") != std::string::npos, e.c_str());
+        e = config_error([] { run_config_from_json({{"model", {{"d_model", "big"}}}}); });
+        QVERIFY2(e.find("model.d_model: expected an integer") != std::string::npos, e.c_str());
+        e = config_error([] { run_config_from_json({{"model", {{"activation", "tanh"}}}}); });
+        QVERIFY2(e.find("model.activation: \"tanh\" is not one of gelu, relu, swiglu") != std::string::npos, e.c_str());
+        e = config_error([] { run_config_from_json({{"scheme", "layernorm"}}); });
+        QVERIFY2(e.find("scheme:") == 0, e.c_str());
+        e = config_error([] { run_config_from_json({{"optim", {{"schedule", 3}}}}); });
+        QVERIFY2(e.find("optim.schedule: expected an object") != std::string::npos, e.c_str());
+    }
+
+    void impossibleConfigurationsAreRefused() {
+        RunConfig c;
+        c.model.d_model = 128;
+        c.model.n_heads = 6;
+        auto e = config_error([&] { validate(c); });
+        QVERIFY2(e.find("model.n_heads: 6 does not divide d_model 128") == 0, e.c_str());
+
+        RunConfig n = preset(Scheme::NGPT);
+        n.model.normformer.ffn_norm = true;
+        e = config_error([&] { validate(n); });
+        QVERIFY2(e.find("model.normformer.ffn_norm") == 0 && e.find("nGPT has no LayerNorm") != std::string::npos, e.c_str());
+        n = preset(Scheme::NGPT);
+        n.model.final_norm = true;
+        QVERIFY(config_error([&] { validate(n); }).find("model.final_norm") == 0);
+
+        RunConfig b = preset(Scheme::BranchNorm);
+        b.model.branchnorm.T = -5;
+        e = config_error([&] { validate(b); });
+        QVERIFY2(e.find("model.branchnorm.T: -5 must be a positive number of steps") == 0, e.c_str());
+
+        RunConfig r;
+        r.model.positions = Positions::RoPE;
+        r.model.d_model = 12;
+        r.model.n_heads = 4;   // d_h = 3: odd
+        QVERIFY(config_error([&] { validate(r); }).find("model.positions: RoPE needs an even head dimension") == 0);
+
+        RunConfig d;
+        d.train.device = "tpu";
+        QVERIFY(config_error([&] { validate(d); }).find("train.device") == 0);
+        RunConfig f;
+        f.data.source = DataSource::File;
+        QVERIFY(config_error([&] { validate(f); }).find("data.path") == 0);
+        RunConfig lr;
+        lr.optim.lr = -1;
+        QVERIFY(config_error([&] { validate(lr); }).find("optim.lr") == 0);
+    }
+
+    void deepNormConstants() {
+        QCOMPARE(deepnorm_alpha_for(6), std::pow(12.0, 0.25));
+        QVERIFY(std::abs(deepnorm_alpha_for(6) - 1.861) < 1e-3);
+        QVERIFY(std::abs(deepnorm_beta_for(6) - 0.380) < 1e-3);
+        QVERIFY(std::abs(deepnorm_alpha_for(12) - 2.213) < 1e-3);
+        QVERIFY(std::abs(deepnorm_beta_for(12) - 0.320) < 1e-3);
+        for (int n : {1, 2, 18, 100}) {
+            QCOMPARE(deepnorm_alpha_for(n), std::pow(2.0 * n, 0.25));
+            QCOMPARE(deepnorm_beta_for(n), std::pow(8.0 * n, -0.25));
+        }
+        RunConfig c = preset(Scheme::DeepNorm);
+        c.model.n_layers = 18;
+        QCOMPARE(c.model.deepnorm_alpha(), deepnorm_alpha_for(18));
+        c.model.deepnorm.alpha = 3.0;          // overridable
+        c.model.deepnorm.beta = 0.5;
+        QCOMPARE(c.model.deepnorm_alpha(), 3.0);
+        QCOMPARE(c.model.deepnorm_beta(), 0.5);
+        c.model.deepnorm.residual = false;     // toggle off → plain residual
+        QCOMPARE(c.model.deepnorm_alpha(), 1.0);
+    }
+
+    void branchNormSchedules() {
+        BranchNormConfig b;
+        b.enabled = true;
+        b.T = 100;
+        for (auto sched : {BranchSchedule::Linear, BranchSchedule::Exp, BranchSchedule::Sigmoid}) {
+            b.schedule = sched;
+            QCOMPARE(branchnorm_alpha(b, 0), 0.0);
+            QCOMPARE(branchnorm_alpha(b, 100), 1.0);
+            QCOMPARE(branchnorm_alpha(b, 5000), 1.0);
+            double prev = -1;
+            for (int t = 0; t <= 100; ++t) {   // monotone, within [0, 1]
+                const double a = branchnorm_alpha(b, t);
+                QVERIFY(a >= prev && a >= 0 && a <= 1);
+                prev = a;
+            }
+        }
+        b.schedule = BranchSchedule::Linear;
+        QCOMPARE(branchnorm_alpha(b, 25), 0.25);
+        b.schedule = BranchSchedule::Exp;
+        QVERIFY(std::abs(branchnorm_alpha(b, 50) - (1 - std::exp(-2.5)) / (1 - std::exp(-5.0))) < 1e-12);
+        b.schedule = BranchSchedule::Sigmoid;
+        QVERIFY(std::abs(branchnorm_alpha(b, 50) - 0.5) < 1e-12);
+        QVERIFY(branchnorm_alpha(b, 10) < 0.05);
+        b.enabled = false;
+        QCOMPARE(branchnorm_alpha(b, 0), 1.0);
+    }
+
+    void learningRateSchedules() {
+        OptimConfig o;
+        o.lr = 1e-3;
+        o.schedule.warmup = 10;
+        o.schedule.min_lr_ratio = 0.1;
+        o.schedule.kind = ScheduleKind::Cosine;
+        QCOMPARE(learning_rate(o, 110, 1), 1e-4);
+        QCOMPARE(learning_rate(o, 110, 10), 1e-3);
+        QVERIFY(std::abs(learning_rate(o, 110, 60) - (1e-4 + 0.9e-3 * 0.5)) < 1e-12);
+        QVERIFY(std::abs(learning_rate(o, 110, 110) - 1e-4) < 1e-12);
+        o.schedule.kind = ScheduleKind::Linear;
+        QVERIFY(std::abs(learning_rate(o, 110, 60) - (1e-4 + 0.9e-3 * 0.5)) < 1e-12);
+        o.schedule.kind = ScheduleKind::InverseSqrt;
+        QVERIFY(std::abs(learning_rate(o, 1000, 40) - 1e-3 * std::sqrt(10.0 / 40.0)) < 1e-12);
+        o.schedule.kind = ScheduleKind::Constant;
+        QCOMPARE(learning_rate(o, 1000, 500), 1e-3);
+        o.schedule.kind = ScheduleKind::Ramp;
+        o.schedule.ramp_start = 0;
+        o.schedule.ramp_increment = 5e-5;
+        QVERIFY(std::abs(learning_rate(o, 1000, 400) - 0.02) < 1e-12);   // NormFormer §4: lr 0.02 at step 400
+    }
+
+    void experimentExpansion() {
+        json spec = {{"name", "e"},
+                     {"base", {{"model", {{"d_model", 64}, {"n_heads", 4}}}, {"train", {{"steps", 10}}}}},
+                     {"variants", {{{"name", "post"}, {"scheme", "post_ln"}}, {{"scheme", "pre_ln"}}}},
+                     {"sweep", {{"optim.lr", {1e-3, 3e-3}}, {"train.seed", {1, 2, 3}}}}};
+        Experiment ex = parse_experiment(spec);
+        QCOMPARE(ex.runs.size(), size_t(12));
+        QCOMPARE(ex.runs[0].name, std::string("post lr=0.001 seed=1"));
+        QCOMPARE(ex.runs[0].config.scheme, Scheme::PostLN);
+        QCOMPARE(ex.runs[11].config.scheme, Scheme::PreLN);
+        QCOMPARE(ex.runs[11].config.optim.lr, 3e-3);
+        QCOMPARE(ex.runs[11].config.train.seed, uint64_t(3));
+        QCOMPARE(ex.runs[11].config.model.d_model, 64);
+    }
+
+    void experimentErrorsPointAtTheirSource() {
+        json spec = {{"base", {{"model", {{"d_model", 128}}}}},
+                     {"variants", {{{"name", "a"}}, {{"name", "b"}}, {{"name", "c"}, {"model", {{"n_heads", 6}}}}}}};
+        auto e = config_error([&] { parse_experiment(spec); });
+        QVERIFY2(e.find("variants[2].model.n_heads: 6 does not divide d_model 128") == 0, e.c_str());
+        json base_bad = {{"base", {{"model", {{"n_heads", 6}}}}}};
+        e = config_error([&] { parse_experiment(base_bad); });
+        QVERIFY2(e.find("base.model.n_heads: 6 does not divide") == 0, e.c_str());
+        json sweep_bad = {{"sweep", {{"model.n_layers", {2, 0}}}}};
+        e = config_error([&] { parse_experiment(sweep_bad); });
+        QVERIFY2(e.find("sweep.model.n_layers[1]: 0 is out of range") == 0, e.c_str());
+        json typo = {{"base", {{"optim", {{"lr_max", 1}}}}}};
+        e = config_error([&] { parse_experiment(typo); });
+        QVERIFY2(e.find("base.optim.lr_max: unknown field") == 0, e.c_str());
+        json top = {{"model", json::object()}};
+        e = config_error([&] { parse_experiment(top); });
+        QVERIFY2(e.find("model: unknown field") == 0, e.c_str());
+        json dup = {{"variants", {{{"name", "x"}}, {{"name", "x"}}}}};
+        QVERIFY(config_error([&] { parse_experiment(dup); }).find("variants[1].name") == 0);
+    }
+
+    void experimentFileSyntaxErrorGivesLineAndColumn() {
+        const QString path = QDir::temp().filePath("normlab_bad_experiment.json");
+        {
+            std::ofstream f(path.toStdString());
+            f << "{\n  \"base\": {\n    \"model\": { \"d_model\": 64, }\n  }\n}\n";
+        }
+        auto e = config_error([&] { load_experiment(path.toStdString()); });
+        QVERIFY2(e.find(":3:") != std::string::npos && e.find("not valid JSON") != std::string::npos, e.c_str());
+        QVERIFY(config_error([] { load_experiment("/nonexistent/x.json"); }).find("cannot open") != std::string::npos);
+    }
+
+    void shippedExperimentsLoad() {
+        QDir dir(QStringLiteral(NORMLAB_SOURCE_DIR "/experiments"));
+        const auto files = dir.entryList({"*.json"}, QDir::Files);
+        QVERIFY(!files.isEmpty());
+        for (const auto& f : files) {
+            Experiment ex = load_experiment(dir.filePath(f).toStdString());
+            QVERIFY2(!ex.runs.empty(), qPrintable(f));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConfig)
+#include "test_config.moc"

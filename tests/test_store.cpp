@@ -1,0 +1,261 @@
+// The run store: round trip, reading while writing, crashed writers,
+// foreign and newer files refused untouched, migration from schema 1.
+#include "core/errors.h"
+#include "core/store/store.h"
+#include "core/train/probes.h"
+
+#include <QtTest/QtTest>
+
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cmath>
+#include <csignal>
+#include <fstream>
+#include <thread>
+
+using namespace normlab;
+
+namespace {
+std::string read_bytes(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+void raw_exec(const std::string& path, const std::string& sql) {
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    char* err = nullptr;
+    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
+    if (rc != SQLITE_OK) qWarning("sqlite: %s", err);
+    sqlite3_free(err);
+    sqlite3_close(db);
+    QCOMPARE(rc, SQLITE_OK);
+}
+template <class F> std::string store_error(F&& f) {
+    try {
+        f();
+    } catch (const StoreError& e) {
+        return e.what();
+    }
+    return "";
+}
+}  // namespace
+
+class TestStore : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    std::string path(const char* name) { return dir_.filePath(name).toStdString(); }
+
+private Q_SLOTS:
+    void init() { QVERIFY(dir_.isValid()); }
+
+    void roundTrip() {
+        const std::string p = path("rt.sqlite");
+        int64_t id;
+        {
+            Store s(p);
+            QCOMPARE(s.schema_version(), Store::kSchemaVersion);
+            const int64_t ex = s.add_experiment("exp", "exp.json", {{"base", {}}});
+            id = s.create_run("r1", "pre_ln", {{"scheme", "pre_ln"}}, 7, ex, {"a", "b"});
+            s.mark_running(id, "cpu", {{"libtorch", "x"}});
+            {
+                RunWriter w(s, id);
+                for (int i = 0; i < 100; ++i) w.scalar("train/loss", i, 5.0 - i * 0.01);
+                w.scalar("train/loss", 100, std::nan(""));                  // a non-finite value survives as NaN
+                w.scalar("train/grad_norm", 3, std::numeric_limits<double>::infinity());
+                for (int l = 0; l < 3; ++l) w.layer("grad_l1/fc2", l, 0, 0.1 * (l + 1));
+                w.distribution(summarize("gain/ffn_norm", 1, 0, {1.0, 2.0, 3.0, 4.0}, 4));
+            }
+            s.set_info(id, {{"parameters", 1234}});
+            s.set_info(id, {{"loss_floor", 1.5}});
+            s.finish_run(id, RunStatus::Finished, 100, "", 2.25);
+            s.set_notes(id, "looks good");
+            s.set_tags(id, {"x"});
+            s.rename_run(id, "renamed");
+        }
+        Store s(p);
+        auto r = s.run(id);
+        QVERIFY(r.has_value());
+        QCOMPARE(r->name, std::string("renamed"));
+        QCOMPARE(r->status, RunStatus::Finished);
+        QCOMPARE(r->seed, uint64_t(7));
+        QCOMPARE(r->final_loss, 2.25);
+        QCOMPARE(r->notes, std::string("looks good"));
+        QCOMPARE(r->tags, std::vector<std::string>{"x"});
+        QCOMPARE(r->info["parameters"].get<int>(), 1234);
+        QCOMPARE(r->info["loss_floor"].get<double>(), 1.5);
+        QCOMPARE(r->device, std::string("cpu"));
+        QCOMPARE(s.find_run("renamed").id, id);
+        QCOMPARE(s.find_run(std::to_string(id)).id, id);
+        QVERIFY(store_error([&] { s.find_run("nope"); }).find("no run named") != std::string::npos);
+        auto series = s.series(id);
+        QCOMPARE(series.size(), size_t(5));
+        const int64_t loss = s.series_id(id, "train/loss");
+        auto pts = s.points(loss);
+        QCOMPARE(pts.size(), size_t(101));
+        QCOMPARE(pts[10].value, 4.9);
+        QVERIFY(std::isnan(pts[100].value));
+        QCOMPARE(s.points(loss, 95).size(), size_t(5));                      // incremental reads
+        QVERIFY(std::isinf(s.points(s.series_id(id, "train/grad_norm"))[0].value));
+        QCOMPARE(s.points(s.series_id(id, "grad_l1/fc2", 2))[0].value, 0.3);
+        auto d = s.distributions(id, "gain/ffn_norm");
+        QCOMPARE(d.size(), size_t(1));
+        QCOMPARE(d[0].median, 2.5);
+        QCOMPARE(d[0].q1, 1.75);
+        QCOMPARE(d[0].hist.size(), size_t(4));
+        QCOMPARE(d[0].layer, 1);
+        s.truncate_after(id, 49);
+        QCOMPARE(s.points(loss).size(), size_t(50));
+        s.delete_run(id);
+        QVERIFY(!s.run(id).has_value());
+        QVERIFY(s.series(id).empty());
+    }
+
+    void readersSeeRowsWhileARunWrites() {
+        const std::string p = path("concurrent.sqlite");
+        int64_t id, sid;
+        {
+            Store s(p);
+            id = s.create_run("live", "pre_ln", json_object(), 1);
+            sid = s.series_id(id, "train/loss");
+        }
+        std::atomic<bool> done{false};
+        std::thread writer([&] {
+            Store s(p);                       // its own connection
+            RunWriter w(s, id, 0.0);
+            for (int b = 0; b < 40; ++b) {
+                for (int i = 0; i < 500; ++i) w.scalar("train/loss", b * 500 + i, i);
+                w.flush();
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            }
+            done = true;
+        });
+        Store reader(p);
+        size_t last = 0, reads = 0, partial = 0;
+        int64_t after = -1;
+        while (!done || last < 20000) {
+            auto fresh = reader.points(sid, after);          // only the new rows
+            if (!fresh.empty()) after = fresh.back().step;
+            last += fresh.size();
+            QVERIFY(last % 500 == 0);                        // whole transactions only
+            if (last > 0 && last < 20000) ++partial;
+            ++reads;
+            if (done && last >= 20000) break;
+        }
+        writer.join();
+        QCOMPARE(last, size_t(20000));
+        QVERIFY2(partial > 0, "the reader never saw a run in progress");
+        Q_UNUSED(reads);
+    }
+
+    void killedWriterLeavesAnInterruptedRun() {
+        const std::string p = path("killed.sqlite");
+        { Store s(p); }
+        int fds[2];
+        QCOMPARE(pipe(fds), 0);
+        const pid_t child = fork();
+        if (child == 0) {
+            Store s(p);
+            const int64_t id = s.create_run("doomed", "post_ln", json_object(), 1);
+            s.mark_running(id, "cpu", json_object());
+            RunWriter w(s, id);
+            for (int i = 0; i < 10; ++i) w.scalar("train/loss", i, 1.0);
+            w.flush();
+            s.heartbeat(id, 10);
+            char c = 1;
+            (void)!write(fds[1], &c, 1);
+            for (;;) pause();                                // killed here
+        }
+        char c;
+        QCOMPARE(read(fds[0], &c, 1), ssize_t(1));
+        {
+            Store s(p);                                      // writer alive: still running
+            QVERIFY(s.recovered().empty());
+            QCOMPARE(s.runs().at(0).status, RunStatus::Running);
+        }
+        kill(child, SIGKILL);
+        int status = 0;
+        waitpid(child, &status, 0);
+        QVERIFY(WIFSIGNALED(status));
+        Store s(p);
+        QCOMPARE(s.recovered().size(), size_t(1));
+        auto r = s.runs().at(0);
+        QCOMPARE(r.status, RunStatus::Interrupted);
+        QVERIFY2(r.message.find("ended without finishing the run, after step 10") != std::string::npos, r.message.c_str());
+        QCOMPARE(s.points(s.series_id(r.id, "train/loss")).size(), size_t(10));   // its data is kept
+        close(fds[0]);
+        close(fds[1]);
+    }
+
+    void foreignFilesAreRefusedUntouched() {
+        const std::string junk = path("junk.sqlite");
+        {
+            std::ofstream f(junk, std::ios::binary);
+            f << "this is a text file, not a database\n";
+        }
+        const std::string before = read_bytes(junk);
+        auto e = store_error([&] { Store s(junk); });
+        QVERIFY2(e.find("is not a NormLab run store (not an SQLite database). It was left untouched") != std::string::npos, e.c_str());
+        QCOMPARE(read_bytes(junk), before);
+
+        const std::string other = path("other.sqlite");
+        raw_exec(other, "CREATE TABLE customers(id INTEGER, name TEXT); INSERT INTO customers VALUES(1, 'x');");
+        const std::string other_before = read_bytes(other);
+        e = store_error([&] { Store s(other); });
+        QVERIFY2(e.find("is an SQLite database but not a NormLab run store") != std::string::npos, e.c_str());
+        QCOMPARE(read_bytes(other), other_before);
+    }
+
+    void newerStoresAreRefusedUntouched() {
+        const std::string p = path("newer.sqlite");
+        { Store s(p); s.create_run("r", "pre_ln", json_object(), 1); }
+        raw_exec(p, "UPDATE meta SET value='99' WHERE key='schema_version';");
+        const std::string before = read_bytes(p);
+        auto e = store_error([&] { Store s(p); });
+        QVERIFY2(e.find("was written by a newer NormLab (store schema 99; this build reads up to 2)") != std::string::npos, e.c_str());
+        QCOMPARE(read_bytes(p), before);
+    }
+
+    void migratesFromSchemaOne() {
+        const std::string p = path("v1.sqlite");
+        raw_exec(p, read_bytes(NORMLAB_SOURCE_DIR "/tests/fixtures/store_v1.sql"));
+        Store s(p);
+        QCOMPARE(s.schema_version(), 2);
+        auto r = s.run(1);
+        QVERIFY(r.has_value());
+        QCOMPARE(r->name, std::string("legacy-run"));
+        QCOMPARE(r->final_loss, 2.5);
+        QCOMPARE(r->heartbeat, 0.0);                          // the column schema 2 added
+        QCOMPARE(s.points(s.series_id(1, "train/loss")).size(), size_t(2));
+        s.heartbeat(1, 100);                                  // and it is writable
+        QVERIFY(s.run(1)->heartbeat > 0);
+    }
+
+    void summaryMatchesBruteForce() {
+        std::vector<double> v;
+        for (int i = 0; i < 101; ++i) v.push_back(std::sin(i * 0.7) * 3 + 1);
+        Distribution d = summarize("g", 0, 0, v, 10);
+        std::vector<double> sorted = v;
+        std::sort(sorted.begin(), sorted.end());
+        QCOMPARE(d.min, sorted.front());
+        QCOMPARE(d.max, sorted.back());
+        QCOMPARE(d.median, sorted[50]);
+        QCOMPARE(d.q1, sorted[25]);
+        QCOMPARE(d.q3, sorted[75]);
+        double sum = 0;
+        for (double x : v) sum += x;
+        QVERIFY(std::abs(d.mean - sum / v.size()) < 1e-12);
+        float total = 0;
+        for (float c : d.hist) total += c;
+        QCOMPARE(total, 101.f);
+        QCOMPARE(median({3, 1, 2, 10}), 2.5);
+    }
+
+private:
+    static nlohmann::json json_object() { return nlohmann::json::object(); }
+};
+
+QTEST_GUILESS_MAIN(TestStore)
+#include "test_store.moc"
