@@ -5,6 +5,7 @@
 //   normlab-cli list | show RUN | export RUN --csv|--json [--out FILE]
 //   normlab-cli export-weights RUN FILE.safetensors | eval-batch RUN FILE.safetensors [--batch N] [--seed S]
 //   normlab-cli resume RUN | preset SCHEME | schemes
+//   normlab-cli plot [RUN...] [--last N] --out DIR
 //
 // Exit codes: 0 success (every run finished), 1 an unexpected error, 2 bad
 // usage or configuration, 3 a run diverged, 4 a run failed, 5 a store error,
@@ -15,6 +16,7 @@
 #include "core/store/store.h"
 #include "core/train/trainer.h"
 #include "core/version.h"
+#include "app/cli/svg_plot.h"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -23,7 +25,9 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -53,6 +57,7 @@ const char* kUsageText =
     "  eval-batch RUN FILE      logits and loss on a validation batch, as safetensors\n"
     "                           (--batch N, --seed S)\n"
     "  resume RUN               continue an interrupted or cancelled run from its checkpoint\n"
+    "  plot [RUN...] --out DIR  SVG figures of runs (default: the last 2; --last N)\n"
     "  preset SCHEME            the full configuration a scheme preset gives, as JSON\n"
     "  schemes                  the schemes and their components\n"
     "\n"
@@ -80,7 +85,7 @@ struct UsageError : std::runtime_error {
 
 Args parse_args(int argc, char** argv) {
     static const std::vector<std::string> with_value{"--store", "--device", "--only", "--threads", "--steps",
-                                                     "--out",   "--batch",  "--seed"};
+                                                     "--out",   "--batch",  "--seed",  "--last"};
     Args a;
     for (int i = 1; i < argc; ++i) {
         std::string s = argv[i];
@@ -399,6 +404,97 @@ int cmd_eval_batch(const Args& args) {
     return kOk;
 }
 
+// Series of a run as (x, y) vectors; layer -1 for global series.
+std::pair<std::vector<double>, std::vector<double>> xy(Store& store, int64_t run, const std::string& name, int layer = -1) {
+    std::pair<std::vector<double>, std::vector<double>> out;
+    for (auto& s : store.series(run))
+        if (s.name == name && s.layer == layer)
+            for (auto& p : store.points(s.id)) {
+                out.first.push_back(static_cast<double>(p.step));
+                out.second.push_back(p.value);
+            }
+    return out;
+}
+
+int layers_of(Store& store, int64_t run, const std::string& name) {
+    int n = 0;
+    for (auto& s : store.series(run))
+        if (s.name == name) n = std::max(n, s.layer + 1);
+    return n;
+}
+
+int cmd_plot(const Args& args) {
+    const std::string out = args.opt("--out");
+    if (out.empty()) throw UsageError("plot needs --out DIR");
+    Store store(args.opt("--store", Store::default_path()));
+    std::vector<RunInfo> runs;
+    for (auto& key : args.positional) runs.push_back(store.find_run(key));
+    if (runs.empty()) {
+        auto all = store.runs();
+        const int last = args.options.count("--last") ? parse_int("--last", args.opt("--last")) : 2;
+        for (size_t i = all.size() > size_t(last) ? all.size() - last : 0; i < all.size(); ++i)
+            if (all[i].status != RunStatus::Queued) runs.push_back(all[i]);
+    }
+    if (runs.empty()) throw UsageError("no runs to plot in " + store.path());
+    std::filesystem::create_directories(out);
+    std::vector<std::string> written;
+    auto save = [&](const plot::Chart& c, const std::string& file) {
+        plot::write_svg(c, out + "/" + file);
+        written.push_back(out + "/" + file);
+    };
+    auto label = [](const RunInfo& r) { return r.name + " (#" + std::to_string(r.id) + ")"; };
+
+    plot::Chart loss{"Training loss", "step", "loss (nats/byte)"};
+    double floor = std::nan("");
+    for (size_t i = 0; i < runs.size(); ++i) {
+        auto [x, y] = xy(store, runs[i].id, "train/loss");
+        loss.series.push_back({"", x, y, plot::palette(i), 1.0, 0.25});
+        loss.series.push_back({label(runs[i]) + " train", x, plot::ema(y, 0.9), plot::palette(i), 1.8});
+        auto [vx, vy] = xy(store, runs[i].id, "val/loss");
+        if (!vx.empty()) loss.series.push_back({label(runs[i]) + " val", vx, vy, plot::palette(i), 1.4, 1.0, true, true});
+        if (runs[i].info.contains("loss_floor")) floor = runs[i].info["loss_floor"].get<double>();
+    }
+    if (std::isfinite(floor)) loss.hlines.push_back({floor, "loss floor (entropy rate)"});
+    save(loss, "loss.svg");
+
+    // The Pre-LN vs Post-LN picture: FC2 gradient size per layer, early in training.
+    plot::Chart layers{"Mean |dL/dW_FC2| per layer, first probes", "layer", "mean |gradient|"};
+    layers.log_y = true;
+    layers.integer_x = true;
+    plot::Chart hidden{"Hidden-state norm per layer, last probe", "layer", "mean ||x_l||"};
+    hidden.integer_x = true;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const int L = layers_of(store, runs[i].id, "grad_l1/fc2");
+        plot::Series s{label(runs[i]), {}, {}, plot::palette(i), 1.8, 1.0, false, true};
+        plot::Series h{label(runs[i]), {}, {}, plot::palette(i), 1.8, 1.0, false, true};
+        for (int l = 0; l < L; ++l) {
+            auto [x, y] = xy(store, runs[i].id, "grad_l1/fc2", l);
+            const size_t n = std::min<size_t>(y.size(), 5);
+            double mean = 0;
+            for (size_t k = 0; k < n; ++k) mean += y[k] / n;
+            s.x.push_back(l);
+            s.y.push_back(n ? mean : std::nan(""));
+            auto [hx, hy] = xy(store, runs[i].id, "hidden/norm", l);
+            h.x.push_back(l);
+            h.y.push_back(hy.empty() ? std::nan("") : hy.back());
+        }
+        layers.series.push_back(s);
+        hidden.series.push_back(h);
+
+        plot::Chart per{"Mean |dL/dW_FC2| per layer: " + runs[i].name, "step", "mean |gradient|"};
+        per.log_y = true;
+        for (int l = 0; l < L; ++l) {
+            auto [x, y] = xy(store, runs[i].id, "grad_l1/fc2", l);
+            per.series.push_back({"layer " + std::to_string(l), x, y, plot::sequential(L > 1 ? double(l) / (L - 1) : 0)});
+        }
+        if (L > 0) save(per, "grad_l1_fc2_run" + std::to_string(runs[i].id) + ".svg");
+    }
+    save(layers, "grad_l1_fc2_by_layer.svg");
+    save(hidden, "hidden_norm_by_layer.svg");
+    for (auto& w : written) std::printf("%s\n", w.c_str());
+    return kOk;
+}
+
 int cmd_preset(const Args& args) {
     if (args.positional.size() != 1) throw UsageError("preset needs a scheme name");
     RunConfig cfg;
@@ -453,6 +549,7 @@ int main(int argc, char** argv) {
         if (c == "export-weights") return cmd_export_weights(args);
         if (c == "eval-batch") return cmd_eval_batch(args);
         if (c == "preset") return cmd_preset(args);
+        if (c == "plot") return cmd_plot(args);
         if (c == "schemes") return cmd_schemes();
         throw UsageError("unknown command \"" + c + "\" (see normlab-cli --help)");
     } catch (const UsageError& e) {
