@@ -164,7 +164,7 @@ public:
             std::string bar(static_cast<size_t>(filled), '=');
             if (filled < width) bar += '>' + std::string(static_cast<size_t>(width - filled - 1), ' ');
             std::fprintf(stderr, "\r%s %-20.20s [%s] %s\033[K", head, p.run_name.c_str(), bar.c_str(), tail);
-            if (p.status != RunStatus::Running) std::fprintf(stderr, "\n");
+            drawn_ = true;
         } else {
             const int decile = static_cast<int>(frac * 10);
             if (decile != last_decile_ || p.elapsed_s - last_print_ > 30 || p.status != RunStatus::Running) {
@@ -176,9 +176,16 @@ public:
         std::fflush(stderr);
     }
 
+    // Ends the bar's line before anything else is printed.
+    void finish() {
+        if (tty_ && drawn_) std::fprintf(stderr, "\n");
+        drawn_ = false;
+    }
+
 private:
     size_t index_, count_;
     bool tty_;
+    bool drawn_ = false;
     int last_decile_ = -1;
     double last_print_ = 0;
 };
@@ -214,6 +221,7 @@ std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64
         };
         if (g_interrupted) break;
         RunResult r = train_run(store, queued[i].first, opts);
+        printer.finish();
         results.push_back(r);
         const char* mark = r.status == RunStatus::Finished ? "finished" : status_name(r.status).c_str();
         std::fprintf(stderr, "[%zu/%zu] %s: %s after %lld steps, val loss %s%s%s\n", i + 1, queued.size(),

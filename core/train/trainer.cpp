@@ -137,6 +137,21 @@ struct Recorder {
             w.layer("cond/" + m.name, m.layer, step, value);
         }
     }
+    // nGPT Fig. 4: eigenvalues of each embedding's covariance, divided by their median.
+    void embedding_spectrum(GPT& model, int64_t step, int bins) {
+        torch::NoGradGuard ng;
+        std::vector<std::pair<std::string, torch::Tensor>> embs{{"tok_emb", model->tok_emb->weight}};
+        if (model->lm_head.defined()) embs.emplace_back("lm_head", model->lm_head);
+        for (auto& [name, E0] : embs) {
+            auto E = E0.detach().to(torch::kCPU, torch::kDouble);
+            auto Ec = E - E.mean(0, true);
+            auto ev = torch::linalg_eigvalsh(torch::matmul(Ec.t(), Ec) / E.size(0)).contiguous();   // (d)
+            std::vector<double> v(ev.data_ptr<double>(), ev.data_ptr<double>() + ev.numel());
+            const double med = median(v);
+            for (auto& x : v) x /= med;
+            w.distribution(summarize("emb_eig/" + name, -1, step, std::move(v), bins));
+        }
+    }
 };
 
 }  // namespace
@@ -337,7 +352,10 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             if (pr.grads_every > 0 && s % pr.grads_every == 0) rec.gradients(model, s, "grad_l1", "grad_l2");
             if (want_fwd) rec.forward(cap, s);
             if (pr.gains_every > 0 && s % pr.gains_every == 0) rec.gains(model, s, pr.hist_bins);
-            if (pr.cond_every > 0 && s % pr.cond_every == 0) rec.conditions(model, s);
+            if (pr.cond_every > 0 && s % pr.cond_every == 0) {
+                rec.conditions(model, s);
+                rec.embedding_spectrum(model, s, pr.hist_bins);
+            }
 
             auto gnorm_t = grad_norm(params);
             const double gnorm = gnorm_t.item<double>();
