@@ -3,6 +3,13 @@
 #include "core/model/gpt.h"
 
 #include <ATen/CPUGeneratorImpl.h>
+#include <torch/version.h>
+
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 1)
+#define NORMLAB_HAS_SDPA 1
+#else
+#define NORMLAB_HAS_SDPA 0
+#endif
 
 #include <cmath>
 
@@ -52,6 +59,12 @@ AttentionImpl::AttentionImpl(const ModelConfig& c) : cfg(c) {
         s_qk = register_parameter("s_qk", torch::ones({d}), /*requires_grad=*/c.ngpt.scalers);
 }
 
+torch::Tensor AttentionImpl::causal_mask(int64_t T, const torch::Device& dev) {
+    if (!mask_.defined() || mask_.size(0) != T || mask_.device() != dev)
+        mask_ = torch::ones({T, T}, torch::TensorOptions().dtype(torch::kBool).device(dev)).triu(1);
+    return mask_;
+}
+
 torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin,
                                      ForwardCapture* cap) {
     const int64_t B = x.size(0), T = x.size(1), d = cfg.d_model, H = cfg.n_heads, dh = d / H;
@@ -73,16 +86,25 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor
         k = k * sqk;
         scale = std::sqrt(static_cast<double>(dh));                        // logits = cos·d_h^(1/2)·s_qk²
     }
-    auto att = torch::matmul(q, k.transpose(-2, -1)) * scale;             // (B, H, T, T)
-    auto mask = torch::ones({T, T}, torch::TensorOptions().dtype(torch::kBool).device(x.device())).triu(1);
-    att = att.masked_fill(mask, -std::numeric_limits<float>::infinity());
-    if (cap) {
-        torch::NoGradGuard ng;
-        cap->max_logit.push_back(att.detach().max());
+    torch::Tensor y;                                                       // (B, H, T, d_h)
+#if NORMLAB_HAS_SDPA
+    if (!cap) {
+        // Fused attention (LibTorch ≥ 2.1); the explicit path below records the max logit.
+        y = at::scaled_dot_product_attention(q, k, v, {}, is_training() ? cfg.dropout : 0.0, /*is_causal=*/true, scale);
     }
-    att = torch::softmax(att, -1);
-    if (cfg.dropout > 0) att = torch::dropout(att, cfg.dropout, is_training());
-    auto y = torch::matmul(att, v);                                        // (B, H, T, d_h)
+#endif
+    if (!y.defined()) {
+        // Scale q (B, H, T, d_h) rather than the logits (B, H, T, T); mask in place.
+        auto att = torch::matmul(q * scale, k.transpose(-2, -1));         // (B, H, T, T)
+        att.masked_fill_(causal_mask(T, x.device()), -std::numeric_limits<float>::infinity());
+        if (cap) {
+            torch::NoGradGuard ng;
+            cap->max_logit.push_back(att.detach().max());
+        }
+        att = torch::softmax(att, -1);
+        if (cfg.dropout > 0) att = torch::dropout(att, cfg.dropout, is_training());
+        y = torch::matmul(att, v);
+    }
     if (head_scale.defined() && cfg.normformer.head_scale_placement == HeadScalePlacement::BeforeOutProj)
         y = y * head_scale.view({1, H, 1, 1});
     y = y.transpose(1, 2).reshape({B, T, d});                              // (B, T, d)
@@ -322,7 +344,7 @@ void GPTImpl::renormalize() {
     if (cfg.layout != Layout::NGPT) return;
     torch::NoGradGuard ng;
     const double eps = cfg.ngpt.eps;
-    auto put = [&](torch::Tensor w, int64_t dim) { w.copy_(unit_norm(w, dim, eps)); };
+    auto put = [&](torch::Tensor w, int64_t dim) { w.div_(w.norm(2, dim, /*keepdim=*/true).add_(eps)); };
     put(tok_emb->weight, 1);                      // (V, d): rows
     if (lm_head.defined()) put(lm_head, 1);
     for (auto& m : *blocks) {

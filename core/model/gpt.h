@@ -53,6 +53,9 @@ struct AttentionImpl : torch::nn::Module {
     torch::Tensor head_scale;                       // (H) NormFormer HeadScale
     Norm post_norm{nullptr};                        // NormFormer post-attention LN
     torch::Tensor s_qk;                             // (d) nGPT, viewed (H, d_h)
+private:
+    torch::Tensor causal_mask(int64_t T, const torch::Device& dev);
+    torch::Tensor mask_;                            // (T, T) true above the diagonal, cached
 };
 TORCH_MODULE(Attention);
 

@@ -66,6 +66,12 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(const OptimConfig& o, GP
     throw RunError("unknown optimizer");
 }
 
+// Drops the gradients (LibTorch 1.13's zero_grad() zeroes them in place,
+// which costs a memset and makes backward accumulate instead of assign).
+void clear_grads(const std::vector<torch::Tensor>& params) {
+    for (auto p : params) p.mutable_grad() = torch::Tensor();
+}
+
 // Global L2 norm of all gradients (a device scalar; no host sync).
 torch::Tensor grad_norm(const std::vector<torch::Tensor>& params) {
     std::vector<torch::Tensor> norms;
@@ -266,7 +272,7 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
 
         // Xiong et al.'s "expected gradient": averaged over batches before the norm.
         if (pr.expected_grad_batches > 0 && step == 0) {
-            optimizer->zero_grad();
+            clear_grads(params);
             model->set_branch_alpha(branchnorm_alpha(cfg.model.branchnorm, 0));
             for (int i = 0; i < pr.expected_grad_batches; ++i) {
                 auto tok = batch_tokens(data, cfg.train.seed ^ 0xE6E6ull, i, B, T, false).to(device);
@@ -274,7 +280,7 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
                 (loss / pr.expected_grad_batches).backward();
             }
             Recorder{writer}.gradients(model, 0, nullptr, "grad_expected_l2");
-            optimizer->zero_grad();
+            clear_grads(params);
         }
 
         Recorder rec{writer};
@@ -346,7 +352,7 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             ForwardCapture cap;
             auto logits = model->forward(tok.narrow(1, 0, T), want_fwd ? &cap : nullptr);
             auto loss = GPTImpl::loss(logits, tok.narrow(1, 1, T));
-            optimizer->zero_grad();
+            clear_grads(params);
             loss.backward();
 
             if (pr.grads_every > 0 && s % pr.grads_every == 0) rec.gradients(model, s, "grad_l1", "grad_l2");

@@ -1,0 +1,185 @@
+// normlab-bench: the core's side of the benchmarks (bench/run.py drives it
+// next to the PyTorch peer and writes docs/PERFORMANCE.md).
+//
+//   normlab-bench train (--config RUN.json | --scheme S [--d 128 --layers 4 --heads 4 --dff 512 --ctx 128 --batch 16])
+//                       [--steps 30 --warmup 5 --threads 2 --probes off|default|all --device cpu]
+//       → JSON: per-step times (ms) of the timed steps, their median, tokens/s, parameter count
+//   normlab-bench store [--points 1000000]
+//       → JSON: scalar and per-layer rows written per second, seconds to load one
+//         series of --points points
+//
+// Training is timed through train_run, the path every user's run takes
+// (batches, learning rate, forward, backward, clipping, optimizer, store
+// writes), from the per-step times it records; the first --warmup steps are
+// dropped.
+#include "core/config.h"
+#include "core/store/store.h"
+#include "core/train/trainer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <unistd.h>
+
+using namespace normlab;
+using nlohmann::json;
+
+namespace {
+
+std::map<std::string, std::string> options(int argc, char** argv, int from) {
+    std::map<std::string, std::string> o;
+    for (int i = from; i + 1 < argc; i += 2) o[argv[i]] = argv[i + 1];
+    return o;
+}
+int geti(std::map<std::string, std::string>& o, const std::string& k, int d) {
+    return o.count(k) ? std::stoi(o[k]) : d;
+}
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : (v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]));
+}
+std::string temp_path(const std::string& stem) {
+    return (std::filesystem::temp_directory_path() / (stem + "-" + std::to_string(getpid()) + ".sqlite")).string();
+}
+void remove_store(const std::string& p) {
+    for (const char* s : {"", "-wal", "-shm"}) std::filesystem::remove(p + s);
+    std::filesystem::remove_all(p + ".checkpoints");
+}
+
+int bench_train(std::map<std::string, std::string> o) {
+    RunConfig c;
+    if (o.count("--config")) {
+        // The very file the PyTorch peer reads: the same model, optimizer and batch.
+        std::ifstream f(o["--config"]);
+        c = run_config_from_json(json::parse(f));
+    } else {
+        apply_scheme(c, parse_scheme(o.count("--scheme") ? o["--scheme"] : "pre_ln"));
+        c.model.d_model = geti(o, "--d", 128);
+        c.model.n_layers = geti(o, "--layers", 4);
+        c.model.n_heads = geti(o, "--heads", 4);
+        c.model.d_ff = geti(o, "--dff", 4 * c.model.d_model);
+        c.model.context = geti(o, "--ctx", 128);
+        c.train.batch_size = geti(o, "--batch", 16);
+    }
+    const int warmup = geti(o, "--warmup", 5);
+    c.train.steps = warmup + geti(o, "--steps", 30);
+    c.train.threads = geti(o, "--threads", 2);
+    c.train.device = o.count("--device") ? o["--device"] : "cpu";
+    c.train.eval_every = 0;
+    c.train.eval_batches = 1;
+    c.optim.schedule.warmup = 0;
+    c.data.source = DataSource::Corpus;
+    const std::string probes = o.count("--probes") ? o["--probes"] : "off";
+    if (probes == "off") c.probes = ProbeConfig{0, 0, 0, 0, 32, 0};
+    else if (probes == "all") c.probes = ProbeConfig{1, 1, 1, 1, 32, 0};
+    validate(c);
+    const std::string path = temp_path("normlab-bench");
+    remove_store(path);
+    std::vector<double> ms;
+    json info;
+    {
+        Store store(path);
+        const int64_t id = queue_run(store, c);
+        RunResult r = train_run(store, id);
+        if (r.status != RunStatus::Finished) {
+            std::fprintf(stderr, "bench run %s: %s\n", status_name(r.status).c_str(), r.message.c_str());
+            return 1;
+        }
+        const int64_t tps = store.series_id(id, "train/tokens_per_s");
+        for (auto& p : store.points(tps))
+            if (p.step >= warmup) ms.push_back(1000.0 * c.train.batch_size * c.model.context / p.value);
+        info = store.run(id)->info;
+    }
+    remove_store(path);
+    const double med = median(ms);
+    json out = {{"impl", "normlab"},
+                {"scheme", scheme_name(c.scheme)},
+                {"step_ms", ms},
+                {"step_ms_median", med},
+                {"tokens_per_s", 1000.0 * c.train.batch_size * c.model.context / med},
+                {"parameters", info["parameters"]},
+                {"threads", info["threads"]},
+                {"probes", probes}};
+    std::printf("%s\n", out.dump().c_str());
+    return 0;
+}
+
+int bench_store(std::map<std::string, std::string> o) {
+    const int64_t n = geti(o, "--points", 1000000);
+    const std::string path = temp_path("normlab-store-bench");
+    remove_store(path);
+    using clock = std::chrono::steady_clock;
+    auto secs = [](clock::time_point a) { return std::chrono::duration<double>(clock::now() - a).count(); };
+    double scalar_rate, layer_rate, load_s;
+    {
+        Store store(path);
+        const int64_t id = store.create_run("bench", "pre_ln", json::object(), 1);
+        {
+            // Scalar rows through the trainer's batched writer (one flush per 0.5 s).
+            RunWriter w(store, id, 0.5);
+            auto t0 = clock::now();
+            for (int64_t i = 0; i < n; ++i) {
+                w.scalar("train/loss", i, 1.0 / (i + 1));
+                if ((i & 1023) == 0) w.maybe_flush();
+            }
+            w.flush();
+            scalar_rate = n / secs(t0);
+        }
+        {
+            // Per-layer rows: 12 layers × 8 weights per step, as grad probes write them.
+            RunWriter w(store, id, 0.5);
+            static const char* names[] = {"grad_l1/q", "grad_l1/k", "grad_l1/v", "grad_l1/o",
+                                          "grad_l1/fc1", "grad_l1/fc2", "grad_l2/fc1", "grad_l2/fc2"};
+            const int64_t steps = n / 96;
+            auto t0 = clock::now();
+            for (int64_t s = 0; s < steps; ++s) {
+                for (int l = 0; l < 12; ++l)
+                    for (const char* name : names) w.layer(name, l, s, 1e-3 * l);
+                w.maybe_flush();
+            }
+            w.flush();
+            layer_rate = steps * 96 / secs(t0);
+        }
+    }
+    {
+        Store reader(path);   // a fresh connection, as the GUI opens a saved run
+        auto t0 = clock::now();
+        const int64_t id = reader.runs().at(0).id;
+        auto pts = reader.points(reader.series_id(id, "train/loss"));
+        load_s = secs(t0);
+        if (static_cast<int64_t>(pts.size()) != n) return 1;
+    }
+    remove_store(path);
+    std::printf("%s\n", json({{"points", n},
+                              {"scalar_rows_per_s", scalar_rate},
+                              {"layer_rows_per_s", layer_rate},
+                              {"load_s", load_s}})
+                            .dump()
+                            .c_str());
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: normlab-bench train|store [--option value]...\n");
+        return 2;
+    }
+    try {
+        const std::string what = argv[1];
+        if (what == "train") return bench_train(options(argc, argv, 2));
+        if (what == "store") return bench_store(options(argc, argv, 2));
+        std::fprintf(stderr, "normlab-bench: unknown benchmark %s\n", what.c_str());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "normlab-bench: %s\n", e.what());
+        return 1;
+    }
+}

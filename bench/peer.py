@@ -1,0 +1,270 @@
+#!/usr/bin/python3
+"""The PyTorch eager peer: the same model as NormLab's core, as a researcher would write it.
+
+Reads a NormLab run configuration (the JSON `normlab-cli preset` prints, with sizes
+filled in), builds the same architecture with torch.nn modules, and times training
+steps the way normlab-bench does: from drawing the batch to the end of the optimizer
+step, including the host sync for the loss. Prints one JSON line.
+
+    peer.py --config CFG.json --steps 30 --warmup 5 --threads 2 [--compile] [--device cpu]
+"""
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+SDPA = hasattr(F, "scaled_dot_product_attention")
+
+
+class RMSNorm(nn.Module):
+    def __init__(self, dim, eps):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(dim))
+        self.eps = eps
+
+    def forward(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
+
+
+def make_norm(m, dim):
+    return RMSNorm(dim, m["norm_eps"]) if m["norm"] == "rmsnorm" else nn.LayerNorm(dim, eps=m["norm_eps"])
+
+
+def unit(x, eps):
+    return x / (x.norm(dim=-1, keepdim=True) + eps)
+
+
+def rope_tables(T, dh, device):
+    inv = 1.0 / (10000.0 ** (torch.arange(0, dh, 2, device=device, dtype=torch.float32) / dh))
+    ang = torch.outer(torch.arange(T, device=device, dtype=torch.float32), inv)
+    emb = torch.cat([ang, ang], -1)
+    return emb.cos(), emb.sin()
+
+
+def rotate_half(x):
+    h = x.shape[-1] // 2
+    return torch.cat([-x[..., h:], x[..., :h]], -1)
+
+
+class Attention(nn.Module):
+    def __init__(self, m):
+        super().__init__()
+        d, H = m["d_model"], m["n_heads"]
+        self.m, self.H, self.dh = m, H, d // H
+        self.qkv = nn.Linear(d, 3 * d, bias=m["bias"])
+        self.out = nn.Linear(d, d, bias=m["bias"])
+        nf = m["normformer"]
+        self.head_scale = nn.Parameter(torch.ones(H)) if nf["head_scale"] else None
+        self.post_norm = make_norm(m, d) if nf["post_attn_norm"] else None
+        self.ngpt = m["layout"] == "ngpt"
+        if self.ngpt:
+            self.s_qk = nn.Parameter(torch.full((d,), d ** -0.5))
+
+    def forward(self, x, rope):
+        B, T, d = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.H, self.dh).permute(2, 0, 3, 1, 4)
+        if rope is not None:
+            cos, sin = rope
+            q, k = q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
+        scale = self.dh ** -0.5
+        if self.ngpt:
+            sqk = (self.s_qk * d ** 0.5).view(1, self.H, 1, self.dh)
+            if self.m["ngpt"]["qk_norm"]:
+                q, k = unit(q, self.m["ngpt"]["eps"]), unit(k, self.m["ngpt"]["eps"])
+            q, k = q * sqk, k * sqk
+            scale = self.dh ** 0.5
+        if SDPA:
+            y = F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=scale)
+        else:
+            att = (q @ k.transpose(-2, -1)) * scale
+            mask = torch.ones(T, T, dtype=torch.bool, device=x.device).triu(1)
+            y = att.masked_fill(mask, float("-inf")).softmax(-1) @ v
+        hs = self.m["normformer"]["head_scale_placement"]
+        if self.head_scale is not None and hs == "before_out_proj":
+            y = y * self.head_scale.view(1, self.H, 1, 1)
+        o = self.out(y.transpose(1, 2).reshape(B, T, d))
+        if self.head_scale is not None and hs == "after_out_proj":
+            o = (o.view(B, T, self.H, self.dh) * self.head_scale.view(1, 1, self.H, 1)).view(B, T, d)
+        if self.post_norm is not None:
+            o = self.post_norm(o)
+        return o
+
+
+class MLP(nn.Module):
+    def __init__(self, m):
+        super().__init__()
+        d, f = m["d_model"], m["d_ff"]
+        self.m, self.swiglu = m, m["activation"] == "swiglu"
+        self.fc1 = nn.Linear(d, 2 * f if self.swiglu else f, bias=m["bias"])
+        self.fc2 = nn.Linear(f, d, bias=m["bias"])
+        self.ffn_norm = make_norm(m, f) if m["normformer"]["ffn_norm"] else None
+        self.ngpt = m["layout"] == "ngpt"
+        if self.ngpt:
+            self.s_u = nn.Parameter(torch.ones(f))
+            self.s_v = nn.Parameter(torch.ones(f))
+
+    def forward(self, x):
+        h = self.fc1(x)
+        if self.swiglu:
+            u, g = h.chunk(2, -1)
+            if self.ngpt:
+                u, g = u * self.s_u, g * (self.s_v * self.m["d_model"] ** 0.5)
+            a = u * F.silu(g)
+        else:
+            a = F.gelu(h) if self.m["activation"] == "gelu" else F.relu(h)
+        if self.ffn_norm is not None:
+            a = self.ffn_norm(a)
+        return self.fc2(a)
+
+
+class Block(nn.Module):
+    def __init__(self, m):
+        super().__init__()
+        d = m["d_model"]
+        self.m, self.layout = m, m["layout"]
+        dn = m["deepnorm"]
+        n = m["n_layers"]
+        self.alpha = (dn["alpha"] or (2 * n) ** 0.25) if dn["residual"] else 1.0
+        self.attn, self.mlp = Attention(m), MLP(m)
+        if self.layout != "ngpt":
+            self.norm1, self.norm2 = make_norm(m, d), make_norm(m, d)
+        self.res_scale = nn.Parameter(torch.ones(d)) if m["normformer"]["res_scale"] else None
+        if self.layout == "ngpt":
+            self.alpha_A = nn.Parameter(torch.full((d,), d ** -0.5))
+            self.alpha_M = nn.Parameter(torch.full((d,), d ** -0.5))
+
+    def forward(self, x, rope, branch):
+        if self.layout == "ngpt":
+            eps, s = self.m["ngpt"]["eps"], self.m["ngpt"]["alpha_init"] * self.m["d_model"] ** 0.5
+            x = unit(x + (self.alpha_A * s).abs() * (unit(self.attn(x, rope), eps) - x), eps)
+            return unit(x + (self.alpha_M * s).abs() * (unit(self.mlp(x), eps) - x), eps)
+        a = self.alpha
+        if self.layout == "post":
+            x = self.norm1(a * x + branch * self.attn(x, rope))
+            r = a * x if self.res_scale is None else a * x * self.res_scale
+            return self.norm2(r + branch * self.mlp(x))
+        x = a * x + branch * self.attn(self.norm1(x), rope)
+        r = a * x if self.res_scale is None else a * x * self.res_scale
+        return r + branch * self.mlp(self.norm2(x))
+
+
+class GPT(nn.Module):
+    def __init__(self, m):
+        super().__init__()
+        d, V = m["d_model"], m["vocab_size"]
+        self.m = m
+        self.tok_emb = nn.Embedding(V, d)
+        self.pos_emb = nn.Parameter(torch.zeros(m["context"], d)) if m["positions"] == "learned" else None
+        self.blocks = nn.ModuleList(Block(m) for _ in range(m["n_layers"]))
+        self.final_norm = make_norm(m, d) if m["final_norm"] else None
+        self.lm_head = None if m["tie_embeddings"] else nn.Parameter(torch.randn(V, d) * 0.02)
+        self.s_z = nn.Parameter(torch.full((V,), d ** -0.5)) if m["layout"] == "ngpt" else None
+        for p in self.parameters():
+            if p.dim() >= 2:
+                nn.init.normal_(p, 0.0, 0.02)
+        self.branch = 1.0
+
+    def forward(self, idx):
+        T = idx.shape[1]
+        x = self.tok_emb(idx)
+        if self.pos_emb is not None:
+            x = x + self.pos_emb[:T]
+        rope = rope_tables(T, self.m["d_model"] // self.m["n_heads"], idx.device) if self.m["positions"] == "rope" else None
+        for b in self.blocks:
+            x = b(x, rope, self.branch)
+        if self.final_norm is not None:
+            x = self.final_norm(x)
+        logits = x @ (self.lm_head if self.lm_head is not None else self.tok_emb.weight).t()
+        if self.s_z is not None:
+            logits = logits * (self.s_z * self.m["d_model"] ** 0.5)
+        return logits
+
+    @torch.no_grad()
+    def renormalize(self):
+        eps = self.m["ngpt"]["eps"]
+        self.tok_emb.weight.copy_(unit(self.tok_emb.weight, eps))
+        if self.lm_head is not None:
+            self.lm_head.copy_(unit(self.lm_head, eps))
+        for b in self.blocks:
+            for w, dim in ((b.attn.qkv.weight, 1), (b.attn.out.weight, 0), (b.mlp.fc1.weight, 1), (b.mlp.fc2.weight, 0)):
+                w.copy_(w / (w.norm(dim=dim, keepdim=True) + eps))
+
+
+def corpus_bytes():
+    root = os.environ.get("NORMLAB_CORPUS_DIR", "/usr/share/games/fortunes")
+    data = bytearray()
+    for name in sorted(os.listdir(root)):
+        p = os.path.join(root, name)
+        if os.path.isfile(p) and not name.endswith((".dat", ".u8")):
+            with open(p, "rb") as f:
+                data += f.read()
+    return torch.tensor(list(data), dtype=torch.long)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--config", required=True)
+    ap.add_argument("--steps", type=int, default=30)
+    ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--compile", action="store_true")
+    ap.add_argument("--bf16", action="store_true")
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(1)
+    with open(args.config) as f:
+        cfg = json.load(f)
+    m, o, t = cfg["model"], cfg["optim"], cfg["train"]
+    dev = torch.device(args.device)
+    model = GPT(m).to(dev)
+    ngpt = m["layout"] == "ngpt"
+    if ngpt:
+        model.renormalize()
+    decay = [p for p in model.parameters() if p.dim() >= 2]
+    no_decay = [p for p in model.parameters() if p.dim() < 2]
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": o["weight_decay"]},
+                             {"params": no_decay, "weight_decay": 0.0}],
+                            lr=o["lr"], betas=(o["beta1"], o["beta2"]), eps=o["eps"])
+    step_fn = torch.compile(model) if args.compile else model
+    data = corpus_bytes().to(dev)
+    n_train = int(len(data) * 0.9)
+    B, T = t["batch_size"], m["context"]
+    g = torch.Generator(device="cpu").manual_seed(1)
+    bn = m["branchnorm"]
+    times = []
+    for step in range(args.warmup + args.steps):
+        t0 = time.perf_counter()
+        ix = torch.randint(0, n_train - T - 1, (B,), generator=g).to(dev)
+        win = data[ix[:, None] + torch.arange(T + 1, device=dev)]
+        x, y = win[:, :-1], win[:, 1:]
+        if bn["enabled"]:
+            model.branch = min(1.0, step / bn["T"])
+        with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=args.bf16):
+            logits = step_fn(x)
+        loss = F.cross_entropy(logits.float().view(-1, logits.size(-1)), y.reshape(-1))
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), o["grad_clip"])
+        opt.step()
+        if ngpt:
+            model.renormalize()
+        loss.item()
+        if step >= args.warmup:
+            times.append((time.perf_counter() - t0) * 1000)
+    med = statistics.median(times)
+    print(json.dumps({"impl": "pytorch-compile" if args.compile else "pytorch", "step_ms": times,
+                      "step_ms_median": med, "tokens_per_s": B * T / (med / 1000),
+                      "parameters": sum(p.numel() for p in model.parameters()),
+                      "torch": torch.__version__, "threads": torch.get_num_threads()}))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
