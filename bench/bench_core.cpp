@@ -13,6 +13,7 @@
 // writes), from the per-step times it records; the first --warmup steps are
 // dropped.
 #include "core/config.h"
+#include "core/platform.h"
 #include "core/store/store.h"
 #include "core/train/trainer.h"
 
@@ -105,7 +106,9 @@ int bench_train(std::map<std::string, std::string> o) {
                 {"tokens_per_s", 1000.0 * c.train.batch_size * c.model.context / med},
                 {"parameters", info["parameters"]},
                 {"threads", info["threads"]},
-                {"probes", probes}};
+                {"probes", probes},
+                {"cpu_tuning", cpu_tuning_summary()},
+                {"blas_core", blas_core_name()}};
     std::printf("%s\n", out.dump().c_str());
     return 0;
 }
@@ -168,6 +171,7 @@ int bench_store(std::map<std::string, std::string> o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    tune_cpu_kernels();
     if (argc < 2) {
         std::fprintf(stderr, "usage: normlab-bench train|store [--option value]...\n");
         return 2;

@@ -81,6 +81,36 @@ def spread(xs):
     return (q[2] - q[0]) / statistics.median(xs)
 
 
+def paired_ratio(r, peer):
+    """Median over repetitions of peer/core step time, each pair measured back to back."""
+    return median([p / c for p, c in zip(r["rep_" + peer], r["rep_normlab"])])
+
+
+def levers(bench, path, args):
+    """Both implementations with the environment's BLAS pin and without it (pre_ln, small)."""
+    out = {}
+    base_env = dict(os.environ)
+    unpinned = {k: v for k, v in base_env.items() if k not in ("OPENBLAS_CORETYPE", "NORMLAB_CPU_TUNED")}
+    cases = [("as configured", base_env, base_env),
+             ("BLAS unpinned", unpinned, unpinned),
+             ("BLAS unpinned, peer with ATen AVX-512 too", unpinned, dict(unpinned, ATEN_CPU_CAPABILITY="avx512"))]
+    common = ["--steps", "20", "--warmup", str(args.warmup), "--threads", str(args.threads)]
+    for name, core_env, peer_env in cases:
+        core, peer = [], []
+        for rep in range(args.reps):
+            c = json.loads(subprocess.run([bench, "train", "--config", path] + common, env=core_env, check=True,
+                                          capture_output=True, text=True).stdout.splitlines()[-1])
+            p = json.loads(subprocess.run(["/usr/bin/python3", os.path.join(HERE, "peer.py"), "--config", path] + common,
+                                          env=peer_env, check=True, capture_output=True, text=True).stdout.splitlines()[-1])
+            core.append(c["step_ms_median"])
+            peer.append(p["step_ms_median"])
+            blas, tuning = c["blas_core"], c["cpu_tuning"]
+        out[name] = {"core": median(core), "peer": median(peer),
+                     "ratio": median([b / a for a, b in zip(core, peer)]), "blas": blas, "tuning": tuning}
+        log(f"lever {name}: core {out[name]['core']:.1f} ms, peer {out[name]['peer']:.1f} ms ({blas}; {tuning})")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -124,8 +154,10 @@ def main():
                         out = run_json(["/usr/bin/python3", os.path.join(HERE, "peer.py"), "--config", path,
                                         "--device", args.device] + common + (["--compile"] if impl == "pytorch-compile" else []))
                     r.setdefault(impl, []).extend(out["step_ms"])
+                    r.setdefault("rep_" + impl, []).append(out["step_ms_median"])
                     r["params"][impl] = out["parameters"]
-            log(f"{size:6s} {scheme:10s} " + "  ".join(f"{k} {median(v):7.1f} ms" for k, v in r.items() if k != "params"))
+            log(f"{size:6s} {scheme:10s} " + "  ".join(f"{k} {median(r[k]):7.1f} ms" for k in ["normlab"] + peers)
+                + f"  paired ratio {paired_ratio(r, 'pytorch'):.2f}")
 
     # Probe overhead (small size, pre_ln and normformer), alternating.
     probe = {}
@@ -143,10 +175,11 @@ def main():
 
     store = run_json([bench, "store", "--points", "1000000"])
     log(f"store: {store}")
-    write_report(args, results, probe, store, sizes, schemes, peers)
+    lever = levers(bench, os.path.join(tmp, "small-pre_ln.json"), args) if args.device == "cpu" else {}
+    write_report(args, results, probe, store, sizes, schemes, peers, lever)
 
 
-def write_report(args, results, probe, store, sizes, schemes, peers):
+def write_report(args, results, probe, store, sizes, schemes, peers, lever):
     m = machine()
     lines = []
     w = lines.append
@@ -159,13 +192,14 @@ def write_report(args, results, probe, store, sizes, schemes, peers):
     w(f"Method: every configuration alternates core and peer {args.reps} times, {args.steps} timed steps each after"
       f" {args.warmup} warm-up steps; the step times are pooled and their medians compared. A step is batch → forward"
       " → backward → clipping → AdamW → (nGPT renormalization), with the host sync for the loss. The core is timed"
-      " through `train_run` with probes off (its store writes included). The machine is a shared VM: single runs"
-      " vary by ±20%, hence the pooling; IQR is the interquartile range of the pooled step times.")
+      " through `train_run` with probes off (its store writes included). The machine is a shared VM whose speed"
+      " drifts by ±20% over minutes, so the speed ratio is the median over repetitions of peer/core medians"
+      " measured back to back; ms/step are pooled medians; IQR is the interquartile range of the pooled step times.")
     w("")
     w("## 1. Training throughput")
     w("")
     head = "| size | scheme | params | NormLab ms/step | " + " | ".join(f"{p} ms/step" for p in peers) + \
-        " | NormLab tokens/s | ratio core/PyTorch (speed) | IQR core / peer |"
+        " | NormLab tokens/s | speed ratio core/PyTorch | IQR core / peer |"
     w(head)
     w("|" + "---|" * (head.count("|") - 1))
     ratios = {}
@@ -174,7 +208,7 @@ def write_report(args, results, probe, store, sizes, schemes, peers):
         for scheme in schemes:
             r = results[(size, scheme)]
             core, peer = median(r["normlab"]), median(r["pytorch"])
-            ratio = peer / core
+            ratio = paired_ratio(r, "pytorch")
             ratios[(size, scheme)] = ratio
             cells = [size, scheme, f"{r['params']['normlab']:,}", f"{core:.1f}"] + \
                 [f"{median(r[p]):.1f}" for p in peers] + \
@@ -228,6 +262,19 @@ def write_report(args, results, probe, store, sizes, schemes, peers):
     w("")
     w("The papers report 2–6% for NormFormer and 60–80% for nGPT's unoptimized reference.")
     w("")
+    if lever:
+        w("## Levers: the CPU's kernels")
+        w("")
+        w("pre_ln, small size; medians over the repetitions. This sandbox pins `OPENBLAS_CORETYPE=Haswell` (AVX2) in"
+          " its environment; NormLab respects a pin and then also keeps AVX-512 off. Unpinned, OpenBLAS picks its"
+          " AVX-512 kernel for this CPU and NormLab also opts into LibTorch's AVX-512 elementwise kernels, which"
+          " PyTorch leaves opt-in (pytorch#80252).")
+        w("")
+        w("| environment | OpenBLAS kernel | NormLab CPU tuning | NormLab ms/step | PyTorch ms/step | speed ratio |")
+        w("|---|---|---|---|---|---|")
+        for name, v in lever.items():
+            w(f"| {name} | {v['blas']} | {v['tuning']} | {v['core']:.1f} | {v['peer']:.1f} | {v['ratio']:.2f}× |")
+        w("")
     w("## 5. GUI event-loop latency")
     w("")
     w("Not measured yet: the desktop app does not exist yet (issue: NormLab desktop app).")

@@ -13,6 +13,7 @@
 #include "core/config.h"
 #include "core/errors.h"
 #include "core/experiment.h"
+#include "core/platform.h"
 #include "core/store/store.h"
 #include "core/train/trainer.h"
 #include "core/version.h"
@@ -528,6 +529,7 @@ int cmd_schemes() {
 }  // namespace
 
 int main(int argc, char** argv) {
+    tune_cpu_kernels();   // before any LibTorch work
     auto logger = spdlog::stderr_color_mt("normlab");
     spdlog::set_default_logger(logger);
     spdlog::set_pattern("%^%l%$: %v");

@@ -10,6 +10,7 @@
 #include "core/data/data.h"
 #include "core/errors.h"
 #include "core/model/gpt.h"
+#include "core/platform.h"
 #include "core/train/io.h"
 #include "core/train/probes.h"
 #include "core/version.h"
@@ -186,7 +187,9 @@ json library_versions() {
             {"libtorch", TORCH_VERSION},
             {"sqlite", sqlite3_libversion()},
             {"compiler", __VERSION__},
-            {"cuda", cuda_available()}};
+            {"cuda", cuda_available()},
+            {"blas_core", blas_core_name()},
+            {"cpu_tuning", cpu_tuning_summary()}};
 }
 
 torch::Tensor batch_tokens(const Dataset& data, uint64_t seed, int64_t step, int batch, int context, bool validation) {
