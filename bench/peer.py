@@ -145,14 +145,16 @@ class Block(nn.Module):
             eps, s = self.m["ngpt"]["eps"], self.m["ngpt"]["alpha_init"] * self.m["d_model"] ** 0.5
             x = unit(x + (self.alpha_A * s).abs() * (unit(self.attn(x, rope), eps) - x), eps)
             return unit(x + (self.alpha_M * s).abs() * (unit(self.mlp(x), eps) - x), eps)
-        a = self.alpha
+        # As a researcher would write it: multiply only where a factor is in use.
+        res = (lambda t: t) if self.alpha == 1.0 else (lambda t: self.alpha * t)
+        br = (lambda t: t) if branch == 1.0 else (lambda t: branch * t)
         if self.layout == "post":
-            x = self.norm1(a * x + branch * self.attn(x, rope))
-            r = a * x if self.res_scale is None else a * x * self.res_scale
-            return self.norm2(r + branch * self.mlp(x))
-        x = a * x + branch * self.attn(self.norm1(x), rope)
-        r = a * x if self.res_scale is None else a * x * self.res_scale
-        return r + branch * self.mlp(self.norm2(x))
+            x = self.norm1(res(x) + br(self.attn(x, rope)))
+            r = res(x) if self.res_scale is None else res(x) * self.res_scale
+            return self.norm2(r + br(self.mlp(x)))
+        x = res(x) + br(self.attn(self.norm1(x), rope))
+        r = res(x) if self.res_scale is None else res(x) * self.res_scale
+        return r + br(self.mlp(self.norm2(x)))
 
 
 class GPT(nn.Module):

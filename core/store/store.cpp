@@ -540,10 +540,12 @@ int64_t Store::series_id(int64_t run, const std::string& name, int layer) {
     return id;
 }
 
-std::vector<SeriesInfo> Store::series(int64_t run) {
+std::vector<SeriesInfo> Store::series(int64_t run, bool with_counts) {
     sqlite3_stmt* st = prepare(
-        "SELECT s.id, s.name, s.layer, (SELECT count(*) FROM points p WHERE p.series_id=s.id),"
-        " (SELECT max(step) FROM points p WHERE p.series_id=s.id) FROM series s WHERE s.run_id=? ORDER BY s.name, s.layer");
+        with_counts ? "SELECT s.id, s.name, s.layer, (SELECT count(*) FROM points p WHERE p.series_id=s.id),"
+                      " (SELECT max(step) FROM points p WHERE p.series_id=s.id) FROM series s WHERE s.run_id=?"
+                      " ORDER BY s.name, s.layer"
+                    : "SELECT s.id, s.name, s.layer, 0, NULL FROM series s WHERE s.run_id=? ORDER BY s.name, s.layer");
     sqlite3_bind_int64(st, 1, run);
     std::vector<SeriesInfo> out;
     int rc;

@@ -117,7 +117,8 @@ public:
 
     // ---- series
     int64_t series_id(int64_t run, const std::string& name, int layer = -1);   // created if absent
-    std::vector<SeriesInfo> series(int64_t run);
+    // With counts and last steps (a scan of the points), or just ids and names (cheap, for polling).
+    std::vector<SeriesInfo> series(int64_t run, bool with_counts = true);
     std::vector<Point> points(int64_t series_id, int64_t after_step = -1);    // steps > after_step
     std::vector<Distribution> distributions(int64_t run, const std::string& name = "", int64_t after_step = -1);
 

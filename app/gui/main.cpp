@@ -1,0 +1,104 @@
+// normlab: the desktop app.
+//
+//   normlab [--store FILE] [--experiment FILE.json] [--run]
+//   normlab --screenshots DIR --experiment FILE.json [--store FILE]
+//       trains the experiment's runs, then saves a PNG of each main view into DIR and quits
+//   normlab --measure-latency --experiment FILE.json [--store FILE]
+//       trains the experiment with the charts on screen and prints the event loop's
+//       latency (p50/p99 in ms) as JSON, then quits (bench/run.py uses it)
+#include "app/gui/mainwindow.h"
+#include "app/gui/worker.h"
+#include "core/platform.h"
+#include "core/version.h"
+#include "widgets/chartsview.h"
+#include "widgets/designer.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QScreen>
+#include <QSettings>
+#include <QTabWidget>
+#include <QTimer>
+
+#include <cstdio>
+
+using namespace normlab;
+
+namespace {
+
+// Waits (serving the event loop) until no run is queued or training.
+void wait_for_runs(MainWindow& w, const std::vector<qint64>& ids) {
+    for (;;) {
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+        bool busy = w.worker()->current() != 0 || !w.worker()->queued().empty();
+        for (qint64 id : ids)
+            if (auto r = w.store().run(id); r && (r->status == RunStatus::Queued || r->status == RunStatus::Running)) busy = true;
+        if (!busy) break;
+    }
+    for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 50);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    tune_cpu_kernels();
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("NormLab");
+    QApplication::setApplicationName("NormLab");
+    QApplication::setApplicationVersion(NORMLAB_VERSION);
+    QApplication::setWindowIcon(QIcon(":/normlab.svg"));
+
+    QCommandLineParser cli;
+    cli.setApplicationDescription(QCoreApplication::translate("main", "NormLab: normalization in Transformer language models"));
+    cli.addHelpOption();
+    cli.addVersionOption();
+    QCommandLineOption store({"s", "store"}, QCoreApplication::translate("main", "Run store file."), "file");
+    QCommandLineOption experiment({"e", "experiment"}, QCoreApplication::translate("main", "Experiment to open."), "file");
+    QCommandLineOption run({"r", "run"}, QCoreApplication::translate("main", "Start the opened experiment at once."));
+    QCommandLineOption shots("screenshots", QCoreApplication::translate("main", "Train, save screenshots into DIR, quit."), "dir");
+    QCommandLineOption latency("measure-latency", QCoreApplication::translate("main", "Train and print the UI latency."));
+    QCommandLineOption lang("language", QCoreApplication::translate("main", "UI language (en, de, zh_CN)."), "code");
+    cli.addOptions({store, experiment, run, shots, latency, lang});
+    cli.process(app);
+
+    MainWindow w(cli.value(store));
+    w.switchLanguage(cli.isSet(lang) ? cli.value(lang) : QSettings().value("language").toString());
+    if (cli.isSet(experiment)) {
+        QString err;
+        if (!w.designer()->openExperiment(cli.value(experiment), &err)) {
+            std::fprintf(stderr, "normlab: %s\n", qPrintable(err));
+            return 2;
+        }
+    }
+    w.show();
+
+    if (cli.isSet(shots) || cli.isSet(latency)) {
+        if (!w.designer()->experiment()) {
+            std::fprintf(stderr, "normlab: --screenshots and --measure-latency need --experiment FILE\n");
+            return 2;
+        }
+        w.resize(1600, 1000);
+        QApplication::processEvents();
+        w.latency()->reset();
+        const auto ids = w.runExperiment();
+        wait_for_runs(w, ids);
+        if (cli.isSet(latency)) {
+            std::printf("{\"p50_ms\": %.3f, \"p99_ms\": %.3f, \"samples\": %zu}\n", w.latency()->percentile(50),
+                        w.latency()->percentile(99), w.latency()->samples());
+            return 0;
+        }
+        QDir dir(cli.value(shots));
+        dir.mkpath(".");
+        w.showRuns(ids);
+        const char* names[] = {"loss", "gradients", "gains", "layers", "scalars"};
+        for (int t = 0; t < w.charts()->tabs()->count() && t < 5; ++t) {
+            w.charts()->tabs()->setCurrentIndex(t);
+            for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 30);
+            w.grab().save(dir.filePath(QString("normlab-%1.png").arg(names[t])));
+        }
+        return 0;
+    }
+    if (cli.isSet(run) && w.designer()->experiment()) QTimer::singleShot(0, &w, [&w] { w.runExperiment(); });
+    return app.exec();
+}

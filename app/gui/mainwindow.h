@@ -1,0 +1,118 @@
+// NormLab app: the main window.
+//
+// Designer on the left, charts in the middle, the run queue and the run
+// browser below, the configuration differences of compared runs on the
+// right. Training runs on a TrainingWorker thread; a 250 ms timer reads new
+// rows from the store for the runs on screen (the same path as saved runs).
+// A latency monitor measures how late the event loop serves a 10 ms timer.
+#pragma once
+
+#include "core/store/store.h"
+
+#include <QElapsedTimer>
+#include <QMainWindow>
+
+#include <memory>
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QAction;
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+class QTableWidget;
+class QThread;
+class QTimer;
+class QTranslator;
+class QTreeWidget;
+class QTreeWidgetItem;
+QT_END_NAMESPACE
+
+namespace normlab {
+
+class ChartsView;
+class Designer;
+class RunTableModel;
+class TrainingWorker;
+struct ProgressInfo;
+
+// Lateness of a periodic timer: how long the event loop kept it waiting.
+class LatencyMonitor : public QObject {
+    Q_OBJECT
+public:
+    explicit LatencyMonitor(QObject* parent = nullptr);
+    void reset();
+    double percentile(double p) const;   // ms
+    size_t samples() const { return samples_.size(); }
+
+private:
+    QTimer* timer_;
+    QElapsedTimer clock_;
+    qint64 last_ns_ = 0;
+    std::vector<double> samples_;
+};
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(const QString& store_path = QString(), QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    Designer* designer() const { return designer_; }
+    ChartsView* charts() const { return charts_; }
+    RunTableModel* runModel() const { return model_; }
+    QTableView* runTable() const { return table_; }
+    TrainingWorker* worker() const { return worker_; }
+    LatencyMonitor* latency() const { return latency_; }
+    Store& store() { return *store_; }
+
+    // Queues the designer's configuration; returns the run id (0 if invalid).
+    qint64 runCurrent();
+    // Queues every run of the opened experiment.
+    std::vector<qint64> runExperiment();
+    // Shows these runs (one color each) in every chart.
+    void showRuns(const std::vector<qint64>& ids);
+    bool openStore(const QString& path, QString* error);
+    bool switchLanguage(const QString& locale);   // "" = system, "en", "de", "zh_CN"
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+    void changeEvent(QEvent* e) override;
+
+private:
+    void buildUi();
+    void buildMenus();
+    void retranslate();
+    void reloadRuns();
+    void onSelectionChanged();
+    void updateDifferences(const std::vector<qint64>& ids);
+    void onProgress(const ProgressInfo& p);
+    void onRunEnded(qint64 run, const QString& status, const QString& message);
+    void exportDialog(bool whole_panel);
+    void editSelected(const QString& what);
+    std::vector<qint64> selectedRuns() const;
+    QTreeWidgetItem* queueItem(qint64 run, bool create);
+    void applyTheme();
+
+    std::unique_ptr<Store> store_;
+    Designer* designer_ = nullptr;
+    ChartsView* charts_ = nullptr;
+    RunTableModel* model_ = nullptr;
+    QSortFilterProxyModel* proxy_ = nullptr;
+    QTableView* table_ = nullptr;
+    QLineEdit* filter_ = nullptr;
+    QTreeWidget* queue_ = nullptr;
+    QTableWidget* diff_ = nullptr;
+    QLabel* status_ = nullptr;
+    QThread* thread_ = nullptr;
+    TrainingWorker* worker_ = nullptr;
+    QTimer* refresh_ = nullptr;
+    LatencyMonitor* latency_ = nullptr;
+    QTranslator* translator_ = nullptr;
+    QTranslator* qt_translator_ = nullptr;
+    std::vector<qint64> shown_;
+    int refresh_ticks_ = 0;
+};
+
+}  // namespace normlab

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Starts the real application under Xvfb, trains experiments/quick_look.json,
+# and saves a screenshot of each main view into docs/screenshots/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD="${NORMLAB_BUILD_DIR:-build}"
+OUT="${1:-docs/screenshots}"
+STORE="$(mktemp -d)/screens.sqlite"
+mkdir -p "$OUT"
+xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/app/normlab" --language en --store "$STORE" \
+  --experiment experiments/quick_look.json --screenshots "$OUT"
+ls -1 "$OUT"

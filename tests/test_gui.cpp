@@ -1,0 +1,287 @@
+// The desktop app, offscreen: presets set the toggles, invalid input disables
+// Run with its reason, a tiny run launched from the window reaches the store
+// and the loss chart, two runs overlay with their own colors, every export
+// writes a valid file, a translation changes visible labels; and the chart
+// reduction keeps spikes, marks non-finite values and survives zeros on log axes.
+#include "app/gui/mainwindow.h"
+#include "app/gui/worker.h"
+#include "core/store/store.h"
+#include "widgets/chartsview.h"
+#include "widgets/designer.h"
+#include "widgets/linechart.h"
+#include "widgets/rundata.h"
+#include "widgets/runtable.h"
+
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+using namespace normlab;
+
+namespace {
+
+// A tiny, fast configuration in the designer.
+void make_tiny(Designer* d, int steps = 40) {
+    auto set_int = [&](const char* path, int v) { qobject_cast<QSpinBox*>(d->field(path))->setValue(v); };
+    set_int("model.d_model", 32);
+    set_int("model.n_layers", 2);
+    set_int("model.n_heads", 4);
+    set_int("model.d_ff", 64);
+    set_int("model.context", 16);
+    set_int("train.steps", steps);
+    set_int("train.batch_size", 4);
+    set_int("train.eval_every", 20);
+    set_int("probes.gains_every", 10);
+    set_int("probes.cond_every", 20);
+    auto* src = qobject_cast<QComboBox*>(d->field("data.source"));
+    src->setCurrentIndex(src->findData("markov"));
+}
+
+void wait_idle(MainWindow& w, qint64 id) {
+    QTRY_VERIFY_WITH_TIMEOUT(w.store().run(id)->status != RunStatus::Queued && w.store().run(id)->status != RunStatus::Running,
+                             120000);
+    QTest::qWait(400);   // one more refresh tick
+}
+
+QByteArray head(const QString& path, int n) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return f.read(n);
+}
+
+}  // namespace
+
+class TestGui : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString store() { return dir_.filePath("gui.sqlite"); }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("NormLabTest");
+        QLocale::setDefault(QLocale::c());
+    }
+
+    void schemePresetSetsToggles() {
+        Designer d;
+        d.setScheme(Scheme::NormFormer);
+        QVERIFY(qobject_cast<QCheckBox*>(d.field("model.normformer.head_scale"))->isChecked());
+        QVERIFY(qobject_cast<QCheckBox*>(d.field("model.normformer.ffn_norm"))->isChecked());
+        QVERIFY(qobject_cast<QCheckBox*>(d.field("model.final_norm"))->isChecked());
+        QCOMPARE(d.config().scheme, Scheme::NormFormer);
+        d.setScheme(Scheme::DeepNorm);
+        QCOMPARE(qobject_cast<QComboBox*>(d.field("model.layout"))->currentData().toString(), QString("post"));
+        QVERIFY(qobject_cast<QCheckBox*>(d.field("model.deepnorm.residual"))->isChecked());
+        QVERIFY(!qobject_cast<QCheckBox*>(d.field("model.normformer.head_scale"))->isChecked());
+        d.setScheme(Scheme::NGPT);
+        RunConfig c = d.config();
+        QCOMPARE(c.model.layout, Layout::NGPT);
+        QCOMPARE(c.model.activation, Activation::SwiGLU);
+        QCOMPARE(c.optim.weight_decay, 0.0);
+        // sizes survive a scheme change
+        qobject_cast<QSpinBox*>(d.field("model.n_layers"))->setValue(7);
+        d.setScheme(Scheme::PreLN);
+        QCOMPARE(d.config().model.n_layers, 7);
+        QVERIFY(d.runButton()->isEnabled());
+    }
+
+    void invalidInputDisablesRunWithItsReason() {
+        Designer d;
+        qobject_cast<QSpinBox*>(d.field("model.d_model"))->setValue(128);
+        qobject_cast<QSpinBox*>(d.field("model.n_heads"))->setValue(6);
+        QVERIFY(!d.runButton()->isEnabled());
+        QVERIFY2(d.runButton()->toolTip().contains("model.n_heads: 6 does not divide d_model 128"), qPrintable(d.runButton()->toolTip()));
+        QCOMPARE(d.errorPath(), QString("model.n_heads"));
+        QVERIFY(d.field("model.n_heads")->styleSheet().contains("border"));
+        qobject_cast<QSpinBox*>(d.field("model.n_heads"))->setValue(8);
+        QVERIFY(d.runButton()->isEnabled());
+        // a value that is not a number
+        qobject_cast<QLineEdit*>(d.field("optim.lr"))->setText("fast");
+        QVERIFY(!d.runButton()->isEnabled());
+        QVERIFY(d.error().startsWith("optim.lr: expected a number"));
+        qobject_cast<QLineEdit*>(d.field("optim.lr"))->setText("1e-3");
+        // nGPT with a LayerNorm toggle on
+        d.setScheme(Scheme::NGPT);
+        qobject_cast<QCheckBox*>(d.field("model.normformer.ffn_norm"))->setChecked(true);
+        QVERIFY(!d.runButton()->isEnabled());
+        QVERIFY(d.error().contains("nGPT has no LayerNorm"));
+    }
+
+    void tinyRunFromTheWindowReachesStoreAndCharts() {
+        MainWindow w(store());
+        w.show();
+        QAbstractItemModelTester tester(w.runModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        make_tiny(w.designer());
+        w.latency()->reset();
+        const qint64 id = w.runCurrent();
+        QVERIFY(id > 0);
+        wait_idle(w, id);
+        QCOMPARE(w.store().run(id)->status, RunStatus::Finished);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.charts()->lossChart()->curves().empty(), 5000);
+        const Curve& train = w.charts()->lossChart()->curves().front();
+        QCOMPARE(train.x.size(), size_t(40));
+        QVERIFY(train.label.contains(QString("#%1").arg(id)));
+        QVERIFY(w.charts()->lossChart()->pointsDrawn() > 0);
+        QVERIFY(!w.charts()->gradChart()->curves().empty());   // per-layer gradients
+        QVERIFY(w.runModel()->rowOf(id) >= 0);
+        qInfo("event-loop latency while training: p50 %.2f ms, p99 %.2f ms over %zu samples", w.latency()->percentile(50),
+              w.latency()->percentile(99), w.latency()->samples());
+        QVERIFY(w.latency()->samples() > 0);
+    }
+
+    void comparingTwoRunsOverlaysBoth() {
+        MainWindow w(store());
+        make_tiny(w.designer(), 20);
+        const qint64 a = w.runCurrent();
+        wait_idle(w, a);
+        w.designer()->setScheme(Scheme::PostLN);
+        make_tiny(w.designer(), 20);
+        const qint64 b = w.runCurrent();
+        wait_idle(w, b);
+        w.showRuns({a, b});
+        auto& curves = w.charts()->lossChart()->curves();
+        int trains = 0;
+        QColor ca, cb;
+        for (auto& c : curves) {
+            if (c.label.contains(QString("#%1) train").arg(a))) ++trains, ca = c.color;
+            if (c.label.contains(QString("#%1) train").arg(b))) ++trains, cb = c.color;
+        }
+        QCOMPARE(trains, 2);
+        QVERIFY(ca != cb);
+        auto* diff = w.findChild<QTableWidget*>("differences");
+        QVERIFY(diff);
+        QCOMPARE(diff->columnCount(), 2);
+        bool layout_differs = false;
+        for (int r = 0; r < diff->rowCount(); ++r)
+            layout_differs |= diff->verticalHeaderItem(r)->text() == "model.layout";
+        QVERIFY(layout_differs);
+    }
+
+    void exportsWriteValidFiles() {
+        MainWindow w(store());
+        w.resize(1200, 800);
+        w.show();
+        make_tiny(w.designer(), 20);
+        const qint64 id = w.runCurrent();
+        wait_idle(w, id);
+        w.showRuns({id});
+        for (int tab : {0, 1, 2}) {
+            w.charts()->tabs()->setCurrentIndex(tab);
+            QTest::qWait(100);
+            for (bool panel : {false, true}) {
+                const QString stem = dir_.filePath(QString("fig%1%2").arg(tab).arg(panel ? "p" : "c"));
+                QString err;
+                QVERIFY2(w.charts()->exportCurrent(stem + ".png", "png", 300, panel, &err), qPrintable(err));
+                QImage img(stem + ".png");
+                QVERIFY(!img.isNull() && img.width() > 1000);            // 300 DPI: ~3× the screen size
+                QVERIFY(w.charts()->exportCurrent(stem + ".svg", "svg", 300, panel, &err));
+                QVERIFY(head(stem + ".svg", 400).contains("<svg"));
+                QVERIFY(QFileInfo(stem + ".svg").size() > 1000);
+                QVERIFY(w.charts()->exportCurrent(stem + ".pdf", "pdf", 300, panel, &err));
+                QVERIFY(head(stem + ".pdf", 5) == "%PDF-");
+                QVERIFY(QFileInfo(stem + ".pdf").size() > 1000);
+            }
+            QString err;
+            QVERIFY(w.charts()->exportCurrent(dir_.filePath("data.csv"), "csv", 0, false, &err));
+            QVERIFY(QFileInfo(dir_.filePath("data.csv")).size() > 50);
+        }
+        QString err;
+        QVERIFY(!w.charts()->exportCurrent(dir_.filePath("x.bmp"), "bmp", 300, false, &err));
+        QVERIFY(err.contains("unknown format"));
+    }
+
+    void translationChangesVisibleLabels() {
+        MainWindow w(store());
+        QCOMPARE(w.designer()->runButton()->text(), QString("Run"));
+        QVERIFY(w.switchLanguage("de"));
+        QCoreApplication::processEvents();
+        QCOMPARE(w.designer()->runButton()->text(), QString("Starten"));
+        QCOMPARE(w.menuBar()->actions().first()->text(), QString("&Datei"));
+        QVERIFY(w.switchLanguage("zh_CN"));
+        QCoreApplication::processEvents();
+        QCOMPARE(w.designer()->runButton()->text(), QString("运行"));
+        w.switchLanguage("en");
+        QCoreApplication::processEvents();
+        QCOMPARE(w.designer()->runButton()->text(), QString("Run"));
+    }
+
+    void reductionKeepsEverySpike() {
+        std::vector<double> x(200000), y(200000);
+        for (size_t i = 0; i < x.size(); ++i) {
+            x[i] = static_cast<double>(i);
+            y[i] = 1.0 + 0.001 * std::sin(i * 0.01);
+        }
+        y[123457] = 50.0;   // one spike in 200,000 points
+        y[7] = -3.0;
+        auto red = reduce_for_pixels(x, y, 0, 199999, 800, false);
+        QVERIFY(red.size() <= 4 * 801);
+        double hi = -1e9, lo = 1e9;
+        for (auto& [px, py] : red) hi = std::max(hi, py), lo = std::min(lo, py);
+        QCOMPARE(hi, 50.0);
+        QCOMPARE(lo, -3.0);
+        // x stays sorted (a drawable polyline)
+        for (size_t i = 1; i < red.size(); ++i) QVERIFY(red[i].first >= red[i - 1].first);
+        // a zoomed window only draws its own range (plus one neighbour each side)
+        auto zoom = reduce_for_pixels(x, y, 1000, 2000, 800, false);
+        QVERIFY(zoom.front().first >= 999 && zoom.back().first <= 2001);
+    }
+
+    void nonFiniteAndLogAxis() {
+        LineChart c;
+        c.resize(600, 400);
+        Curve curve{"diverging", Qt::red, {0, 1, 2, 3, 4}, {1.0, 0.0, 0.5, std::nan(""), std::numeric_limits<double>::infinity()}};
+        c.setCurves({curve});
+        QVERIFY(c.footer().contains("2 non-finite"));
+        c.setLogY(true);   // a zero must not blank the series
+        QVERIFY(c.footer().contains("≤ 0 not shown"));
+        QVERIFY(c.pointsDrawn() >= 2);
+        // debiased EMA: a constant stays constant from the first point
+        auto e = debiased_ema({2, 2, 2, 2}, 0.9);
+        for (double v : e) QVERIFY(std::abs(v - 2.0) < 1e-12);
+    }
+
+    void runDataReadsIncrementally() {
+        const std::string p = dir_.filePath("incr.sqlite").toStdString();
+        Store s(p);
+        const int64_t id = s.create_run("live", "pre_ln", nlohmann::json::object(), 1);
+        s.mark_running(id, "cpu", nlohmann::json::object());
+        RunData data(id);
+        {
+            RunWriter w(s, id);
+            for (int i = 0; i < 100; ++i) w.scalar("train/loss", i, 1.0);
+        }
+        QVERIFY(data.refresh(s));
+        QCOMPARE(data.series("train/loss")->steps.size(), size_t(100));
+        QVERIFY(!data.refresh(s));   // nothing new
+        {
+            RunWriter w(s, id);
+            for (int i = 100; i < 150; ++i) w.scalar("train/loss", i, 0.5);
+            w.layer("grad_l1/fc2", 3, 0, 0.1);
+        }
+        QVERIFY(data.refresh(s));
+        QCOMPARE(data.series("train/loss")->steps.size(), size_t(150));
+        QCOMPARE(data.layers("grad_l1/fc2"), 4);
+        RunTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.reload(s);
+        QCOMPARE(model.rowCount(), 1);
+        s.rename_run(id, "renamed");
+        QSignalSpy spy(&model, &QAbstractItemModel::dataChanged);
+        QVERIFY(spy.isValid());
+        model.reload(s);
+        QCOMPARE(spy.count(), 1);
+    }
+};
+
+QTEST_MAIN(TestGui)
+#include "test_gui.moc"

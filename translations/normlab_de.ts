@@ -1,0 +1,1138 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="de_DE">
+<context>
+    <name>normlab::ChartsView</name>
+    <message>
+        <source>Loss</source>
+        <translation>Verlust</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>Gradienten</translation>
+    </message>
+    <message>
+        <source>Gains</source>
+        <translation>Verstärkungen</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>Schichten</translation>
+    </message>
+    <message>
+        <source>Scalars</source>
+        <translation>Skalare</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>Tokens</translation>
+    </message>
+    <message>
+        <source>wall time (s)</source>
+        <translation>Laufzeit (s)</translation>
+    </message>
+    <message>
+        <source>log y</source>
+        <translation>log. y</translation>
+    </message>
+    <message>
+        <source>Logarithmic loss axis (Ctrl+L)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Debiased exponential moving average over the full data; the raw curve stays faint beneath</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>x:</source>
+        <translation>x:</translation>
+    </message>
+    <message>
+        <source>smoothing</source>
+        <translation>Glättung</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>Lernrate</translation>
+    </message>
+    <message>
+        <source>mean |∂L/∂W| (L1)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>‖∂L/∂W‖_F (L2)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>expected gradient ‖E[∂L/∂W]‖ at init</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>log color scale</source>
+        <translation>logarithmische Farbskala</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>Gewicht</translation>
+    </message>
+    <message>
+        <source>norm</source>
+        <translation>Norm</translation>
+    </message>
+    <message>
+        <source>gain</source>
+        <translation>Verstärkung</translation>
+    </message>
+    <message>
+        <source>histogram of layer</source>
+        <translation>Histogramm der Schicht</translation>
+    </message>
+    <message>
+        <source>probe</source>
+        <translation>Sonde</translation>
+    </message>
+    <message>
+        <source>series</source>
+        <translation>Reihe</translation>
+    </message>
+    <message>
+        <source> train</source>
+        <translation> Training</translation>
+    </message>
+    <message>
+        <source> val</source>
+        <translation> Validierung</translation>
+    </message>
+    <message>
+        <source>loss floor (entropy rate)</source>
+        <translation>Verlustuntergrenze (Entropierate)</translation>
+    </message>
+    <message>
+        <source>loss (nats/byte)</source>
+        <translation>Verlust (nats/Byte)</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>Lernrate</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>Schicht %1</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>%1 per layer at step %2</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>global</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Histogram of %1, layer %2, step %3</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>Anzahl</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation type="unfinished" />
+    </message>
+<message>
+        <source>Hidden-state norm ‖x_l‖</source>
+        <translation>Norm des verborgenen Zustands ‖x_l‖</translation>
+    </message>
+    <message>
+        <source>Hidden-state ‖x_l‖²/d</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>cos(x_{l−1}, x_l)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Largest attention logit</source>
+        <translation>Größter Attention-Logit</translation>
+    </message>
+    <message>
+        <source>Share of active MLP units</source>
+        <translation>Anteil aktiver MLP-Einheiten</translation>
+    </message>
+    <message>
+        <source>nGPT eigen learning rate α_A</source>
+        <translation>nGPT-Eigen-Lernrate α_A</translation>
+    </message>
+    <message>
+        <source>nGPT eigen learning rate α_M</source>
+        <translation>nGPT-Eigen-Lernrate α_M</translation>
+    </message>
+    <message>
+        <source>Condition number W_q (median over heads)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Condition number W_k (median over heads)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Condition number W_v (median over heads)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Condition number W_O</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Condition number FC1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Condition number FC2</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Global gradient norm (before clipping)</source>
+        <translation>Globale Gradientennorm (vor der Begrenzung)</translation>
+    </message>
+    <message>
+        <source>Tokens per second</source>
+        <translation>Tokens pro Sekunde</translation>
+    </message>
+    <message>
+        <source>BranchNorm α_t</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>DeepNorm α</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>Lernrate</translation>
+    </message>
+</context>
+<context>
+    <name>normlab::Designer</name>
+    <message>
+        <source>A scheme is a preset of the components below; change any of them afterwards for ablations.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Scheme</source>
+        <translation>Schema</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>automatisch</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Choose a file to train on</source>
+        <translation>Trainingsdatei wählen</translation>
+    </message>
+    <message>
+        <source>Training data</source>
+        <translation>Trainingsdaten</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Starten</translation>
+    </message>
+    <message>
+        <source>Run experiment</source>
+        <translation>Experiment starten</translation>
+    </message>
+    <message>
+        <source>Train this configuration (Ctrl+R)</source>
+        <translation>Diese Konfiguration trainieren (Strg+R)</translation>
+    </message>
+    <message>
+        <source>Disabled: %1</source>
+        <translation>Deaktiviert: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Queue all %n run(s) of %1</source>
+        <translation type="unfinished">
+            <numerusform />
+            <numerusform />
+        </translation>
+    </message>
+    <message>
+        <source>Open an experiment file first (Ctrl+O)</source>
+        <translation>Zuerst eine Experimentdatei öffnen (Strg+O)</translation>
+    </message>
+    <message>
+        <source>The runs of %1; Run experiment queues them all</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation type="unfinished" />
+    </message>
+<message>
+        <source>Placement — Xiong et al. 2020</source>
+        <translation>Platzierung — Xiong et al. 2020</translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation>Anordnung</translation>
+    </message>
+    <message>
+        <source>post: x ← LN(x + F(x))  (Post-LN, Vaswani et al.)
+pre: x ← x + F(LN(x))  (Pre-LN, Xiong et al. 2020)
+ngpt: h ← norm(h + α(norm(F(h)) − h))  (nGPT, Loshchilov et al.)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Final norm</source>
+        <translation>Abschließende Norm</translation>
+    </message>
+    <message>
+        <source>A norm before the output layer: logits = LN(x_L)·W_outᵀ (Pre-LN; Xiong et al. 2020)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Norm</source>
+        <translation>Norm</translation>
+    </message>
+    <message>
+        <source>layernorm: γ⊙(x − μ)/σ + β
+rmsnorm: γ⊙x/√(mean(x²) + ε)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>NormFormer — Shleifer et al.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>HeadScale</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>h_i ← γ_i·h_i, γ ∈ ℝ^H, init 1: Concat(γ₁h₁, …, γ_Hh_H)·W_O (NormFormer §3)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>HeadScale placement</source>
+        <translation>Position von HeadScale</translation>
+    </message>
+    <message>
+        <source>before_out_proj: the paper's form
+after_out_proj: fairseq's (scales per-head slices of the output)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Post-attention LN</source>
+        <translation>LN nach der Attention</translation>
+    </message>
+    <message>
+        <source>o ← LN(Attention(LN(x))·W_O) before the residual add (NormFormer §3)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>FFN LN</source>
+        <translation>FFN-LN</translation>
+    </message>
+    <message>
+        <source>f ← FC2(LN(act(FC1(LN(x))))): a LayerNorm over d_ff after the activation (NormFormer §3)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>ResScale</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>x ← λ⊙x + FFN(LN(x)), λ ∈ ℝ^d, init 1 (NormFormer §3; helps small models)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>DeepNorm — Wang et al.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Residual α</source>
+        <translation>Residual-α</translation>
+    </message>
+    <message>
+        <source>x ← LN(α·x + F(x)), α = (2N)^¼ for an N-layer decoder (DeepNet)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>α (empty: (2N)^¼)</source>
+        <translation>α (leer: (2N)^¼)</translation>
+    </message>
+    <message>
+        <source>Override of DeepNorm's residual weight α</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>β-scaled init</source>
+        <translation>β-skalierte Initialisierung</translation>
+    </message>
+    <message>
+        <source>Xavier-normal init with gain β = (8N)^-¼ on W_v, W_O, FC1, FC2 and 1 on W_q, W_k (DeepNet)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>β (empty: (8N)^-¼)</source>
+        <translation>β (leer: (8N)^-¼)</translation>
+    </message>
+    <message>
+        <source>Override of DeepNorm's init gain β</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>BranchNorm — Liu et al.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Branch factor α_t</source>
+        <translation>Zweigfaktor α_t</translation>
+    </message>
+    <message>
+        <source>x ← LN(x + α_t·F(x)), α_t rising from 0 to 1 over T steps (BranchNorm §3)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>Zeitplan</translation>
+    </message>
+    <message>
+        <source>linear: α_t = min(1, t/T) (the paper's)
+exp, sigmoid: lab-defined (docs/DECISIONS.md)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>T (steps)</source>
+        <translation>T (Schritte)</translation>
+    </message>
+    <message>
+        <source>Steps until α_t = 1; the paper uses 4000</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>nGPT — Loshchilov et al.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>QK-norm</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>q ← s_qk⊙norm(q), k ← s_qk⊙norm(k) per head, softmax scale √d_k</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Eigen learning rates</source>
+        <translation>Eigen-Lernraten</translation>
+    </message>
+    <message>
+        <source>Learn α_A, α_M in h ← norm(h + α(norm(F(h)) − h)); init 0.05, scale 1/√d</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>s_qk, s_u, s_v, s_z</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Learned scalers of queries/keys, the gated MLP and the logits (init/scale re-parameterised)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Weight renormalisation</source>
+        <translation>Gewichts-Renormierung</translation>
+    </message>
+    <message>
+        <source>Put every embedding-dimension vector back on the unit sphere after each step</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>d_model</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Width</source>
+        <translation>Breite</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>Schichten</translation>
+    </message>
+    <message>
+        <source>Blocks N</source>
+        <translation>Blöcke N</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>Köpfe</translation>
+    </message>
+    <message>
+        <source>Must divide d_model</source>
+        <translation>Muss d_model teilen</translation>
+    </message>
+    <message>
+        <source>d_ff</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>MLP width</source>
+        <translation>MLP-Breite</translation>
+    </message>
+    <message>
+        <source>Context</source>
+        <translation>Kontext</translation>
+    </message>
+    <message>
+        <source>Bytes per sequence</source>
+        <translation>Bytes pro Sequenz</translation>
+    </message>
+    <message>
+        <source>Activation</source>
+        <translation>Aktivierung</translation>
+    </message>
+    <message>
+        <source>Positions</source>
+        <translation>Positionen</translation>
+    </message>
+    <message>
+        <source>Dropout</source>
+        <translation>Dropout</translation>
+    </message>
+    <message>
+        <source>Tied embeddings</source>
+        <translation>Geteilte Einbettungen</translation>
+    </message>
+    <message>
+        <source>Biases</source>
+        <translation>Biases</translation>
+    </message>
+    <message>
+        <source>Init</source>
+        <translation>Initialisierung</translation>
+    </message>
+    <message>
+        <source>normal: N(0, 0.02), residual outputs N(0, 0.02/√(2L)) (GPT-2)
+xavier: Xavier-uniform (Vaswani; Xiong)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>Daten</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>corpus: English fortunes
+file: any file, byte-level
+markov: synthetic, with a known loss floor</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Datei</translation>
+    </message>
+    <message>
+        <source>Markov order</source>
+        <translation>Markov-Ordnung</translation>
+    </message>
+    <message>
+        <source>Markov alphabet</source>
+        <translation>Markov-Alphabet</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>Optimierer</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>Lernrate</translation>
+    </message>
+    <message>
+        <source>Weight decay</source>
+        <translation>Gewichtsabnahme</translation>
+    </message>
+    <message>
+        <source>Never on norms, biases or scalers</source>
+        <translation>Nie auf Normen, Biases oder Skalierer</translation>
+    </message>
+    <message>
+        <source>β₂</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Gradient clip</source>
+        <translation>Gradientenbegrenzung</translation>
+    </message>
+    <message>
+        <source>Global L2 norm; 0 disables</source>
+        <translation>Globale L2-Norm; 0 schaltet ab</translation>
+    </message>
+    <message>
+        <source>ramp: the LR stability test — the rate grows by the increment each step until the loss diverges (NormFormer §4)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Warm-up steps</source>
+        <translation>Aufwärmschritte</translation>
+    </message>
+    <message>
+        <source>Ramp increment</source>
+        <translation>Rampenschritt</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>Training</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>Batch</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Seed</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Validate every</source>
+        <translation>Validieren alle</translation>
+    </message>
+    <message>
+        <source>Probes (every N steps; 0: off)</source>
+        <translation>Sonden (alle N Schritte; 0: aus)</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>Gradienten</translation>
+    </message>
+    <message>
+        <source>Hidden states</source>
+        <translation>Verborgene Zustände</translation>
+    </message>
+    <message>
+        <source>Gains</source>
+        <translation>Verstärkungen</translation>
+    </message>
+    <message>
+        <source>Condition numbers</source>
+        <translation>Konditionszahlen</translation>
+    </message>
+</context>
+<context>
+    <name>normlab::Heatmap</name>
+    <message>
+        <source>no data yet</source>
+        <translation>noch keine Daten</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>Schicht</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>log</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>unknown format %1; use png, svg or pdf</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>normlab::LineChart</name>
+    <message>
+        <source> (log)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>non-finite value</source>
+        <translation>nicht endlicher Wert</translation>
+    </message>
+    <message>
+        <source>%L1 points → %L2 drawn</source>
+        <translation>%L1 Punkte → %L2 gezeichnet</translation>
+    </message>
+    <message>
+        <source> · %L1 non-finite (▲)</source>
+        <translation> · %L1 nicht endlich (▲)</translation>
+    </message>
+    <message>
+        <source> · %L1 values ≤ 0 not shown on the log axis</source>
+        <translation> · %L1 Werte ≤ 0 auf der log. Achse nicht gezeigt</translation>
+    </message>
+    <message>
+        <source> · zoomed (right-click to zoom out)</source>
+        <translation> · vergrößert (Rechtsklick verkleinert)</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>NormLab figure</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>unknown format %1; use png, svg or pdf</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>normlab::MainWindow</name>
+    <message>
+        <source>Run store</source>
+        <translation>Laufspeicher</translation>
+    </message>
+    <message>
+        <source>%1
+
+NormLab opens the default store instead.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>Store: %1 · UI latency p50 %2 ms, p99 %3 ms</source>
+        <translation>Speicher: %1 · UI-Latenz p50 %2 ms, p99 %3 ms</translation>
+    </message>
+    <message>
+        <source>NormLab</source>
+        <translation>NormLab</translation>
+    </message>
+    <message>
+        <source>Experiment</source>
+        <translation>Experiment</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Starten</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>Fortschritt</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>Verlust</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>Tokens/s</translation>
+    </message>
+    <message>
+        <source>ETA</source>
+        <translation>Restzeit</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pausieren</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Fortsetzen</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Warteschlange</translation>
+    </message>
+    <message>
+        <source>Filter runs (name, scheme, status, tags, notes)…</source>
+        <translation>Läufe filtern (Name, Schema, Status, Tags, Notizen)…</translation>
+    </message>
+    <message>
+        <source>Rename</source>
+        <translation>Umbenennen</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>Tags</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>Notizen</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <source>Runs — select several to compare</source>
+        <translation>Läufe — mehrere wählen zum Vergleichen</translation>
+    </message>
+    <message>
+        <source>Settings that differ</source>
+        <translation>Abweichende Einstellungen</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Open experiment…</source>
+        <translation>Experiment ö&amp;ffnen…</translation>
+    </message>
+    <message>
+        <source>Open experiment</source>
+        <translation>Experiment öffnen</translation>
+    </message>
+    <message>
+        <source>Experiments (*.json)</source>
+        <translation>Experimente (*.json)</translation>
+    </message>
+    <message>
+        <source>&amp;Save experiment…</source>
+        <translation>Experiment &amp;speichern…</translation>
+    </message>
+    <message>
+        <source>Save experiment</source>
+        <translation>Experiment speichern</translation>
+    </message>
+    <message>
+        <source>Open run &amp;store…</source>
+        <translation>Lauf&amp;speicher öffnen…</translation>
+    </message>
+    <message>
+        <source>Open run store</source>
+        <translation>Laufspeicher öffnen</translation>
+    </message>
+    <message>
+        <source>Run stores (*.sqlite *.db);;All files (*)</source>
+        <translation>Laufspeicher (*.sqlite *.db);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Export chart…</source>
+        <translation>Diagramm &amp;exportieren…</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Export &amp;panel…</source>
+        <translation>&amp;Tafel exportieren…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+E</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Lauf</translation>
+    </message>
+    <message>
+        <source>Ctrl+R</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Run &amp;experiment</source>
+        <translation>&amp;Experiment starten</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+R</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>&amp;Stoppen</translation>
+    </message>
+    <message>
+        <source>Ctrl+.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Log-scale loss</source>
+        <translation>&amp;Logarithmischer Verlust</translation>
+    </message>
+    <message>
+        <source>Ctrl+L</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Smoothing</source>
+        <translation>&amp;Glättung</translation>
+    </message>
+    <message>
+        <source>Ctrl+M</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Reset &amp;zoom</source>
+        <translation>&amp;Zoom zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Ctrl+0</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Sprache</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>System</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;About NormLab</source>
+        <translation>&amp;Über NormLab</translation>
+    </message>
+    <message>
+        <source>About NormLab</source>
+        <translation>Über NormLab</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;NormLab %1&lt;/h3&gt;&lt;p&gt;A lab for the normalization of Transformer language models: Post-LN, Pre-LN, NormFormer, DeepNorm, BranchNorm and nGPT, each component a toggle.&lt;/p&gt;&lt;p&gt;Qt %2 · LibTorch %3 · SQLite %4 · %5&lt;/p&gt;</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>CUDA available</source>
+        <translation>CUDA verfügbar</translation>
+    </message>
+    <message>
+        <source>CPU only</source>
+        <translation>nur CPU</translation>
+    </message>
+    <message>
+        <source>Finish or cancel the queued runs before switching stores.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Cannot run: %1</source>
+        <translation>Kann nicht starten: %1</translation>
+    </message>
+    <message>
+        <source>Open an experiment file first (Ctrl+O).</source>
+        <translation>Zuerst eine Experimentdatei öffnen (Strg+O).</translation>
+    </message>
+    <message>
+        <source>Run experiment</source>
+        <translation>Experiment starten</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>wartend</translation>
+    </message>
+    <message>
+        <source>Run #%1 %2: %3</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Rename run</source>
+        <translation>Lauf umbenennen</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Comma-separated tags</source>
+        <translation>Tags, durch Kommas getrennt</translation>
+    </message>
+    <message>
+        <source>Notes on run #%1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Run #%1 is training; cancel it first.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Delete runs</source>
+        <translation>Läufe löschen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n run(s) and all their data? This cannot be undone.</source>
+        <translation type="unfinished">
+            <numerusform />
+            <numerusform />
+        </translation>
+    </message>
+    <message>
+        <source>Export panel</source>
+        <translation>Tafel exportieren</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>Diagramm exportieren</translation>
+    </message>
+    <message>
+        <source>CSV (the plotted data, every point)</source>
+        <translation>CSV (die gezeichneten Daten, jeder Punkt)</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>Format</translation>
+    </message>
+    <message>
+        <source>Resolution (PNG, DPI)</source>
+        <translation>Auflösung (PNG, DPI)</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Exportieren</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>%1 geschrieben</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Beenden</translation>
+    </message>
+    <message>
+        <source>A run is training. Cancel it and quit? Its data so far stays in the store.</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>NormLab figure</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>unknown format %1; use png, svg, pdf or csv</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>normlab::RunTableModel</name>
+    <message>
+        <source> @%1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>#</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Scheme</source>
+        <translation>Schema</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Val loss</source>
+        <translation>Val.-Verlust</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>Tags</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>Notizen</translation>
+    </message>
+</context>
+<context>
+    <name>normlab::TrainingWorker</name>
+    <message>
+        <source>removed from the queue</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>NormLab: normalization in Transformer language models</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Run store file.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Experiment to open.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Start the opened experiment at once.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Train, save screenshots into DIR, quit.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Train and print the UI latency.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>UI language (en, de, zh_CN).</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+</TS>

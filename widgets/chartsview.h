@@ -1,0 +1,117 @@
+// NormLab widgets: every chart of the selected runs, live or saved.
+//
+// Tabs: Loss (train with debiased EMA over the faint raw curve, validation,
+// the loss floor of synthetic sources, learning rate; x by step, tokens or
+// wall time), Gradients (per-layer lines for a chosen weight and norm, and a
+// layer × step heatmap per run), Gains (per-layer box plots of a learned gain
+// at a step chosen with a slider, and its histogram), Layers (any per-layer
+// probe: hidden-state norms, eigen learning rates, condition numbers on a
+// log axis, attention logits, sparsity, similarity), Scalars (gradient norm,
+// α_t, tokens/s...). Several runs overlay with one color per run everywhere.
+// Reads through RunData only: the same code for live and saved runs; refresh()
+// reads new rows and redraws what changed (the owner calls it on a timer).
+#pragma once
+
+#include "core/store/store.h"
+#include "widgets/rundata.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QBoxPlotSeries;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QSlider;
+class QSpinBox;
+class QTabWidget;
+class QChart;
+class QChartView;
+class QVBoxLayout;
+QT_END_NAMESPACE
+
+namespace normlab {
+
+class LineChart;
+class Heatmap;
+
+class ChartsView : public QWidget {
+    Q_OBJECT
+public:
+    explicit ChartsView(QWidget* parent = nullptr);
+
+    // The runs to show, in color order.
+    void setRuns(const std::vector<int64_t>& run_ids, Store& store);
+    const std::vector<std::unique_ptr<RunData>>& runs() const { return runs_; }
+    // Reads new rows of the runs shown; redraws when something changed. Returns whether it did.
+    bool refresh(Store& store);
+
+    void setLogY(bool on);
+    bool logY() const;
+    void setSmoothing(double s);
+    double smoothing() const;
+
+    QTabWidget* tabs() const { return tabs_; }
+    LineChart* lossChart() const { return loss_; }
+    LineChart* gradChart() const { return grad_lines_; }
+    LineChart* layerChart() const { return layer_chart_; }
+    QWidget* currentChart() const;                 // the chart export acts on
+    QWidget* currentPanel() const;                 // the whole tab
+
+    // Exports a chart or panel: png (dpi), svg, pdf, or csv (the chart's full data).
+    bool exportCurrent(const QString& path, const QString& format, int dpi, bool whole_panel, QString* error);
+
+private:
+    void redrawAll();
+    void redrawLoss();
+    void redrawGradients();
+    void redrawGains();
+    void redrawLayers();
+    void redrawScalars();
+    QWidget* buildLossTab();
+    QWidget* buildGradTab();
+    QWidget* buildGainsTab();
+    QWidget* buildLayersTab();
+    QWidget* buildScalarsTab();
+    std::vector<struct Curve> perLayerCurves(const std::string& name, bool by_layer_color) const;
+    RunData::XUnit xUnit() const;
+    QString xTitle() const;
+
+    QTabWidget* tabs_;
+    std::vector<std::unique_ptr<RunData>> runs_;
+    // loss tab
+    LineChart* loss_;
+    LineChart* lr_;
+    QComboBox* xunit_;
+    QCheckBox* log_;
+    QSlider* smooth_;
+    QLabel* smooth_label_;
+    // gradients tab
+    LineChart* grad_lines_;
+    QComboBox* grad_weight_;
+    QComboBox* grad_norm_;
+    QCheckBox* heat_log_;
+    QVBoxLayout* heat_box_;
+    std::vector<Heatmap*> heatmaps_;
+    // gains tab
+    QComboBox* gain_name_;
+    QString gain_choice_;                          // what the user picked, kept across refreshes
+    QSlider* gain_step_;
+    QLabel* gain_step_label_;
+    QSpinBox* gain_layer_;
+    QChart* box_chart_;
+    QChartView* box_view_;
+    LineChart* hist_;
+    // layers tab
+    LineChart* layer_chart_;
+    QComboBox* layer_series_;
+    QCheckBox* layer_log_;
+    // scalars tab
+    LineChart* scalar_chart_;
+    QComboBox* scalar_series_;
+};
+
+}  // namespace normlab

@@ -1,0 +1,470 @@
+// NormLab widgets: Designer (see designer.h).
+#include "widgets/designer.h"
+
+#include "core/errors.h"
+
+#include <QCheckBox>
+#include <QEvent>
+#include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <fstream>
+
+namespace normlab {
+using nlohmann::json;
+
+namespace {
+
+enum class Kind { Int, Double, OptDouble, Bool, Enum, Path };
+
+struct Field {
+    const char* path;
+    const char* label;
+    Kind kind;
+    const char* tip;
+    std::vector<const char*> choices = {};
+};
+
+struct Group {
+    const char* title;
+    std::vector<Field> fields;
+};
+
+// The form: every field by its JSON path (docs/CONFIG.md), grouped by paper.
+const std::vector<Group>& groups() {
+    static const std::vector<Group> g = {
+        {QT_TRANSLATE_NOOP("normlab::Designer", "Placement — Xiong et al. 2020"),
+         {{"model.layout", QT_TRANSLATE_NOOP("normlab::Designer", "Layout"), Kind::Enum,
+           QT_TRANSLATE_NOOP("normlab::Designer", "post: x ← LN(x + F(x))  (Post-LN, Vaswani et al.)\npre: x ← x + F(LN(x))  (Pre-LN, Xiong et al. 2020)\n"
+                                         "ngpt: h ← norm(h + α(norm(F(h)) − h))  (nGPT, Loshchilov et al.)"),
+           {"post", "pre", "ngpt"}},
+          {"model.final_norm", QT_TRANSLATE_NOOP("normlab::Designer", "Final norm"), Kind::Bool,
+           QT_TRANSLATE_NOOP("normlab::Designer", "A norm before the output layer: logits = LN(x_L)·W_outᵀ (Pre-LN; Xiong et al. 2020)")},
+          {"model.norm", QT_TRANSLATE_NOOP("normlab::Designer", "Norm"), Kind::Enum,
+           QT_TRANSLATE_NOOP("normlab::Designer", "layernorm: γ⊙(x − μ)/σ + β\nrmsnorm: γ⊙x/√(mean(x²) + ε)"), {"layernorm", "rmsnorm"}}}},
+        {QT_TRANSLATE_NOOP("normlab::Designer", "NormFormer — Shleifer et al."),
+         {{"model.normformer.head_scale", QT_TRANSLATE_NOOP("normlab::Designer", "HeadScale"), Kind::Bool,
+           QT_TRANSLATE_NOOP("normlab::Designer", "h_i ← γ_i·h_i, γ ∈ ℝ^H, init 1: Concat(γ₁h₁, …, γ_Hh_H)·W_O (NormFormer §3)")},
+          {"model.normformer.head_scale_placement", QT_TRANSLATE_NOOP("normlab::Designer", "HeadScale placement"), Kind::Enum,
+           QT_TRANSLATE_NOOP("normlab::Designer", "before_out_proj: the paper's form\nafter_out_proj: fairseq's (scales per-head slices of the output)"),
+           {"before_out_proj", "after_out_proj"}},
+          {"model.normformer.post_attn_norm", QT_TRANSLATE_NOOP("normlab::Designer", "Post-attention LN"), Kind::Bool,
+           QT_TRANSLATE_NOOP("normlab::Designer", "o ← LN(Attention(LN(x))·W_O) before the residual add (NormFormer §3)")},
+          {"model.normformer.ffn_norm", QT_TRANSLATE_NOOP("normlab::Designer", "FFN LN"), Kind::Bool,
+           QT_TRANSLATE_NOOP("normlab::Designer", "f ← FC2(LN(act(FC1(LN(x))))): a LayerNorm over d_ff after the activation (NormFormer §3)")},
+          {"model.normformer.res_scale", QT_TRANSLATE_NOOP("normlab::Designer", "ResScale"), Kind::Bool,
+           QT_TRANSLATE_NOOP("normlab::Designer", "x ← λ⊙x + FFN(LN(x)), λ ∈ ℝ^d, init 1 (NormFormer §3; helps small models)")}}},
+        {QT_TRANSLATE_NOOP("normlab::Designer", "DeepNorm — Wang et al."),
+         {{"model.deepnorm.residual", QT_TRANSLATE_NOOP("normlab::Designer", "Residual α"), Kind::Bool,
+           QT_TRANSLATE_NOOP("normlab::Designer", "x ← LN(α·x + F(x)), α = (2N)^¼ for an N-layer decoder (DeepNet)")},
+          {"model.deepnorm.alpha", QT_TRANSLATE_NOOP("normlab::Designer", "α (empty: (2N)^¼)"), Kind::OptDouble,
+           QT_TRANSLATE_NOOP("normlab::Designer", "Override of DeepNorm's residual weight α")},
+          {"model.deepnorm.init", QT_TRANSLATE_NOOP("normlab::Designer", "β-scaled init"), Kind::Bool,
+           QT_TRANSLATE_NOOP("normlab::Designer", "Xavier-normal init with gain β = (8N)^-¼ on W_v, W_O, FC1, FC2 and 1 on W_q, W_k (DeepNet)")},
+          {"model.deepnorm.beta", QT_TRANSLATE_NOOP("normlab::Designer", "β (empty: (8N)^-¼)"), Kind::OptDouble,
+           QT_TRANSLATE_NOOP("normlab::Designer", "Override of DeepNorm's init gain β")}}},
+        {QT_TRANSLATE_NOOP("normlab::Designer", "BranchNorm — Liu et al."),
+         {{"model.branchnorm.enabled", QT_TRANSLATE_NOOP("normlab::Designer", "Branch factor α_t"), Kind::Bool,
+           QT_TRANSLATE_NOOP("normlab::Designer", "x ← LN(x + α_t·F(x)), α_t rising from 0 to 1 over T steps (BranchNorm §3)")},
+          {"model.branchnorm.schedule", QT_TRANSLATE_NOOP("normlab::Designer", "Schedule"), Kind::Enum,
+           QT_TRANSLATE_NOOP("normlab::Designer", "linear: α_t = min(1, t/T) (the paper's)\nexp, sigmoid: lab-defined (docs/DECISIONS.md)"),
+           {"linear", "exp", "sigmoid"}},
+          {"model.branchnorm.T", QT_TRANSLATE_NOOP("normlab::Designer", "T (steps)"), Kind::Int,
+           QT_TRANSLATE_NOOP("normlab::Designer", "Steps until α_t = 1; the paper uses 4000")}}},
+        {QT_TRANSLATE_NOOP("normlab::Designer", "nGPT — Loshchilov et al."),
+         {{"model.ngpt.qk_norm", QT_TRANSLATE_NOOP("normlab::Designer", "QK-norm"), Kind::Bool,
+           QT_TRANSLATE_NOOP("normlab::Designer", "q ← s_qk⊙norm(q), k ← s_qk⊙norm(k) per head, softmax scale √d_k")},
+          {"model.ngpt.eigen_lr", QT_TRANSLATE_NOOP("normlab::Designer", "Eigen learning rates"), Kind::Bool,
+           QT_TRANSLATE_NOOP("normlab::Designer", "Learn α_A, α_M in h ← norm(h + α(norm(F(h)) − h)); init 0.05, scale 1/√d")},
+          {"model.ngpt.scalers", QT_TRANSLATE_NOOP("normlab::Designer", "s_qk, s_u, s_v, s_z"), Kind::Bool,
+           QT_TRANSLATE_NOOP("normlab::Designer", "Learned scalers of queries/keys, the gated MLP and the logits (init/scale re-parameterised)")},
+          {"model.ngpt.renormalize", QT_TRANSLATE_NOOP("normlab::Designer", "Weight renormalisation"), Kind::Bool,
+           QT_TRANSLATE_NOOP("normlab::Designer", "Put every embedding-dimension vector back on the unit sphere after each step")}}},
+        {QT_TRANSLATE_NOOP("normlab::Designer", "Model"),
+         {{"model.d_model", QT_TRANSLATE_NOOP("normlab::Designer", "d_model"), Kind::Int, QT_TRANSLATE_NOOP("normlab::Designer", "Width")},
+          {"model.n_layers", QT_TRANSLATE_NOOP("normlab::Designer", "Layers"), Kind::Int, QT_TRANSLATE_NOOP("normlab::Designer", "Blocks N")},
+          {"model.n_heads", QT_TRANSLATE_NOOP("normlab::Designer", "Heads"), Kind::Int, QT_TRANSLATE_NOOP("normlab::Designer", "Must divide d_model")},
+          {"model.d_ff", QT_TRANSLATE_NOOP("normlab::Designer", "d_ff"), Kind::Int, QT_TRANSLATE_NOOP("normlab::Designer", "MLP width")},
+          {"model.context", QT_TRANSLATE_NOOP("normlab::Designer", "Context"), Kind::Int, QT_TRANSLATE_NOOP("normlab::Designer", "Bytes per sequence")},
+          {"model.activation", QT_TRANSLATE_NOOP("normlab::Designer", "Activation"), Kind::Enum, "", {"gelu", "relu", "swiglu"}},
+          {"model.positions", QT_TRANSLATE_NOOP("normlab::Designer", "Positions"), Kind::Enum, "", {"learned", "sinusoidal", "rope", "none"}},
+          {"model.dropout", QT_TRANSLATE_NOOP("normlab::Designer", "Dropout"), Kind::Double, ""},
+          {"model.tie_embeddings", QT_TRANSLATE_NOOP("normlab::Designer", "Tied embeddings"), Kind::Bool, ""},
+          {"model.bias", QT_TRANSLATE_NOOP("normlab::Designer", "Biases"), Kind::Bool, ""},
+          {"model.init", QT_TRANSLATE_NOOP("normlab::Designer", "Init"), Kind::Enum,
+           QT_TRANSLATE_NOOP("normlab::Designer", "normal: N(0, 0.02), residual outputs N(0, 0.02/√(2L)) (GPT-2)\nxavier: Xavier-uniform (Vaswani; Xiong)"),
+           {"normal", "xavier"}}}},
+        {QT_TRANSLATE_NOOP("normlab::Designer", "Data"),
+         {{"data.source", QT_TRANSLATE_NOOP("normlab::Designer", "Source"), Kind::Enum,
+           QT_TRANSLATE_NOOP("normlab::Designer", "corpus: English fortunes\nfile: any file, byte-level\nmarkov: synthetic, with a known loss floor"),
+           {"corpus", "file", "markov"}},
+          {"data.path", QT_TRANSLATE_NOOP("normlab::Designer", "File"), Kind::Path, ""},
+          {"data.markov.order", QT_TRANSLATE_NOOP("normlab::Designer", "Markov order"), Kind::Int, ""},
+          {"data.markov.alphabet", QT_TRANSLATE_NOOP("normlab::Designer", "Markov alphabet"), Kind::Int, ""}}},
+        {QT_TRANSLATE_NOOP("normlab::Designer", "Optimizer"),
+         {{"optim.kind", QT_TRANSLATE_NOOP("normlab::Designer", "Optimizer"), Kind::Enum, "", {"adamw", "adam", "sgd"}},
+          {"optim.lr", QT_TRANSLATE_NOOP("normlab::Designer", "Learning rate"), Kind::Double, ""},
+          {"optim.weight_decay", QT_TRANSLATE_NOOP("normlab::Designer", "Weight decay"), Kind::Double,
+           QT_TRANSLATE_NOOP("normlab::Designer", "Never on norms, biases or scalers")},
+          {"optim.beta2", QT_TRANSLATE_NOOP("normlab::Designer", "β₂"), Kind::Double, ""},
+          {"optim.grad_clip", QT_TRANSLATE_NOOP("normlab::Designer", "Gradient clip"), Kind::Double, QT_TRANSLATE_NOOP("normlab::Designer", "Global L2 norm; 0 disables")},
+          {"optim.schedule.kind", QT_TRANSLATE_NOOP("normlab::Designer", "Schedule"), Kind::Enum,
+           QT_TRANSLATE_NOOP("normlab::Designer", "ramp: the LR stability test — the rate grows by the increment each step until the loss diverges (NormFormer §4)"),
+           {"cosine", "linear", "inverse_sqrt", "constant", "ramp"}},
+          {"optim.schedule.warmup", QT_TRANSLATE_NOOP("normlab::Designer", "Warm-up steps"), Kind::Int, ""},
+          {"optim.schedule.ramp_increment", QT_TRANSLATE_NOOP("normlab::Designer", "Ramp increment"), Kind::Double, ""}}},
+        {QT_TRANSLATE_NOOP("normlab::Designer", "Training"),
+         {{"train.steps", QT_TRANSLATE_NOOP("normlab::Designer", "Steps"), Kind::Int, ""},
+          {"train.batch_size", QT_TRANSLATE_NOOP("normlab::Designer", "Batch"), Kind::Int, ""},
+          {"train.seed", QT_TRANSLATE_NOOP("normlab::Designer", "Seed"), Kind::Int, ""},
+          {"train.device", QT_TRANSLATE_NOOP("normlab::Designer", "Device"), Kind::Enum, "", {"auto", "cpu", "cuda"}},
+          {"train.eval_every", QT_TRANSLATE_NOOP("normlab::Designer", "Validate every"), Kind::Int, ""}}},
+        {QT_TRANSLATE_NOOP("normlab::Designer", "Probes (every N steps; 0: off)"),
+         {{"probes.grads_every", QT_TRANSLATE_NOOP("normlab::Designer", "Gradients"), Kind::Int, ""},
+          {"probes.forward_every", QT_TRANSLATE_NOOP("normlab::Designer", "Hidden states"), Kind::Int, ""},
+          {"probes.gains_every", QT_TRANSLATE_NOOP("normlab::Designer", "Gains"), Kind::Int, ""},
+          {"probes.cond_every", QT_TRANSLATE_NOOP("normlab::Designer", "Condition numbers"), Kind::Int, ""}}},
+    };
+    return g;
+}
+
+const json* find_path(const json& j, const std::string& dotted) {
+    const json* cur = &j;
+    size_t start = 0;
+    while (start <= dotted.size()) {
+        const size_t dot = dotted.find('.', start);
+        const std::string key = dotted.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+        if (!cur->is_object() || !cur->contains(key)) return nullptr;
+        cur = &(*cur)[key];
+        if (dot == std::string::npos) break;
+        start = dot + 1;
+    }
+    return cur;
+}
+
+void set_path(json& j, const std::string& dotted, json value) {
+    json* cur = &j;
+    size_t start = 0;
+    for (;;) {
+        const size_t dot = dotted.find('.', start);
+        const std::string key = dotted.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+        if (dot == std::string::npos) {
+            (*cur)[key] = std::move(value);
+            return;
+        }
+        cur = &(*cur)[key];
+        start = dot + 1;
+    }
+}
+
+// Fields kept when the scheme changes (everything that is not normalization).
+const char* kKept[] = {"model.d_model", "model.n_layers", "model.n_heads", "model.d_ff", "model.context", "model.norm",
+                       "model.init", "data", "train", "probes", "optim.lr", "optim.kind", "optim.grad_clip"};
+
+}  // namespace
+
+Designer::Designer(QWidget* parent) : QWidget(parent) {
+    build();
+    RunConfig c;
+    apply_scheme(c, Scheme::PreLN);
+    c.train.steps = 300;
+    setConfig(c);
+}
+
+void Designer::build() {
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(4, 4, 4, 4);
+    auto* top = new QFormLayout();
+    scheme_ = new QComboBox(this);
+    scheme_->setObjectName("scheme");
+    for (Scheme s : all_schemes()) scheme_->addItem(QString::fromStdString(scheme_title(s)), QString::fromStdString(scheme_name(s)));
+    scheme_->setToolTip(tr("A scheme is a preset of the components below; change any of them afterwards for ablations."));
+    scheme_label_ = new QLabel(tr("Scheme"), this);
+    top->addRow(scheme_label_, scheme_);
+    variant_ = new QComboBox(this);
+    variant_->setObjectName("variant");
+    variant_->setVisible(false);
+    top->addRow(QString(), variant_);
+    outer->addLayout(top);
+
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* inner = new QWidget(scroll);
+    auto* lay = new QVBoxLayout(inner);
+    lay->setContentsMargins(0, 0, 0, 0);
+    for (const Group& g : groups()) {
+        auto* box = new QGroupBox(tr(g.title), inner);
+        texts_.emplace_back(box, g.title);
+        auto* form = new QFormLayout(box);
+        form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+        for (const Field& f : g.fields) {
+            QWidget* w = nullptr;
+            switch (f.kind) {
+                case Kind::Int: {
+                    auto* s = new QSpinBox(box);
+                    s->setRange(-1000000000, 1000000000);
+                    s->setAccelerated(true);
+                    connect(s, qOverload<int>(&QSpinBox::valueChanged), this, &Designer::revalidate);
+                    w = s;
+                    break;
+                }
+                case Kind::Double:
+                case Kind::OptDouble:
+                case Kind::Path: {
+                    auto* e = new QLineEdit(box);
+                    if (f.kind == Kind::OptDouble) e->setPlaceholderText(tr("auto"));
+                    connect(e, &QLineEdit::textChanged, this, &Designer::revalidate);
+                    if (f.kind == Kind::Path) {
+                        auto* row = new QWidget(box);
+                        auto* h = new QHBoxLayout(row);
+                        h->setContentsMargins(0, 0, 0, 0);
+                        h->addWidget(e, 1);
+                        auto* browse = new QToolButton(row);
+                        browse->setText(tr("…"));
+                        browse->setToolTip(tr("Choose a file to train on"));
+                        connect(browse, &QToolButton::clicked, this, [this, e] {
+                            const QString p = QFileDialog::getOpenFileName(this, tr("Training data"));
+                            if (!p.isEmpty()) e->setText(p);
+                        });
+                        h->addWidget(browse);
+                        fields_[f.path] = e;
+                        e->setToolTip(tr(f.tip));
+                        e->setObjectName(f.path);
+                        auto* plabel = new QLabel(tr(f.label), box);
+                        texts_.emplace_back(plabel, f.label);
+                        form->addRow(plabel, row);
+                        continue;
+                    }
+                    w = e;
+                    break;
+                }
+                case Kind::Bool: {
+                    auto* c = new QCheckBox(box);
+                    connect(c, &QCheckBox::toggled, this, &Designer::revalidate);
+                    w = c;
+                    break;
+                }
+                case Kind::Enum: {
+                    auto* c = new QComboBox(box);
+                    for (const char* ch : f.choices) c->addItem(ch, QString(ch));
+                    connect(c, qOverload<int>(&QComboBox::currentIndexChanged), this, &Designer::revalidate);
+                    w = c;
+                    break;
+                }
+            }
+            w->setObjectName(f.path);
+            if (*f.tip) w->setToolTip(tr(f.tip));
+            fields_[f.path] = w;
+            auto* label = new QLabel(tr(f.label), box);
+            texts_.emplace_back(label, f.label);
+            if (*f.tip) label->setToolTip(tr(f.tip));
+            form->addRow(label, w);
+        }
+        lay->addWidget(box);
+    }
+    lay->addStretch(1);
+    scroll->setWidget(inner);
+    outer->addWidget(scroll, 1);
+
+    status_ = new QLabel(this);
+    status_->setObjectName("designerStatus");
+    status_->setWordWrap(true);
+    outer->addWidget(status_);
+    auto* buttons = new QHBoxLayout();
+    run_ = new QPushButton(tr("Run"), this);
+    run_->setObjectName("run");
+    run_all_ = new QPushButton(tr("Run experiment"), this);
+    run_all_->setObjectName("runExperiment");
+    buttons->addWidget(run_, 1);
+    buttons->addWidget(run_all_, 1);
+    outer->addLayout(buttons);
+    connect(run_, &QPushButton::clicked, this, &Designer::runRequested);
+    connect(run_all_, &QPushButton::clicked, this, &Designer::runExperimentRequested);
+    connect(scheme_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+        if (!filling_) setScheme(parse_scheme(scheme_->currentData().toString().toStdString()));
+    });
+    connect(variant_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
+        if (filling_ || !experiment_ || i < 0 || i >= static_cast<int>(experiment_->runs.size())) return;
+        setConfig(experiment_->runs[static_cast<size_t>(i)].config);
+    });
+}
+
+void Designer::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::LanguageChange) {
+        for (auto& [w, src] : texts_) {
+            if (auto* box = qobject_cast<QGroupBox*>(w)) box->setTitle(tr(src));
+            else if (auto* label = qobject_cast<QLabel*>(w)) label->setText(tr(src));
+        }
+        scheme_label_->setText(tr("Scheme"));
+        run_->setText(tr("Run"));
+        run_all_->setText(tr("Run experiment"));
+        updateEnabled();
+    }
+    QWidget::changeEvent(e);
+}
+
+json Designer::formJson() const {
+    json j = json::object();
+    j["scheme"] = scheme_->currentData().toString().toStdString();
+    for (const Group& g : groups())
+        for (const Field& f : g.fields) {
+            QWidget* w = fields_.at(f.path);
+            switch (f.kind) {
+                case Kind::Int: set_path(j, f.path, static_cast<QSpinBox*>(w)->value()); break;
+                case Kind::Bool: set_path(j, f.path, static_cast<QCheckBox*>(w)->isChecked()); break;
+                case Kind::Enum: set_path(j, f.path, static_cast<QComboBox*>(w)->currentData().toString().toStdString()); break;
+                case Kind::Path: set_path(j, f.path, static_cast<QLineEdit*>(w)->text().trimmed().toStdString()); break;
+                case Kind::Double:
+                case Kind::OptDouble: {
+                    const QString t = static_cast<QLineEdit*>(w)->text().trimmed();
+                    bool ok = false;
+                    const double v = QLocale::c().toDouble(t, &ok);
+                    if (t.isEmpty() && f.kind == Kind::OptDouble) set_path(j, f.path, nullptr);
+                    else if (ok) set_path(j, f.path, v);
+                    else set_path(j, f.path, t.toStdString());   // the core names the field and the problem
+                    break;
+                }
+            }
+        }
+    return j;
+}
+
+void Designer::fillForm(const json& j) {
+    filling_ = true;
+    if (auto* s = find_path(j, "scheme"); s && s->is_string())
+        scheme_->setCurrentIndex(scheme_->findData(QString::fromStdString(s->get<std::string>())));
+    for (const Group& g : groups())
+        for (const Field& f : g.fields) {
+            const json* v = find_path(j, f.path);
+            if (!v) continue;
+            QWidget* w = fields_.at(f.path);
+            switch (f.kind) {
+                case Kind::Int: static_cast<QSpinBox*>(w)->setValue(v->get<int>()); break;
+                case Kind::Bool: static_cast<QCheckBox*>(w)->setChecked(v->get<bool>()); break;
+                case Kind::Enum: {
+                    auto* c = static_cast<QComboBox*>(w);
+                    c->setCurrentIndex(c->findData(QString::fromStdString(v->get<std::string>())));
+                    break;
+                }
+                case Kind::Path: static_cast<QLineEdit*>(w)->setText(QString::fromStdString(v->get<std::string>())); break;
+                case Kind::Double:
+                case Kind::OptDouble:
+                    static_cast<QLineEdit*>(w)->setText(v->is_null() ? QString() : QString::number(v->get<double>(), 'g', 8));
+                    break;
+            }
+        }
+    filling_ = false;
+    revalidate();
+}
+
+RunConfig Designer::config() const {
+    RunConfig c = run_config_from_json(formJson());
+    c.name = scheme_title(c.scheme);
+    validate(c);
+    return c;
+}
+
+void Designer::setConfig(const RunConfig& c) { fillForm(to_json(c)); }
+
+Scheme Designer::scheme() const { return parse_scheme(scheme_->currentData().toString().toStdString()); }
+
+void Designer::setScheme(Scheme s) {
+    const json current = formJson();
+    RunConfig fresh;
+    apply_scheme(fresh, s);
+    json j = to_json(fresh);
+    for (const char* path : kKept)
+        if (const json* v = find_path(current, path)) set_path(j, path, *v);
+    if (s == Scheme::NGPT) {   // nGPT's own defaults win over kept optimizer settings
+        j["optim"]["weight_decay"] = 0.0;
+        j["optim"]["schedule"]["warmup"] = 0;
+    }
+    fillForm(j);
+}
+
+QWidget* Designer::field(const QString& path) const {
+    auto it = fields_.find(path);
+    return it == fields_.end() ? nullptr : it->second;
+}
+
+void Designer::revalidate() {
+    if (filling_) return;
+    for (auto& [path, w] : fields_) w->setStyleSheet(QString());
+    error_.clear();
+    error_path_.clear();
+    try {
+        RunConfig c = config();
+        if (c.data.source == DataSource::File && !QFileInfo::exists(QString::fromStdString(c.data.path)))
+            throw ConfigError("data.path", "no such file: " + c.data.path + "; choose an existing file");
+    } catch (const ConfigError& e) {
+        error_ = QString::fromStdString(e.what());
+        error_path_ = QString::fromStdString(e.path());
+        // the field itself, or the nearest enclosing one in the form
+        QString p = error_path_;
+        while (!p.isEmpty() && !fields_.count(p)) p = p.left(std::max<qsizetype>(0, p.lastIndexOf('.')));
+        if (auto it = fields_.find(p); it != fields_.end()) {
+            it->second->setStyleSheet("border: 2px solid #d62728;");
+            it->second->setToolTip(error_);
+        }
+    }
+    updateEnabled();
+    Q_EMIT changed();
+}
+
+void Designer::updateEnabled() {
+    const bool ok = error_.isEmpty();
+    run_->setEnabled(ok);
+    run_->setToolTip(ok ? tr("Train this configuration (Ctrl+R)") : tr("Disabled: %1").arg(error_));
+    run_all_->setEnabled(ok && experiment_.has_value());
+    run_all_->setToolTip(experiment_ ? tr("Queue all %n run(s) of %1", nullptr, static_cast<int>(experiment_->runs.size()))
+                                               .arg(QString::fromStdString(experiment_->name))
+                                     : tr("Open an experiment file first (Ctrl+O)"));
+    status_->setText(ok ? QString() : QStringLiteral("⚠ ") + error_);
+    status_->setStyleSheet(ok ? QString() : QStringLiteral("color: #d62728;"));
+}
+
+bool Designer::openExperiment(const QString& path, QString* error) {
+    try {
+        Experiment ex = load_experiment(path.toStdString());
+        experiment_ = std::move(ex);
+    } catch (const ConfigError& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+    filling_ = true;
+    variant_->clear();
+    for (auto& r : experiment_->runs) variant_->addItem(QString::fromStdString(r.name));
+    variant_->setVisible(experiment_->runs.size() > 1);
+    variant_->setToolTip(tr("The runs of %1; Run experiment queues them all").arg(QString::fromStdString(experiment_->name)));
+    filling_ = false;
+    setConfig(experiment_->runs.front().config);
+    return true;
+}
+
+bool Designer::saveExperiment(const QString& path, QString* error) const {
+    json base = formJson();
+    const std::string name = QFileInfo(path).completeBaseName().toStdString();
+    json doc = {{"name", name}, {"base", base}};
+    std::ofstream f(path.toStdString());
+    if (!f) {
+        if (error) *error = tr("cannot write %1").arg(path);
+        return false;
+    }
+    f << doc.dump(2) << '\n';
+    return static_cast<bool>(f);
+}
+
+}  // namespace normlab

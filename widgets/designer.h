@@ -1,0 +1,82 @@
+// NormLab widgets: the experiment designer.
+//
+// A scheme chooser that sets the component toggles, the toggles grouped by
+// paper (each with its equation and source as tooltip), model size, data,
+// optimizer and schedule, training and probe intervals. The form is built
+// from a table of fields named by their JSON path in the run configuration
+// (docs/CONFIG.md), so a validation error from the core ("model.n_heads: 6
+// does not divide d_model 128 ...") is shown at its field, and the Run
+// button says why it is disabled. Opens and saves experiment files.
+#pragma once
+
+#include "core/config.h"
+#include "core/experiment.h"
+
+#include <QWidget>
+
+#include <map>
+#include <optional>
+
+QT_BEGIN_NAMESPACE
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QFormLayout;
+QT_END_NAMESPACE
+
+namespace normlab {
+
+class Designer : public QWidget {
+    Q_OBJECT
+public:
+    explicit Designer(QWidget* parent = nullptr);
+
+    // The configuration the form describes (defaults → scheme → fields). Throws ConfigError.
+    RunConfig config() const;
+    void setConfig(const RunConfig& c);
+    void setScheme(Scheme s);                       // applies the preset, keeps sizes/data/training
+    Scheme scheme() const;
+
+    // The current error ("" when valid), as the Run button's tooltip shows it.
+    QString error() const { return error_; }
+    QString errorPath() const { return error_path_; }
+    bool valid() const { return error_.isEmpty(); }
+
+    // Experiment files (the core's format).
+    bool openExperiment(const QString& path, QString* error);
+    bool saveExperiment(const QString& path, QString* error) const;
+    const std::optional<Experiment>& experiment() const { return experiment_; }
+
+    QWidget* field(const QString& path) const;      // for tests
+    QPushButton* runButton() const { return run_; }
+    QPushButton* runExperimentButton() const { return run_all_; }
+
+protected:
+    void changeEvent(QEvent* e) override;
+
+Q_SIGNALS:
+    void runRequested();
+    void runExperimentRequested();
+    void changed();
+
+private:
+    void build();
+    void revalidate();
+    nlohmann::json formJson() const;
+    void fillForm(const nlohmann::json& j);
+    void updateEnabled();
+
+    QComboBox* scheme_ = nullptr;
+    QComboBox* variant_ = nullptr;
+    QLabel* status_ = nullptr;
+    QPushButton* run_ = nullptr;
+    QPushButton* run_all_ = nullptr;
+    std::map<QString, QWidget*> fields_;            // JSON path → editor
+    std::vector<std::pair<QWidget*, const char*>> texts_;   // group boxes and labels, for retranslation
+    QLabel* scheme_label_ = nullptr;
+    QString error_, error_path_;
+    std::optional<Experiment> experiment_;
+    bool filling_ = false;
+};
+
+}  // namespace normlab

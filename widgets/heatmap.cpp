@@ -1,0 +1,195 @@
+// NormLab widgets: Heatmap (see heatmap.h).
+#include "widgets/heatmap.h"
+
+#include <QFile>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSvgGenerator>
+#include <QTextStream>
+
+#include <algorithm>
+#include <cmath>
+
+namespace normlab {
+
+QColor viridis(double t) {
+    static const int v[][3] = {{68, 1, 84}, {72, 40, 120}, {62, 73, 137}, {49, 104, 142}, {38, 130, 142},
+                               {31, 158, 137}, {53, 183, 121}, {110, 206, 88}, {181, 222, 43}, {253, 231, 37}};
+    t = std::clamp(t, 0.0, 1.0) * 9;
+    const int i = std::min(8, static_cast<int>(t));
+    const double f = t - i;
+    return QColor(int(v[i][0] + f * (v[i + 1][0] - v[i][0])), int(v[i][1] + f * (v[i + 1][1] - v[i][1])),
+                  int(v[i][2] + f * (v[i + 1][2] - v[i][2])));
+}
+
+Heatmap::Heatmap(QWidget* parent) : QWidget(parent) { setMinimumSize(240, 160); }
+
+void Heatmap::setTitle(const QString& t) {
+    title_ = t;
+    update();
+}
+
+void Heatmap::setLogScale(bool on) {
+    log_ = on;
+    rebuildImage();
+    update();
+}
+
+void Heatmap::setData(std::vector<double> steps, std::vector<std::vector<double>> rows) {
+    steps_ = std::move(steps);
+    rows_ = std::move(rows);
+    rebuildImage();
+    update();
+}
+
+void Heatmap::rebuildImage() {
+    const int W = static_cast<int>(steps_.size()), H = static_cast<int>(rows_.size());
+    lo_ = std::numeric_limits<double>::infinity();
+    hi_ = -lo_;
+    for (auto& r : rows_)
+        for (double v : r)
+            if (std::isfinite(v) && (!log_ || v > 0)) lo_ = std::min(lo_, v), hi_ = std::max(hi_, v);
+    if (!std::isfinite(lo_)) lo_ = 0, hi_ = 1;
+    if (W == 0 || H == 0) {
+        image_ = QImage();
+        return;
+    }
+    image_ = QImage(W, H, QImage::Format_RGB32);
+    const double a = log_ ? std::log10(lo_) : lo_, b = log_ ? std::log10(hi_) : hi_;
+    for (int l = 0; l < H; ++l) {
+        auto* line = reinterpret_cast<QRgb*>(image_.scanLine(H - 1 - l));   // layer 0 at the bottom
+        for (int s = 0; s < W; ++s) {
+            const double v = s < static_cast<int>(rows_[l].size()) ? rows_[l][s] : std::nan("");
+            if (!std::isfinite(v) || (log_ && v <= 0)) {
+                line[s] = qRgb(150, 150, 150);
+                continue;
+            }
+            const double x = log_ ? std::log10(v) : v;
+            line[s] = viridis(b > a ? (x - a) / (b - a) : 0.5).rgb();
+        }
+    }
+}
+
+void Heatmap::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    render(p, rect());
+}
+
+void Heatmap::render(QPainter& p, const QRect& r) const {
+    p.setRenderHint(QPainter::Antialiasing, false);
+    const QColor fg = palette().text().color();
+    p.setPen(fg);
+    QFont f = p.font();
+    f.setPointSizeF(9);
+    p.setFont(f);
+    const int left = 56, right = 86, top = 26, bottom = 40;
+    const QRect plot(r.left() + left, r.top() + top, std::max(10, r.width() - left - right),
+                     std::max(10, r.height() - top - bottom));
+    QFont tf = f;
+    tf.setBold(true);
+    tf.setPointSizeF(10.5);
+    p.setFont(tf);
+    p.drawText(QRect(r.left(), r.top() + 2, r.width(), top - 4), Qt::AlignCenter, title_);
+    p.setFont(f);
+    if (image_.isNull()) {
+        p.drawText(plot, Qt::AlignCenter, tr("no data yet"));
+        return;
+    }
+    p.drawImage(plot, image_);
+    p.drawRect(plot.adjusted(0, 0, -1, -1));
+    // y: layers
+    const int H = static_cast<int>(rows_.size());
+    const int ystep = std::max(1, H / 8);
+    for (int l = 0; l < H; l += ystep) {
+        const double y = plot.bottom() - (l + 0.5) * plot.height() / H;
+        p.drawText(QRectF(r.left(), y - 8, left - 6, 16), Qt::AlignRight | Qt::AlignVCenter, QString::number(l));
+    }
+    p.save();
+    p.translate(r.left() + 12, plot.center().y());
+    p.rotate(-90);
+    p.drawText(QRectF(-60, -8, 120, 16), Qt::AlignCenter, tr("layer"));
+    p.restore();
+    // x: steps
+    const int W = static_cast<int>(steps_.size());
+    for (int k = 0; k < 6 && W > 0; ++k) {
+        const int s = W == 1 ? 0 : k * (W - 1) / 5;
+        const double x = plot.left() + (s + 0.5) * plot.width() / W;
+        p.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 4));
+        p.drawText(QRectF(x - 40, plot.bottom() + 5, 80, 14), Qt::AlignCenter, QString::number(steps_[s], 'g', 6));
+    }
+    p.drawText(QRectF(plot.left(), plot.bottom() + 20, plot.width(), 16), Qt::AlignCenter, tr("step"));
+    // color bar
+    const QRect bar(plot.right() + 14, plot.top(), 14, plot.height());
+    for (int y = 0; y < bar.height(); ++y) {
+        p.setPen(viridis(1.0 - double(y) / std::max(1, bar.height() - 1)));
+        p.drawLine(bar.left(), bar.top() + y, bar.right(), bar.top() + y);
+    }
+    p.setPen(fg);
+    p.drawRect(bar.adjusted(0, 0, -1, -1));
+    auto label = [&](double v) { return QString::number(v, 'g', 3); };
+    p.drawText(QRectF(bar.right() + 4, bar.top() - 6, 60, 14), Qt::AlignLeft, label(hi_));
+    p.drawText(QRectF(bar.right() + 4, bar.bottom() - 8, 60, 14), Qt::AlignLeft, label(lo_));
+    if (log_) p.drawText(QRectF(bar.right() + 4, bar.center().y() - 7, 60, 14), Qt::AlignLeft, tr("log"));
+}
+
+bool Heatmap::exportFigure(const QString& path, const QString& format, int dpi, QString* error) {
+    const QSize size = this->size().isEmpty() ? sizeHint() : this->size();
+    const QString fmt = format.toLower();
+    QPainter p;
+    if (fmt == "png") {
+        const double scale = std::max(1, dpi) / 96.0;
+        QImage img(QSize(int(size.width() * scale), int(size.height() * scale)), QImage::Format_ARGB32);
+        img.fill(Qt::white);
+        img.setDotsPerMeterX(int(dpi / 0.0254));
+        img.setDotsPerMeterY(int(dpi / 0.0254));
+        p.begin(&img);
+        p.scale(scale, scale);
+        render(p, QRect(QPoint(0, 0), size));
+        p.end();
+        if (img.save(path, "PNG")) return true;
+    } else if (fmt == "svg") {
+        QSvgGenerator gen;
+        gen.setFileName(path);
+        gen.setSize(size);
+        gen.setViewBox(QRect(QPoint(0, 0), size));
+        gen.setTitle(title_);
+        if (p.begin(&gen)) {
+            render(p, QRect(QPoint(0, 0), size));
+            p.end();
+            return true;
+        }
+    } else if (fmt == "pdf") {
+        QPdfWriter pdf(path);
+        pdf.setResolution(96);
+        pdf.setPageSize(QPageSize(QSizeF(size.width() * 25.4 / 96.0, size.height() * 25.4 / 96.0), QPageSize::Millimeter));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setTitle(title_);
+        if (p.begin(&pdf)) {
+            render(p, QRect(QPoint(0, 0), size));
+            p.end();
+            return true;
+        }
+    } else {
+        if (error) *error = tr("unknown format %1; use png, svg or pdf").arg(format);
+        return false;
+    }
+    if (error) *error = tr("cannot write %1").arg(path);
+    return false;
+}
+
+bool Heatmap::exportCsv(const QString& path, QString* error) const {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
+        if (error) *error = tr("cannot write %1").arg(path);
+        return false;
+    }
+    QTextStream out(&f);
+    out << "layer,step,value\n";
+    for (size_t l = 0; l < rows_.size(); ++l)
+        for (size_t s = 0; s < steps_.size() && s < rows_[l].size(); ++s)
+            out << l << ',' << steps_[s] << ',' << QString::number(rows_[l][s], 'g', 10) << '\n';
+    return true;
+}
+
+}  // namespace normlab

@@ -1,0 +1,51 @@
+// NormLab widgets: a layer × step heatmap with a color scale (log option).
+//
+// Painted from a QImage (one pixel per cell, scaled without smoothing), with
+// axes, a color bar and a title; non-finite cells are gray. Qt Charts has no
+// heatmap, and forcing one into it would be slow (CHARTS.md).
+#pragma once
+
+#include <QImage>
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+namespace normlab {
+
+class Heatmap : public QWidget {
+    Q_OBJECT
+public:
+    explicit Heatmap(QWidget* parent = nullptr);
+
+    // rows[l] = values of layer l at `steps` (NaN where missing).
+    void setData(std::vector<double> steps, std::vector<std::vector<double>> rows);
+    void setTitle(const QString& t);
+    void setLogScale(bool on);
+    bool logScale() const { return log_; }
+    const QImage& image() const { return image_; }
+    double minValue() const { return lo_; }
+    double maxValue() const { return hi_; }
+    // "png" at dpi, "svg" or "pdf" of the widget as drawn.
+    bool exportFigure(const QString& path, const QString& format, int dpi, QString* error);
+    bool exportCsv(const QString& path, QString* error) const;
+    QSize sizeHint() const override { return {640, 320}; }
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+
+private:
+    void render(QPainter& p, const QRect& r) const;
+    void rebuildImage();
+    std::vector<double> steps_;
+    std::vector<std::vector<double>> rows_;
+    QImage image_;
+    QString title_;
+    bool log_ = true;
+    double lo_ = 0, hi_ = 1;
+};
+
+// Viridis, t in [0, 1].
+QColor viridis(double t);
+
+}  // namespace normlab

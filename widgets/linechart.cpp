@@ -1,0 +1,454 @@
+// NormLab widgets: LineChart (see linechart.h).
+#include "widgets/linechart.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QFile>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QScatterSeries>
+#include <QSvgGenerator>
+#include <QTextStream>
+#include <QTimer>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace normlab {
+
+std::vector<double> debiased_ema(const std::vector<double>& y, double smoothing) {
+    std::vector<double> out(y.size());
+    double acc = 0, weight = 0;
+    for (size_t i = 0; i < y.size(); ++i) {
+        if (!std::isfinite(y[i])) {
+            out[i] = y[i];
+            continue;
+        }
+        acc = smoothing * acc + (1 - smoothing) * y[i];
+        weight = smoothing * weight + (1 - smoothing);
+        out[i] = acc / weight;
+    }
+    return out;
+}
+
+std::vector<std::pair<double, double>> reduce_for_pixels(const std::vector<double>& x, const std::vector<double>& y,
+                                                         double x0, double x1, int columns, bool log_y) {
+    std::vector<std::pair<double, double>> out;
+    if (x.empty() || columns <= 0 || !(x1 > x0)) return out;
+    auto lo_it = std::lower_bound(x.begin(), x.end(), x0);
+    auto hi_it = std::upper_bound(x.begin(), x.end(), x1);
+    // One point beyond each edge, so lines run to the border.
+    size_t i0 = static_cast<size_t>(std::max<std::ptrdiff_t>(0, lo_it - x.begin() - 1));
+    size_t i1 = static_cast<size_t>(std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(x.size()), hi_it - x.begin() + 1));
+    const double scale = columns / (x1 - x0);
+    long col = std::numeric_limits<long>::min();
+    double xf = 0, yf = 0, xmin = 0, ymin = 0, xmax = 0, ymax = 0, xl = 0, yl = 0;
+    auto flush = [&] {
+        if (col == std::numeric_limits<long>::min()) return;
+        out.emplace_back(xf, yf);
+        // min and max in their x order, so the polyline keeps its shape
+        if (xmin <= xmax) {
+            if (xmin != xf && xmin != xl) out.emplace_back(xmin, ymin);
+            if (xmax != xf && xmax != xl) out.emplace_back(xmax, ymax);
+        } else {
+            if (xmax != xf && xmax != xl) out.emplace_back(xmax, ymax);
+            if (xmin != xf && xmin != xl) out.emplace_back(xmin, ymin);
+        }
+        if (xl != xf) out.emplace_back(xl, yl);
+    };
+    for (size_t i = i0; i < i1; ++i) {
+        const double v = y[i];
+        if (!std::isfinite(v) || (log_y && v <= 0)) continue;
+        const long c = static_cast<long>(std::floor((x[i] - x0) * scale));
+        if (c != col) {
+            flush();
+            col = c;
+            xf = xmin = xmax = xl = x[i];
+            yf = ymin = ymax = yl = v;
+        } else {
+            if (v < ymin) ymin = v, xmin = x[i];
+            if (v > ymax) ymax = v, xmax = x[i];
+            xl = x[i];
+            yl = v;
+        }
+    }
+    flush();
+    return out;
+}
+
+QColor run_color(int index) {
+    static const char* p[] = {"#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#b07aa1",
+                              "#76b7b2", "#edc948", "#ff9da7", "#9c755f", "#bab0ac"};
+    return QColor(p[((index % 10) + 10) % 10]);
+}
+
+LineChart::LineChart(QWidget* parent) : QWidget(parent) {
+    setMinimumHeight(200);
+    chart_ = new QChart();
+    chart_->legend()->setAlignment(Qt::AlignBottom);
+    chart_->setMargins(QMargins(4, 4, 4, 4));
+    view_ = new QChartView(chart_, this);
+    view_->setRenderHint(QPainter::Antialiasing);
+    view_->setRubberBand(QChartView::RectangleRubberBand);
+    footer_ = new QLabel(this);
+    footer_->setObjectName("chartFooter");
+    footer_->setStyleSheet("color: gray; font-size: 9pt;");
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(0, 0, 0, 0);
+    lay->setSpacing(0);
+    lay->addWidget(view_, 1);
+    lay->addWidget(footer_);
+    redraw_timer_ = new QTimer(this);
+    redraw_timer_->setSingleShot(true);
+    redraw_timer_->setInterval(30);
+    connect(redraw_timer_, &QTimer::timeout, this, &LineChart::redraw);
+    rebuild();
+}
+
+void LineChart::setTitle(const QString& title) { chart_->setTitle(title); }
+
+void LineChart::setAxisTitles(const QString& x, const QString& y) {
+    x_title_ = x;
+    y_title_ = y;
+    if (x_axis_) x_axis_->setTitleText(x);
+    if (y_axis_) y_axis_->setTitleText(y + (log_y_ ? tr(" (log)") : QString()));
+}
+
+void LineChart::setCurves(std::vector<Curve> curves, bool keep_zoom) {
+    const bool same_shape = curves.size() == curves_.size();
+    curves_ = std::move(curves);
+    smoothed_.clear();
+    if (smoothing_ > 0)
+        for (auto& c : curves_) smoothed_.push_back(c.smooth ? debiased_ema(c.y, smoothing_) : std::vector<double>{});
+    if (!keep_zoom) zoomed_ = false;
+    // many curves: a legend column on the right instead of a truncated row
+    chart_->legend()->setAlignment(curves_.size() > 4 ? Qt::AlignRight : Qt::AlignBottom);
+    if (!same_shape) rebuild();
+    else
+        for (size_t i = 0; i < curves_.size(); ++i) raw_series_[i]->setName(curves_[i].label);
+    if (!zoomed_) fitRanges();
+    redraw();
+}
+
+void LineChart::setHLines(std::vector<std::pair<double, QString>> lines) {
+    hlines_ = std::move(lines);
+    rebuild();
+    if (!zoomed_) fitRanges();
+    redraw();
+}
+
+void LineChart::setLogY(bool on) {
+    if (on == log_y_) return;
+    log_y_ = on;
+    rebuild();
+    fitRanges();
+    redraw();
+}
+
+void LineChart::setSmoothing(double s) {
+    s = std::clamp(s, 0.0, 0.999);
+    if (s == smoothing_) return;
+    const bool toggled = (s > 0) != (smoothing_ > 0);
+    smoothing_ = s;
+    smoothed_.clear();
+    if (smoothing_ > 0)
+        for (auto& c : curves_) smoothed_.push_back(c.smooth ? debiased_ema(c.y, smoothing_) : std::vector<double>{});
+    if (toggled) rebuild();
+    redraw();
+}
+
+void LineChart::resetZoom() {
+    zoomed_ = false;
+    fitRanges();
+    redraw();
+}
+
+QAbstractAxis* LineChart::yAxis() const { return y_axis_; }
+
+// Series objects and axes for the current curves and settings.
+void LineChart::rebuild() {
+    // attaching series lets Qt Charts move the axis ranges: not a user zoom
+    const bool was_setting = setting_range_;
+    setting_range_ = true;
+    rebuildSeries();
+    setting_range_ = was_setting;
+}
+
+void LineChart::rebuildSeries() {
+    chart_->removeAllSeries();
+    raw_series_.clear();
+    smooth_series_.clear();
+    marker_series_.clear();
+    hline_series_.clear();
+    nonfinite_ = nullptr;
+    // Axes are made once and never removed: Qt Charts 6.4 leaves a removed axis drawn in the scene.
+    if (!x_axis_) {
+        auto* x = new QValueAxis();
+        x->setLabelFormat("%g");
+        auto* vy = new QValueAxis();
+        vy->setLabelFormat("%g");
+        auto* ly = new QLogValueAxis();
+        ly->setLabelFormat("%g");
+        ly->setBase(10);
+        chart_->addAxis(x, Qt::AlignBottom);
+        chart_->addAxis(vy, Qt::AlignLeft);
+        chart_->addAxis(ly, Qt::AlignLeft);
+        x_axis_ = x;
+        y_lin_ = vy;
+        y_log_ = ly;
+        connect(x, &QValueAxis::rangeChanged, this, [this] {
+            if (setting_range_) return;
+            zoomed_ = true;
+            scheduleRedraw();
+        });
+    }
+    QAbstractAxis* x = x_axis_;
+    QAbstractAxis* y = log_y_ ? y_log_ : y_lin_;
+    y_axis_ = y;
+    y_lin_->setVisible(!log_y_);
+    y_log_->setVisible(log_y_);
+    x->setTitleText(x_title_);
+    y->setTitleText(y_title_ + (log_y_ ? tr(" (log)") : QString()));
+    for (size_t i = 0; i < curves_.size(); ++i) {
+        const Curve& c = curves_[i];
+        auto* raw = new QLineSeries();
+        raw->setName(c.label);
+        QColor col = c.color;
+        if (smoothing_ > 0 && c.smooth) col.setAlphaF(0.25);
+        QPen pen(col, c.width, c.style);
+        raw->setPen(pen);
+        chart_->addSeries(raw);
+        raw->attachAxis(x);
+        raw->attachAxis(y);
+        raw_series_.push_back(raw);
+        QLineSeries* sm = nullptr;
+        if (smoothing_ > 0 && c.smooth) {
+            sm = new QLineSeries();
+            sm->setName(c.label);
+            sm->setPen(QPen(c.color, c.width + 0.4, c.style));
+            chart_->addSeries(sm);
+            sm->attachAxis(x);
+            sm->attachAxis(y);
+            // one legend entry per curve: the smoothed one
+            for (auto* m : chart_->legend()->markers(raw)) m->setVisible(false);
+        }
+        smooth_series_.push_back(sm);
+        QScatterSeries* mk = nullptr;
+        if (c.markers) {
+            mk = new QScatterSeries();
+            mk->setMarkerSize(6);
+            mk->setColor(c.color);
+            mk->setBorderColor(c.color);
+            chart_->addSeries(mk);
+            mk->attachAxis(x);
+            mk->attachAxis(y);
+            for (auto* m : chart_->legend()->markers(mk)) m->setVisible(false);
+        }
+        marker_series_.push_back(mk);
+    }
+    for (auto& [value, label] : hlines_) {
+        auto* h = new QLineSeries();
+        h->setName(label);
+        h->setPen(QPen(QColor(110, 110, 110), 1.2, Qt::DashLine));
+        chart_->addSeries(h);
+        h->attachAxis(x);
+        h->attachAxis(y);
+        hline_series_.push_back(h);
+    }
+    nonfinite_ = new QScatterSeries();
+    nonfinite_->setName(tr("non-finite value"));
+    nonfinite_->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+    nonfinite_->setMarkerSize(11);
+    nonfinite_->setColor(QColor(200, 30, 30));
+    nonfinite_->setBorderColor(QColor(120, 0, 0));
+    chart_->addSeries(nonfinite_);
+    nonfinite_->attachAxis(x);
+    nonfinite_->attachAxis(y);
+    for (auto* m : chart_->legend()->markers(nonfinite_)) m->setVisible(false);
+}
+
+void LineChart::fitRanges() {
+    double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
+    auto take = [&](const std::vector<double>& xs, const std::vector<double>& ys) {
+        for (size_t i = 0; i < xs.size(); ++i) {
+            if (!std::isfinite(xs[i])) continue;
+            x0 = std::min(x0, xs[i]);
+            x1 = std::max(x1, xs[i]);
+            if (!std::isfinite(ys[i]) || (log_y_ && ys[i] <= 0)) continue;
+            y0 = std::min(y0, ys[i]);
+            y1 = std::max(y1, ys[i]);
+        }
+    };
+    for (auto& c : curves_) take(c.x, c.y);
+    for (auto& [v, label] : hlines_)
+        if (std::isfinite(v) && (!log_y_ || v > 0)) y0 = std::min(y0, v), y1 = std::max(y1, v);
+    if (!std::isfinite(x0)) x0 = 0, x1 = 1;
+    if (!std::isfinite(y0)) y0 = log_y_ ? 0.1 : 0, y1 = log_y_ ? 10 : 1;
+    if (x1 <= x0) x1 = x0 + 1;
+    if (log_y_) {
+        if (y1 <= y0) y1 = y0 * 10;
+        y0 /= 1.15;
+        y1 *= 1.15;
+    } else {
+        if (y1 <= y0) y0 -= 0.5, y1 += 0.5;
+        const double pad = 0.05 * (y1 - y0);
+        y0 -= pad;
+        y1 += pad;
+    }
+    setting_range_ = true;
+    auto* xa = static_cast<QValueAxis*>(x_axis_);
+    xa->setRange(x0, x1);
+    if (x0 >= 0 && x1 - x0 >= 4) xa->applyNiceNumbers();   // round ticks for steps and tokens
+    y_axis_->setRange(y0, y1);
+    if (!log_y_) static_cast<QValueAxis*>(y_axis_)->applyNiceNumbers();
+    setting_range_ = false;
+}
+
+void LineChart::scheduleRedraw() {
+    if (!redraw_timer_->isActive()) redraw_timer_->start();
+}
+
+void LineChart::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    scheduleRedraw();
+}
+
+void LineChart::redraw() {
+    auto* xa = static_cast<QValueAxis*>(x_axis_);
+    const double x0 = xa->min(), x1 = xa->max();
+    const int columns = std::max(50, static_cast<int>(chart_->plotArea().width()));
+    drawn_ = 0;
+    hidden_nonpositive_ = 0;
+    nonfinite_count_ = 0;
+    double ytop = 0;
+    if (log_y_) ytop = static_cast<QLogValueAxis*>(y_axis_)->max() / 1.08;
+    else {
+        auto* ya = static_cast<QValueAxis*>(y_axis_);
+        ytop = ya->max() - 0.03 * (ya->max() - ya->min());
+    }
+    QList<QPointF> bad;
+    for (size_t i = 0; i < curves_.size(); ++i) {
+        const Curve& c = curves_[i];
+        auto push = [&](QLineSeries* s, const std::vector<double>& ys) {
+            auto red = reduce_for_pixels(c.x, ys, x0, x1, columns, log_y_);
+            QList<QPointF> pts;
+            pts.reserve(static_cast<qsizetype>(red.size()));
+            for (auto& [px, py] : red) pts.append(QPointF(px, py));
+            drawn_ += red.size();
+            s->replace(pts);
+            return pts;
+        };
+        auto pts = push(raw_series_[i], c.y);
+        if (smooth_series_[i] && i < smoothed_.size() && !smoothed_[i].empty()) push(smooth_series_[i], smoothed_[i]);
+        if (marker_series_[i]) marker_series_[i]->replace(pts);
+        for (size_t k = 0; k < c.y.size(); ++k) {
+            if (!std::isfinite(c.y[k])) {
+                ++nonfinite_count_;
+                if (bad.size() < 1000 && c.x[k] >= x0 && c.x[k] <= x1) bad.append(QPointF(c.x[k], ytop));
+            } else if (log_y_ && c.y[k] <= 0) {
+                ++hidden_nonpositive_;
+            }
+        }
+    }
+    nonfinite_->replace(bad);
+    for (auto* m : chart_->legend()->markers(nonfinite_)) m->setVisible(!bad.isEmpty());
+    for (size_t h = 0; h < hline_series_.size(); ++h)
+        hline_series_[h]->replace({QPointF(x0, hlines_[h].first), QPointF(x1, hlines_[h].first)});
+    footer_->setText(footer());
+}
+
+size_t LineChart::pointsTotal() const {
+    size_t n = 0;
+    for (auto& c : curves_) n += c.x.size();
+    return n;
+}
+
+QString LineChart::footer() const {
+    QString s = tr("%L1 points → %L2 drawn").arg(pointsTotal()).arg(drawn_);
+    if (nonfinite_count_) s += tr(" · %L1 non-finite (▲)").arg(nonfinite_count_);
+    if (hidden_nonpositive_) s += tr(" · %L1 values ≤ 0 not shown on the log axis").arg(hidden_nonpositive_);
+    if (zoomed_) s += tr(" · zoomed (right-click to zoom out)");
+    return s;
+}
+
+bool LineChart::exportFigure(const QString& path, const QString& format, int dpi, QString* error) const {
+    const QSize size = view_->size().isEmpty() ? QSize(800, 500) : view_->size();
+    const QString f = format.toLower();
+    if (f == "png") {
+        const double scale = std::max(1, dpi) / 96.0;
+        QImage img(QSize(int(size.width() * scale), int(size.height() * scale)), QImage::Format_ARGB32);
+        img.fill(Qt::white);
+        img.setDotsPerMeterX(int(dpi / 0.0254));
+        img.setDotsPerMeterY(int(dpi / 0.0254));
+        QPainter p(&img);
+        p.setRenderHint(QPainter::Antialiasing);
+        view_->render(&p, QRectF(QPointF(0, 0), QSizeF(img.size())), view_->rect());
+        p.end();
+        if (!img.save(path, "PNG")) {
+            if (error) *error = tr("cannot write %1").arg(path);
+            return false;
+        }
+        return true;
+    }
+    if (f == "svg") {
+        QSvgGenerator gen;
+        gen.setFileName(path);
+        gen.setSize(size);
+        gen.setViewBox(QRect(QPoint(0, 0), size));
+        gen.setTitle(chart_->title());
+        gen.setDescription(tr("NormLab figure"));
+        QPainter p;
+        if (!p.begin(&gen)) {
+            if (error) *error = tr("cannot write %1").arg(path);
+            return false;
+        }
+        view_->render(&p, QRectF(QPointF(0, 0), QSizeF(size)), view_->rect());
+        p.end();
+        return true;
+    }
+    if (f == "pdf") {
+        QPdfWriter pdf(path);
+        pdf.setResolution(std::max(72, dpi));
+        pdf.setPageSize(QPageSize(QSizeF(size.width() * 25.4 / 96.0, size.height() * 25.4 / 96.0), QPageSize::Millimeter));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setTitle(chart_->title());
+        pdf.setCreator("NormLab");
+        QPainter p;
+        if (!p.begin(&pdf)) {
+            if (error) *error = tr("cannot write %1").arg(path);
+            return false;
+        }
+        view_->render(&p, QRectF(QPointF(0, 0), QSizeF(pdf.width(), pdf.height())), view_->rect());
+        p.end();
+        return true;
+    }
+    if (error) *error = tr("unknown format %1; use png, svg or pdf").arg(format);
+    return false;
+}
+
+bool LineChart::exportCsv(const QString& path, QString* error) const {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
+        if (error) *error = tr("cannot write %1").arg(path);
+        return false;
+    }
+    QTextStream out(&f);
+    out.setRealNumberPrecision(10);
+    out << "curve," << (x_title_.isEmpty() ? QString("x") : x_title_) << ',' << (y_title_.isEmpty() ? QString("y") : y_title_) << '\n';
+    for (auto& c : curves_) {
+        QString label = c.label;
+        label.replace('"', "\"\"");
+        for (size_t i = 0; i < c.x.size(); ++i)
+            out << '"' << label << "\"," << c.x[i] << ',' << (std::isfinite(c.y[i]) ? QString::number(c.y[i], 'g', 10) : QString("nan")) << '\n';
+    }
+    return true;
+}
+
+}  // namespace normlab

@@ -1,0 +1,116 @@
+// NormLab widgets: a line chart that stays fast and honest with long series.
+//
+// Keeps every point of every curve and draws, for the visible x range, a
+// per-pixel-column first/min/max/last reduction pushed with one replace()
+// per series (Qt Charts' append() is O(n) per point): no random sampling and
+// no hidden spike; the footer says "N points → M drawn". Smoothing is a
+// debiased EMA over the full data, drawn over the faint raw curve. Non-finite
+// values (a diverged loss) are marked with a red triangle at the top edge
+// instead of silently disappearing; on a log axis, values ≤ 0 are left out
+// and counted in the footer instead of blanking the series (QLogValueAxis).
+// Zoom with the mouse (rubber band), reset with a right click or resetZoom().
+#pragma once
+
+#include <QColor>
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QChartView;
+class QLabel;
+class QAbstractAxis;
+class QLineSeries;
+class QScatterSeries;
+class QTimer;
+QT_END_NAMESPACE
+
+namespace normlab {
+
+struct Curve {
+    QString label;
+    QColor color;
+    std::vector<double> x, y;        // full resolution; y may hold NaN/Inf
+    Qt::PenStyle style = Qt::SolidLine;
+    double width = 1.6;
+    bool smooth = true;              // the EMA applies to this curve
+    bool markers = false;            // short series: a dot per point
+};
+
+class LineChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit LineChart(QWidget* parent = nullptr);
+
+    void setTitle(const QString& title);
+    void setAxisTitles(const QString& x, const QString& y);
+    // Replaces the curves; keeps the zoom when keep_zoom and the user zoomed.
+    void setCurves(std::vector<Curve> curves, bool keep_zoom = true);
+    void setHLines(std::vector<std::pair<double, QString>> lines);   // dashed reference lines
+    void setLogY(bool on);
+    bool logY() const { return log_y_; }
+    void setSmoothing(double s);                                       // 0 (off) .. 0.999
+    double smoothing() const { return smoothing_; }
+    void resetZoom();
+
+    const std::vector<Curve>& curves() const { return curves_; }
+    size_t pointsTotal() const;
+    size_t pointsDrawn() const { return drawn_; }
+    QString footer() const;
+    QChart* chart() const { return chart_; }
+    QChartView* view() const { return view_; }
+
+    // Writes the chart as it looks, with title, axis titles and legend.
+    // format: "png" (at `dpi`), "svg" or "pdf". Returns false with `error` set.
+    bool exportFigure(const QString& path, const QString& format, int dpi, QString* error) const;
+    // Every point of every curve (never the reduced view), long format.
+    bool exportCsv(const QString& path, QString* error) const;
+
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
+private:
+    void rebuild();          // series objects and axes
+    void rebuildSeries();
+    void redraw();           // reduction of the visible range
+    void scheduleRedraw();
+    void fitRanges();
+    QAbstractAxis* yAxis() const;
+
+    QChart* chart_;
+    QChartView* view_;
+    QLabel* footer_;
+    QTimer* redraw_timer_;
+    std::vector<Curve> curves_;
+    std::vector<std::vector<double>> smoothed_;
+    std::vector<QLineSeries*> raw_series_, smooth_series_;
+    std::vector<QScatterSeries*> marker_series_;
+    QScatterSeries* nonfinite_ = nullptr;
+    std::vector<QLineSeries*> hline_series_;
+    std::vector<std::pair<double, QString>> hlines_;
+    QAbstractAxis* x_axis_ = nullptr;
+    QAbstractAxis* y_axis_ = nullptr;               // y_lin_ or y_log_, whichever is in use
+    QAbstractAxis* y_lin_ = nullptr;
+    QAbstractAxis* y_log_ = nullptr;
+    bool log_y_ = false;
+    double smoothing_ = 0.0;
+    bool zoomed_ = false;
+    bool setting_range_ = false;
+    size_t drawn_ = 0, hidden_nonpositive_ = 0, nonfinite_count_ = 0;
+    QString x_title_, y_title_;
+};
+
+// Debiased exponential moving average (TensorBoard #610): NaN passes through.
+std::vector<double> debiased_ema(const std::vector<double>& y, double smoothing);
+
+// Per-pixel-column first/min/max/last of the points with x in [x0, x1]
+// (x sorted ascending), skipping non-finite values and, with log_y, values ≤ 0.
+std::vector<std::pair<double, double>> reduce_for_pixels(const std::vector<double>& x, const std::vector<double>& y,
+                                                         double x0, double x1, int columns, bool log_y);
+
+// One color per run, the same everywhere (Tableau 10).
+QColor run_color(int index);
+
+}  // namespace normlab

@@ -1,0 +1,93 @@
+// NormLab widgets: RunData (see rundata.h).
+#include "widgets/rundata.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace normlab {
+
+bool RunData::refresh(Store& store) {
+    auto info = store.run(id_);
+    if (!info) return false;
+    bool changed = info->status != info_.status || info->steps_done != info_.steps_done ||
+                   info->name != info_.name || info->tags != info_.tags || info->notes != info_.notes;
+    info_ = *info;
+    for (auto& s : store.series(id_, /*with_counts=*/false)) ids_.emplace(std::make_pair(s.name, s.layer), s.id);
+    for (auto& [key, sid] : ids_) {
+        SeriesData& d = data_[key];
+        const int64_t after = d.steps.empty() ? -1 : static_cast<int64_t>(d.steps.back());
+        auto pts = store.points(sid, after);
+        if (pts.empty()) continue;
+        changed = true;
+        d.steps.reserve(d.steps.size() + pts.size());
+        d.values.reserve(d.values.size() + pts.size());
+        for (auto& p : pts) {
+            d.steps.push_back(static_cast<double>(p.step));
+            d.values.push_back(p.value);
+        }
+    }
+    // The trainer writes all distributions of a probe step in one transaction, so a step is never half-read.
+    for (auto& d : store.distributions(id_, "", last_dist_step_)) {
+        last_dist_step_ = std::max(last_dist_step_, d.step);
+        dists_[d.name].push_back(std::move(d));
+        changed = true;
+    }
+    return changed;
+}
+
+const SeriesData* RunData::series(const std::string& name, int layer) const {
+    auto it = data_.find({name, layer});
+    return it == data_.end() || it->second.steps.empty() ? nullptr : &it->second;
+}
+
+int RunData::layers(const std::string& name) const {
+    int n = 0;
+    for (auto& [key, d] : data_)
+        if (key.first == name && !d.steps.empty()) n = std::max(n, key.second + 1);
+    return n;
+}
+
+std::vector<std::string> RunData::names(const std::string& prefix) const {
+    std::vector<std::string> out;
+    for (auto& [key, d] : data_)
+        if (key.first.rfind(prefix, 0) == 0 && (out.empty() || out.back() != key.first)) out.push_back(key.first);
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+const std::vector<Distribution>& RunData::distributions(const std::string& name) const {
+    static const std::vector<Distribution> none;
+    auto it = dists_.find(name);
+    return it == dists_.end() ? none : it->second;
+}
+
+std::vector<std::string> RunData::distribution_names() const {
+    std::vector<std::string> out;
+    for (auto& [name, v] : dists_)
+        if (!v.empty()) out.push_back(name);
+    return out;
+}
+
+std::vector<int64_t> RunData::distribution_steps(const std::string& name) const {
+    std::vector<int64_t> steps;
+    for (auto& d : distributions(name)) steps.push_back(d.step);
+    std::sort(steps.begin(), steps.end());
+    steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+    return steps;
+}
+
+double RunData::x_of(int64_t step, XUnit unit) const {
+    if (unit == XUnit::Step) return static_cast<double>(step);
+    const SeriesData* s = series(unit == XUnit::Tokens ? "train/tokens" : "train/wall_s");
+    if (!s) return static_cast<double>(step);
+    auto it = std::upper_bound(s->steps.begin(), s->steps.end(), static_cast<double>(step));
+    if (it == s->steps.begin()) return 0.0;
+    return s->values[static_cast<size_t>(it - s->steps.begin() - 1)];
+}
+
+std::optional<double> RunData::loss_floor() const {
+    if (info_.info.contains("loss_floor") && info_.info["loss_floor"].is_number()) return info_.info["loss_floor"].get<double>();
+    return std::nullopt;
+}
+
+}  // namespace normlab

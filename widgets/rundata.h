@@ -1,0 +1,62 @@
+// NormLab widgets: one run's data as the charts need it, read from the run store.
+//
+// The live charts and the comparison of saved runs both go through RunData:
+// refresh() reads only the rows added since the last call (per series, by
+// step), so a live run is polled cheaply a few times a second; a saved run is
+// read once. Full resolution is kept; charts reduce what they draw.
+// Knows the store, not LibTorch.
+#pragma once
+
+#include "core/store/store.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace normlab {
+
+struct SeriesData {
+    std::vector<double> steps, values;   // values NaN where non-finite
+};
+
+class RunData {
+public:
+    explicit RunData(int64_t run_id) : id_(run_id) {}
+
+    // Reads new rows; returns true when anything changed (points, distributions, status).
+    bool refresh(Store& store);
+
+    int64_t id() const { return id_; }
+    const RunInfo& info() const { return info_; }
+    bool live() const { return info_.status == RunStatus::Running || info_.status == RunStatus::Queued; }
+
+    // nullptr when the run has no such series (yet).
+    const SeriesData* series(const std::string& name, int layer = -1) const;
+    // Layers recorded for a per-layer series name (0..n-1), 0 if none.
+    int layers(const std::string& name) const;
+    // Names with this prefix ("grad_l1/" → {"grad_l1/q", ...}).
+    std::vector<std::string> names(const std::string& prefix = "") const;
+
+    // Gain distributions, by name → (layer, step) ordered.
+    const std::vector<Distribution>& distributions(const std::string& name) const;
+    std::vector<std::string> distribution_names() const;
+    std::vector<int64_t> distribution_steps(const std::string& name) const;
+
+    // x of a step in another unit, from train/tokens and train/wall_s (the value at the nearest earlier step).
+    enum class XUnit { Step, Tokens, WallSeconds };
+    double x_of(int64_t step, XUnit unit) const;
+
+    std::optional<double> loss_floor() const;
+
+private:
+    int64_t id_;
+    RunInfo info_;
+    std::map<std::pair<std::string, int>, int64_t> ids_;          // series ids known so far
+    std::map<std::pair<std::string, int>, SeriesData> data_;
+    std::map<std::string, std::vector<Distribution>> dists_;
+    int64_t last_dist_step_ = -1;
+};
+
+}  // namespace normlab

@@ -1,0 +1,114 @@
+// NormLab widgets: RunTableModel (see runtable.h).
+#include "widgets/runtable.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QDateTime>
+
+#include <cmath>
+
+namespace normlab {
+
+void RunTableModel::reload(Store& store) {
+    std::vector<RunInfo> fresh = store.runs();
+    const bool same_rows = fresh.size() == runs_.size() &&
+                           std::equal(fresh.begin(), fresh.end(), runs_.begin(),
+                                      [](const RunInfo& a, const RunInfo& b) { return a.id == b.id; });
+    if (!same_rows) {
+        beginResetModel();
+        runs_ = std::move(fresh);
+        endResetModel();
+        return;
+    }
+    for (size_t i = 0; i < fresh.size(); ++i) {
+        const RunInfo& a = runs_[i];
+        const RunInfo& b = fresh[i];
+        const bool changed = a.status != b.status || a.steps_done != b.steps_done || a.name != b.name ||
+                             a.tags != b.tags || a.notes != b.notes ||
+                             !(a.final_loss == b.final_loss || (std::isnan(a.final_loss) && std::isnan(b.final_loss)));
+        runs_[i] = std::move(fresh[i]);
+        if (changed) Q_EMIT dataChanged(index(static_cast<int>(i), 0), index(static_cast<int>(i), ColumnCount - 1));
+    }
+}
+
+const RunInfo* RunTableModel::runAt(int row) const {
+    return row >= 0 && row < static_cast<int>(runs_.size()) ? &runs_[static_cast<size_t>(row)] : nullptr;
+}
+
+int RunTableModel::rowOf(int64_t run_id) const {
+    for (size_t i = 0; i < runs_.size(); ++i)
+        if (runs_[i].id == run_id) return static_cast<int>(i);
+    return -1;
+}
+
+int RunTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(runs_.size());
+}
+
+int RunTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant RunTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= static_cast<int>(runs_.size())) return {};
+    const RunInfo& r = runs_[static_cast<size_t>(index.row())];
+    if (role == Qt::UserRole) {   // raw values, for sorting
+        switch (index.column()) {
+            case Id: return QVariant::fromValue<qlonglong>(r.id);
+            case FinalLoss: return std::isnan(r.final_loss) ? QVariant(1e300) : QVariant(r.final_loss);
+            case Steps: return QVariant::fromValue<qlonglong>(r.steps_done);
+            case Created: return r.created_at;
+            default: break;
+        }
+    }
+    if (role == Qt::DisplayRole || role == Qt::EditRole || role == Qt::UserRole) {
+        switch (index.column()) {
+            case Id: return QVariant::fromValue<qlonglong>(r.id);
+            case Name: return QString::fromStdString(r.name);
+            case Scheme: return QString::fromStdString(r.scheme);
+            case Status: {
+                QString s = QString::fromStdString(status_name(r.status));
+                if (r.status == RunStatus::Diverged && r.status_step >= 0) s += tr(" @%1").arg(r.status_step);
+                return s;
+            }
+            case FinalLoss: return std::isnan(r.final_loss) ? QString("—") : QString::number(r.final_loss, 'f', 4);
+            case Steps: return QVariant::fromValue<qlonglong>(r.steps_done);
+            case Created: return QDateTime::fromSecsSinceEpoch(static_cast<qint64>(r.created_at)).toString("yyyy-MM-dd hh:mm");
+            case Tags: {
+                QStringList t;
+                for (auto& s : r.tags) t << QString::fromStdString(s);
+                return t.join(", ");
+            }
+            case Notes: return QString::fromStdString(r.notes);
+            default: break;
+        }
+    }
+    if (role == Qt::ForegroundRole && index.column() == Status) {
+        switch (r.status) {
+            case RunStatus::Diverged:
+            case RunStatus::Failed: return QBrush(QColor(214, 39, 40));
+            case RunStatus::Running: return QBrush(QColor(31, 119, 180));
+            case RunStatus::Interrupted:
+            case RunStatus::Cancelled: return QBrush(QColor(200, 120, 0));
+            default: break;
+        }
+    }
+    if (role == Qt::ToolTipRole && !r.message.empty()) return QString::fromStdString(r.message);
+    return {};
+}
+
+QVariant RunTableModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+        case Id: return tr("#");
+        case Name: return tr("Name");
+        case Scheme: return tr("Scheme");
+        case Status: return tr("Status");
+        case FinalLoss: return tr("Val loss");
+        case Steps: return tr("Steps");
+        case Created: return tr("Created");
+        case Tags: return tr("Tags");
+        case Notes: return tr("Notes");
+        default: return {};
+    }
+}
+
+}  // namespace normlab

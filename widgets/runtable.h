@@ -1,0 +1,37 @@
+// NormLab widgets: the runs of a store as a table model (Qt Core only).
+//
+// Columns: id, name, scheme, status, final validation loss, steps, created,
+// tags, notes. Sorting and filtering go through a QSortFilterProxyModel
+// (numbers sort as numbers: Qt::EditRole holds the raw value). reload()
+// re-reads the store and keeps rows that did not change.
+#pragma once
+
+#include "core/store/store.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace normlab {
+
+class RunTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Id, Name, Scheme, Status, FinalLoss, Steps, Created, Tags, Notes, ColumnCount };
+
+    explicit RunTableModel(QObject* parent = nullptr) : QAbstractTableModel(parent) {}
+
+    void reload(Store& store);
+    const RunInfo* runAt(int row) const;
+    int rowOf(int64_t run_id) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role) const override;
+
+private:
+    std::vector<RunInfo> runs_;
+};
+
+}  // namespace normlab
