@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 BUILD="${NORMLAB_BUILD_DIR:-build}"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x "$BUILD/app/normlab" ]; then
-  exec "$BUILD/app/normlab" "$@"
+  # the window opens with the default experiment ready: "Run experiment" (Ctrl+Shift+R) trains it
+  exec "$BUILD/app/normlab" --experiment experiments/default.json "$@"
 fi
 OUT=normlab-out
 mkdir -p "$OUT"

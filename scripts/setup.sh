@@ -28,7 +28,7 @@ if ((${#missing[@]})); then
     SUDO=sudo
   fi
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 BUILD="${NORMLAB_BUILD_DIR:-build}"

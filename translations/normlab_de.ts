@@ -151,6 +151,10 @@
         <translation type="unfinished" />
     </message>
 <message>
+        <source>Learning rate</source>
+        <translation>Lernrate</translation>
+    </message>
+    <message>
         <source>Hidden-state norm ‖x_l‖</source>
         <translation>Norm des verborgenen Zustands ‖x_l‖</translation>
     </message>
@@ -217,10 +221,6 @@
     <message>
         <source>DeepNorm α</source>
         <translation type="unfinished" />
-    </message>
-    <message>
-        <source>Learning rate</source>
-        <translation>Lernrate</translation>
     </message>
 </context>
 <context>
@@ -664,10 +664,6 @@ markov: synthetic, with a known loss floor</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <source>unknown format %1; use png, svg or pdf</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
         <source>cannot write %1</source>
         <translation type="unfinished" />
     </message>
@@ -700,14 +696,6 @@ markov: synthetic, with a known loss floor</source>
     </message>
     <message>
         <source>cannot write %1</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <source>NormLab figure</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <source>unknown format %1; use png, svg or pdf</source>
         <translation type="unfinished" />
     </message>
 </context>
@@ -830,6 +818,14 @@ NormLab opens the default store instead.</source>
     <message>
         <source>Save experiment</source>
         <translation>Experiment speichern</translation>
+    </message>
+    <message>
+        <source>&amp;Recent experiments</source>
+        <translation>&amp;Zuletzt geöffnete Experimente</translation>
+    </message>
+    <message>
+        <source>(none yet)</source>
+        <translation>(noch keine)</translation>
     </message>
     <message>
         <source>Open run &amp;store…</source>
@@ -1045,14 +1041,6 @@ NormLab opens the default store instead.</source>
         <source>NormLab figure</source>
         <translation type="unfinished" />
     </message>
-    <message>
-        <source>unknown format %1; use png, svg, pdf or csv</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <source>cannot write %1</source>
-        <translation type="unfinished" />
-    </message>
 </context>
 <context>
     <name>normlab::RunTableModel</name>
@@ -1132,6 +1120,17 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>UI language (en, de, zh_CN).</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>normlab::Figure</name>
+    <message>
+        <source>cannot write %1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>unknown format %1; use png, svg, pdf or csv</source>
         <translation type="unfinished" />
     </message>
 </context>

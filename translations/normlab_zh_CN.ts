@@ -151,6 +151,10 @@
         <translation type="unfinished" />
     </message>
 <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
         <source>Hidden-state norm ‖x_l‖</source>
         <translation>隐藏状态范数 ‖x_l‖</translation>
     </message>
@@ -217,10 +221,6 @@
     <message>
         <source>DeepNorm α</source>
         <translation type="unfinished" />
-    </message>
-    <message>
-        <source>Learning rate</source>
-        <translation>学习率</translation>
     </message>
 </context>
 <context>
@@ -663,10 +663,6 @@ markov: synthetic, with a known loss floor</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <source>unknown format %1; use png, svg or pdf</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
         <source>cannot write %1</source>
         <translation type="unfinished" />
     </message>
@@ -699,14 +695,6 @@ markov: synthetic, with a known loss floor</source>
     </message>
     <message>
         <source>cannot write %1</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <source>NormLab figure</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <source>unknown format %1; use png, svg or pdf</source>
         <translation type="unfinished" />
     </message>
 </context>
@@ -829,6 +817,14 @@ NormLab opens the default store instead.</source>
     <message>
         <source>Save experiment</source>
         <translation>保存实验</translation>
+    </message>
+    <message>
+        <source>&amp;Recent experiments</source>
+        <translation>最近的实验(&amp;R)</translation>
+    </message>
+    <message>
+        <source>(none yet)</source>
+        <translation>（暂无）</translation>
     </message>
     <message>
         <source>Open run &amp;store…</source>
@@ -1043,14 +1039,6 @@ NormLab opens the default store instead.</source>
         <source>NormLab figure</source>
         <translation type="unfinished" />
     </message>
-    <message>
-        <source>unknown format %1; use png, svg, pdf or csv</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <source>cannot write %1</source>
-        <translation type="unfinished" />
-    </message>
 </context>
 <context>
     <name>normlab::RunTableModel</name>
@@ -1130,6 +1118,17 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>UI language (en, de, zh_CN).</source>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>normlab::Figure</name>
+    <message>
+        <source>cannot write %1</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>unknown format %1; use png, svg, pdf or csv</source>
         <translation type="unfinished" />
     </message>
 </context>

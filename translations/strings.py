@@ -28,6 +28,8 @@ T = {
     "Experiments (*.json)": ("Experimente (*.json)", "实验 (*.json)"),
     "&Save experiment…": ("Experiment &speichern…", "保存实验(&S)…"),
     "Save experiment": ("Experiment speichern", "保存实验"),
+    "&Recent experiments": ("&Zuletzt geöffnete Experimente", "最近的实验(&R)"),
+    "(none yet)": ("(noch keine)", "（暂无）"),
     "Open run &store…": ("Lauf&speicher öffnen…", "打开运行存储(&S)…"),
     "Open run store": ("Laufspeicher öffnen", "打开运行存储"),
     "Run stores (*.sqlite *.db);;All files (*)": ("Laufspeicher (*.sqlite *.db);;Alle Dateien (*)", "运行存储 (*.sqlite *.db);;所有文件 (*)"),

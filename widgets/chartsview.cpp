@@ -1,6 +1,7 @@
 // NormLab widgets: ChartsView (see chartsview.h).
 #include "widgets/chartsview.h"
 
+#include "widgets/figure.h"
 #include "widgets/heatmap.h"
 #include "widgets/linechart.h"
 
@@ -16,12 +17,10 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
-#include <QPdfWriter>
 #include <QScrollArea>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QSvgGenerator>
 #include <QTabWidget>
 #include <QTextStream>
 #include <QValueAxis>
@@ -48,47 +47,12 @@ QColor layer_color(int run_index, int layer, int layers, bool by_layer) {
 // A widget as it looks, to PNG (dpi), SVG or PDF.
 bool export_widget(QWidget* w, const QString& path, const QString& format, int dpi, QString* error) {
     const QSize size = w->size();
-    const QString f = format.toLower();
-    QPainter p;
-    if (f == "png") {
-        const double scale = std::max(1, dpi) / 96.0;
-        QImage img(QSize(int(size.width() * scale), int(size.height() * scale)), QImage::Format_ARGB32);
-        img.fill(Qt::white);
-        img.setDotsPerMeterX(int(dpi / 0.0254));
-        img.setDotsPerMeterY(int(dpi / 0.0254));
-        p.begin(&img);
-        p.scale(scale, scale);
-        w->render(&p, QPoint(), QRegion(), QWidget::DrawChildren);
-        p.end();
-        if (img.save(path, "PNG")) return true;
-    } else if (f == "svg") {
-        QSvgGenerator gen;
-        gen.setFileName(path);
-        gen.setSize(size);
-        gen.setViewBox(QRect(QPoint(0, 0), size));
-        gen.setTitle(QObject::tr("NormLab figure"));
-        if (p.begin(&gen)) {
-            w->render(&p, QPoint(), QRegion(), QWidget::DrawChildren);
-            p.end();
-            return true;
-        }
-    } else if (f == "pdf") {
-        QPdfWriter pdf(path);
-        pdf.setResolution(96);
-        pdf.setPageSize(QPageSize(QSizeF(size.width() * 25.4 / 96.0, size.height() * 25.4 / 96.0), QPageSize::Millimeter));
-        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        pdf.setCreator("NormLab");
-        if (p.begin(&pdf)) {
-            w->render(&p, QPoint(), QRegion(), QWidget::DrawChildren);
-            p.end();
-            return true;
-        }
-    } else {
-        if (error) *error = QObject::tr("unknown format %1; use png, svg, pdf or csv").arg(format);
-        return false;
-    }
-    if (error) *error = QObject::tr("cannot write %1").arg(path);
-    return false;
+    return write_figure(path, format, dpi, size, QObject::tr("NormLab figure"),
+                        [&](QPainter& p, const QRectF& target) {
+                            p.scale(target.width() / size.width(), target.height() / size.height());
+                            w->render(&p, QPoint(), QRegion(), QWidget::DrawChildren);
+                        },
+                        error);
 }
 
 struct LayerSeriesChoice {

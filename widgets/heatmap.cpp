@@ -1,10 +1,10 @@
 // NormLab widgets: Heatmap (see heatmap.h).
 #include "widgets/heatmap.h"
 
+#include "widgets/figure.h"
+
 #include <QFile>
 #include <QPainter>
-#include <QPdfWriter>
-#include <QSvgGenerator>
 #include <QTextStream>
 
 #include <algorithm>
@@ -135,47 +135,12 @@ void Heatmap::render(QPainter& p, const QRect& r) const {
 
 bool Heatmap::exportFigure(const QString& path, const QString& format, int dpi, QString* error) {
     const QSize size = this->size().isEmpty() ? sizeHint() : this->size();
-    const QString fmt = format.toLower();
-    QPainter p;
-    if (fmt == "png") {
-        const double scale = std::max(1, dpi) / 96.0;
-        QImage img(QSize(int(size.width() * scale), int(size.height() * scale)), QImage::Format_ARGB32);
-        img.fill(Qt::white);
-        img.setDotsPerMeterX(int(dpi / 0.0254));
-        img.setDotsPerMeterY(int(dpi / 0.0254));
-        p.begin(&img);
-        p.scale(scale, scale);
-        render(p, QRect(QPoint(0, 0), size));
-        p.end();
-        if (img.save(path, "PNG")) return true;
-    } else if (fmt == "svg") {
-        QSvgGenerator gen;
-        gen.setFileName(path);
-        gen.setSize(size);
-        gen.setViewBox(QRect(QPoint(0, 0), size));
-        gen.setTitle(title_);
-        if (p.begin(&gen)) {
-            render(p, QRect(QPoint(0, 0), size));
-            p.end();
-            return true;
-        }
-    } else if (fmt == "pdf") {
-        QPdfWriter pdf(path);
-        pdf.setResolution(96);
-        pdf.setPageSize(QPageSize(QSizeF(size.width() * 25.4 / 96.0, size.height() * 25.4 / 96.0), QPageSize::Millimeter));
-        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        pdf.setTitle(title_);
-        if (p.begin(&pdf)) {
-            render(p, QRect(QPoint(0, 0), size));
-            p.end();
-            return true;
-        }
-    } else {
-        if (error) *error = tr("unknown format %1; use png, svg or pdf").arg(format);
-        return false;
-    }
-    if (error) *error = tr("cannot write %1").arg(path);
-    return false;
+    return write_figure(path, format, dpi, size, title_,
+                        [&](QPainter& p, const QRectF& target) {
+                            p.scale(target.width() / size.width(), target.height() / size.height());
+                            render(p, QRect(QPoint(0, 0), size));
+                        },
+                        error);
 }
 
 bool Heatmap::exportCsv(const QString& path, QString* error) const {

@@ -1,6 +1,8 @@
 // NormLab widgets: LineChart (see linechart.h).
 #include "widgets/linechart.h"
 
+#include "widgets/figure.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QFile>
@@ -9,9 +11,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPainter>
-#include <QPdfWriter>
 #include <QScatterSeries>
-#include <QSvgGenerator>
 #include <QTextStream>
 #include <QTimer>
 #include <QValueAxis>
@@ -22,66 +22,6 @@
 #include <limits>
 
 namespace normlab {
-
-std::vector<double> debiased_ema(const std::vector<double>& y, double smoothing) {
-    std::vector<double> out(y.size());
-    double acc = 0, weight = 0;
-    for (size_t i = 0; i < y.size(); ++i) {
-        if (!std::isfinite(y[i])) {
-            out[i] = y[i];
-            continue;
-        }
-        acc = smoothing * acc + (1 - smoothing) * y[i];
-        weight = smoothing * weight + (1 - smoothing);
-        out[i] = acc / weight;
-    }
-    return out;
-}
-
-std::vector<std::pair<double, double>> reduce_for_pixels(const std::vector<double>& x, const std::vector<double>& y,
-                                                         double x0, double x1, int columns, bool log_y) {
-    std::vector<std::pair<double, double>> out;
-    if (x.empty() || columns <= 0 || !(x1 > x0)) return out;
-    auto lo_it = std::lower_bound(x.begin(), x.end(), x0);
-    auto hi_it = std::upper_bound(x.begin(), x.end(), x1);
-    // One point beyond each edge, so lines run to the border.
-    size_t i0 = static_cast<size_t>(std::max<std::ptrdiff_t>(0, lo_it - x.begin() - 1));
-    size_t i1 = static_cast<size_t>(std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(x.size()), hi_it - x.begin() + 1));
-    const double scale = columns / (x1 - x0);
-    long col = std::numeric_limits<long>::min();
-    double xf = 0, yf = 0, xmin = 0, ymin = 0, xmax = 0, ymax = 0, xl = 0, yl = 0;
-    auto flush = [&] {
-        if (col == std::numeric_limits<long>::min()) return;
-        out.emplace_back(xf, yf);
-        // min and max in their x order, so the polyline keeps its shape
-        if (xmin <= xmax) {
-            if (xmin != xf && xmin != xl) out.emplace_back(xmin, ymin);
-            if (xmax != xf && xmax != xl) out.emplace_back(xmax, ymax);
-        } else {
-            if (xmax != xf && xmax != xl) out.emplace_back(xmax, ymax);
-            if (xmin != xf && xmin != xl) out.emplace_back(xmin, ymin);
-        }
-        if (xl != xf) out.emplace_back(xl, yl);
-    };
-    for (size_t i = i0; i < i1; ++i) {
-        const double v = y[i];
-        if (!std::isfinite(v) || (log_y && v <= 0)) continue;
-        const long c = static_cast<long>(std::floor((x[i] - x0) * scale));
-        if (c != col) {
-            flush();
-            col = c;
-            xf = xmin = xmax = xl = x[i];
-            yf = ymin = ymax = yl = v;
-        } else {
-            if (v < ymin) ymin = v, xmin = x[i];
-            if (v > ymax) ymax = v, xmax = x[i];
-            xl = x[i];
-            yl = v;
-        }
-    }
-    flush();
-    return out;
-}
 
 QColor run_color(int index) {
     static const char* p[] = {"#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#b07aa1",
@@ -379,58 +319,8 @@ QString LineChart::footer() const {
 }
 
 bool LineChart::exportFigure(const QString& path, const QString& format, int dpi, QString* error) const {
-    const QSize size = view_->size().isEmpty() ? QSize(800, 500) : view_->size();
-    const QString f = format.toLower();
-    if (f == "png") {
-        const double scale = std::max(1, dpi) / 96.0;
-        QImage img(QSize(int(size.width() * scale), int(size.height() * scale)), QImage::Format_ARGB32);
-        img.fill(Qt::white);
-        img.setDotsPerMeterX(int(dpi / 0.0254));
-        img.setDotsPerMeterY(int(dpi / 0.0254));
-        QPainter p(&img);
-        p.setRenderHint(QPainter::Antialiasing);
-        view_->render(&p, QRectF(QPointF(0, 0), QSizeF(img.size())), view_->rect());
-        p.end();
-        if (!img.save(path, "PNG")) {
-            if (error) *error = tr("cannot write %1").arg(path);
-            return false;
-        }
-        return true;
-    }
-    if (f == "svg") {
-        QSvgGenerator gen;
-        gen.setFileName(path);
-        gen.setSize(size);
-        gen.setViewBox(QRect(QPoint(0, 0), size));
-        gen.setTitle(chart_->title());
-        gen.setDescription(tr("NormLab figure"));
-        QPainter p;
-        if (!p.begin(&gen)) {
-            if (error) *error = tr("cannot write %1").arg(path);
-            return false;
-        }
-        view_->render(&p, QRectF(QPointF(0, 0), QSizeF(size)), view_->rect());
-        p.end();
-        return true;
-    }
-    if (f == "pdf") {
-        QPdfWriter pdf(path);
-        pdf.setResolution(std::max(72, dpi));
-        pdf.setPageSize(QPageSize(QSizeF(size.width() * 25.4 / 96.0, size.height() * 25.4 / 96.0), QPageSize::Millimeter));
-        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        pdf.setTitle(chart_->title());
-        pdf.setCreator("NormLab");
-        QPainter p;
-        if (!p.begin(&pdf)) {
-            if (error) *error = tr("cannot write %1").arg(path);
-            return false;
-        }
-        view_->render(&p, QRectF(QPointF(0, 0), QSizeF(pdf.width(), pdf.height())), view_->rect());
-        p.end();
-        return true;
-    }
-    if (error) *error = tr("unknown format %1; use png, svg or pdf").arg(format);
-    return false;
+    return write_figure(path, format, dpi, view_->size(), chart_->title(),
+                        [this](QPainter& p, const QRectF& target) { view_->render(&p, target, view_->rect()); }, error);
 }
 
 bool LineChart::exportCsv(const QString& path, QString* error) const {

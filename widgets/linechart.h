@@ -11,6 +11,8 @@
 // Zoom with the mouse (rubber band), reset with a right click or resetZoom().
 #pragma once
 
+#include "core/series.h"
+
 #include <QColor>
 #include <QString>
 #include <QWidget>
@@ -101,14 +103,6 @@ private:
     size_t drawn_ = 0, hidden_nonpositive_ = 0, nonfinite_count_ = 0;
     QString x_title_, y_title_;
 };
-
-// Debiased exponential moving average (TensorBoard #610): NaN passes through.
-std::vector<double> debiased_ema(const std::vector<double>& y, double smoothing);
-
-// Per-pixel-column first/min/max/last of the points with x in [x0, x1]
-// (x sorted ascending), skipping non-finite values and, with log_y, values ≤ 0.
-std::vector<std::pair<double, double>> reduce_for_pixels(const std::vector<double>& x, const std::vector<double>& y,
-                                                         double x0, double x1, int columns, bool log_y);
 
 // One color per run, the same everywhere (Tableau 10).
 QColor run_color(int index);

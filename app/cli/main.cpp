@@ -18,6 +18,7 @@
 #include "core/train/trainer.h"
 #include "core/version.h"
 #include "app/cli/svg_plot.h"
+#include "core/series.h"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -458,7 +459,7 @@ int cmd_plot(const Args& args) {
     for (size_t i = 0; i < runs.size(); ++i) {
         auto [x, y] = xy(store, runs[i].id, "train/loss");
         loss.series.push_back({"", x, y, plot::palette(i), 1.0, 0.25});
-        loss.series.push_back({label(runs[i]) + " train", x, plot::ema(y, 0.9), plot::palette(i), 1.8});
+        loss.series.push_back({label(runs[i]) + " train", x, debiased_ema(y, 0.9), plot::palette(i), 1.8});
         auto [vx, vy] = xy(store, runs[i].id, "val/loss");
         if (!vx.empty()) loss.series.push_back({label(runs[i]) + " val", vx, vy, plot::palette(i), 1.4, 1.0, true, true});
         if (runs[i].info.contains("loss_floor")) floor = runs[i].info["loss_floor"].get<double>();

@@ -1,6 +1,8 @@
 // normlab-cli: SVG line charts (see svg_plot.h).
 #include "app/cli/svg_plot.h"
 
+#include "core/series.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -65,21 +67,6 @@ std::string sequential(double t) {
                   static_cast<int>(v[i][1] + f * (v[i + 1][1] - v[i][1])),
                   static_cast<int>(v[i][2] + f * (v[i + 1][2] - v[i][2])));
     return buf;
-}
-
-std::vector<double> ema(const std::vector<double>& y, double smoothing) {
-    std::vector<double> out(y.size());
-    double acc = 0, weight = 0;
-    for (size_t i = 0; i < y.size(); ++i) {
-        if (!std::isfinite(y[i])) {
-            out[i] = y[i];
-            continue;
-        }
-        acc = smoothing * acc + (1 - smoothing) * y[i];
-        weight = smoothing * weight + (1 - smoothing);
-        out[i] = acc / weight;
-    }
-    return out;
 }
 
 void write_svg(const Chart& c, const std::string& path) {
@@ -153,42 +140,12 @@ void write_svg(const Chart& c, const std::string& path) {
     for (size_t si = 0; si < c.series.size(); ++si) {
         const Series& s = c.series[si];
         const std::string color = s.color.empty() ? palette(si) : s.color;
-        // Per pixel column: first, min, max, last (in x order), so spikes survive.
-        std::vector<std::vector<std::pair<double, double>>> runs(1);
-        int col = -1;
-        double first = 0, lo = 0, hi = 0, last = 0, xf = 0, xl = 0;
-        auto emit = [&] {
-            if (col < 0) return;
-            auto& r = runs.back();
-            r.push_back({xf, first});
-            if (lo != first && lo != last) r.push_back({xf, lo});
-            if (hi != first && hi != last) r.push_back({xl, hi});
-            r.push_back({xl, last});
-        };
+        // Per pixel column: first, min, max, last (core/series.h), so spikes survive.
+        std::vector<std::vector<std::pair<double, double>>> runs{
+            reduce_for_pixels(s.x, s.y, x0, x1, static_cast<int>(pw), c.log_y)};
         std::vector<double> breaks;
-        for (size_t i = 0; i < s.x.size(); ++i) {
-            const double y = s.y[i];
-            if (!std::isfinite(y) || (c.log_y && y <= 0)) {
-                emit();
-                col = -1;
-                runs.emplace_back();
-                if (!std::isfinite(y)) breaks.push_back(s.x[i]);
-                continue;
-            }
-            const int k = static_cast<int>(px(s.x[i]));
-            if (k != col) {
-                emit();
-                col = k;
-                first = lo = hi = last = y;
-                xf = xl = s.x[i];
-            } else {
-                lo = std::min(lo, y);
-                hi = std::max(hi, y);
-                last = y;
-                xl = s.x[i];
-            }
-        }
-        emit();
+        for (size_t i = 0; i < s.x.size(); ++i)
+            if (!std::isfinite(s.y[i])) breaks.push_back(s.x[i]);
         for (auto& r : runs) {
             if (r.empty()) continue;
             o << "<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"" << s.width << "\" stroke-opacity=\""

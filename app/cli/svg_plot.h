@@ -3,8 +3,8 @@
 // Goals: readable figures from a GPU server without Qt (axes with ticks and
 // labels, log-y, legend, title, a dashed reference line); series of any
 // length drawn through a per-pixel-column first/min/max/last reduction, so no
-// spike is hidden and files stay small; non-finite points break the line and
-// are marked. Non-goals: interactivity (that is the desktop app's job).
+// spike is hidden and files stay small; non-finite points are marked on the
+// top edge. Non-goals: interactivity (that is the desktop app's job).
 #pragma once
 
 #include <string>
@@ -37,8 +37,5 @@ void write_svg(const Chart& chart, const std::string& path);
 // Categorical palette (Tableau 10) and a sequential one for layers (viridis samples).
 std::string palette(size_t i);
 std::string sequential(double t);   // t in [0, 1]
-
-// Debiased exponential moving average (as TensorBoard's, after #610).
-std::vector<double> ema(const std::vector<double>& y, double smoothing);
 
 }  // namespace normlab::plot

@@ -28,6 +28,7 @@
 #include <QLabel>
 #include <QLibraryInfo>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -282,6 +283,17 @@ void MainWindow::buildMenus() {
         if (!p.isEmpty() && !designer_->saveExperiment(p, &err)) QMessageBox::warning(this, tr("Experiment"), err);
     });
     save->setShortcut(QKeySequence::Save);
+    auto* recent = file->addMenu(tr("&Recent experiments"));
+    connect(recent, &QMenu::aboutToShow, this, [this, recent] {
+        recent->clear();
+        const QStringList files = QSettings().value("recentExperiments").toStringList();
+        for (const QString& f : files)
+            recent->addAction(QFileInfo(f).fileName(), this, [this, f] {
+                QString err;
+                if (!designer_->openExperiment(f, &err)) QMessageBox::warning(this, tr("Experiment"), err);
+            })->setToolTip(f);
+        if (files.isEmpty()) recent->addAction(tr("(none yet)"))->setEnabled(false);
+    });
     file->addAction(tr("Open run &store…"), this, [this] {
         const QString p = QFileDialog::getOpenFileName(this, tr("Open run store"), QString(), tr("Run stores (*.sqlite *.db);;All files (*)"));
         QString err;

@@ -1,0 +1,63 @@
+// NormLab widgets: write_figure (see figure.h).
+#include "widgets/figure.h"
+
+#include <QCoreApplication>
+#include <QImage>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSvgGenerator>
+
+#include <algorithm>
+
+namespace normlab {
+
+bool write_figure(const QString& path, const QString& format, int dpi, QSize size, const QString& title,
+                  const std::function<void(QPainter&, const QRectF&)>& draw, QString* error) {
+    auto fail = [&](const QString& why) {
+        if (error) *error = why;
+        return false;
+    };
+    auto cannot = [&] { return fail(QCoreApplication::translate("normlab::Figure", "cannot write %1").arg(path)); };
+    if (size.isEmpty()) size = QSize(800, 500);
+    const QString f = format.toLower();
+    QPainter p;
+    if (f == "png") {
+        const double scale = std::max(1, dpi) / 96.0;
+        QImage img(QSize(int(size.width() * scale), int(size.height() * scale)), QImage::Format_ARGB32);
+        img.fill(Qt::white);
+        img.setDotsPerMeterX(int(dpi / 0.0254));
+        img.setDotsPerMeterY(int(dpi / 0.0254));
+        p.begin(&img);
+        p.setRenderHint(QPainter::Antialiasing);
+        draw(p, QRectF(QPointF(0, 0), QSizeF(img.size())));
+        p.end();
+        return img.save(path, "PNG") ? true : cannot();
+    }
+    if (f == "svg") {
+        QSvgGenerator gen;
+        gen.setFileName(path);
+        gen.setSize(size);
+        gen.setViewBox(QRect(QPoint(0, 0), size));
+        gen.setTitle(title);
+        gen.setDescription(QStringLiteral("NormLab figure"));
+        if (!p.begin(&gen)) return cannot();
+        draw(p, QRectF(QPointF(0, 0), QSizeF(size)));
+        p.end();
+        return true;
+    }
+    if (f == "pdf") {
+        QPdfWriter pdf(path);
+        pdf.setResolution(std::max(96, dpi));
+        pdf.setPageSize(QPageSize(QSizeF(size.width() * 25.4 / 96.0, size.height() * 25.4 / 96.0), QPageSize::Millimeter));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setTitle(title);
+        pdf.setCreator(QStringLiteral("NormLab"));
+        if (!p.begin(&pdf)) return cannot();
+        draw(p, QRectF(0, 0, pdf.width(), pdf.height()));
+        p.end();
+        return true;
+    }
+    return fail(QCoreApplication::translate("normlab::Figure", "unknown format %1; use png, svg, pdf or csv").arg(format));
+}
+
+}  // namespace normlab
