@@ -168,10 +168,55 @@ class GPT(nn.Module):
         self.final_norm = make_norm(m, d) if m["final_norm"] else None
         self.lm_head = None if m["tie_embeddings"] else nn.Parameter(torch.randn(V, d) * 0.02)
         self.s_z = nn.Parameter(torch.full((V,), d ** -0.5)) if m["layout"] == "ngpt" else None
-        for p in self.parameters():
-            if p.dim() >= 2:
-                nn.init.normal_(p, 0.0, 0.02)
         self.branch = 1.0
+        self.init_weights()
+
+    @torch.no_grad()
+    def init_weights(self):
+        """The configuration's init (docs/CONFIG.md), so both implementations train the same model."""
+        m = self.m
+        d, L, std = m["d_model"], m["n_layers"], m["init_std"]
+        ngpt, xavier = m["layout"] == "ngpt", m["init"] == "xavier"
+        emb_std = d ** -0.5 if (ngpt or xavier) else std
+        for e in [self.tok_emb.weight, self.pos_emb, self.lm_head]:
+            if e is not None:
+                nn.init.normal_(e, 0.0, emb_std)
+
+        def rows(w, r0, n, normal_std):   # rows [r0, r0+n) with their own fans
+            block = w[r0:r0 + n]
+            if ngpt:
+                block.normal_(0.0, d ** -0.5)
+            elif xavier:
+                b = math.sqrt(6.0 / (block.shape[0] + block.shape[1]))
+                block.uniform_(-b, b)
+            else:
+                block.normal_(0.0, normal_std)
+
+        def xavier_normal(w, r0, n, gain):
+            w[r0:r0 + n].normal_(0.0, gain * math.sqrt(2.0 / (n + w.shape[1])))
+
+        dn = m["deepnorm"]
+        beta = dn["beta"] if dn["beta"] is not None else (8 * L) ** -0.25
+        f = m["d_ff"]
+        for b in self.blocks:
+            qkv, out, fc1, fc2 = b.attn.qkv.weight, b.attn.out.weight, b.mlp.fc1.weight, b.mlp.fc2.weight
+            for s in range(3):
+                rows(qkv, s * d, d, std)
+            rows(out, 0, d, std / math.sqrt(2 * L))
+            for r in range(0, fc1.shape[0], f):
+                rows(fc1, r, f, std)
+            rows(fc2, 0, d, std / math.sqrt(2 * L))
+            if dn["init"] and not ngpt:
+                xavier_normal(qkv, 0, d, 1.0)
+                xavier_normal(qkv, d, d, 1.0)
+                xavier_normal(qkv, 2 * d, d, beta)
+                xavier_normal(out, 0, d, beta)
+                for r in range(0, fc1.shape[0], f):
+                    xavier_normal(fc1, r, f, beta)
+                xavier_normal(fc2, 0, d, beta)
+            for lin in (b.attn.qkv, b.attn.out, b.mlp.fc1, b.mlp.fc2):
+                if lin.bias is not None:
+                    lin.bias.zero_()
 
     def forward(self, idx):
         T = idx.shape[1]
