@@ -132,7 +132,9 @@ private Q_SLOTS:
         QCOMPARE(train.x.size(), size_t(40));
         QVERIFY(train.label.contains(QString("#%1").arg(id)));
         QVERIFY(w.charts()->lossChart()->pointsDrawn() > 0);
-        QVERIFY(!w.charts()->gradChart()->curves().empty());   // per-layer gradients
+        QVERIFY(w.charts()->gradChart()->curves().empty());    // hidden tabs are not drawn ...
+        w.charts()->tabs()->setCurrentIndex(1);
+        QVERIFY(!w.charts()->gradChart()->curves().empty());   // ... until shown: per-layer gradients
         QVERIFY(w.runModel()->rowOf(id) >= 0);
         qInfo("event-loop latency while training: p50 %.2f ms, p99 %.2f ms over %zu samples", w.latency()->percentile(50),
               w.latency()->percentile(99), w.latency()->samples());

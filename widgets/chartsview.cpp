@@ -89,6 +89,8 @@ ChartsView::ChartsView(QWidget* parent) : QWidget(parent) {
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
     lay->addWidget(tabs_);
+    stale_.assign(static_cast<size_t>(tabs_->count()), true);
+    connect(tabs_, &QTabWidget::currentChanged, this, &ChartsView::redrawTab);
 }
 
 QWidget* ChartsView::buildLossTab() {
@@ -119,6 +121,7 @@ QWidget* ChartsView::buildLossTab() {
     bar->addWidget(smooth_label_);
     v->addLayout(bar);
     auto* split = new QSplitter(Qt::Vertical, w);
+    panels_.push_back(split);
     loss_ = new LineChart(split);
     loss_->setObjectName("lossChart");
     loss_->setTitle(tr("Loss"));
@@ -129,7 +132,10 @@ QWidget* ChartsView::buildLossTab() {
     split->addWidget(lr_);
     split->setSizes({600, 260});
     v->addWidget(split, 1);
-    connect(xunit_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { redrawLoss(); redrawScalars(); });
+    connect(xunit_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+        redrawLoss();
+        stale_[4] = true;   // the scalars tab shares the x unit
+    });
     connect(log_, &QCheckBox::toggled, this, [this](bool on) { loss_->setLogY(on); });
     connect(smooth_, &QSlider::valueChanged, this, [this](int s) {
         loss_->setSmoothing(s / 100.0);
@@ -163,6 +169,7 @@ QWidget* ChartsView::buildGradTab() {
     bar->addStretch(1);
     v->addLayout(bar);
     auto* split = new QSplitter(Qt::Vertical, w);
+    panels_.push_back(split);
     grad_lines_ = new LineChart(split);
     grad_lines_->setObjectName("gradChart");
     grad_lines_->setLogY(true);
@@ -202,6 +209,7 @@ QWidget* ChartsView::buildGainsTab() {
     bar->addWidget(gain_layer_);
     v->addLayout(bar);
     auto* split = new QSplitter(Qt::Vertical, w);
+    panels_.push_back(split);
     box_chart_ = new QChart();
     box_chart_->legend()->setAlignment(Qt::AlignBottom);
     box_view_ = new QChartView(box_chart_, split);
@@ -238,6 +246,7 @@ QWidget* ChartsView::buildLayersTab() {
     layer_chart_ = new LineChart(w);
     layer_chart_->setObjectName("layerChart");
     layer_chart_->setSmoothing(0);
+    panels_.push_back(layer_chart_);
     v->addWidget(layer_chart_, 1);
     connect(layer_series_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
         if (i >= 0 && i < static_cast<int>(std::size(kLayerChoices))) layer_log_->setChecked(kLayerChoices[i].log);
@@ -266,6 +275,7 @@ QWidget* ChartsView::buildScalarsTab() {
     scalar_chart_ = new LineChart(w);
     scalar_chart_->setObjectName("scalarChart");
     scalar_chart_->setSmoothing(0);
+    panels_.push_back(scalar_chart_);
     v->addWidget(scalar_chart_, 1);
     connect(scalar_series_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { redrawScalars(); });
     return w;
@@ -291,12 +301,22 @@ bool ChartsView::refresh(Store& store) {
     return changed;
 }
 
+// Only the visible tab is redrawn; the others are marked stale and redrawn when shown.
 void ChartsView::redrawAll() {
-    redrawLoss();
-    redrawGradients();
-    redrawGains();
-    redrawLayers();
-    redrawScalars();
+    std::fill(stale_.begin(), stale_.end(), true);
+    redrawTab(tabs_->currentIndex());
+}
+
+void ChartsView::redrawTab(int i) {
+    if (i < 0 || i >= static_cast<int>(stale_.size()) || !stale_[static_cast<size_t>(i)]) return;
+    stale_[static_cast<size_t>(i)] = false;
+    switch (i) {
+        case 0: redrawLoss(); break;
+        case 1: redrawGradients(); break;
+        case 2: redrawGains(); break;
+        case 3: redrawLayers(); break;
+        default: redrawScalars(); break;
+    }
 }
 
 RunData::XUnit ChartsView::xUnit() const {
@@ -508,7 +528,11 @@ QWidget* ChartsView::currentChart() const {
     }
 }
 
-QWidget* ChartsView::currentPanel() const { return tabs_->currentWidget(); }
+// The tab's charts together, without its controls.
+QWidget* ChartsView::currentPanel() const {
+    const int i = tabs_->currentIndex();
+    return i >= 0 && i < static_cast<int>(panels_.size()) ? panels_[static_cast<size_t>(i)] : tabs_->currentWidget();
+}
 
 bool ChartsView::exportCurrent(const QString& path, const QString& format, int dpi, bool whole_panel, QString* error) {
     QWidget* target = whole_panel ? currentPanel() : currentChart();

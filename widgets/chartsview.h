@@ -59,13 +59,14 @@ public:
     LineChart* gradChart() const { return grad_lines_; }
     LineChart* layerChart() const { return layer_chart_; }
     QWidget* currentChart() const;                 // the chart export acts on
-    QWidget* currentPanel() const;                 // the whole tab
+    QWidget* currentPanel() const;                 // all charts of the tab, as one figure
 
     // Exports a chart or panel: png (dpi), svg, pdf, or csv (the chart's full data).
     bool exportCurrent(const QString& path, const QString& format, int dpi, bool whole_panel, QString* error);
 
 private:
     void redrawAll();
+    void redrawTab(int index);
     void redrawLoss();
     void redrawGradients();
     void redrawGains();
@@ -81,6 +82,8 @@ private:
     QString xTitle() const;
 
     QTabWidget* tabs_;
+    std::vector<QWidget*> panels_;                 // per tab: its charts without the controls
+    std::vector<bool> stale_;                      // per tab: data changed since it was last drawn
     std::vector<std::unique_ptr<RunData>> runs_;
     // loss tab
     LineChart* loss_;
