@@ -201,6 +201,11 @@ def main():
     log(f"store: {store}")
     lever = levers(bench, os.path.join(tmp, "small-pre_ln.json"), args) if args.device == "cpu" else {}
     gui = gui_latency(args, tmp)
+    # raw measurements first, so a report bug never loses a 20-minute run
+    with open(os.path.join(tmp, "results.json"), "w") as f:
+        json.dump({"results": {f"{k[0]}/{k[1]}": v for k, v in results.items()}, "probe": probe, "store": store,
+                   "lever": lever, "gui": gui, "overhead": overhead}, f)
+    log(f"raw results: {os.path.join(tmp, 'results.json')}")
     write_report(args, results, probe, store, sizes, schemes, peers, lever, gui, overhead)
 
 
@@ -221,7 +226,7 @@ def gui_latency(args, tmp):
     return r
 
 
-def write_report(args, results, probe, store, sizes, schemes, peers, lever, gui, overhead):
+def write_report(args, results, probe, store, sizes, schemes, peers, lever, gui, scheme_overhead):
     m = machine()
     lines = []
     w = lines.append
@@ -296,7 +301,7 @@ def write_report(args, results, probe, store, sizes, schemes, peers, lever, gui,
     w("| scheme | baseline | overhead (median) | repetitions |")
     w("|---|---|---|---|")
     scheme_over = {}
-    for scheme, o in overhead.items():
+    for scheme, o in scheme_overhead.items():
         scheme_over[scheme] = median(o["ratios"])
         w(f"| {scheme} | {o['base']} | **{scheme_over[scheme]:+.1%}** | {', '.join(f'{r:+.1%}' for r in o['ratios'])} |")
     w("")
