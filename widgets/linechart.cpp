@@ -78,6 +78,7 @@ void LineChart::setCurves(std::vector<Curve> curves, bool keep_zoom) {
 }
 
 void LineChart::setHLines(std::vector<std::pair<double, QString>> lines) {
+    if (lines == hlines_) return;   // called on every live refresh: rebuild only on change
     hlines_ = std::move(lines);
     rebuild();
     if (!zoomed_) fitRanges();
