@@ -252,6 +252,7 @@ template <class V> void fields(V& v, ModelConfig& s) {
     v("activation", s.activation);
     v("positions", s.positions);
     v("tie_embeddings", s.tie_embeddings);
+    v("embed_scale", s.embed_scale);
     v("norm", s.norm);
     v("norm_eps", s.norm_eps);
     v("bias", s.bias);
@@ -517,6 +518,8 @@ void validate(const RunConfig& c) {
     if (m.layout == Layout::NGPT) {
         const std::string why = " nGPT has no LayerNorm: every vector lives on the unit sphere; turn this off";
         require(!m.final_norm, "model.final_norm", "must be false with layout ngpt;" + why);
+        require(!m.embed_scale, "model.embed_scale",
+                "must be false with layout ngpt; its embeddings are unit vectors, scaling them leaves the sphere");
         require(!m.normformer.post_attn_norm, "model.normformer.post_attn_norm", "must be false with layout ngpt;" + why);
         require(!m.normformer.ffn_norm, "model.normformer.ffn_norm", "must be false with layout ngpt;" + why);
         require(!m.normformer.head_scale, "model.normformer.head_scale",

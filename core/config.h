@@ -84,6 +84,7 @@ struct ModelConfig {
     Activation activation = Activation::GELU;
     Positions positions = Positions::Learned;
     bool tie_embeddings = true;
+    bool embed_scale = false;       // token embeddings × √d (Vaswani §3.4; fairseq, which Xiong et al. used)
     NormKind norm = NormKind::LayerNorm;
     double norm_eps = 1e-5;
     bool bias = true;

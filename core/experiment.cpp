@@ -55,15 +55,52 @@ json merge_json(const json& base, const json& over) {
     return out;
 }
 
-Experiment parse_experiment(const json& spec, const std::string& name_hint) {
-    if (!spec.is_object()) throw ConfigError("", "an experiment must be a JSON object with \"base\", \"variants\" and/or \"sweep\"");
-    static const std::set<std::string> known{"name", "description", "base", "variants", "sweep"};
-    for (auto it = spec.begin(); it != spec.end(); ++it)
+Experiment parse_experiment(const json& original, const std::string& name_hint, const std::string& scale) {
+    if (!original.is_object())
+        throw ConfigError("", "an experiment must be a JSON object with \"base\", \"variants\" and/or \"sweep\"");
+    static const std::set<std::string> known{"name", "description", "base", "variants", "sweep", "scales", "report"};
+    for (auto it = original.begin(); it != original.end(); ++it)
         if (!known.count(it.key()))
-            throw ConfigError(it.key(), "unknown field; an experiment has name, description, base, variants and sweep"
-                                        " (run settings go inside \"base\")");
+            throw ConfigError(it.key(), "unknown field; an experiment has name, description, base, variants, sweep,"
+                                        " scales and report (run settings go inside \"base\")");
     Experiment ex;
-    ex.spec = spec;
+    ex.spec = original;
+    ex.scale = scale;
+    json spec = original;
+    if (original.contains("scales")) {
+        const json& sc = original["scales"];
+        if (!sc.is_object()) throw ConfigError("scales", "expected an object {\"gpu\": {\"base\": {...}}, ...}");
+        for (auto it = sc.begin(); it != sc.end(); ++it) {
+            if (!it.value().is_object())
+                throw ConfigError("scales." + it.key(), "expected a partial experiment (an object with base, sweep, ...)");
+            for (auto jt = it.value().begin(); jt != it.value().end(); ++jt)
+                if (!known.count(jt.key()) || jt.key() == "scales" || jt.key() == "name")
+                    throw ConfigError("scales." + it.key() + "." + jt.key(),
+                                      "unknown field; a scale may override description, base, variants, sweep and report");
+            ex.scales.push_back(it.key());
+        }
+        spec.erase("scales");
+    }
+    if (!scale.empty()) {
+        if (!original.contains("scales") || !original["scales"].contains(scale)) {
+            std::string names;
+            for (auto& s : ex.scales) names += (names.empty() ? "" : ", ") + s;
+            throw ConfigError("scales", "this experiment has no scale \"" + scale + "\"" +
+                                            (names.empty() ? std::string("; it offers only its default preset")
+                                                           : "; choose one of: " + names));
+        }
+        spec = merge_json(spec, original["scales"][scale]);
+    }
+    if (spec.contains("report")) {
+        if (!spec["report"].is_array()) throw ConfigError("report", "expected an array of {\"finding\": N, ...}");
+        for (size_t i = 0; i < spec["report"].size(); ++i) {
+            const json& r = spec["report"][i];
+            const std::string where = "report[" + std::to_string(i) + "]";
+            if (!r.is_object() || !r.contains("finding") || !r["finding"].is_number_integer())
+                throw ConfigError(where, "expected an object with an integer \"finding\" (see docs/REPRODUCTION.md)");
+        }
+        ex.report = spec["report"];
+    }
     ex.name = name_hint;
     if (spec.contains("name")) {
         if (!spec["name"].is_string() || spec["name"].get<std::string>().empty())
@@ -171,7 +208,7 @@ Experiment parse_experiment(const json& spec, const std::string& name_hint) {
     return ex;
 }
 
-Experiment load_experiment(const std::string& path) {
+Experiment load_experiment(const std::string& path, const std::string& scale) {
     std::ifstream f(path);
     if (!f) throw ConfigError("", "cannot open experiment file " + path + "; check the path");
     json spec;
@@ -192,7 +229,7 @@ Experiment load_experiment(const std::string& path) {
     std::string stem = path;
     if (auto s = stem.find_last_of('/'); s != std::string::npos) stem = stem.substr(s + 1);
     if (auto d = stem.rfind(".json"); d != std::string::npos) stem = stem.substr(0, d);
-    Experiment ex = parse_experiment(spec, stem);
+    Experiment ex = parse_experiment(spec, stem, scale);
     ex.file = path;
     return ex;
 }

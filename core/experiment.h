@@ -6,7 +6,13 @@
 //   { "name": "pre-vs-post", "description": "...",
 //     "base":     { "scheme": "pre_ln", "model": { "n_layers": 6 }, ... },
 //     "variants": [ { "name": "post", "scheme": "post_ln" }, { "name": "pre" } ],
-//     "sweep":    { "optim.lr": [1e-3, 3e-3], "train.seed": [1, 2] } }
+//     "sweep":    { "optim.lr": [1e-3, 3e-3], "train.seed": [1, 2] },
+//     "scales":   { "gpu": { "base": { "model": { "d_model": 512 } } } },
+//     "report":   [ { "finding": 1 } ] }
+//
+// A scale is a partial experiment merged over the document when it is chosen
+// by name (`--scale gpu`): the default is the preset that fits two CPU cores.
+// "report" lists what `normlab report` measures on the runs (core/report).
 //
 // Each variant is merged over the base (objects merge key by key, anything
 // else replaces); every variant is then crossed with every sweep point.
@@ -34,14 +40,19 @@ struct Experiment {
     std::string description;
     std::string file;        // where it was loaded from ("" when parsed from memory)
     nlohmann::json spec;     // the document as written
+    std::string scale;       // the scale chosen ("" = the default preset)
+    std::vector<std::string> scales;  // the scales the file offers
+    nlohmann::json report;   // the "report" array (null when absent), scale applied
     std::vector<ExperimentRun> runs;
 };
 
 // Throws ConfigError with the path of the bad field; `name_hint` names an
 // experiment that has no "name" of its own.
-Experiment parse_experiment(const nlohmann::json& spec, const std::string& name_hint = "experiment");
+// `scale` picks one of the document's "scales" ("" = none).
+Experiment parse_experiment(const nlohmann::json& spec, const std::string& name_hint = "experiment",
+                            const std::string& scale = "");
 // Reads and parses a file; a JSON syntax error reports the line and column.
-Experiment load_experiment(const std::string& path);
+Experiment load_experiment(const std::string& path, const std::string& scale = "");
 
 // Deep merge: objects key by key, anything else replaced by `over`.
 nlohmann::json merge_json(const nlohmann::json& base, const nlohmann::json& over);

@@ -37,7 +37,8 @@ CASES = {
     "normformer_fairseq_resscale": ("normformer", {"model": {"normformer": {"head_scale_placement": "after_out_proj",
                                                                             "res_scale": True}}}),
     "post_ln_sinusoidal_relu_untied": ("post_ln", {"model": {"positions": "sinusoidal", "activation": "relu",
-                                                             "tie_embeddings": False, "init": "xavier"}}),
+                                                             "tie_embeddings": False, "init": "xavier",
+                                                             "embed_scale": True}}),
     "ngpt_no_qknorm": ("ngpt", {"model": {"ngpt": {"qk_norm": False}, "positions": "none"}, "optim": {"lr": 0.01}}),
 }
 
@@ -180,6 +181,8 @@ class Reference:
     def logits(self, idx):
         T = idx.shape[1]
         x = self.W["tok_emb.weight"][idx]
+        if self.m.get("embed_scale"):
+            x = x * math.sqrt(self.d)
         if self.m["positions"] == "learned":
             x = x + self.W["pos_emb"][:T]
         elif self.m["positions"] == "sinusoidal":

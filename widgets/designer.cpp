@@ -102,6 +102,8 @@ const std::vector<Group>& groups() {
           {"model.positions", QT_TRANSLATE_NOOP("normlab::Designer", "Positions"), Kind::Enum, "", {"learned", "sinusoidal", "rope", "none"}},
           {"model.dropout", QT_TRANSLATE_NOOP("normlab::Designer", "Dropout"), Kind::Double, ""},
           {"model.tie_embeddings", QT_TRANSLATE_NOOP("normlab::Designer", "Tied embeddings"), Kind::Bool, ""},
+          {"model.embed_scale", QT_TRANSLATE_NOOP("normlab::Designer", "Embeddings × √d"), Kind::Bool,
+           QT_TRANSLATE_NOOP("normlab::Designer", "Multiply token embeddings by √d_model (Vaswani et al. §3.4; fairseq).\nXiong et al.'s analysis assumes inputs with E‖x₀‖² ≈ d.")},
           {"model.bias", QT_TRANSLATE_NOOP("normlab::Designer", "Biases"), Kind::Bool, ""},
           {"model.init", QT_TRANSLATE_NOOP("normlab::Designer", "Init"), Kind::Enum,
            QT_TRANSLATE_NOOP("normlab::Designer", "normal: N(0, 0.02), residual outputs N(0, 0.02/√(2L)) (GPT-2)\nxavier: Xavier-uniform (Vaswani; Xiong)"),

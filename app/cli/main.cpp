@@ -1,7 +1,8 @@
 // normlab-cli: NormLab without a desktop, for GPU servers, clusters and scripts.
 //
 //   normlab-cli run EXPERIMENT.json [--store FILE] [--device cpu|cuda] [--only NAME]... [--threads N] [--steps N]
-//   normlab-cli validate EXPERIMENT.json
+//                                   [--scale NAME]
+//   normlab-cli validate EXPERIMENT.json [--scale NAME]
 //   normlab-cli list | show RUN | export RUN --csv|--json [--out FILE]
 //   normlab-cli export-weights RUN FILE.safetensors | eval-batch RUN FILE.safetensors [--batch N] [--seed S]
 //   normlab-cli resume RUN | preset SCHEME | schemes
@@ -87,7 +88,7 @@ struct UsageError : std::runtime_error {
 
 Args parse_args(int argc, char** argv) {
     static const std::vector<std::string> with_value{"--store", "--device", "--only", "--threads", "--steps",
-                                                     "--out",   "--batch",  "--seed",  "--last"};
+                                                     "--out",   "--batch",  "--seed",  "--last", "--scale"};
     Args a;
     for (int i = 1; i < argc; ++i) {
         std::string s = argv[i];
@@ -236,7 +237,7 @@ std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64
 
 int cmd_run(const Args& args) {
     if (args.positional.size() != 1) throw UsageError("run needs one experiment file: normlab-cli run EXPERIMENT.json");
-    Experiment ex = load_experiment(args.positional[0]);
+    Experiment ex = load_experiment(args.positional[0], args.opt("--scale"));
     std::vector<std::string> only;
     for (auto [it, end] = args.options.equal_range("--only"); it != end; ++it) only.push_back(it->second);
     std::vector<ExperimentRun> chosen;
@@ -278,8 +279,9 @@ int cmd_resume(const Args& args) {
 
 int cmd_validate(const Args& args) {
     if (args.positional.size() != 1) throw UsageError("validate needs one experiment file");
-    Experiment ex = load_experiment(args.positional[0]);
-    std::printf("%s: %zu run(s)\n", ex.name.c_str(), ex.runs.size());
+    Experiment ex = load_experiment(args.positional[0], args.opt("--scale"));
+    std::printf("%s%s: %zu run(s)\n", ex.name.c_str(), ex.scale.empty() ? "" : (" (scale " + ex.scale + ")").c_str(),
+                ex.runs.size());
     for (auto& r : ex.runs)
         std::printf("  %-40s %-10s d=%d L=%d H=%d steps=%d lr=%g\n", r.name.c_str(), scheme_name(r.config.scheme).c_str(),
                     r.config.model.d_model, r.config.model.n_layers, r.config.model.n_heads, r.config.train.steps,

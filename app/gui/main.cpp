@@ -6,7 +6,10 @@
 //   normlab --measure-latency --experiment FILE.json [--store FILE]
 //       trains the experiment with the charts on screen and prints the event loop's
 //       latency (p50/p99 in ms) as JSON, then quits (bench/run.py uses it)
+//   normlab report EXPERIMENT.json... --out DIR [...]
+//       reproduces the papers' findings and writes a report (app/gui/report.h); offscreen
 #include "app/gui/mainwindow.h"
+#include "app/gui/report.h"
 #include "app/gui/worker.h"
 #include "core/platform.h"
 #include "core/version.h"
@@ -22,6 +25,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <string>
 
 using namespace normlab;
 
@@ -43,6 +47,13 @@ void wait_for_runs(MainWindow& w, const std::vector<qint64>& ids) {
 
 int main(int argc, char** argv) {
     tune_cpu_kernels();
+    if (argc > 1 && std::string(argv[1]) == "report") {
+        // Headless: figures are drawn offscreen, no display needed.
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+        QApplication app(argc, argv);
+        QStringList args = QApplication::arguments().mid(2);
+        return run_report(args);
+    }
     QApplication app(argc, argv);
     QApplication::setOrganizationName("NormLab");
     QApplication::setApplicationName("NormLab");

@@ -242,6 +242,7 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, ForwardCapture* cap) {
     const int64_t T = idx.size(1);
     TORCH_CHECK(T <= cfg.context, "sequence length ", T, " exceeds model.context ", cfg.context);
     auto x = tok_emb(idx);                                                 // (B, T, d)
+    if (cfg.embed_scale) x = x * std::sqrt(static_cast<double>(cfg.d_model));
     if (cfg.positions == Positions::Learned) x = x + pos_emb.narrow(0, 0, T);
     else if (cfg.positions == Positions::Sinusoidal) x = x + positions_table(T, x.device());
     torch::Tensor cos, sin;

@@ -1,0 +1,249 @@
+// normlab report (see report.h).
+#include "app/gui/report.h"
+
+#include "core/errors.h"
+#include "core/experiment.h"
+#include "core/report/report.h"
+#include "core/store/store.h"
+#include "core/train/trainer.h"
+#include "core/version.h"
+#include "widgets/reportfigure.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTextStream>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <thread>
+
+namespace normlab {
+namespace {
+
+struct Options {
+    QStringList experiments;
+    QString out, markdown, notes, store, scale, device;
+    int threads = -1, dpi = 150;
+    bool retrain = false, no_train = false;
+};
+
+struct Usage : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+const char* kUsage =
+    "usage: normlab report EXPERIMENT.json... --out DIR [--markdown FILE] [--notes FILE.md]\n"
+    "                      [--store FILE] [--scale NAME] [--retrain] [--no-train]\n"
+    "                      [--device cpu|cuda|auto] [--threads N] [--dpi N]\n"
+    "Trains the experiments' runs (finished runs with the same configuration are reused from the\n"
+    "store unless --retrain), measures the findings each experiment's \"report\" names and writes\n"
+    "DIR/report.md, DIR/index.html, DIR/report.json and DIR/figures/*.png|svg.\n";
+
+Options parse(const QStringList& args) {
+    Options o;
+    auto value = [&](int& i) {
+        if (i + 1 >= args.size()) throw Usage(args[i].toStdString() + " needs a value");
+        return args[++i];
+    };
+    auto number = [&](int& i) {
+        const QString flag = args[i];
+        bool ok = false;
+        const int v = value(i).toInt(&ok);
+        if (!ok || v < 0) throw Usage(flag.toStdString() + " needs a non-negative integer, got \"" + args[i].toStdString() + "\"");
+        return v;
+    };
+    for (int i = 0; i < args.size(); ++i) {
+        const QString a = args[i];
+        if (a == "--out") o.out = value(i);
+        else if (a == "--markdown") o.markdown = value(i);
+        else if (a == "--notes") o.notes = value(i);
+        else if (a == "--store") o.store = value(i);
+        else if (a == "--scale") o.scale = value(i);
+        else if (a == "--device") o.device = value(i);
+        else if (a == "--threads") o.threads = number(i);
+        else if (a == "--dpi") o.dpi = std::max(72, number(i));
+        else if (a == "--retrain") o.retrain = true;
+        else if (a == "--no-train") o.no_train = true;
+        else if (a.startsWith("--")) throw Usage("unknown option " + a.toStdString());
+        else o.experiments << a;
+    }
+    if (o.experiments.isEmpty()) throw Usage("name at least one experiment file, e.g. experiments/reproduction/*.json");
+    if (o.out.isEmpty()) throw Usage("--out DIR is required (where the report and its figures go)");
+    if (o.retrain && o.no_train) throw Usage("--retrain and --no-train contradict each other; pick one");
+    return o;
+}
+
+std::string machine_text(const std::string& device) {
+    std::string cpu;
+    std::ifstream f("/proc/cpuinfo");
+    for (std::string line; std::getline(f, line);)
+        if (line.rfind("model name", 0) == 0) {
+            cpu = line.substr(line.find(':') + 2);
+            break;
+        }
+    std::string s = (cpu.empty() ? std::string("unknown CPU") : cpu) + ", " +
+                    std::to_string(std::thread::hardware_concurrency()) + " hardware threads, LibTorch threads " +
+                    std::to_string(default_threads()) + ", device " + device;
+    return s;
+}
+
+std::string versions_text() {
+    const auto v = library_versions();
+    std::string s = std::string("NormLab ") + NORMLAB_VERSION;
+    for (auto it = v.begin(); it != v.end(); ++it)
+        if (it.key() != "normlab" && it.value().is_string()) s += ", " + it.key() + " " + it.value().get<std::string>();
+    return s;
+}
+
+}  // namespace
+
+int run_report(const QStringList& args) {
+    // The offscreen platform notes every hidden chart it lays out; not news here.
+    static QtMessageHandler previous = qInstallMessageHandler(nullptr);
+    qInstallMessageHandler([](QtMsgType t, const QMessageLogContext& c, const QString& m) {
+        if (m.contains("propagateSizeHints")) return;
+        if (previous) previous(t, c, m);
+    });
+    Options o;
+    try {
+        o = parse(args);
+    } catch (const Usage& e) {
+        std::fprintf(stderr, "normlab report: %s\n%s", e.what(), kUsage);
+        return 2;
+    }
+    // Load and check everything before training anything.
+    std::vector<Experiment> exps;
+    try {
+        for (auto& file : o.experiments) {
+            Experiment ex = load_experiment(file.toStdString(), o.scale.toStdString());
+            if (!ex.report.is_array() || ex.report.empty())
+                throw ConfigError("report", ex.file + " names no findings; add \"report\": [{\"finding\": N}] or drop the file");
+            for (size_t i = 0; i < ex.report.size(); ++i)
+                if (!report::known_finding(ex.report[i]["finding"].get<int>()))
+                    throw ConfigError("report[" + std::to_string(i) + "].finding",
+                                      std::to_string(ex.report[i]["finding"].get<int>()) + " is not a finding NormLab measures; use 1 to 10");
+            exps.push_back(std::move(ex));
+        }
+    } catch (const ConfigError& e) {
+        std::fprintf(stderr, "normlab report: %s\n", e.what());
+        return 2;
+    }
+
+    std::unique_ptr<Store> store;
+    try {
+        store = std::make_unique<Store>(o.store.isEmpty() ? Store::default_path() : o.store.toStdString());
+    } catch (const StoreError& e) {
+        std::fprintf(stderr, "normlab report: %s\n", e.what());
+        return 5;
+    }
+
+    int code = 0;
+    std::vector<report::Finding> findings;
+    TrainOptions topts;
+    topts.device = o.device.toStdString();
+    topts.threads = o.threads;
+    std::string device_used = resolve_device(o.device.isEmpty() ? "auto" : o.device.toStdString());
+    for (auto& ex : exps) {
+        std::vector<report::RunData> runs;
+        int64_t exp_id = 0;
+        size_t reused = 0, trained = 0;
+        for (size_t i = 0; i < ex.runs.size(); ++i) {
+            const auto& er = ex.runs[i];
+            int64_t id = o.retrain ? 0 : report::find_completed_run(*store, er.resolved);
+            if (id) {
+                ++reused;
+            } else if (o.no_train) {
+                std::fprintf(stderr, "normlab report: %s: run \"%s\" is not in %s and --no-train was given\n",
+                             ex.name.c_str(), er.name.c_str(), store->path().c_str());
+                return 1;
+            } else {
+                if (!exp_id) exp_id = store->add_experiment(ex.name, ex.file, ex.spec);
+                id = queue_run(*store, er.config, exp_id, {ex.name, "report"});
+                topts.on_progress = nullptr;
+                const RunResult r = train_run(*store, id, topts);
+                ++trained;
+                std::fprintf(stderr, "%s [%zu/%zu] %s: %s after %lld steps\n", ex.name.c_str(), i + 1, ex.runs.size(),
+                             er.name.c_str(), status_name(r.status).c_str(), static_cast<long long>(r.steps));
+                if (r.status == RunStatus::Failed || r.status == RunStatus::Cancelled) {
+                    std::fprintf(stderr, "normlab report: %s: run \"%s\" %s: %s\n", ex.name.c_str(), er.name.c_str(),
+                                 status_name(r.status).c_str(), r.message.c_str());
+                    return r.status == RunStatus::Cancelled ? 130 : 1;
+                }
+            }
+            report::RunData rd = report::load_run(*store, *store->run(id));
+            rd.name = er.name;   // the experiment's name for it, whatever it was renamed to
+            rd.variant = report::variant_of(er.name);
+            runs.push_back(std::move(rd));
+        }
+        std::fprintf(stderr, "%s: %zu run(s) reused from the store, %zu trained\n", ex.name.c_str(), reused, trained);
+        for (size_t i = 0; i < ex.report.size(); ++i) {
+            try {
+                findings.push_back(report::analyze(ex.report[i], runs, ex.name));
+            } catch (const ConfigError& e) {
+                std::fprintf(stderr, "normlab report: %s: report[%zu]: %s\n", ex.file.c_str(), i, e.what());
+                report::Finding f;
+                f.number = ex.report[i]["finding"].get<int>();
+                f.title = report::finding_title(f.number);
+                f.experiment = ex.name;
+                f.verdict = report::Verdict::Inconclusive;
+                f.result = std::string("Could not be measured: ") + e.what();
+                findings.push_back(f);
+                code = 1;
+            }
+        }
+    }
+    std::stable_sort(findings.begin(), findings.end(),
+                     [](const report::Finding& a, const report::Finding& b) { return a.number < b.number; });
+
+    QDir out(o.out);
+    if (!out.mkpath("figures")) {
+        std::fprintf(stderr, "normlab report: cannot create %s/figures; check the path and permissions\n", qPrintable(o.out));
+        return 1;
+    }
+    for (auto& f : findings)
+        for (auto& fig : f.figures) {
+            QString err;
+            if (!write_report_figure(fig, out.filePath("figures/" + QString::fromStdString(fig.id)), o.dpi, &err)) {
+                std::fprintf(stderr, "normlab report: figure %s: %s\n", fig.id.c_str(), qPrintable(err));
+                code = 1;
+            }
+        }
+
+    report::ReportMeta meta;
+    meta.command = "normlab report " + args.join(' ').toStdString();
+    meta.date = QDateTime::currentDateTime().toString("yyyy-MM-dd HH:mm").toStdString();
+    meta.machine = machine_text(device_used);
+    meta.versions = versions_text();
+    meta.scale = o.scale.toStdString();
+    if (!o.notes.isEmpty()) {
+        QFile nf(o.notes);
+        if (!nf.open(QIODevice::ReadOnly | QIODevice::Text)) {
+            std::fprintf(stderr, "normlab report: cannot read --notes %s\n", qPrintable(o.notes));
+            return 2;
+        }
+        meta.notes = QString::fromUtf8(nf.readAll()).toStdString();
+    }
+    auto write = [&](const QString& path, const std::string& text) {
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+            std::fprintf(stderr, "normlab report: cannot write %s\n", qPrintable(path));
+            code = 1;
+            return;
+        }
+        f.write(QByteArray::fromStdString(text));
+    };
+    const QString md_path = o.markdown.isEmpty() ? out.filePath("report.md") : o.markdown;
+    const QString fig_rel = QFileInfo(md_path).absoluteDir().relativeFilePath(out.absoluteFilePath("figures"));
+    write(md_path, report::to_markdown(findings, meta, fig_rel.toStdString()));
+    write(out.filePath("index.html"), report::to_html(findings, meta, "figures"));
+    write(out.filePath("report.json"), report::to_json(findings, meta).dump(2) + "\n");
+    std::fprintf(stderr, "normlab report: %zu finding(s) → %s\n", findings.size(), qPrintable(md_path));
+    for (auto& f : findings)
+        std::printf("%2d  %-20s %s\n", f.number, report::verdict_name(f.verdict).c_str(), f.title.c_str());
+    return code;
+}
+
+}  // namespace normlab

@@ -1,0 +1,21 @@
+// normlab report: runs experiments (reusing finished runs from the store),
+// measures the findings their "report" entries name, draws every figure with
+// the app's chart widgets offscreen and writes Markdown, HTML and JSON.
+//
+//   normlab report EXPERIMENT.json... --out DIR [--markdown FILE] [--notes FILE.md]
+//                  [--store FILE] [--scale NAME] [--retrain] [--no-train]
+//                  [--device cpu|cuda|auto] [--threads N] [--dpi N]
+//
+// DIR receives report.md, index.html, report.json and figures/*.png|svg;
+// --markdown writes the Markdown to FILE instead (figure links relative to it).
+#pragma once
+
+#include <QStringList>
+
+namespace normlab {
+
+// Needs a QApplication. Returns the process exit code (0 ok, 1 a finding could
+// not be measured or a run failed, 2 bad usage or configuration, 5 store error).
+int run_report(const QStringList& args);
+
+}  // namespace normlab

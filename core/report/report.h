@@ -1,0 +1,125 @@
+// NormLab core: measuring the papers' findings on stored runs.
+//
+// An experiment file's "report" array names the findings its runs test
+// (`{"finding": 5, "early_steps": 100}`); `analyze` turns those runs into a
+// Finding: the paper's claim, the numbers measured, an honest verdict with
+// its reason, a table and figures described as data (curves, axes), which
+// the app draws with its own chart widgets (app/gui/report.cpp) and this
+// file writes into Markdown and HTML. No LibTorch, no Qt: the verdict logic
+// is tested on small synthetic runs (tests/test_report.cpp).
+//
+// The ten findings, their measures and thresholds: docs/REPRODUCTION.md
+// ("How the verdicts are decided") and the comments in report.cpp.
+#pragma once
+
+#include "core/store/store.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace normlab::report {
+
+// One stored run as the analyses see it: the configuration and every point
+// of every series (loaded once; runs here are small).
+struct RunData {
+    int64_t id = 0;
+    std::string name;                 // "Post-LN n_layers=6 seed=1"
+    std::string variant;              // the name without its sweep suffix: "Post-LN"
+    nlohmann::json config;            // full RunConfig JSON
+    RunStatus status = RunStatus::Finished;
+    int64_t status_step = -1;
+    int64_t steps_done = 0;
+    double final_loss = 0;            // validation loss at the end (NaN if none)
+    nlohmann::json info;
+    std::map<std::pair<std::string, int>, std::vector<Point>> series;
+    std::vector<Distribution> distributions;
+
+    const std::vector<Point>& get(const std::string& name, int layer = -1) const;  // empty when absent
+    std::string scheme() const;
+    int layers() const;
+    int64_t seed() const;
+    double cfg_number(const std::string& dotted, double fallback = 0) const;  // "optim.lr"
+    bool cfg_bool(const std::string& dotted) const;
+};
+
+// Reads a run with all its series and distributions.
+RunData load_run(Store& store, const RunInfo& info);
+// The run name without trailing " key=value" sweep labels.
+std::string variant_of(const std::string& run_name);
+
+// A finished (or, for stability tests, diverged) run of the store whose
+// configuration equals `config` up to the run name, device and threads, so
+// a report reuses runs trained earlier (also on another machine) instead of
+// training them again. 0 when there is none.
+int64_t find_completed_run(Store& store, const nlohmann::json& config);
+
+enum class Verdict { Reproduced, Partly, NotReproduced, Inconclusive };
+std::string verdict_name(Verdict v);   // "reproduced", "partly reproduced", ...
+
+struct Line {
+    std::string label;
+    std::vector<double> x, y;
+    int color = 0;                    // index into the app's run colours
+    bool dashed = false;
+    bool markers = false;
+};
+
+struct Figure {
+    std::string id;                   // file stem: "f01-fc2-vs-depth"
+    std::string title, x_label, y_label;
+    bool log_y = false;
+    std::vector<Line> lines;
+    std::vector<std::pair<double, std::string>> hlines;
+    std::string caption;
+};
+
+struct Table {
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;
+};
+
+struct Finding {
+    int number = 0;
+    std::string title;                // short: "Last-layer FC2 gradient vs depth at init"
+    std::string source;               // "Xiong et al. 2020, Fig. 3"
+    std::string claim;                // the paper's claim
+    std::string measure;              // how it is measured here
+    std::string setup;                // sizes, steps, seeds of the runs used
+    std::string experiment;           // the experiment's name
+    Verdict verdict = Verdict::Inconclusive;
+    std::string result;               // the measured outcome with its numbers, one paragraph
+    std::vector<std::pair<std::string, double>> numbers;   // the key numbers, machine-readable
+    Table table;
+    std::vector<Figure> figures;
+};
+
+// Known finding numbers (1..10) and their titles.
+bool known_finding(int number);
+std::string finding_title(int number);
+
+// Measures finding entry["finding"] on `runs` (the runs of one experiment).
+// Throws ConfigError (path "report[...]" set by the caller) when the runs
+// cannot answer it, e.g. a scheme the finding compares is missing.
+Finding analyze(const nlohmann::json& entry, const std::vector<RunData>& runs, const std::string& experiment);
+
+struct ReportMeta {
+    std::string title = "NormLab reproduction report";
+    std::string command;              // how it was generated
+    std::string date;
+    std::string machine;              // CPU / GPU description, threads
+    std::string versions;             // NormLab, LibTorch, ...
+    std::string scale;                // "" = the CPU presets
+    std::string notes;                // free Markdown inserted after the summary
+};
+
+// Figures are referenced as `figure_dir/ID.png` and `figure_dir/ID.svg`
+// (figure_dir relative to the document).
+std::string to_markdown(const std::vector<Finding>& findings, const ReportMeta& meta, const std::string& figure_dir);
+std::string to_html(const std::vector<Finding>& findings, const ReportMeta& meta, const std::string& figure_dir);
+nlohmann::json to_json(const std::vector<Finding>& findings, const ReportMeta& meta);
+
+}  // namespace normlab::report

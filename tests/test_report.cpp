@@ -1,0 +1,439 @@
+// The reproduction report: every experiment file loads (with each of its
+// scales), the verdict logic of each finding on tiny synthetic runs, reuse of
+// finished runs from the store, and `normlab report` end to end on a tiny
+// experiment (training, figures drawn by the app's charts, Markdown/HTML/JSON).
+#include "app/gui/report.h"
+#include "core/errors.h"
+#include "core/experiment.h"
+#include "core/report/report.h"
+#include "core/store/store.h"
+#include "widgets/reportfigure.h"
+
+#include <QtTest/QtTest>
+
+#include <QDirIterator>
+#include <QImage>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+
+using namespace normlab;
+using namespace normlab::report;
+using nlohmann::json;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+RunData mk(const std::string& name, const std::string& scheme, int layers, int seed = 1, json extra = json::object()) {
+    RunData r;
+    r.name = name;
+    r.variant = variant_of(name);
+    r.config = merge_json({{"scheme", scheme},
+                           {"model", {{"n_layers", layers}, {"d_model", 128}, {"normformer", {{"head_scale", scheme == "normformer"},
+                                                                                             {"post_attn_norm", scheme == "normformer"},
+                                                                                             {"ffn_norm", scheme == "normformer"}}}}},
+                           {"optim", {{"lr", 1e-3}, {"schedule", {{"warmup", 100}}}}},
+                           {"train", {{"seed", seed}, {"steps", 200}}}},
+                          extra);
+    r.status = RunStatus::Finished;
+    r.steps_done = 200;
+    r.final_loss = kNaN;
+    return r;
+}
+void at0(RunData& r, const std::string& series, const std::vector<double>& per_layer) {
+    for (size_t l = 0; l < per_layer.size(); ++l) r.series[{series, static_cast<int>(l)}] = {{0, per_layer[l]}};
+}
+void curve(RunData& r, const std::string& series, int layer, const std::vector<std::pair<int64_t, double>>& pts) {
+    auto& v = r.series[{series, layer}];
+    for (auto& [s, y] : pts) v.push_back({s, y});
+}
+Verdict verdict(int finding, const std::vector<RunData>& runs, json extra = json::object()) {
+    json e = extra;
+    e["finding"] = finding;
+    return analyze(e, runs, "synthetic").verdict;
+}
+QString name(Verdict v) { return QString::fromStdString(verdict_name(v)); }
+#define VERDICT(expected, ...) QCOMPARE(name(verdict(__VA_ARGS__)), name(expected))
+
+Distribution dist(const std::string& n, int layer, int64_t step, double median) {
+    Distribution d;
+    d.name = n;
+    d.layer = layer;
+    d.step = step;
+    d.count = 10;
+    d.min = median - 0.2, d.q1 = median - 0.1, d.median = median, d.q3 = median + 0.1, d.max = median + 0.2;
+    d.mean = median;
+    return d;
+}
+
+}  // namespace
+
+class TestReport : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+private Q_SLOTS:
+    void everyExperimentLoads() {
+        QDirIterator it(NORMLAB_SOURCE_DIR "/experiments", {"*.json"}, QDir::Files, QDirIterator::Subdirectories);
+        int files = 0;
+        std::set<int> findings;
+        while (it.hasNext()) {
+            const std::string path = it.next().toStdString();
+            Experiment ex;
+            try {
+                ex = load_experiment(path);
+                for (auto& s : ex.scales) QVERIFY2(!load_experiment(path, s).runs.empty(), (path + " scale " + s).c_str());
+            } catch (const ConfigError& e) {
+                QFAIL((path + ": " + e.what()).c_str());
+            }
+            QVERIFY(!ex.runs.empty());
+            ++files;
+            if (path.find("/reproduction/") == std::string::npos) continue;
+            QVERIFY2(ex.report.is_array() && !ex.report.empty(), path.c_str());
+            QVERIFY2(!ex.scales.empty(), (path + " has no gpu scale").c_str());
+            for (auto& r : ex.report) {
+                QVERIFY(known_finding(r["finding"].get<int>()));
+                findings.insert(r["finding"].get<int>());
+            }
+        }
+        QVERIFY(files >= 14);
+        QCOMPARE(findings.size(), size_t(10));   // the ten findings of the issue, each measured
+    }
+
+    void scalesMergeAndErrorsNameTheField() {
+        const json spec = {{"base", {{"model", {{"d_model", 64}, {"n_heads", 4}}}}},
+                           {"sweep", {{"train.seed", {1, 2}}}},
+                           {"scales", {{"gpu", {{"base", {{"model", {{"d_model", 512}}}}}, {"sweep", {{"train.seed", {1, 2, 3}}}}}}}},
+                           {"report", {{{"finding", 1}}}}};
+        auto cpu = parse_experiment(spec, "x");
+        QCOMPARE(cpu.runs.size(), size_t(2));
+        QCOMPARE(cpu.runs[0].config.model.d_model, 64);
+        auto gpu = parse_experiment(spec, "x", "gpu");
+        QCOMPARE(gpu.runs.size(), size_t(3));
+        QCOMPARE(gpu.runs[0].config.model.d_model, 512);
+        QCOMPARE(gpu.runs[0].config.model.n_heads, 4);   // merged, not replaced
+        try {
+            parse_experiment(spec, "x", "tpu");
+            QFAIL("an unknown scale was accepted");
+        } catch (const ConfigError& e) {
+            QCOMPARE(QString::fromStdString(e.path()), QString("scales"));
+            QVERIFY(QString(e.what()).contains("gpu"));
+        }
+        json bad = spec;
+        bad["report"] = {{{"finding", "one"}}};
+        try {
+            parse_experiment(bad, "x");
+            QFAIL("a bad report entry was accepted");
+        } catch (const ConfigError& e) {
+            QCOMPARE(QString::fromStdString(e.path()), QString("report[0]"));
+        }
+        bad = spec;
+        bad["scales"]["gpu"]["steps"] = 5;
+        try {
+            parse_experiment(bad, "x", "gpu");
+            QFAIL("a bad scale field was accepted");
+        } catch (const ConfigError& e) {
+            QCOMPARE(QString::fromStdString(e.path()), QString("scales.gpu.steps"));
+        }
+        try {
+            analyze({{"finding", 11}}, {mk("a", "pre_ln", 2)}, "x");
+            QFAIL("finding 11 was accepted");
+        } catch (const ConfigError& e) {
+            QCOMPARE(QString::fromStdString(e.path()), QString("finding"));
+        }
+    }
+
+    void variantNames() {
+        QCOMPARE(QString::fromStdString(variant_of("Post-LN n_layers=6 seed=1")), QString("Post-LN"));
+        QCOMPARE(QString::fromStdString(variant_of("- FFN LN seed=2")), QString("- FFN LN"));
+        QCOMPARE(QString::fromStdString(variant_of("NormFormer")), QString("NormFormer"));
+    }
+
+    void finding1_fc2VersusDepth() {
+        auto runs_with = [](double post6, double post14, double pre6, double pre14) {
+            std::vector<RunData> rs;
+            for (int L : {6, 14}) {
+                RunData a = mk("Post-LN", "post_ln", L), b = mk("Pre-LN", "pre_ln", L);
+                a.series[{"grad_expected_l2/fc2", L - 1}] = {{0, L == 6 ? post6 : post14}};
+                b.series[{"grad_expected_l2/fc2", L - 1}] = {{0, L == 6 ? pre6 : pre14}};
+                rs.push_back(a), rs.push_back(b);
+            }
+            return rs;
+        };
+        VERDICT(Verdict::Reproduced, 1, runs_with(1.6, 1.55, 0.8, 0.52));
+        VERDICT(Verdict::Partly, 1, runs_with(1.6, 1.6, 0.8, 0.8));        // Pre-LN does not shrink
+        VERDICT(Verdict::NotReproduced, 1, runs_with(1.6, 0.5, 0.8, 0.8)); // the reverse
+        auto f = analyze({{"finding", 1}}, runs_with(1.6, 1.55, 0.8, 0.52), "x");
+        QVERIFY(std::fabs(f.numbers[1].second - 0.65) < 1e-9);
+        QCOMPARE(f.figures.size(), size_t(1));
+        QCOMPARE(f.figures[0].lines.size(), size_t(3));   // Post, Pre, theory
+        // One depth cannot show a trend: a clear error, not a verdict.
+        QVERIFY_THROWS_EXCEPTION(ConfigError, analyze({{"finding", 1}}, {mk("a", "post_ln", 6), mk("b", "pre_ln", 6)}, "x"));
+    }
+
+    void finding2and3_perLayerAtInit() {
+        RunData post = mk("Post-LN", "post_ln", 4), pre = mk("Pre-LN", "pre_ln", 4);
+        at0(post, "grad_expected_l2/fc2", {1.0, 1.2, 1.4, 1.6});
+        at0(pre, "grad_expected_l2/fc2", {1.0, 1.05, 0.95, 1.0});
+        at0(post, "hidden/norm", {11.3, 11.3, 11.3, 11.3});
+        at0(pre, "hidden/norm", {5, 8, 11, 14});
+        VERDICT(Verdict::Reproduced, 2, {post, pre});
+        VERDICT(Verdict::Reproduced, 3, {post, pre});
+        at0(pre, "grad_expected_l2/fc2", {2.0, 1.5, 1.0, 0.5});   // Pre-LN falling: not flat
+        VERDICT(Verdict::Partly, 2, {post, pre});
+        at0(post, "grad_expected_l2/fc2", {1.6, 1.4, 1.2, 1.0});
+        VERDICT(Verdict::NotReproduced, 2, {post, pre});
+        at0(pre, "hidden/norm", {11, 11, 11, 11});
+        at0(post, "hidden/norm", {5, 8, 11, 14});
+        VERDICT(Verdict::NotReproduced, 3, {post, pre});
+        // "depth" picks the runs; a depth with no runs is an error naming it.
+        QVERIFY_THROWS_EXCEPTION(ConfigError, analyze({{"finding", 2}, {"depth", 12}}, {post, pre}, "x"));
+    }
+
+    void finding4_warmup() {
+        auto set = [](double post_wu, double post_none, double pre_wu, double pre_none, bool post_diverged = false) {
+            std::vector<RunData> rs;
+            for (auto [scheme, wu, loss] : {std::tuple{"post_ln", true, post_wu}, std::tuple{"post_ln", false, post_none},
+                                            std::tuple{"pre_ln", true, pre_wu}, std::tuple{"pre_ln", false, pre_none}}) {
+                RunData r = mk(std::string(scheme) + (wu ? " wu" : " none"), scheme, 6, 1,
+                               {{"optim", {{"lr", 3e-3}, {"schedule", {{"warmup", wu ? 100 : 0}}}}}});
+                r.final_loss = loss;
+                if (post_diverged && !wu && std::string(scheme) == "post_ln") r.status = RunStatus::Diverged;
+                curve(r, "val/loss", -1, {{0, 5.5}, {200, loss}});
+                rs.push_back(r);
+            }
+            return rs;
+        };
+        VERDICT(Verdict::Reproduced, 4, set(2.45, 3.30, 2.44, 2.46));
+        VERDICT(Verdict::Reproduced, 4, set(2.45, 2.50, 2.44, 2.46, true));   // diverged = infinitely worse
+        VERDICT(Verdict::NotReproduced, 4, set(2.45, 2.46, 2.44, 2.46));
+        VERDICT(Verdict::Partly, 4, set(2.45, 3.30, 2.44, 3.30));             // Pre-LN suffers as much
+    }
+
+    void finding5_earlyGradients() {
+        auto with = [](std::vector<double> pre, std::vector<double> post, std::vector<double> nf) {
+            RunData a = mk("Pre-LN", "pre_ln", 4), b = mk("Post-LN", "post_ln", 4), c = mk("NormFormer", "normformer", 4);
+            for (int l = 0; l < 4; ++l) {
+                curve(a, "grad_l1/fc2", l, {{0, pre[l]}, {50, pre[l]}, {300, 100.0}});   // step 300 is outside "early"
+                curve(b, "grad_l1/fc2", l, {{0, post[l]}, {50, post[l]}});
+                curve(c, "grad_l1/fc2", l, {{0, nf[l]}, {50, nf[l]}});
+            }
+            return std::vector<RunData>{a, b, c};
+        };
+        VERDICT(Verdict::Reproduced, 5, with({4, 3, 2, 1}, {1, 2, 3, 4}, {2, 2, 1.9, 1.8}), {{"early_steps", 100}});
+        VERDICT(Verdict::Partly, 5, with({4, 3, 2, 1}, {1, 2, 3, 4}, {8, 2, 1, 1}), {{"early_steps", 100}});
+        VERDICT(Verdict::NotReproduced, 5, with({1, 2, 3, 4}, {4, 3, 2, 1}, {8, 2, 1, 1}), {{"early_steps", 100}});
+    }
+
+    void finding6_ablation() {
+        auto with = [](std::vector<std::pair<std::string, std::vector<double>>> losses) {
+            std::vector<RunData> rs;
+            for (auto& [variant, ls] : losses) {
+                for (size_t s = 0; s < ls.size(); ++s) {
+                    std::string scheme = variant == "Pre-LN" ? "pre_ln" : "normformer";
+                    RunData r = mk(variant + " seed=" + std::to_string(s + 1), scheme, 4, static_cast<int>(s + 1));
+                    if (variant == "- FFN LN") r.config["model"]["normformer"]["ffn_norm"] = false;
+                    if (variant == "- HeadScale") r.config["model"]["normformer"]["head_scale"] = false;
+                    r.final_loss = ls[s];
+                    curve(r, "val/loss", -1, {{0, 5.5}, {200, ls[s]}});
+                    rs.push_back(r);
+                }
+            }
+            return rs;
+        };
+        VERDICT(Verdict::Reproduced, 6,
+                with({{"NormFormer", {2.40, 2.41}}, {"- HeadScale", {2.45, 2.46}}, {"- FFN LN", {2.43, 2.44}}, {"Pre-LN", {2.50, 2.51}}}));
+        VERDICT(Verdict::Partly, 6,
+                with({{"NormFormer", {2.40, 2.41}}, {"- HeadScale", {2.38, 2.39}}, {"- FFN LN", {2.43, 2.44}}, {"Pre-LN", {2.50, 2.51}}}));
+        VERDICT(Verdict::Inconclusive, 6,   // a 0.01 gain inside a ±0.05 seed spread
+                with({{"NormFormer", {2.40, 2.50}}, {"- FFN LN", {2.47, 2.48}}, {"Pre-LN", {2.46, 2.46}}}));
+        VERDICT(Verdict::NotReproduced, 6, with({{"NormFormer", {2.50, 2.51}}, {"- FFN LN", {2.47, 2.48}}, {"Pre-LN", {2.40, 2.41}}}));
+        auto f = analyze({{"finding", 6}},
+                         with({{"NormFormer", {2.40, 2.40}}, {"- FFN LN", {2.45, 2.45}}, {"Pre-LN", {2.50, 2.50}}}), "x");
+        QCOMPARE(QString::fromStdString(f.table.rows[1][3]), QString("50%"));   // half the gain lost
+    }
+
+    void finding7_lrStability() {
+        auto with = [](std::vector<double> pre, std::vector<double> nf, bool diverge = true) {
+            std::vector<RunData> rs;
+            for (auto [scheme, lrs] : {std::pair{"pre_ln", pre}, std::pair{"normformer", nf}}) {
+                for (size_t i = 0; i < lrs.size(); ++i) {
+                    RunData r = mk(std::string(scheme) + std::to_string(i), scheme, 4, static_cast<int>(i + 1));
+                    const int64_t step = static_cast<int64_t>(lrs[i] / 5e-5);
+                    curve(r, "train/lr", -1, {{0, 0.0}, {step, lrs[i]}});
+                    curve(r, "train/loss", -1, {{0, 5.5}, {step, diverge ? 9.0 : 2.0}});
+                    if (diverge) {
+                        r.status = RunStatus::Diverged;
+                        r.status_step = step;
+                        r.info = {{"diverged_lr", lrs[i]}, {"diverged_step", step}};
+                    }
+                    rs.push_back(r);
+                }
+            }
+            return rs;
+        };
+        VERDICT(Verdict::Reproduced, 7, with({0.020, 0.021}, {0.0275, 0.028}));
+        VERDICT(Verdict::Partly, 7, with({0.020, 0.026}, {0.022, 0.030}));
+        VERDICT(Verdict::NotReproduced, 7, with({0.0275, 0.028}, {0.020, 0.021}));
+        VERDICT(Verdict::Inconclusive, 7, with({0.1, 0.1}, {0.1, 0.1}, false));
+    }
+
+    void finding8_ffnGains() {
+        auto with = [](std::vector<double> medians) {
+            RunData r = mk("NormFormer", "normformer", 4);
+            for (int l = 0; l < 4; ++l) {
+                r.distributions.push_back(dist("gain/ffn_norm", l, 0, 1.0));   // the start: all 1
+                r.distributions.push_back(dist("gain/ffn_norm", l, 200, medians[l]));
+                curve(r, "gain_mean/ffn_norm", l, {{0, 1.0}, {200, medians[l]}});
+            }
+            return std::vector<RunData>{r};
+        };
+        VERDICT(Verdict::Reproduced, 8, with({0.5, 0.7, 0.9, 1.1}));
+        VERDICT(Verdict::Partly, 8, with({0.5, 1.2, 0.4, 0.6}));
+        VERDICT(Verdict::NotReproduced, 8, with({1.1, 0.9, 0.7, 0.5}));
+    }
+
+    void finding9_deepStack() {
+        auto with = [](bool post_diverges, double dn, double bn, bool bn_smooth) {
+            std::vector<RunData> rs;
+            for (auto [scheme, loss] : {std::pair{"post_ln", 3.3}, std::pair{"deepnorm", dn}, std::pair{"branchnorm", bn}}) {
+                RunData r = mk(scheme, scheme, 24);
+                r.final_loss = loss;
+                if (post_diverges && std::string(scheme) == "post_ln") r.status = RunStatus::Diverged;
+                curve(r, "val/loss", -1, {{0, 5.5}, {200, loss}});
+                const bool jagged = std::string(scheme) == "post_ln" || (std::string(scheme) == "branchnorm" && !bn_smooth);
+                for (int s = 0; s <= 100; ++s) r.series[{"train/grad_norm", -1}].push_back({s, jagged && s % 2 ? 4.0 : 1.0});
+                rs.push_back(r);
+            }
+            return rs;
+        };
+        VERDICT(Verdict::Reproduced, 9, with(true, 2.60, 2.55, true));
+        VERDICT(Verdict::Reproduced, 9, with(false, 2.60, 2.55, true));   // Post-LN stalls 0.75 nats behind
+        VERDICT(Verdict::Partly, 9, with(false, 2.60, 2.80, true));
+        VERDICT(Verdict::NotReproduced, 9, with(false, 3.25, 3.40, false));
+    }
+
+    void finding10_ngpt() {
+        auto with = [](double cond_ngpt, double alpha, bool faster) {
+            RunData b = mk("Baseline", "pre_ln", 2), n = mk("nGPT", "ngpt", 2);
+            curve(b, "val/loss", -1, {{0, 5.5}, {100, 3.0}, {200, 2.5}});
+            if (faster) curve(n, "val/loss", -1, {{0, 5.5}, {50, 3.0}, {100, 2.5}, {200, 2.3}});
+            else curve(n, "val/loss", -1, {{0, 5.5}, {100, 3.2}, {200, 2.9}});
+            for (int l = 0; l < 2; ++l)
+                for (const char* w : {"cond/q", "cond/k", "cond/v"}) {
+                    curve(b, w, l, {{200, 500.0}});
+                    curve(n, w, l, {{200, cond_ngpt}});
+                }
+            for (int l = 0; l < 2; ++l)
+                for (const char* g : {"gain/alpha_A", "gain/alpha_M"}) n.distributions.push_back(dist(g, l, 200, alpha));
+            return std::vector<RunData>{b, n};
+        };
+        auto f = analyze({{"finding", 10}}, with(5, 0.2, true), "x");
+        QCOMPARE(name(f.verdict), name(Verdict::Reproduced));
+        QCOMPARE(f.numbers[0].first, std::string("speedup"));
+        QVERIFY(std::fabs(f.numbers[0].second - 2.0) < 1e-9);   // 2.5 reached at step 100 of 200
+        QVERIFY(std::fabs(f.numbers[3].second - 100.0) < 1e-9);
+        VERDICT(Verdict::Partly, 10, with(5, 3.0, false));      // only the conditioning holds
+        VERDICT(Verdict::NotReproduced, 10, with(400, 3.0, false));
+    }
+
+    void documents() {
+        RunData post = mk("Post-LN", "post_ln", 2), pre = mk("Pre-LN", "pre_ln", 2);
+        at0(post, "hidden/norm", {11.3, 11.3});
+        at0(pre, "hidden/norm", {5, 9});
+        std::vector<Finding> fs{analyze({{"finding", 3}}, {post, pre}, "tiny")};
+        ReportMeta meta;
+        meta.command = "normlab report tiny.json --out x";
+        meta.date = "2026-11-22";
+        const std::string md = to_markdown(fs, meta, "figures");
+        QVERIFY(md.find("## 3. Hidden-state norms grow with depth in Pre-LN") != std::string::npos);
+        QVERIFY(md.find("**Verdict: reproduced.**") != std::string::npos);
+        QVERIFY(md.find("](figures/f03-hidden-norm-per-layer.png)") != std::string::npos);
+        QVERIFY(md.find("[SVG](figures/f03-hidden-norm-per-layer.svg)") != std::string::npos);
+        const std::string html = to_html(fs, meta, "figures");
+        QVERIFY(html.find("<img src=\"figures/f03-hidden-norm-per-layer.png\"") != std::string::npos);
+        const json j = to_json(fs, meta);
+        QCOMPARE(QString::fromStdString(j["findings"][0]["verdict"].get<std::string>()), QString("reproduced"));
+    }
+
+    void reusesFinishedRunsOnly() {
+        const std::string p = dir_.filePath("reuse.sqlite").toStdString();
+        Store s(p);
+        auto ex = parse_experiment({{"base", {{"model", {{"d_model", 32}, {"n_heads", 2}}}}}, {"sweep", {{"train.seed", {1, 2}}}}});
+        const int64_t a = s.create_run(ex.runs[0].name, "pre_ln", ex.runs[0].resolved, 1);
+        QCOMPARE(find_completed_run(s, ex.runs[0].resolved), int64_t(0));   // queued: not reusable
+        s.finish_run(a, RunStatus::Finished, 10, "", 2.0);
+        QCOMPARE(find_completed_run(s, ex.runs[0].resolved), a);
+        QCOMPARE(find_completed_run(s, ex.runs[1].resolved), int64_t(0));   // another seed
+        json renamed = ex.runs[0].resolved;
+        renamed["name"] = "something else";
+        renamed["train"]["device"] = "cuda";
+        renamed["train"]["threads"] = 16;
+        QCOMPARE(find_completed_run(s, renamed), a);   // name, device and threads do not change the science
+        const int64_t b = s.create_run(ex.runs[1].name, "pre_ln", ex.runs[1].resolved, 2);
+        s.finish_run(b, RunStatus::Cancelled, 3, "", kNaN);
+        QCOMPARE(find_completed_run(s, ex.runs[1].resolved), int64_t(0));
+    }
+
+    void figureFilesFromTheAppCharts() {
+        Figure fig;
+        fig.id = "test";
+        fig.title = "A figure";
+        fig.x_label = "layer";
+        fig.y_label = "value";
+        fig.log_y = true;
+        fig.lines.push_back({"one", {1, 2, 3}, {1, 10, 100}, 0, false, true});
+        fig.lines.push_back({"two", {1, 2, 3}, {2, 2, 2}, 1, true, false});
+        fig.hlines.push_back({5, "ref"});
+        const QString stem = dir_.filePath("fig");
+        QString err;
+        QVERIFY2(write_report_figure(fig, stem, 100, &err), qPrintable(err));
+        QImage png(stem + ".png");
+        QVERIFY(!png.isNull());
+        QVERIFY(png.width() > 700);
+        QFile svg(stem + ".svg");
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QByteArray text = svg.readAll();
+        QVERIFY(text.contains("<svg") && text.contains("A figure"));
+    }
+
+    // The whole command on a tiny experiment: trains two 1-step runs, then
+    // reuses them the second time, writes every file, and refuses bad input.
+    void endToEnd() {
+        const QString exp = dir_.filePath("tiny.json");
+        {
+            std::ofstream f(exp.toStdString());
+            f << json{{"name", "tiny"},
+                      {"base", {{"model", {{"d_model", 32}, {"n_layers", 3}, {"n_heads", 2}, {"d_ff", 64}, {"context", 16}}},
+                                {"train", {{"steps", 1}, {"batch_size", 2}, {"eval_every", 0}, {"threads", 1}}},
+                                {"probes", {{"forward_every", 1}, {"cond_every", 0}, {"gains_every", 0}}},
+                                {"data", {{"source", "markov"}, {"markov", {{"length", 20000}}}}}}},
+                      {"variants", {{{"scheme", "post_ln"}}, {{"scheme", "pre_ln"}}}},
+                      {"report", {{{"finding", 3}}}}}
+                     .dump(2);
+        }
+        const QString store = dir_.filePath("e2e.sqlite"), out = dir_.filePath("report");
+        QCOMPARE(run_report({exp, "--out", out, "--store", store, "--dpi", "72"}), 0);
+        for (auto f : {"report.md", "index.html", "report.json", "figures/f03-hidden-norm-per-layer.png",
+                       "figures/f03-hidden-norm-per-layer.svg"})
+            QVERIFY2(QFile::exists(out + "/" + f), f);
+        QCOMPARE(Store(store.toStdString()).runs().size(), size_t(2));
+        // Again: both runs come from the store (--no-train would fail otherwise).
+        QCOMPARE(run_report({exp, "--out", out, "--store", store, "--no-train"}), 0);
+        QCOMPARE(Store(store.toStdString()).runs().size(), size_t(2));
+        QFile md(out + "/report.md");
+        QVERIFY(md.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(md.readAll());
+        QVERIFY(text.contains("## 3. Hidden-state norms"));
+        QVERIFY(text.contains("(figures/f03-hidden-norm-per-layer.png)"));
+        // Bad input: usage and configuration errors are refused before training.
+        QCOMPARE(run_report({exp}), 2);                                          // no --out
+        QCOMPARE(run_report({exp, "--out", out, "--scale", "gpu"}), 2);          // no such scale
+        QCOMPARE(run_report({exp, "--out", out, "--retrain", "--no-train"}), 2);
+    }
+};
+
+QTEST_MAIN(TestReport)
+#include "test_report.moc"

@@ -1,0 +1,41 @@
+// NormLab widgets: report figures (see reportfigure.h).
+#include "widgets/reportfigure.h"
+
+#include "widgets/linechart.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QLegend>
+
+namespace normlab {
+
+bool write_report_figure(const report::Figure& figure, const QString& stem, int dpi, QString* error) {
+    LineChart chart;
+    chart.setAttribute(Qt::WA_DontShowOnScreen);
+    chart.resize(760, 470);
+    chart.setTitle(QString::fromStdString(figure.title));
+    chart.setAxisTitles(QString::fromStdString(figure.x_label), QString::fromStdString(figure.y_label));
+    chart.setLogY(figure.log_y);
+    std::vector<Curve> curves;
+    for (auto& l : figure.lines) {
+        Curve c;
+        c.label = QString::fromStdString(l.label);
+        c.color = run_color(l.color);
+        c.x = l.x;
+        c.y = l.y;
+        c.style = l.dashed ? Qt::DashLine : Qt::SolidLine;
+        c.width = 2.0;
+        c.smooth = false;
+        c.markers = l.markers;
+        curves.push_back(std::move(c));
+    }
+    std::vector<std::pair<double, QString>> hlines;
+    for (auto& [v, label] : figure.hlines) hlines.emplace_back(v, QString::fromStdString(label));
+    chart.setHLines(std::move(hlines));
+    chart.setCurves(std::move(curves), false);
+    chart.show();   // lays the view out (never on screen)
+    for (int i = 0; i < 3; ++i) QApplication::processEvents();
+    return chart.exportFigure(stem + ".png", "png", dpi, error) && chart.exportFigure(stem + ".svg", "svg", dpi, error);
+}
+
+}  // namespace normlab
