@@ -4,6 +4,7 @@
 // writes a valid file, a translation changes visible labels; and the chart
 // reduction keeps spikes, marks non-finite values and survives zeros on log axes.
 #include "app/gui/mainwindow.h"
+#include "app/gui/reportdialog.h"
 #include "app/gui/worker.h"
 #include "core/store/store.h"
 #include "widgets/chartsview.h"
@@ -23,6 +24,7 @@
 #include <QtTest/QtTest>
 
 #include <cmath>
+#include <fstream>
 
 using namespace normlab;
 
@@ -282,6 +284,46 @@ private Q_SLOTS:
         QVERIFY(spy.isValid());
         model.reload(s);
         QCOMPARE(spy.count(), 1);
+    }
+
+    // Run → Reproduce paper findings…: the dialog lists the shipped
+    // experiments, runs `normlab report` as a child process on a tiny one and
+    // offers the finished report; the menu entry exists.
+    void reproductionReportDialog() {
+        MainWindow w(store());
+        bool found = false;
+        for (QAction* m : w.menuBar()->actions())
+            for (QAction* a : m->menu() ? m->menu()->actions() : QList<QAction*>{})
+                found = found || a->text().contains("Reproduce");
+        QVERIFY(found);
+        const QString exp = dir_.filePath("tiny_report.json");
+        {
+            std::ofstream f(exp.toStdString());
+            f << R"({"name": "tiny-report",
+              "base": {"model": {"d_model": 32, "n_layers": 2, "n_heads": 2, "d_ff": 64, "context": 16},
+                       "train": {"steps": 1, "batch_size": 2, "eval_every": 0, "threads": 1},
+                       "probes": {"forward_every": 1, "cond_every": 0, "gains_every": 0},
+                       "data": {"source": "markov", "markov": {"length": 20000}}},
+              "variants": [{"scheme": "post_ln"}, {"scheme": "pre_ln"}],
+              "report": [{"finding": 3}]})";
+        }
+        ReportDialog d(store());
+        QVERIFY(default_reproduction_experiments().size() >= 6);   // experiments/reproduction/*.json
+        QCOMPARE(d.experiments(), default_reproduction_experiments());
+        d.setExperiments({exp});
+        const QString out = dir_.filePath("dialog-report");
+        d.setOutputDir(out);
+        QCOMPARE(d.arguments(), (QStringList{"report", exp, "--out", out, "--store", store()}));
+        d.setProgram(NORMLAB_APP);
+        QSignalSpy done(&d, &ReportDialog::reportFinished);
+        d.start();
+        QVERIFY(d.running());
+        QVERIFY(done.wait(120000));
+        QCOMPARE(done.first().first().toInt(), 0);
+        QVERIFY2(QFile::exists(out + "/index.html"), qPrintable(d.log()));
+        QVERIFY(d.log().contains("Hidden-state norms"));
+        // The window's store sees the runs the child trained.
+        QCOMPARE(Store(store().toStdString()).runs().size() >= 2, true);
     }
 };
 

@@ -7,6 +7,10 @@
 #include <QChart>
 #include <QLegend>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 namespace normlab {
 
 bool write_report_figure(const report::Figure& figure, const QString& stem, int dpi, QString* error) {
@@ -15,7 +19,13 @@ bool write_report_figure(const report::Figure& figure, const QString& stem, int 
     chart.resize(760, 470);
     chart.setTitle(QString::fromStdString(figure.title));
     chart.setAxisTitles(QString::fromStdString(figure.x_label), QString::fromStdString(figure.y_label));
-    chart.setLogY(figure.log_y);
+    // A log axis labels only powers of ten: under a decade and a half of range
+    // it would show one label or none, so such a figure is drawn linear.
+    double lo = std::numeric_limits<double>::infinity(), hi = 0;
+    for (auto& l : figure.lines)
+        for (double y : l.y)
+            if (std::isfinite(y) && y > 0) lo = std::min(lo, y), hi = std::max(hi, y);
+    chart.setLogY(figure.log_y && hi > 30 * lo);
     std::vector<Curve> curves;
     for (auto& l : figure.lines) {
         Curve c;

@@ -1,6 +1,7 @@
 // NormLab app: MainWindow (see mainwindow.h).
 #include "app/gui/mainwindow.h"
 
+#include "app/gui/reportdialog.h"
 #include "app/gui/worker.h"
 #include "core/errors.h"
 #include "core/train/trainer.h"
@@ -313,6 +314,13 @@ void MainWindow::buildMenus() {
     run->addAction(tr("&Stop"), this, [this] {
         if (worker_->current()) worker_->cancel(worker_->current());
     })->setShortcut(QKeySequence(tr("Ctrl+.")));
+    run->addSeparator();
+    run->addAction(tr("Reproduce paper &findings…"), this, [this] {
+        auto* d = new ReportDialog(QString::fromStdString(store_->path()), this);
+        d->setAttribute(Qt::WA_DeleteOnClose);
+        connect(d, &ReportDialog::reportFinished, this, [this](int) { reloadRuns(); });
+        d->show();
+    });
 
     auto* view = menuBar()->addMenu(tr("&View"));
     auto* logy = view->addAction(tr("&Log-scale loss"), this, [this](bool on) { charts_->setLogY(on); });

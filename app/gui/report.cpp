@@ -16,12 +16,17 @@
 #include <QTextStream>
 
 #include <algorithm>
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <thread>
 
 namespace normlab {
 namespace {
+
+std::atomic<bool> g_stop{false};
+void on_signal(int) { g_stop = true; }
 
 struct Options {
     QStringList experiments;
@@ -142,9 +147,23 @@ int run_report(const QStringList& args) {
 
     int code = 0;
     std::vector<report::Finding> findings;
+    // Ctrl-C / SIGTERM (the app's Stop button): the run in progress is kept as
+    // cancelled, finished runs stay in the store for the next report.
+    RunControl control;
+    g_stop = false;
+    auto old_int = std::signal(SIGINT, on_signal);
+    auto old_term = std::signal(SIGTERM, on_signal);
+    struct Restore {
+        decltype(old_int) i, t;
+        ~Restore() { std::signal(SIGINT, i), std::signal(SIGTERM, t); }
+    } restore{old_int, old_term};
     TrainOptions topts;
     topts.device = o.device.toStdString();
     topts.threads = o.threads;
+    topts.control = &control;
+    topts.on_progress = [&](const Progress&) {
+        if (g_stop) control.cancel();
+    };
     std::string device_used = resolve_device(o.device.isEmpty() ? "auto" : o.device.toStdString());
     for (auto& ex : exps) {
         std::vector<report::RunData> runs;
@@ -161,8 +180,8 @@ int run_report(const QStringList& args) {
                 return 1;
             } else {
                 if (!exp_id) exp_id = store->add_experiment(ex.name, ex.file, ex.spec);
+                if (g_stop) return 130;
                 id = queue_run(*store, er.config, exp_id, {ex.name, "report"});
-                topts.on_progress = nullptr;
                 const RunResult r = train_run(*store, id, topts);
                 ++trained;
                 std::fprintf(stderr, "%s [%zu/%zu] %s: %s after %lld steps\n", ex.name.c_str(), i + 1, ex.runs.size(),

@@ -208,7 +208,12 @@ std::string describe_setup(const std::vector<RunData>& runs) {
     }
     const std::string src = runs.front().config.value("data", json::object()).value("source", "corpus");
     out += "; data: " + (src == "corpus" ? std::string("the fortunes corpus (bytes)") : src);
-    out += "; " + std::to_string(runs.size()) + " runs";
+    double wall = 0;
+    for (auto& r : runs) {
+        const double w = last_finite(r.get("train/wall_s"));
+        if (std::isfinite(w)) wall += w;
+    }
+    out += "; " + std::to_string(runs.size()) + " runs, " + fixed(wall / 60, 1) + " min of training";
     return out;
 }
 

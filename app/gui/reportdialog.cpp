@@ -1,0 +1,201 @@
+// NormLab: the reproduction report dialog (see reportdialog.h).
+#include "app/gui/reportdialog.h"
+
+#include <QCoreApplication>
+#include <QDesktopServices>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace normlab {
+
+QStringList default_reproduction_experiments() {
+    const QString app = QCoreApplication::applicationDirPath();
+    for (const QString& d : {QDir::current().filePath("experiments/reproduction"), app + "/../../experiments/reproduction",
+                             app + "/../share/normlab/experiments/reproduction"}) {
+        QDir dir(d);
+        const auto names = dir.entryList({"*.json"}, QDir::Files, QDir::Name);
+        if (names.isEmpty()) continue;
+        QStringList out;
+        for (auto& n : names) out << QDir::cleanPath(dir.absoluteFilePath(n));
+        return out;
+    }
+    return {};
+}
+
+ReportDialog::ReportDialog(const QString& store_path, QWidget* parent) : QDialog(parent), store_(store_path) {
+    setWindowTitle(tr("Reproduce paper findings"));
+    resize(760, 560);
+    auto* intro = new QLabel(tr("Trains the experiments' runs into the open store (finished runs with the same "
+                                "configuration are reused), measures each finding, draws its figures and writes "
+                                "a Markdown/HTML report with a verdict per finding."),
+                             this);
+    intro->setWordWrap(true);
+    files_ = new QListWidget(this);
+    files_->setObjectName("reportFiles");
+    auto* add = new QPushButton(tr("Add…"), this);
+    auto* remove = new QPushButton(tr("Remove"), this);
+    connect(add, &QPushButton::clicked, this, [this] {
+        const auto picked = QFileDialog::getOpenFileNames(this, tr("Experiments"), QString(), tr("Experiments (*.json)"));
+        QStringList all = experiments();
+        for (auto& f : picked)
+            if (!all.contains(f)) all << f;
+        setExperiments(all);
+    });
+    connect(remove, &QPushButton::clicked, this, [this] {
+        qDeleteAll(files_->selectedItems());
+        updateButtons();
+    });
+    out_ = new QLineEdit(this);
+    out_->setObjectName("reportOut");
+    auto* browse = new QPushButton(tr("Browse…"), this);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString d = QFileDialog::getExistingDirectory(this, tr("Report folder"), out_->text());
+        if (!d.isEmpty()) out_->setText(d);
+    });
+    connect(out_, &QLineEdit::textChanged, this, [this] { updateButtons(); });
+    log_ = new QPlainTextEdit(this);
+    log_->setReadOnly(true);
+    log_->setMaximumBlockCount(5000);
+    log_->setPlaceholderText(tr("The report's progress appears here."));
+    state_ = new QLabel(this);
+    start_ = new QPushButton(tr("Start"), this);
+    stop_ = new QPushButton(tr("Stop"), this);
+    open_ = new QPushButton(tr("Open report"), this);
+    auto* close = new QPushButton(tr("Close"), this);
+    connect(start_, &QPushButton::clicked, this, &ReportDialog::start);
+    connect(stop_, &QPushButton::clicked, this, [this] {
+        if (proc_) proc_->terminate();   // the run in progress is kept as cancelled
+    });
+    connect(open_, &QPushButton::clicked, this, [this] {
+        QDesktopServices::openUrl(QUrl::fromLocalFile(QDir(out_->text()).filePath("index.html")));
+    });
+    connect(close, &QPushButton::clicked, this, &ReportDialog::reject);
+
+    auto* fileRow = new QHBoxLayout;
+    fileRow->addWidget(files_, 1);
+    auto* fileButtons = new QVBoxLayout;
+    fileButtons->addWidget(add);
+    fileButtons->addWidget(remove);
+    fileButtons->addStretch();
+    fileRow->addLayout(fileButtons);
+    auto* outRow = new QHBoxLayout;
+    outRow->addWidget(out_, 1);
+    outRow->addWidget(browse);
+    auto* form = new QFormLayout;
+    form->addRow(tr("Experiments"), fileRow);
+    form->addRow(tr("Report folder"), outRow);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(state_, 1);
+    buttons->addWidget(start_);
+    buttons->addWidget(stop_);
+    buttons->addWidget(open_);
+    buttons->addWidget(close);
+    auto* lay = new QVBoxLayout(this);
+    lay->addWidget(intro);
+    lay->addLayout(form);
+    lay->addWidget(log_, 1);
+    lay->addLayout(buttons);
+
+    setExperiments(default_reproduction_experiments());
+    const QString docs = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    setOutputDir(QSettings().value("report/out", QDir(docs.isEmpty() ? QDir::homePath() : docs).filePath("normlab-report")).toString());
+    updateButtons();
+}
+
+ReportDialog::~ReportDialog() {
+    if (proc_ && proc_->state() != QProcess::NotRunning) {
+        proc_->terminate();
+        if (!proc_->waitForFinished(5000)) proc_->kill();
+    }
+}
+
+void ReportDialog::setExperiments(const QStringList& files) {
+    files_->clear();
+    for (auto& f : files) {
+        auto* item = new QListWidgetItem(QFileInfo(f).fileName(), files_);
+        item->setData(Qt::UserRole, f);
+        item->setToolTip(f);
+    }
+    updateButtons();
+}
+
+QStringList ReportDialog::experiments() const {
+    QStringList out;
+    for (int i = 0; i < files_->count(); ++i) out << files_->item(i)->data(Qt::UserRole).toString();
+    return out;
+}
+
+void ReportDialog::setOutputDir(const QString& dir) { out_->setText(dir); }
+
+QStringList ReportDialog::arguments() const {
+    QStringList a{"report"};
+    a << experiments() << "--out" << out_->text();
+    if (!store_.isEmpty()) a << "--store" << store_;
+    return a;
+}
+
+bool ReportDialog::running() const { return proc_ && proc_->state() != QProcess::NotRunning; }
+QString ReportDialog::log() const { return log_->toPlainText(); }
+
+void ReportDialog::start() {
+    if (running() || experiments().isEmpty() || out_->text().isEmpty()) return;
+    QSettings().setValue("report/out", out_->text());
+    log_->clear();
+    delete proc_;
+    proc_ = new QProcess(this);
+    proc_->setProcessChannelMode(QProcess::MergedChannels);
+    connect(proc_, &QProcess::readyRead, this, &ReportDialog::onOutput);
+    connect(proc_, qOverload<int, QProcess::ExitStatus>(&QProcess::finished), this,
+            [this](int code, QProcess::ExitStatus st) { onFinished(st == QProcess::NormalExit ? code : 130); });
+    connect(proc_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart) {
+            log_->appendPlainText(tr("Could not start %1: %2").arg(proc_->program(), proc_->errorString()));
+            onFinished(1);
+        }
+    });
+    state_->setText(tr("Training and measuring…"));
+    proc_->start(program_.isEmpty() ? QCoreApplication::applicationFilePath() : program_, arguments());
+    updateButtons();
+}
+
+void ReportDialog::onOutput() {
+    const QString text = QString::fromUtf8(proc_->readAll());
+    for (const QString& line : text.split('\n', Qt::SkipEmptyParts))
+        if (!line.contains("XDG_RUNTIME_DIR")) log_->appendPlainText(line);
+}
+
+void ReportDialog::onFinished(int code) {
+    if (proc_) onOutput();
+    state_->setText(code == 0 ? tr("Report written to %1").arg(out_->text())
+                              : code == 130 ? tr("Stopped; finished runs are kept and reused next time")
+                                            : tr("Finished with errors (exit code %1); see the log").arg(code));
+    updateButtons();
+    Q_EMIT reportFinished(code);
+}
+
+void ReportDialog::updateButtons() {
+    const bool busy = running();
+    start_->setEnabled(!busy && files_->count() > 0 && !out_->text().isEmpty());
+    stop_->setEnabled(busy);
+    open_->setEnabled(!busy && QFile::exists(QDir(out_->text()).filePath("index.html")));
+}
+
+void ReportDialog::reject() {
+    if (running()) return;   // Stop first; closing would orphan the training
+    QDialog::reject();
+}
+
+}  // namespace normlab

@@ -1,0 +1,62 @@
+// NormLab: Run → Reproduce paper findings… — picks experiment files and an
+// output folder, runs `normlab report` as a child process (training in it,
+// so the window stays responsive and the runs land in the open store), shows
+// its log, and opens the finished report.
+#pragma once
+
+#include <QDialog>
+#include <QStringList>
+
+QT_BEGIN_NAMESPACE
+class QListWidget;
+class QLineEdit;
+class QPlainTextEdit;
+class QProcess;
+class QPushButton;
+class QLabel;
+QT_END_NAMESPACE
+
+namespace normlab {
+
+class ReportDialog : public QDialog {
+    Q_OBJECT
+public:
+    ReportDialog(const QString& store_path, QWidget* parent = nullptr);
+    ~ReportDialog() override;
+
+    void setExperiments(const QStringList& files);
+    QStringList experiments() const;
+    void setOutputDir(const QString& dir);
+    // The normlab executable to run (default: this program).
+    void setProgram(const QString& path) { program_ = path; }
+    // The `normlab report ...` arguments the dialog would run.
+    QStringList arguments() const;
+    void start();
+    bool running() const;
+    QString log() const;
+
+Q_SIGNALS:
+    void reportFinished(int exit_code);
+
+protected:
+    void reject() override;
+
+private:
+    void onOutput();
+    void onFinished(int code);
+    void updateButtons();
+
+    QString store_, program_;
+    QListWidget* files_;
+    QLineEdit* out_;
+    QPlainTextEdit* log_;
+    QLabel* state_;
+    QPushButton *start_, *stop_, *open_;
+    QProcess* proc_ = nullptr;
+};
+
+// The reproduction experiments shipped with NormLab (experiments/reproduction
+// next to the sources or the installed share directory); empty if not found.
+QStringList default_reproduction_experiments();
+
+}  // namespace normlab
