@@ -10,7 +10,7 @@ python3 - <<'PY'
 import sys, xml.etree.ElementTree as ET
 sys.path.insert(0, "translations")
 from strings import T
-OURS = {"ChartsView", "Designer", "Heatmap", "LineChart", "MainWindow", "RunTableModel", "TrainingWorker"}
+OURS = {"ChartsView", "Designer", "Heatmap", "LineChart", "MainWindow", "RunTableModel", "TrainingWorker", "ReportDialog"}
 for path, col in (("translations/normlab_de.ts", 0), ("translations/normlab_zh_CN.ts", 1)):
     tree = ET.parse(path)
     root = tree.getroot()

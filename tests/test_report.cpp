@@ -262,8 +262,10 @@ private Q_SLOTS:
                 for (size_t i = 0; i < lrs.size(); ++i) {
                     RunData r = mk(std::string(scheme) + std::to_string(i), scheme, 4, static_cast<int>(i + 1));
                     const int64_t step = static_cast<int64_t>(lrs[i] / 5e-5);
-                    curve(r, "train/lr", -1, {{0, 0.0}, {step, lrs[i]}});
-                    curve(r, "train/loss", -1, {{0, 5.5}, {step, diverge ? 9.0 : 2.0}});
+                    for (int64_t t = 0; t <= step; ++t) {
+                        curve(r, "train/lr", -1, {{t, 5e-5 * t}});
+                        curve(r, "train/loss", -1, {{t, diverge && t == step ? 9.0 : 2.0}});
+                    }
                     if (diverge) {
                         r.status = RunStatus::Diverged;
                         r.status_step = step;
@@ -278,6 +280,20 @@ private Q_SLOTS:
         VERDICT(Verdict::Partly, 7, with({0.020, 0.026}, {0.022, 0.030}));
         VERDICT(Verdict::NotReproduced, 7, with({0.0275, 0.028}, {0.020, 0.021}));
         VERDICT(Verdict::Inconclusive, 7, with({0.1, 0.1}, {0.1, 0.1}, false));
+        // No blow-up, but the loss degrades: the rate where the smoothed loss
+        // first rises 0.3 nats above its best is the breaking point.
+        auto degrading = [](const std::string& scheme, int64_t turn) {
+            RunData r = mk(scheme, scheme, 4);
+            for (int64_t t = 0; t < 1000; ++t) {
+                curve(r, "train/lr", -1, {{t, 1e-4 * t}});
+                curve(r, "train/loss", -1, {{t, t < turn ? 3.0 - 0.001 * t : 3.0 - 0.001 * turn + 0.01 * (t - turn)}});
+            }
+            return r;
+        };
+        auto f = analyze({{"finding", 7}}, {degrading("pre_ln", 300), degrading("normformer", 600)}, "x");
+        QCOMPARE(name(f.verdict), name(Verdict::Reproduced));
+        QVERIFY(f.numbers[0].second > 0.03 && f.numbers[0].second < 0.04);   // turns at lr 0.03, +0.3 nats ~30 steps later
+        QVERIFY(f.numbers[1].second > 0.06 && f.numbers[1].second < 0.07);
     }
 
     void finding8_ffnGains() {

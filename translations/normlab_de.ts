@@ -644,6 +644,15 @@ markov: synthetic, with a known loss floor</source>
         <source>Condition numbers</source>
         <translation>Konditionszahlen</translation>
     </message>
+    <message>
+        <source>Embeddings × √d</source>
+        <translation>Einbettungen × √d</translation>
+    </message>
+    <message>
+        <source>Multiply token embeddings by √d_model (Vaswani et al. §3.4; fairseq).
+Xiong et al.'s analysis assumes inputs with E‖x₀‖² ≈ d.</source>
+        <translation type="unfinished" />
+    </message>
 </context>
 <context>
     <name>normlab::Heatmap</name>
@@ -884,6 +893,10 @@ NormLab opens the default store instead.</source>
         <translation type="unfinished" />
     </message>
     <message>
+        <source>Reproduce paper &amp;findings…</source>
+        <translation>Befunde der &amp;Paper reproduzieren…</translation>
+    </message>
+    <message>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
@@ -1040,6 +1053,81 @@ NormLab opens the default store instead.</source>
     <message>
         <source>NormLab figure</source>
         <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>normlab::ReportDialog</name>
+    <message>
+        <source>Reproduce paper findings</source>
+        <translation>Befunde der Paper reproduzieren</translation>
+    </message>
+    <message>
+        <source>Trains the experiments' runs into the open store (finished runs with the same configuration are reused), measures each finding, draws its figures and writes a Markdown/HTML report with a verdict per finding.</source>
+        <translation>Trainiert die Läufe der Experimente in den geöffneten Speicher (fertige Läufe mit gleicher Konfiguration werden wiederverwendet), misst jeden Befund, zeichnet seine Abbildungen und schreibt einen Markdown/HTML-Bericht mit einem Urteil je Befund.</translation>
+    </message>
+    <message>
+        <source>Add…</source>
+        <translation>Hinzufügen…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <source>Experiments</source>
+        <translation>Experimente</translation>
+    </message>
+    <message>
+        <source>Experiments (*.json)</source>
+        <translation>Experimente (*.json)</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Report folder</source>
+        <translation>Berichtsordner</translation>
+    </message>
+    <message>
+        <source>The report's progress appears here.</source>
+        <translation>Hier erscheint der Fortschritt des Berichts.</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Starten</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Anhalten</translation>
+    </message>
+    <message>
+        <source>Open report</source>
+        <translation>Bericht öffnen</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>Could not start %1: %2</source>
+        <translation>%1 konnte nicht gestartet werden: %2</translation>
+    </message>
+    <message>
+        <source>Training and measuring…</source>
+        <translation>Trainiere und messe…</translation>
+    </message>
+    <message>
+        <source>Report written to %1</source>
+        <translation>Bericht geschrieben nach %1</translation>
+    </message>
+    <message>
+        <source>Stopped; finished runs are kept and reused next time</source>
+        <translation>Angehalten; fertige Läufe bleiben erhalten und werden beim nächsten Mal wiederverwendet</translation>
+    </message>
+    <message>
+        <source>Finished with errors (exit code %1); see the log</source>
+        <translation>Mit Fehlern beendet (Exit-Code %1); siehe Protokoll</translation>
     </message>
 </context>
 <context>

@@ -643,6 +643,15 @@ markov: synthetic, with a known loss floor</source>
         <source>Condition numbers</source>
         <translation>条件数</translation>
     </message>
+    <message>
+        <source>Embeddings × √d</source>
+        <translation>嵌入 × √d</translation>
+    </message>
+    <message>
+        <source>Multiply token embeddings by √d_model (Vaswani et al. §3.4; fairseq).
+Xiong et al.'s analysis assumes inputs with E‖x₀‖² ≈ d.</source>
+        <translation type="unfinished" />
+    </message>
 </context>
 <context>
     <name>normlab::Heatmap</name>
@@ -883,6 +892,10 @@ NormLab opens the default store instead.</source>
         <translation type="unfinished" />
     </message>
     <message>
+        <source>Reproduce paper &amp;findings…</source>
+        <translation>复现论文结论(&amp;F)…</translation>
+    </message>
+    <message>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1038,6 +1051,81 @@ NormLab opens the default store instead.</source>
     <message>
         <source>NormLab figure</source>
         <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>normlab::ReportDialog</name>
+    <message>
+        <source>Reproduce paper findings</source>
+        <translation>复现论文结论</translation>
+    </message>
+    <message>
+        <source>Trains the experiments' runs into the open store (finished runs with the same configuration are reused), measures each finding, draws its figures and writes a Markdown/HTML report with a verdict per finding.</source>
+        <translation>将实验的运行训练到当前存储中（配置相同且已完成的运行会被复用），测量每条结论，绘制图表，并写出带有逐条判定的 Markdown/HTML 报告。</translation>
+    </message>
+    <message>
+        <source>Add…</source>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Experiments</source>
+        <translation>实验</translation>
+    </message>
+    <message>
+        <source>Experiments (*.json)</source>
+        <translation>实验 (*.json)</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Report folder</source>
+        <translation>报告文件夹</translation>
+    </message>
+    <message>
+        <source>The report's progress appears here.</source>
+        <translation>报告进度显示在此处。</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Open report</source>
+        <translation>打开报告</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Could not start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <source>Training and measuring…</source>
+        <translation>正在训练和测量…</translation>
+    </message>
+    <message>
+        <source>Report written to %1</source>
+        <translation>报告已写入 %1</translation>
+    </message>
+    <message>
+        <source>Stopped; finished runs are kept and reused next time</source>
+        <translation>已停止；已完成的运行会保留并在下次复用</translation>
+    </message>
+    <message>
+        <source>Finished with errors (exit code %1); see the log</source>
+        <translation>结束但有错误（退出码 %1）；请查看日志</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,28 @@
 # scripts/update-translations.sh writes them into the .ts files. Formula tooltips
 # are left in English (their equations carry the meaning).
 T = {
+    # reproduction report dialog
+    "Reproduce paper &findings…": ("Befunde der &Paper reproduzieren…", "复现论文结论(&F)…"),
+    "Reproduce paper findings": ("Befunde der Paper reproduzieren", "复现论文结论"),
+    "Trains the experiments' runs into the open store (finished runs with the same configuration are reused), measures each finding, draws its figures and writes a Markdown/HTML report with a verdict per finding.":
+        ("Trainiert die Läufe der Experimente in den geöffneten Speicher (fertige Läufe mit gleicher Konfiguration werden wiederverwendet), misst jeden Befund, zeichnet seine Abbildungen und schreibt einen Markdown/HTML-Bericht mit einem Urteil je Befund.",
+         "将实验的运行训练到当前存储中（配置相同且已完成的运行会被复用），测量每条结论，绘制图表，并写出带有逐条判定的 Markdown/HTML 报告。"),
+    "Add…": ("Hinzufügen…", "添加…"),
+    "Remove": ("Entfernen", "移除"),
+    "Experiments": ("Experimente", "实验"),
+    "Report folder": ("Berichtsordner", "报告文件夹"),
+    "Browse…": ("Durchsuchen…", "浏览…"),
+    "The report's progress appears here.": ("Hier erscheint der Fortschritt des Berichts.", "报告进度显示在此处。"),
+    "Start": ("Starten", "开始"),
+    "Stop": ("Anhalten", "停止"),
+    "Open report": ("Bericht öffnen", "打开报告"),
+    "Close": ("Schließen", "关闭"),
+    "Training and measuring…": ("Trainiere und messe…", "正在训练和测量…"),
+    "Report written to %1": ("Bericht geschrieben nach %1", "报告已写入 %1"),
+    "Stopped; finished runs are kept and reused next time": ("Angehalten; fertige Läufe bleiben erhalten und werden beim nächsten Mal wiederverwendet", "已停止；已完成的运行会保留并在下次复用"),
+    "Finished with errors (exit code %1); see the log": ("Mit Fehlern beendet (Exit-Code %1); siehe Protokoll", "结束但有错误（退出码 %1）；请查看日志"),
+    "Could not start %1: %2": ("%1 konnte nicht gestartet werden: %2", "无法启动 %1：%2"),
+    "Embeddings × √d": ("Einbettungen × √d", "嵌入 × √d"),
     # main window
     "NormLab": ("NormLab", "NormLab"),
     "Experiment": ("Experiment", "实验"),

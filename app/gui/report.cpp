@@ -161,8 +161,15 @@ int run_report(const QStringList& args) {
     topts.device = o.device.toStdString();
     topts.threads = o.threads;
     topts.control = &control;
-    topts.on_progress = [&](const Progress&) {
+    int last_decile = -1;
+    topts.on_progress = [&](const Progress& p) {
         if (g_stop) control.cancel();
+        const int decile = p.total > 0 ? static_cast<int>(10 * p.step / p.total) : 0;
+        if (decile != last_decile && decile > 0 && decile < 10) {   // a line per 10% for logs and the app's dialog
+            std::fprintf(stderr, "  %s: step %lld/%lld, loss %.4f, %.0f tokens/s\n", p.run_name.c_str(),
+                         static_cast<long long>(p.step), static_cast<long long>(p.total), p.loss, p.tokens_per_s);
+        }
+        last_decile = decile;
     };
     std::string device_used = resolve_device(o.device.isEmpty() ? "auto" : o.device.toStdString());
     for (auto& ex : exps) {
