@@ -173,6 +173,18 @@ double final_val(const RunData& r) {
     return last_finite(r.get("val/loss"));
 }
 
+// Appends a non-finite point where the first of `runs` diverged: the app's
+// charts mark it with a red triangle instead of letting the curve just stop.
+void mark_divergence(Line& l, const std::vector<const RunData*>& runs) {
+    int64_t at = -1;
+    for (auto* r : runs)
+        if (r->status == RunStatus::Diverged && (at < 0 || r->status_step < at)) at = std::max<int64_t>(r->status_step, 0);
+    if (at < 0) return;
+    if (!l.x.empty() && l.x.back() >= at) at = static_cast<int64_t>(l.x.back()) + 1;
+    l.x.push_back(static_cast<double>(at));
+    l.y.push_back(kNaN);
+}
+
 std::vector<const RunData*> select(const std::vector<RunData>& runs, const std::function<bool(const RunData&)>& pred) {
     std::vector<const RunData*> out;
     for (auto& r : runs)
@@ -479,11 +491,12 @@ Finding finding4(const json& e, const std::vector<RunData>& runs) {
                 l.dashed = !wu;
                 l.markers = true;
                 l.x = x, l.y = y;
+                mark_divergence(l, rs[lr][s][wu]);
                 fig.lines.push_back(l);
             }
             ++c;
         }
-        fig.caption = "Mean over seeds; dashed: no warm-up.";
+        fig.caption = "Mean over seeds; dashed: no warm-up; ▲ where a run diverged.";
         f.figures.push_back(fig);
     }
     const double top = complete.back();
@@ -858,6 +871,7 @@ Finding finding9(const json& e, const std::vector<RunData>& runs) {
         l.color = c2;
         l.markers = true;
         l.x = x, l.y = y;
+        mark_divergence(l, *rs);
         loss.lines.push_back(l);
         const RunData* first = rs->front();
         Line gl;
@@ -867,7 +881,7 @@ Finding finding9(const json& e, const std::vector<RunData>& runs) {
             if (p.step <= early) gl.x.push_back(p.step), gl.y.push_back(p.value);
         grad.lines.push_back(gl);
     }
-    loss.caption = "Mean over seeds.";
+    loss.caption = "Mean over seeds; ▲ where a run diverged.";
     grad.caption = "One seed, every step.";
     f.figures.push_back(loss);
     f.figures.push_back(grad);
