@@ -64,6 +64,8 @@ const char* kUsageText =
     "  preset SCHEME            the full configuration a scheme preset gives, as JSON\n"
     "  schemes                  the schemes and their components\n"
     "\n"
+    "The paper reproductions' report (figures drawn by the app's charts) is `normlab report`,\n"
+    "which reuses runs trained here: normlab-cli run FILE --scale gpu, then normlab report FILE --scale gpu.\n"
     "RUN is an id or a unique name. The store defaults to $NORMLAB_STORE or\n"
     "~/.local/share/normlab/runs.sqlite.\n"
     "exit codes: 0 ok, 1 error, 2 usage/configuration, 3 diverged, 4 failed, 5 store, 130 interrupted\n";

@@ -61,7 +61,9 @@ int main(int argc, char** argv) {
     QApplication::setWindowIcon(QIcon(":/normlab.svg"));
 
     QCommandLineParser cli;
-    cli.setApplicationDescription(QCoreApplication::translate("main", "NormLab: normalization in Transformer language models"));
+    cli.setApplicationDescription(QCoreApplication::translate(
+        "main", "NormLab: normalization in Transformer language models\n"
+                "normlab report EXPERIMENT.json... --out DIR: reproduce the papers' findings (see normlab report --help)"));
     cli.addHelpOption();
     cli.addVersionOption();
     QCommandLineOption store({"s", "store"}, QCoreApplication::translate("main", "Run store file."), "file");

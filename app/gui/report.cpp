@@ -70,6 +70,7 @@ Options parse(const QStringList& args) {
         else if (a == "--device") o.device = value(i);
         else if (a == "--threads") o.threads = number(i);
         else if (a == "--dpi") o.dpi = std::max(72, number(i));
+        else if (a == "--help" || a == "-h") throw Usage("");
         else if (a == "--retrain") o.retrain = true;
         else if (a == "--no-train") o.no_train = true;
         else if (a.startsWith("--")) throw Usage("unknown option " + a.toStdString());
@@ -116,6 +117,10 @@ int run_report(const QStringList& args) {
     try {
         o = parse(args);
     } catch (const Usage& e) {
+        if (!*e.what()) {   // --help
+            std::printf("%s", kUsage);
+            return 0;
+        }
         std::fprintf(stderr, "normlab report: %s\n%s", e.what(), kUsage);
         return 2;
     }
