@@ -914,9 +914,31 @@ double last_step_mean(const RunData& r, const std::string& name, int layers) {
 // every layer's median α_A and α_M in [0.01, 1].
 Finding finding10(const json& e, const std::vector<RunData>& runs) {
     Finding f;
-    auto ng = of_scheme(runs, "ngpt");
-    auto base = select(runs, [](const RunData& r) { return r.scheme() != "ngpt"; });
-    need(!ng.empty() && !base.empty(), "finding 10 needs nGPT and baseline runs");
+    auto ng_all = of_scheme(runs, "ngpt");
+    auto base_all = select(runs, [](const RunData& r) { return r.scheme() != "ngpt"; });
+    need(!ng_all.empty() && !base_all.empty(), "finding 10 needs nGPT and baseline runs");
+    // The paper compares each model at its best initial learning rate: with
+    // several rates per model, the one with the lowest mean final loss is used.
+    Table lr_table;
+    auto best_lr = [&](const std::vector<const RunData*>& rs, const std::string& label) {
+        std::map<double, std::vector<double>> by;
+        for (auto* r : rs) by[r->cfg_number("optim.lr")].push_back(final_val(*r));
+        double best = kNaN, best_loss = kInf;
+        for (auto& [lr, v] : by) {
+            const double m = mean_of_inf(v);
+            lr_table.rows.push_back({label, fmt(lr), with_spread_inf(v)});
+            if (m < best_loss) best_loss = m, best = lr;
+        }
+        if (by.size() > 1)
+            for (auto& row : lr_table.rows)
+                if (row[0] == label && row[1] == fmt(best)) row[2] += " ← best";
+        return select(runs, [&](const RunData& r) {
+            return std::find(rs.begin(), rs.end(), &r) != rs.end() && r.cfg_number("optim.lr") == best;
+        });
+    };
+    auto base = best_lr(base_all, "baseline");
+    auto ng = best_lr(ng_all, "nGPT");
+    const double lr_base = base.front()->cfg_number("optim.lr"), lr_ng = ng.front()->cfg_number("optim.lr");
     const int L = ng.front()->layers();
     f.measure = "Speed-up: the baseline's final validation loss is the target; the step at which nGPT's validation "
                 "loss first reaches it (interpolated between evaluations) divides the baseline's step count (per "
@@ -980,7 +1002,10 @@ Finding finding10(const json& e, const std::vector<RunData>& runs) {
                fmt(cond_ng) + " (" + ratio_text(cond_ratio) + "). Eigen learning rates α_A, α_M: per-layer medians " +
                fixed(lo, 3) + "–" + fixed(hi, 3) + " (init 0.05; the paper's settle around 0.2–0.4). Fewer steps: " +
                yes(fast) + "; far smaller condition numbers (≥ 10×): " + yes(cond) + "; moderate eigen learning rates: " +
-               yes(moderate) + ".";
+               yes(moderate) + "." +
+               (lr_table.rows.size() > 2 ? " Learning rates: baseline " + fmt(lr_base) + ", nGPT " + fmt(lr_ng) +
+                                               ", each the best of those tried."
+                                         : "");
     f.numbers = {{"speedup", factor}, {"cond_baseline", cond_base}, {"cond_ngpt", cond_ng}, {"cond_ratio", cond_ratio},
                  {"eigen_lr_min", lo}, {"eigen_lr_max", hi}, {"ngpt_final_loss", ng_final}, {"baseline_final_loss", target_mean}};
     f.table.header = {"layer", "baseline cond q/k/v", "nGPT cond q/k/v", "nGPT α_A median", "nGPT α_M median"};
@@ -989,6 +1014,10 @@ Finding finding10(const json& e, const std::vector<RunData>& runs) {
                                 fmt(perw["q"].first[l]) + " / " + fmt(perw["k"].first[l]) + " / " + fmt(perw["v"].first[l]),
                                 fmt(perw["q"].second[l]) + " / " + fmt(perw["k"].second[l]) + " / " + fmt(perw["v"].second[l]),
                                 fixed(aA[l], 3), fixed(aM[l], 3)});
+    if (lr_table.rows.size() > 2) {
+        lr_table.header = {"model", "peak lr", "final val loss"};
+        f.more_tables.push_back(lr_table);
+    }
     Figure loss;
     loss.id = "f10-ngpt-val-loss";
     loss.title = "nGPT against its baseline: validation loss";
@@ -1272,13 +1301,16 @@ std::string to_markdown(const std::vector<Finding>& findings, const ReportMeta& 
         o << "**Runs:** experiment `" << f.experiment << "` — " << f.setup << ".\n\n";
         o << "**Result:** " << f.result << "\n\n";
         o << "**Verdict: " << verdict_name(f.verdict) << ".**\n\n";
-        if (!f.table.header.empty()) {
+        std::vector<const Table*> tables{&f.table};
+        for (auto& t : f.more_tables) tables.push_back(&t);
+        for (const Table* t : tables) {
+            if (t->header.empty()) continue;
             o << "|";
-            for (auto& h : f.table.header) o << " " << md_escape(h) << " |";
+            for (auto& h : t->header) o << " " << md_escape(h) << " |";
             o << "\n|";
-            for (size_t i = 0; i < f.table.header.size(); ++i) o << "---|";
+            for (size_t i = 0; i < t->header.size(); ++i) o << "---|";
             o << "\n";
-            for (auto& row : f.table.rows) {
+            for (auto& row : t->rows) {
                 o << "|";
                 for (auto& c : row) o << " " << md_escape(c) << " |";
                 o << "\n";
@@ -1327,11 +1359,14 @@ std::string to_html(const std::vector<Finding>& findings, const ReportMeta& meta
         o << "<p><b>Runs:</b> experiment <code>" << html_escape(f.experiment) << "</code> — " << html_escape(f.setup) << ".</p>\n";
         o << "<p><b>Result:</b> " << html_escape(f.result) << "</p>\n";
         o << "<p class=\"v " << cls(f.verdict) << "\">Verdict: " << verdict_name(f.verdict) << ".</p>\n";
-        if (!f.table.header.empty()) {
+        std::vector<const Table*> tables{&f.table};
+        for (auto& t : f.more_tables) tables.push_back(&t);
+        for (const Table* t : tables) {
+            if (t->header.empty()) continue;
             o << "<table><tr>";
-            for (auto& h : f.table.header) o << "<th>" << html_escape(h) << "</th>";
+            for (auto& h : t->header) o << "<th>" << html_escape(h) << "</th>";
             o << "</tr>\n";
-            for (auto& row : f.table.rows) {
+            for (auto& row : t->rows) {
                 o << "<tr>";
                 for (auto& c : row) o << "<td>" << html_escape(c) << "</td>";
                 o << "</tr>\n";

@@ -94,6 +94,7 @@ struct Finding {
     std::string result;               // the measured outcome with its numbers, one paragraph
     std::vector<std::pair<std::string, double>> numbers;   // the key numbers, machine-readable
     Table table;
+    std::vector<Table> more_tables;   // e.g. the learning rates tried
     std::vector<Figure> figures;
 };
 
