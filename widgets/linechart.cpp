@@ -238,17 +238,23 @@ void LineChart::fitRanges() {
         y0 /= 1.15;
         y1 *= 1.15;
     } else {
+        const bool nonnegative = y0 >= 0;
         if (y1 <= y0) y0 -= 0.5, y1 += 0.5;
         const double pad = 0.05 * (y1 - y0);
         y0 -= pad;
         y1 += pad;
+        if (nonnegative) y0 = std::max(y0, 0.0);   // norms, losses, rates: no axis below zero
     }
     setting_range_ = true;
     auto* xa = static_cast<QValueAxis*>(x_axis_);
     xa->setRange(x0, x1);
     if (x0 >= 0 && x1 - x0 >= 4) xa->applyNiceNumbers();   // round ticks for steps and tokens
     y_axis_->setRange(y0, y1);
-    if (!log_y_) static_cast<QValueAxis*>(y_axis_)->applyNiceNumbers();
+    if (!log_y_) {
+        auto* ya = static_cast<QValueAxis*>(y_axis_);
+        ya->applyNiceNumbers();
+        if (y0 >= 0 && ya->min() < 0) ya->setMin(0);
+    }
     setting_range_ = false;
 }
 
