@@ -248,7 +248,7 @@ void LineChart::fitRanges() {
     setting_range_ = true;
     auto* xa = static_cast<QValueAxis*>(x_axis_);
     xa->setRange(x0, x1);
-    if (x0 >= 0 && x1 - x0 >= 4) xa->applyNiceNumbers();   // round ticks for steps and tokens
+    if (x0 >= 0) xa->applyNiceNumbers();   // round ticks: steps, tokens, layers, learning rates
     y_axis_->setRange(y0, y1);
     if (!log_y_) {
         auto* ya = static_cast<QValueAxis*>(y_axis_);

@@ -673,7 +673,7 @@ Finding finding7(const json& e, const std::vector<RunData>& runs) {
     need(!pre.empty() && !nf.empty(), "finding 7 needs Pre-LN and NormFormer runs on the LR ramp");
     f.table.header = {"run", "breaks at lr", "how", "step", "best smoothed loss (at lr)"};
     std::vector<double> vpre, vnf;
-    int broke = 0;
+    int broke = 0, survived_pre = 0, survived_nf = 0;
     Figure fig;
     fig.id = "f07-lr-stability";
     fig.title = "Training loss along the learning-rate ramp";
@@ -708,6 +708,7 @@ Finding finding7(const json& e, const std::vector<RunData>& runs) {
             }
             const bool b = std::isfinite(lr_break);
             broke += b;
+            if (!b) ++(group == &pre ? survived_pre : survived_nf);
             if (!b) lr_break = x.empty() ? kNaN : x.back(), step_break = r->steps_done, how = "survived the ramp";
             (group == &pre ? vpre : vnf).push_back(lr_break);
             f.table.rows.push_back({r->name, (b ? "" : "≥ ") + fmt(lr_break, 3), how, std::to_string(step_break),
@@ -728,10 +729,12 @@ Finding finding7(const json& e, const std::vector<RunData>& runs) {
     else if (min_of(vnf) > max_of(vpre)) f.verdict = Verdict::Reproduced;
     else if (mnf > mpre) f.verdict = Verdict::Partly;
     else f.verdict = Verdict::NotReproduced;
-    f.result = "Pre-LN breaks at lr " + fmt(mpre) + " (" + fmt(min_of(vpre)) + "–" + fmt(max_of(vpre)) +
-               "), NormFormer at " + fmt(mnf) + " (" + fmt(min_of(vnf)) + "–" + fmt(max_of(vnf)) + "): " +
-               ratio_text(mnf / mpre) + " the rate (the paper, at 125M parameters in fp16: 0.0275 vs 0.02, 1.38×)." +
-               (broke == 0 ? " No run broke within its steps: lengthen the ramp." : "");
+    auto at_least = [](int survived) { return survived ? std::string("≥ ") : std::string(); };
+    f.result = "Pre-LN breaks at lr " + at_least(survived_pre) + fmt(mpre) + " (" + fmt(min_of(vpre)) + "–" + fmt(max_of(vpre)) +
+               "), NormFormer at " + at_least(survived_nf) + fmt(mnf) + " (" + fmt(min_of(vnf)) + "–" + fmt(max_of(vnf)) + "): " +
+               at_least(survived_nf && !survived_pre) + ratio_text(mnf / mpre) + " the rate (the paper, at 125M parameters in fp16: 0.0275 vs 0.02, 1.38×)." +
+               (broke == 0 ? " No run broke within its steps: lengthen the ramp." : "") +
+               (survived_nf ? " " + std::to_string(survived_nf) + " NormFormer run(s) reached the end of the ramp unbroken." : "");
     f.numbers = {{"pre_ln_break_lr", mpre}, {"normformer_break_lr", mnf}, {"ratio", mnf / mpre}};
     return f;
 }
