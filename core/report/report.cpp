@@ -958,7 +958,7 @@ Finding finding10(const json& e, const std::vector<RunData>& runs) {
                 "seed, then averaged). Condition numbers σ_max/σ_min of the q, k and v matrices (median over heads) "
                 "at the last measurement, geometric mean over layers. Eigen learning rates: per-layer medians of "
                 "|α_A| and |α_M| at the end; \"moderate\" is [0.01, 1].";
-    std::vector<double> factors;
+    std::vector<double> factors, along;
     double target_mean = 0;
     for (auto* b : base) {
         const RunData* n = nullptr;
@@ -971,8 +971,18 @@ Finding finding10(const json& e, const std::vector<RunData>& runs) {
         const double reach = first_reach(n->get("val/loss"), target);
         factors.push_back(std::isfinite(reach) && reach > 0 ? steps / reach : kNaN);
         target_mean += target / base.size();
+        // The same ratio at every baseline evaluation past the first sixth of
+        // the run: is nGPT ahead early and caught up later, or the reverse?
+        for (auto& p : vb) {
+            if (p.step * 6 < steps || !std::isfinite(p.value)) continue;
+            const double at = first_reach(n->get("val/loss"), p.value);
+            along.push_back(std::isfinite(at) && at > 0 ? p.step / at : 0.0);
+        }
     }
     const double factor = mean_of(factors);
+    std::sort(along.begin(), along.end());
+    const double along_min = along.empty() ? kNaN : along.front(), along_max = along.empty() ? kNaN : along.back();
+    const double along_median = along.empty() ? kNaN : along[along.size() / 2];
     bool all_reached = true;
     for (double x : factors) all_reached = all_reached && std::isfinite(x);
     double ng_final = 0;
@@ -1011,6 +1021,10 @@ Finding finding10(const json& e, const std::vector<RunData>& runs) {
                                   }() + "; the paper: 4–20× at 0.5–1B parameters and 1k–8k context)"
                             : "nGPT does not reach the baseline's final validation loss (" + fixed(target_mean, 3) +
                                   ") within the run: it ends at " + fixed(ng_final, 3)) +
+               ". Matching every baseline evaluation after the first sixth of the run, not only the last, the step "
+               "ratio baseline/nGPT to the same loss is " +
+               (along.empty() ? std::string("n/a") : fixed(along_min, 2) + "–" + fixed(along_max, 2) + " (median " +
+                                                          fixed(along_median, 2) + "; above 1: nGPT faster; 0: never reached)") +
                ". Attention condition numbers (q/k/v, geometric mean): baseline " + fmt(cond_base) + ", nGPT " +
                fmt(cond_ng) + " (" + ratio_text(cond_ratio) + "). Eigen learning rates α_A, α_M: per-layer medians " +
                fixed(lo, 3) + "–" + fixed(hi, 3) + " (init 0.05; the paper's settle around 0.2–0.4). Fewer steps: " +
@@ -1020,7 +1034,8 @@ Finding finding10(const json& e, const std::vector<RunData>& runs) {
                                                ", each the best of those tried."
                                          : "");
     f.numbers = {{"speedup", factor}, {"cond_baseline", cond_base}, {"cond_ngpt", cond_ng}, {"cond_ratio", cond_ratio},
-                 {"eigen_lr_min", lo}, {"eigen_lr_max", hi}, {"ngpt_final_loss", ng_final}, {"baseline_final_loss", target_mean}};
+                 {"eigen_lr_min", lo}, {"eigen_lr_max", hi}, {"ngpt_final_loss", ng_final}, {"baseline_final_loss", target_mean},
+                 {"speedup_along_median", along_median}};
     f.table.header = {"layer", "baseline cond q/k/v", "nGPT cond q/k/v", "nGPT α_A median", "nGPT α_M median"};
     for (int l = 0; l < L; ++l)
         f.table.rows.push_back({layer_label(l),
