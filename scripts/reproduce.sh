@@ -4,7 +4,7 @@
 # finished runs with the same configuration from the reproduction store — and
 # writes the report, its figures (drawn by the app's charts, offscreen) and data.
 #
-#   bash scripts/reproduce.sh                 # the CPU presets (about 45 min on 2 cores)
+#   bash scripts/reproduce.sh                 # the CPU presets (45–55 min of training on 2 cores)
 #   bash scripts/reproduce.sh --scale gpu     # each experiment's GPU scale
 #   bash scripts/reproduce.sh --retrain       # train everything again
 # The store defaults to ~/.local/share/normlab/reproduction.sqlite
@@ -22,4 +22,4 @@ for a in "$@"; do
   if [ "$a" = "--scale" ]; then OUT=normlab-out/reproduction-scaled; MD=$OUT/report.md; fi
 done
 exec "$BUILD/app/normlab" report experiments/reproduction/*.json --out "$OUT" --markdown "$MD" \
-  --notes docs/reproduction/NOTES.md --store "$STORE" "$@"
+  --notes docs/reproduction/NOTES.md --store "$STORE" --generated-by "bash scripts/reproduce.sh${*:+ $*}" "$@"

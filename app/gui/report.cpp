@@ -30,7 +30,7 @@ void on_signal(int) { g_stop = true; }
 
 struct Options {
     QStringList experiments;
-    QString out, markdown, notes, store, scale, device;
+    QString out, markdown, notes, store, scale, device, generated_by;
     int threads = -1, dpi = 150;
     bool retrain = false, no_train = false;
 };
@@ -42,7 +42,7 @@ struct Usage : std::runtime_error {
 const char* kUsage =
     "usage: normlab report EXPERIMENT.json... --out DIR [--markdown FILE] [--notes FILE.md]\n"
     "                      [--store FILE] [--scale NAME] [--retrain] [--no-train]\n"
-    "                      [--device cpu|cuda|auto] [--threads N] [--dpi N]\n"
+    "                      [--device cpu|cuda|auto] [--threads N] [--dpi N] [--generated-by TEXT]\n"
     "Trains the experiments' runs (finished runs with the same configuration are reused from the\n"
     "store unless --retrain), measures the findings each experiment's \"report\" names and writes\n"
     "DIR/report.md, DIR/index.html, DIR/report.json and DIR/figures/*.png|svg.\n";
@@ -66,6 +66,7 @@ Options parse(const QStringList& args) {
         else if (a == "--markdown") o.markdown = value(i);
         else if (a == "--notes") o.notes = value(i);
         else if (a == "--store") o.store = value(i);
+        else if (a == "--generated-by") o.generated_by = value(i);
         else if (a == "--scale") o.scale = value(i);
         else if (a == "--device") o.device = value(i);
         else if (a == "--threads") o.threads = number(i);
@@ -244,7 +245,7 @@ int run_report(const QStringList& args) {
         }
 
     report::ReportMeta meta;
-    meta.command = "normlab report " + args.join(' ').toStdString();
+    meta.command = o.generated_by.isEmpty() ? "normlab report " + args.join(' ').toStdString() : o.generated_by.toStdString();
     meta.date = QDateTime::currentDateTime().toString("yyyy-MM-dd HH:mm").toStdString();
     meta.machine = machine_text(device_used);
     meta.versions = versions_text();

@@ -4,7 +4,7 @@
 //
 //   normlab report EXPERIMENT.json... --out DIR [--markdown FILE] [--notes FILE.md]
 //                  [--store FILE] [--scale NAME] [--retrain] [--no-train]
-//                  [--device cpu|cuda|auto] [--threads N] [--dpi N]
+//                  [--device cpu|cuda|auto] [--threads N] [--dpi N] [--generated-by TEXT]
 //
 // DIR receives report.md, index.html, report.json and figures/*.png|svg;
 // --markdown writes the Markdown to FILE instead (figure links relative to it).
