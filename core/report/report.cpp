@@ -850,8 +850,13 @@ Finding finding9(const json& e, const std::vector<RunData>& runs) {
     const bool c = lbn <= ldn + tol;
     f.verdict = count_verdict(a + b + c, 3);
     const int L = post.front()->layers();
+    auto per_seed = [&](const std::vector<const RunData*>& rs) {
+        std::string t;
+        for (double v : losses(rs)) t += (t.empty() ? "" : ", ") + fixed(v, 3);
+        return rs.size() > 1 ? " (per seed " + t + ")" : std::string();
+    };
     f.result = "With " + std::to_string(L) + " layers: Post-LN " + (post_diverged ? "diverged" : "ends at " + fixed(lpost, 3)) +
-               ", DeepNorm " + fixed(ldn, 3) + ", BranchNorm " + fixed(lbn, 3) +
+               per_seed(post) + ", DeepNorm " + fixed(ldn, 3) + per_seed(dn) + ", BranchNorm " + fixed(lbn, 3) + per_seed(bn) +
                " nats/byte. Gradient-norm roughness over steps 0–" + std::to_string(start) + ": Post-LN " + fixed(rpost, 3) +
                ", DeepNorm " + fixed(rdn, 3) + ", BranchNorm " + fixed(rbn, 3) + " (over 0–" + std::to_string(early) + ": " +
                fixed(rpost_e, 3) + ", " + fixed(rdn_e, 3) + ", " + fixed(rbn_e, 3) + "). Post-LN fails: " + yes(a) + "; BranchNorm smoother: " + yes(b) +
