@@ -185,6 +185,25 @@ void mark_divergence(Line& l, const std::vector<const RunData*>& runs) {
     l.y.push_back(kNaN);
 }
 
+// Final validation losses of runs (diverged: +∞).
+std::vector<double> losses(const std::vector<const RunData*>& rs) {
+    std::vector<double> v;
+    for (auto* r : rs) v.push_back(final_val(*r));
+    return v;
+}
+
+// A figure with its id, title and axes; lines are added by the caller.
+Figure make_figure(const std::string& id, const std::string& title, const std::string& x_label,
+                   const std::string& y_label, bool log_y = false) {
+    Figure f;
+    f.id = id;
+    f.title = title;
+    f.x_label = x_label;
+    f.y_label = y_label;
+    f.log_y = log_y;
+    return f;
+}
+
 std::vector<const RunData*> select(const std::vector<RunData>& runs, const std::function<bool(const RunData&)>& pred) {
     std::vector<const RunData*> out;
     for (auto& r : runs)
@@ -290,12 +309,11 @@ Finding finding1(const json& e, const std::vector<RunData>& runs) {
         auto pre = by[kPre].count(d) ? by[kPre][d] : std::vector<double>{};
         f.table.rows.push_back({std::to_string(d), with_spread(v, 4), with_spread(pre, 4)});
     }
-    Figure fig;
-    fig.id = "f01-last-" + w + "-grad-vs-depth";
-    fig.title = "Gradient of the last " + w + " weight at init";
-    fig.x_label = "layers";
-    fig.y_label = "‖∂L/∂W‖ (expected gradient)";
-    fig.log_y = true;
+    Figure fig = make_figure("f01-last-" + w + "-grad-vs-depth",
+                             "Gradient of the last " + w + " weight at init",
+                             "layers",
+                             "‖∂L/∂W‖ (expected gradient)",
+                             true);
     int c = 0;
     for (const char* s : {kPost, kPre}) {
         Line l;
@@ -340,12 +358,7 @@ std::vector<double> per_layer(const std::vector<const RunData*>& rs, int layers,
 
 Figure per_layer_figure(const std::string& id, const std::string& title, const std::string& y_label, bool log_y,
                         const std::vector<std::pair<std::string, std::vector<double>>>& lines) {
-    Figure fig;
-    fig.id = id;
-    fig.title = title;
-    fig.x_label = "layer";
-    fig.y_label = y_label;
-    fig.log_y = log_y;
+    Figure fig = make_figure(id, title, "layer", y_label, log_y);
     int c = 0;
     for (auto& [label, ys] : lines) {
         Line l;
@@ -483,11 +496,10 @@ Finding finding4(const json& e, const std::vector<RunData>& runs) {
                                 with_spread_inf(m[kPre][true]), with_spread_inf(m[kPre][false]), fixed(gpre, 3)});
         f.numbers.push_back({"post_gap_lr_" + fmt(lr), gpost});
         f.numbers.push_back({"pre_gap_lr_" + fmt(lr), gpre});
-        Figure fig;
-        fig.id = "f04-warmup-lr-" + fmt(lr);
-        fig.title = "Validation loss with and without warm-up, peak lr " + fmt(lr);
-        fig.x_label = "step";
-        fig.y_label = "validation loss (nats/byte)";
+        Figure fig = make_figure("f04-warmup-lr-" + fmt(lr),
+                                 "Validation loss with and without warm-up, peak lr " + fmt(lr),
+                                 "step",
+                                 "validation loss (nats/byte)");
         int c = 0;
         for (const char* s : {kPost, kPre}) {
             for (bool wu : {true, false}) {
@@ -557,12 +569,11 @@ Finding finding5(const json& e, const std::vector<RunData>& runs) {
     // NormFormer Fig. 3's own view: one curve per layer over the early steps.
     const std::pair<const char*, std::vector<const RunData*>*> archs[] = {{"Post-LN", &post}, {"Pre-LN", &pre}, {"NormFormer", &nf}};
     for (auto& [label, rs] : archs) {
-        Figure fl;
-        fl.id = std::string("f05-") + w + "-per-step-" + (label == std::string("Post-LN") ? "post-ln" : label == std::string("Pre-LN") ? "pre-ln" : "normformer");
-        fl.title = std::string(label) + ": mean |∇" + w + "| by layer";
-        fl.x_label = "step";
-        fl.y_label = "mean |∂L/∂W|";
-        fl.log_y = true;
+        Figure fl = make_figure(std::string("f05-") + w + "-per-step-" + (label == std::string("Post-LN") ? "post-ln" : label == std::string("Pre-LN") ? "pre-ln" : "normformer"),
+                                std::string(label) + ": mean |∇" + w + "| by layer",
+                                "step",
+                                "mean |∂L/∂W|",
+                                true);
         for (int l = 0; l < L; ++l) {
             auto [x, y] = mean_curve(*rs, "grad_l1/" + w, l);
             Line line;
@@ -597,11 +608,6 @@ Finding finding6(const json& e, const std::vector<RunData>& runs) {
     auto nf = select(runs, is_full_normformer);
     auto pre = of_scheme(runs, kPre);
     need(!nf.empty() && !pre.empty(), "finding 6 needs NormFormer and Pre-LN runs");
-    auto losses = [](const std::vector<const RunData*>& rs) {
-        std::vector<double> v;
-        for (auto* r : rs) v.push_back(final_val(*r));
-        return v;
-    };
     const double lnf = mean_of_inf(losses(nf)), lpre = mean_of_inf(losses(pre));
     const double noise = std::max({half_range(losses(nf)), half_range(losses(pre)), 0.002});
     const double gain = lpre - lnf;
@@ -631,11 +637,10 @@ Finding finding6(const json& e, const std::vector<RunData>& runs) {
                "NormFormer's): " + (lost.empty() ? std::string("no ablation runs") : lost) + "; " +
                std::to_string(worse) + " of " + std::to_string(ablations) + " ablations lose part of the gain.";
     f.numbers.insert(f.numbers.begin(), {{"normformer_loss", lnf}, {"pre_ln_loss", lpre}, {"gain", gain}, {"seed_spread", noise}});
-    Figure fig;
-    fig.id = "f06-ablation-val-loss";
-    fig.title = "Validation loss: NormFormer and its ablations";
-    fig.x_label = "step";
-    fig.y_label = "validation loss (nats/byte)";
+    Figure fig = make_figure("f06-ablation-val-loss",
+                             "Validation loss: NormFormer and its ablations",
+                             "step",
+                             "validation loss (nats/byte)");
     int c = 0;
     for (auto& v : order) {
         auto [x, y] = mean_curve(by[v], "val/loss");
@@ -674,11 +679,10 @@ Finding finding7(const json& e, const std::vector<RunData>& runs) {
     f.table.header = {"run", "breaks at lr", "how", "step", "best smoothed loss (at lr)"};
     std::vector<double> vpre, vnf;
     int broke = 0, survived_pre = 0, survived_nf = 0;
-    Figure fig;
-    fig.id = "f07-lr-stability";
-    fig.title = "Training loss along the learning-rate ramp";
-    fig.x_label = "learning rate";
-    fig.y_label = "training loss (EMA " + fmt(smoothing) + ")";
+    Figure fig = make_figure("f07-lr-stability",
+                             "Training loss along the learning-rate ramp",
+                             "learning rate",
+                             "training loss (EMA " + fmt(smoothing) + ")");
     for (auto* group : {&pre, &nf}) {
         for (auto* r : *group) {
             const auto& loss = r->get("train/loss");
@@ -786,11 +790,10 @@ Finding finding8(const json& e, const std::vector<RunData>& runs) {
     fig.hlines.push_back({1.0, "init"});
     fig.caption = "Quartiles dashed; mean over seeds.";
     f.figures.push_back(fig);
-    Figure ev;
-    ev.id = "f08-ffn-ln-gain-mean-by-step";
-    ev.title = "Mean FFN-LN γ per layer during training";
-    ev.x_label = "step";
-    ev.y_label = "mean γ";
+    Figure ev = make_figure("f08-ffn-ln-gain-mean-by-step",
+                            "Mean FFN-LN γ per layer during training",
+                            "step",
+                            "mean γ");
     for (int l = 0; l < L; ++l) {
         auto [x, y] = mean_curve(nf, "gain_mean/" + g, l);
         Line line;
@@ -829,11 +832,6 @@ Finding finding9(const json& e, const std::vector<RunData>& runs) {
                 "very start (BranchNorm's Fig. 3), steps 0–" + std::to_string(start) + ", as the mean |Δ ln ‖g‖| from "
                 "one step to the next (lower is smoother; steps 0–" + std::to_string(early) + " shown too). Parts: Post-LN diverges or ends ≥ 0.2 nats above the better of DeepNorm and BranchNorm; "
                 "BranchNorm at least 10% smoother than Post-LN; BranchNorm's loss ≤ DeepNorm's + max(0.01, DeepNorm's seed spread).";
-    auto losses = [](const std::vector<const RunData*>& rs) {
-        std::vector<double> v;
-        for (auto* r : rs) v.push_back(final_val(*r));
-        return v;
-    };
     auto rough = [&](const std::vector<const RunData*>& rs, int until) {
         std::vector<double> v;
         for (auto* r : rs) v.push_back(roughness(r->get("train/grad_norm"), until));
@@ -866,17 +864,15 @@ Finding finding9(const json& e, const std::vector<RunData>& runs) {
     f.table.header = {"scheme", "final val loss", "‖g‖ roughness, steps 0–" + std::to_string(start),
                       "‖g‖ roughness, steps 0–" + std::to_string(early), "runs diverged"};
     const std::pair<const char*, std::vector<const RunData*>*> groups[] = {{"Post-LN", &post}, {"DeepNorm", &dn}, {"BranchNorm", &bn}};
-    Figure loss;
-    loss.id = "f09-deep-val-loss";
-    loss.title = std::to_string(L) + "-layer stack: validation loss";
-    loss.x_label = "step";
-    loss.y_label = "validation loss (nats/byte)";
-    Figure grad;
-    grad.id = "f09-deep-grad-norm-early";
-    grad.title = std::to_string(L) + "-layer stack: gradient norm, first " + std::to_string(early) + " steps";
-    grad.x_label = "step";
-    grad.y_label = "‖g‖ (before clipping)";
-    grad.log_y = true;
+    Figure loss = make_figure("f09-deep-val-loss",
+                              std::to_string(L) + "-layer stack: validation loss",
+                              "step",
+                              "validation loss (nats/byte)");
+    Figure grad = make_figure("f09-deep-grad-norm-early",
+                              std::to_string(L) + "-layer stack: gradient norm, first " + std::to_string(early) + " steps",
+                              "step",
+                              "‖g‖ (before clipping)",
+                              true);
     int c2 = 0;
     for (auto& [label, rs] : groups) {
         int d = 0;
@@ -1051,11 +1047,10 @@ Finding finding10(const json& e, const std::vector<RunData>& runs) {
         lr_table.header = {"model", "peak lr", "final val loss"};
         f.more_tables.push_back(lr_table);
     }
-    Figure loss;
-    loss.id = "f10-ngpt-val-loss";
-    loss.title = "nGPT against its baseline: validation loss";
-    loss.x_label = "step";
-    loss.y_label = "validation loss (nats/byte)";
+    Figure loss = make_figure("f10-ngpt-val-loss",
+                              "nGPT against its baseline: validation loss",
+                              "step",
+                              "validation loss (nats/byte)");
     int c = 0;
     for (auto* rs : {&base, &ng}) {
         auto [x, y] = mean_curve(*rs, "val/loss");
@@ -1070,12 +1065,11 @@ Finding finding10(const json& e, const std::vector<RunData>& runs) {
     loss.hlines.push_back({target_mean, "baseline final"});
     loss.caption = "Mean over seeds; the dashed line is the baseline's final loss.";
     f.figures.push_back(loss);
-    Figure cf;
-    cf.id = "f10-attention-condition-numbers";
-    cf.title = "Condition numbers of the attention matrices";
-    cf.x_label = "layer";
-    cf.y_label = "σ_max/σ_min (median over heads)";
-    cf.log_y = true;
+    Figure cf = make_figure("f10-attention-condition-numbers",
+                            "Condition numbers of the attention matrices",
+                            "layer",
+                            "σ_max/σ_min (median over heads)",
+                            true);
     c = 0;
     for (const char* w : {"q", "k", "v"}) {
         for (int which = 0; which < 2; ++which) {
