@@ -1110,6 +1110,25 @@ NormLab opens the default store instead.</source>
         <translation>Schließen</translation>
     </message>
     <message>
+        <source> — no findings to report</source>
+        <translation> — keine Befunde zu berichten</translation>
+    </message>
+    <message>
+        <source> — findings %1</source>
+        <translation> — Befunde %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n run(s)</source>
+        <translation type="unfinished">
+            <numerusform />
+            <numerusform />
+        </translation>
+    </message>
+    <message>
+        <source> — cannot be used: %1</source>
+        <translation> — nicht verwendbar: %1</translation>
+    </message>
+    <message>
         <source>Could not start %1: %2</source>
         <translation>%1 konnte nicht gestartet werden: %2</translation>
     </message>
@@ -1183,10 +1202,6 @@ NormLab opens the default store instead.</source>
 <context>
     <name>main</name>
     <message>
-        <source>NormLab: normalization in Transformer language models</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
         <source>Run store file.</source>
         <translation type="unfinished" />
     </message>
@@ -1208,6 +1223,11 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>UI language (en, de, zh_CN).</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>NormLab: normalization in Transformer language models
+normlab report EXPERIMENT.json... --out DIR: reproduce the papers' findings (see normlab report --help)</source>
         <translation type="unfinished" />
     </message>
 </context>

@@ -1108,6 +1108,24 @@ NormLab opens the default store instead.</source>
         <translation>关闭</translation>
     </message>
     <message>
+        <source> — no findings to report</source>
+        <translation> — 无可报告的结论</translation>
+    </message>
+    <message>
+        <source> — findings %1</source>
+        <translation> — 结论 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n run(s)</source>
+        <translation type="unfinished">
+            <numerusform />
+        </translation>
+    </message>
+    <message>
+        <source> — cannot be used: %1</source>
+        <translation> — 无法使用：%1</translation>
+    </message>
+    <message>
         <source>Could not start %1: %2</source>
         <translation>无法启动 %1：%2</translation>
     </message>
@@ -1181,10 +1199,6 @@ NormLab opens the default store instead.</source>
 <context>
     <name>main</name>
     <message>
-        <source>NormLab: normalization in Transformer language models</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
         <source>Run store file.</source>
         <translation type="unfinished" />
     </message>
@@ -1206,6 +1220,11 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>UI language (en, de, zh_CN).</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>NormLab: normalization in Transformer language models
+normlab report EXPERIMENT.json... --out DIR: reproduce the papers' findings (see normlab report --help)</source>
         <translation type="unfinished" />
     </message>
 </context>

@@ -23,6 +23,9 @@ T = {
     "Stopped; finished runs are kept and reused next time": ("Angehalten; fertige Läufe bleiben erhalten und werden beim nächsten Mal wiederverwendet", "已停止；已完成的运行会保留并在下次复用"),
     "Finished with errors (exit code %1); see the log": ("Mit Fehlern beendet (Exit-Code %1); siehe Protokoll", "结束但有错误（退出码 %1）；请查看日志"),
     "Could not start %1: %2": ("%1 konnte nicht gestartet werden: %2", "无法启动 %1：%2"),
+    " — no findings to report": (" — keine Befunde zu berichten", " — 无可报告的结论"),
+    " — findings %1": (" — Befunde %1", " — 结论 %1"),
+    " — cannot be used: %1": (" — nicht verwendbar: %1", " — 无法使用：%1"),
     "Embeddings × √d": ("Einbettungen × √d", "嵌入 × √d"),
     # main window
     "NormLab": ("NormLab", "NormLab"),

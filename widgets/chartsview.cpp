@@ -41,7 +41,11 @@ QString run_label(const RunData& r) {
 QColor layer_color(int run_index, int layer, int layers, bool by_layer) {
     const double t = layers > 1 ? double(layer) / (layers - 1) : 0.0;
     if (by_layer) return viridis(0.9 * t);
-    return run_color(run_index).darker(static_cast<int>(70 + 80 * (1 - t))).lighter(100 + static_cast<int>(60 * t));
+    // One hue per run, from dark (first layer) to bright (last); never so light
+    // that a curve disappears into the white background.
+    const QColor base = run_color(run_index).toHsv();
+    const int sat = static_cast<int>(base.hsvSaturation() * (1.0 - 0.3 * t) + 40 * t);
+    return QColor::fromHsv(base.hsvHue(), std::min(255, sat), static_cast<int>(255 * (0.38 + 0.57 * t)));
 }
 
 // A widget as it looks, to PNG (dpi), SVG or PDF.

@@ -10,6 +10,7 @@
 //       reproduces the papers' findings and writes a report (app/gui/report.h); offscreen
 #include "app/gui/mainwindow.h"
 #include "app/gui/report.h"
+#include "app/gui/reportdialog.h"
 #include "app/gui/worker.h"
 #include "core/platform.h"
 #include "core/version.h"
@@ -110,6 +111,11 @@ int main(int argc, char** argv) {
             for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 30);
             w.grab().save(dir.filePath(QString("normlab-%1.png").arg(names[t])));
         }
+        // Run → Reproduce paper findings…, as it opens.
+        ReportDialog report(QString::fromStdString(w.store().path()), &w);
+        report.show();
+        for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 30);
+        report.grab().save(dir.filePath("normlab-report-dialog.png"));
         return 0;
     }
     if (cli.isSet(run) && w.designer()->experiment()) QTimer::singleShot(0, &w, [&w] { w.runExperiment(); });

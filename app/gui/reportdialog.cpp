@@ -1,6 +1,8 @@
 // NormLab: the reproduction report dialog (see reportdialog.h).
 #include "app/gui/reportdialog.h"
 
+#include "core/experiment.h"
+
 #include <QCoreApplication>
 #include <QDesktopServices>
 #include <QDir>
@@ -54,6 +56,10 @@ ReportDialog::ReportDialog(const QString& store_path, QWidget* parent) : QDialog
             if (!all.contains(f)) all << f;
         setExperiments(all);
     });
+    remove->setEnabled(false);
+    connect(files_, &QListWidget::itemSelectionChanged, this,
+            [this, remove] { remove->setEnabled(!files_->selectedItems().isEmpty() && !running()); });
+    files_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     connect(remove, &QPushButton::clicked, this, [this] {
         qDeleteAll(files_->selectedItems());
         updateButtons();
@@ -125,7 +131,19 @@ ReportDialog::~ReportDialog() {
 void ReportDialog::setExperiments(const QStringList& files) {
     files_->clear();
     for (auto& f : files) {
-        auto* item = new QListWidgetItem(QFileInfo(f).fileName(), files_);
+        // "xiong_init.json — findings 1, 2, 3: <description>", or why the file cannot be used
+        QString label = QFileInfo(f).fileName();
+        try {
+            const Experiment ex = load_experiment(f.toStdString());
+            QStringList nums;
+            if (ex.report.is_array())
+                for (auto& r : ex.report) nums << QString::number(r["finding"].get<int>());
+            label += nums.isEmpty() ? tr(" — no findings to report") : tr(" — findings %1").arg(nums.join(", "));
+            label += tr("; %n run(s)", "", static_cast<int>(ex.runs.size()));
+        } catch (const std::exception& e) {
+            label += tr(" — cannot be used: %1").arg(QString::fromUtf8(e.what()));
+        }
+        auto* item = new QListWidgetItem(label, files_);
         item->setData(Qt::UserRole, f);
         item->setToolTip(f);
     }
