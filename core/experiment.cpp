@@ -8,10 +8,10 @@
 #include <sstream>
 
 namespace normlab {
-namespace {
 
 using nlohmann::json;
 
+namespace {
 std::vector<std::string> split_path(const std::string& dotted) {
     std::vector<std::string> parts;
     std::stringstream ss(dotted);
@@ -19,16 +19,17 @@ std::vector<std::string> split_path(const std::string& dotted) {
     while (std::getline(ss, p, '.')) parts.push_back(p);
     return parts;
 }
+}  // namespace
 
-bool has_path(const json& j, const std::string& dotted) {
+const json* find_path(const json& j, const std::string& dotted) {
     const json* cur = &j;
     for (auto& p : split_path(dotted)) {
-        if (!cur->is_object()) return false;
+        if (!cur->is_object()) return nullptr;
         auto it = cur->find(p);
-        if (it == cur->end()) return false;
+        if (it == cur->end()) return nullptr;
         cur = &*it;
     }
-    return true;
+    return cur;
 }
 
 void set_path(json& j, const std::string& dotted, const json& value) {
@@ -39,6 +40,10 @@ void set_path(json& j, const std::string& dotted, const json& value) {
     }
     *cur = value;
 }
+
+namespace {
+
+bool has_path(const json& j, const std::string& dotted) { return find_path(j, dotted) != nullptr; }
 
 std::string value_label(const json& v) {
     if (v.is_string()) return v.get<std::string>();

@@ -54,6 +54,11 @@ Experiment parse_experiment(const nlohmann::json& spec, const std::string& name_
 // Reads and parses a file; a JSON syntax error reports the line and column.
 Experiment load_experiment(const std::string& path, const std::string& scale = "");
 
+// The value at a dotted path ("optim.schedule.warmup"); nullptr when absent.
+const nlohmann::json* find_path(const nlohmann::json& j, const std::string& dotted);
+// Sets the value at a dotted path, creating objects on the way.
+void set_path(nlohmann::json& j, const std::string& dotted, const nlohmann::json& value);
+
 // Deep merge: objects key by key, anything else replaced by `over`.
 nlohmann::json merge_json(const nlohmann::json& base, const nlohmann::json& over);
 

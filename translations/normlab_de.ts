@@ -146,10 +146,6 @@
         <source>count</source>
         <translation>Anzahl</translation>
     </message>
-    <message>
-        <source>cannot write %1</source>
-        <translation type="unfinished" />
-    </message>
 <message>
         <source>Learning rate</source>
         <translation>Lernrate</translation>
@@ -672,10 +668,6 @@ Xiong et al.'s analysis assumes inputs with E‖x₀‖² ≈ d.</source>
         <source>log</source>
         <translation type="unfinished" />
     </message>
-    <message>
-        <source>cannot write %1</source>
-        <translation type="unfinished" />
-    </message>
 </context>
 <context>
     <name>normlab::LineChart</name>
@@ -702,10 +694,6 @@ Xiong et al.'s analysis assumes inputs with E‖x₀‖² ≈ d.</source>
     <message>
         <source> · zoomed (right-click to zoom out)</source>
         <translation> · vergrößert (Rechtsklick verkleinert)</translation>
-    </message>
-    <message>
-        <source>cannot write %1</source>
-        <translation type="unfinished" />
     </message>
 </context>
 <context>

@@ -146,10 +146,6 @@
         <source>count</source>
         <translation>计数</translation>
     </message>
-    <message>
-        <source>cannot write %1</source>
-        <translation type="unfinished" />
-    </message>
 <message>
         <source>Learning rate</source>
         <translation>学习率</translation>
@@ -671,10 +667,6 @@ Xiong et al.'s analysis assumes inputs with E‖x₀‖² ≈ d.</source>
         <source>log</source>
         <translation type="unfinished" />
     </message>
-    <message>
-        <source>cannot write %1</source>
-        <translation type="unfinished" />
-    </message>
 </context>
 <context>
     <name>normlab::LineChart</name>
@@ -701,10 +693,6 @@ Xiong et al.'s analysis assumes inputs with E‖x₀‖² ≈ d.</source>
     <message>
         <source> · zoomed (right-click to zoom out)</source>
         <translation> · 已缩放（右键缩小）</translation>
-    </message>
-    <message>
-        <source>cannot write %1</source>
-        <translation type="unfinished" />
     </message>
 </context>
 <context>

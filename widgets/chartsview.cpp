@@ -544,20 +544,15 @@ bool ChartsView::exportCurrent(const QString& path, const QString& format, int d
     if (f == "csv") {
         if (auto* lc = qobject_cast<LineChart*>(currentChart())) return lc->exportCsv(path, error);
         // box plots: the five-number summaries of every run and layer at every step
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
-            if (error) *error = tr("cannot write %1").arg(path);
-            return false;
-        }
-        QTextStream out(&file);
-        out << "run_id,name,layer,step,count,min,q1,median,q3,max,mean,std\n";
         const std::string name = gain_name_->currentData().toString().toStdString();
-        for (auto& r : runs_)
-            for (auto& d : r->distributions(name))
-                out << r->id() << ',' << QString::fromStdString(d.name) << ',' << d.layer << ',' << d.step << ',' << d.count
-                    << ',' << d.min << ',' << d.q1 << ',' << d.median << ',' << d.q3 << ',' << d.max << ',' << d.mean << ','
-                    << d.std << '\n';
-        return true;
+        return write_text(path, [&](QTextStream& out) {
+            out << "run_id,name,layer,step,count,min,q1,median,q3,max,mean,std\n";
+            for (auto& r : runs_)
+                for (auto& d : r->distributions(name))
+                    out << r->id() << ',' << QString::fromStdString(d.name) << ',' << d.layer << ',' << d.step << ','
+                        << d.count << ',' << d.min << ',' << d.q1 << ',' << d.median << ',' << d.q3 << ',' << d.max << ','
+                        << d.mean << ',' << d.std << '\n';
+        }, error);
     }
     if (!whole_panel)
         if (auto* lc = qobject_cast<LineChart*>(target)) return lc->exportFigure(path, format, dpi, error);

@@ -1,6 +1,8 @@
 // NormLab widgets: Designer (see designer.h).
 #include "widgets/designer.h"
 
+#include "core/experiment.h"
+
 #include "core/errors.h"
 
 #include <QCheckBox>
@@ -140,35 +142,6 @@ const std::vector<Group>& groups() {
           {"probes.cond_every", QT_TRANSLATE_NOOP("normlab::Designer", "Condition numbers"), Kind::Int, ""}}},
     };
     return g;
-}
-
-const json* find_path(const json& j, const std::string& dotted) {
-    const json* cur = &j;
-    size_t start = 0;
-    while (start <= dotted.size()) {
-        const size_t dot = dotted.find('.', start);
-        const std::string key = dotted.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-        if (!cur->is_object() || !cur->contains(key)) return nullptr;
-        cur = &(*cur)[key];
-        if (dot == std::string::npos) break;
-        start = dot + 1;
-    }
-    return cur;
-}
-
-void set_path(json& j, const std::string& dotted, json value) {
-    json* cur = &j;
-    size_t start = 0;
-    for (;;) {
-        const size_t dot = dotted.find('.', start);
-        const std::string key = dotted.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-        if (dot == std::string::npos) {
-            (*cur)[key] = std::move(value);
-            return;
-        }
-        cur = &(*cur)[key];
-        start = dot + 1;
-    }
 }
 
 // Fields kept when the scheme changes (everything that is not normalization).

@@ -2,10 +2,12 @@
 #include "widgets/figure.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QImage>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSvgGenerator>
+#include <QTextStream>
 
 #include <algorithm>
 
@@ -58,6 +60,17 @@ bool write_figure(const QString& path, const QString& format, int dpi, QSize siz
         return true;
     }
     return fail(QCoreApplication::translate("normlab::Figure", "unknown format %1; use png, svg, pdf or csv").arg(format));
+}
+
+bool write_text(const QString& path, const std::function<void(QTextStream&)>& body, QString* error) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
+        if (error) *error = QCoreApplication::translate("normlab::Figure", "cannot write %1").arg(path);
+        return false;
+    }
+    QTextStream out(&f);
+    body(out);
+    return true;
 }
 
 }  // namespace normlab

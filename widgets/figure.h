@@ -9,6 +9,7 @@
 
 QT_BEGIN_NAMESPACE
 class QPainter;
+class QTextStream;
 QT_END_NAMESPACE
 
 namespace normlab {
@@ -20,5 +21,9 @@ namespace normlab {
 // file that cannot be written.
 bool write_figure(const QString& path, const QString& format, int dpi, QSize size, const QString& title,
                   const std::function<void(QPainter&, const QRectF&)>& draw, QString* error);
+
+// Writes a text file (CSV) through `body`; false with `error` set ("cannot
+// write PATH") when the file cannot be opened.
+bool write_text(const QString& path, const std::function<void(QTextStream&)>& body, QString* error);
 
 }  // namespace normlab

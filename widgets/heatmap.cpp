@@ -144,17 +144,12 @@ bool Heatmap::exportFigure(const QString& path, const QString& format, int dpi, 
 }
 
 bool Heatmap::exportCsv(const QString& path, QString* error) const {
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
-        if (error) *error = tr("cannot write %1").arg(path);
-        return false;
-    }
-    QTextStream out(&f);
-    out << "layer,step,value\n";
-    for (size_t l = 0; l < rows_.size(); ++l)
-        for (size_t s = 0; s < steps_.size() && s < rows_[l].size(); ++s)
-            out << l << ',' << steps_[s] << ',' << QString::number(rows_[l][s], 'g', 10) << '\n';
-    return true;
+    return write_text(path, [this](QTextStream& out) {
+        out << "layer,step,value\n";
+        for (size_t l = 0; l < rows_.size(); ++l)
+            for (size_t s = 0; s < steps_.size() && s < rows_[l].size(); ++s)
+                out << l << ',' << steps_[s] << ',' << QString::number(rows_[l][s], 'g', 10) << '\n';
+    }, error);
 }
 
 }  // namespace normlab

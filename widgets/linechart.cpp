@@ -331,21 +331,18 @@ bool LineChart::exportFigure(const QString& path, const QString& format, int dpi
 }
 
 bool LineChart::exportCsv(const QString& path, QString* error) const {
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
-        if (error) *error = tr("cannot write %1").arg(path);
-        return false;
-    }
-    QTextStream out(&f);
-    out.setRealNumberPrecision(10);
-    out << "curve," << (x_title_.isEmpty() ? QString("x") : x_title_) << ',' << (y_title_.isEmpty() ? QString("y") : y_title_) << '\n';
-    for (auto& c : curves_) {
-        QString label = c.label;
-        label.replace('"', "\"\"");
-        for (size_t i = 0; i < c.x.size(); ++i)
-            out << '"' << label << "\"," << c.x[i] << ',' << (std::isfinite(c.y[i]) ? QString::number(c.y[i], 'g', 10) : QString("nan")) << '\n';
-    }
-    return true;
+    return write_text(path, [this](QTextStream& out) {
+        out.setRealNumberPrecision(10);
+        out << "curve," << (x_title_.isEmpty() ? QString("x") : x_title_) << ','
+            << (y_title_.isEmpty() ? QString("y") : y_title_) << '\n';
+        for (auto& c : curves_) {
+            QString label = c.label;
+            label.replace('"', "\"\"");
+            for (size_t i = 0; i < c.x.size(); ++i)
+                out << '"' << label << "\"," << c.x[i] << ','
+                    << (std::isfinite(c.y[i]) ? QString::number(c.y[i], 'g', 10) : QString("nan")) << '\n';
+        }
+    }, error);
 }
 
 }  // namespace normlab

@@ -178,13 +178,14 @@ int run_report(const QStringList& args) {
         last_decile = decile;
     };
     std::string device_used = resolve_device(o.device.isEmpty() ? "auto" : o.device.toStdString());
+    report::CompletedRuns completed(*store);
     for (auto& ex : exps) {
         std::vector<report::RunData> runs;
         int64_t exp_id = 0;
         size_t reused = 0, trained = 0;
         for (size_t i = 0; i < ex.runs.size(); ++i) {
             const auto& er = ex.runs[i];
-            int64_t id = o.retrain ? 0 : report::find_completed_run(*store, er.resolved);
+            int64_t id = o.retrain ? 0 : completed.find(er.resolved);
             if (id) {
                 ++reused;
             } else if (o.no_train) {
@@ -204,6 +205,7 @@ int run_report(const QStringList& args) {
                                  status_name(r.status).c_str(), r.message.c_str());
                     return r.status == RunStatus::Cancelled ? 130 : 1;
                 }
+                completed.add(id, er.resolved);   // another file may ask for the same run
             }
             report::RunData rd = report::load_run(*store, *store->run(id));
             rd.name = er.name;   // the experiment's name for it, whatever it was renamed to

@@ -11,6 +11,7 @@
 
 #include "core/config.h"
 #include "core/errors.h"
+#include "core/experiment.h"
 #include "core/series.h"
 
 #include <algorithm>
@@ -469,31 +470,29 @@ Finding finding4(const json& e, const std::vector<RunData>& runs) {
     f.measure = "Final validation loss (nats/byte) with and without warm-up at each peak learning rate, mean over "
                 "seeds; a diverged run counts as infinitely bad. \"Much worse\": ≥ 0.1 nats; \"does not need it\": "
                 "Pre-LN loses at most max(0.05, a third of Post-LN's loss).";
-    // lr → scheme → warm-up? → values
-    std::map<double, std::map<std::string, std::map<bool, std::vector<double>>>> by;
+    // lr → scheme → warm-up? → runs
     std::map<double, std::map<std::string, std::map<bool, std::vector<const RunData*>>>> rs;
     for (auto& r : runs) {
         if (r.scheme() != kPost && r.scheme() != kPre) continue;
-        const double lr = r.cfg_number("optim.lr");
-        const bool wu = r.cfg_number("optim.schedule.warmup") > 0;
-        by[lr][r.scheme()][wu].push_back(final_val(r));
-        rs[lr][r.scheme()][wu].push_back(&r);
+        rs[r.cfg_number("optim.lr")][r.scheme()][r.cfg_number("optim.schedule.warmup") > 0].push_back(&r);
     }
     std::vector<double> complete;
-    for (auto& [lr, m] : by)
+    for (auto& [lr, m] : rs)
         if (m[kPost].size() == 2 && m[kPre].size() == 2) complete.push_back(lr);
     need(!complete.empty(), "finding 4 needs Post-LN and Pre-LN runs with and without warm-up at the same lr");
     f.table.header = {"peak lr", "Post-LN warm-up", "Post-LN none", "Δ Post-LN", "Pre-LN warm-up", "Pre-LN none", "Δ Pre-LN"};
     double gpost_top = 0, gpre_top = 0;
     bool any_post_bad = false;
     for (double lr : complete) {
-        auto& m = by[lr];
-        const double gpost = mean_of_inf(m[kPost][false]) - mean_of_inf(m[kPost][true]);
-        const double gpre = mean_of_inf(m[kPre][false]) - mean_of_inf(m[kPre][true]);
+        auto& m = rs[lr];
+        const auto post_wu = losses(m[kPost][true]), post_none = losses(m[kPost][false]);
+        const auto pre_wu = losses(m[kPre][true]), pre_none = losses(m[kPre][false]);
+        const double gpost = mean_of_inf(post_none) - mean_of_inf(post_wu);
+        const double gpre = mean_of_inf(pre_none) - mean_of_inf(pre_wu);
         any_post_bad = any_post_bad || gpost >= 0.1;
         gpost_top = gpost, gpre_top = gpre;
-        f.table.rows.push_back({fmt(lr), with_spread_inf(m[kPost][true]), with_spread_inf(m[kPost][false]), fixed(gpost, 3),
-                                with_spread_inf(m[kPre][true]), with_spread_inf(m[kPre][false]), fixed(gpre, 3)});
+        f.table.rows.push_back({fmt(lr), with_spread_inf(post_wu), with_spread_inf(post_none), fixed(gpost, 3),
+                                with_spread_inf(pre_wu), with_spread_inf(pre_none), fixed(gpre, 3)});
         f.numbers.push_back({"post_gap_lr_" + fmt(lr), gpost});
         f.numbers.push_back({"pre_gap_lr_" + fmt(lr), gpre});
         Figure fig = make_figure("f04-warmup-lr-" + fmt(lr),
@@ -567,9 +566,10 @@ Finding finding5(const json& e, const std::vector<RunData>& runs) {
     fig.caption = "Averaged over the recorded steps and over seeds.";
     f.figures.push_back(fig);
     // NormFormer Fig. 3's own view: one curve per layer over the early steps.
-    const std::pair<const char*, std::vector<const RunData*>*> archs[] = {{"Post-LN", &post}, {"Pre-LN", &pre}, {"NormFormer", &nf}};
-    for (auto& [label, rs] : archs) {
-        Figure fl = make_figure(std::string("f05-") + w + "-per-step-" + (label == std::string("Post-LN") ? "post-ln" : label == std::string("Pre-LN") ? "pre-ln" : "normformer"),
+    struct Arch { const char* label; const char* slug; std::vector<const RunData*>* runs; };
+    const Arch archs[] = {{"Post-LN", "post-ln", &post}, {"Pre-LN", "pre-ln", &pre}, {"NormFormer", "normformer", &nf}};
+    for (auto& [label, slug, rs] : archs) {
+        Figure fl = make_figure(std::string("f05-") + w + "-per-step-" + slug,
                                 std::string(label) + ": mean |∇" + w + "| by layer",
                                 "step",
                                 "mean |∂L/∂W|",
@@ -1106,16 +1106,6 @@ std::string RunData::scheme() const { return config.value("scheme", std::string(
 int RunData::layers() const { return static_cast<int>(cfg_number("model.n_layers", 0)); }
 int64_t RunData::seed() const { return static_cast<int64_t>(cfg_number("train.seed", 0)); }
 
-static const json* find_path(const json& j, const std::string& dotted) {
-    const json* cur = &j;
-    std::stringstream ss(dotted);
-    std::string p;
-    while (std::getline(ss, p, '.')) {
-        if (!cur->is_object() || !cur->contains(p)) return nullptr;
-        cur = &(*cur)[p];
-    }
-    return cur;
-}
 double RunData::cfg_number(const std::string& dotted, double fallback) const {
     const json* v = find_path(config, dotted);
     return v && v->is_number() ? v->get<double>() : fallback;
@@ -1150,27 +1140,34 @@ RunData load_run(Store& store, const RunInfo& info) {
     return r;
 }
 
-int64_t find_completed_run(Store& store, const json& config) {
-    auto key = [](json c) {
-        // Through the current parser, so runs stored by an older NormLab
-        // compare with today's defaults filled in.
-        try {
-            c = to_json(run_config_from_json(c));
-        } catch (const ConfigError&) {
-            return json();
-        }
-        c.erase("name");
-        if (c.contains("train")) c["train"].erase("device"), c["train"].erase("threads");
-        return c;
-    };
-    const json want = key(config);
-    int64_t best = 0;
-    for (auto& r : store.runs()) {
-        if (r.status != RunStatus::Finished && r.status != RunStatus::Diverged) continue;
-        if (key(r.config) == want) best = r.id;   // the latest one
+// The comparison key of a configuration; "" when it no longer parses.
+static std::string config_key(json c) {
+    try {
+        c = to_json(run_config_from_json(c));
+    } catch (const ConfigError&) {
+        return "";
     }
-    return best;
+    c.erase("name");
+    if (c.contains("train")) c["train"].erase("device"), c["train"].erase("threads");
+    return c.dump();
 }
+
+CompletedRuns::CompletedRuns(Store& store) {
+    for (auto& r : store.runs())   // in id order: a later run replaces an earlier match
+        if (r.status == RunStatus::Finished || r.status == RunStatus::Diverged) add(r.id, r.config);
+}
+
+void CompletedRuns::add(int64_t run, const json& config) {
+    if (auto k = config_key(config); !k.empty()) by_key_[k] = run;
+}
+
+int64_t CompletedRuns::find(const json& config) const {
+    const auto k = config_key(config);
+    auto it = k.empty() ? by_key_.end() : by_key_.find(k);
+    return it == by_key_.end() ? 0 : it->second;
+}
+
+int64_t find_completed_run(Store& store, const json& config) { return CompletedRuns(store).find(config); }
 
 std::string verdict_name(Verdict v) {
     switch (v) {

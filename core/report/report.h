@@ -51,10 +51,22 @@ RunData load_run(Store& store, const RunInfo& info);
 // The run name without trailing " key=value" sweep labels.
 std::string variant_of(const std::string& run_name);
 
-// A finished (or, for stability tests, diverged) run of the store whose
-// configuration equals `config` up to the run name, device and threads, so
-// a report reuses runs trained earlier (also on another machine) instead of
-// training them again. 0 when there is none.
+// The finished (or, for stability tests, diverged) runs of a store, indexed
+// by their configuration up to the run name, device and threads, so a report
+// reuses runs trained earlier (also on another machine) instead of training
+// them again. Stored configurations are read through the current parser, so
+// runs of an older NormLab match with today's defaults filled in. Built once
+// per report: one read of the store, one parse per stored run.
+class CompletedRuns {
+public:
+    explicit CompletedRuns(Store& store);
+    int64_t find(const nlohmann::json& config) const;   // the latest match; 0 when none
+    void add(int64_t run, const nlohmann::json& config);  // a run finished since the index was built
+
+private:
+    std::map<std::string, int64_t> by_key_;
+};
+// One lookup (builds the index for it).
 int64_t find_completed_run(Store& store, const nlohmann::json& config);
 
 enum class Verdict { Reproduced, Partly, NotReproduced, Inconclusive };
