@@ -112,6 +112,83 @@ private Q_SLOTS:
         }
     }
 
+    // The CPU's fused attention kernel against the eager ops it replaces: outputs,
+    // max logit and all three gradients, for lengths below, at and across its
+    // 64-row blocks, odd head widths, one and two threads, packed and split inputs.
+    void fusedAttentionMatchesEager() {
+        struct Case { int64_t B, H, T, dh; };
+        for (int threads : {1, 2}) {
+            torch::set_num_threads(threads);
+            for (Case c : {Case{2, 3, 1, 8}, Case{2, 2, 7, 5}, Case{1, 2, 64, 16}, Case{1, 2, 65, 16},
+                           Case{2, 4, 130, 32}}) {
+                const QString what = QString("B%1 H%2 T%3 dh%4, %5 thread(s)")
+                                         .arg(c.B).arg(c.H).arg(c.T).arg(c.dh).arg(threads);
+                const int64_t d = c.H * c.dh;
+                const double scale = 0.7 / std::sqrt(double(c.dh));
+                auto qkv = torch::randn({c.B, c.T, 3 * d}).requires_grad_(true);
+                auto dy = torch::randn({c.B, c.T, d});
+                auto split = [&](const torch::Tensor& t) { return t.view({c.B, c.T, 3, c.H, c.dh}).permute({2, 0, 3, 1, 4}); };
+                // Eager reference.
+                auto parts = split(qkv);
+                auto att = torch::matmul(parts[0] * scale, parts[1].transpose(-2, -1));
+                att.masked_fill_(torch::ones({c.T, c.T}, torch::kBool).triu(1), -INFINITY);
+                const double ref_max = att.max().item<double>();
+                auto ref = torch::matmul(torch::softmax(att, -1), parts[2]).transpose(1, 2).reshape({c.B, c.T, d});
+                auto ref_grad = torch::autograd::grad({ref}, {qkv}, {dy})[0];
+                for (bool packed : {true, false}) {
+                    torch::Tensor mx;
+                    auto leaf = qkv.detach().clone().requires_grad_(true);
+                    auto p2 = split(leaf);
+                    auto y = packed ? fused_causal_attention_packed(leaf, c.H, scale, &mx)
+                                    : fused_causal_attention(p2[0], p2[1], p2[2], scale, &mx);
+                    auto g = torch::autograd::grad({y}, {leaf}, {dy})[0];
+                    const QString m = what + (packed ? ", packed" : ", split");
+                    QVERIFY2(torch::allclose(y, ref, 1e-4, 1e-5), qPrintable(m + ": output"));
+                    QVERIFY2(torch::allclose(g, ref_grad, 1e-4, 1e-5),
+                             qPrintable(m + QString(": gradient off by %1").arg((g - ref_grad).abs().max().item<double>())));
+                    QVERIFY2(rel(mx.item<double>(), ref_max) < 1e-5, qPrintable(m + ": max logit"));
+                }
+            }
+        }
+        torch::set_num_threads(1);
+        // A NaN in one query poisons that row (the trainer's divergence check depends on it), not its neighbours.
+        auto qkv = torch::randn({1, 5, 3 * 8});
+        qkv.index_put_({0, 3, 0}, NAN);
+        auto y = fused_causal_attention_packed(qkv, 2, 0.5);
+        QVERIFY(torch::isnan(y[0][3]).any().item<bool>());
+        QVERIFY(torch::isfinite(y[0][2]).all().item<bool>());
+    }
+
+    // The whole model with the fused kernel on and off: same logits, gradients and
+    // max-logit probe for every scheme (packed path, RoPE and nGPT's split path,
+    // both HeadScale placements).
+    void fusedAttentionLeavesEverySchemeUnchanged() {
+        std::vector<std::pair<QString, ModelConfig>> models;
+        for (Scheme s : all_schemes()) models.push_back({QString::fromStdString(scheme_name(s)), tiny(s).model});
+        ModelConfig after = tiny(Scheme::NormFormer).model;
+        after.normformer.head_scale_placement = HeadScalePlacement::AfterOutProj;
+        models.push_back({"normformer, HeadScale after the projection", after});
+        auto idx = torch::randint(0, 256, {3, 16}, torch::kInt64);
+        for (const auto& [name, mc] : models) {
+            std::vector<torch::Tensor> logits, grads, maxes;
+            for (bool fused : {false, true}) {
+                set_fused_attention(fused);
+                GPT m(mc);
+                m->reset_parameters(3);
+                ForwardCapture cap;
+                auto l = m->forward(idx, &cap);
+                GPTImpl::loss(l, idx).backward();
+                logits.push_back(l.detach());
+                grads.push_back(param(m, "blocks.0.attn.qkv.weight").grad().clone());
+                maxes.push_back(torch::stack(cap.max_logit));
+            }
+            QVERIFY2(torch::allclose(logits[0], logits[1], 1e-4, 1e-5), qPrintable(name + ": logits"));
+            QVERIFY2(torch::allclose(grads[0], grads[1], 1e-3, 1e-6), qPrintable(name + ": qkv gradient"));
+            QVERIFY2(torch::allclose(maxes[0], maxes[1], 1e-4, 1e-5), qPrintable(name + ": max logit"));
+        }
+        set_fused_attention(true);
+    }
+
     void everySchemeLearnsALearnableSource() {
         Store store(store_path("learn.sqlite"));
         for (Scheme s : all_schemes()) {

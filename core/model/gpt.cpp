@@ -2,7 +2,10 @@
 // block → GPT. Shapes: B batch, T time, d model width, H heads, d_h = d/H.
 #include "core/model/gpt.h"
 
+#include "core/model/attention_kernel.h"
+
 #include <ATen/CPUGeneratorImpl.h>
+#include <ATen/Parallel.h>
 #include <torch/version.h>
 
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 1)
@@ -11,7 +14,10 @@
 #define NORMLAB_HAS_SDPA 0
 #endif
 
+#include <atomic>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 
 namespace normlab {
 
@@ -48,6 +54,159 @@ torch::Tensor NormImpl::forward(const torch::Tensor& x) {
     return x * torch::rsqrt(x.pow(2).mean(-1, /*keepdim=*/true) + eps) * weight;
 }
 
+// ---- Fused causal attention (CPU) ---------------------------------------------
+namespace {
+
+std::atomic<int> g_fused_attention{-1};   // -1: not decided yet (read the environment)
+
+// Head (b, h) of a (B, H, T, d_h) layout: base + b·sb + h·sh, its rows st apart.
+struct Heads {
+    float* base;
+    int64_t sb, sh, st;
+    float* at(int64_t b, int64_t h) const { return base + b * sb + h * sh; }
+};
+Heads heads_of(const torch::Tensor& t) { return {t.data_ptr<float>(), t.stride(0), t.stride(1), t.stride(2)}; }
+// Part `which` (0 q, 1 k, 2 v) of a packed (B, T, 3d) projection, or, with which = 0
+// and parts = 1, a (B, T, d) tensor viewed as heads.
+Heads packed_heads(const torch::Tensor& t, int which, int parts, int64_t H) {
+    const int64_t T = t.size(1), w = t.size(2), d = w / parts;
+    return {t.data_ptr<float>() + which * d, T * w, d / H, w};
+}
+
+struct AttentionShape {
+    int64_t B, H, T, dh;
+};
+
+// All heads in parallel, one thread per head at a time (its BLAS calls then run single-threaded).
+void attention_forward(const AttentionShape& s, float scale, Heads q, Heads k, Heads v, Heads y, float* P,
+                       float* maxes) {
+    at::parallel_for(0, s.B * s.H, 1, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) {
+            const int64_t b = i / s.H, h = i % s.H;
+            maxes[i] = kernels::attention_forward_head(s.T, s.dh, scale, q.at(b, h), q.st, k.at(b, h), k.st,
+                                                       v.at(b, h), v.st, P + i * s.T * s.T, y.at(b, h), y.st);
+        }
+    });
+}
+
+void attention_backward(const AttentionShape& s, float scale, Heads q, Heads k, Heads v, const float* P, Heads dy,
+                        Heads dq, Heads dk, Heads dv) {
+    at::parallel_for(0, s.B * s.H, 1, [&](int64_t begin, int64_t end) {
+        std::vector<float> dS(s.T * s.T);
+        for (int64_t i = begin; i < end; ++i) {
+            const int64_t b = i / s.H, h = i % s.H;
+            kernels::attention_backward_head(s.T, s.dh, scale, q.at(b, h), q.st, k.at(b, h), k.st, v.at(b, h),
+                                             v.st, P + i * s.T * s.T, dy.at(b, h), dy.st, dS.data(), dq.at(b, h),
+                                             dq.st, dk.at(b, h), dk.st, dv.at(b, h), dv.st);
+        }
+    });
+}
+
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
+
+// Runs the forward for either autograd function: y (B, T, H·d_h), and the
+// per-head max logits as a second, non-differentiable output.
+variable_list run_attention_forward(AutogradContext* ctx, const AttentionShape& s, double scale, Heads q, Heads k,
+                                    Heads v, const torch::TensorOptions& opt) {
+    auto P = torch::empty({s.B, s.H, s.T, s.T}, opt);
+    auto y = torch::empty({s.B, s.T, s.H * s.dh}, opt);
+    auto maxes = torch::empty({s.B * s.H}, opt);
+    attention_forward(s, static_cast<float>(scale), q, k, v, packed_heads(y, 0, 1, s.H), P.data_ptr<float>(),
+                      maxes.data_ptr<float>());
+    ctx->saved_data["P"] = P;
+    ctx->saved_data["scale"] = scale;
+    ctx->mark_non_differentiable({maxes});
+    return {y, maxes};
+}
+
+// Attention on the packed QKV projection; its gradient comes back packed.
+struct PackedAttention : torch::autograd::Function<PackedAttention> {
+    static variable_list forward(AutogradContext* ctx, const torch::Tensor& qkv, int64_t H, double scale) {
+        const AttentionShape s{qkv.size(0), H, qkv.size(1), qkv.size(2) / 3 / H};
+        ctx->save_for_backward({qkv});
+        ctx->saved_data["H"] = H;
+        return run_attention_forward(ctx, s, scale, packed_heads(qkv, 0, 3, H), packed_heads(qkv, 1, 3, H),
+                                     packed_heads(qkv, 2, 3, H), qkv.options());
+    }
+    static variable_list backward(AutogradContext* ctx, variable_list grads) {
+        const auto qkv = ctx->get_saved_variables()[0];
+        const int64_t H = ctx->saved_data["H"].toInt();
+        const AttentionShape s{qkv.size(0), H, qkv.size(1), qkv.size(2) / 3 / H};
+        auto dqkv = torch::empty_like(qkv);
+        if (!grads[0].defined()) return {dqkv.zero_(), torch::Tensor(), torch::Tensor()};
+        const auto dy = grads[0].contiguous();
+        attention_backward(s, static_cast<float>(ctx->saved_data["scale"].toDouble()), packed_heads(qkv, 0, 3, H),
+                           packed_heads(qkv, 1, 3, H), packed_heads(qkv, 2, 3, H),
+                           ctx->saved_data["P"].toTensor().data_ptr<float>(), packed_heads(dy, 0, 1, H),
+                           packed_heads(dqkv, 0, 3, H), packed_heads(dqkv, 1, 3, H), packed_heads(dqkv, 2, 3, H));
+        return {dqkv, torch::Tensor(), torch::Tensor()};
+    }
+};
+
+// Attention on separate (B, H, T, d_h) q, k, v (after RoPE or nGPT's q/k normalization).
+struct SplitAttention : torch::autograd::Function<SplitAttention> {
+    static variable_list forward(AutogradContext* ctx, const torch::Tensor& q, const torch::Tensor& k,
+                                 const torch::Tensor& v, double scale) {
+        const AttentionShape s{q.size(0), q.size(1), q.size(2), q.size(3)};
+        ctx->save_for_backward({q, k, v});
+        return run_attention_forward(ctx, s, scale, heads_of(q), heads_of(k), heads_of(v), q.options());
+    }
+    static variable_list backward(AutogradContext* ctx, variable_list grads) {
+        const auto saved = ctx->get_saved_variables();
+        const auto &q = saved[0], &k = saved[1], &v = saved[2];
+        const AttentionShape s{q.size(0), q.size(1), q.size(2), q.size(3)};
+        auto dq = torch::empty({s.B, s.H, s.T, s.dh}, q.options()), dk = torch::empty_like(dq),
+             dv = torch::empty_like(dq);
+        if (!grads[0].defined()) return {dq.zero_(), dk.zero_(), dv.zero_(), torch::Tensor()};
+        const auto dy = grads[0].contiguous();
+        attention_backward(s, static_cast<float>(ctx->saved_data["scale"].toDouble()), heads_of(q), heads_of(k),
+                           heads_of(v), ctx->saved_data["P"].toTensor().data_ptr<float>(),
+                           packed_heads(dy, 0, 1, s.H), heads_of(dq), heads_of(dk), heads_of(dv));
+        return {dq, dk, dv, torch::Tensor()};
+    }
+};
+
+void check_fused_input(const torch::Tensor& t, const char* what) {
+    TORCH_CHECK(t.device().is_cpu() && t.scalar_type() == torch::kFloat,
+                "fused attention: ", what, " must be a float32 CPU tensor");
+    TORCH_CHECK(kernels::attention_kernel_available(), "fused attention: this process has no BLAS sgemm_");
+}
+
+torch::Tensor with_max(variable_list out, torch::Tensor* max_logit) {
+    if (max_logit) *max_logit = out[1].max();
+    return out[0];
+}
+
+}  // namespace
+
+bool fused_attention_enabled() {
+    int on = g_fused_attention.load();
+    if (on < 0) {
+        const char* env = std::getenv("NORMLAB_FUSED_ATTENTION");
+        on = (env && std::strcmp(env, "0") == 0) ? 0 : 1;
+        g_fused_attention.store(on);
+    }
+    return on == 1 && kernels::attention_kernel_available();
+}
+
+void set_fused_attention(bool on) { g_fused_attention.store(on ? 1 : 0); }
+
+torch::Tensor fused_causal_attention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+                                     double scale, torch::Tensor* max_logit) {
+    check_fused_input(q, "q");
+    auto last_contiguous = [](const torch::Tensor& t) { return t.stride(-1) == 1 ? t : t.contiguous(); };
+    return with_max(SplitAttention::apply(last_contiguous(q), last_contiguous(k), last_contiguous(v), scale),
+                    max_logit);
+}
+
+torch::Tensor fused_causal_attention_packed(const torch::Tensor& qkv, int64_t n_heads, double scale,
+                                            torch::Tensor* max_logit) {
+    check_fused_input(qkv, "qkv");
+    TORCH_CHECK(qkv.dim() == 3 && qkv.size(2) % (3 * n_heads) == 0, "fused attention: qkv must be (B, T, 3·d)");
+    return with_max(PackedAttention::apply(qkv.contiguous(), n_heads, scale), max_logit);
+}
+
 // ---- Attention --------------------------------------------------------------
 AttentionImpl::AttentionImpl(const ModelConfig& c) : cfg(c) {
     const int64_t d = c.d_model;
@@ -68,46 +227,58 @@ torch::Tensor AttentionImpl::causal_mask(int64_t T, const torch::Device& dev) {
 torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin,
                                      ForwardCapture* cap) {
     const int64_t B = x.size(0), T = x.size(1), d = cfg.d_model, H = cfg.n_heads, dh = d / H;
-    auto qkv_ = qkv(x).view({B, T, 3, H, dh}).permute({2, 0, 3, 1, 4});   // (3, B, H, T, d_h)
-    auto q = qkv_[0], k = qkv_[1], v = qkv_[2];                           // (B, H, T, d_h)
-    if (cos.defined()) {
-        q = q * cos + rotate_half(q) * sin;
-        k = k * cos + rotate_half(k) * sin;
-    }
+    const bool fused = fused_attention_enabled() && x.device().is_cpu() && x.scalar_type() == torch::kFloat &&
+                       !(cfg.dropout > 0 && is_training());
+    const auto proj = qkv(x);                                              // (B, T, 3d)
+    torch::Tensor y, max_logit;                                            // y: (B, T, d)
     double scale = 1.0 / std::sqrt(static_cast<double>(dh));
-    if (cfg.layout == Layout::NGPT) {
-        const double base = 1.0 / std::sqrt(static_cast<double>(d));
-        auto sqk = ngpt_scaled(s_qk, 1.0, base).view({1, H, 1, dh});
-        if (cfg.ngpt.qk_norm) {
-            q = unit_norm(q, -1, cfg.ngpt.eps);
-            k = unit_norm(k, -1, cfg.ngpt.eps);
+    if (fused && !cos.defined() && cfg.layout != Layout::NGPT) {
+        // q, k, v are read in place from the projection; the gradient comes back packed.
+        y = fused_causal_attention_packed(proj, H, scale, cap ? &max_logit : nullptr);
+    } else {
+        auto qkv_ = proj.view({B, T, 3, H, dh}).permute({2, 0, 3, 1, 4});  // (3, B, H, T, d_h)
+        auto q = qkv_[0], k = qkv_[1], v = qkv_[2];                       // (B, H, T, d_h)
+        if (cos.defined()) {
+            q = q * cos + rotate_half(q) * sin;
+            k = k * cos + rotate_half(k) * sin;
         }
-        q = q * sqk;
-        k = k * sqk;
-        scale = std::sqrt(static_cast<double>(dh));                        // logits = cos·d_h^(1/2)·s_qk²
-    }
-    torch::Tensor y;                                                       // (B, H, T, d_h)
+        if (cfg.layout == Layout::NGPT) {
+            const double base = 1.0 / std::sqrt(static_cast<double>(d));
+            auto sqk = ngpt_scaled(s_qk, 1.0, base).view({1, H, 1, dh});
+            if (cfg.ngpt.qk_norm) {
+                q = unit_norm(q, -1, cfg.ngpt.eps);
+                k = unit_norm(k, -1, cfg.ngpt.eps);
+            }
+            q = q * sqk;
+            k = k * sqk;
+            scale = std::sqrt(static_cast<double>(dh));                    // logits = cos·d_h^(1/2)·s_qk²
+        }
+        if (fused) {
+            y = fused_causal_attention(q, k, v, scale, cap ? &max_logit : nullptr);
+        } else {
+            torch::Tensor yh;                                              // (B, H, T, d_h)
 #if NORMLAB_HAS_SDPA
-    if (!cap) {
-        // Fused attention (LibTorch ≥ 2.1); the explicit path below records the max logit.
-        y = at::scaled_dot_product_attention(q, k, v, {}, is_training() ? cfg.dropout : 0.0, /*is_causal=*/true, scale);
-    }
+            if (!cap) {
+                // Fused attention of LibTorch ≥ 2.1 (GPUs); the explicit path below records the max logit.
+                yh = at::scaled_dot_product_attention(q, k, v, {}, is_training() ? cfg.dropout : 0.0,
+                                                      /*is_causal=*/true, scale);
+            }
 #endif
-    if (!y.defined()) {
-        // Scale q (B, H, T, d_h) rather than the logits (B, H, T, T); mask in place.
-        auto att = torch::matmul(q * scale, k.transpose(-2, -1));         // (B, H, T, T)
-        att.masked_fill_(causal_mask(T, x.device()), -std::numeric_limits<float>::infinity());
-        if (cap) {
-            torch::NoGradGuard ng;
-            cap->max_logit.push_back(att.detach().max());
+            if (!yh.defined()) {
+                // Scale q (B, H, T, d_h) rather than the logits (B, H, T, T); mask in place.
+                auto att = torch::matmul(q * scale, k.transpose(-2, -1));  // (B, H, T, T)
+                att.masked_fill_(causal_mask(T, x.device()), -std::numeric_limits<float>::infinity());
+                if (cap) max_logit = att.detach().max();
+                att = torch::softmax(att, -1);
+                if (cfg.dropout > 0) att = torch::dropout(att, cfg.dropout, is_training());
+                yh = torch::matmul(att, v);
+            }
+            y = yh.transpose(1, 2).reshape({B, T, d});
         }
-        att = torch::softmax(att, -1);
-        if (cfg.dropout > 0) att = torch::dropout(att, cfg.dropout, is_training());
-        y = torch::matmul(att, v);
     }
+    if (cap) cap->max_logit.push_back(max_logit.detach());
     if (head_scale.defined() && cfg.normformer.head_scale_placement == HeadScalePlacement::BeforeOutProj)
-        y = y * head_scale.view({1, H, 1, 1});
-    y = y.transpose(1, 2).reshape({B, T, d});                              // (B, T, d)
+        y = (y.view({B, T, H, dh}) * head_scale.view({1, 1, H, 1})).view({B, T, d});
     auto o = out(y);
     if (head_scale.defined() && cfg.normformer.head_scale_placement == HeadScalePlacement::AfterOutProj)
         o = (o.view({B, T, H, dh}) * head_scale.view({1, 1, H, 1})).view({B, T, d});   // fairseq's form

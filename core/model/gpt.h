@@ -133,6 +133,24 @@ private:
 };
 TORCH_MODULE(GPT);
 
+// Fused causal attention on the CPU (core/model/attention_kernel.h): used for
+// fp32 CPU tensors when the process has a BLAS and attention dropout is off;
+// otherwise (and when switched off, for A/B comparisons and tests) the eager
+// matmul → mask → softmax → matmul path. On by default unless the environment
+// sets NORMLAB_FUSED_ATTENTION=0.
+bool fused_attention_enabled();
+void set_fused_attention(bool on);
+
+// Causal attention through the fused kernel. q, k, v: (B, H, T, d_h) views
+// with a contiguous last dimension (e.g. of the packed QKV projection) →
+// (B, T, H·d_h). `max_logit`, if given, receives the largest scaled logit.
+torch::Tensor fused_causal_attention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+                                     double scale, torch::Tensor* max_logit = nullptr);
+// The same on the packed projection qkv: (B, T, 3·d) with rows [q | k | v];
+// its gradient is written in that layout, without splitting or stacking.
+torch::Tensor fused_causal_attention_packed(const torch::Tensor& qkv, int64_t n_heads, double scale,
+                                            torch::Tensor* max_logit = nullptr);
+
 // x / (‖x‖₂ + eps) over `dim` (nGPT's norm(·); the reference has no eps).
 torch::Tensor unit_norm(const torch::Tensor& x, int64_t dim, double eps);
 
