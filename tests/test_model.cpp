@@ -159,10 +159,46 @@ private Q_SLOTS:
         QVERIFY(torch::isfinite(y[0][2]).all().item<bool>());
     }
 
-    // The whole model with the fused kernel on and off: same logits, gradients and
+    // GELU and GELU + LayerNorm kernels against LibTorch's ops: values over the
+    // whole range (tails included), gradients of h, γ and β; row widths with and
+    // without a vector tail; one and two threads.
+    void fusedGeluMatchesEager() {
+        auto x = torch::linspace(-12, 12, 24001);
+        QVERIFY2(torch::allclose(fused_gelu(x), torch::gelu(x), 0, 2e-6),
+                 qPrintable(QString("GELU off by %1").arg((fused_gelu(x) - torch::gelu(x)).abs().max().item<double>())));
+        for (int threads : {1, 2}) {
+            torch::set_num_threads(threads);
+            for (int64_t n : {512, 37}) {
+                const QString what = QString("n %1, %2 thread(s)").arg(n).arg(threads);
+                auto h = (2 * torch::randn({3, 50, n})).requires_grad_(true);
+                auto g = torch::randn({3, 50, n});
+                auto gamma = (1 + 0.3 * torch::randn({n})).requires_grad_(true);
+                auto beta = (0.2 * torch::randn({n})).requires_grad_(true);
+                auto ref = torch::gelu(h);
+                auto ref_g = torch::autograd::grad({ref}, {h}, {g})[0];
+                auto y = fused_gelu(h);
+                auto y_g = torch::autograd::grad({y}, {h}, {g})[0];
+                QVERIFY2(torch::allclose(y, ref, 1e-5, 1e-6), qPrintable(what + ": GELU"));
+                QVERIFY2(torch::allclose(y_g, ref_g, 1e-5, 1e-5), qPrintable(what + ": GELU gradient"));
+                auto refn = torch::layer_norm(torch::gelu(h), {n}, gamma, beta, 1e-5);
+                auto rg = torch::autograd::grad({refn}, {h, gamma, beta}, {g});
+                auto yn = fused_gelu_layer_norm(h, gamma, beta, 1e-5);
+                auto yg = torch::autograd::grad({yn}, {h, gamma, beta}, {g});
+                QVERIFY2(torch::allclose(yn, refn, 1e-4, 1e-5), qPrintable(what + ": GELU + LayerNorm"));
+                const char* names[] = {"h", "gamma", "beta"};
+                for (int i = 0; i < 3; ++i)
+                    QVERIFY2(torch::allclose(yg[i], rg[i], 1e-4, 1e-4),
+                             qPrintable(what + ": gradient of " + names[i] +
+                                        QString(" off by %1").arg((yg[i] - rg[i]).abs().max().item<double>())));
+            }
+        }
+        torch::set_num_threads(1);
+    }
+
+    // The whole model with the fused kernels on and off: same logits, gradients and
     // max-logit probe for every scheme (packed path, RoPE and nGPT's split path,
-    // both HeadScale placements).
-    void fusedAttentionLeavesEverySchemeUnchanged() {
+    // both HeadScale placements, NormFormer's fused FFN LN).
+    void fusedKernelsLeaveEverySchemeUnchanged() {
         std::vector<std::pair<QString, ModelConfig>> models;
         for (Scheme s : all_schemes()) models.push_back({QString::fromStdString(scheme_name(s)), tiny(s).model});
         ModelConfig after = tiny(Scheme::NormFormer).model;
@@ -170,9 +206,9 @@ private Q_SLOTS:
         models.push_back({"normformer, HeadScale after the projection", after});
         auto idx = torch::randint(0, 256, {3, 16}, torch::kInt64);
         for (const auto& [name, mc] : models) {
-            std::vector<torch::Tensor> logits, grads, maxes;
+            std::vector<torch::Tensor> logits, grads, fc1_grads, maxes;
             for (bool fused : {false, true}) {
-                set_fused_attention(fused);
+                set_fused_kernels(fused);
                 GPT m(mc);
                 m->reset_parameters(3);
                 ForwardCapture cap;
@@ -180,13 +216,15 @@ private Q_SLOTS:
                 GPTImpl::loss(l, idx).backward();
                 logits.push_back(l.detach());
                 grads.push_back(param(m, "blocks.0.attn.qkv.weight").grad().clone());
+                fc1_grads.push_back(param(m, "blocks.1.mlp.fc1.weight").grad().clone());
                 maxes.push_back(torch::stack(cap.max_logit));
             }
             QVERIFY2(torch::allclose(logits[0], logits[1], 1e-4, 1e-5), qPrintable(name + ": logits"));
             QVERIFY2(torch::allclose(grads[0], grads[1], 1e-3, 1e-6), qPrintable(name + ": qkv gradient"));
+            QVERIFY2(torch::allclose(fc1_grads[0], fc1_grads[1], 1e-3, 1e-6), qPrintable(name + ": fc1 gradient"));
             QVERIFY2(torch::allclose(maxes[0], maxes[1], 1e-4, 1e-5), qPrintable(name + ": max logit"));
         }
-        set_fused_attention(true);
+        set_fused_kernels(true);
     }
 
     void everySchemeLearnsALearnableSource() {

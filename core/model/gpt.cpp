@@ -2,7 +2,7 @@
 // block → GPT. Shapes: B batch, T time, d model width, H heads, d_h = d/H.
 #include "core/model/gpt.h"
 
-#include "core/model/attention_kernel.h"
+#include "core/model/cpu_kernels.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/Parallel.h>
@@ -57,7 +57,7 @@ torch::Tensor NormImpl::forward(const torch::Tensor& x) {
 // ---- Fused causal attention (CPU) ---------------------------------------------
 namespace {
 
-std::atomic<int> g_fused_attention{-1};   // -1: not decided yet (read the environment)
+std::atomic<int> g_fused_kernels{-1};   // -1: not decided yet (read the environment)
 
 // Head (b, h) of a (B, H, T, d_h) layout: base + b·sb + h·sh, its rows st apart.
 struct Heads {
@@ -178,19 +178,95 @@ torch::Tensor with_max(variable_list out, torch::Tensor* max_logit) {
     return out[0];
 }
 
-}  // namespace
 
-bool fused_attention_enabled() {
-    int on = g_fused_attention.load();
-    if (on < 0) {
-        const char* env = std::getenv("NORMLAB_FUSED_ATTENTION");
-        on = (env && std::strcmp(env, "0") == 0) ? 0 : 1;
-        g_fused_attention.store(on);
-    }
-    return on == 1 && kernels::attention_kernel_available();
+// Row chunks for the row-wise kernels: one per thread, fixed by the thread
+// count (so the per-chunk partial sums of dγ, dβ add up in a fixed order).
+template <typename F>
+void for_row_chunks(int64_t rows, F&& f) {
+    const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(at::get_num_threads(), rows));
+    at::parallel_for(0, chunks, 1, [&](int64_t begin, int64_t end) {
+        for (int64_t c = begin; c < end; ++c) f(c, rows * c / chunks, rows * (c + 1) / chunks);
+    });
 }
 
-void set_fused_attention(bool on) { g_fused_attention.store(on ? 1 : 0); }
+struct GeluFn : torch::autograd::Function<GeluFn> {
+    static variable_list forward(AutogradContext* ctx, const torch::Tensor& h_in) {
+        const auto h = h_in.contiguous();
+        auto out = torch::empty_like(h);
+        const int64_t n = h.size(-1), rows = h.numel() / std::max<int64_t>(1, n);
+        for_row_chunks(rows, [&](int64_t, int64_t r0, int64_t r1) {
+            kernels::gelu_forward_rows(h.data_ptr<float>() + r0 * n, out.data_ptr<float>() + r0 * n, r1 - r0, n);
+        });
+        ctx->save_for_backward({h});
+        return {out};
+    }
+    static variable_list backward(AutogradContext* ctx, variable_list grads) {
+        const auto h = ctx->get_saved_variables()[0];
+        const auto g = grads[0].contiguous();
+        auto dh = torch::empty_like(h);
+        const int64_t n = h.size(-1), rows = h.numel() / std::max<int64_t>(1, n);
+        for_row_chunks(rows, [&](int64_t, int64_t r0, int64_t r1) {
+            kernels::gelu_backward_rows(h.data_ptr<float>() + r0 * n, g.data_ptr<float>() + r0 * n,
+                                        dh.data_ptr<float>() + r0 * n, r1 - r0, n);
+        });
+        return {dh};
+    }
+};
+
+struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
+    static variable_list forward(AutogradContext* ctx, const torch::Tensor& h_in, const torch::Tensor& gamma,
+                                 const torch::Tensor& beta, double eps) {
+        const auto h = h_in.contiguous();
+        const int64_t n = h.size(-1), rows = h.numel() / std::max<int64_t>(1, n);
+        auto out = torch::empty_like(h);
+        auto mean = torch::empty({rows}, h.options()), rstd = torch::empty({rows}, h.options());
+        const auto gc = gamma.contiguous(), bc = beta.contiguous();
+        for_row_chunks(rows, [&](int64_t, int64_t r0, int64_t r1) {
+            std::vector<float> scratch(n);
+            kernels::gelu_layer_norm_forward_rows(h.data_ptr<float>() + r0 * n, gc.data_ptr<float>(),
+                                                  bc.data_ptr<float>(), static_cast<float>(eps),
+                                                  out.data_ptr<float>() + r0 * n, mean.data_ptr<float>() + r0,
+                                                  rstd.data_ptr<float>() + r0, r1 - r0, n, scratch.data());
+        });
+        ctx->save_for_backward({h, gc});
+        ctx->saved_data["mean"] = mean;
+        ctx->saved_data["rstd"] = rstd;
+        return {out};
+    }
+    static variable_list backward(AutogradContext* ctx, variable_list grads) {
+        const auto saved = ctx->get_saved_variables();
+        const auto &h = saved[0], &gamma = saved[1];
+        const auto mean = ctx->saved_data["mean"].toTensor(), rstd = ctx->saved_data["rstd"].toTensor();
+        const auto g = grads[0].contiguous();
+        const int64_t n = h.size(-1), rows = h.numel() / std::max<int64_t>(1, n);
+        const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(at::get_num_threads(), rows));
+        auto dh = torch::empty_like(h);
+        auto partial = torch::zeros({2, chunks, n}, h.options());   // dγ, dβ per chunk
+        for_row_chunks(rows, [&](int64_t c, int64_t r0, int64_t r1) {
+            std::vector<float> scratch(2 * n);
+            kernels::gelu_layer_norm_backward_rows(
+                h.data_ptr<float>() + r0 * n, gamma.data_ptr<float>(), mean.data_ptr<float>() + r0,
+                rstd.data_ptr<float>() + r0, g.data_ptr<float>() + r0 * n, dh.data_ptr<float>() + r0 * n,
+                partial[0][c].data_ptr<float>(), partial[1][c].data_ptr<float>(), r1 - r0, n, scratch.data());
+        });
+        const auto sums = partial.sum(1);
+        return {dh, sums[0], sums[1], torch::Tensor()};
+    }
+};
+
+}  // namespace
+
+bool fused_kernels_enabled() {
+    int on = g_fused_kernels.load();
+    if (on < 0) {
+        const char* env = std::getenv("NORMLAB_FUSED_KERNELS");
+        on = (env && std::strcmp(env, "0") == 0) ? 0 : 1;
+        g_fused_kernels.store(on);
+    }
+    return on == 1;
+}
+
+void set_fused_kernels(bool on) { g_fused_kernels.store(on ? 1 : 0); }
 
 torch::Tensor fused_causal_attention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
                                      double scale, torch::Tensor* max_logit) {
@@ -205,6 +281,20 @@ torch::Tensor fused_causal_attention_packed(const torch::Tensor& qkv, int64_t n_
     check_fused_input(qkv, "qkv");
     TORCH_CHECK(qkv.dim() == 3 && qkv.size(2) % (3 * n_heads) == 0, "fused attention: qkv must be (B, T, 3·d)");
     return with_max(PackedAttention::apply(qkv.contiguous(), n_heads, scale), max_logit);
+}
+
+torch::Tensor fused_gelu(const torch::Tensor& h) {
+    TORCH_CHECK(h.device().is_cpu() && h.scalar_type() == torch::kFloat, "fused GELU: h must be a float32 CPU tensor");
+    return GeluFn::apply(h)[0];
+}
+
+torch::Tensor fused_gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
+                                    double eps) {
+    TORCH_CHECK(h.device().is_cpu() && h.scalar_type() == torch::kFloat,
+                "fused GELU + LayerNorm: h must be a float32 CPU tensor");
+    TORCH_CHECK(gamma.numel() == h.size(-1) && beta.numel() == h.size(-1),
+                "fused GELU + LayerNorm: gamma and beta must have h's last dimension");
+    return GeluLayerNormFn::apply(h, gamma, beta, eps)[0];
 }
 
 // ---- Attention --------------------------------------------------------------
@@ -227,8 +317,8 @@ torch::Tensor AttentionImpl::causal_mask(int64_t T, const torch::Device& dev) {
 torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin,
                                      ForwardCapture* cap) {
     const int64_t B = x.size(0), T = x.size(1), d = cfg.d_model, H = cfg.n_heads, dh = d / H;
-    const bool fused = fused_attention_enabled() && x.device().is_cpu() && x.scalar_type() == torch::kFloat &&
-                       !(cfg.dropout > 0 && is_training());
+    const bool fused = fused_kernels_enabled() && kernels::attention_kernel_available() && x.device().is_cpu() &&
+                       x.scalar_type() == torch::kFloat && !(cfg.dropout > 0 && is_training());
     const auto proj = qkv(x);                                              // (B, T, 3d)
     torch::Tensor y, max_logit;                                            // y: (B, T, d)
     double scale = 1.0 / std::sqrt(static_cast<double>(dh));
@@ -277,11 +367,20 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor
         }
     }
     if (cap) cap->max_logit.push_back(max_logit.detach());
-    if (head_scale.defined() && cfg.normformer.head_scale_placement == HeadScalePlacement::BeforeOutProj)
-        y = (y.view({B, T, H, dh}) * head_scale.view({1, 1, H, 1})).view({B, T, d});
-    auto o = out(y);
-    if (head_scale.defined() && cfg.normformer.head_scale_placement == HeadScalePlacement::AfterOutProj)
-        o = (o.view({B, T, H, dh}) * head_scale.view({1, 1, H, 1})).view({B, T, d});   // fairseq's form
+    // HeadScale multiplies head h's d_h columns of y (before the projection) or
+    // rows of its output (after). Both fold into the (d, d) projection weight
+    // (and bias): (B·T)/d times fewer multiplies than scaling the activations.
+    auto W = out->weight, bias = out->bias;
+    if (head_scale.defined()) {
+        const auto per_dim = head_scale.view({H, 1}).expand({H, dh}).reshape({d});
+        if (cfg.normformer.head_scale_placement == HeadScalePlacement::BeforeOutProj) {
+            W = W * per_dim.view({1, d});
+        } else {
+            W = W * per_dim.view({d, 1});
+            if (bias.defined()) bias = bias * per_dim;
+        }
+    }
+    auto o = torch::linear(y, W, bias);
     if (post_norm) o = post_norm(o);
     if (cfg.dropout > 0) o = torch::dropout(o, cfg.dropout, is_training());
     return o;
@@ -303,6 +402,7 @@ MLPImpl::MLPImpl(const ModelConfig& c) : cfg(c) {
 torch::Tensor MLPImpl::forward(const torch::Tensor& x, ForwardCapture* cap) {
     auto h = fc1(x);                                                       // (B, T, d_ff | 2·d_ff)
     torch::Tensor a;
+    bool normed = false;                                                   // FFN LN applied already
     if (cfg.activation == Activation::SwiGLU) {
         auto parts = h.chunk(2, -1);
         auto u = parts[0], g = parts[1];                                   // (B, T, d_ff) each
@@ -311,14 +411,20 @@ torch::Tensor MLPImpl::forward(const torch::Tensor& x, ForwardCapture* cap) {
             g = g * (s_v * std::sqrt(static_cast<double>(cfg.d_model)));
         }
         a = u * torch::silu(g);
+    } else if (cfg.activation == Activation::GELU && fused_kernels_enabled() && h.device().is_cpu() &&
+               h.scalar_type() == torch::kFloat) {
+        normed = ffn_norm && ffn_norm->kind == NormKind::LayerNorm;
+        a = normed ? fused_gelu_layer_norm(h, ffn_norm->weight, ffn_norm->bias, ffn_norm->eps) : fused_gelu(h);
     } else {
         a = activation(h, cfg.activation);
     }
     if (cap) {
+        // GELU and ReLU are positive exactly where h is; SwiGLU's sign is its own.
         torch::NoGradGuard ng;
-        cap->act_active.push_back((a.detach() > 0).to(torch::kFloat).mean());
+        const auto& act = cfg.activation == Activation::SwiGLU ? a : h;
+        cap->act_active.push_back((act.detach() > 0).to(torch::kFloat).mean());
     }
-    if (ffn_norm) a = ffn_norm(a);
+    if (ffn_norm && !normed) a = ffn_norm(a);
     auto o = fc2(a);                                                       // (B, T, d)
     if (cfg.dropout > 0) o = torch::dropout(o, cfg.dropout, is_training());
     return o;

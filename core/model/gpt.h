@@ -133,13 +133,13 @@ private:
 };
 TORCH_MODULE(GPT);
 
-// Fused causal attention on the CPU (core/model/attention_kernel.h): used for
-// fp32 CPU tensors when the process has a BLAS and attention dropout is off;
-// otherwise (and when switched off, for A/B comparisons and tests) the eager
-// matmul → mask → softmax → matmul path. On by default unless the environment
-// sets NORMLAB_FUSED_ATTENTION=0.
-bool fused_attention_enabled();
-void set_fused_attention(bool on);
+// Fused CPU kernels (core/model/cpu_kernels.h): causal attention, GELU and
+// GELU + LayerNorm (NormFormer's FFN LN). Used for fp32 CPU tensors (attention:
+// when the process has a BLAS and attention dropout is off); otherwise, and
+// when switched off (A/B comparisons, tests), the eager LibTorch ops. On unless
+// the environment sets NORMLAB_FUSED_KERNELS=0.
+bool fused_kernels_enabled();
+void set_fused_kernels(bool on);
 
 // Causal attention through the fused kernel. q, k, v: (B, H, T, d_h) views
 // with a contiguous last dimension (e.g. of the packed QKV projection) →
@@ -150,6 +150,12 @@ torch::Tensor fused_causal_attention(const torch::Tensor& q, const torch::Tensor
 // its gradient is written in that layout, without splitting or stacking.
 torch::Tensor fused_causal_attention_packed(const torch::Tensor& qkv, int64_t n_heads, double scale,
                                             torch::Tensor* max_logit = nullptr);
+
+// GELU (erf form) of a float32 CPU tensor through the fused kernel.
+torch::Tensor fused_gelu(const torch::Tensor& h);
+// LayerNorm(GELU(h)) over the last dimension with gain γ and bias β, in one pass.
+torch::Tensor fused_gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
+                                    double eps);
 
 // x / (‖x‖₂ + eps) over `dim` (nGPT's norm(·); the reference has no eps).
 torch::Tensor unit_norm(const torch::Tensor& x, int64_t dim, double eps);

@@ -1,0 +1,67 @@
+// NormLab core: fused CPU kernels on raw fp32 pointers, for the operations
+// where PyTorch eager spends most beyond its GEMMs at the sizes a CPU trains.
+// No LibTorch here: core/model/gpt.cpp wraps them in autograd functions and
+// runs them in parallel (heads, or chunks of rows). docs/PERFORMANCE.md has
+// the measurements.
+//
+// 1. Causal self-attention, one (batch, head) at a time.
+//
+// Why: PyTorch eager computes attention as bmm → mask → softmax → bmm, each
+// op over all B·H heads in turn, with the heads copied out of the packed QKV
+// projection first. At the sizes a CPU trains (T ≈ 128, d_h ≈ 32) each bmm is
+// 64 small GEMMs issued one after another, and attention took ~35% of a small
+// Pre-LN step. Here one thread does all of one head's work while its T×T
+// block is in cache: GEMMs on strided views of Q, K, V (no copies), the
+// causal mask as skipped blocks (the upper triangle is not multiplied), and
+// softmax fused with the masking.
+//
+// Matrices are row-major with a leading dimension (row stride, in floats);
+// the last dimension is contiguous.
+#pragma once
+
+#include <cstdint>
+
+namespace normlab::kernels {
+
+// True when the process has a BLAS sgemm_ to call (LibTorch's CPU build
+// links one: OpenBLAS on Debian). Without it the model uses the eager path.
+bool attention_kernel_available();
+
+// One head. P (T×T, ld T) ← causal softmax(scale · Q Kᵀ), zero above the
+// diagonal; Y (T×d_h) ← P V. Returns the largest scaled logit of the head
+// (the max-logit probe).
+float attention_forward_head(int64_t T, int64_t dh, float scale,
+                             const float* q, int64_t ldq, const float* k, int64_t ldk,
+                             const float* v, int64_t ldv, float* P, float* y, int64_t ldy);
+
+// One head's gradients from dY and the saved P; dS (T×T, ld T) is scratch.
+// dQ, dK, dV are written, not accumulated.
+void attention_backward_head(int64_t T, int64_t dh, float scale,
+                             const float* q, int64_t ldq, const float* k, int64_t ldk,
+                             const float* v, int64_t ldv, const float* P,
+                             const float* dy, int64_t lddy, float* dS,
+                             float* dq, int64_t lddq, float* dk, int64_t lddk, float* dv, int64_t lddv);
+
+// 2. GELU (exact, erf form), optionally followed by LayerNorm over each row —
+// NormFormer's FFN LN normalizes the GELU output. Eager runs GELU and LayerNorm
+// as separate passes over the (B·T, d_ff) activations, and LibTorch 1.13's
+// GELU backward is slow (~1 ms per 10⁶ elements on these CPUs). Here one pass
+// per direction, row by row: the GELU output never goes to memory, and the
+// backward recomputes it from h. Φ uses Abramowitz & Stegun 7.1.26 (|error|
+// ≤ 1.5e-7), sharing its exp with the Gaussian density of the derivative.
+
+// out = gelu(h), rows × n.
+void gelu_forward_rows(const float* h, float* out, int64_t rows, int64_t n);
+// dh = dout · gelu'(h).
+void gelu_backward_rows(const float* h, const float* dout, float* dh, int64_t rows, int64_t n);
+// out = LayerNorm(gelu(h)) · γ + β per row; mean and rstd (one per row) are
+// saved for the backward. `scratch` holds n floats.
+void gelu_layer_norm_forward_rows(const float* h, const float* gamma, const float* beta, float eps, float* out,
+                                  float* mean, float* rstd, int64_t rows, int64_t n, float* scratch);
+// dh from dout; dγ and dβ are accumulated into dgamma and dbeta (n each).
+// `scratch` holds 2n floats.
+void gelu_layer_norm_backward_rows(const float* h, const float* gamma, const float* mean, const float* rstd,
+                                   const float* dout, float* dh, float* dgamma, float* dbeta, int64_t rows,
+                                   int64_t n, float* scratch);
+
+}  // namespace normlab::kernels
