@@ -195,6 +195,29 @@ private Q_SLOTS:
         torch::set_num_threads(1);
     }
 
+    // nGPT's normalization against x / (‖x‖ + eps): values and gradients, a
+    // strided input, a zero row (gradient g/eps, as LibTorch's subgradient gives).
+    void fusedUnitNormMatchesEager() {
+        for (int threads : {1, 2}) {
+            torch::set_num_threads(threads);
+            for (auto shape : {std::vector<int64_t>{3, 50, 128}, std::vector<int64_t>{2, 4, 7, 5}}) {
+                auto base = torch::randn(shape);
+                base.index_put_({0, 0}, 0.0);                             // a zero row (or block of rows)
+                auto x = base.transpose(0, 1).requires_grad_(true);      // strided
+                auto g = torch::randn(x.sizes());
+                auto ref = x / (x.norm(2, -1, true) + 1e-6);
+                auto rg = torch::autograd::grad({ref}, {x}, {g})[0];
+                auto y = fused_unit_norm(x, 1e-6);
+                auto yg = torch::autograd::grad({y}, {x}, {g})[0];
+                const QString what = QString("last dim %1, %2 thread(s)").arg(shape.back()).arg(threads);
+                QVERIFY2(torch::allclose(y, ref, 1e-5, 1e-6), qPrintable(what + ": values"));
+                QVERIFY2(torch::allclose(yg, rg, 1e-4, 1e-3),
+                         qPrintable(what + QString(": gradient off by %1").arg((yg - rg).abs().max().item<double>())));
+            }
+        }
+        torch::set_num_threads(1);
+    }
+
     // The whole model with the fused kernels on and off: same logits, gradients and
     // max-logit probe for every scheme (packed path, RoPE and nGPT's split path,
     // both HeadScale placements, NormFormer's fused FFN LN).

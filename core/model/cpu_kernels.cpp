@@ -253,6 +253,40 @@ __attribute__((always_inline)) inline void gelu_layer_norm_backward_body(const f
     }
 }
 
+__attribute__((always_inline)) inline void unit_norm_forward_body(const float* x, float* y, float* norms,
+                                                                  int64_t rows, int64_t n, float eps) {
+    const int64_t vend = n & ~int64_t(7);
+    for (int64_t r = 0; r < rows; ++r) {
+        const float* xr = x + r * n;
+        float* yr = y + r * n;
+        f8 v = splat(0.0f);
+        for (int64_t j = 0; j < vend; j += 8) v += load8(xr + j) * load8(xr + j);
+        float ss = lanes_sum(v);
+        for (int64_t j = vend; j < n; ++j) ss += xr[j] * xr[j];
+        const float norm = std::sqrt(ss), inv = 1.0f / (norm + eps);
+        for (int64_t j = 0; j < vend; j += 8) store8(yr + j, load8(xr + j) * inv);
+        for (int64_t j = vend; j < n; ++j) yr[j] = xr[j] * inv;
+        norms[r] = norm;
+    }
+}
+
+__attribute__((always_inline)) inline void unit_norm_backward_body(const float* y, const float* norms, const float* g,
+                                                                   float* dx, int64_t rows, int64_t n, float eps) {
+    const int64_t vend = n & ~int64_t(7);
+    for (int64_t r = 0; r < rows; ++r) {
+        const float *yr = y + r * n, *gr = g + r * n;
+        float* d = dx + r * n;
+        f8 v = splat(0.0f);
+        for (int64_t j = 0; j < vend; j += 8) v += load8(gr + j) * load8(yr + j);
+        float dot = lanes_sum(v);
+        for (int64_t j = vend; j < n; ++j) dot += gr[j] * yr[j];
+        const float norm = norms[r], inv = 1.0f / (norm + eps);
+        const float c = norm > 0.0f ? dot * (norm + eps) / norm : 0.0f;
+        for (int64_t j = 0; j < vend; j += 8) store8(d + j, (load8(gr + j) - load8(yr + j) * c) * inv);
+        for (int64_t j = vend; j < n; ++j) d[j] = (gr[j] - yr[j] * c) * inv;
+    }
+}
+
 // The row loops compiled twice, for AVX2 + FMA and for the baseline ISA;
 // the AVX2 build is chosen once at run time where the CPU has it.
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -287,6 +321,13 @@ NORMLAB_DISPATCH(gelu_layer_norm_backward_rows, gelu_layer_norm_backward_body, v
                  (const float* h, const float* gamma, const float* mean, const float* rstd, const float* dout,
                   float* dh, float* dgamma, float* dbeta, int64_t rows, int64_t n, float* scratch),
                  (h, gamma, mean, rstd, dout, dh, dgamma, dbeta, rows, n, scratch))
+
+NORMLAB_DISPATCH(unit_norm_forward_rows, unit_norm_forward_body, void,
+                 (const float* x, float* y, float* norms, int64_t rows, int64_t n, float eps),
+                 (x, y, norms, rows, n, eps))
+NORMLAB_DISPATCH(unit_norm_backward_rows, unit_norm_backward_body, void,
+                 (const float* y, const float* norms, const float* g, float* dx, int64_t rows, int64_t n, float eps),
+                 (y, norms, g, dx, rows, n, eps))
 
 bool attention_kernel_available() { return sgemm() != nullptr; }
 

@@ -64,4 +64,14 @@ void gelu_layer_norm_backward_rows(const float* h, const float* gamma, const flo
                                    const float* dout, float* dh, float* dgamma, float* dbeta, int64_t rows,
                                    int64_t n, float* scratch);
 
+// 3. nGPT's normalization y = x / (‖x‖₂ + eps) over each row. Eager LibTorch
+// computes it as norm → add → divide, and its backward as half a dozen
+// broadcasting ops (~0.7 ms per (2048, 128) on these CPUs); nGPT calls it six
+// times a layer. Here one pass each way; the backward uses the saved y and
+// ‖x‖: dx = (g − y·(g·y)·(‖x‖+eps)/‖x‖) / (‖x‖+eps), and g/eps at x = 0 (the
+// subgradient LibTorch takes).
+void unit_norm_forward_rows(const float* x, float* y, float* norms, int64_t rows, int64_t n, float eps);
+void unit_norm_backward_rows(const float* y, const float* norms, const float* g, float* dx, int64_t rows, int64_t n,
+                             float eps);
+
 }  // namespace normlab::kernels

@@ -22,6 +22,9 @@
 namespace normlab {
 
 torch::Tensor unit_norm(const torch::Tensor& x, int64_t dim, double eps) {
+    if ((dim == -1 || dim == x.dim() - 1) && fused_kernels_enabled() && x.device().is_cpu() &&
+        x.scalar_type() == torch::kFloat && x.numel() > 0)
+        return fused_unit_norm(x, eps);
     return x / (x.norm(2, dim, /*keepdim=*/true) + eps);
 }
 
@@ -189,6 +192,37 @@ void for_row_chunks(int64_t rows, F&& f) {
     });
 }
 
+struct UnitNormFn : torch::autograd::Function<UnitNormFn> {
+    static variable_list forward(AutogradContext* ctx, const torch::Tensor& x_in, double eps) {
+        const auto x = x_in.contiguous();
+        const int64_t n = x.size(-1), rows = x.numel() / n;
+        auto y = torch::empty_like(x);
+        auto norms = torch::empty({rows}, x.options());
+        for_row_chunks(rows, [&](int64_t, int64_t r0, int64_t r1) {
+            kernels::unit_norm_forward_rows(x.data_ptr<float>() + r0 * n, y.data_ptr<float>() + r0 * n,
+                                            norms.data_ptr<float>() + r0, r1 - r0, n, static_cast<float>(eps));
+        });
+        ctx->save_for_backward({y});   // the output: no copy of x kept
+        ctx->saved_data["norms"] = norms;
+        ctx->saved_data["eps"] = eps;
+        return {y};
+    }
+    static variable_list backward(AutogradContext* ctx, variable_list grads) {
+        const auto y = ctx->get_saved_variables()[0];
+        const auto norms = ctx->saved_data["norms"].toTensor();
+        const float eps = static_cast<float>(ctx->saved_data["eps"].toDouble());
+        const auto g = grads[0].contiguous();
+        const int64_t n = y.size(-1), rows = y.numel() / n;
+        auto dx = torch::empty_like(y);
+        for_row_chunks(rows, [&](int64_t, int64_t r0, int64_t r1) {
+            kernels::unit_norm_backward_rows(y.data_ptr<float>() + r0 * n, norms.data_ptr<float>() + r0,
+                                             g.data_ptr<float>() + r0 * n, dx.data_ptr<float>() + r0 * n, r1 - r0, n,
+                                             eps);
+        });
+        return {dx, torch::Tensor()};
+    }
+};
+
 struct GeluFn : torch::autograd::Function<GeluFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& h_in) {
         const auto h = h_in.contiguous();
@@ -281,6 +315,12 @@ torch::Tensor fused_causal_attention_packed(const torch::Tensor& qkv, int64_t n_
     check_fused_input(qkv, "qkv");
     TORCH_CHECK(qkv.dim() == 3 && qkv.size(2) % (3 * n_heads) == 0, "fused attention: qkv must be (B, T, 3·d)");
     return with_max(PackedAttention::apply(qkv.contiguous(), n_heads, scale), max_logit);
+}
+
+torch::Tensor fused_unit_norm(const torch::Tensor& x, double eps) {
+    TORCH_CHECK(x.device().is_cpu() && x.scalar_type() == torch::kFloat,
+                "fused unit norm: x must be a float32 CPU tensor");
+    return UnitNormFn::apply(x, eps)[0];
 }
 
 torch::Tensor fused_gelu(const torch::Tensor& h) {

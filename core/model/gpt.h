@@ -133,8 +133,8 @@ private:
 };
 TORCH_MODULE(GPT);
 
-// Fused CPU kernels (core/model/cpu_kernels.h): causal attention, GELU and
-// GELU + LayerNorm (NormFormer's FFN LN). Used for fp32 CPU tensors (attention:
+// Fused CPU kernels (core/model/cpu_kernels.h): causal attention, GELU,
+// GELU + LayerNorm (NormFormer's FFN LN) and nGPT's unit normalization. Used for fp32 CPU tensors (attention:
 // when the process has a BLAS and attention dropout is off); otherwise, and
 // when switched off (A/B comparisons, tests), the eager LibTorch ops. On unless
 // the environment sets NORMLAB_FUSED_KERNELS=0.
@@ -151,13 +151,16 @@ torch::Tensor fused_causal_attention(const torch::Tensor& q, const torch::Tensor
 torch::Tensor fused_causal_attention_packed(const torch::Tensor& qkv, int64_t n_heads, double scale,
                                             torch::Tensor* max_logit = nullptr);
 
+// x / (‖x‖₂ + eps) over the last dimension through the fused kernel.
+torch::Tensor fused_unit_norm(const torch::Tensor& x, double eps);
 // GELU (erf form) of a float32 CPU tensor through the fused kernel.
 torch::Tensor fused_gelu(const torch::Tensor& h);
 // LayerNorm(GELU(h)) over the last dimension with gain γ and bias β, in one pass.
 torch::Tensor fused_gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
                                     double eps);
 
-// x / (‖x‖₂ + eps) over `dim` (nGPT's norm(·); the reference has no eps).
+// x / (‖x‖₂ + eps) over `dim` (nGPT's norm(·); the reference has no eps);
+// the fused kernel for the last dimension of fp32 CPU tensors.
 torch::Tensor unit_norm(const torch::Tensor& x, int64_t dim, double eps);
 
 // Effective value of an nGPT scaler stored as θ: s = θ · (s_init / s_scale).
