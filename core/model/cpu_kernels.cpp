@@ -161,25 +161,6 @@ __attribute__((always_inline)) inline void gelu_row(const float* h, float* a, fl
     }
 }
 
-__attribute__((always_inline)) inline void gelu_forward_body(const float* h, float* out, int64_t rows, int64_t n) {
-    gelu_row(h, out, nullptr, rows * n);
-}
-
-__attribute__((always_inline)) inline void gelu_backward_body(const float* h, const float* dout, float* dh,
-                                                              int64_t rows, int64_t n) {
-    const int64_t total = rows * n, vend = total & ~int64_t(7);
-    for (int64_t j = 0; j < vend; j += 8) {
-        f8 cdf, xpdf;
-        gelu_parts<f8, u8>(load8(h + j), cdf, xpdf);
-        store8(dh + j, load8(dout + j) * (cdf + xpdf));
-    }
-    for (int64_t j = vend; j < total; ++j) {
-        float cdf, xpdf;
-        gelu_parts<float, uint32_t>(h[j], cdf, xpdf);
-        dh[j] = dout[j] * (cdf + xpdf);
-    }
-}
-
 // Sum of a row, eight lanes then the tail.
 __attribute__((always_inline)) inline float row_sum(const float* x, int64_t n) {
     const int64_t vend = n & ~int64_t(7);
@@ -309,10 +290,6 @@ NORMLAB_DISPATCH(softmax_backward_block, softmax_backward_rows, void,
 
 }  // namespace
 
-NORMLAB_DISPATCH(gelu_forward_rows, gelu_forward_body, void, (const float* h, float* out, int64_t rows, int64_t n),
-                 (h, out, rows, n))
-NORMLAB_DISPATCH(gelu_backward_rows, gelu_backward_body, void,
-                 (const float* h, const float* dout, float* dh, int64_t rows, int64_t n), (h, dout, dh, rows, n))
 NORMLAB_DISPATCH(gelu_layer_norm_forward_rows, gelu_layer_norm_forward_body, void,
                  (const float* h, const float* gamma, const float* beta, float eps, float* out, float* mean,
                   float* rstd, int64_t rows, int64_t n, float* scratch),

@@ -223,30 +223,6 @@ struct UnitNormFn : torch::autograd::Function<UnitNormFn> {
     }
 };
 
-struct GeluFn : torch::autograd::Function<GeluFn> {
-    static variable_list forward(AutogradContext* ctx, const torch::Tensor& h_in) {
-        const auto h = h_in.contiguous();
-        auto out = torch::empty_like(h);
-        const int64_t n = h.size(-1), rows = h.numel() / std::max<int64_t>(1, n);
-        for_row_chunks(rows, [&](int64_t, int64_t r0, int64_t r1) {
-            kernels::gelu_forward_rows(h.data_ptr<float>() + r0 * n, out.data_ptr<float>() + r0 * n, r1 - r0, n);
-        });
-        ctx->save_for_backward({h});
-        return {out};
-    }
-    static variable_list backward(AutogradContext* ctx, variable_list grads) {
-        const auto h = ctx->get_saved_variables()[0];
-        const auto g = grads[0].contiguous();
-        auto dh = torch::empty_like(h);
-        const int64_t n = h.size(-1), rows = h.numel() / std::max<int64_t>(1, n);
-        for_row_chunks(rows, [&](int64_t, int64_t r0, int64_t r1) {
-            kernels::gelu_backward_rows(h.data_ptr<float>() + r0 * n, g.data_ptr<float>() + r0 * n,
-                                        dh.data_ptr<float>() + r0 * n, r1 - r0, n);
-        });
-        return {dh};
-    }
-};
-
 struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& h_in, const torch::Tensor& gamma,
                                  const torch::Tensor& beta, double eps) {
@@ -321,11 +297,6 @@ torch::Tensor fused_unit_norm(const torch::Tensor& x, double eps) {
     TORCH_CHECK(x.device().is_cpu() && x.scalar_type() == torch::kFloat,
                 "fused unit norm: x must be a float32 CPU tensor");
     return UnitNormFn::apply(x, eps)[0];
-}
-
-torch::Tensor fused_gelu(const torch::Tensor& h) {
-    TORCH_CHECK(h.device().is_cpu() && h.scalar_type() == torch::kFloat, "fused GELU: h must be a float32 CPU tensor");
-    return GeluFn::apply(h)[0];
 }
 
 torch::Tensor fused_gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
@@ -451,10 +422,10 @@ torch::Tensor MLPImpl::forward(const torch::Tensor& x, ForwardCapture* cap) {
             g = g * (s_v * std::sqrt(static_cast<double>(cfg.d_model)));
         }
         a = u * torch::silu(g);
-    } else if (cfg.activation == Activation::GELU && fused_kernels_enabled() && h.device().is_cpu() &&
-               h.scalar_type() == torch::kFloat) {
-        normed = ffn_norm && ffn_norm->kind == NormKind::LayerNorm;
-        a = normed ? fused_gelu_layer_norm(h, ffn_norm->weight, ffn_norm->bias, ffn_norm->eps) : fused_gelu(h);
+    } else if (cfg.activation == Activation::GELU && ffn_norm && ffn_norm->kind == NormKind::LayerNorm &&
+               fused_kernels_enabled() && h.device().is_cpu() && h.scalar_type() == torch::kFloat) {
+        a = fused_gelu_layer_norm(h, ffn_norm->weight, ffn_norm->bias, ffn_norm->eps);   // NormFormer's FFN LN
+        normed = true;
     } else {
         a = activation(h, cfg.activation);
     }

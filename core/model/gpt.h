@@ -133,7 +133,7 @@ private:
 };
 TORCH_MODULE(GPT);
 
-// Fused CPU kernels (core/model/cpu_kernels.h): causal attention, GELU,
+// Fused CPU kernels (core/model/cpu_kernels.h): causal attention,
 // GELU + LayerNorm (NormFormer's FFN LN) and nGPT's unit normalization. Used for fp32 CPU tensors (attention:
 // when the process has a BLAS and attention dropout is off); otherwise, and
 // when switched off (A/B comparisons, tests), the eager LibTorch ops. On unless
@@ -153,8 +153,6 @@ torch::Tensor fused_causal_attention_packed(const torch::Tensor& qkv, int64_t n_
 
 // x / (‖x‖₂ + eps) over the last dimension through the fused kernel.
 torch::Tensor fused_unit_norm(const torch::Tensor& x, double eps);
-// GELU (erf form) of a float32 CPU tensor through the fused kernel.
-torch::Tensor fused_gelu(const torch::Tensor& h);
 // LayerNorm(GELU(h)) over the last dimension with gain γ and bias β, in one pass.
 torch::Tensor fused_gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
                                     double eps);
