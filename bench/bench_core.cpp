@@ -4,6 +4,9 @@
 //   normlab-bench train (--config RUN.json | --scheme S [--d 128 --layers 4 --heads 4 --dff 512 --ctx 128 --batch 16])
 //                       [--steps 30 --warmup 5 --threads 2 --probes off|default|all --device cpu]
 //       → JSON: per-step times (ms) of the timed steps, their median, tokens/s, parameter count
+//   normlab-bench ops [--threads 2 --reps 5]
+//       → JSON: the fused CPU kernels against the eager LibTorch ops they replace,
+//         forward + backward, op by op (bench_ops.cpp)
 //   normlab-bench store [--points 1000000]
 //       → JSON: scalar and per-layer rows written per second, seconds to load one
 //         series of --points points
@@ -30,6 +33,10 @@
 
 using namespace normlab;
 using nlohmann::json;
+
+namespace normlab {
+int bench_ops(int threads, int reps);   // bench_ops.cpp
+}
 
 namespace {
 
@@ -173,13 +180,17 @@ int bench_store(std::map<std::string, std::string> o) {
 int main(int argc, char** argv) {
     tune_cpu_kernels();
     if (argc < 2) {
-        std::fprintf(stderr, "usage: normlab-bench train|store [--option value]...\n");
+        std::fprintf(stderr, "usage: normlab-bench train|ops|store [--option value]...\n");
         return 2;
     }
     try {
         const std::string what = argv[1];
         if (what == "train") return bench_train(options(argc, argv, 2));
         if (what == "store") return bench_store(options(argc, argv, 2));
+        if (what == "ops") {
+            auto o = options(argc, argv, 2);
+            return bench_ops(geti(o, "--threads", 2), geti(o, "--reps", 5));
+        }
         std::fprintf(stderr, "normlab-bench: unknown benchmark %s\n", what.c_str());
         return 2;
     } catch (const std::exception& e) {

@@ -201,6 +201,10 @@ def main():
     log(f"store: {store}")
     lever = levers(bench, os.path.join(tmp, "small-pre_ln.json"), args) if args.device == "cpu" else {}
     fused = kernel_levers(bench, tmp, sizes, schemes, args) if args.device == "cpu" else {}
+    if args.device == "cpu":
+        fused["ops"] = run_json([bench, "ops", "--threads", str(args.threads), "--reps", str(max(5, args.reps))])["ops"]
+        for o in fused["ops"]:
+            log(f"op {o['op']} {o['shape']}: eager {o['eager_ms']:.2f} ms, fused {o['fused_ms']:.2f} ms")
     gui = gui_latency(args, tmp)
     # raw measurements first, so a report bug never loses a 20-minute run
     with open(os.path.join(tmp, "results.json"), "w") as f:
@@ -214,7 +218,7 @@ def kernel_levers(bench, tmp, sizes, schemes, args):
     """The core with its fused CPU kernels and with LibTorch's eager ops instead, alternated (same binary)."""
     out = {}
     common = ["--steps", "20", "--warmup", str(args.warmup), "--threads", str(args.threads)]
-    cases = [(size, sc) for size, _ in sizes for sc in ("pre_ln", "normformer", "ngpt") if sc in schemes]
+    cases = [(size, sc) for size, _ in sizes for sc in ("pre_ln", "normformer", "ngpt", "pre_ln_glu") if sc in schemes]
     for size, scheme in cases:
         path = os.path.join(tmp, f"{size}-{scheme}.json")
         eager, fused, ratios = [], [], []
@@ -335,16 +339,27 @@ def write_report(args, results, probe, store, sizes, schemes, peers, lever, fuse
     if fused:
         w("## Levers: NormLab's fused CPU kernels")
         w("")
-        w("The same `normlab-bench` binary with its fused kernels (causal attention, GELU, GELU + LayerNorm, nGPT's"
+        w("The same `normlab-bench` binary with its fused kernels (causal attention, GELU + LayerNorm, SwiGLU, nGPT's"
           " unit normalization; `core/model/cpu_kernels.h`) and with `NORMLAB_FUSED_KERNELS=0`, which runs LibTorch's"
           " eager ops instead — the ops the PyTorch peer runs. Alternated; medians over the repetitions.")
         w("")
         w("| size | scheme | eager ops ms/step | fused kernels ms/step | speed-up |")
         w("|---|---|---|---|---|")
         for key, v in fused.items():
+            if key == "ops":
+                continue
             size, scheme = key.split("/")
             w(f"| {size} | {scheme} | {v['eager']:.1f} | {v['fused']:.1f} | **{v['speedup']:.2f}×** |")
         w("")
+        if fused.get("ops"):
+            w("Op by op (`normlab-bench ops`): forward + backward of each kernel against the eager LibTorch ops it"
+              " replaces, in one process, alternated; medians over repetitions.")
+            w("")
+            w("| op | shape | eager ops ms | fused kernel ms | speed-up |")
+            w("|---|---|---|---|---|")
+            for o in fused["ops"]:
+                w(f"| {o['op']} | {o['shape']} | {o['eager_ms']:.2f} | {o['fused_ms']:.2f} | **{o['speedup']:.2f}×** |")
+            w("")
     if lever:
         w("## Levers: the CPU's kernels")
         w("")

@@ -196,6 +196,39 @@ private Q_SLOTS:
         torch::set_num_threads(1);
     }
 
+    // SwiGLU on the packed [u | g] projection against chunk → silu → multiply:
+    // values and the gradients of h and of nGPT's scalers s_u, s_v.
+    void fusedSwiGLUMatchesEager() {
+        for (int threads : {1, 2}) {
+            torch::set_num_threads(threads);
+            for (int64_t f : {64, 13}) {
+                for (bool scaled : {false, true}) {
+                    const QString what = QString("f %1, %2, %3 thread(s)").arg(f).arg(scaled ? "scaled" : "plain").arg(threads);
+                    auto h = (3 * torch::randn({4, 30, 2 * f})).requires_grad_(true);
+                    auto g = torch::randn({4, 30, f});
+                    torch::Tensor su, sv;
+                    std::vector<torch::Tensor> wrt{h};
+                    if (scaled) {
+                        su = (1 + 0.3 * torch::randn({f})).requires_grad_(true);
+                        sv = (2 + 0.3 * torch::randn({f})).requires_grad_(true);
+                        wrt = {h, su, sv};
+                    }
+                    auto parts = h.chunk(2, -1);
+                    auto ref = (scaled ? parts[0] * su : parts[0]) * torch::silu(scaled ? parts[1] * sv : parts[1]);
+                    auto rg = torch::autograd::grad({ref}, wrt, {g});
+                    auto y = fused_swiglu(h, su, sv);
+                    auto yg = torch::autograd::grad({y}, wrt, {g});
+                    QVERIFY2(torch::allclose(y, ref, 1e-5, 1e-5), qPrintable(what + ": values"));
+                    for (size_t i = 0; i < wrt.size(); ++i)
+                        QVERIFY2(torch::allclose(yg[i], rg[i], 1e-4, 1e-4),
+                                 qPrintable(what + QString(": gradient %1 off by %2").arg(i)
+                                                       .arg((yg[i] - rg[i]).abs().max().item<double>())));
+                }
+            }
+        }
+        torch::set_num_threads(1);
+    }
+
     // nGPT's normalization against x / (‖x‖ + eps): values and gradients, a
     // strided input, a zero row (gradient g/eps, as LibTorch's subgradient gives).
     void fusedUnitNormMatchesEager() {

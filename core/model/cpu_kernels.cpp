@@ -268,6 +268,74 @@ __attribute__((always_inline)) inline void unit_norm_backward_body(const float* 
     }
 }
 
+// σ(x) for any x from exp of a non-positive argument: e = e^{−|x|},
+// σ = 1/(1 + e) for x ≥ 0 and e/(1 + e) below.
+template <typename F, typename U>
+__attribute__((always_inline)) inline F sigmoid(F x) {
+    const F e = exp_nonpositive<F, U>(x < 0.0f ? x : F{} - x);
+    const F inv = 1.0f / (e + 1.0f);
+    return x < 0.0f ? e * inv : inv;
+}
+
+template <typename F, typename U>
+__attribute__((always_inline)) inline F swiglu_value(F u, F g) {
+    return u * g * sigmoid<F, U>(g);
+}
+
+__attribute__((always_inline)) inline void swiglu_forward_body(const float* h, const float* su, const float* sv,
+                                                               float* a, int64_t rows, int64_t f) {
+    const int64_t vend = f & ~int64_t(7);
+    for (int64_t r = 0; r < rows; ++r) {
+        const float *u = h + r * 2 * f, *g = u + f;
+        float* o = a + r * f;
+        for (int64_t j = 0; j < vend; j += 8) {
+            f8 uj = load8(u + j), gj = load8(g + j);
+            if (su) uj *= load8(su + j);
+            if (sv) gj *= load8(sv + j);
+            store8(o + j, swiglu_value<f8, u8>(uj, gj));
+        }
+        for (int64_t j = vend; j < f; ++j)
+            o[j] = swiglu_value<float, uint32_t>(su ? u[j] * su[j] : u[j], sv ? g[j] * sv[j] : g[j]);
+    }
+}
+
+// d/du' = da·g'·σ(g'); d/dg' = da·u'·σ(g')·(1 + g'·(1 − σ(g'))).
+template <typename F, typename U>
+__attribute__((always_inline)) inline void swiglu_grads(F u, F g, F da, F& du, F& dg) {
+    const F s = sigmoid<F, U>(g);
+    du = da * g * s;
+    dg = da * u * s * (g * (1.0f - s) + 1.0f);
+}
+
+__attribute__((always_inline)) inline void swiglu_backward_body(const float* h, const float* su, const float* sv,
+                                                                const float* da, float* dh, float* dsu, float* dsv,
+                                                                int64_t rows, int64_t f) {
+    const int64_t vend = f & ~int64_t(7);
+    for (int64_t r = 0; r < rows; ++r) {
+        const float *u = h + r * 2 * f, *g = u + f, *d = da + r * f;
+        float *du = dh + r * 2 * f, *dg = du + f;
+        for (int64_t j = 0; j < vend; j += 8) {
+            const f8 u0 = load8(u + j), g0 = load8(g + j);
+            const f8 us = su ? u0 * load8(su + j) : u0, gs = sv ? g0 * load8(sv + j) : g0;
+            f8 dus, dgs;
+            swiglu_grads<f8, u8>(us, gs, load8(d + j), dus, dgs);
+            store8(du + j, su ? dus * load8(su + j) : dus);
+            store8(dg + j, sv ? dgs * load8(sv + j) : dgs);
+            if (su) store8(dsu + j, load8(dsu + j) + dus * u0);
+            if (sv) store8(dsv + j, load8(dsv + j) + dgs * g0);
+        }
+        for (int64_t j = vend; j < f; ++j) {
+            const float us = su ? u[j] * su[j] : u[j], gs = sv ? g[j] * sv[j] : g[j];
+            float dus, dgs;
+            swiglu_grads<float, uint32_t>(us, gs, d[j], dus, dgs);
+            du[j] = su ? dus * su[j] : dus;
+            dg[j] = sv ? dgs * sv[j] : dgs;
+            if (su) dsu[j] += dus * u[j];
+            if (sv) dsv[j] += dgs * g[j];
+        }
+    }
+}
+
 // The row loops compiled twice, for AVX2 + FMA and for the baseline ISA;
 // the AVX2 build is chosen once at run time where the CPU has it.
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -305,6 +373,14 @@ NORMLAB_DISPATCH(unit_norm_forward_rows, unit_norm_forward_body, void,
 NORMLAB_DISPATCH(unit_norm_backward_rows, unit_norm_backward_body, void,
                  (const float* y, const float* norms, const float* g, float* dx, int64_t rows, int64_t n, float eps),
                  (y, norms, g, dx, rows, n, eps))
+
+NORMLAB_DISPATCH(swiglu_forward_rows, swiglu_forward_body, void,
+                 (const float* h, const float* su, const float* sv, float* a, int64_t rows, int64_t f),
+                 (h, su, sv, a, rows, f))
+NORMLAB_DISPATCH(swiglu_backward_rows, swiglu_backward_body, void,
+                 (const float* h, const float* su, const float* sv, const float* da, float* dh, float* dsu, float* dsv,
+                  int64_t rows, int64_t f),
+                 (h, su, sv, da, dh, dsu, dsv, rows, f))
 
 bool attention_kernel_available() { return sgemm() != nullptr; }
 

@@ -71,4 +71,13 @@ void unit_norm_forward_rows(const float* x, float* y, float* norms, int64_t rows
 void unit_norm_backward_rows(const float* y, const float* norms, const float* g, float* dx, int64_t rows, int64_t n,
                              float eps);
 
+// 4. SwiGLU on the packed projection h = [u | g] (rows × 2f): a = u'·silu(g')
+// with u' = u·s_u and g' = g·s_v when nGPT's scalers are given (null: 1).
+// Eager splits h, runs silu and the products as separate passes and stacks
+// the two halves of the gradient back together; here one pass each way, the
+// gradient written packed. ds_u and ds_v (f each) are accumulated.
+void swiglu_forward_rows(const float* h, const float* su, const float* sv, float* a, int64_t rows, int64_t f);
+void swiglu_backward_rows(const float* h, const float* su, const float* sv, const float* da, float* dh, float* dsu,
+                          float* dsv, int64_t rows, int64_t f);
+
 }  // namespace normlab::kernels

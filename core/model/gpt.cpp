@@ -223,6 +223,44 @@ struct UnitNormFn : torch::autograd::Function<UnitNormFn> {
     }
 };
 
+struct SwiGLUFn : torch::autograd::Function<SwiGLUFn> {
+    static variable_list forward(AutogradContext* ctx, const torch::Tensor& h_in, const torch::Tensor& su,
+                                 const torch::Tensor& sv) {
+        const auto h = h_in.contiguous();
+        const int64_t f = h.size(-1) / 2, rows = h.numel() / h.size(-1);
+        auto sizes = h.sizes().vec();
+        sizes.back() = f;
+        auto a = torch::empty(sizes, h.options());
+        const auto suc = su.contiguous(), svc = sv.contiguous();   // empty: no scaler
+        const float* sup = suc.numel() ? suc.data_ptr<float>() : nullptr;
+        const float* svp = svc.numel() ? svc.data_ptr<float>() : nullptr;
+        for_row_chunks(rows, [&](int64_t, int64_t r0, int64_t r1) {
+            kernels::swiglu_forward_rows(h.data_ptr<float>() + r0 * 2 * f, sup, svp, a.data_ptr<float>() + r0 * f,
+                                         r1 - r0, f);
+        });
+        ctx->save_for_backward({h, suc, svc});
+        return {a};
+    }
+    static variable_list backward(AutogradContext* ctx, variable_list grads) {
+        const auto saved = ctx->get_saved_variables();
+        const auto &h = saved[0], &su = saved[1], &sv = saved[2];
+        const auto da = grads[0].contiguous();
+        const int64_t f = h.size(-1) / 2, rows = h.numel() / h.size(-1);
+        const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(at::get_num_threads(), rows));
+        auto dh = torch::empty_like(h);
+        auto partial = torch::zeros({2, chunks, f}, h.options());   // ds_u, ds_v per chunk
+        const float* sup = su.numel() ? su.data_ptr<float>() : nullptr;
+        const float* svp = sv.numel() ? sv.data_ptr<float>() : nullptr;
+        for_row_chunks(rows, [&](int64_t c, int64_t r0, int64_t r1) {
+            kernels::swiglu_backward_rows(h.data_ptr<float>() + r0 * 2 * f, sup, svp, da.data_ptr<float>() + r0 * f,
+                                          dh.data_ptr<float>() + r0 * 2 * f, partial[0][c].data_ptr<float>(),
+                                          partial[1][c].data_ptr<float>(), r1 - r0, f);
+        });
+        const auto sums = partial.sum(1);
+        return {dh, sup ? sums[0] : torch::Tensor(), svp ? sums[1] : torch::Tensor()};
+    }
+};
+
 struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& h_in, const torch::Tensor& gamma,
                                  const torch::Tensor& beta, double eps) {
@@ -297,6 +335,16 @@ torch::Tensor fused_unit_norm(const torch::Tensor& x, double eps) {
     TORCH_CHECK(x.device().is_cpu() && x.scalar_type() == torch::kFloat,
                 "fused unit norm: x must be a float32 CPU tensor");
     return UnitNormFn::apply(x, eps)[0];
+}
+
+torch::Tensor fused_swiglu(const torch::Tensor& h, const torch::Tensor& su, const torch::Tensor& sv) {
+    TORCH_CHECK(h.device().is_cpu() && h.scalar_type() == torch::kFloat && h.size(-1) % 2 == 0,
+                "fused SwiGLU: h must be a float32 CPU tensor [u | g]");
+    TORCH_CHECK((!su.defined() || su.numel() == h.size(-1) / 2) && (!sv.defined() || sv.numel() == h.size(-1) / 2),
+                "fused SwiGLU: the scalers must have half h's last dimension");
+    // Autograd functions take defined tensors: an absent scaler travels as an empty one.
+    const auto none = torch::empty({0}, h.options());
+    return SwiGLUFn::apply(h, su.defined() ? su : none, sv.defined() ? sv : none)[0];
 }
 
 torch::Tensor fused_gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
@@ -414,16 +462,23 @@ torch::Tensor MLPImpl::forward(const torch::Tensor& x, ForwardCapture* cap) {
     auto h = fc1(x);                                                       // (B, T, d_ff | 2·d_ff)
     torch::Tensor a;
     bool normed = false;                                                   // FFN LN applied already
+    const bool fused = fused_kernels_enabled() && h.device().is_cpu() && h.scalar_type() == torch::kFloat;
     if (cfg.activation == Activation::SwiGLU) {
-        auto parts = h.chunk(2, -1);
-        auto u = parts[0], g = parts[1];                                   // (B, T, d_ff) each
+        torch::Tensor su, sv;                                              // nGPT's scalers, effective values
         if (cfg.layout == Layout::NGPT) {
-            u = u * s_u;                                                   // s_init = s_scale = 1
-            g = g * (s_v * std::sqrt(static_cast<double>(cfg.d_model)));
+            su = s_u;                                                      // s_init = s_scale = 1
+            sv = s_v * std::sqrt(static_cast<double>(cfg.d_model));
         }
-        a = u * torch::silu(g);
-    } else if (cfg.activation == Activation::GELU && ffn_norm && ffn_norm->kind == NormKind::LayerNorm &&
-               fused_kernels_enabled() && h.device().is_cpu() && h.scalar_type() == torch::kFloat) {
+        if (fused) {
+            a = fused_swiglu(h, su, sv);
+        } else {
+            auto parts = h.chunk(2, -1);
+            auto u = parts[0], g = parts[1];                               // (B, T, d_ff) each
+            if (su.defined()) u = u * su;
+            if (sv.defined()) g = g * sv;
+            a = u * torch::silu(g);
+        }
+    } else if (cfg.activation == Activation::GELU && ffn_norm && ffn_norm->kind == NormKind::LayerNorm && fused) {
         a = fused_gelu_layer_norm(h, ffn_norm->weight, ffn_norm->bias, ffn_norm->eps);   // NormFormer's FFN LN
         normed = true;
     } else {

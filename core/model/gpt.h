@@ -134,7 +134,7 @@ private:
 TORCH_MODULE(GPT);
 
 // Fused CPU kernels (core/model/cpu_kernels.h): causal attention,
-// GELU + LayerNorm (NormFormer's FFN LN) and nGPT's unit normalization. Used for fp32 CPU tensors (attention:
+// GELU + LayerNorm (NormFormer's FFN LN), SwiGLU and nGPT's unit normalization. Used for fp32 CPU tensors (attention:
 // when the process has a BLAS and attention dropout is off); otherwise, and
 // when switched off (A/B comparisons, tests), the eager LibTorch ops. On unless
 // the environment sets NORMLAB_FUSED_KERNELS=0.
@@ -153,6 +153,9 @@ torch::Tensor fused_causal_attention_packed(const torch::Tensor& qkv, int64_t n_
 
 // x / (‖x‖₂ + eps) over the last dimension through the fused kernel.
 torch::Tensor fused_unit_norm(const torch::Tensor& x, double eps);
+// SwiGLU of a packed projection h = [u | g]: (u·s_u)·silu(g·s_v), the scalers
+// optional (undefined: 1).
+torch::Tensor fused_swiglu(const torch::Tensor& h, const torch::Tensor& su = {}, const torch::Tensor& sv = {});
 // LayerNorm(GELU(h)) over the last dimension with gain γ and bias β, in one pass.
 torch::Tensor fused_gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
                                     double eps);
