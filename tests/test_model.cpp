@@ -252,6 +252,36 @@ private Q_SLOTS:
         torch::set_num_threads(1);
     }
 
+    // nGPT's fused residual update against its eager formula: values and the
+    // gradients of x, h and the eigen learning rates α.
+    void fusedNgptUpdateMatchesEager() {
+        for (int threads : {1, 2}) {
+            torch::set_num_threads(threads);
+            for (int64_t n : {128, 13}) {
+                const QString what = QString("n %1, %2 thread(s)").arg(n).arg(threads);
+                auto x = torch::nn::functional::normalize(torch::randn({4, 30, n}),
+                                                          torch::nn::functional::NormalizeFuncOptions().dim(-1))
+                             .requires_grad_(true);
+                auto h = (3 * torch::randn({4, 30, n})).requires_grad_(true);
+                auto alpha = (0.05 + 0.02 * torch::rand({n})).requires_grad_(true);
+                auto g = torch::randn({4, 30, n});
+                set_fused_kernels(false);
+                auto ref = ngpt_update(x, h, alpha, 1e-6);
+                set_fused_kernels(true);
+                auto y = ngpt_update(x, h, alpha, 1e-6);
+                auto rg = torch::autograd::grad({ref}, {x, h, alpha}, {g});
+                auto yg = torch::autograd::grad({y}, {x, h, alpha}, {g});
+                QVERIFY2(torch::allclose(y, ref, 1e-5, 1e-6), qPrintable(what + ": values"));
+                const char* names[] = {"x", "h", "alpha"};
+                for (int i = 0; i < 3; ++i)
+                    QVERIFY2(torch::allclose(yg[i], rg[i], 1e-4, 1e-5),
+                             qPrintable(what + ": gradient of " + names[i] +
+                                        QString(" off by %1").arg((yg[i] - rg[i]).abs().max().item<double>())));
+            }
+        }
+        torch::set_num_threads(1);
+    }
+
     // The whole model with the fused kernels on and off: same logits, gradients and
     // max-logit probe for every scheme (packed path, RoPE and nGPT's split path,
     // both HeadScale placements, NormFormer's fused FFN LN).

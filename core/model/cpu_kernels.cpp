@@ -336,6 +336,82 @@ __attribute__((always_inline)) inline void swiglu_backward_body(const float* h, 
     }
 }
 
+// ‖x‖₂ of a row.
+__attribute__((always_inline)) inline float row_norm(const float* x, int64_t n) {
+    const int64_t vend = n & ~int64_t(7);
+    f8 v = splat(0.0f);
+    for (int64_t j = 0; j < vend; j += 8) v += load8(x + j) * load8(x + j);
+    float ss = lanes_sum(v);
+    for (int64_t j = vend; j < n; ++j) ss += x[j] * x[j];
+    return std::sqrt(ss);
+}
+
+__attribute__((always_inline)) inline void ngpt_update_forward_body(const float* x, const float* h,
+                                                                    const float* alpha, float eps, float* y,
+                                                                    float* hn, float* norm_h, float* norm_u,
+                                                                    int64_t rows, int64_t n, float* u) {
+    const int64_t vend = n & ~int64_t(7);
+    for (int64_t r = 0; r < rows; ++r) {
+        const float *xr = x + r * n, *hr = h + r * n;
+        float *hnr = hn + r * n, *yr = y + r * n;
+        const float nh = row_norm(hr, n), ih = 1.0f / (nh + eps);
+        for (int64_t j = 0; j < vend; j += 8) {
+            const f8 hj = load8(hr + j) * ih, xj = load8(xr + j);
+            store8(hnr + j, hj);
+            store8(u + j, xj + load8(alpha + j) * (hj - xj));
+        }
+        for (int64_t j = vend; j < n; ++j) {
+            hnr[j] = hr[j] * ih;
+            u[j] = xr[j] + alpha[j] * (hnr[j] - xr[j]);
+        }
+        const float nu = row_norm(u, n), iu = 1.0f / (nu + eps);
+        for (int64_t j = 0; j < vend; j += 8) store8(yr + j, load8(u + j) * iu);
+        for (int64_t j = vend; j < n; ++j) yr[j] = u[j] * iu;
+        norm_h[r] = nh;
+        norm_u[r] = nu;
+    }
+}
+
+__attribute__((always_inline)) inline void ngpt_update_backward_body(const float* x, const float* alpha,
+                                                                     const float* hn, const float* y,
+                                                                     const float* norm_h, const float* norm_u,
+                                                                     const float* dy, float eps, float* dx,
+                                                                     float* dh, float* dalpha, int64_t rows,
+                                                                     int64_t n, float* dhn) {
+    const int64_t vend = n & ~int64_t(7);
+    for (int64_t r = 0; r < rows; ++r) {
+        const float *xr = x + r * n, *hnr = hn + r * n, *yr = y + r * n, *g = dy + r * n;
+        float *dxr = dx + r * n, *dhr = dh + r * n;
+        // du = (dy − y·c)/(‖u‖+eps), c = (dy·y)(‖u‖+eps)/‖u‖: the unit norm's backward.
+        f8 v = splat(0.0f);
+        for (int64_t j = 0; j < vend; j += 8) v += load8(g + j) * load8(yr + j);
+        float dot = lanes_sum(v);
+        for (int64_t j = vend; j < n; ++j) dot += g[j] * yr[j];
+        const float nu = norm_u[r], iu = 1.0f / (nu + eps), c = nu > 0.0f ? dot * (nu + eps) / nu : 0.0f;
+        f8 v2 = splat(0.0f);
+        for (int64_t j = 0; j < vend; j += 8) {
+            const f8 du = (load8(g + j) - load8(yr + j) * c) * iu, a = load8(alpha + j), hj = load8(hnr + j),
+                     xj = load8(xr + j);
+            store8(dxr + j, du * (1.0f - a));
+            store8(dalpha + j, load8(dalpha + j) + du * (hj - xj));
+            const f8 d = du * a;
+            store8(dhn + j, d);
+            v2 += d * hj;
+        }
+        float dot2 = lanes_sum(v2);
+        for (int64_t j = vend; j < n; ++j) {
+            const float du = (g[j] - yr[j] * c) * iu;
+            dxr[j] = du * (1.0f - alpha[j]);
+            dalpha[j] += du * (hnr[j] - xr[j]);
+            dhn[j] = du * alpha[j];
+            dot2 += dhn[j] * hnr[j];
+        }
+        const float nh = norm_h[r], ih = 1.0f / (nh + eps), c2 = nh > 0.0f ? dot2 * (nh + eps) / nh : 0.0f;
+        for (int64_t j = 0; j < vend; j += 8) store8(dhr + j, (load8(dhn + j) - load8(hnr + j) * c2) * ih);
+        for (int64_t j = vend; j < n; ++j) dhr[j] = (dhn[j] - hnr[j] * c2) * ih;
+    }
+}
+
 // The row loops compiled twice, for AVX2 + FMA and for the baseline ISA;
 // the AVX2 build is chosen once at run time where the CPU has it.
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -381,6 +457,16 @@ NORMLAB_DISPATCH(swiglu_backward_rows, swiglu_backward_body, void,
                  (const float* h, const float* su, const float* sv, const float* da, float* dh, float* dsu, float* dsv,
                   int64_t rows, int64_t f),
                  (h, su, sv, da, dh, dsu, dsv, rows, f))
+
+NORMLAB_DISPATCH(ngpt_update_forward_rows, ngpt_update_forward_body, void,
+                 (const float* x, const float* h, const float* alpha, float eps, float* y, float* hn, float* norm_h,
+                  float* norm_u, int64_t rows, int64_t n, float* scratch),
+                 (x, h, alpha, eps, y, hn, norm_h, norm_u, rows, n, scratch))
+NORMLAB_DISPATCH(ngpt_update_backward_rows, ngpt_update_backward_body, void,
+                 (const float* x, const float* alpha, const float* hn, const float* y, const float* norm_h,
+                  const float* norm_u, const float* dy, float eps, float* dx, float* dh, float* dalpha, int64_t rows,
+                  int64_t n, float* scratch),
+                 (x, alpha, hn, y, norm_h, norm_u, dy, eps, dx, dh, dalpha, rows, n, scratch))
 
 bool attention_kernel_available() { return sgemm() != nullptr; }
 

@@ -70,6 +70,14 @@ void gelu_layer_norm_backward_rows(const float* h, const float* gamma, const flo
 void unit_norm_forward_rows(const float* x, float* y, float* norms, int64_t rows, int64_t n, float eps);
 void unit_norm_backward_rows(const float* y, const float* norms, const float* g, float* dx, int64_t rows, int64_t n,
                              float eps);
+// nGPT's residual update in one pass: hn = norm(h), y = norm(x + α ⊙ (hn − x)),
+// with α (n) the eigen learning rates. Saves hn and both norms per row.
+void ngpt_update_forward_rows(const float* x, const float* h, const float* alpha, float eps, float* y, float* hn,
+                              float* norm_h, float* norm_u, int64_t rows, int64_t n, float* scratch);
+// dx, dh from dy; dα accumulated. `scratch` holds n floats.
+void ngpt_update_backward_rows(const float* x, const float* alpha, const float* hn, const float* y,
+                               const float* norm_h, const float* norm_u, const float* dy, float eps, float* dx,
+                               float* dh, float* dalpha, int64_t rows, int64_t n, float* scratch);
 
 // 4. SwiGLU on the packed projection h = [u | g] (rows × 2f): a = u'·silu(g')
 // with u' = u·s_u and g' = g·s_v when nGPT's scalers are given (null: 1).

@@ -261,6 +261,52 @@ struct SwiGLUFn : torch::autograd::Function<SwiGLUFn> {
     }
 };
 
+struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
+    static variable_list forward(AutogradContext* ctx, const torch::Tensor& x_in, const torch::Tensor& h_in,
+                                 const torch::Tensor& alpha_in, double eps) {
+        const auto x = x_in.contiguous(), h = h_in.contiguous(), alpha = alpha_in.contiguous();
+        const int64_t n = x.size(-1), rows = x.numel() / n;
+        auto y = torch::empty_like(x), hn = torch::empty_like(x);
+        auto nh = torch::empty({rows}, x.options()), nu = torch::empty({rows}, x.options());
+        for_row_chunks(rows, [&](int64_t, int64_t r0, int64_t r1) {
+            std::vector<float> scratch(n);
+            kernels::ngpt_update_forward_rows(x.data_ptr<float>() + r0 * n, h.data_ptr<float>() + r0 * n,
+                                              alpha.data_ptr<float>(), static_cast<float>(eps),
+                                              y.data_ptr<float>() + r0 * n, hn.data_ptr<float>() + r0 * n,
+                                              nh.data_ptr<float>() + r0, nu.data_ptr<float>() + r0, r1 - r0, n,
+                                              scratch.data());
+        });
+        ctx->save_for_backward({x, alpha, y});
+        ctx->saved_data["hn"] = hn;
+        ctx->saved_data["nh"] = nh;
+        ctx->saved_data["nu"] = nu;
+        ctx->saved_data["eps"] = eps;
+        return {y};
+    }
+    static variable_list backward(AutogradContext* ctx, variable_list grads) {
+        const auto saved = ctx->get_saved_variables();
+        const auto &x = saved[0], &alpha = saved[1], &y = saved[2];
+        const auto hn = ctx->saved_data["hn"].toTensor(), nh = ctx->saved_data["nh"].toTensor(),
+                   nu = ctx->saved_data["nu"].toTensor();
+        const float eps = static_cast<float>(ctx->saved_data["eps"].toDouble());
+        const auto g = grads[0].contiguous();
+        const int64_t n = x.size(-1), rows = x.numel() / n;
+        const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(at::get_num_threads(), rows));
+        auto dx = torch::empty_like(x), dh = torch::empty_like(x);
+        auto partial = torch::zeros({chunks, n}, x.options());
+        for_row_chunks(rows, [&](int64_t c, int64_t r0, int64_t r1) {
+            std::vector<float> scratch(n);
+            kernels::ngpt_update_backward_rows(x.data_ptr<float>() + r0 * n, alpha.data_ptr<float>(),
+                                               hn.data_ptr<float>() + r0 * n, y.data_ptr<float>() + r0 * n,
+                                               nh.data_ptr<float>() + r0, nu.data_ptr<float>() + r0,
+                                               g.data_ptr<float>() + r0 * n, eps, dx.data_ptr<float>() + r0 * n,
+                                               dh.data_ptr<float>() + r0 * n, partial[c].data_ptr<float>(), r1 - r0,
+                                               n, scratch.data());
+        });
+        return {dx, dh, partial.sum(0).view(alpha.sizes()), torch::Tensor()};
+    }
+};
+
 struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& h_in, const torch::Tensor& gamma,
                                  const torch::Tensor& beta, double eps) {
@@ -335,6 +381,13 @@ torch::Tensor fused_unit_norm(const torch::Tensor& x, double eps) {
     TORCH_CHECK(x.device().is_cpu() && x.scalar_type() == torch::kFloat,
                 "fused unit norm: x must be a float32 CPU tensor");
     return UnitNormFn::apply(x, eps)[0];
+}
+
+torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha, double eps) {
+    if (fused_kernels_enabled() && x.device().is_cpu() && x.scalar_type() == torch::kFloat && x.numel() > 0 &&
+        alpha.numel() == x.size(-1))
+        return NgptUpdateFn::apply(x, h, alpha, eps)[0];
+    return unit_norm(x + alpha * (unit_norm(h, -1, eps) - x), -1, eps);
 }
 
 torch::Tensor fused_swiglu(const torch::Tensor& h, const torch::Tensor& su, const torch::Tensor& sv) {
@@ -520,10 +573,8 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x_in, double branch, const
         const double base = 1.0 / std::sqrt(d);
         auto aA = ngpt_scaled(alpha_A, cfg.ngpt.alpha_init, base).abs();
         auto aM = ngpt_scaled(alpha_M, cfg.ngpt.alpha_init, base).abs();
-        auto hA = unit_norm(attn(x, cos, sin, cap), -1, eps);
-        x = unit_norm(x + aA * (hA - x), -1, eps);                         // h ← norm(h + α_A(norm(h_A) − h))
-        auto hM = unit_norm(mlp(x, cap), -1, eps);
-        return unit_norm(x + aM * (hM - x), -1, eps);
+        x = ngpt_update(x, attn(x, cos, sin, cap), aA, eps);               // h ← norm(h + α_A(norm(h_A) − h))
+        return ngpt_update(x, mlp(x, cap), aM, eps);
     }
     const double a = residual_alpha;
     auto residual = [&](const torch::Tensor& r) { return a == 1.0 ? r : r * a; };

@@ -153,6 +153,9 @@ torch::Tensor fused_causal_attention_packed(const torch::Tensor& qkv, int64_t n_
 
 // x / (‖x‖₂ + eps) over the last dimension through the fused kernel.
 torch::Tensor fused_unit_norm(const torch::Tensor& x, double eps);
+// nGPT's residual update norm(x + α ⊙ (norm(h) − x)) over the last dimension;
+// one fused pass on fp32 CPU tensors, the eager ops elsewhere.
+torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha, double eps);
 // SwiGLU of a packed projection h = [u | g]: (u·s_u)·silu(g·s_v), the scalers
 // optional (undefined: 1).
 torch::Tensor fused_swiglu(const torch::Tensor& h, const torch::Tensor& su = {}, const torch::Tensor& sv = {});
