@@ -581,14 +581,13 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x_in, double branch, const
     auto branch_out = [&](const torch::Tensor& f) { return branch == 1.0 ? f : f * branch; };
     if (cfg.layout == Layout::Post) {
         x = norm1(residual(x) + branch_out(attn(x, cos, sin, cap)));        // x ← LN(α·x + α_t·F(x))
-        auto r = residual(x);
-        if (res_scale.defined()) r = r * res_scale;
-        return norm2(r + branch_out(mlp(x, cap)));
+        auto f = branch_out(mlp(x, cap));
+        return norm2(res_scale.defined() ? torch::addcmul(f, residual(x), res_scale) : residual(x) + f);
     }
     x = residual(x) + branch_out(attn(norm1(x), cos, sin, cap));           // x ← x + F(LN(x))
-    auto r = residual(x);
-    if (res_scale.defined()) r = r * res_scale;                            // ResScale: λ ⊙ x + f
-    return r + branch_out(mlp(norm2(x), cap));
+    auto f = branch_out(mlp(norm2(x), cap));
+    if (res_scale.defined()) return torch::addcmul(f, residual(x), res_scale);   // ResScale: λ ⊙ x + f, one pass
+    return residual(x) + f;
 }
 
 // ---- GPT --------------------------------------------------------------------
