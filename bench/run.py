@@ -340,7 +340,7 @@ def write_report(args, results, probe, store, sizes, schemes, peers, lever, fuse
         w("## Levers: NormLab's fused CPU kernels")
         w("")
         w("The same `normlab-bench` binary with its fused kernels (causal attention, GELU + LayerNorm, SwiGLU, nGPT's"
-          " unit normalization; `core/model/cpu_kernels.h`) and with `NORMLAB_FUSED_KERNELS=0`, which runs LibTorch's"
+          " normalizations; `core/model/cpu_kernels.h`) and with `NORMLAB_FUSED_KERNELS=0`, which runs LibTorch's"
           " eager ops instead — the ops the PyTorch peer runs. Alternated; medians over the repetitions.")
         w("")
         w("| size | scheme | eager ops ms/step | fused kernels ms/step | speed-up |")

@@ -134,7 +134,8 @@ private:
 TORCH_MODULE(GPT);
 
 // Fused CPU kernels (core/model/cpu_kernels.h): causal attention,
-// GELU + LayerNorm (NormFormer's FFN LN), SwiGLU and nGPT's unit normalization. Used for fp32 CPU tensors (attention:
+// GELU + LayerNorm (NormFormer's FFN LN), SwiGLU, nGPT's unit normalization
+// and residual update. Used for fp32 CPU tensors (attention:
 // when the process has a BLAS and attention dropout is off); otherwise, and
 // when switched off (A/B comparisons, tests), the eager LibTorch ops. On unless
 // the environment sets NORMLAB_FUSED_KERNELS=0.
