@@ -113,6 +113,17 @@ __attribute__((always_inline)) inline float softmax_rows(float* P, int64_t T, in
     return row_max;
 }
 
+// Σ a·b over a row, eight lanes then the tail; ‖x‖₂ from it.
+__attribute__((always_inline)) inline float row_dot(const float* a, const float* b, int64_t n) {
+    const int64_t vend = n & ~int64_t(7);
+    f8 v = splat(0.0f);
+    for (int64_t j = 0; j < vend; j += 8) v += load8(a + j) * load8(b + j);
+    float s = lanes_sum(v);
+    for (int64_t j = vend; j < n; ++j) s += a[j] * b[j];
+    return s;
+}
+__attribute__((always_inline)) inline float row_norm(const float* x, int64_t n) { return std::sqrt(row_dot(x, x, n)); }
+
 // dS = P ⊙ (dP − Σⱼ P dP) over the first n entries of rb rows (ld T), in place in dP.
 __attribute__((always_inline)) inline void softmax_backward_rows(const float* P, float* dP, int64_t T, int64_t rb,
                                                                  int64_t n) {
@@ -120,10 +131,7 @@ __attribute__((always_inline)) inline void softmax_backward_rows(const float* P,
     for (int64_t i = 0; i < rb; ++i) {
         const float* p = P + i * T;
         float* g = dP + i * T;
-        f8 vdot = splat(0.0f);
-        for (int64_t j = 0; j < vend; j += 8) vdot += load8(p + j) * load8(g + j);
-        float dot = lanes_sum(vdot);
-        for (int64_t j = vend; j < n; ++j) dot += p[j] * g[j];
+        const float dot = row_dot(p, g, n);
         for (int64_t j = 0; j < vend; j += 8) store8(g + j, load8(p + j) * (load8(g + j) - dot));
         for (int64_t j = vend; j < n; ++j) g[j] = p[j] * (g[j] - dot);
     }
@@ -240,11 +248,7 @@ __attribute__((always_inline)) inline void unit_norm_forward_body(const float* x
     for (int64_t r = 0; r < rows; ++r) {
         const float* xr = x + r * n;
         float* yr = y + r * n;
-        f8 v = splat(0.0f);
-        for (int64_t j = 0; j < vend; j += 8) v += load8(xr + j) * load8(xr + j);
-        float ss = lanes_sum(v);
-        for (int64_t j = vend; j < n; ++j) ss += xr[j] * xr[j];
-        const float norm = std::sqrt(ss), inv = 1.0f / (norm + eps);
+        const float norm = row_norm(xr, n), inv = 1.0f / (norm + eps);
         for (int64_t j = 0; j < vend; j += 8) store8(yr + j, load8(xr + j) * inv);
         for (int64_t j = vend; j < n; ++j) yr[j] = xr[j] * inv;
         norms[r] = norm;
@@ -257,10 +261,7 @@ __attribute__((always_inline)) inline void unit_norm_backward_body(const float* 
     for (int64_t r = 0; r < rows; ++r) {
         const float *yr = y + r * n, *gr = g + r * n;
         float* d = dx + r * n;
-        f8 v = splat(0.0f);
-        for (int64_t j = 0; j < vend; j += 8) v += load8(gr + j) * load8(yr + j);
-        float dot = lanes_sum(v);
-        for (int64_t j = vend; j < n; ++j) dot += gr[j] * yr[j];
+        const float dot = row_dot(gr, yr, n);
         const float norm = norms[r], inv = 1.0f / (norm + eps);
         const float c = norm > 0.0f ? dot * (norm + eps) / norm : 0.0f;
         for (int64_t j = 0; j < vend; j += 8) store8(d + j, (load8(gr + j) - load8(yr + j) * c) * inv);
@@ -336,16 +337,6 @@ __attribute__((always_inline)) inline void swiglu_backward_body(const float* h, 
     }
 }
 
-// ‖x‖₂ of a row.
-__attribute__((always_inline)) inline float row_norm(const float* x, int64_t n) {
-    const int64_t vend = n & ~int64_t(7);
-    f8 v = splat(0.0f);
-    for (int64_t j = 0; j < vend; j += 8) v += load8(x + j) * load8(x + j);
-    float ss = lanes_sum(v);
-    for (int64_t j = vend; j < n; ++j) ss += x[j] * x[j];
-    return std::sqrt(ss);
-}
-
 __attribute__((always_inline)) inline void ngpt_update_forward_body(const float* x, const float* h,
                                                                     const float* alpha, float eps, float* y,
                                                                     float* hn, float* norm_h, float* norm_u,
@@ -383,10 +374,7 @@ __attribute__((always_inline)) inline void ngpt_update_backward_body(const float
         const float *xr = x + r * n, *hnr = hn + r * n, *yr = y + r * n, *g = dy + r * n;
         float *dxr = dx + r * n, *dhr = dh + r * n;
         // du = (dy − y·c)/(‖u‖+eps), c = (dy·y)(‖u‖+eps)/‖u‖: the unit norm's backward.
-        f8 v = splat(0.0f);
-        for (int64_t j = 0; j < vend; j += 8) v += load8(g + j) * load8(yr + j);
-        float dot = lanes_sum(v);
-        for (int64_t j = vend; j < n; ++j) dot += g[j] * yr[j];
+        const float dot = row_dot(g, yr, n);
         const float nu = norm_u[r], iu = 1.0f / (nu + eps), c = nu > 0.0f ? dot * (nu + eps) / nu : 0.0f;
         f8 v2 = splat(0.0f);
         for (int64_t j = 0; j < vend; j += 8) {

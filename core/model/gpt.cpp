@@ -184,9 +184,11 @@ torch::Tensor with_max(variable_list out, torch::Tensor* max_logit) {
 
 // Row chunks for the row-wise kernels: one per thread, fixed by the thread
 // count (so the per-chunk partial sums of dγ, dβ add up in a fixed order).
+int64_t row_chunk_count(int64_t rows) { return std::max<int64_t>(1, std::min<int64_t>(at::get_num_threads(), rows)); }
+
 template <typename F>
 void for_row_chunks(int64_t rows, F&& f) {
-    const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(at::get_num_threads(), rows));
+    const int64_t chunks = row_chunk_count(rows);
     at::parallel_for(0, chunks, 1, [&](int64_t begin, int64_t end) {
         for (int64_t c = begin; c < end; ++c) f(c, rows * c / chunks, rows * (c + 1) / chunks);
     });
@@ -246,7 +248,7 @@ struct SwiGLUFn : torch::autograd::Function<SwiGLUFn> {
         const auto &h = saved[0], &su = saved[1], &sv = saved[2];
         const auto da = grads[0].contiguous();
         const int64_t f = h.size(-1) / 2, rows = h.numel() / h.size(-1);
-        const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(at::get_num_threads(), rows));
+        const int64_t chunks = row_chunk_count(rows);
         auto dh = torch::empty_like(h);
         auto partial = torch::zeros({2, chunks, f}, h.options());   // ds_u, ds_v per chunk
         const float* sup = su.numel() ? su.data_ptr<float>() : nullptr;
@@ -291,7 +293,7 @@ struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
         const float eps = static_cast<float>(ctx->saved_data["eps"].toDouble());
         const auto g = grads[0].contiguous();
         const int64_t n = x.size(-1), rows = x.numel() / n;
-        const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(at::get_num_threads(), rows));
+        const int64_t chunks = row_chunk_count(rows);
         auto dx = torch::empty_like(x), dh = torch::empty_like(x);
         auto partial = torch::zeros({chunks, n}, x.options());
         for_row_chunks(rows, [&](int64_t c, int64_t r0, int64_t r1) {
@@ -333,7 +335,7 @@ struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
         const auto mean = ctx->saved_data["mean"].toTensor(), rstd = ctx->saved_data["rstd"].toTensor();
         const auto g = grads[0].contiguous();
         const int64_t n = h.size(-1), rows = h.numel() / std::max<int64_t>(1, n);
-        const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(at::get_num_threads(), rows));
+        const int64_t chunks = row_chunk_count(rows);
         auto dh = torch::empty_like(h);
         auto partial = torch::zeros({2, chunks, n}, h.options());   // dγ, dβ per chunk
         for_row_chunks(rows, [&](int64_t c, int64_t r0, int64_t r1) {
