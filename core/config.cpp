@@ -182,14 +182,22 @@ struct Reader {
             return x;
         }
         if (j.is_number_float()) {
-            double d = j.get<double>();
-            if (std::floor(d) == d && std::abs(d) < 9e15) return static_cast<int64_t>(d);
+            // 64.0 is the integer 64; 64.5, 1e300 and -1.0 for a count are not silently made to fit.
+            const double d = j.get<double>();
+            if (std::isfinite(d) && std::floor(d) == d) {
+                if (d < static_cast<double>(lo) || d > static_cast<double>(hi) || std::abs(d) >= 9.007199254740992e15)
+                    throw ConfigError(child(key), j.dump() + " is out of range for an integer here (" +
+                                                      std::to_string(lo) + " to " + std::to_string(hi) + ")");
+                return static_cast<int64_t>(d);
+            }
         }
         throw ConfigError(child(key), "expected an integer, got " + type_name(j));
     }
     double number(const char* key, const json& j) {
         if (!j.is_number()) throw ConfigError(child(key), "expected a number, got " + type_name(j));
-        return j.get<double>();
+        const double d = j.get<double>();
+        if (!std::isfinite(d)) throw ConfigError(child(key), "must be a finite number");
+        return d;
     }
     // Unknown keys are errors: a typo must not silently fall back to a default.
     void finish() {
@@ -311,6 +319,7 @@ template <class V> void fields(V& v, TrainConfig& s) {
     v("eval_every", s.eval_every);
     v("eval_batches", s.eval_batches);
     v("checkpoint_every", s.checkpoint_every);
+    v("checkpoint_seconds", s.checkpoint_seconds);
     v.group("divergence", s.divergence, [](auto& w, auto& x) { fields(w, x); });
 }
 template <class V> void fields(V& v, ProbeConfig& s) {
@@ -329,15 +338,6 @@ template <class V> void fields(V& v, RunConfig& s) {
     v.group("data", s.data, [](auto& w, auto& x) { fields(w, x); });
     v.group("train", s.train, [](auto& w, auto& x) { fields(w, x); });
     v.group("probes", s.probes, [](auto& w, auto& x) { fields(w, x); });
-}
-
-void require(bool ok, const std::string& path, const std::string& message) {
-    if (!ok) throw ConfigError(path, message);
-}
-std::string fmt(double x) {
-    std::ostringstream s;
-    s << x;
-    return s.str();
 }
 
 }  // namespace
@@ -476,128 +476,6 @@ RunConfig run_config_from_json(const nlohmann::json& j) {
     fields(r, cfg);
     r.finish();
     return cfg;
-}
-
-void validate(const RunConfig& c) {
-    const ModelConfig& m = c.model;
-    require(m.vocab_size == 256, "model.vocab_size",
-            std::to_string(m.vocab_size) + " is not supported; NormLab models bytes, so it must be 256");
-    require(m.d_model >= 1 && m.d_model <= 16384, "model.d_model",
-            std::to_string(m.d_model) + " is out of range; use 1 to 16384");
-    require(m.n_heads >= 1, "model.n_heads", std::to_string(m.n_heads) + " must be at least 1");
-    if (m.d_model % m.n_heads != 0) {
-        std::string divs;
-        for (int h : {1, 2, 4, 8, 16})
-            if (m.d_model % h == 0) divs += (divs.empty() ? "" : ", ") + std::to_string(h);
-        throw ConfigError("model.n_heads", std::to_string(m.n_heads) + " does not divide d_model " +
-                                               std::to_string(m.d_model) + "; choose a divisor such as " + divs);
-    }
-    require(m.n_layers >= 1 && m.n_layers <= 512, "model.n_layers",
-            std::to_string(m.n_layers) + " is out of range; use 1 to 512");
-    require(m.d_ff >= 1, "model.d_ff", std::to_string(m.d_ff) + " must be at least 1");
-    require(m.context >= 2 && m.context <= 65536, "model.context",
-            std::to_string(m.context) + " is out of range; use 2 to 65536");
-    require(m.dropout >= 0.0 && m.dropout < 1.0, "model.dropout", fmt(m.dropout) + " must be in [0, 1)");
-    require(m.norm_eps > 0.0, "model.norm_eps", fmt(m.norm_eps) + " must be positive");
-    require(m.init_std > 0.0, "model.init_std", fmt(m.init_std) + " must be positive");
-    if (m.positions == Positions::RoPE)
-        require(m.head_dim() % 2 == 0, "model.positions",
-                "RoPE needs an even head dimension; d_model/n_heads is " + std::to_string(m.head_dim()));
-    if (m.deepnorm.alpha)
-        require(*m.deepnorm.alpha > 0.0, "model.deepnorm.alpha",
-                fmt(*m.deepnorm.alpha) + " must be positive (or null for (2N)^(1/4))");
-    if (m.deepnorm.beta)
-        require(*m.deepnorm.beta > 0.0, "model.deepnorm.beta",
-                fmt(*m.deepnorm.beta) + " must be positive (or null for (8N)^(-1/4))");
-    require(m.branchnorm.T >= 1, "model.branchnorm.T",
-            std::to_string(m.branchnorm.T) + " must be a positive number of steps");
-    require(m.branchnorm.exp_k > 0.0, "model.branchnorm.exp_k", fmt(m.branchnorm.exp_k) + " must be positive");
-    require(m.branchnorm.sigmoid_u > 0.0, "model.branchnorm.sigmoid_u",
-            fmt(m.branchnorm.sigmoid_u) + " must be positive");
-
-    if (m.layout == Layout::NGPT) {
-        const std::string why = " nGPT has no LayerNorm: every vector lives on the unit sphere; turn this off";
-        require(!m.final_norm, "model.final_norm", "must be false with layout ngpt;" + why);
-        require(!m.embed_scale, "model.embed_scale",
-                "must be false with layout ngpt; its embeddings are unit vectors, scaling them leaves the sphere");
-        require(!m.normformer.post_attn_norm, "model.normformer.post_attn_norm", "must be false with layout ngpt;" + why);
-        require(!m.normformer.ffn_norm, "model.normformer.ffn_norm", "must be false with layout ngpt;" + why);
-        require(!m.normformer.head_scale, "model.normformer.head_scale",
-                "must be false with layout ngpt; nGPT scales queries and keys with s_qk instead");
-        require(!m.normformer.res_scale, "model.normformer.res_scale",
-                "must be false with layout ngpt; nGPT's residual is weighted by the eigen learning rates");
-        require(!m.deepnorm.residual, "model.deepnorm.residual", "must be false with layout ngpt;" + why);
-        require(!m.branchnorm.enabled, "model.branchnorm.enabled", "must be false with layout ngpt;" + why);
-        require(!m.deepnorm.init, "model.deepnorm.init",
-                "must be false with layout ngpt; nGPT initializes N(0, 1/sqrt(d)) and normalizes");
-        require(m.activation == Activation::SwiGLU, "model.activation",
-                "nGPT uses the gated MLP with s_u and s_v; set \"swiglu\"");
-        require(m.positions == Positions::RoPE || m.positions == Positions::None, "model.positions",
-                "nGPT has no absolute positions (they would leave the sphere); use \"rope\" or \"none\"");
-        require(!m.bias, "model.bias", "nGPT has no biases; set false");
-        require(m.dropout == 0.0, "model.dropout", "nGPT uses no dropout; set 0");
-        require(m.ngpt.alpha_init > 0.0, "model.ngpt.alpha_init", fmt(m.ngpt.alpha_init) + " must be positive");
-        require(m.ngpt.eps > 0.0 && m.ngpt.eps < 1e-2, "model.ngpt.eps", fmt(m.ngpt.eps) + " must be in (0, 0.01)");
-    }
-
-    const OptimConfig& o = c.optim;
-    const ScheduleConfig& s = o.schedule;
-    if (s.kind == ScheduleKind::Ramp) {
-        require(s.ramp_start >= 0.0, "optim.schedule.ramp_start", fmt(s.ramp_start) + " must be ≥ 0");
-        require(s.ramp_increment > 0.0, "optim.schedule.ramp_increment",
-                fmt(s.ramp_increment) + " must be positive (the rate grows by it every step)");
-    } else {
-        require(o.lr > 0.0 && o.lr < 100.0, "optim.lr", fmt(o.lr) + " must be in (0, 100)");
-    }
-    require(s.warmup >= 0, "optim.schedule.warmup", std::to_string(s.warmup) + " must be ≥ 0");
-    require(s.min_lr_ratio >= 0.0 && s.min_lr_ratio <= 1.0, "optim.schedule.min_lr_ratio",
-            fmt(s.min_lr_ratio) + " must be in [0, 1]");
-    require(o.beta1 >= 0.0 && o.beta1 < 1.0, "optim.beta1", fmt(o.beta1) + " must be in [0, 1)");
-    require(o.beta2 >= 0.0 && o.beta2 < 1.0, "optim.beta2", fmt(o.beta2) + " must be in [0, 1)");
-    require(o.eps > 0.0, "optim.eps", fmt(o.eps) + " must be positive");
-    require(o.weight_decay >= 0.0, "optim.weight_decay", fmt(o.weight_decay) + " must be ≥ 0");
-    require(o.momentum >= 0.0 && o.momentum < 1.0, "optim.momentum", fmt(o.momentum) + " must be in [0, 1)");
-    require(o.grad_clip >= 0.0, "optim.grad_clip", fmt(o.grad_clip) + " must be ≥ 0 (0 disables clipping)");
-
-    const DataConfig& d = c.data;
-    require(d.val_fraction > 0.0 && d.val_fraction <= 0.5, "data.val_fraction",
-            fmt(d.val_fraction) + " must be in (0, 0.5]");
-    if (d.source == DataSource::File)
-        require(!d.path.empty(), "data.path", "is empty; the file source needs the path of a file to train on");
-    if (d.source == DataSource::Markov) {
-        const MarkovConfig& mk = d.markov;
-        require(mk.order >= 1 && mk.order <= 8, "data.markov.order", std::to_string(mk.order) + " must be 1 to 8");
-        require(mk.alphabet >= 2 && mk.alphabet <= 256, "data.markov.alphabet",
-                std::to_string(mk.alphabet) + " must be 2 to 256");
-        require(std::pow(static_cast<double>(mk.alphabet), mk.order) <= (1 << 20), "data.markov.alphabet",
-                "alphabet^order is above 2^20 states; use a smaller alphabet or order");
-        require(mk.concentration > 0.0, "data.markov.concentration", fmt(mk.concentration) + " must be positive");
-        require(mk.length >= 10 * static_cast<int64_t>(m.context) && mk.length <= (int64_t{1} << 31),
-                "data.markov.length", std::to_string(mk.length) + " must be between 10×context and 2^31");
-    }
-
-    const TrainConfig& t = c.train;
-    require(t.steps >= 1, "train.steps", std::to_string(t.steps) + " must be at least 1");
-    require(t.batch_size >= 1, "train.batch_size", std::to_string(t.batch_size) + " must be at least 1");
-    const std::string& dev = t.device;
-    require(dev == "auto" || dev == "cpu" || dev == "cuda" || dev.rfind("cuda:", 0) == 0, "train.device",
-            "\"" + dev + "\" is not one of auto, cpu, cuda, cuda:N");
-    require(t.threads >= 0, "train.threads", std::to_string(t.threads) + " must be ≥ 0 (0: all cores)");
-    require(t.eval_every >= 0, "train.eval_every", std::to_string(t.eval_every) + " must be ≥ 0");
-    require(t.eval_batches >= 1, "train.eval_batches", std::to_string(t.eval_batches) + " must be at least 1");
-    require(t.checkpoint_every >= 0, "train.checkpoint_every", std::to_string(t.checkpoint_every) + " must be ≥ 0");
-    require(t.divergence.max_loss >= 0.0, "train.divergence.max_loss",
-            fmt(t.divergence.max_loss) + " must be ≥ 0 (0: 2·ln(vocab))");
-    require(t.divergence.patience >= 1, "train.divergence.patience",
-            std::to_string(t.divergence.patience) + " must be at least 1");
-
-    const ProbeConfig& p = c.probes;
-    for (auto [name, v] : std::array<std::pair<const char*, int>, 5>{
-             {{"grads_every", p.grads_every}, {"forward_every", p.forward_every}, {"gains_every", p.gains_every},
-              {"cond_every", p.cond_every}, {"expected_grad_batches", p.expected_grad_batches}}})
-        require(v >= 0, std::string("probes.") + name, std::to_string(v) + " must be ≥ 0 (0 switches it off)");
-    require(p.hist_bins >= 2 && p.hist_bins <= 1024, "probes.hist_bins",
-            std::to_string(p.hist_bins) + " must be 2 to 1024");
 }
 
 }  // namespace normlab

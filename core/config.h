@@ -153,7 +153,8 @@ struct TrainConfig {
     int threads = 0;                // 0: all cores
     int eval_every = 100;           // validation loss interval (0: only at the end)
     int eval_batches = 4;
-    int checkpoint_every = 0;       // 0: only at the end
+    int checkpoint_every = 0;       // also every N steps (0: by time alone)
+    double checkpoint_seconds = 60; // a checkpoint at least this often in wall time (0: off); always one at the end
     DivergenceConfig divergence;
 };
 
@@ -190,7 +191,22 @@ nlohmann::json to_json(const RunConfig& cfg);
 RunConfig run_config_from_json(const nlohmann::json& j);
 
 // Throws ConfigError naming the field and what is allowed.
+// Every field's type was checked when it was read; this checks ranges and
+// combinations, naming the field. Throws ConfigError.
 void validate(const RunConfig& cfg);
+
+// Memory a training run needs (bytes, float32), for refusing runs that
+// cannot fit before anything is created.
+struct MemoryEstimate {
+    double parameters = 0, gradients = 0, optimizer = 0, activations = 0, data = 0;
+    double total() const { return parameters + gradients + optimizer + activations + data; }
+};
+MemoryEstimate estimate_memory(const RunConfig& cfg);
+// Bytes of memory available to a new process (MemAvailable, else physical memory).
+double available_memory();
+// Throws ConfigError naming the field to reduce when the estimate exceeds
+// `budget` bytes (available_memory() when negative).
+void check_memory(const RunConfig& cfg, double budget = -1);
 
 // DeepNorm constants for an N-layer decoder.
 double deepnorm_alpha_for(int n_layers);  // (2N)^(1/4)

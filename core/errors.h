@@ -47,6 +47,12 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// Thrown by long work (data loading, evaluation) when the user cancelled it.
+class Cancelled : public std::runtime_error {
+public:
+    Cancelled() : std::runtime_error("cancelled by the user") {}
+};
+
 // Anything else that stopped a run (checkpoint I/O, device unavailable...).
 class RunError : public std::runtime_error {
 public:

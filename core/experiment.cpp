@@ -2,6 +2,7 @@
 #include "core/experiment.h"
 
 #include "core/errors.h"
+#include "core/json_input.h"
 
 #include <fstream>
 #include <set>
@@ -161,11 +162,16 @@ Experiment parse_experiment(const json& original, const std::string& name_hint, 
             axes.emplace_back(it.key(), it.value());
         }
     }
+    // Counted with a cap, so 64 axes of two values cannot wrap around to 0 runs.
+    constexpr size_t kMaxRuns = 10000;
     size_t points = 1;
-    for (auto& [k, vals] : axes) points *= vals.size();
-    if (points * variants.size() > 10000)
-        throw ConfigError("sweep", "expands to " + std::to_string(points * variants.size()) +
-                                       " runs; at most 10000 are allowed");
+    for (auto& [k, vals] : axes) {
+        points *= vals.size();
+        if (points * variants.size() > kMaxRuns)
+            throw ConfigError("sweep", "expands to more than " + std::to_string(kMaxRuns) + " runs (" +
+                                           std::to_string(axes.size()) + " axes); at most " +
+                                           std::to_string(kMaxRuns) + " are allowed — sweep fewer values");
+    }
 
     std::set<std::string> run_names;
     for (size_t vi = 0; vi < variants.size(); ++vi) {
@@ -214,23 +220,7 @@ Experiment parse_experiment(const json& original, const std::string& name_hint, 
 }
 
 Experiment load_experiment(const std::string& path, const std::string& scale) {
-    std::ifstream f(path);
-    if (!f) throw ConfigError("", "cannot open experiment file " + path + "; check the path");
-    json spec;
-    try {
-        spec = json::parse(f);
-    } catch (const json::parse_error& e) {
-        // nlohmann reports the byte offset; turn it into line:column.
-        std::ifstream g(path);
-        std::string text((std::istreambuf_iterator<char>(g)), std::istreambuf_iterator<char>());
-        size_t line = 1, col = 1;
-        for (size_t i = 0; i < text.size() && i + 1 < e.byte; ++i) {
-            if (text[i] == '\n') ++line, col = 1;
-            else ++col;
-        }
-        throw ConfigError("", path + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                                  ": not valid JSON (" + e.what() + ")");
-    }
+    const json spec = read_json_file(path);
     std::string stem = path;
     if (auto s = stem.find_last_of('/'); s != std::string::npos) stem = stem.substr(s + 1);
     if (auto d = stem.rfind(".json"); d != std::string::npos) stem = stem.substr(0, d);

@@ -106,7 +106,7 @@ private Q_SLOTS:
         QCOMPARE(d[0].q1, 1.75);
         QCOMPARE(d[0].hist.size(), size_t(4));
         QCOMPARE(d[0].layer, 1);
-        s.truncate_after(id, 49);
+        s.truncate_for_resume(id, 50);
         QCOMPARE(s.points(loss).size(), size_t(50));
         s.delete_run(id);
         QVERIFY(!s.run(id).has_value());

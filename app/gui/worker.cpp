@@ -12,10 +12,11 @@ TrainingWorker::TrainingWorker(QString store_path) : store_path_(std::move(store
     qRegisterMetaType<normlab::ProgressInfo>();
 }
 
-void TrainingWorker::enqueue(qint64 run_id) {
+void TrainingWorker::enqueue(qint64 run_id, bool resume) {
     {
         QMutexLocker lock(&mutex_);
         queue_.push_back(run_id);
+        if (resume) resume_.insert(run_id);
     }
     Q_EMIT queueChanged();
     QMetaObject::invokeMethod(this, &TrainingWorker::process, Qt::QueuedConnection);
@@ -65,11 +66,13 @@ void TrainingWorker::process() {
     if (!store_) store_ = std::make_unique<Store>(store_path_.toStdString());
     for (;;) {
         qint64 id;
+        bool resume;
         {
             QMutexLocker lock(&mutex_);
             if (queue_.empty()) break;
             id = queue_.front();
             queue_.pop_front();
+            resume = resume_.erase(id) > 0;
             current_ = id;
             control_.reset();
         }
@@ -77,6 +80,7 @@ void TrainingWorker::process() {
         Q_EMIT runStarted(id);
         TrainOptions opts;
         opts.control = &control_;
+        opts.resume = resume;
         opts.progress_interval_s = 0.2;
         opts.on_progress = [this](const Progress& p) {
             ProgressInfo info;
@@ -97,10 +101,13 @@ void TrainingWorker::process() {
             status = QString::fromStdString(status_name(r.status));
             message = QString::fromStdString(r.message);
         } catch (const std::exception& e) {
-            status = QStringLiteral("failed");
+            // The run could not start. A queued run is marked failed so it never
+            // waits forever; a resume leaves the record exactly as it was.
+            status = resume ? QStringLiteral("not resumed") : QStringLiteral("failed");
             message = QString::fromUtf8(e.what());
             try {
-                store_->finish_run(id, RunStatus::Failed, 0, e.what(), std::nan(""));
+                if (auto r = store_->run(id); !resume && r && r->status == RunStatus::Queued)
+                    store_->finish_run(id, RunStatus::Failed, 0, e.what(), std::nan(""));
             } catch (...) {
             }
         }

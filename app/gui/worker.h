@@ -15,6 +15,7 @@
 #include <QString>
 
 #include <deque>
+#include <set>
 #include <memory>
 
 namespace normlab {
@@ -33,7 +34,8 @@ public:
     explicit TrainingWorker(QString store_path);
 
     // Thread-safe: callable from the GUI thread while a run trains.
-    void enqueue(qint64 run_id);
+    // resume: continue a cancelled/interrupted/failed run from its checkpoint.
+    void enqueue(qint64 run_id, bool resume = false);
     void cancel(qint64 run_id);   // the running run, or a queued one
     void cancelAll();
     void pause();
@@ -56,6 +58,7 @@ private:
     std::unique_ptr<Store> store_;
     mutable QMutex mutex_;
     std::deque<qint64> queue_;
+    std::set<qint64> resume_;       // queued ids that resume rather than start
     qint64 current_ = 0;
     bool processing_ = false;
     RunControl control_;

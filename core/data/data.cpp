@@ -44,10 +44,35 @@ struct Rng {
     }
 };
 
-std::vector<uint8_t> read_file(const fs::path& p) {
+// Reads a regular file in chunks, so a cancel is seen within a chunk.
+std::vector<uint8_t> read_file(const fs::path& p, const std::function<bool()>& cancelled) {
+    std::error_code ec;
+    if (!fs::is_regular_file(p, ec)) throw DataError(p.string() + " is not a regular file");
+    const auto size = fs::file_size(p, ec);
+    if (ec) throw DataError("cannot read " + p.string() + ": " + ec.message());
+    if (size > kMaxDataBytes) throw DataError(p.string() + " is larger than the 4 GiB a run loads into memory");
     std::ifstream f(p, std::ios::binary);
     if (!f) throw DataError("cannot read " + p.string() + "; check that it exists and is readable");
-    return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    std::vector<uint8_t> out(static_cast<size_t>(size));
+    constexpr size_t kChunk = 8u << 20;
+    for (size_t off = 0; off < out.size(); off += kChunk) {
+        if (cancelled && cancelled()) throw Cancelled();
+        const size_t n = std::min(kChunk, out.size() - off);
+        f.read(reinterpret_cast<char*>(out.data() + off), static_cast<std::streamsize>(n));
+        if (static_cast<size_t>(f.gcount()) != n) throw DataError("reading " + p.string() + " failed (it changed while being read?)");
+    }
+    return out;
+}
+
+std::vector<fs::path> corpus_files(const fs::path& dir) {
+    std::error_code ec;
+    std::vector<fs::path> files;
+    for (auto& e : fs::directory_iterator(dir, ec)) {
+        const auto ext = e.path().extension().string();
+        if (e.is_regular_file() && ext != ".dat" && ext != ".u8" && ext != ".txt.dat") files.push_back(e.path());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
 }
 
 std::string human_size(size_t n) {
@@ -108,13 +133,16 @@ MarkovChain make_markov_chain(const MarkovConfig& cfg) {
     return c;
 }
 
-std::vector<uint8_t> sample_markov(const MarkovChain& c, int64_t length, uint64_t seed) {
+std::vector<uint8_t> sample_markov(const MarkovChain& c, int64_t length, uint64_t seed,
+                                   const std::function<bool()>& cancelled) {
     const int A = c.alphabet;
     const size_t states = c.stationary.size();
     Rng rng(seed ^ 0x5A5A5A5A12345ull);
     size_t s = static_cast<size_t>(rng.next() % states);
     std::vector<uint8_t> out(static_cast<size_t>(length));
+    size_t i = 0;
     for (auto& b : out) {
+        if ((++i & 0xFFFFF) == 0 && cancelled && cancelled()) throw Cancelled();
         const double u = rng.uniform();
         const double* row = &c.transition[s * A];
         int a = 0;
@@ -136,7 +164,58 @@ void batch_offsets(uint64_t seed, int64_t step, int batch, int context, size_t l
     }
 }
 
-Dataset load_dataset(const DataConfig& cfg, int context) {
+void check_data_source(const DataConfig& cfg, int context) {
+    std::error_code ec;
+    const size_t need = static_cast<size_t>(context) + 2;
+    auto check_length = [&](uint64_t n, const std::string& field, const std::string& what) {
+        const uint64_t val = static_cast<uint64_t>(std::llround(static_cast<double>(n) * cfg.val_fraction));
+        if (n - val < need || val < need)
+            throw ConfigError(field, what + " has " + std::to_string(n) + " bytes: too short for model.context " +
+                                         std::to_string(context) + " with data.val_fraction " +
+                                         std::to_string(cfg.val_fraction) + " (each split needs at least " +
+                                         std::to_string(need) + " bytes); use a longer file or a smaller context");
+    };
+    switch (cfg.source) {
+        case DataSource::File: {
+            const fs::path p(cfg.path);
+            const auto st = fs::status(p, ec);
+            if (ec || !fs::exists(st))
+                throw ConfigError("data.path", cfg.path + " does not exist; give the path of a text or binary file");
+            if (fs::is_directory(st))
+                throw ConfigError("data.path", cfg.path + " is a folder; give a file (or data.source \"corpus\" for a folder of texts)");
+            if (!fs::is_regular_file(st))
+                throw ConfigError("data.path", cfg.path + " is not a regular file (a device or pipe has no end to split"
+                                               " into train and validation); give a file");
+            std::ifstream f(p, std::ios::binary);
+            if (!f) throw ConfigError("data.path", cfg.path + " cannot be read; check its permissions");
+            const uint64_t size = fs::file_size(p, ec);
+            if (size > kMaxDataBytes)
+                throw ConfigError("data.path", cfg.path + " has " + std::to_string(size >> 20) +
+                                                   " MiB; a run loads its data into memory and takes at most 4096 MiB");
+            check_length(size, "data.path", cfg.path);
+            break;
+        }
+        case DataSource::Corpus: {
+            const fs::path dir = cfg.path.empty() ? fs::path(default_corpus_dir()) : fs::path(cfg.path);
+            const std::string field = cfg.path.empty() ? "data.source" : "data.path";
+            if (!fs::is_directory(dir, ec))
+                throw ConfigError(field, "corpus: " + dir.string() + " is missing; install the default corpus with"
+                                         " scripts/setup.sh (Debian package 'fortunes'), or set data.source to"
+                                         " \"file\" or \"markov\"");
+            uint64_t total = 0;
+            const auto files = corpus_files(dir);
+            for (auto& f : files) total += fs::file_size(f, ec);
+            if (files.empty()) throw ConfigError(field, "corpus: no text files in " + dir.string());
+            if (total > kMaxDataBytes) throw ConfigError(field, "corpus: " + dir.string() + " holds more than 4096 MiB");
+            check_length(total, field, "the corpus " + dir.string());
+            break;
+        }
+        case DataSource::Markov:
+            break;   // validate() bounds its length; it is generated, never read
+    }
+}
+
+Dataset load_dataset(const DataConfig& cfg, int context, const std::function<bool()>& cancelled) {
     Dataset d;
     switch (cfg.source) {
         case DataSource::Corpus: {
@@ -146,16 +225,10 @@ Dataset load_dataset(const DataConfig& cfg, int context) {
                 throw DataError("data.source corpus: " + dir.string() +
                                 " is missing; install the default corpus with scripts/setup.sh"
                                 " (Debian package 'fortunes'), or set data.source to \"file\" or \"markov\"");
-            std::vector<fs::path> files;
-            for (auto& e : fs::directory_iterator(dir, ec)) {
-                const auto ext = e.path().extension().string();
-                if (e.is_regular_file() && ext != ".dat" && ext != ".u8" && ext != ".txt.dat")
-                    files.push_back(e.path());
-            }
-            std::sort(files.begin(), files.end());
+            const std::vector<fs::path> files = corpus_files(dir);
             if (files.empty()) throw DataError("data.source corpus: no text files in " + dir.string());
             for (auto& f : files) {
-                auto bytes = read_file(f);
+                auto bytes = read_file(f, cancelled);
                 // Fortune files separate entries with a line holding "%".
                 std::string text(bytes.begin(), bytes.end());
                 std::string clean;
@@ -170,13 +243,13 @@ Dataset load_dataset(const DataConfig& cfg, int context) {
             break;
         }
         case DataSource::File: {
-            d.bytes = read_file(cfg.path);
+            d.bytes = read_file(cfg.path, cancelled);
             d.description = fs::path(cfg.path).filename().string() + " (" + human_size(d.bytes.size()) + ")";
             break;
         }
         case DataSource::Markov: {
             const MarkovChain chain = make_markov_chain(cfg.markov);
-            d.bytes = sample_markov(chain, cfg.markov.length, cfg.markov.seed);
+            d.bytes = sample_markov(chain, cfg.markov.length, cfg.markov.seed, cancelled);
             d.entropy_rate = chain.entropy_rate;
             std::ostringstream s;
             s.precision(4);

@@ -14,6 +14,7 @@
 #include "core/config.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,7 +29,15 @@ struct Dataset {
 };
 
 // Throws DataError with a hint (missing corpus → run scripts/setup.sh, ...).
-Dataset load_dataset(const DataConfig& cfg, int context);
+// `cancelled`, polled while reading and generating, throws Cancelled when it returns true.
+Dataset load_dataset(const DataConfig& cfg, int context, const std::function<bool()>& cancelled = {});
+
+// Checks a data source without loading it (exists, a regular file, readable,
+// long enough for the context in both splits, not larger than memory allows).
+// Throws ConfigError naming data.path / data.source.
+void check_data_source(const DataConfig& cfg, int context);
+
+constexpr uint64_t kMaxDataBytes = uint64_t{4} << 30;
 
 // Where the default corpus lives; NORMLAB_CORPUS_DIR overrides it.
 std::string default_corpus_dir();
@@ -40,7 +49,8 @@ struct MarkovChain {
     double entropy_rate = 0.0;            // nats per symbol
 };
 MarkovChain make_markov_chain(const MarkovConfig& cfg);
-std::vector<uint8_t> sample_markov(const MarkovChain& chain, int64_t length, uint64_t seed);
+std::vector<uint8_t> sample_markov(const MarkovChain& chain, int64_t length, uint64_t seed,
+                                   const std::function<bool()>& cancelled = {});
 inline uint8_t markov_symbol_byte(int symbol) { return static_cast<uint8_t>((97 + symbol) % 256); }
 
 // Start offsets of the `batch` windows of length context+1 for training step

@@ -2,9 +2,11 @@
 #include "core/store/store.h"
 
 #include "core/errors.h"
+#include "core/store/store_internal.h"
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -13,12 +15,12 @@
 #include <sstream>
 #include <filesystem>
 #include <fstream>
-#include <signal.h>
 #include <unistd.h>
 
 namespace normlab {
 namespace fs = std::filesystem;
 using nlohmann::json;
+using namespace store_detail;
 
 double now_seconds() {
     return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -26,76 +28,7 @@ double now_seconds() {
 
 namespace {
 
-const char* kStatusNames[] = {"queued", "running", "finished", "diverged", "failed", "cancelled", "interrupted"};
-
-// Version 1: the first schema.
-const char* kSchemaV1 = R"SQL(
-CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE experiments(
-  id INTEGER PRIMARY KEY, name TEXT NOT NULL, file TEXT NOT NULL DEFAULT '',
-  spec TEXT NOT NULL, created_at REAL NOT NULL);
-CREATE TABLE runs(
-  id INTEGER PRIMARY KEY,
-  experiment_id INTEGER REFERENCES experiments(id) ON DELETE SET NULL,
-  name TEXT NOT NULL, scheme TEXT NOT NULL, config TEXT NOT NULL,
-  status TEXT NOT NULL, status_step INTEGER NOT NULL DEFAULT -1, message TEXT NOT NULL DEFAULT '',
-  created_at REAL NOT NULL, started_at REAL NOT NULL DEFAULT 0, ended_at REAL NOT NULL DEFAULT 0,
-  device TEXT NOT NULL DEFAULT '', versions TEXT NOT NULL DEFAULT '{}', seed INTEGER NOT NULL DEFAULT 0,
-  tags TEXT NOT NULL DEFAULT '[]', notes TEXT NOT NULL DEFAULT '',
-  pid INTEGER NOT NULL DEFAULT 0, host TEXT NOT NULL DEFAULT '',
-  steps_done INTEGER NOT NULL DEFAULT 0, final_loss REAL,
-  info TEXT NOT NULL DEFAULT '{}', checkpoint TEXT NOT NULL DEFAULT '');
-CREATE TABLE series(
-  id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL, name TEXT NOT NULL, layer INTEGER NOT NULL DEFAULT -1,
-  UNIQUE(run_id, name, layer));
-CREATE TABLE points(
-  series_id INTEGER NOT NULL, step INTEGER NOT NULL, value REAL,
-  PRIMARY KEY(series_id, step)) WITHOUT ROWID;
-CREATE TABLE distributions(
-  run_id INTEGER NOT NULL, name TEXT NOT NULL, layer INTEGER NOT NULL, step INTEGER NOT NULL,
-  count INTEGER NOT NULL, min REAL, q1 REAL, median REAL, q3 REAL, max REAL, mean REAL, std REAL,
-  hist_lo REAL, hist_hi REAL, hist BLOB,
-  PRIMARY KEY(run_id, name, layer, step)) WITHOUT ROWID;
-INSERT INTO meta(key, value) VALUES('app', 'normlab');
-INSERT INTO meta(key, value) VALUES('schema_version', '1');
-)SQL";
-
-// Version 2: a heartbeat, so runs of other hosts can be recognised as dead,
-// and the start time of the writing process, so a recycled pid is not taken
-// for the writer.
-const char* kMigrateTo2 = R"SQL(
-ALTER TABLE runs ADD COLUMN heartbeat REAL NOT NULL DEFAULT 0;
-ALTER TABLE runs ADD COLUMN proc_start TEXT NOT NULL DEFAULT '';
-CREATE INDEX runs_status ON runs(status);
-UPDATE meta SET value = '2' WHERE key = 'schema_version';
-)SQL";
-
-std::string host_name() {
-    char buf[256] = {0};
-    if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
-    return buf;
-}
-
-// Field 22 of /proc/PID/stat: the process start time in clock ticks since boot.
-std::string process_start(int64_t pid) {
-    std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
-    std::string s;
-    if (!f || !std::getline(f, s)) return "";
-    auto rp = s.rfind(')');
-    if (rp == std::string::npos) return "";
-    std::istringstream in(s.substr(rp + 2));
-    std::string field;
-    for (int i = 3; i <= 22 && in >> field; ++i)
-        if (i == 22) return field;
-    return "";
-}
-
-bool process_alive(int64_t pid, const std::string& start) {
-    if (pid <= 0) return false;
-    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return false;
-    const std::string now = process_start(pid);
-    return start.empty() || now.empty() || now == start;
-}
+const char* kStatusNames[] = {"queued", "running", "finished", "diverged", "failed", "cancelled", "interrupted", "unknown"};
 
 json parse_or(const char* text, json fallback) {
     if (!text) return fallback;
@@ -114,186 +47,9 @@ RunStatus parse_status(const std::string& s) {
         if (s == kStatusNames[i]) return static_cast<RunStatus>(i);
     throw StoreError("unknown run status \"" + s + "\"");
 }
-
-std::string Store::default_path() {
-    if (const char* e = std::getenv("NORMLAB_STORE"); e && *e) return e;
-    std::string base;
-    if (const char* x = std::getenv("XDG_DATA_HOME"); x && *x) base = x;
-    else if (const char* h = std::getenv("HOME"); h && *h) base = std::string(h) + "/.local/share";
-    else base = ".";
-    return base + "/normlab/runs.sqlite";
-}
-
-Store::Store(const std::string& path) : path_(path) {
-    std::error_code ec;
-    const bool existed = fs::exists(path, ec) && fs::file_size(path, ec) > 0;
-    if (existed) {
-        std::ifstream f(path, std::ios::binary);
-        char header[16] = {0};
-        f.read(header, 16);
-        if (!f || std::memcmp(header, "SQLite format 3", 16) != 0)
-            throw StoreError(path + " is not a NormLab run store (not an SQLite database). It was left untouched;"
-                                    " choose another file, or a new name to create a store.");
-    } else if (auto dir = fs::path(path).parent_path(); !dir.empty()) {
-        fs::create_directories(dir, ec);
-        if (ec) throw StoreError("cannot create the folder " + dir.string() + " for the run store: " + ec.message());
-    }
-    int rc = sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                             nullptr);
-    if (rc != SQLITE_OK) {
-        std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
-        sqlite3_close(db_);
-        db_ = nullptr;
-        throw StoreError("cannot open the run store " + path + ": " + msg, rc);
-    }
-    sqlite3_extended_result_codes(db_, 1);
-    sqlite3_busy_timeout(db_, 10000);
-    try {
-        open_checked();
-        create_or_migrate();
-        recover_interrupted();
-    } catch (...) {
-        for (auto& [k, st] : cache_) sqlite3_finalize(st);
-        cache_.clear();
-        sqlite3_close(db_);
-        db_ = nullptr;
-        throw;
-    }
-}
-
-Store::~Store() {
-    for (auto& [k, st] : cache_) sqlite3_finalize(st);
-    if (db_) sqlite3_close(db_);
-}
-
-void Store::check(int rc, const char* what) {
-    if (rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW) return;
-    throw StoreError(path_ + ": " + what + ": " + sqlite3_errmsg(db_), rc);
-}
-
-void Store::exec(const std::string& sql) {
-    char* err = nullptr;
-    int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
-    if (rc != SQLITE_OK) {
-        std::string msg = err ? err : sqlite3_errstr(rc);
-        sqlite3_free(err);
-        throw StoreError(path_ + ": " + msg, rc);
-    }
-}
-
-sqlite3_stmt* Store::prepare(const std::string& sql) {
-    auto it = cache_.find(sql);
-    if (it != cache_.end()) {
-        sqlite3_reset(it->second);
-        sqlite3_clear_bindings(it->second);
-        return it->second;
-    }
-    sqlite3_stmt* st = nullptr;
-    check(sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr), "prepare");
-    cache_[sql] = st;
-    return st;
-}
-
-// Read-only checks before anything is written: a foreign or newer file must
-// stay exactly as it was.
-void Store::open_checked() {
-    sqlite3_stmt* st = nullptr;
-    int rc = sqlite3_prepare_v2(db_, "SELECT count(*) FROM sqlite_master", -1, &st, nullptr);
-    if (rc != SQLITE_OK) {
-        sqlite3_finalize(st);
-        if ((rc & 0xff) == SQLITE_NOTADB)
-            throw StoreError(path_ + " is not a NormLab run store (not an SQLite database). It was left untouched.", rc);
-        throw StoreError(path_ + ": " + sqlite3_errmsg(db_), rc);
-    }
-    rc = sqlite3_step(st);
-    const int tables = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
-    sqlite3_finalize(st);
-    if (rc != SQLITE_ROW) {
-        if ((rc & 0xff) == SQLITE_NOTADB)
-            throw StoreError(path_ + " is not a NormLab run store (not an SQLite database). It was left untouched.", rc);
-        throw StoreError(path_ + ": " + sqlite3_errmsg(db_), rc);
-    }
-    if (tables == 0) return;  // a new, empty database
-    std::string app, version;
-    st = nullptr;
-    if (sqlite3_prepare_v2(db_, "SELECT key, value FROM meta", -1, &st, nullptr) == SQLITE_OK) {
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            const std::string k = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
-            const char* v = reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
-            if (k == "app") app = v ? v : "";
-            if (k == "schema_version") version = v ? v : "";
-        }
-    }
-    sqlite3_finalize(st);
-    if (app != "normlab")
-        throw StoreError(path_ + " is an SQLite database but not a NormLab run store (no normlab meta table)."
-                                 " It was left untouched; choose another file.");
-    const int v = std::atoi(version.c_str());
-    if (v > kSchemaVersion)
-        throw StoreError(path_ + " was written by a newer NormLab (store schema " + std::to_string(v) +
-                         "; this build reads up to " + std::to_string(kSchemaVersion) +
-                         "). It was left untouched; update NormLab to open it.");
-    if (v < 1) throw StoreError(path_ + ": the NormLab store has no valid schema_version; it was left untouched.");
-}
-
-int Store::schema_version() const {
-    sqlite3_stmt* st = nullptr;
-    sqlite3_prepare_v2(db_, "SELECT value FROM meta WHERE key='schema_version'", -1, &st, nullptr);
-    int v = 0;
-    if (sqlite3_step(st) == SQLITE_ROW) v = std::atoi(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
-    sqlite3_finalize(st);
-    return v;
-}
-
-void Store::create_or_migrate() {
-    // WAL lets readers in other threads and processes see committed rows while
-    // a run writes; best effort (some file systems refuse it).
-    sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
-    exec("PRAGMA synchronous=NORMAL");
-    exec("BEGIN IMMEDIATE");
-    try {
-        sqlite3_stmt* st = nullptr;
-        sqlite3_prepare_v2(db_, "SELECT count(*) FROM sqlite_master WHERE name='meta'", -1, &st, nullptr);
-        sqlite3_step(st);
-        const bool fresh = sqlite3_column_int(st, 0) == 0;
-        sqlite3_finalize(st);
-        if (fresh) exec(kSchemaV1);
-        int from = schema_version();
-        if (from <= 1) exec(kMigrateTo2);
-        exec("COMMIT");
-    } catch (...) {
-        sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-        throw;
-    }
-}
-
-void Store::recover_interrupted() {
-    const std::string host = host_name();
-    const double now = now_seconds();
-    std::vector<std::pair<int64_t, std::string>> dead;
-    sqlite3_stmt* st = prepare("SELECT id, pid, host, proc_start, heartbeat, steps_done FROM runs WHERE status='running'");
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        const int64_t id = sqlite3_column_int64(st, 0);
-        const int64_t pid = sqlite3_column_int64(st, 1);
-        const std::string h = reinterpret_cast<const char*>(sqlite3_column_text(st, 2));
-        const std::string start = reinterpret_cast<const char*>(sqlite3_column_text(st, 3));
-        const double beat = sqlite3_column_double(st, 4);
-        const int64_t steps = sqlite3_column_int64(st, 5);
-        const bool same_host = h == host;
-        const bool gone = same_host ? !process_alive(pid, start) : (now - beat > 600.0);
-        if (gone)
-            dead.emplace_back(id, "the writing process (pid " + std::to_string(pid) + " on " + h +
-                                      ") ended without finishing the run, after step " + std::to_string(steps));
-    }
-    sqlite3_reset(st);
-    for (auto& [id, msg] : dead) {
-        sqlite3_stmt* up = prepare("UPDATE runs SET status='interrupted', message=?, ended_at=? WHERE id=? AND status='running'");
-        sqlite3_bind_text(up, 1, msg.c_str(), -1, SQLITE_TRANSIENT);
-        sqlite3_bind_double(up, 2, now);
-        sqlite3_bind_int64(up, 3, id);
-        check(sqlite3_step(up), "mark interrupted");
-        recovered_.push_back(id);
-    }
+bool resumable(RunStatus s) {
+    return s == RunStatus::Queued || s == RunStatus::Cancelled || s == RunStatus::Interrupted ||
+           s == RunStatus::Failed;
 }
 
 int64_t Store::add_experiment(const std::string& name, const std::string& file, const json& spec) {
@@ -326,10 +82,24 @@ int64_t Store::create_run(const std::string& name, const std::string& scheme, co
 }
 
 void Store::mark_running(int64_t run, const std::string& device, const json& versions) {
+    sqlite3_stmt* st = prepare("SELECT status FROM runs WHERE id=?");
+    sqlite3_bind_int64(st, 1, run);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        sqlite3_reset(st);
+        throw StoreError("no run " + std::to_string(run) + " in " + path_);
+    }
+    const unsigned char* t = sqlite3_column_text(st, 0);
+    const std::string from = t ? reinterpret_cast<const char*>(t) : "";
+    sqlite3_reset(st);
+    claim_run(run, parse_status(from), device, versions);
+}
+
+bool Store::claim_run(int64_t run, RunStatus from, const std::string& device, const json& versions) {
     const int64_t pid = ::getpid();
     sqlite3_stmt* st = prepare(
-        "UPDATE runs SET status='running', message='', status_step=-1, started_at=?, ended_at=0, device=?, versions=?,"
-        " pid=?, host=?, proc_start=?, heartbeat=? WHERE id=?");
+        "UPDATE runs SET status='running', message='', status_step=-1,"
+        " started_at=CASE WHEN started_at>0 THEN started_at ELSE ? END, ended_at=0, device=?, versions=?,"
+        " pid=?, host=?, proc_start=?, heartbeat=? WHERE id=? AND status=?");
     const std::string v = versions.dump(), h = host_name(), ps = process_start(pid);
     const double now = now_seconds();
     sqlite3_bind_double(st, 1, now);
@@ -340,7 +110,10 @@ void Store::mark_running(int64_t run, const std::string& device, const json& ver
     sqlite3_bind_text(st, 6, ps.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_bind_double(st, 7, now);
     sqlite3_bind_int64(st, 8, run);
+    const std::string f = status_name(from);
+    sqlite3_bind_text(st, 9, f.c_str(), -1, SQLITE_TRANSIENT);
     check(sqlite3_step(st), "mark running");
+    return sqlite3_changes(db_) == 1;
 }
 
 void Store::finish_run(int64_t run, RunStatus status, int64_t step, const std::string& message, double final_loss) {
@@ -380,9 +153,26 @@ void Store::set_info(int64_t run, const json& info) {
     check(sqlite3_step(st), "set info");
 }
 
+// Checkpoints below the store's folder are stored relative to it, so the
+// store and its checkpoints can move together and be used from any folder.
+std::string Store::stored_checkpoint(const std::string& path) const {
+    if (path.empty()) return path;
+    std::error_code ec;
+    const fs::path abs = fs::absolute(path, ec).lexically_normal();
+    const fs::path rel = abs.lexically_relative(fs::path(dir_).lexically_normal());
+    if (!rel.empty() && *rel.begin() != "..") return rel.string();
+    return abs.string();
+}
+
+std::string Store::resolved_checkpoint(const std::string& stored) const {
+    if (stored.empty() || fs::path(stored).is_absolute()) return stored;
+    return (fs::path(dir_) / stored).lexically_normal().string();
+}
+
 void Store::set_checkpoint(int64_t run, const std::string& path) {
     sqlite3_stmt* st = prepare("UPDATE runs SET checkpoint=? WHERE id=?");
-    sqlite3_bind_text(st, 1, path.c_str(), -1, SQLITE_TRANSIENT);
+    const std::string stored = stored_checkpoint(path);
+    sqlite3_bind_text(st, 1, stored.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, run);
     check(sqlite3_step(st), "set checkpoint");
 }
@@ -432,10 +222,12 @@ void Store::delete_run(int64_t run) {
         it = it->first.first == run ? series_cache_.erase(it) : std::next(it);
 }
 
-void Store::truncate_after(int64_t run, int64_t step) {
+void Store::truncate_for_resume(int64_t run, int64_t step) {
     Transaction tx(*this);
-    for (const char* sql : {"DELETE FROM points WHERE step>? AND series_id IN (SELECT id FROM series WHERE run_id=?)",
-                            "DELETE FROM distributions WHERE step>? AND run_id=?"}) {
+    for (const char* sql : {"DELETE FROM points WHERE series_id IN (SELECT id FROM series WHERE run_id=?2) AND"
+                            " (step>?1 OR (step=?1 AND series_id NOT IN"
+                            "  (SELECT id FROM series WHERE run_id=?2 AND name='val/loss')))",
+                            "DELETE FROM distributions WHERE step>=?1 AND run_id=?2"}) {
         sqlite3_stmt* st = prepare(sql);
         sqlite3_bind_int64(st, 1, step);
         sqlite3_bind_int64(st, 2, run);
@@ -459,7 +251,12 @@ RunInfo Store::read_run(sqlite3_stmt* st) {
     r.name = text(2);
     r.scheme = text(3);
     r.config = parse_or(reinterpret_cast<const char*>(sqlite3_column_text(st, 4)), json::object());
-    r.status = parse_status(text(5));
+    r.status_text = text(5);
+    try {
+        r.status = parse_status(r.status_text);
+    } catch (const StoreError&) {
+        r.status = RunStatus::Unknown;   // shown as stored, never fatal
+    }
     r.status_step = sqlite3_column_int64(st, 6);
     r.message = text(7);
     r.created_at = sqlite3_column_double(st, 8);
@@ -475,10 +272,16 @@ RunInfo Store::read_run(sqlite3_stmt* st) {
     r.steps_done = sqlite3_column_int64(st, 16);
     r.final_loss = sqlite3_column_type(st, 17) == SQLITE_NULL ? std::nan("") : sqlite3_column_double(st, 17);
     r.info = parse_or(reinterpret_cast<const char*>(sqlite3_column_text(st, 18)), json::object());
-    r.checkpoint = text(19);
+    r.checkpoint = resolved_checkpoint(text(19));
     r.heartbeat = sqlite3_column_double(st, 20);
     r.pid = sqlite3_column_int64(st, 21);
     r.host = text(22);
+    if (r.status == RunStatus::Running && std::find(dead_.begin(), dead_.end(), r.id) != dead_.end()) {
+        r.status = RunStatus::Interrupted;
+        r.status_text = status_name(r.status);
+        r.message = "the writing process (pid " + std::to_string(r.pid) + " on " + r.host +
+                    ") ended without finishing the run (not yet marked: the store was opened read-only)";
+    }
     return r;
 }
 
@@ -603,8 +406,9 @@ std::vector<Distribution> Store::distributions(int64_t run, const std::string& n
     return out;
 }
 
-void Store::write_batch(const std::vector<PointRow>& points, const std::vector<std::pair<int64_t, Distribution>>& dists) {
-    if (points.empty() && dists.empty()) return;
+void Store::write_batch(const std::vector<PointRow>& points, const std::vector<std::pair<int64_t, Distribution>>& dists,
+                        int64_t run_id, const std::string* checkpoint, int64_t checkpoint_step) {
+    if (points.empty() && dists.empty() && !checkpoint) return;
     Transaction tx(*this);
     sqlite3_stmt* st = prepare("INSERT OR REPLACE INTO points(series_id, step, value) VALUES(?,?,?)");
     for (const auto& p : points) {
@@ -633,6 +437,15 @@ void Store::write_batch(const std::vector<PointRow>& points, const std::vector<s
         check(sqlite3_step(ds), "write distribution");
         sqlite3_reset(ds);
     }
+    if (checkpoint) {
+        sqlite3_stmt* c = prepare("UPDATE runs SET checkpoint=?, steps_done=?, heartbeat=? WHERE id=?");
+        const std::string stored = stored_checkpoint(*checkpoint);
+        sqlite3_bind_text(c, 1, stored.c_str(), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(c, 2, checkpoint_step);
+        sqlite3_bind_double(c, 3, now_seconds());
+        sqlite3_bind_int64(c, 4, run_id);
+        check(sqlite3_step(c), "record checkpoint");
+    }
     tx.commit();
 }
 
@@ -643,45 +456,6 @@ Store::Transaction::~Transaction() {
 void Store::Transaction::commit() {
     store_.exec("COMMIT");
     done_ = true;
-}
-
-// ---- RunWriter --------------------------------------------------------------
-RunWriter::RunWriter(Store& store, int64_t run, double flush_seconds)
-    : store_(store), run_(run), flush_seconds_(flush_seconds), last_flush_(now_seconds()) {}
-
-RunWriter::~RunWriter() {
-    try {
-        flush();
-    } catch (...) {
-        // never throw from a destructor; the caller flushes explicitly to see errors
-    }
-}
-
-int64_t RunWriter::id_for(const std::string& name, int layer) {
-    auto key = std::make_pair(name, layer);
-    if (auto it = ids_.find(key); it != ids_.end()) return it->second;
-    const int64_t id = store_.series_id(run_, name, layer);
-    ids_[key] = id;
-    return id;
-}
-
-void RunWriter::scalar(const std::string& name, int64_t step, double value) { layer(name, -1, step, value); }
-
-void RunWriter::layer(const std::string& name, int layer, int64_t step, double value) {
-    points_.push_back({id_for(name, layer), step, value});
-}
-
-void RunWriter::distribution(Distribution d) { dists_.emplace_back(run_, std::move(d)); }
-
-void RunWriter::maybe_flush() {
-    if (now_seconds() - last_flush_ >= flush_seconds_) flush();
-}
-
-void RunWriter::flush() {
-    store_.write_batch(points_, dists_);
-    points_.clear();
-    dists_.clear();
-    last_flush_ = now_seconds();
 }
 
 }  // namespace normlab

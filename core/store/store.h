@@ -24,9 +24,13 @@ struct sqlite3_stmt;
 
 namespace normlab {
 
-enum class RunStatus { Queued, Running, Finished, Diverged, Failed, Cancelled, Interrupted };
+// Unknown: a status this build does not know (written by a newer NormLab or by
+// hand); RunInfo::status_text keeps what the store says.
+enum class RunStatus { Queued, Running, Finished, Diverged, Failed, Cancelled, Interrupted, Unknown };
 std::string status_name(RunStatus s);
-RunStatus parse_status(const std::string& s);
+RunStatus parse_status(const std::string& s);     // throws StoreError for an unknown name
+// Statuses a run can be resumed from (it is not running and did not finish).
+bool resumable(RunStatus s);
 
 struct RunInfo {
     int64_t id = 0;
@@ -34,6 +38,7 @@ struct RunInfo {
     std::string name, scheme;
     nlohmann::json config;            // full RunConfig JSON
     RunStatus status = RunStatus::Queued;
+    std::string status_text;          // the stored text (differs from status_name for Unknown)
     int64_t status_step = -1;         // step at which it diverged/failed/was cancelled
     std::string message;
     double created_at = 0, started_at = 0, ended_at = 0;  // unix seconds; 0 = not yet
@@ -45,7 +50,8 @@ struct RunInfo {
     int64_t steps_done = 0;
     double final_loss = 0;            // NaN when unknown
     nlohmann::json info;              // parameter count, loss floor, DeepNorm α/β, diverged lr ...
-    std::string checkpoint;           // path of the latest checkpoint, "" if none
+    std::string checkpoint;           // absolute path of the latest checkpoint, "" if none (stored
+                                      // relative to the store's folder when it lies below it)
     double heartbeat = 0;
     int64_t pid = 0;
     std::string host;
@@ -78,9 +84,15 @@ class Store {
 public:
     static constexpr int kSchemaVersion = 2;
 
-    // Opens or creates the store at `path`. Throws StoreError (file untouched)
-    // when it is not a NormLab store or was written by a newer NormLab.
-    explicit Store(const std::string& path);
+    enum class Mode {
+        ReadWrite,   // creates the file when absent, migrates, marks dead writers' runs interrupted
+        ReadOnly,    // never writes, takes no write lock, leaves no -wal/-shm beside a cleanly closed store
+    };
+
+    // Opens or creates the store at `path`. Throws StoreError (file and its
+    // write-ahead log untouched) when it is not a NormLab store, was written
+    // by a newer NormLab, is an SQLite URI, or its log was lost or damaged.
+    explicit Store(const std::string& path, Mode mode = Mode::ReadWrite);
     ~Store();
     Store(const Store&) = delete;
     Store& operator=(const Store&) = delete;
@@ -89,6 +101,7 @@ public:
     static std::string default_path();
 
     const std::string& path() const { return path_; }
+    bool read_only() const { return mode_ == Mode::ReadOnly; }
     int schema_version() const;
     // Runs marked interrupted when this store was opened.
     const std::vector<int64_t>& recovered() const { return recovered_; }
@@ -98,17 +111,23 @@ public:
     int64_t create_run(const std::string& name, const std::string& scheme, const nlohmann::json& config,
                        uint64_t seed, int64_t experiment_id = 0, const std::vector<std::string>& tags = {});
     void mark_running(int64_t run, const std::string& device, const nlohmann::json& versions);
+    // Atomically moves the run from `from` to running for this process. False
+    // when another process changed its status first (it is being trained).
+    bool claim_run(int64_t run, RunStatus from, const std::string& device, const nlohmann::json& versions);
     void finish_run(int64_t run, RunStatus status, int64_t step, const std::string& message, double final_loss);
     void set_status(int64_t run, RunStatus status, const std::string& message = "");
     void set_info(int64_t run, const nlohmann::json& info);          // merged into the existing info
-    void set_checkpoint(int64_t run, const std::string& path);
+    void set_checkpoint(int64_t run, const std::string& path);       // absolute or relative to the cwd
     void heartbeat(int64_t run, int64_t steps_done);
     void rename_run(int64_t run, const std::string& name);
     void set_tags(int64_t run, const std::vector<std::string>& tags);
     void set_notes(int64_t run, const std::string& notes);
     void delete_run(int64_t run);                                    // with all its data
-    // Drops points and distributions after `step` (before resuming from a checkpoint).
-    void truncate_after(int64_t run, int64_t step);
+    // Before resuming from a checkpoint taken after `step` updates: drops what
+    // was recorded after it — points at steps > step, points at `step` other
+    // than the validation loss measured before the checkpoint, distributions
+    // at steps >= step. step 0 drops everything (a restart).
+    void truncate_for_resume(int64_t run, int64_t step);
 
     std::vector<RunInfo> runs();
     std::optional<RunInfo> run(int64_t id);
@@ -124,7 +143,10 @@ public:
 
     // ---- batched writes (see RunWriter)
     struct PointRow { int64_t series; int64_t step; double value; };
-    void write_batch(const std::vector<PointRow>& points, const std::vector<std::pair<int64_t, Distribution>>& dists);
+    // One transaction; with `checkpoint`, the run's checkpoint path (and
+    // steps_done = checkpoint_step) is updated in the same transaction.
+    void write_batch(const std::vector<PointRow>& points, const std::vector<std::pair<int64_t, Distribution>>& dists,
+                     int64_t run = 0, const std::string* checkpoint = nullptr, int64_t checkpoint_step = 0);
 
     // RAII transaction: commits on commit(), rolls back in the destructor otherwise.
     class Transaction {
@@ -140,16 +162,21 @@ public:
     void exec(const std::string& sql);     // for migrations and tests
 
 private:
-    struct Stmt;
     sqlite3_stmt* prepare(const std::string& sql);  // cached
     void check(int rc, const char* what);
+    void open_connection(Mode mode);
     void open_checked();
     void create_or_migrate();
-    void recover_interrupted();
+    void find_dead_writers(bool mark);
     RunInfo read_run(sqlite3_stmt* st);
+    std::string stored_checkpoint(const std::string& path) const;
+    std::string resolved_checkpoint(const std::string& stored) const;
 
     std::string path_;
+    std::string dir_;                               // absolute folder of the store
+    Mode mode_ = Mode::ReadWrite;
     sqlite3* db_ = nullptr;
+    std::vector<int64_t> dead_;                     // read-only: runs shown as interrupted
     std::map<std::string, sqlite3_stmt*> cache_;
     std::map<std::pair<int64_t, std::pair<std::string, int>>, int64_t> series_cache_;
     std::vector<int64_t> recovered_;
@@ -166,6 +193,9 @@ public:
     void distribution(Distribution d);
     void maybe_flush();      // flushes when flush_seconds have passed
     void flush();
+    // Flushes and points the run at `checkpoint` (taken after `step` updates)
+    // in one transaction: the checkpoint and every row up to it become durable together.
+    void flush_with_checkpoint(const std::string& checkpoint, int64_t step);
     int64_t run() const { return run_; }
     Store& store() { return store_; }
 

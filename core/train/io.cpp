@@ -5,7 +5,10 @@
 #include "core/errors.h"
 #include "core/train/trainer.h"
 
+#include <cerrno>
 #include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 
@@ -13,10 +16,48 @@ namespace normlab {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+void write_file_atomically(const std::string& file, const std::string& bytes) {
+    const std::string tmp = file + ".tmp";
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) throw RunError("cannot write " + tmp + ": " + std::strerror(errno));
+    auto fail = [&](const char* what) {
+        const int err = errno;
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        throw RunError(std::string(what) + " " + file + ": " + std::strerror(err));
+    };
+    for (size_t off = 0; off < bytes.size();) {
+        const ssize_t n = ::write(fd, bytes.data() + off, bytes.size() - off);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            fail("cannot write");
+        }
+        off += static_cast<size_t>(n);
+    }
+    if (::fsync(fd) != 0) fail("cannot sync");
+    if (::close(fd) != 0) {
+        const int err = errno;
+        ::unlink(tmp.c_str());
+        throw RunError("cannot write " + file + ": " + std::strerror(err));
+    }
+    if (::rename(tmp.c_str(), file.c_str()) != 0) {
+        const int err = errno;
+        ::unlink(tmp.c_str());
+        throw RunError("cannot move " + tmp + " into place: " + std::strerror(err));
+    }
+    // The rename itself durable: sync the folder.
+    const std::string dir = fs::path(file).parent_path().empty() ? "." : fs::path(file).parent_path().string();
+    if (int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
+        ::fsync(dfd);
+        ::close(dfd);
+    }
+}
+
 void save_checkpoint(const std::string& file, GPT& model, torch::optim::Optimizer* opt, int64_t step,
-                     const RunConfig& cfg) {
+                     const RunConfig& cfg, const json& state) {
     std::error_code ec;
     fs::create_directories(fs::path(file).parent_path(), ec);
+    if (ec) throw RunError("cannot create the checkpoint folder " + fs::path(file).parent_path().string() + ": " + ec.message());
     torch::serialize::OutputArchive top, m, o;
     model->save(m);
     top.write("model", m);
@@ -26,17 +67,18 @@ void save_checkpoint(const std::string& file, GPT& model, torch::optim::Optimize
     }
     top.write("step", torch::tensor(step, torch::kInt64));
     top.write("config", c10::IValue(to_json(cfg).dump()));
-    const std::string tmp = file + ".tmp";
-    try {
-        top.save_to(tmp);
-    } catch (const c10::Error& e) {
-        throw RunError("cannot write checkpoint " + tmp + ": " + e.what_without_backtrace());
-    }
-    fs::rename(tmp, file, ec);
-    if (ec) throw RunError("cannot move checkpoint into place at " + file + ": " + ec.message());
+    top.write("state", c10::IValue(state.dump()));
+    // In memory first: LibTorch's file writer aborts the process when the
+    // disk fills (it throws from a destructor); our own write reports it.
+    std::string bytes;
+    top.save_to([&](const void* data, size_t n) -> size_t {
+        bytes.append(static_cast<const char*>(data), n);
+        return n;
+    });
+    write_file_atomically(file, bytes);
 }
 
-int64_t load_checkpoint(const std::string& file, GPT& model, torch::optim::Optimizer* opt) {
+int64_t load_checkpoint(const std::string& file, GPT& model, torch::optim::Optimizer* opt, json* state) {
     if (file.empty() || !fs::exists(file))
         throw RunError("checkpoint " + (file.empty() ? std::string("(none)") : file) +
                        " is missing; the run has no saved weights to continue from or export");
@@ -52,9 +94,17 @@ int64_t load_checkpoint(const std::string& file, GPT& model, torch::optim::Optim
         }
         torch::Tensor step;
         top.read("step", step);
+        if (state) {
+            c10::IValue v;
+            *state = json::object();
+            if (top.try_read("state", v) && v.isString()) *state = json::parse(v.toStringRef(), nullptr, false);
+            if (state->is_discarded() || !state->is_object()) *state = json::object();
+        }
         return step.item<int64_t>();
     } catch (const c10::Error& e) {
-        throw RunError("cannot read checkpoint " + file + ": " + e.what_without_backtrace());
+        throw RunError("cannot read checkpoint " + file + " (damaged or truncated?): " + e.what_without_backtrace());
+    } catch (const std::exception& e) {
+        throw RunError("cannot read checkpoint " + file + " (damaged or truncated?): " + e.what());
     }
 }
 
@@ -107,22 +157,13 @@ void write_safetensors(const std::string& file, const std::vector<std::pair<std:
     if (!metadata.empty()) header["__metadata__"] = metadata;
     std::string h = header.dump();
     while ((h.size() + 8) % 8 != 0) h += ' ';
-    const std::string tmp = file + ".tmp";
-    {
-        std::ofstream f(tmp, std::ios::binary);
-        if (!f) throw RunError("cannot write " + file + "; check that its folder exists and is writable");
-        uint64_t n = h.size();
-        unsigned char len[8];
-        for (int i = 0; i < 8; ++i) len[i] = static_cast<unsigned char>((n >> (8 * i)) & 0xff);
-        f.write(reinterpret_cast<const char*>(len), 8);
-        f.write(h.data(), static_cast<std::streamsize>(h.size()));
-        for (auto& t : data)
-            f.write(static_cast<const char*>(t.data_ptr()), static_cast<std::streamsize>(t.numel() * t.element_size()));
-        if (!f) throw RunError("writing " + file + " failed (disk full?)");
-    }
-    std::error_code ec;
-    fs::rename(tmp, file, ec);
-    if (ec) throw RunError("cannot move " + tmp + " to " + file + ": " + ec.message());
+    uint64_t n = h.size();
+    std::string bytes;
+    for (int i = 0; i < 8; ++i) bytes += static_cast<char>((n >> (8 * i)) & 0xff);
+    bytes += h;
+    for (auto& t : data)
+        bytes.append(static_cast<const char*>(t.data_ptr()), static_cast<size_t>(t.numel() * t.element_size()));
+    write_file_atomically(file, bytes);
 }
 
 std::map<std::string, torch::Tensor> read_safetensors(const std::string& file) {

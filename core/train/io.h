@@ -1,9 +1,13 @@
 // NormLab core (internal, LibTorch): checkpoints and safetensors.
 //
 // Checkpoint: a LibTorch archive holding "model" (the module's parameters),
-// "optimizer" (its state), "step" (updates done) and "config" (RunConfig
-// JSON). Written to a temporary file and renamed, so a crash never leaves a
-// half-written checkpoint behind.
+// "optimizer" (its state), "step" (updates done), "config" (RunConfig JSON)
+// and "state" (the trainer's own state as JSON: wall time, divergence
+// tracking, the recent losses — what a resumed run needs to continue the
+// same trace). Serialized in memory, then written to a temporary file,
+// fsynced and renamed: a crash or a full disk never leaves a half-written
+// checkpoint under the final name, and a failed write removes its temporary
+// file and throws RunError (never aborts).
 // safetensors: 8-byte little-endian header length, a JSON header
 // {name: {dtype, shape, data_offsets}}, "__metadata__" with the config, then
 // the raw little-endian tensor data (https://github.com/huggingface/safetensors).
@@ -20,9 +24,15 @@
 namespace normlab {
 
 void save_checkpoint(const std::string& file, GPT& model, torch::optim::Optimizer* opt, int64_t step,
-                     const RunConfig& cfg);
-// Loads into `model` (and `opt` when given); returns the step. Throws RunError.
-int64_t load_checkpoint(const std::string& file, GPT& model, torch::optim::Optimizer* opt);
+                     const RunConfig& cfg, const nlohmann::json& state = nlohmann::json::object());
+// Loads into `model` (and `opt` when given); returns the step and, when
+// `state` is given, the trainer state ({} for older checkpoints). Throws RunError.
+int64_t load_checkpoint(const std::string& file, GPT& model, torch::optim::Optimizer* opt,
+                        nlohmann::json* state = nullptr);
+
+// Writes `bytes` to `file` through FILE.tmp + fsync + rename; removes the
+// temporary file and throws RunError on any error (ENOSPC included).
+void write_file_atomically(const std::string& file, const std::string& bytes);
 
 void write_safetensors(const std::string& file, const std::vector<std::pair<std::string, torch::Tensor>>& tensors,
                        const std::map<std::string, std::string>& metadata);

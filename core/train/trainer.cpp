@@ -13,6 +13,7 @@
 #include "core/platform.h"
 #include "core/train/io.h"
 #include "core/train/probes.h"
+#include "core/train/recorder.h"
 #include "core/version.h"
 
 #include <spdlog/spdlog.h>
@@ -35,184 +36,94 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::unique_ptr<torch::optim::Optimizer> make_optimizer(const OptimConfig& o, GPT& model) {
-    std::vector<torch::Tensor> decay, no_decay;
-    model->split_decay(decay, no_decay);
-    std::vector<torch::optim::OptimizerParamGroup> groups;
-    auto add = [&](std::vector<torch::Tensor>& params, double wd, auto options) {
-        if (params.empty()) return;
-        options.weight_decay(wd);
-        groups.emplace_back(params, std::make_unique<decltype(options)>(options));
-    };
-    switch (o.kind) {
-        case OptimizerKind::Adam: {
-            auto opts = torch::optim::AdamOptions(o.lr).betas({o.beta1, o.beta2}).eps(o.eps);
-            add(decay, o.weight_decay, opts);
-            add(no_decay, 0.0, opts);
-            return std::make_unique<torch::optim::Adam>(std::move(groups), opts);
-        }
-        case OptimizerKind::AdamW: {
-            auto opts = torch::optim::AdamWOptions(o.lr).betas({o.beta1, o.beta2}).eps(o.eps);
-            add(decay, o.weight_decay, opts);
-            add(no_decay, 0.0, opts);
-            return std::make_unique<torch::optim::AdamW>(std::move(groups), opts);
-        }
-        case OptimizerKind::SGD: {
-            auto opts = torch::optim::SGDOptions(o.lr).momentum(o.momentum).nesterov(o.nesterov);
-            add(decay, o.weight_decay, opts);
-            add(no_decay, 0.0, opts);
-            return std::make_unique<torch::optim::SGD>(std::move(groups), opts);
-        }
-    }
-    throw RunError("unknown optimizer");
-}
-
-// Drops the gradients (LibTorch 1.13's zero_grad() zeroes them in place,
-// which costs a memset and makes backward accumulate instead of assign).
-void clear_grads(const std::vector<torch::Tensor>& params) {
-    for (auto p : params) p.mutable_grad() = torch::Tensor();
-}
-
-// Global L2 norm of all gradients (a device scalar; no host sync).
-torch::Tensor grad_norm(const std::vector<torch::Tensor>& params) {
-    std::vector<torch::Tensor> norms;
-    for (auto& p : params)
-        if (p.grad().defined()) norms.push_back(p.grad().norm(2).to(torch::kFloat));
-    if (norms.empty()) return torch::zeros({});
-    return torch::stack(norms).norm(2);
-}
-
-struct Recorder {
-    RunWriter& w;
-    // Per-layer, per-weight gradient L1 (mean |g|) and L2 (Frobenius) norms.
-    void gradients(GPT& model, int64_t step, const char* l1_name, const char* l2_name) {
-        auto ws = model->weights();
-        std::vector<torch::Tensor> vals;
-        std::vector<const ProbeTensor*> which;
-        for (auto& p : ws) {
-            if (!p.param.grad().defined()) continue;
-            auto g = p.slice(p.param.grad());
-            vals.push_back(g.abs().mean().to(torch::kFloat));
-            vals.push_back(g.norm(2).to(torch::kFloat));
-            which.push_back(&p);
-        }
-        if (vals.empty()) return;
-        auto host = torch::stack(vals).to(torch::kCPU, torch::kDouble);
-        auto a = host.accessor<double, 1>();
-        for (size_t i = 0; i < which.size(); ++i) {
-            if (l1_name) w.layer(std::string(l1_name) + "/" + which[i]->name, which[i]->layer, step, a[2 * i]);
-            w.layer(std::string(l2_name) + "/" + which[i]->name, which[i]->layer, step, a[2 * i + 1]);
-        }
-    }
-    void forward(const ForwardCapture& c, int64_t step) {
-        const std::pair<const char*, const std::vector<torch::Tensor>*> groups[] = {
-            {"hidden/norm", &c.hidden_norm}, {"hidden/sq_over_d", &c.hidden_sq}, {"hidden/cos_prev", &c.cos_prev},
-            {"attn/max_logit", &c.max_logit}, {"mlp/active", &c.act_active}};
-        std::vector<torch::Tensor> all;
-        for (auto& [n, v] : groups) all.insert(all.end(), v->begin(), v->end());
-        if (all.empty()) return;
-        auto host = torch::stack(all).to(torch::kCPU, torch::kDouble);
-        auto a = host.accessor<double, 1>();
-        int64_t k = 0;
-        for (auto& [n, v] : groups)
-            for (size_t l = 0; l < v->size(); ++l) w.layer(n, static_cast<int>(l), step, a[k++]);
-    }
-    void gains(GPT& model, int64_t step, int bins) {
-        for (auto& g : model->gains()) {
-            auto t = g.param.to(torch::kCPU, torch::kDouble).contiguous();
-            std::vector<double> v(t.data_ptr<double>(), t.data_ptr<double>() + t.numel());
-            Distribution d = summarize("gain/" + g.name, g.layer, step, std::move(v), bins);
-            w.layer("gain_mean/" + g.name, g.layer, step, d.mean);
-            w.distribution(std::move(d));
-        }
-    }
-    // σ_max/σ_min; q, k, v per head ((d_h, d) slices), reported as the median over heads.
-    void conditions(GPT& model, int64_t step) {
-        torch::NoGradGuard ng;
-        const int64_t H = model->cfg.n_heads, dh = model->cfg.head_dim();
-        for (auto& m : model->matrices()) {
-            auto W = m.slice(m.param.detach()).to(torch::kCPU, torch::kDouble);
-            double value;
-            if (m.name == "q" || m.name == "k" || m.name == "v") {
-                auto s = torch::linalg_svdvals(W.view({H, dh, W.size(1)}));      // (H, d_h)
-                auto c = s.select(1, 0) / s.select(1, dh - 1);
-                value = median(std::vector<double>(c.data_ptr<double>(), c.data_ptr<double>() + H));
-            } else {
-                auto s = torch::linalg_svdvals(W);
-                value = (s[0] / s[s.size(0) - 1]).item<double>();
-            }
-            w.layer("cond/" + m.name, m.layer, step, value);
-        }
-    }
-    // nGPT Fig. 4: eigenvalues of each embedding's covariance, divided by their median.
-    void embedding_spectrum(GPT& model, int64_t step, int bins) {
-        torch::NoGradGuard ng;
-        std::vector<std::pair<std::string, torch::Tensor>> embs{{"tok_emb", model->tok_emb->weight}};
-        if (model->lm_head.defined()) embs.emplace_back("lm_head", model->lm_head);
-        for (auto& [name, E0] : embs) {
-            auto E = E0.detach().to(torch::kCPU, torch::kDouble);
-            auto Ec = E - E.mean(0, true);
-            auto ev = torch::linalg_eigvalsh(torch::matmul(Ec.t(), Ec) / E.size(0)).contiguous();   // (d)
-            std::vector<double> v(ev.data_ptr<double>(), ev.data_ptr<double>() + ev.numel());
-            const double med = median(v);
-            for (auto& x : v) x /= med;
-            w.distribution(summarize("emb_eig/" + name, -1, step, std::move(v), bins));
-        }
-    }
-};
-
 }  // namespace
-
-bool cuda_available() { return torch::cuda::is_available(); }
-
-std::string resolve_device(const std::string& requested) {
-    if (requested == "cpu") return "cpu";
-    if (requested == "auto" || requested.empty()) return cuda_available() ? "cuda:0" : "cpu";
-    if (requested.rfind("cuda", 0) == 0) {
-        if (!cuda_available())
-            throw RunError("train.device " + requested + ": no CUDA device is available to this LibTorch"
-                           " (it may be a CPU-only build); use \"cpu\" or \"auto\"");
-        return requested == "cuda" ? "cuda:0" : requested;
-    }
-    throw RunError("train.device \"" + requested + "\" is not one of auto, cpu, cuda, cuda:N");
-}
-
-int default_threads() {
-    const unsigned n = std::thread::hardware_concurrency();
-    return n == 0 ? 1 : static_cast<int>(n);
-}
-
-json library_versions() {
-    return {{"normlab", NORMLAB_VERSION},
-            {"libtorch", TORCH_VERSION},
-            {"sqlite", sqlite3_libversion()},
-            {"compiler", __VERSION__},
-            {"cuda", cuda_available()},
-            {"blas_core", blas_core_name()},
-            {"cpu_tuning", cpu_tuning_summary()}};
-}
-
-torch::Tensor batch_tokens(const Dataset& data, uint64_t seed, int64_t step, int batch, int context, bool validation) {
-    std::vector<int64_t> offsets;
-    if (validation)
-        batch_offsets(splitmix64(seed ^ 0x76616C6964ull), step, batch, context, data.train_end, data.bytes.size(), offsets);
-    else
-        batch_offsets(seed, step, batch, context, 0, data.train_end, offsets);
-    auto out = torch::empty({batch, context + 1}, torch::kInt64);
-    int64_t* p = out.data_ptr<int64_t>();
-    for (int b = 0; b < batch; ++b)
-        for (int t = 0; t <= context; ++t) *p++ = data.bytes[static_cast<size_t>(offsets[b] + t)];
-    return out;
-}
 
 int64_t queue_run(Store& store, const RunConfig& cfg, int64_t experiment_id, const std::vector<std::string>& tags) {
     validate(cfg);
     return store.create_run(cfg.name, scheme_name(cfg.scheme), to_json(cfg), cfg.train.seed, experiment_id, tags);
 }
 
+namespace {
+
+// The loop's own state, saved in every checkpoint so that a resumed run
+// continues the trace an uninterrupted run would have written.
+struct LoopState {
+    double wall_s = 0;                                          // training wall time so far
+    double best = std::numeric_limits<double>::infinity();     // divergence tracking
+    int above = 0;
+    double val_loss = std::nan("");
+    std::deque<double> recent;                                  // the last 20 train losses
+
+    json to_json() const {
+        return {{"wall_s", wall_s}, {"best", std::isfinite(best) ? json(best) : json(nullptr)}, {"above", above},
+                {"val_loss", std::isfinite(val_loss) ? json(val_loss) : json(nullptr)},
+                {"recent", std::vector<double>(recent.begin(), recent.end())}};
+    }
+    static LoopState from(const json& j) {
+        LoopState s;
+        auto num = [&](const char* k, double def) {
+            auto it = j.find(k);
+            return it != j.end() && it->is_number() ? it->get<double>() : def;
+        };
+        s.wall_s = num("wall_s", 0);
+        s.best = num("best", std::numeric_limits<double>::infinity());
+        s.above = static_cast<int>(num("above", 0));
+        s.val_loss = num("val_loss", std::nan(""));
+        if (auto it = j.find("recent"); it != j.end() && it->is_array())
+            for (auto& v : *it)
+                if (v.is_number()) s.recent.push_back(v.get<double>());
+        return s;
+    }
+};
+
+// Checkpoint files: run-ID-step-S.pt, one per checkpoint. The store points at
+// the newest only after it and the rows up to it are committed; the older
+// one is removed after that, orphans of a crash when the run is next claimed.
+std::string checkpoint_file(const std::string& dir, int64_t run, int64_t step) {
+    return (fs::path(dir) / ("run-" + std::to_string(run) + "-step-" + std::to_string(step) + ".pt")).string();
+}
+bool is_checkpoint_of(const fs::path& p, int64_t run) {
+    const std::string n = p.filename().string(), prefix = "run-" + std::to_string(run);
+    if (n.rfind(prefix, 0) != 0) return false;
+    const std::string rest = n.substr(prefix.size());
+    auto ends = [&](const std::string& e) { return rest.size() >= e.size() && rest.compare(rest.size() - e.size(), e.size(), e) == 0; };
+    return rest == ".pt" || rest == ".pt.tmp" || (rest.rfind("-step-", 0) == 0 && (ends(".pt") || ends(".pt.tmp")));
+}
+void remove_checkpoints(const std::string& dir, int64_t run, const std::string& keep) {
+    std::error_code ec;
+    const fs::path kept = keep.empty() ? fs::path() : fs::path(keep).lexically_normal();
+    for (auto& e : fs::directory_iterator(dir, ec))
+        if (is_checkpoint_of(e.path(), run) && e.path().lexically_normal() != kept) fs::remove(e.path(), ec);
+}
+
+}  // namespace
+
+void preflight(const RunConfig& cfg) {
+    validate(cfg);
+    try {
+        resolve_device(cfg.train.device);
+    } catch (const RunError& e) {
+        throw ConfigError("train.device", e.what());
+    }
+    check_data_source(cfg.data, cfg.model.context);
+    if (resolve_device(cfg.train.device) == "cpu") check_memory(cfg);
+}
+
 RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
     auto info = store.run(run_id);
     if (!info) throw StoreError("no run " + std::to_string(run_id) + " in " + store.path());
+    if (store.read_only()) throw StoreError(store.path() + " is open read-only; runs cannot be trained into it");
+    const std::string id_text = "run " + std::to_string(run_id);
+    if (opts.resume && !resumable(info->status)) {
+        if (info->status == RunStatus::Finished) throw RunError(id_text + " already finished; nothing was changed");
+        if (info->status == RunStatus::Running)
+            throw RunError(id_text + " is being trained by process " + std::to_string(info->pid) + " on " + info->host +
+                           "; nothing was changed");
+        throw RunError(id_text + " is " + info->status_text + "; only queued, cancelled, interrupted or failed runs"
+                       " can be resumed");
+    }
+    if (!opts.resume && info->status != RunStatus::Queued)
+        throw RunError(id_text + " is " + info->status_text + ", not queued; resume it instead");
     RunConfig cfg = run_config_from_json(info->config);
     validate(cfg);
     if (!opts.device.empty()) cfg.train.device = opts.device;
@@ -220,53 +131,101 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
 
     RunResult result;
     result.run_id = run_id;
+    auto cancelled = [&] { return opts.control && opts.control->cancelled(); };
+
+    // ---- Preparation: nothing is written. A resume that cannot start leaves
+    // the run's record exactly as it was; a queued run is marked failed, so
+    // that it never waits forever.
+    std::string device_name;
+    Dataset data;
+    GPT model(nullptr);
+    std::unique_ptr<torch::optim::Optimizer> optimizer;
     int64_t step = 0;
-    RunWriter writer(store, run_id, opts.flush_interval_s);
-    auto fail = [&](RunStatus status, const std::string& msg, double final_loss) {
-        try {
-            writer.flush();
-        } catch (const std::exception& e) {
-            spdlog::error("run {}: could not flush its last rows: {}", run_id, e.what());
+    LoopState st;
+    try {
+        device_name = resolve_device(cfg.train.device);
+        torch::set_num_threads(cfg.train.threads > 0 ? cfg.train.threads : default_threads());
+        data = load_dataset(cfg.data, cfg.model.context, cancelled);
+        model = GPT(cfg.model);
+        model->reset_parameters(cfg.train.seed);
+        model->to(torch::Device(device_name));
+        optimizer = make_optimizer(cfg.optim, model);
+        if (opts.resume && !info->checkpoint.empty()) {
+            json saved;
+            step = load_checkpoint(info->checkpoint, model, optimizer.get(), &saved);
+            if (step < 0 || step > cfg.train.steps)
+                throw RunError("checkpoint " + info->checkpoint + " is at step " + std::to_string(step) + " of a " +
+                               std::to_string(cfg.train.steps) + "-step run");
+            st = LoopState::from(saved);
         }
-        store.finish_run(run_id, status, step, msg, final_loss);
-        store.heartbeat(run_id, step);
+    } catch (const Cancelled&) {
+        result.status = RunStatus::Cancelled;
+        result.message = "cancelled before training started";
+        if (!opts.resume) store.finish_run(run_id, RunStatus::Cancelled, 0, result.message, std::nan(""));
+        return result;
+    } catch (const std::exception& e) {
+        const std::string msg = dynamic_cast<const c10::Error*>(&e)
+                                    ? static_cast<const c10::Error&>(e).what_without_backtrace() : e.what();
+        if (opts.resume) throw RunError("cannot resume " + id_text + ": " + msg + "; its record was left as it was");
+        store.finish_run(run_id, RunStatus::Failed, 0, msg, std::nan(""));
+        store.heartbeat(run_id, 0);
+        result.message = msg;
+        return result;
+    }
+
+    // ---- Claim: an atomic change from the status read above. Of two
+    // processes resuming the same run, one wins; the other changes nothing.
+    if (!store.claim_run(run_id, info->status, device_name, library_versions()))
+        throw RunError(id_text + " was claimed by another process meanwhile (it is being trained); nothing was changed");
+
+    const std::string ckpt_dir = opts.checkpoint_dir.empty() ? store.path() + ".checkpoints" : opts.checkpoint_dir;
+    std::string current_ckpt = step > 0 ? info->checkpoint : "";
+    RunWriter writer(store, run_id, opts.flush_interval_s);
+    auto fail = [&](RunStatus status, const std::string& msg) {
         result.status = status;
         result.steps = step;
         result.message = msg;
-        result.final_loss = final_loss;
+        result.final_loss = st.val_loss;
+        try {
+            writer.flush();
+        } catch (const std::exception& e) {
+            spdlog::error("run {}: could not write its last rows: {}", run_id, e.what());
+        }
+        try {
+            store.finish_run(run_id, status, step, msg, st.val_loss);
+            store.heartbeat(run_id, step);
+        } catch (const std::exception& e) {
+            // The store itself cannot be written (a full disk): the run is
+            // marked interrupted the next time the store is opened.
+            spdlog::error("run {}: could not record its end ({}): {}", run_id, msg, e.what());
+            result.message = msg + "; recording it failed too: " + e.what();
+        }
         return result;
     };
 
     try {
-        const std::string device_name = resolve_device(cfg.train.device);
+        if (opts.resume) {
+            std::error_code ec;
+            if (fs::is_directory(ckpt_dir, ec)) remove_checkpoints(ckpt_dir, run_id, current_ckpt);
+            store.truncate_for_resume(run_id, step);
+            if (step == 0)
+                spdlog::warn("{}: {}", id_text, info->checkpoint.empty() ? "no checkpoint was saved: training restarts from step 0"
+                                                                      : "restarting from step 0");
+            else spdlog::info("{}: resuming at step {}", id_text, step);
+        }
         const torch::Device device(device_name);
-        torch::set_num_threads(cfg.train.threads > 0 ? cfg.train.threads : default_threads());
-        const Dataset data = load_dataset(cfg.data, cfg.model.context);
         const int B = cfg.train.batch_size, T = cfg.model.context;
         const ProbeConfig& pr = cfg.probes;
-
-        GPT model(cfg.model);
-        model->reset_parameters(cfg.train.seed);
-        model->to(device);
-        auto optimizer = make_optimizer(cfg.optim, model);
         std::vector<torch::Tensor> params;
         for (auto& p : model->parameters())
             if (p.requires_grad()) params.push_back(p);
 
-        const std::string ckpt_dir =
-            opts.checkpoint_dir.empty() ? store.path() + ".checkpoints" : opts.checkpoint_dir;
-        const std::string ckpt = (fs::path(ckpt_dir) / ("run-" + std::to_string(run_id) + ".pt")).string();
-        if (opts.resume) {
-            step = load_checkpoint(info->checkpoint.empty() ? ckpt : info->checkpoint, model, optimizer.get());
-            store.truncate_after(run_id, step - 1);
-            spdlog::info("run {}: resuming at step {}", run_id, step);
-        }
-        store.mark_running(run_id, device_name, library_versions());
         json run_info = {{"parameters", model->parameter_count()},
                          {"data", data.description},
                          {"data_bytes", data.bytes.size()},
                          {"tokens_per_step", static_cast<int64_t>(B) * T},
                          {"threads", torch::get_num_threads()}};
+        if (opts.resume) run_info["resumed_at_step"] = step;
         if (data.entropy_rate) run_info["loss_floor"] = *data.entropy_rate;
         if (cfg.model.deepnorm.residual) run_info["deepnorm_alpha"] = cfg.model.deepnorm_alpha();
         if (cfg.model.deepnorm.init) run_info["deepnorm_beta"] = cfg.model.deepnorm_beta();
@@ -278,6 +237,7 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             clear_grads(params);
             model->set_branch_alpha(branchnorm_alpha(cfg.model.branchnorm, 0));
             for (int i = 0; i < pr.expected_grad_batches; ++i) {
+                if (cancelled()) throw Cancelled();
                 auto tok = batch_tokens(data, cfg.train.seed ^ 0xE6E6ull, i, B, T, false).to(device);
                 auto loss = GPTImpl::loss(model->forward(tok.narrow(1, 0, T)), tok.narrow(1, 1, T));
                 (loss / pr.expected_grad_batches).backward();
@@ -288,14 +248,14 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
 
         Recorder rec{writer};
         const auto t0 = std::chrono::steady_clock::now();
-        auto last_progress = t0;
-        double val_loss = std::nan(""), best = std::numeric_limits<double>::infinity(), loss_v = 0, lr = 0;
-        int above = 0;
+        const double wall_offset = st.wall_s;
+        auto wall = [&] { return wall_offset + seconds_since(t0); };
+        auto last_progress = t0, last_ckpt = t0;
+        double loss_v = 0, lr = 0;
         const double max_loss = cfg.train.divergence.max_loss > 0 ? cfg.train.divergence.max_loss
                                                                    : 2.0 * std::log(double(cfg.model.vocab_size));
         const int64_t start_step = step;
         int64_t tokens = static_cast<int64_t>(step) * B * T;
-        std::deque<double> recent;
 
         auto evaluate = [&]() {
             torch::NoGradGuard ng;
@@ -303,11 +263,25 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             model->eval();
             double sum = 0;
             for (int i = 0; i < cfg.train.eval_batches; ++i) {
+                if (cancelled()) throw Cancelled();
                 auto tok = batch_tokens(data, cfg.train.seed, i, B, T, true).to(device);
                 sum += GPTImpl::loss(model->forward(tok.narrow(1, 0, T)), tok.narrow(1, 1, T)).item<double>();
             }
             model->train();
             return sum / cfg.train.eval_batches;
+        };
+        // The checkpoint file first, then its pointer and every buffered row
+        // in one transaction, then the previous file goes.
+        auto checkpoint = [&]() {
+            st.wall_s = wall();
+            const std::string file = checkpoint_file(ckpt_dir, run_id, step);
+            save_checkpoint(file, model, optimizer.get(), step, cfg, st.to_json());
+            writer.flush_with_checkpoint(file, step);
+            std::error_code ec;
+            if (!current_ckpt.empty() && current_ckpt != file && is_checkpoint_of(current_ckpt, run_id))
+                fs::remove(current_ckpt, ec);
+            current_ckpt = file;
+            last_ckpt = std::chrono::steady_clock::now();
         };
         auto report = [&](RunStatus status) {
             if (!opts.on_progress) return;
@@ -317,7 +291,7 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             p.step = step;
             p.total = cfg.train.steps;
             p.loss = loss_v;
-            p.val_loss = val_loss;
+            p.val_loss = st.val_loss;
             p.lr = lr;
             p.elapsed_s = seconds_since(t0);
             const double done = static_cast<double>(step - start_step);
@@ -336,9 +310,8 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
                 }
                 if (!opts.control->wait_while_paused()) {
                     // Keep what was learned: a cancelled run can be exported or resumed.
-                    save_checkpoint(ckpt, model, optimizer.get(), step, cfg);
-                    store.set_checkpoint(run_id, ckpt);
-                    return fail(RunStatus::Cancelled, "cancelled by the user", val_loss);
+                    checkpoint();
+                    return fail(RunStatus::Cancelled, "cancelled by the user");
                 }
             }
             const auto ts = std::chrono::steady_clock::now();
@@ -387,41 +360,40 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             if (!std::isfinite(loss_v)) why = "the loss became non-finite";
             else if (!std::isfinite(gnorm)) why = "the gradients became non-finite";
             else if (loss_v > max_loss) why = "the loss exceeded " + std::to_string(max_loss) + " nats";
-            else if (loss_v > best + cfg.train.divergence.margin) {
-                if (++above >= cfg.train.divergence.patience)
+            else if (loss_v > st.best + cfg.train.divergence.margin) {
+                if (++st.above >= cfg.train.divergence.patience)
                     why = "the loss stayed " + std::to_string(cfg.train.divergence.margin) + " nats above its best for " +
-                          std::to_string(above) + " steps";
+                          std::to_string(st.above) + " steps";
             } else {
-                above = 0;
+                st.above = 0;
             }
-            best = std::min(best, loss_v);
+            st.best = std::min(st.best, loss_v);
             if (!why.empty()) {
                 store.set_info(run_id, {{"diverged_step", s}, {"diverged_lr", lr}});
                 spdlog::warn("run {} diverged at step {} (lr {:.3g}): {}", run_id, s, lr, why);
                 step = s;
-                return fail(RunStatus::Diverged, why + " at step " + std::to_string(s), val_loss);
+                return fail(RunStatus::Diverged, why + " at step " + std::to_string(s));
             }
 
             optimizer->step();
-            model->renormalize();
+            if (cfg.model.ngpt.renormalize) model->renormalize();
             step = s + 1;
             tokens += static_cast<int64_t>(B) * T;
             const double step_s = seconds_since(ts);
             writer.scalar("train/tokens", s, static_cast<double>(tokens));
-            writer.scalar("train/wall_s", s, seconds_since(t0));
+            writer.scalar("train/wall_s", s, wall());
             writer.scalar("train/tokens_per_s", s, step_s > 0 ? B * T / step_s : 0);
-            recent.push_back(loss_v);
-            if (recent.size() > 20) recent.pop_front();
+            st.recent.push_back(loss_v);
+            if (st.recent.size() > 20) st.recent.pop_front();
 
             const bool last = step == cfg.train.steps;
             if ((cfg.train.eval_every > 0 && step % cfg.train.eval_every == 0) || last) {
-                val_loss = evaluate();
-                writer.scalar("val/loss", step, val_loss);
+                st.val_loss = evaluate();
+                writer.scalar("val/loss", step, st.val_loss);
             }
-            if ((cfg.train.checkpoint_every > 0 && step % cfg.train.checkpoint_every == 0) || last) {
-                save_checkpoint(ckpt, model, optimizer.get(), step, cfg);
-                store.set_checkpoint(run_id, ckpt);
-            }
+            const bool by_steps = cfg.train.checkpoint_every > 0 && step % cfg.train.checkpoint_every == 0;
+            const bool by_time = cfg.train.checkpoint_seconds > 0 && seconds_since(last_ckpt) >= cfg.train.checkpoint_seconds;
+            if (by_steps || by_time || last) checkpoint();
             if (seconds_since(last_progress) >= opts.progress_interval_s && !last) {
                 store.heartbeat(run_id, step);
                 report(RunStatus::Running);
@@ -433,22 +405,25 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
         if (pr.gains_every > 0) rec.gains(model, step, pr.hist_bins);
         writer.flush();
         double recent_mean = 0;
-        for (double x : recent) recent_mean += x;
-        store.set_info(run_id, {{"final_train_loss", recent.empty() ? 0.0 : recent_mean / recent.size()},
-                                {"wall_s", seconds_since(t0)}});
-        store.finish_run(run_id, RunStatus::Finished, step, "", val_loss);
+        for (double x : st.recent) recent_mean += x;
+        store.set_info(run_id, {{"final_train_loss", st.recent.empty() ? json(nullptr) : json(recent_mean / st.recent.size())},
+                                {"wall_s", wall()}});
+        store.finish_run(run_id, RunStatus::Finished, step, "", st.val_loss);
         store.heartbeat(run_id, step);
         result.status = RunStatus::Finished;
         result.steps = step;
-        result.final_loss = val_loss;
+        result.final_loss = st.val_loss;
         report(RunStatus::Finished);
         return result;
-    } catch (const StoreError&) {
-        throw;  // the store itself failed: nothing can be recorded
+    } catch (const Cancelled&) {
+        // Inside an evaluation: the last checkpoint stays; a resume redoes the steps after it.
+        return fail(RunStatus::Cancelled, "cancelled by the user");
+    } catch (const StoreError& e) {
+        return fail(RunStatus::Failed, std::string("the run store could not be written: ") + e.what());
     } catch (const c10::Error& e) {
-        return fail(RunStatus::Failed, e.what_without_backtrace(), std::nan(""));
+        return fail(RunStatus::Failed, e.what_without_backtrace());
     } catch (const std::exception& e) {
-        return fail(RunStatus::Failed, e.what(), std::nan(""));
+        return fail(RunStatus::Failed, e.what());
     }
 }
 

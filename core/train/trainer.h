@@ -72,7 +72,7 @@ struct TrainOptions {
     std::string device;                 // overrides train.device when not empty
     int threads = -1;                   // overrides train.threads when ≥ 0
     std::string checkpoint_dir;         // "" → <store>.checkpoints/
-    bool resume = false;                // continue from the run's checkpoint
+    bool resume = false;                // continue from the run's checkpoint (step 0 when none)
     RunControl* control = nullptr;
     std::function<void(const Progress&)> on_progress;
     double progress_interval_s = 0.25;
@@ -87,13 +87,23 @@ struct RunResult {
     std::string message;
 };
 
+// Everything that can be checked before a run is created: validate(), the
+// device is available, the data source exists and is long enough, the run
+// fits in memory (CPU). Throws ConfigError naming the field.
+void preflight(const RunConfig& cfg);
+
 // Validates the configuration and adds a queued run; returns its id.
 int64_t queue_run(Store& store, const RunConfig& cfg, int64_t experiment_id = 0,
                   const std::vector<std::string>& tags = {});
 
 // Trains a stored run to its end (or divergence, cancel, failure) and records
 // everything in the store. Never throws for a training failure: the status
-// says what happened. Throws StoreError/ConfigError when the run cannot start.
+// says what happened. Throws StoreError/ConfigError/RunError when the run
+// cannot start — for a resume (opts.resume) with the record left exactly as
+// it was. A run is claimed atomically (queued, or for a resume any resumable
+// status → running), so two processes never train it at once. A resume
+// continues from the checkpoint (or step 0 when there is none), after
+// dropping what was recorded after it.
 RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts = {});
 
 // "cpu", "cuda:0", ... for a configured device ("auto" picks CUDA when present).

@@ -1,0 +1,80 @@
+// normlab-cli (internal): what the commands share — arguments, exit codes,
+// formatting, the progress printer and the store a command opens.
+#pragma once
+
+#include "core/store/store.h"
+#include "core/train/trainer.h"
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace normlab::cli {
+
+// 0 success (every run finished), 1 an unexpected error, 2 bad usage or
+// configuration, 3 a run diverged, 4 a run failed or could not start, 5 a
+// store error, 130 interrupted (Ctrl-C/SIGTERM: the run is saved as cancelled).
+enum Exit { kOk = 0, kError = 1, kUsage = 2, kDiverged = 3, kFailed = 4, kStore = 5, kInterrupted = 130 };
+
+struct Args {
+    std::string command;
+    std::vector<std::string> positional;
+    std::multimap<std::string, std::string> options;
+    std::vector<std::string> flags;
+    bool has_flag(const std::string& f) const {
+        return std::find(flags.begin(), flags.end(), f) != flags.end();
+    }
+    std::string opt(const std::string& k, const std::string& def = "") const {
+        auto it = options.find(k);
+        return it == options.end() ? def : it->second;
+    }
+};
+
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+Args parse_args(int argc, char** argv);
+// An integer in [lo, hi], or a UsageError naming the option.
+int parse_int(const std::string& what, const std::string& s, int lo = -2147483647, int hi = 2147483647);
+std::string format_duration(double s);
+std::string fmt_loss(double v);
+std::string time_text(double unix_s);
+std::string csv_escape(const std::string& s);
+
+// The store named by --store (else the default); read-only for commands that only read.
+std::string store_path(const Args& args);
+
+// A progress bar on a terminal, plain lines (every 10% or 30 s) otherwise.
+class ProgressPrinter {
+public:
+    ProgressPrinter(size_t index, size_t count);
+    void operator()(const Progress& p);
+    void finish();   // ends the bar's line before anything else is printed
+
+private:
+    size_t index_, count_;
+    bool tty_;
+    bool drawn_ = false;
+    int last_decile_ = -1;
+    double last_print_ = 0;
+};
+
+// Writes a file through FILE.tmp and a rename; any write error is a
+// std::runtime_error and leaves no temporary file.
+void write_output_file(const std::string& path, const std::string& bytes);
+
+int cmd_run(const Args& args);
+int cmd_resume(const Args& args);
+int cmd_validate(const Args& args);
+int cmd_list(const Args& args);
+int cmd_show(const Args& args);
+int cmd_export(const Args& args);
+int cmd_export_weights(const Args& args);
+int cmd_eval_batch(const Args& args);
+int cmd_plot(const Args& args);
+int cmd_preset(const Args& args);
+int cmd_schemes(const Args& args);
+
+}  // namespace normlab::cli

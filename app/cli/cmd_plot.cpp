@@ -1,0 +1,130 @@
+// normlab-cli: plot (SVG figures of runs), preset and schemes.
+#include "app/cli/cli.h"
+
+#include "app/cli/svg_plot.h"
+#include "core/series.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+namespace normlab::cli {
+
+namespace {
+// Series of a run as (x, y) vectors; layer -1 for global series.
+std::pair<std::vector<double>, std::vector<double>> xy(Store& store, int64_t run, const std::string& name, int layer = -1) {
+    std::pair<std::vector<double>, std::vector<double>> out;
+    for (auto& s : store.series(run))
+        if (s.name == name && s.layer == layer)
+            for (auto& p : store.points(s.id)) {
+                out.first.push_back(static_cast<double>(p.step));
+                out.second.push_back(p.value);
+            }
+    return out;
+}
+
+int layers_of(Store& store, int64_t run, const std::string& name) {
+    int n = 0;
+    for (auto& s : store.series(run))
+        if (s.name == name) n = std::max(n, s.layer + 1);
+    return n;
+}
+
+}  // namespace
+
+int cmd_plot(const Args& args) {
+    const std::string out = args.opt("--out");
+    if (out.empty()) throw UsageError("plot needs --out DIR");
+    Store store(store_path(args), Store::Mode::ReadOnly);
+    std::vector<RunInfo> runs;
+    for (auto& key : args.positional) runs.push_back(store.find_run(key));
+    if (runs.empty()) {
+        auto all = store.runs();
+        const int last = args.options.count("--last") ? parse_int("--last", args.opt("--last"), 1) : 2;
+        for (size_t i = all.size() > size_t(last) ? all.size() - last : 0; i < all.size(); ++i)
+            if (all[i].status != RunStatus::Queued) runs.push_back(all[i]);
+    }
+    if (runs.empty()) throw UsageError("no runs to plot in " + store.path());
+    std::filesystem::create_directories(out);
+    std::vector<std::string> written;
+    auto save = [&](const plot::Chart& c, const std::string& file) {
+        plot::write_svg(c, out + "/" + file);
+        written.push_back(out + "/" + file);
+    };
+    auto label = [](const RunInfo& r) { return r.name + " (#" + std::to_string(r.id) + ")"; };
+
+    plot::Chart loss{"Training loss", "step", "loss (nats/byte)"};
+    double floor = std::nan("");
+    for (size_t i = 0; i < runs.size(); ++i) {
+        auto [x, y] = xy(store, runs[i].id, "train/loss");
+        loss.series.push_back({"", x, y, plot::palette(i), 1.0, 0.25});
+        loss.series.push_back({label(runs[i]) + " train", x, debiased_ema(y, 0.9), plot::palette(i), 1.8});
+        auto [vx, vy] = xy(store, runs[i].id, "val/loss");
+        if (!vx.empty()) loss.series.push_back({label(runs[i]) + " val", vx, vy, plot::palette(i), 1.4, 1.0, true, true});
+        if (runs[i].info.contains("loss_floor")) floor = runs[i].info["loss_floor"].get<double>();
+    }
+    if (std::isfinite(floor)) loss.hlines.push_back({floor, "loss floor (entropy rate)"});
+    save(loss, "loss.svg");
+
+    // The Pre-LN vs Post-LN picture: FC2 gradient size per layer, early in training.
+    plot::Chart layers{"Mean |dL/dW_FC2| per layer, first probes", "layer", "mean |gradient|"};
+    layers.log_y = true;
+    layers.integer_x = true;
+    plot::Chart hidden{"Hidden-state norm per layer, last probe", "layer", "mean ||x_l||"};
+    hidden.integer_x = true;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const int L = layers_of(store, runs[i].id, "grad_l1/fc2");
+        plot::Series s{label(runs[i]), {}, {}, plot::palette(i), 1.8, 1.0, false, true};
+        plot::Series h{label(runs[i]), {}, {}, plot::palette(i), 1.8, 1.0, false, true};
+        for (int l = 0; l < L; ++l) {
+            auto [x, y] = xy(store, runs[i].id, "grad_l1/fc2", l);
+            const size_t n = std::min<size_t>(y.size(), 5);
+            double mean = 0;
+            for (size_t k = 0; k < n; ++k) mean += y[k] / n;
+            s.x.push_back(l);
+            s.y.push_back(n ? mean : std::nan(""));
+            auto [hx, hy] = xy(store, runs[i].id, "hidden/norm", l);
+            h.x.push_back(l);
+            h.y.push_back(hy.empty() ? std::nan("") : hy.back());
+        }
+        layers.series.push_back(s);
+        hidden.series.push_back(h);
+
+        plot::Chart per{"Mean |dL/dW_FC2| per layer: " + runs[i].name, "step", "mean |gradient|"};
+        per.log_y = true;
+        for (int l = 0; l < L; ++l) {
+            auto [x, y] = xy(store, runs[i].id, "grad_l1/fc2", l);
+            per.series.push_back({"layer " + std::to_string(l), x, y, plot::sequential(L > 1 ? double(l) / (L - 1) : 0)});
+        }
+        if (L > 0) save(per, "grad_l1_fc2_run" + std::to_string(runs[i].id) + ".svg");
+    }
+    save(layers, "grad_l1_fc2_by_layer.svg");
+    save(hidden, "hidden_norm_by_layer.svg");
+    for (auto& w : written) std::printf("%s\n", w.c_str());
+    return kOk;
+}
+
+int cmd_preset(const Args& args) {
+    if (args.positional.size() != 1) throw UsageError("preset needs a scheme name");
+    RunConfig cfg;
+    apply_scheme(cfg, parse_scheme(args.positional[0]));
+    std::printf("%s\n", to_json(cfg).dump(2).c_str());
+    return kOk;
+}
+
+int cmd_schemes(const Args&) {
+    for (Scheme s : all_schemes()) {
+        RunConfig cfg;
+        apply_scheme(cfg, s);
+        const auto& m = cfg.model;
+        std::printf("%-11s %-10s layout=%s final_norm=%d headscale=%d post_attn_norm=%d ffn_norm=%d res_scale=%d "
+                    "deepnorm.residual=%d deepnorm.init=%d branchnorm=%d\n",
+                    scheme_name(s).c_str(), scheme_title(s).c_str(), to_json(cfg)["model"]["layout"].get<std::string>().c_str(),
+                    m.final_norm, m.normformer.head_scale, m.normformer.post_attn_norm, m.normformer.ffn_norm,
+                    m.normformer.res_scale, m.deepnorm.residual, m.deepnorm.init, m.branchnorm.enabled);
+    }
+    return kOk;
+}
+
+}  // namespace normlab::cli

@@ -1,0 +1,206 @@
+// normlab-cli: run, resume and validate — everything that trains or decides
+// what will be trained. Every input is checked before a row is written:
+// validate, run and resume share preflight() (fields, device, data source,
+// memory), so `validate` refuses exactly what `run` would.
+#include "app/cli/cli.h"
+
+#include "core/errors.h"
+#include "core/experiment.h"
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <thread>
+#include <unistd.h>
+
+namespace normlab::cli {
+namespace {
+
+// Ctrl-C / SIGTERM: the first asks the run to stop (it is saved as cancelled
+// within a second); a second one ends the process at once (the store stays
+// consistent and the run becomes `interrupted`).
+std::atomic<int> g_signals{0};
+void on_signal(int) {
+    if (g_signals.fetch_add(1) >= 1) ::_exit(kInterrupted);
+}
+
+// Polls the signal flag and cancels the run from a normal thread (a signal
+// handler may not take locks), so a long data load or evaluation sees it too.
+class SignalWatcher {
+public:
+    explicit SignalWatcher(RunControl& control) : control_(control) {
+        std::signal(SIGINT, on_signal);
+        std::signal(SIGTERM, on_signal);
+        thread_ = std::thread([this] {
+            while (!stop_) {
+                if (g_signals > 0) control_.cancel();
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            }
+        });
+    }
+    ~SignalWatcher() {
+        stop_ = true;
+        thread_.join();
+    }
+
+private:
+    RunControl& control_;
+    std::atomic<bool> stop_{false};
+    std::thread thread_;
+};
+
+int exit_for(const std::vector<RunResult>& results) {
+    int code = kOk;
+    for (auto& r : results) {
+        if (r.status == RunStatus::Cancelled) return kInterrupted;
+        if (r.status == RunStatus::Failed) code = kFailed;
+        else if (r.status == RunStatus::Diverged && code == kOk) code = kDiverged;
+    }
+    return code;
+}
+
+TrainOptions train_options(const Args& args) {
+    TrainOptions opts;
+    opts.device = args.opt("--device");
+    if (!opts.device.empty() && opts.device != "cpu" && opts.device != "auto" && opts.device.rfind("cuda", 0) != 0)
+        throw UsageError("--device must be cpu, cuda, cuda:N or auto, got \"" + opts.device + "\"");
+    if (args.options.count("--threads")) opts.threads = parse_int("--threads", args.opt("--threads"), 0, 1024);
+    opts.resume = args.command == "resume";
+    return opts;
+}
+
+// Runs that a stop left queued are marked cancelled, so none waits forever;
+// `normlab-cli resume ID` starts one.
+void cancel_rest(Store& store, const std::vector<std::pair<int64_t, std::string>>& queued, size_t from) {
+    for (size_t i = from; i < queued.size(); ++i) {
+        auto r = store.run(queued[i].first);
+        if (r && r->status == RunStatus::Queued)
+            store.finish_run(r->id, RunStatus::Cancelled, 0,
+                             "not started: the experiment was stopped; 'normlab-cli resume " + std::to_string(r->id) +
+                                 "' starts it", std::nan(""));
+    }
+}
+
+std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64_t, std::string>>& queued,
+                                 TrainOptions opts) {
+    RunControl control;
+    opts.control = &control;
+    SignalWatcher watcher(control);
+    std::vector<RunResult> results;
+    size_t i = 0;
+    try {
+        for (; i < queued.size(); ++i) {
+            if (g_signals > 0) break;
+            ProgressPrinter printer(i + 1, queued.size());
+            opts.on_progress = [&](const Progress& p) { printer(p); };
+            RunResult r = train_run(store, queued[i].first, opts);
+            printer.finish();
+            results.push_back(r);
+            const std::string mark = status_name(r.status);
+            std::fprintf(stderr, "[%zu/%zu] %s: %s after %lld steps, val loss %s%s%s\n", i + 1, queued.size(),
+                         queued[i].second.c_str(), mark.c_str(), static_cast<long long>(r.steps),
+                         fmt_loss(r.final_loss).c_str(), r.message.empty() ? "" : " — ", r.message.c_str());
+            if (r.status == RunStatus::Cancelled) {
+                ++i;
+                break;
+            }
+        }
+    } catch (...) {
+        cancel_rest(store, queued, i + 1);
+        throw;
+    }
+    cancel_rest(store, queued, i);
+    if (g_signals > 0 && results.empty()) results.push_back(RunResult{0, RunStatus::Cancelled, 0, 0, ""});
+    return results;
+}
+
+// Every chosen run checked (fields, device, data, memory) before the store is opened.
+void preflight_all(const std::vector<ExperimentRun>& runs) {
+    for (auto& r : runs) {
+        try {
+            preflight(r.config);
+        } catch (const ConfigError& e) {
+            throw ConfigError(e.path(), e.message() + (runs.size() > 1 ? " (run \"" + r.name + "\")" : std::string()));
+        }
+    }
+}
+
+std::vector<ExperimentRun> chosen_runs(const Experiment& ex, const Args& args) {
+    std::vector<std::string> only;
+    for (auto [it, end] = args.options.equal_range("--only"); it != end; ++it) only.push_back(it->second);
+    std::vector<ExperimentRun> chosen;
+    for (auto& r : ex.runs) {
+        bool keep = only.empty();
+        for (auto& o : only) keep = keep || r.name == o || r.name.rfind(o + " ", 0) == 0;
+        if (keep) chosen.push_back(r);
+    }
+    if (chosen.empty()) {
+        std::string names;
+        for (auto& r : ex.runs) names += "\n  " + r.name;
+        throw UsageError("--only matches no run of " + ex.name + "; its runs are:" + names);
+    }
+    if (args.options.count("--steps")) {
+        const int steps = parse_int("--steps", args.opt("--steps"), 1, 1000000000);
+        for (auto& r : chosen) r.config.train.steps = steps;
+    }
+    const std::string device = args.opt("--device");
+    for (auto& r : chosen) {
+        if (!device.empty()) r.config.train.device = device;
+        if (args.options.count("--threads")) r.config.train.threads = parse_int("--threads", args.opt("--threads"), 0, 1024);
+    }
+    return chosen;
+}
+
+}  // namespace
+
+int cmd_run(const Args& args) {
+    if (args.positional.size() != 1) throw UsageError("run needs one experiment file: normlab-cli run EXPERIMENT.json");
+    const TrainOptions opts = train_options(args);
+    Experiment ex = load_experiment(args.positional[0], args.opt("--scale"));
+    const std::vector<ExperimentRun> chosen = chosen_runs(ex, args);
+    preflight_all(chosen);
+    Store store(store_path(args));
+    const int64_t exp_id = store.add_experiment(ex.name, ex.file, ex.spec);
+    std::vector<std::pair<int64_t, std::string>> queued;
+    for (auto& r : chosen) queued.emplace_back(queue_run(store, r.config, exp_id, {ex.name}), r.name);
+    std::fprintf(stderr, "%s: %zu run(s) queued in %s\n", ex.name.c_str(), queued.size(), store.path().c_str());
+    auto results = train_all(store, queued, opts);
+    for (auto& r : results)
+        if (r.run_id > 0) std::printf("%lld\t%s\n", static_cast<long long>(r.run_id), status_name(r.status).c_str());
+    return exit_for(results);
+}
+
+int cmd_resume(const Args& args) {
+    if (args.positional.size() != 1) throw UsageError("resume needs one run: normlab-cli resume RUN");
+    const TrainOptions opts = train_options(args);
+    Store store(store_path(args));
+    RunInfo run = store.find_run(args.positional[0]);
+    if (!resumable(run.status)) {
+        if (run.status == RunStatus::Finished) throw UsageError("run " + std::to_string(run.id) + " already finished");
+        if (run.status == RunStatus::Running)
+            throw UsageError("run " + std::to_string(run.id) + " is running in process " + std::to_string(run.pid));
+        throw UsageError("run " + std::to_string(run.id) + " is " + run.status_text + " and cannot be resumed");
+    }
+    if (run.checkpoint.empty())
+        std::fprintf(stderr, "run %lld has no checkpoint: it restarts from step 0\n", static_cast<long long>(run.id));
+    return exit_for(train_all(store, {{run.id, run.name}}, opts));
+}
+
+int cmd_validate(const Args& args) {
+    if (args.positional.size() != 1) throw UsageError("validate needs one experiment file");
+    Experiment ex = load_experiment(args.positional[0], args.opt("--scale"));
+    const std::vector<ExperimentRun> runs = chosen_runs(ex, args);
+    preflight_all(runs);
+    std::printf("%s%s: %zu run(s)\n", ex.name.c_str(), ex.scale.empty() ? "" : (" (scale " + ex.scale + ")").c_str(),
+                runs.size());
+    for (auto& r : runs) {
+        const double gib = estimate_memory(r.config).total() / (1024.0 * 1024 * 1024);
+        std::printf("  %-40s %-10s d=%d L=%d H=%d steps=%d lr=%g mem~%.2fGiB\n", r.name.c_str(),
+                    scheme_name(r.config.scheme).c_str(), r.config.model.d_model, r.config.model.n_layers,
+                    r.config.model.n_heads, r.config.train.steps, r.config.optim.lr, gib);
+    }
+    return kOk;
+}
+
+}  // namespace normlab::cli

@@ -1,0 +1,143 @@
+// normlab-cli: arguments, formatting, progress and output files (see cli.h).
+#include "app/cli/cli.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace normlab::cli {
+
+Args parse_args(int argc, char** argv) {
+    static const std::vector<std::string> with_value{"--store", "--device", "--only", "--threads", "--steps",
+                                                     "--out",   "--batch",  "--seed",  "--last", "--scale"};
+    Args a;
+    for (int i = 1; i < argc; ++i) {
+        std::string s = argv[i];
+        if (s.rfind("--", 0) == 0) {
+            std::string key = s, value;
+            if (auto eq = s.find('='); eq != std::string::npos) {
+                key = s.substr(0, eq);
+                value = s.substr(eq + 1);
+                a.options.emplace(key, value);
+            } else if (std::find(with_value.begin(), with_value.end(), s) != with_value.end()) {
+                if (i + 1 >= argc) throw UsageError(s + " needs a value");
+                a.options.emplace(s, argv[++i]);
+            } else {
+                a.flags.push_back(s);
+            }
+        } else if (s == "-h") {
+            a.flags.push_back("--help");
+        } else if (a.command.empty()) {
+            a.command = s;
+        } else {
+            a.positional.push_back(s);
+        }
+    }
+    return a;
+}
+
+int parse_int(const std::string& what, const std::string& s, int lo, int hi) {
+    int v = 0;
+    try {
+        size_t pos = 0;
+        v = std::stoi(s, &pos);
+        if (pos != s.size()) throw std::invalid_argument(s);
+    } catch (...) {
+        throw UsageError(what + " expects an integer, got \"" + s + "\"");
+    }
+    if (v < lo || v > hi)
+        throw UsageError(what + " " + s + " is out of range; use " + std::to_string(lo) + " to " + std::to_string(hi));
+    return v;
+}
+
+std::string format_duration(double s) {
+    if (!std::isfinite(s) || s < 0) return "--:--";
+    const int t = static_cast<int>(s + 0.5);
+    char buf[32];
+    if (t >= 3600) std::snprintf(buf, sizeof buf, "%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60);
+    else std::snprintf(buf, sizeof buf, "%d:%02d", t / 60, t % 60);
+    return buf;
+}
+
+std::string fmt_loss(double v) {
+    if (std::isnan(v)) return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4f", v);
+    return buf;
+}
+
+std::string time_text(double unix_s) {
+    if (unix_s <= 0) return "-";
+    std::time_t t = static_cast<std::time_t>(unix_s);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M", std::localtime(&t));
+    return buf;
+}
+
+std::string csv_escape(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string o = "\"";
+    for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return o + "\"";
+}
+
+std::string store_path(const Args& args) { return args.opt("--store", Store::default_path()); }
+
+ProgressPrinter::ProgressPrinter(size_t index, size_t count) : index_(index), count_(count), tty_(isatty(2)) {}
+
+void ProgressPrinter::operator()(const Progress& p) {
+    const double frac = p.total > 0 ? static_cast<double>(p.step) / p.total : 0;
+    char head[64];
+    std::snprintf(head, sizeof head, "[%zu/%zu]", index_, count_);
+    char tail[160];
+    std::snprintf(tail, sizeof tail, "step %lld/%lld loss %s val %s %.0f tok/s ETA %s",
+                  static_cast<long long>(p.step), static_cast<long long>(p.total), fmt_loss(p.loss).c_str(),
+                  fmt_loss(p.val_loss).c_str(), p.tokens_per_s, format_duration(p.eta_s).c_str());
+    if (tty_) {
+        const int width = 24, filled = static_cast<int>(frac * width);
+        std::string bar(static_cast<size_t>(filled), '=');
+        if (filled < width) bar += '>' + std::string(static_cast<size_t>(width - filled - 1), ' ');
+        std::fprintf(stderr, "\r%s %-20.20s [%s] %s\033[K", head, p.run_name.c_str(), bar.c_str(), tail);
+        drawn_ = true;
+    } else {
+        const int decile = static_cast<int>(frac * 10);
+        if (decile != last_decile_ || p.elapsed_s - last_print_ > 30 || p.status != RunStatus::Running) {
+            std::fprintf(stderr, "%s %s %s\n", head, p.run_name.c_str(), tail);
+            last_decile_ = decile;
+            last_print_ = p.elapsed_s;
+        }
+    }
+    std::fflush(stderr);
+}
+
+void ProgressPrinter::finish() {
+    if (tty_ && drawn_) std::fprintf(stderr, "\n");
+    drawn_ = false;
+}
+
+
+void write_output_file(const std::string& path, const std::string& bytes) {
+    const std::string tmp = path + ".tmp";
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) throw UsageError("--out " + path + ": cannot write there (" + std::strerror(errno) + ")");
+    int err = 0;
+    for (size_t off = 0; off < bytes.size() && !err;) {
+        const ssize_t n = ::write(fd, bytes.data() + off, bytes.size() - off);
+        if (n < 0 && errno != EINTR) err = errno;
+        else if (n > 0) off += static_cast<size_t>(n);
+    }
+    if (!err && ::fsync(fd) != 0) err = errno;
+    if (::close(fd) != 0 && !err) err = errno;
+    if (!err && ::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
+    if (err) {
+        ::unlink(tmp.c_str());
+        throw std::runtime_error("writing " + path + " failed: " + std::strerror(err) + "; nothing was written");
+    }
+}
+
+}  // namespace normlab::cli

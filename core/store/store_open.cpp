@@ -1,0 +1,399 @@
+// NormLab core: opening a run store (see store.h) — the checks made before
+// anything is written, the schema and its migrations, and crashed writers.
+#include "core/errors.h"
+#include "core/store/store.h"
+#include "core/store/store_internal.h"
+#include "core/store/wal.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <signal.h>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace normlab {
+namespace fs = std::filesystem;
+
+namespace store_detail {
+
+std::string host_name() {
+    char buf[256] = {0};
+    if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
+    return buf;
+}
+
+std::string process_start(int64_t pid) {
+    std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
+    std::string s;
+    if (!f || !std::getline(f, s)) return "";
+    auto rp = s.rfind(')');
+    if (rp == std::string::npos) return "";
+    std::istringstream in(s.substr(rp + 2));
+    std::string field;
+    for (int i = 3; i <= 22 && in >> field; ++i)
+        if (i == 22) return field;
+    return "";
+}
+
+bool process_alive(int64_t pid, const std::string& start) {
+    if (pid <= 0) return false;
+    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return false;
+    const std::string now = process_start(pid);
+    return start.empty() || now.empty() || now == start;
+}
+
+}  // namespace store_detail
+
+namespace {
+using namespace store_detail;
+
+// Version 1: the first schema.
+const char* kSchemaV1 = R"SQL(
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE experiments(
+  id INTEGER PRIMARY KEY, name TEXT NOT NULL, file TEXT NOT NULL DEFAULT '',
+  spec TEXT NOT NULL, created_at REAL NOT NULL);
+CREATE TABLE runs(
+  id INTEGER PRIMARY KEY,
+  experiment_id INTEGER REFERENCES experiments(id) ON DELETE SET NULL,
+  name TEXT NOT NULL, scheme TEXT NOT NULL, config TEXT NOT NULL,
+  status TEXT NOT NULL, status_step INTEGER NOT NULL DEFAULT -1, message TEXT NOT NULL DEFAULT '',
+  created_at REAL NOT NULL, started_at REAL NOT NULL DEFAULT 0, ended_at REAL NOT NULL DEFAULT 0,
+  device TEXT NOT NULL DEFAULT '', versions TEXT NOT NULL DEFAULT '{}', seed INTEGER NOT NULL DEFAULT 0,
+  tags TEXT NOT NULL DEFAULT '[]', notes TEXT NOT NULL DEFAULT '',
+  pid INTEGER NOT NULL DEFAULT 0, host TEXT NOT NULL DEFAULT '',
+  steps_done INTEGER NOT NULL DEFAULT 0, final_loss REAL,
+  info TEXT NOT NULL DEFAULT '{}', checkpoint TEXT NOT NULL DEFAULT '');
+CREATE TABLE series(
+  id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL, name TEXT NOT NULL, layer INTEGER NOT NULL DEFAULT -1,
+  UNIQUE(run_id, name, layer));
+CREATE TABLE points(
+  series_id INTEGER NOT NULL, step INTEGER NOT NULL, value REAL,
+  PRIMARY KEY(series_id, step)) WITHOUT ROWID;
+CREATE TABLE distributions(
+  run_id INTEGER NOT NULL, name TEXT NOT NULL, layer INTEGER NOT NULL, step INTEGER NOT NULL,
+  count INTEGER NOT NULL, min REAL, q1 REAL, median REAL, q3 REAL, max REAL, mean REAL, std REAL,
+  hist_lo REAL, hist_hi REAL, hist BLOB,
+  PRIMARY KEY(run_id, name, layer, step)) WITHOUT ROWID;
+INSERT INTO meta(key, value) VALUES('app', 'normlab');
+INSERT INTO meta(key, value) VALUES('schema_version', '1');
+)SQL";
+
+// Version 2: a heartbeat, so runs of other hosts can be recognised as dead,
+// and the start time of the writing process, so a recycled pid is not taken
+// for the writer.
+const char* kMigrateTo2 = R"SQL(
+ALTER TABLE runs ADD COLUMN heartbeat REAL NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN proc_start TEXT NOT NULL DEFAULT '';
+CREATE INDEX runs_status ON runs(status);
+UPDATE meta SET value = '2' WHERE key = 'schema_version';
+)SQL";
+
+// "file:" URI of an absolute path, for SQLite's immutable read-only mode.
+std::string file_uri(const std::string& path) {
+    std::error_code ec;
+    const std::string abs = fs::absolute(path, ec).string();
+    std::string out = "file:";
+    for (unsigned char c : abs) {
+        if (c == '%' || c == '?' || c == '#' || c < 0x21 || c > 0x7e) {
+            char buf[4];
+            std::snprintf(buf, sizeof buf, "%%%02X", c);
+            out += buf;
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out + "?immutable=1";
+}
+
+}  // namespace
+
+std::string Store::default_path() {
+    if (const char* e = std::getenv("NORMLAB_STORE"); e && *e) return e;
+    std::string base;
+    if (const char* x = std::getenv("XDG_DATA_HOME"); x && *x) base = x;
+    else if (const char* h = std::getenv("HOME"); h && *h) base = std::string(h) + "/.local/share";
+    else base = ".";
+    return base + "/normlab/runs.sqlite";
+}
+
+Store::Store(const std::string& path, Mode mode) : path_(path), mode_(mode) {
+    if (path.empty()) throw StoreError("the run store path is empty; give a file such as runs.sqlite");
+    if (path == ":memory:" || path.rfind("file:", 0) == 0)
+        throw StoreError("\"" + path + "\" is an SQLite URI or in-memory name; a run store is a plain file path"
+                         " (for example runs.sqlite). Nothing was created.");
+    std::error_code ec;
+    dir_ = fs::absolute(fs::path(path), ec).parent_path().string();
+    struct stat st{};
+    const bool exists = ::stat(path.c_str(), &st) == 0;
+    if (exists && !S_ISREG(st.st_mode))
+        throw StoreError(path + " is " + (S_ISDIR(st.st_mode) ? "a folder" : "not a regular file") +
+                         ", not a run store. It was left untouched; give the path of a .sqlite file.");
+    if (!exists && mode == Mode::ReadOnly)
+        throw StoreError("no run store at " + path + " yet; 'normlab-cli run' creates one", SQLITE_CANTOPEN);
+    if (exists && st.st_size > 0) {
+        std::ifstream f(path, std::ios::binary);
+        char header[16] = {0};
+        f.read(header, 16);
+        if (!f || std::memcmp(header, "SQLite format 3", 16) != 0)
+            throw StoreError(path + " is not a NormLab run store (not an SQLite database). It was left untouched;"
+                                    " choose another file, or a new name to create a store.");
+    } else if (!exists) {
+        if (auto dir = fs::path(path).parent_path(); !dir.empty()) {
+            fs::create_directories(dir, ec);
+            if (ec) throw StoreError("cannot create the folder " + dir.string() + " for the run store: " + ec.message());
+        }
+    }
+
+    // A log lost or damaged after a crash would make committed rows vanish silently.
+    const WalState wal = inspect_wal(path);
+    if (const int64_t lost = wal.lost_frames(); lost > 0) {
+        if (!wal.wal_exists)
+            throw StoreError(path + ": its write-ahead log " + path + "-wal is missing, but the crashed writer had"
+                             " committed " + std::to_string(wal.committed_frames) + " page writes to it: the rows"
+                             " written since the last checkpoint are lost. The store was left untouched; restore the"
+                             " -wal file, or keep a copy of the store and move " + path + "-shm away to open what remains.");
+        throw StoreError(path + ": its write-ahead log is damaged: it holds " + std::to_string(wal.valid_frames) +
+                         " valid page writes of the " + std::to_string(wal.committed_frames) + " the writer committed,"
+                         " so the last rows would silently vanish. The store was left untouched; restore " + path +
+                         "-wal from a copy, or keep a copy and move " + path + "-wal and " + path +
+                         "-shm away to open what remains.");
+    }
+    // A hot log: look at the store through a read-only connection first,
+    // which reads the log without ever checkpointing it into the file, so a
+    // refused store keeps its file and its log exactly as they were.
+    if (exists && wal.hot() && mode == Mode::ReadWrite) {
+        try {
+            open_connection(Mode::ReadOnly);
+            open_checked();
+        } catch (...) {
+            if (db_) sqlite3_close(db_);
+            db_ = nullptr;
+            if (!wal.shm_exists) ::unlink((path + "-shm").c_str());   // ours, made by the look
+            throw;
+        }
+        sqlite3_close(db_);
+        db_ = nullptr;
+    }
+    open_connection(mode);
+    try {
+        open_checked();
+        if (mode == Mode::ReadWrite) {
+            create_or_migrate();
+            find_dead_writers(true);
+        } else {
+            if (const int v = schema_version(); v < kSchemaVersion)
+                throw StoreError(path_ + " was written by an older NormLab (store schema " + std::to_string(v) +
+                                 "); open it once writable (for example with 'normlab-cli run') to migrate it");
+            find_dead_writers(false);
+        }
+    } catch (...) {
+        for (auto& [k, s] : cache_) sqlite3_finalize(s);
+        cache_.clear();
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw;
+    }
+}
+
+void Store::open_connection(Mode mode) {
+    int rc;
+    if (mode == Mode::ReadWrite) {
+        rc = sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                             nullptr);
+        if (rc == SQLITE_OK && sqlite3_db_readonly(db_, "main") == 1) {
+            sqlite3_close(db_);
+            db_ = nullptr;
+            throw StoreError(path_ + " cannot be written (the file or its folder is read-only); it can be opened"
+                                     " read-only to look at its runs", SQLITE_READONLY);
+        }
+    } else if (!fs::exists(path_ + "-wal")) {
+        // A cleanly closed store: read the file as it is. An immutable read
+        // leaves no -wal/-shm beside the store and works in read-only folders;
+        // a writer starting meanwhile writes to a new log, not to the pages read here.
+        rc = sqlite3_open_v2(file_uri(path_).c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                             nullptr);
+    } else {
+        rc = sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+    }
+    if (rc != SQLITE_OK) {
+        std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw StoreError("cannot open the run store " + path_ + ": " + msg, rc);
+    }
+    sqlite3_extended_result_codes(db_, 1);
+    sqlite3_busy_timeout(db_, 10000);
+}
+
+Store::~Store() {
+    for (auto& [k, st] : cache_) sqlite3_finalize(st);
+    if (db_) sqlite3_close(db_);
+}
+
+void Store::check(int rc, const char* what) {
+    if (rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW) return;
+    throw StoreError(path_ + ": " + what + ": " + sqlite3_errmsg(db_), rc);
+}
+
+void Store::exec(const std::string& sql) {
+    char* err = nullptr;
+    int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
+    if (rc != SQLITE_OK) {
+        std::string msg = err ? err : sqlite3_errstr(rc);
+        sqlite3_free(err);
+        throw StoreError(path_ + ": " + msg, rc);
+    }
+}
+
+sqlite3_stmt* Store::prepare(const std::string& sql) {
+    auto it = cache_.find(sql);
+    if (it != cache_.end()) {
+        sqlite3_reset(it->second);
+        sqlite3_clear_bindings(it->second);
+        return it->second;
+    }
+    sqlite3_stmt* st = nullptr;
+    check(sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr), "prepare");
+    cache_[sql] = st;
+    return st;
+}
+
+// Read-only checks before anything is written: a foreign or newer file must
+// stay exactly as it was.
+void Store::open_checked() {
+    sqlite3_stmt* st = nullptr;
+    int rc = sqlite3_prepare_v2(db_, "SELECT count(*) FROM sqlite_master", -1, &st, nullptr);
+    int tables = -1;
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) tables = sqlite3_column_int(st, 0);
+    }
+    sqlite3_finalize(st);
+    if (tables < 0) {
+        if ((rc & 0xff) == SQLITE_NOTADB || (rc & 0xff) == SQLITE_CORRUPT)
+            throw StoreError(path_ + " is not a NormLab run store (not a readable SQLite database). It was left"
+                                     " untouched.", rc);
+        throw StoreError(path_ + ": " + sqlite3_errmsg(db_), rc);
+    }
+    if (tables == 0) {
+        if (mode_ == Mode::ReadOnly) throw StoreError(path_ + " is empty: it holds no runs (not a NormLab run store yet)");
+        return;  // a new, empty database
+    }
+    std::string app, version;
+    st = nullptr;
+    if (sqlite3_prepare_v2(db_, "SELECT key, value FROM meta", -1, &st, nullptr) == SQLITE_OK) {
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            const unsigned char* k = sqlite3_column_text(st, 0);
+            const unsigned char* v = sqlite3_column_text(st, 1);
+            const std::string key = k ? reinterpret_cast<const char*>(k) : "";
+            if (key == "app") app = v ? reinterpret_cast<const char*>(v) : "";
+            if (key == "schema_version") version = v ? reinterpret_cast<const char*>(v) : "";
+        }
+    }
+    sqlite3_finalize(st);
+    if (app != "normlab")
+        throw StoreError(path_ + " is an SQLite database but not a NormLab run store (no normlab meta table)."
+                                 " It was left untouched; choose another file.");
+    const int v = std::atoi(version.c_str());
+    if (v > kSchemaVersion)
+        throw StoreError(path_ + " was written by a newer NormLab (store schema " + std::to_string(v) +
+                         "; this build reads up to " + std::to_string(kSchemaVersion) +
+                         "). It was left untouched; update NormLab to open it.");
+    if (v < 1) throw StoreError(path_ + ": the NormLab store has no valid schema_version; it was left untouched.");
+}
+
+int Store::schema_version() const {
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(db_, "SELECT value FROM meta WHERE key='schema_version'", -1, &st, nullptr);
+    int v = 0;
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        const unsigned char* t = sqlite3_column_text(st, 0);
+        v = t ? std::atoi(reinterpret_cast<const char*>(t)) : 0;
+    }
+    sqlite3_finalize(st);
+    return v;
+}
+
+void Store::create_or_migrate() {
+    // WAL lets readers in other threads and processes see committed rows while
+    // a run writes; best effort (some file systems refuse it).
+    sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
+    exec("PRAGMA synchronous=NORMAL");
+    auto current = [&] {
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(db_, "SELECT count(*) FROM sqlite_master WHERE name='meta'", -1, &st, nullptr);
+        sqlite3_step(st);
+        const bool fresh = sqlite3_column_int(st, 0) == 0;
+        sqlite3_finalize(st);
+        return fresh ? 0 : schema_version();
+    };
+    if (current() == kSchemaVersion) return;   // no write lock for a store that needs nothing
+    exec("BEGIN IMMEDIATE");
+    try {
+        const int from = current();             // again, under the lock
+        if (from == 0) exec(kSchemaV1);
+        if (from <= 1) exec(kMigrateTo2);
+        exec("COMMIT");
+    } catch (...) {
+        sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+        throw;
+    }
+}
+
+// Runs left `running` by a process that is gone. Writable: marked interrupted
+// (best effort: a full disk must not stop the store from opening). Read-only:
+// shown as interrupted by read_run, nothing written.
+void Store::find_dead_writers(bool mark) {
+    const std::string host = host_name();
+    const double now = now_seconds();
+    std::vector<std::pair<int64_t, std::string>> dead;
+    sqlite3_stmt* st = prepare("SELECT id, pid, host, proc_start, heartbeat, steps_done FROM runs WHERE status='running'");
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        auto text = [&](int i) {
+            const unsigned char* t = sqlite3_column_text(st, i);
+            return std::string(t ? reinterpret_cast<const char*>(t) : "");
+        };
+        const int64_t id = sqlite3_column_int64(st, 0);
+        const int64_t pid = sqlite3_column_int64(st, 1);
+        const std::string h = text(2), start = text(3);
+        const double beat = sqlite3_column_double(st, 4);
+        const int64_t steps = sqlite3_column_int64(st, 5);
+        const bool gone = h == host ? !process_alive(pid, start) : (now - beat > 600.0);
+        if (gone)
+            dead.emplace_back(id, "the writing process (pid " + std::to_string(pid) + " on " + h +
+                                      ") ended without finishing the run, after step " + std::to_string(steps));
+    }
+    sqlite3_reset(st);
+    check(rc, "find interrupted runs");
+    for (auto& [id, msg] : dead) {
+        dead_.push_back(id);
+        if (!mark) continue;
+        sqlite3_stmt* up = prepare("UPDATE runs SET status='interrupted', message=?, ended_at=? WHERE id=? AND status='running'");
+        sqlite3_bind_text(up, 1, msg.c_str(), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_double(up, 2, now);
+        sqlite3_bind_int64(up, 3, id);
+        if (sqlite3_step(up) != SQLITE_DONE) {
+            sqlite3_reset(up);
+            continue;   // e.g. disk full: shown as interrupted, marked the next time
+        }
+        recovered_.push_back(id);
+    }
+    if (mark) {
+        // Those marked are ordinary interrupted runs now.
+        std::vector<int64_t> left;
+        for (int64_t id : dead_)
+            if (std::find(recovered_.begin(), recovered_.end(), id) == recovered_.end()) left.push_back(id);
+        dead_ = left;
+    }
+}
+
+}  // namespace normlab

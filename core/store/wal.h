@@ -1,0 +1,36 @@
+// NormLab core: inspection of an SQLite write-ahead log without SQLite.
+//
+// After a crash, SQLite rebuilds its index of the log (the -shm file) from
+// the frames whose checksums hold, and silently ignores the rest: a deleted
+// or damaged -wal makes committed rows vanish without an error. The -shm
+// file still holds what the crashed writer had committed (mxFrame), so
+// comparing the two tells a damaged or missing log from a clean one. Reading
+// both files ourselves changes neither. Format: https://sqlite.org/fileformat2.html#walformat
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace normlab {
+
+struct WalState {
+    bool wal_exists = false, shm_exists = false;
+    uint64_t wal_bytes = 0;
+    int64_t valid_frames = 0;       // frames up to the last valid commit frame
+    int64_t committed_frames = -1;  // mxFrame from the -shm header of the same log generation; -1 unknown
+    int64_t backfilled_frames = 0;  // nBackfill: frames already copied into the database file
+    bool hot() const { return wal_exists && wal_bytes > 32; }
+    // Frames the crashed writer committed that the log no longer holds; 0 when none are missing.
+    int64_t lost_frames() const {
+        const int64_t safe = valid_frames > backfilled_frames ? valid_frames : backfilled_frames;
+        return committed_frames > safe ? committed_frames - safe : 0;
+    }
+};
+
+// Reads PATH-shm (first) and PATH-wal. Never writes.
+WalState inspect_wal(const std::string& db_path);
+
+// Valid frames of a write-ahead log held in memory (for tests and the fuzzer).
+int64_t count_valid_wal_frames(const std::string& wal_bytes, std::string* salt = nullptr);
+
+}  // namespace normlab

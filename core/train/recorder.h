@@ -1,0 +1,38 @@
+// NormLab core (internal, LibTorch): what the training loop is made of,
+// apart from the loop — optimizers, gradient helpers and the recorder that
+// writes every probe through a RunWriter.
+#pragma once
+
+#include "core/config.h"
+#include "core/model/gpt.h"
+#include "core/store/store.h"
+
+#include <torch/torch.h>
+
+#include <memory>
+#include <vector>
+
+namespace normlab {
+
+std::unique_ptr<torch::optim::Optimizer> make_optimizer(const OptimConfig& o, GPT& model);
+// Drops the gradients (LibTorch 1.13's zero_grad() zeroes them in place,
+// which costs a memset and makes backward accumulate instead of assign).
+void clear_grads(const std::vector<torch::Tensor>& params);
+// Global L2 norm of all gradients (a device scalar; no host sync).
+torch::Tensor grad_norm(const std::vector<torch::Tensor>& params);
+
+// Writes the probes of one step; every probe gathers its device tensors and
+// copies them to the host once.
+struct Recorder {
+    RunWriter& w;
+    // Per-layer, per-weight gradient L1 (mean |g|) and L2 (Frobenius) norms.
+    void gradients(GPT& model, int64_t step, const char* l1_name, const char* l2_name);
+    void forward(const ForwardCapture& c, int64_t step);
+    void gains(GPT& model, int64_t step, int bins);
+    // σ_max/σ_min; q, k, v per head ((d_h, d) slices), reported as the median over heads.
+    void conditions(GPT& model, int64_t step);
+    // nGPT Fig. 4: eigenvalues of each embedding's covariance, divided by their median.
+    void embedding_spectrum(GPT& model, int64_t step, int bins);
+};
+
+}  // namespace normlab
