@@ -83,6 +83,8 @@ struct Distribution {
 class Store {
 public:
     static constexpr int kSchemaVersion = 2;
+    // SQLite header fields: application_id 'NLAB', user_version = kSchemaVersion.
+    static constexpr uint32_t kApplicationId = 0x4E4C4142;
 
     enum class Mode {
         ReadWrite,   // creates the file when absent, migrates, marks dead writers' runs interrupted
@@ -165,6 +167,8 @@ private:
     sqlite3_stmt* prepare(const std::string& sql);  // cached
     void check(int rc, const char* what);
     void open_connection(Mode mode);
+    void check_header(const std::string& header);
+    static std::string read_header(const std::string& path);
     void open_checked();
     void create_or_migrate();
     void find_dead_writers(bool mark);

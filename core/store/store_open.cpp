@@ -166,22 +166,9 @@ Store::Store(const std::string& path, Mode mode) : path_(path), mode_(mode) {
                          "-wal from a copy, or keep a copy and move " + path + "-wal and " + path +
                          "-shm away to open what remains.");
     }
-    // A hot log: look at the store through a read-only connection first,
-    // which reads the log without ever checkpointing it into the file, so a
-    // refused store keeps its file and its log exactly as they were.
-    if (exists && wal.hot() && mode == Mode::ReadWrite) {
-        try {
-            open_connection(Mode::ReadOnly);
-            open_checked();
-        } catch (...) {
-            if (db_) sqlite3_close(db_);
-            db_ = nullptr;
-            if (!wal.shm_exists) ::unlink((path + "-shm").c_str());   // ours, made by the look
-            throw;
-        }
-        sqlite3_close(db_);
-        db_ = nullptr;
-    }
+    if (exists && st.st_size > 0) check_header(wal.header.empty() ? read_header(path) : wal.header);
+    // What this open adds beside the store, removed again if the store is refused.
+    const bool had_wal = fs::exists(path + "-wal"), had_shm = fs::exists(path + "-shm");
     open_connection(mode);
     try {
         open_checked();
@@ -197,10 +184,49 @@ Store::Store(const std::string& path, Mode mode) : path_(path), mode_(mode) {
     } catch (...) {
         for (auto& [k, s] : cache_) sqlite3_finalize(s);
         cache_.clear();
+        // Refused: closing must not checkpoint the log into the file.
+        sqlite3_db_config(db_, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
         sqlite3_close(db_);
         db_ = nullptr;
+        std::error_code ec;
+        if (!had_wal && fs::exists(path + "-wal") && fs::file_size(path + "-wal", ec) == 0) fs::remove(path + "-wal", ec);
+        if (!had_shm && !fs::exists(path + "-wal")) fs::remove(path + "-shm", ec);
         throw;
     }
+}
+
+// The SQLite header names the application and our schema (application_id,
+// user_version), read from the file or, when the log holds a newer page 1,
+// from the log: a newer NormLab's store or another program's database is
+// refused before SQLite opens it. Stores made before NormLab set them have
+// both at 0 and are checked through their meta table.
+void Store::check_header(const std::string& header) {
+    if (header.size() < 100) return;
+    auto be32 = [&](size_t o) {
+        const auto* b = reinterpret_cast<const unsigned char*>(header.data() + o);
+        return (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | uint32_t(b[3]);
+    };
+    const uint32_t app = be32(68), version = be32(60);
+    if (app == kApplicationId) {
+        if (version > static_cast<uint32_t>(kSchemaVersion))
+            throw StoreError(path_ + " was written by a newer NormLab (store schema " + std::to_string(version) +
+                             "; this build reads up to " + std::to_string(kSchemaVersion) +
+                             "). It was left untouched; update NormLab to open it.");
+        return;
+    }
+    if (app != 0) {
+        char id[16];
+        std::snprintf(id, sizeof id, "0x%08X", app);
+        throw StoreError(path_ + " is an SQLite database of another application (application id " + id +
+                         "), not a NormLab run store. It was left untouched; choose another file.");
+    }
+}
+
+std::string Store::read_header(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    std::string h(100, '\0');
+    f.read(h.data(), 100);
+    return f ? h : std::string();
 }
 
 void Store::open_connection(Mode mode) {
@@ -335,12 +361,25 @@ void Store::create_or_migrate() {
         sqlite3_finalize(st);
         return fresh ? 0 : schema_version();
     };
-    if (current() == kSchemaVersion) return;   // no write lock for a store that needs nothing
+    auto pragma = [&](const char* name) {
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(db_, (std::string("PRAGMA ") + name).c_str(), -1, &st, nullptr);
+        const int64_t v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+        sqlite3_finalize(st);
+        return v;
+    };
+    const std::string ids = "PRAGMA application_id=" + std::to_string(kApplicationId) +
+                            "; PRAGMA user_version=" + std::to_string(kSchemaVersion) + ";";
+    if (current() == kSchemaVersion) {          // no write lock for a store that needs nothing
+        if (pragma("application_id") != kApplicationId || pragma("user_version") != kSchemaVersion) exec(ids);
+        return;
+    }
     exec("BEGIN IMMEDIATE");
     try {
         const int from = current();             // again, under the lock
         if (from == 0) exec(kSchemaV1);
         if (from <= 1) exec(kMigrateTo2);
+        exec(ids);
         exec("COMMIT");
     } catch (...) {
         sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);

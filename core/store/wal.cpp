@@ -42,7 +42,7 @@ bool read_all(const std::string& path, std::string& out, bool& exists) {
 
 }  // namespace
 
-int64_t count_valid_wal_frames(const std::string& wal, std::string* salt) {
+int64_t count_valid_wal_frames(const std::string& wal, std::string* salt, std::string* header) {
     if (wal.size() < 32) return 0;
     const auto* h = reinterpret_cast<const unsigned char*>(wal.data());
     const uint32_t magic = be32(h);
@@ -56,6 +56,7 @@ int64_t count_valid_wal_frames(const std::string& wal, std::string* salt) {
     if (salt) salt->assign(wal.data() + 16, 8);
     const size_t frame = 24 + size_t(page);
     int64_t valid = 0, last_commit = 0;
+    size_t page1 = 0, committed_page1 = 0;   // offsets of page-1 images (0: none)
     for (size_t off = 32; off + frame <= wal.size(); off += frame) {
         const auto* f = h + off;
         if (std::memcmp(f + 8, h + 16, 8) != 0) break;        // salt of another log generation
@@ -63,8 +64,13 @@ int64_t count_valid_wal_frames(const std::string& wal, std::string* salt) {
         checksum(f + 24, page, big, s0, s1);
         if (s0 != be32(f + 16) || s1 != be32(f + 20)) break;
         ++valid;
-        if (be32(f + 4) != 0) last_commit = valid;             // a commit frame: database size after it
+        if (be32(f) == 1) page1 = off + 24;
+        if (be32(f + 4) != 0) {                                 // a commit frame: database size after it
+            last_commit = valid;
+            committed_page1 = page1;
+        }
     }
+    if (header && committed_page1) header->assign(wal.data() + committed_page1, 100);
     return last_commit;
 }
 
@@ -76,7 +82,7 @@ WalState inspect_wal(const std::string& db_path) {
     read_all(db_path + "-wal", wal, w.wal_exists);
     w.wal_bytes = wal.size();
     std::string salt;
-    w.valid_frames = count_valid_wal_frames(wal, &salt);
+    w.valid_frames = count_valid_wal_frames(wal, &salt, &w.header);
     // WalIndexHdr (native byte order): iVersion@0, isInit@12, mxFrame@16, aSalt@32; two copies of 48 bytes.
     if (have_shm && shm.size() >= 96 && std::memcmp(shm.data(), shm.data() + 48, 48) == 0) {
         uint32_t version, mx;

@@ -19,6 +19,7 @@ struct WalState {
     int64_t valid_frames = 0;       // frames up to the last valid commit frame
     int64_t committed_frames = -1;  // mxFrame from the -shm header of the same log generation; -1 unknown
     int64_t backfilled_frames = 0;  // nBackfill: frames already copied into the database file
+    std::string header;             // the database header (first 100 bytes) as the log's last commit left it; "" when the log has no page 1
     bool hot() const { return wal_exists && wal_bytes > 32; }
     // Frames the crashed writer committed that the log no longer holds; 0 when none are missing.
     int64_t lost_frames() const {
@@ -31,6 +32,7 @@ struct WalState {
 WalState inspect_wal(const std::string& db_path);
 
 // Valid frames of a write-ahead log held in memory (for tests and the fuzzer).
-int64_t count_valid_wal_frames(const std::string& wal_bytes, std::string* salt = nullptr);
+// With `header`, the first 100 bytes of the newest committed image of page 1.
+int64_t count_valid_wal_frames(const std::string& wal_bytes, std::string* salt = nullptr, std::string* header = nullptr);
 
 }  // namespace normlab

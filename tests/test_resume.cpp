@@ -1,0 +1,236 @@
+// Lossless resume, in process: a run cancelled at any step (a train step, a
+// validation step, the last step) and resumed writes every series exactly as
+// an uninterrupted run does — values bit-identical, distributions and final
+// losses too; a run without a checkpoint restarts from step 0; a resume that
+// cannot start leaves the run's record as it was; the checkpoint folder keeps
+// one file per run; every toggle does what it says (ngpt.renormalize).
+#include "core/errors.h"
+#include "core/store/store.h"
+#include "core/train/trainer.h"
+
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+using namespace normlab;
+namespace fs = std::filesystem;
+
+namespace {
+
+RunConfig tiny(Scheme s, int steps) {
+    RunConfig c;
+    apply_scheme(c, s);
+    c.name = scheme_name(s);
+    c.model.d_model = 32;
+    c.model.n_layers = 2;
+    c.model.n_heads = 4;
+    c.model.d_ff = 64;
+    c.model.context = 16;
+    c.train.steps = steps;
+    c.train.batch_size = 8;
+    c.train.eval_every = 10;
+    c.train.eval_batches = 2;
+    c.train.threads = 1;
+    c.probes.grads_every = 3;
+    c.probes.forward_every = 3;
+    c.probes.gains_every = 5;
+    c.probes.cond_every = 10;
+    c.data.source = DataSource::Markov;
+    c.data.markov.order = 1;
+    c.data.markov.alphabet = 8;
+    c.data.markov.length = 20000;
+    c.optim.lr = s == Scheme::NGPT ? 1e-2 : 3e-3;
+    c.optim.schedule.warmup = s == Scheme::NGPT ? 0 : 10;
+    if (s == Scheme::BranchNorm) c.model.branchnorm.T = 20;
+    return c;
+}
+
+// Every recorded point and distribution of a run, keyed for comparison;
+// wall time and throughput are measurements of the machine, not of the run.
+struct Trace {
+    std::map<std::tuple<std::string, int, int64_t>, double> points;
+    std::map<std::tuple<std::string, int, int64_t>, std::vector<double>> dists;
+};
+Trace trace(Store& s, int64_t run) {
+    Trace t;
+    for (auto& si : s.series(run)) {
+        if (si.name == "train/wall_s" || si.name == "train/tokens_per_s") continue;
+        for (auto& p : s.points(si.id)) t.points[{si.name, si.layer, p.step}] = p.value;
+    }
+    for (auto& d : s.distributions(run)) {
+        std::vector<double> v{d.min, d.q1, d.median, d.q3, d.max, d.mean, d.std, double(d.count)};
+        v.insert(v.end(), d.hist.begin(), d.hist.end());
+        t.dists[{d.name, d.layer, d.step}] = v;
+    }
+    return t;
+}
+bool same(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+QString differences(const Trace& a, const Trace& b) {
+    if (a.points.size() != b.points.size()) return QString("%1 points vs %2").arg(a.points.size()).arg(b.points.size());
+    for (auto& [k, v] : a.points) {
+        auto it = b.points.find(k);
+        if (it == b.points.end()) return QString("missing %1 step %2").arg(QString::fromStdString(std::get<0>(k))).arg(std::get<2>(k));
+        if (!same(v, it->second))
+            return QString("%1 step %2: %3 vs %4").arg(QString::fromStdString(std::get<0>(k))).arg(std::get<2>(k)).arg(v, 0, 'g', 17).arg(it->second, 0, 'g', 17);
+    }
+    if (a.dists != b.dists) return QString("distributions differ (%1 vs %2)").arg(a.dists.size()).arg(b.dists.size());
+    return {};
+}
+
+RunResult cancel_at(Store& store, int64_t id, int64_t at) {
+    RunControl control;
+    TrainOptions o;
+    o.control = &control;
+    o.progress_interval_s = 0;
+    o.on_progress = [&](const Progress& p) {
+        if (p.step >= at) control.cancel();
+    };
+    return train_run(store, id, o);
+}
+
+RunResult resume(Store& store, int64_t id) {
+    TrainOptions o;
+    o.resume = true;
+    return train_run(store, id, o);
+}
+
+}  // namespace
+
+class TestResume : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    std::string store_path(const char* name) { return dir_.filePath(name).toStdString(); }
+
+private Q_SLOTS:
+    void cancelledAnywhereResumesToTheSameTrace() {
+        for (Scheme scheme : {Scheme::NormFormer, Scheme::BranchNorm, Scheme::NGPT}) {
+            const std::string p = store_path(("any-" + scheme_name(scheme) + ".sqlite").c_str());
+            Store store(p);
+            RunConfig c = tiny(scheme, 40);
+            const int64_t full = queue_run(store, c);
+            QCOMPARE(train_run(store, full).status, RunStatus::Finished);
+            const Trace want = trace(store, full);
+            for (int64_t at : {7, 20, 39}) {                // a train step, a validation step, the last update
+                const int64_t id = queue_run(store, c);
+                RunResult r = cancel_at(store, id, at);
+                QCOMPARE(r.status, RunStatus::Cancelled);
+                QCOMPARE(r.steps, at);
+                r = resume(store, id);
+                QCOMPARE(r.status, RunStatus::Finished);
+                const QString diff = differences(want, trace(store, id));
+                QVERIFY2(diff.isEmpty(), (scheme_name(scheme) + " cancelled at " + std::to_string(at) + ": " + diff.toStdString()).c_str());
+                QCOMPARE(store.run(id)->final_loss, store.run(full)->final_loss);
+                QCOMPARE(store.run(id)->info["final_train_loss"], store.run(full)->info["final_train_loss"]);
+                QCOMPARE(store.run(id)->info["resumed_at_step"].get<int64_t>(), at);
+            }
+            // One checkpoint file per run, no temporary files.
+            std::map<std::string, int> per_run;
+            for (auto& e : fs::directory_iterator(p + ".checkpoints")) {
+                const std::string n = e.path().filename().string();
+                QVERIFY2(n.find(".tmp") == std::string::npos, n.c_str());
+                per_run[n.substr(0, n.find("-step-"))]++;
+            }
+            for (auto& [run, n] : per_run) QCOMPARE(n, 1);
+        }
+    }
+
+    void aRunWithoutCheckpointRestartsFromZero() {
+        Store store(store_path("nockpt.sqlite"));
+        RunConfig c = tiny(Scheme::PreLN, 25);
+        const int64_t full = queue_run(store, c);
+        train_run(store, full);
+        // As a kill -9 before the first checkpoint leaves it: running rows, no checkpoint.
+        const int64_t id = queue_run(store, c);
+        QVERIFY(store.claim_run(id, RunStatus::Queued, "cpu", nlohmann::json::object()));
+        RunWriter w(store, id);
+        for (int s = 0; s < 6; ++s) w.scalar("train/loss", s, 99.0);
+        w.flush();
+        store.set_status(id, RunStatus::Interrupted, "killed");
+        QVERIFY(store.run(id)->checkpoint.empty());
+        RunResult r = resume(store, id);
+        QCOMPARE(r.status, RunStatus::Finished);
+        QCOMPARE(r.steps, int64_t(25));
+        const QString diff = differences(trace(store, full), trace(store, id));
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    }
+
+    void aFailedResumeLeavesTheRecordAsItWas() {
+        const std::string p = store_path("failed.sqlite");
+        Store store(p);
+        RunConfig c = tiny(Scheme::PreLN, 40);
+        const int64_t id = queue_run(store, c);
+        QCOMPARE(cancel_at(store, id, 12).status, RunStatus::Cancelled);
+        const RunInfo before = *store.run(id);
+        const Trace rows = trace(store, id);
+        const std::string ckpt = before.checkpoint;
+        const std::string good = [&] {
+            std::ifstream f(ckpt, std::ios::binary);
+            return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        }();
+        auto check_untouched = [&](const char* what) {
+            bool threw = false;
+            try {
+                resume(store, id);
+            } catch (const RunError& e) {
+                threw = std::string(e.what()).find("its record was left as it was") != std::string::npos;
+            }
+            QVERIFY2(threw, what);
+            const RunInfo after = *store.run(id);
+            QCOMPARE(after.status, before.status);
+            QCOMPARE(after.status_step, before.status_step);
+            QCOMPARE(after.message, before.message);
+            QCOMPARE(after.steps_done, before.steps_done);
+            QCOMPARE(after.checkpoint, before.checkpoint);
+            QCOMPARE(after.ended_at, before.ended_at);
+            QCOMPARE(after.info, before.info);
+            QVERIFY(same(after.final_loss, before.final_loss));
+            QVERIFY(differences(rows, trace(store, id)).isEmpty());
+        };
+        std::ofstream(ckpt, std::ios::binary | std::ios::trunc) << good.substr(0, good.size() / 2);
+        check_untouched("truncated checkpoint");
+        std::ofstream(ckpt, std::ios::binary | std::ios::trunc) << std::string(good.size(), '\0');
+        check_untouched("zeroed checkpoint");
+        fs::remove(ckpt);
+        check_untouched("deleted checkpoint");
+        std::ofstream(ckpt, std::ios::binary) << good;            // put back: it resumes
+        QCOMPARE(resume(store, id).status, RunStatus::Finished);
+        // Finished runs are not resumed, and nothing changes.
+        QVERIFY_THROWS_EXCEPTION(RunError, resume(store, id));
+        QCOMPARE(store.run(id)->status, RunStatus::Finished);
+    }
+
+    void checkpointsByTimeKeepOneFile() {
+        const std::string p = store_path("bytime.sqlite");
+        Store store(p);
+        RunConfig c = tiny(Scheme::PreLN, 30);
+        c.train.checkpoint_every = 0;
+        c.train.checkpoint_seconds = 1e-6;                  // every step
+        const int64_t id = queue_run(store, c);
+        QCOMPARE(cancel_at(store, id, 17).status, RunStatus::Cancelled);
+        int files = 0;
+        for (auto& e : fs::directory_iterator(p + ".checkpoints")) {
+            ++files;
+            QCOMPARE(e.path().filename().string(), std::string("run-1-step-17.pt"));
+        }
+        QCOMPARE(files, 1);
+        QCOMPARE(store.run(id)->steps_done, int64_t(17));
+    }
+
+    void renormalizeOffIsHonoured() {
+        Store store(store_path("renorm.sqlite"));
+        RunConfig on = tiny(Scheme::NGPT, 8), off = on;
+        off.model.ngpt.renormalize = false;
+        const int64_t a = queue_run(store, on), b = queue_run(store, off);
+        train_run(store, a);
+        train_run(store, b);
+        auto la = store.points(store.series_id(a, "train/loss")), lb = store.points(store.series_id(b, "train/loss"));
+        QCOMPARE(la.front().value, lb.front().value);       // the same start
+        QVERIFY(la.back().value != lb.back().value);        // then the weights leave the sphere
+    }
+};
+
+QTEST_GUILESS_MAIN(TestResume)
+#include "test_resume.moc"

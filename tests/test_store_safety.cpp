@@ -1,0 +1,278 @@
+// What the run store promises beyond the round trip (docs/RELIABILITY.md):
+// refused files stay byte-for-byte untouched with a hot write-ahead log too;
+// a log lost or damaged after a crash is reported, not silently empty;
+// read-only opens take no write lock and leave nothing beside the store;
+// SQLite URIs are refused; an unknown status is shown, not fatal; a run is
+// claimed by one process only; checkpoints are stored relative to the store.
+#include "core/errors.h"
+#include "core/store/store.h"
+#include "core/store/wal.h"
+
+#include <QtTest/QtTest>
+
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+using namespace normlab;
+namespace fs = std::filesystem;
+
+namespace {
+std::string read_bytes(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+template <class F> std::string store_error(F&& f) {
+    try {
+        f();
+    } catch (const StoreError& e) {
+        return e.what();
+    }
+    return "";
+}
+// Runs `sql` in a child process that then dies without closing the database:
+// the write-ahead log it leaves is hot (and its -shm index says how much it committed).
+void write_and_die(const std::string& path, const std::string& sql) {
+    const pid_t child = fork();
+    if (child == 0) {
+        sqlite3* db = nullptr;
+        if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) _exit(2);
+        sqlite3_exec(db, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
+        if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) _exit(3);
+        _exit(0);   // no sqlite3_close: nothing is checkpointed
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    QVERIFY(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+// A NormLab store whose crashed writer left `runs` runs with points in its log.
+void killed_store(const std::string& path, int runs) {
+    { Store s(path); }
+    std::string sql = "BEGIN;";
+    for (int i = 1; i <= runs; ++i) {
+        sql += "INSERT INTO runs(name, scheme, config, status, created_at) VALUES('r" + std::to_string(i) +
+               "', 'pre_ln', '{}', 'running', 0);";
+        sql += "INSERT INTO series(run_id, name, layer) VALUES(" + std::to_string(i) + ", 'train/loss', -1);";
+        for (int s = 0; s < 200; ++s)
+            sql += "INSERT INTO points VALUES(" + std::to_string(i) + ", " + std::to_string(s) + ", 1.5);";
+    }
+    write_and_die(path, sql + "COMMIT;");
+}
+// The data: the file and its log (-shm is SQLite's index of the log, rebuilt from it).
+std::string files_of(const std::string& p) {
+    std::string out;
+    for (const char* ext : {"", "-wal"})
+        out += std::string(ext) + ":" + (fs::exists(p + ext) ? std::to_string(std::hash<std::string>{}(read_bytes(p + ext))) : "-") + " ";
+    return out;
+}
+}  // namespace
+
+class TestStoreSafety : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    std::string path(const char* name) { return dir_.filePath(name).toStdString(); }
+
+private Q_SLOTS:
+    void init() { QVERIFY(dir_.isValid()); }
+
+    void foreignStoreWithHotLogIsRefusedUntouched() {
+        const std::string p = path("foreign-hot.sqlite");
+        write_and_die(p, "CREATE TABLE customers(id INTEGER, name TEXT); INSERT INTO customers VALUES(1, 'x');");
+        QVERIFY(inspect_wal(p).hot());
+        const std::string before = files_of(p);
+        const auto e = store_error([&] { Store s(p); });
+        QVERIFY2(e.find("not a NormLab run store") != std::string::npos, e.c_str());
+        QCOMPARE(files_of(p), before);                     // the file and its log as they were
+        QVERIFY(!store_error([&] { Store s(p, Store::Mode::ReadOnly); }).empty());
+        QCOMPARE(files_of(p), before);
+    }
+
+    void newerStoreWithHotLogIsRefusedUntouched() {
+        const std::string p = path("newer-hot.sqlite");
+        { Store s(p); s.create_run("r", "pre_ln", nlohmann::json::object(), 1); }
+        // A newer NormLab migrates both records of its schema in one transaction, then crashes.
+        write_and_die(p, "BEGIN; UPDATE meta SET value='9' WHERE key='schema_version'; PRAGMA user_version=9; COMMIT;");
+        QVERIFY(!inspect_wal(p).header.empty());
+        const std::string before = files_of(p);
+        const auto e = store_error([&] { Store s(p); });
+        QVERIFY2(e.find("newer NormLab (store schema 9") != std::string::npos, e.c_str());
+        QCOMPARE(files_of(p), before);
+    }
+
+    void killedStoreOpensWithEveryCommittedRow() {
+        const std::string p = path("killed.sqlite");
+        killed_store(p, 3);
+        const WalState w = inspect_wal(p);
+        QVERIFY(w.hot());
+        QCOMPARE(w.lost_frames(), int64_t(0));
+        Store ro(p, Store::Mode::ReadOnly);
+        QCOMPARE(ro.runs().size(), size_t(3));
+        QCOMPARE(ro.runs()[0].status, RunStatus::Interrupted);   // shown so, not written
+        Store s(p);
+        QCOMPARE(s.points(s.series_id(3, "train/loss")).size(), size_t(200));
+    }
+
+    void missingLogAfterACrashIsReported() {
+        const std::string p = path("nowal.sqlite");
+        killed_store(p, 3);
+        fs::remove(p + "-wal");
+        const std::string before = files_of(p);
+        const auto e = store_error([&] { Store s(p); });
+        QVERIFY2(e.find("write-ahead log") != std::string::npos && e.find("is missing") != std::string::npos, e.c_str());
+        QVERIFY(!store_error([&] { Store s(p, Store::Mode::ReadOnly); }).empty());
+        QCOMPARE(files_of(p), before);
+    }
+
+    void damagedLogIsReported() {
+        const std::string p = path("badwal.sqlite");
+        killed_store(p, 3);
+        std::string wal = read_bytes(p + "-wal");
+        QVERIFY(wal.size() > 10000);
+        wal[wal.size() / 2] ^= 0x5a;                         // one flipped byte in a middle frame
+        std::ofstream(p + "-wal", std::ios::binary | std::ios::trunc) << wal;
+        const std::string before = files_of(p);
+        const auto e = store_error([&] { Store s(p); });
+        QVERIFY2(e.find("write-ahead log is damaged") != std::string::npos, e.c_str());
+        QCOMPARE(files_of(p), before);
+    }
+
+    void readOnlyOpensLeaveNothingAndTakeNoLock() {
+        const std::string p = path("ro.sqlite");
+        { Store s(p); s.create_run("r", "pre_ln", nlohmann::json::object(), 1); }
+        QVERIFY(!fs::exists(p + "-wal") && !fs::exists(p + "-shm"));
+        const std::string before = read_bytes(p);
+        {
+            Store ro(p, Store::Mode::ReadOnly);
+            QVERIFY(ro.read_only());
+            QCOMPARE(ro.runs().size(), size_t(1));
+        }
+        QCOMPARE(read_bytes(p), before);
+        QVERIFY(!fs::exists(p + "-wal") && !fs::exists(p + "-shm"));   // nothing left beside it
+
+        // A writer holding the write lock does not make a reader wait.
+        Store writer(p);
+        writer.exec("BEGIN IMMEDIATE");
+        const auto t0 = std::chrono::steady_clock::now();
+        Store ro(p, Store::Mode::ReadOnly);
+        QCOMPARE(ro.runs().size(), size_t(1));
+        QVERIFY(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));
+        writer.exec("ROLLBACK");
+        QVERIFY(!store_error([&] { Store(path("absent.sqlite"), Store::Mode::ReadOnly); }).empty());
+        QVERIFY(!fs::exists(path("absent.sqlite")));
+    }
+
+    void otherApplicationsAreRefusedByTheirHeader() {
+        const std::string p = path("otherapp.sqlite");
+        write_and_die(p, "PRAGMA application_id=1234; CREATE TABLE meta(key TEXT, value TEXT);"
+                         " INSERT INTO meta VALUES('app', 'normlab'), ('schema_version', '2');");
+        const std::string before = files_of(p);
+        const auto e = store_error([&] { Store s(p); });
+        QVERIFY2(e.find("another application (application id 0x000004D2)") != std::string::npos, e.c_str());
+        QCOMPARE(files_of(p), before);
+    }
+
+    void refusedNewFilesLeaveNothingBeside() {
+        const std::string p = path("plain-foreign.sqlite");
+        sqlite3* db = nullptr;
+        sqlite3_open(p.c_str(), &db);
+        sqlite3_exec(db, "PRAGMA journal_mode=WAL; CREATE TABLE t(x);", nullptr, nullptr, nullptr);
+        sqlite3_close(db);
+        QVERIFY(!fs::exists(p + "-wal"));
+        QVERIFY(!store_error([&] { Store s(p); }).empty());
+        QVERIFY(!fs::exists(p + "-wal") && !fs::exists(p + "-shm"));
+    }
+
+    void urisAndFoldersAreRefused() {
+        const QString cwd = QDir::currentPath();
+        QDir::setCurrent(dir_.path());
+        for (const char* uri : {"file:/tmp/x?mode=memory", "file:x.sqlite", ":memory:"}) {
+            const auto e = store_error([&] { Store s(uri); });
+            QVERIFY2(e.find("SQLite URI") != std::string::npos, e.c_str());
+        }
+        QVERIFY(!fs::exists(dir_.filePath("file:").toStdString()));
+        QDir::setCurrent(cwd);
+        const auto e = store_error([&] { Store s(dir_.path().toStdString()); });
+        QVERIFY2(e.find("is a folder") != std::string::npos, e.c_str());
+    }
+
+    void unknownStatusIsShownNotFatal() {
+        const std::string p = path("status.sqlite");
+        Store s(p);
+        const int64_t a = s.create_run("a", "pre_ln", nlohmann::json::object(), 1);
+        s.create_run("b", "pre_ln", nlohmann::json::object(), 1);
+        s.exec("UPDATE runs SET status='hibernating' WHERE id=" + std::to_string(a));
+        auto runs = s.runs();
+        QCOMPARE(runs.size(), size_t(2));
+        QCOMPARE(runs[0].status, RunStatus::Unknown);
+        QCOMPARE(runs[0].status_text, std::string("hibernating"));
+        QVERIFY(!resumable(runs[0].status));
+    }
+
+    void aRunIsClaimedOnce() {
+        const std::string p = path("claim.sqlite");
+        Store a(p), b(p);
+        const int64_t id = a.create_run("r", "pre_ln", nlohmann::json::object(), 1);
+        a.set_status(id, RunStatus::Cancelled);
+        QVERIFY(a.claim_run(id, RunStatus::Cancelled, "cpu", nlohmann::json::object()));
+        QVERIFY(!b.claim_run(id, RunStatus::Cancelled, "cpu", nlohmann::json::object()));
+        QCOMPARE(b.run(id)->status, RunStatus::Running);
+    }
+
+    void checkpointsAreStoredRelativeToTheStore() {
+        const std::string p = path("rel.sqlite");
+        const std::string ckpt = path("rel.sqlite.checkpoints/run-1-step-5.pt");
+        {
+            Store s(p);
+            const int64_t id = s.create_run("r", "pre_ln", nlohmann::json::object(), 1);
+            s.write_batch({}, {}, id, &ckpt, 5);
+            QCOMPARE(s.run(id)->checkpoint, ckpt);
+            QCOMPARE(s.run(id)->steps_done, int64_t(5));
+            s.set_checkpoint(id, "/elsewhere/run.pt");            // outside the store's folder: absolute
+            QCOMPARE(s.run(id)->checkpoint, std::string("/elsewhere/run.pt"));
+            s.set_checkpoint(id, ckpt);
+        }
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open_v2(p.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(db, "SELECT checkpoint FROM runs WHERE id=1", -1, &st, nullptr);
+        QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+        QCOMPARE(std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, 0))),
+                 std::string("rel.sqlite.checkpoints/run-1-step-5.pt"));
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+        // Moved with its checkpoints, the store still finds them.
+        const std::string moved = path("moved");
+        fs::create_directories(moved);
+        fs::rename(p, moved + "/rel.sqlite");
+        Store s(moved + "/rel.sqlite", Store::Mode::ReadOnly);
+        QCOMPARE(s.run(1)->checkpoint, moved + "/rel.sqlite.checkpoints/run-1-step-5.pt");
+    }
+
+    void truncationKeepsWhatTheCheckpointCovers() {
+        Store s(path("trunc.sqlite"));
+        const int64_t id = s.create_run("r", "pre_ln", nlohmann::json::object(), 1);
+        RunWriter w(s, id);
+        for (int i = 0; i < 30; ++i) w.scalar("train/loss", i, i);
+        for (int i : {10, 20, 30}) w.scalar("val/loss", i, i);
+        Distribution d;
+        d.name = "gain/x";
+        for (int i : {0, 20, 30}) {
+            d.step = i;
+            w.distribution(d);
+        }
+        w.flush();
+        s.truncate_for_resume(id, 20);                   // the checkpoint was taken after 20 updates
+        QCOMPARE(s.points(s.series_id(id, "train/loss")).size(), size_t(20));    // steps 0..19
+        QCOMPARE(s.points(s.series_id(id, "val/loss")).back().step, int64_t(20));  // measured before it
+        QCOMPARE(s.distributions(id).size(), size_t(1));                          // step 0 only
+        s.truncate_for_resume(id, 0);
+        QCOMPARE(s.points(s.series_id(id, "train/loss")).size(), size_t(0));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStoreSafety)
+#include "test_store_safety.moc"
