@@ -19,6 +19,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QTableView>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QtTest/QtTest>
@@ -141,6 +142,41 @@ private Q_SLOTS:
         qInfo("event-loop latency while training: p50 %.2f ms, p99 %.2f ms over %zu samples", w.latency()->percentile(50),
               w.latency()->percentile(99), w.latency()->samples());
         QVERIFY(w.latency()->samples() > 0);
+    }
+
+    void resumeFromTheRunBrowser() {
+        MainWindow w(store());
+        w.show();
+        make_tiny(w.designer(), 40);
+        const RunConfig cfg = w.designer()->config();
+        int64_t id;
+        {
+            // A run cancelled at step 12, as the Stop button or a closed window leaves it.
+            Store s(store().toStdString());
+            id = queue_run(s, cfg);
+            RunControl control;
+            TrainOptions o;
+            o.control = &control;
+            o.progress_interval_s = 0;
+            o.on_progress = [&](const Progress& p) {
+                if (p.step >= 12) control.cancel();
+            };
+            QCOMPARE(train_run(s, id, o).status, RunStatus::Cancelled);
+        }
+        w.reloadRuns();
+        auto* resume = w.findChild<QPushButton*>("run_resume");
+        QVERIFY(resume);
+        w.showRuns({id});
+        auto* table = w.findChild<QTableView*>("runTable");
+        for (int r = 0; r < table->model()->rowCount(); ++r)
+            if (table->model()->index(r, 0).data().toLongLong() == id) table->selectRow(r);
+        QCOMPARE(w.selectedRuns(), std::vector<qint64>{id});
+        resume->click();
+        wait_idle(w, id);
+        const auto run = *w.store().run(id);
+        QCOMPARE(run.status, RunStatus::Finished);
+        QCOMPARE(run.info["resumed_at_step"].get<int64_t>(), int64_t(12));
+        QCOMPARE(w.store().points(w.store().series_id(id, "train/loss")).size(), size_t(40));
     }
 
     void comparingTwoRunsOverlaysBoth() {

@@ -25,12 +25,20 @@
 #include <QTabWidget>
 #include <QTimer>
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <string>
 
 using namespace normlab;
 
 namespace {
+
+// SIGTERM/SIGINT (a session ending, `kill`, Ctrl-C in the terminal): the run
+// in progress is cancelled with a checkpoint, as the Stop button would, and
+// the app quits. The handler only sets a flag; a timer acts on it.
+std::atomic<int> g_stop{0};
+void on_stop_signal(int) { g_stop = 1; }
 
 // Waits (serving the event loop) until no run is queued or training.
 void wait_for_runs(MainWindow& w, const std::vector<qint64>& ids) {
@@ -119,5 +127,14 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (cli.isSet(run) && w.designer()->experiment()) QTimer::singleShot(0, &w, [&w] { w.runExperiment(); });
+    std::signal(SIGTERM, on_stop_signal);
+    std::signal(SIGINT, on_stop_signal);
+    QTimer stop_watch;
+    QObject::connect(&stop_watch, &QTimer::timeout, &app, [&w] {
+        if (!g_stop) return;
+        w.worker()->cancelAll();   // the worker saves the run as cancelled, with a checkpoint
+        QApplication::quit();      // ~MainWindow waits for the worker
+    });
+    stop_watch.start(100);
     return app.exec();
 }

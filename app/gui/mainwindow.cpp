@@ -83,31 +83,13 @@ double LatencyMonitor::percentile(double p) const {
 }
 
 // ---- MainWindow ----------------------------------------------------------------
-namespace {
-
-void flatten(const json& j, const std::string& prefix, std::map<std::string, std::string>& out) {
-    if (j.is_object()) {
-        for (auto it = j.begin(); it != j.end(); ++it) flatten(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), out);
-    } else {
-        out[prefix] = j.is_string() ? j.get<std::string>() : j.dump();
-    }
-}
-
-QString fmt_eta(double s) {
-    if (!std::isfinite(s) || s <= 0) return "—";
-    const int t = static_cast<int>(s + 0.5);
-    return t >= 3600 ? QString("%1:%2:%3").arg(t / 3600).arg(t / 60 % 60, 2, 10, QChar('0')).arg(t % 60, 2, 10, QChar('0'))
-                     : QString("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QChar('0'));
-}
-
-}  // namespace
 
 MainWindow::MainWindow(const QString& store_path, QWidget* parent) : QMainWindow(parent) {
     QSettings settings;
     QString path = store_path;
     if (path.isEmpty()) path = settings.value("store", QString::fromStdString(Store::default_path())).toString();
     try {
-        store_ = std::make_unique<Store>(path.toStdString());
+        store_ = openStoreFile(path);
     } catch (const StoreError& e) {
         QMessageBox::warning(this, tr("Run store"), tr("%1\n\nNormLab opens the default store instead.").arg(e.what()));
         path = QString::fromStdString(Store::default_path());
@@ -134,7 +116,8 @@ MainWindow::MainWindow(const QString& store_path, QWidget* parent) : QMainWindow
         charts_->refresh(*store_);
         if (++refresh_ticks_ % 4 == 0) reloadRuns();
         status_->setText(tr("Store: %1 · UI latency p50 %2 ms, p99 %3 ms")
-                             .arg(QString::fromStdString(store_->path()))
+                             .arg(QString::fromStdString(store_->path()) +
+                                  (store_->read_only() ? tr(" (read-only)") : QString()))
                              .arg(latency_->percentile(50), 0, 'f', 1)
                              .arg(latency_->percentile(99), 0, 'f', 1));
     });
@@ -227,8 +210,9 @@ void MainWindow::buildUi() {
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     bv->addWidget(table_, 1);
     auto* bb = new QHBoxLayout();
-    for (auto [label, what] : {std::pair{tr("Rename"), QString("rename")}, {tr("Tags"), QString("tags")},
-                               {tr("Notes"), QString("notes")}, {tr("Delete"), QString("delete")}}) {
+    for (auto [label, what] : {std::pair{tr("Resume"), QString("resume")}, {tr("Rename"), QString("rename")},
+                               {tr("Tags"), QString("tags")}, {tr("Notes"), QString("notes")},
+                               {tr("Delete"), QString("delete")}}) {
         auto* b = new QPushButton(label, bw);
         b->setObjectName("run_" + what);
         connect(b, &QPushButton::clicked, this, [this, what = what] { editSelected(what); });
@@ -238,6 +222,8 @@ void MainWindow::buildUi() {
     bv->addLayout(bb);
     connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::onSelectionChanged);
+    table_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(table_, &QWidget::customContextMenuRequested, this, &MainWindow::showRunMenu);
     auto* runs_dock = new QDockWidget(tr("Runs — select several to compare"), this);
     runs_dock->setObjectName("runsDock");
     runs_dock->setWidget(bw);
@@ -364,6 +350,20 @@ void MainWindow::applyTheme() {
     if (store_) charts_->setRuns(std::vector<int64_t>(shown_.begin(), shown_.end()), *store_);
 }
 
+// Writable when possible; a store the user cannot write (a read-only file or
+// folder) is opened read-only, and the window says so.
+std::unique_ptr<Store> MainWindow::openStoreFile(const QString& path) {
+    std::unique_ptr<Store> s;
+    try {
+        s = std::make_unique<Store>(path.toStdString());
+    } catch (const StoreError& e) {
+        if ((e.code() & 0xff) != 8 /* SQLITE_READONLY */ && (e.code() & 0xff) != 14 /* SQLITE_CANTOPEN */) throw;
+        s = std::make_unique<Store>(path.toStdString(), Store::Mode::ReadOnly);
+    }
+    setWindowTitle(s->read_only() ? tr("NormLab — %1 (read-only)").arg(QFileInfo(path).fileName()) : tr("NormLab"));
+    return s;
+}
+
 bool MainWindow::openStore(const QString& path, QString* error) {
     if (worker_->current() || !worker_->queued().empty()) {
         if (error) *error = tr("Finish or cancel the queued runs before switching stores.");
@@ -371,7 +371,7 @@ bool MainWindow::openStore(const QString& path, QString* error) {
     }
     std::unique_ptr<Store> next;
     try {
-        next = std::make_unique<Store>(path.toStdString());
+        next = openStoreFile(path);
     } catch (const StoreError& e) {
         if (error) *error = QString::fromUtf8(e.what());
         return false;
@@ -435,221 +435,6 @@ std::vector<qint64> MainWindow::runExperiment() {
     reloadRuns();
     showRuns(ids);
     return ids;
-}
-
-void MainWindow::showRuns(const std::vector<qint64>& ids) {
-    shown_ = ids;
-    charts_->setRuns(std::vector<int64_t>(ids.begin(), ids.end()), *store_);
-    updateDifferences(ids);
-}
-
-void MainWindow::reloadRuns() {
-    model_->reload(*store_);
-}
-
-std::vector<qint64> MainWindow::selectedRuns() const {
-    std::vector<qint64> ids;
-    for (const QModelIndex& i : table_->selectionModel()->selectedRows())
-        if (const RunInfo* r = model_->runAt(proxy_->mapToSource(i).row())) ids.push_back(r->id);
-    std::sort(ids.begin(), ids.end());
-    return ids;
-}
-
-void MainWindow::onSelectionChanged() {
-    auto ids = selectedRuns();
-    if (!ids.empty()) showRuns(ids);
-}
-
-void MainWindow::updateDifferences(const std::vector<qint64>& ids) {
-    diff_->clear();
-    std::vector<std::map<std::string, std::string>> flat;
-    QStringList headers;
-    for (qint64 id : ids)
-        if (auto r = store_->run(id)) {
-            std::map<std::string, std::string> f;
-            flatten(r->config, "", f);
-            f.erase("name");
-            flat.push_back(std::move(f));
-            headers << QString("#%1 %2").arg(id).arg(QString::fromStdString(r->name));
-        }
-    std::vector<std::string> keys;
-    if (!flat.empty())
-        for (auto& [k, v] : flat.front()) {
-            bool differs = flat.size() == 1;   // a single run: show its normalization components
-            for (auto& f : flat) differs = differs || f[k] != v;
-            if (flat.size() == 1 && !(k.rfind("model.", 0) == 0 || k == "scheme")) differs = false;
-            if (differs) keys.push_back(k);
-        }
-    diff_->setColumnCount(static_cast<int>(flat.size()));
-    diff_->setRowCount(static_cast<int>(keys.size()));
-    diff_->setHorizontalHeaderLabels(headers);
-    QStringList rows;
-    for (size_t k = 0; k < keys.size(); ++k) {
-        rows << QString::fromStdString(keys[k]);
-        for (size_t c = 0; c < flat.size(); ++c) {
-            auto* item = new QTableWidgetItem(QString::fromStdString(flat[c][keys[k]]));
-            item->setForeground(run_color(static_cast<int>(c)));
-            diff_->setItem(static_cast<int>(k), static_cast<int>(c), item);
-        }
-    }
-    diff_->setVerticalHeaderLabels(rows);
-    diff_->resizeColumnsToContents();
-}
-
-QTreeWidgetItem* MainWindow::queueItem(qint64 run, bool create) {
-    for (int i = 0; i < queue_->topLevelItemCount(); ++i)
-        if (queue_->topLevelItem(i)->data(0, Qt::UserRole).toLongLong() == run) return queue_->topLevelItem(i);
-    if (!create) return nullptr;
-    auto* it = new QTreeWidgetItem(queue_);
-    it->setData(0, Qt::UserRole, run);
-    auto r = store_->run(run);
-    it->setText(0, QString("#%1 %2").arg(run).arg(r ? QString::fromStdString(r->name) : QString()));
-    it->setText(1, tr("queued"));
-    auto* bar = new QProgressBar(queue_);
-    bar->setRange(0, 1000);
-    bar->setValue(0);
-    queue_->setItemWidget(it, 2, bar);
-    return it;
-}
-
-void MainWindow::onProgress(const ProgressInfo& p) {
-    auto* it = queueItem(p.run, true);
-    it->setText(1, p.status);
-    if (auto* bar = qobject_cast<QProgressBar*>(queue_->itemWidget(it, 2)))
-        bar->setValue(p.total > 0 ? static_cast<int>(1000 * p.step / p.total) : 0);
-    it->setText(3, std::isfinite(p.loss) ? QString::number(p.loss, 'f', 4) : QString("nan"));
-    it->setText(4, QString::number(p.tokens_per_s, 'f', 0));
-    it->setText(5, fmt_eta(p.eta_s));
-}
-
-void MainWindow::onRunEnded(qint64 run, const QString& status, const QString& message) {
-    if (auto r = store_->run(run); r && r->status == RunStatus::Queued && status == "cancelled")
-        store_->set_status(run, RunStatus::Cancelled, message.toStdString());
-    if (auto* it = queueItem(run, true)) {
-        it->setText(1, status);
-        it->setToolTip(1, message);
-        if (auto* bar = qobject_cast<QProgressBar*>(queue_->itemWidget(it, 2)); bar && status == "finished") bar->setValue(1000);
-    }
-    charts_->refresh(*store_);
-    reloadRuns();
-    if (status != "finished" && !message.isEmpty())
-        statusBar()->showMessage(tr("Run #%1 %2: %3").arg(run).arg(status, message), 10000);
-}
-
-void MainWindow::editSelected(const QString& what) {
-    const auto ids = selectedRuns();
-    if (ids.empty()) return;
-    const RunInfo* first = model_->runAt(model_->rowOf(ids.front()));
-    if (!first) return;
-    try {
-        if (what == "rename") {
-            bool ok = false;
-            const QString name = QInputDialog::getText(this, tr("Rename run"), tr("Name"), QLineEdit::Normal,
-                                                       QString::fromStdString(first->name), &ok);
-            if (ok && !name.trimmed().isEmpty()) store_->rename_run(first->id, name.trimmed().toStdString());
-        } else if (what == "tags") {
-            QStringList cur;
-            for (auto& t : first->tags) cur << QString::fromStdString(t);
-            bool ok = false;
-            const QString text = QInputDialog::getText(this, tr("Tags"), tr("Comma-separated tags"), QLineEdit::Normal, cur.join(", "), &ok);
-            if (ok) {
-                std::vector<std::string> tags;
-                for (auto& t : text.split(',', Qt::SkipEmptyParts)) tags.push_back(t.trimmed().toStdString());
-                for (qint64 id : ids) store_->set_tags(id, tags);
-            }
-        } else if (what == "notes") {
-            bool ok = false;
-            const QString text = QInputDialog::getMultiLineText(this, tr("Notes"), tr("Notes on run #%1").arg(first->id),
-                                                                QString::fromStdString(first->notes), &ok);
-            if (ok) store_->set_notes(first->id, text.toStdString());
-        } else if (what == "delete") {
-            for (qint64 id : ids)
-                if (id == worker_->current()) {
-                    QMessageBox::information(this, tr("Delete"), tr("Run #%1 is training; cancel it first.").arg(id));
-                    return;
-                }
-            if (QMessageBox::question(this, tr("Delete runs"),
-                                      tr("Delete %n run(s) and all their data? This cannot be undone.", nullptr,
-                                         static_cast<int>(ids.size()))) != QMessageBox::Yes)
-                return;
-            for (qint64 id : ids) {
-                worker_->cancel(id);
-                store_->delete_run(id);
-            }
-            showRuns({});
-        }
-    } catch (const StoreError& e) {
-        QMessageBox::warning(this, tr("Run store"), QString::fromUtf8(e.what()));
-    }
-    reloadRuns();
-}
-
-void MainWindow::exportDialog(bool whole_panel) {
-    QDialog dlg(this);
-    dlg.setWindowTitle(whole_panel ? tr("Export panel") : tr("Export chart"));
-    auto* form = new QFormLayout(&dlg);
-    auto* format = new QComboBox(&dlg);
-    format->addItem("PNG", "png");
-    format->addItem("SVG", "svg");
-    format->addItem("PDF", "pdf");
-    format->addItem(tr("CSV (the plotted data, every point)"), "csv");
-    auto* dpi = new QSpinBox(&dlg);
-    dpi->setRange(72, 1200);
-    dpi->setValue(QSettings().value("exportDpi", 300).toInt());
-    form->addRow(tr("Format"), format);
-    form->addRow(tr("Resolution (PNG, DPI)"), dpi);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dlg);
-    form->addRow(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, &dlg, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);
-    if (dlg.exec() != QDialog::Accepted) return;
-    const QString fmt = format->currentData().toString();
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), QString("normlab-figure.%1").arg(fmt),
-                                                      QString("*.%1").arg(fmt));
-    if (path.isEmpty()) return;
-    QSettings().setValue("exportDpi", dpi->value());
-    QString err;
-    if (!charts_->exportCurrent(path, fmt, dpi->value(), whole_panel, &err)) QMessageBox::warning(this, tr("Export"), err);
-    else statusBar()->showMessage(tr("Wrote %1").arg(path), 6000);
-}
-
-bool MainWindow::switchLanguage(const QString& locale) {
-    if (!translator_) {
-        translator_ = new QTranslator(this);
-        qt_translator_ = new QTranslator(this);
-    }
-    qApp->removeTranslator(translator_);
-    qApp->removeTranslator(qt_translator_);
-    const QLocale loc = locale.isEmpty() ? QLocale::system() : QLocale(locale);
-    bool ok = locale == "en";
-    if (!ok && translator_->load(loc, "normlab", "_", ":/i18n")) {
-        qApp->installTranslator(translator_);
-        ok = true;
-    }
-    if (qt_translator_->load(loc, "qtbase", "_", QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        qApp->installTranslator(qt_translator_);
-    return ok;
-}
-
-void MainWindow::changeEvent(QEvent* e) {
-    if (e->type() == QEvent::LanguageChange) retranslate();
-    if (e->type() == QEvent::PaletteChange) applyTheme();
-    QMainWindow::changeEvent(e);
-}
-
-void MainWindow::retranslate() {
-    // Rebuild every translated string: the simplest correct way with code-built widgets.
-    const QByteArray state = saveState();
-    const auto shown = shown_;
-    menuBar()->clear();
-    buildMenus();
-    for (auto* dock : findChildren<QDockWidget*>()) {
-        if (dock->objectName() == "designerDock") dock->setWindowTitle(tr("Experiment"));
-        if (dock->objectName() == "queueDock") dock->setWindowTitle(tr("Queue"));
-        if (dock->objectName() == "runsDock") dock->setWindowTitle(tr("Runs — select several to compare"));
-        if (dock->objectName() == "diffDock") dock->setWindowTitle(tr("Settings that differ"));
-    }
-    restoreState(state);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

@@ -74,6 +74,10 @@ public:
     // Shows these runs (one color each) in every chart.
     void showRuns(const std::vector<qint64>& ids);
     bool openStore(const QString& path, QString* error);
+    // Continues cancelled/interrupted/failed runs from their checkpoints on the worker.
+    void resumeRuns(const std::vector<qint64>& ids);
+    void reloadRuns();                            // re-reads the run table from the store
+    std::vector<qint64> selectedRuns() const;     // ids selected in the run table
     bool switchLanguage(const QString& locale);   // "" = system, "en", "de", "zh_CN"
 
 protected:
@@ -84,14 +88,14 @@ private:
     void buildUi();
     void buildMenus();
     void retranslate();
-    void reloadRuns();
     void onSelectionChanged();
     void updateDifferences(const std::vector<qint64>& ids);
     void onProgress(const ProgressInfo& p);
     void onRunEnded(qint64 run, const QString& status, const QString& message);
     void exportDialog(bool whole_panel);
     void editSelected(const QString& what);
-    std::vector<qint64> selectedRuns() const;
+    void showRunMenu(const QPoint& pos);
+    std::unique_ptr<Store> openStoreFile(const QString& path);
     QTreeWidgetItem* queueItem(qint64 run, bool create);
     void applyTheme();
 

@@ -327,16 +327,20 @@ RunInfo Store::find_run(const std::string& key) {
 int64_t Store::series_id(int64_t run, const std::string& name, int layer) {
     auto key = std::make_pair(run, std::make_pair(name, layer));
     if (auto it = series_cache_.find(key); it != series_cache_.end()) return it->second;
-    sqlite3_stmt* ins = prepare("INSERT OR IGNORE INTO series(run_id, name, layer) VALUES(?,?,?)");
-    sqlite3_bind_int64(ins, 1, run);
-    sqlite3_bind_text(ins, 2, name.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int(ins, 3, layer);
-    check(sqlite3_step(ins), "create series");
+    if (mode_ == Mode::ReadWrite) {
+        sqlite3_stmt* ins = prepare("INSERT OR IGNORE INTO series(run_id, name, layer) VALUES(?,?,?)");
+        sqlite3_bind_int64(ins, 1, run);
+        sqlite3_bind_text(ins, 2, name.c_str(), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(ins, 3, layer);
+        check(sqlite3_step(ins), "create series");
+    }
     sqlite3_stmt* st = prepare("SELECT id FROM series WHERE run_id=? AND name=? AND layer=?");
     sqlite3_bind_int64(st, 1, run);
     sqlite3_bind_text(st, 2, name.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(st, 3, layer);
-    check(sqlite3_step(st), "find series");
+    const int rc = sqlite3_step(st);
+    check(rc, "find series");
+    if (rc != SQLITE_ROW) return 0;          // read-only and absent: no points
     const int64_t id = sqlite3_column_int64(st, 0);
     sqlite3_reset(st);
     series_cache_[key] = id;

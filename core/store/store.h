@@ -137,7 +137,7 @@ public:
     RunInfo find_run(const std::string& id_or_name);
 
     // ---- series
-    int64_t series_id(int64_t run, const std::string& name, int layer = -1);   // created if absent
+    int64_t series_id(int64_t run, const std::string& name, int layer = -1);   // created if absent (read-only: 0)
     // With counts and last steps (a scan of the points), or just ids and names (cheap, for polling).
     std::vector<SeriesInfo> series(int64_t run, bool with_counts = true);
     std::vector<Point> points(int64_t series_id, int64_t after_step = -1);    // steps > after_step

@@ -1,0 +1,269 @@
+// NormLab app: the main window's run browser and queue — showing, selecting,
+// comparing, editing and resuming runs, and the progress of the ones training
+// (the rest of the window is mainwindow.cpp).
+#include "app/gui/mainwindow.h"
+
+#include "app/gui/reportdialog.h"
+#include "app/gui/worker.h"
+#include "core/errors.h"
+#include "core/train/trainer.h"
+#include "core/version.h"
+#include "widgets/chartsview.h"
+#include "widgets/designer.h"
+#include "widgets/linechart.h"
+#include "widgets/runtable.h"
+
+#include <QAction>
+#include <QChart>
+#include <QChartView>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLibraryInfo>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTableWidget>
+#include <QThread>
+#include <QTimer>
+#include <QToolBar>
+#include <QTranslator>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace normlab {
+using nlohmann::json;
+
+namespace {
+
+void flatten(const json& j, const std::string& prefix, std::map<std::string, std::string>& out) {
+    if (j.is_object()) {
+        for (auto it = j.begin(); it != j.end(); ++it) flatten(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), out);
+    } else {
+        out[prefix] = j.is_string() ? j.get<std::string>() : j.dump();
+    }
+}
+
+QString fmt_eta(double s) {
+    if (!std::isfinite(s) || s <= 0) return "—";
+    const int t = static_cast<int>(s + 0.5);
+    return t >= 3600 ? QString("%1:%2:%3").arg(t / 3600).arg(t / 60 % 60, 2, 10, QChar('0')).arg(t % 60, 2, 10, QChar('0'))
+                     : QString("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QChar('0'));
+}
+
+}  // namespace
+
+void MainWindow::showRuns(const std::vector<qint64>& ids) {
+    shown_ = ids;
+    charts_->setRuns(std::vector<int64_t>(ids.begin(), ids.end()), *store_);
+    updateDifferences(ids);
+}
+
+void MainWindow::reloadRuns() {
+    model_->reload(*store_);
+}
+
+std::vector<qint64> MainWindow::selectedRuns() const {
+    std::vector<qint64> ids;
+    for (const QModelIndex& i : table_->selectionModel()->selectedRows())
+        if (const RunInfo* r = model_->runAt(proxy_->mapToSource(i).row())) ids.push_back(r->id);
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+void MainWindow::onSelectionChanged() {
+    auto ids = selectedRuns();
+    if (!ids.empty()) showRuns(ids);
+}
+
+void MainWindow::updateDifferences(const std::vector<qint64>& ids) {
+    diff_->clear();
+    std::vector<std::map<std::string, std::string>> flat;
+    QStringList headers;
+    for (qint64 id : ids)
+        if (auto r = store_->run(id)) {
+            std::map<std::string, std::string> f;
+            flatten(r->config, "", f);
+            f.erase("name");
+            flat.push_back(std::move(f));
+            headers << QString("#%1 %2").arg(id).arg(QString::fromStdString(r->name));
+        }
+    std::vector<std::string> keys;
+    if (!flat.empty())
+        for (auto& [k, v] : flat.front()) {
+            bool differs = flat.size() == 1;   // a single run: show its normalization components
+            for (auto& f : flat) differs = differs || f[k] != v;
+            if (flat.size() == 1 && !(k.rfind("model.", 0) == 0 || k == "scheme")) differs = false;
+            if (differs) keys.push_back(k);
+        }
+    diff_->setColumnCount(static_cast<int>(flat.size()));
+    diff_->setRowCount(static_cast<int>(keys.size()));
+    diff_->setHorizontalHeaderLabels(headers);
+    QStringList rows;
+    for (size_t k = 0; k < keys.size(); ++k) {
+        rows << QString::fromStdString(keys[k]);
+        for (size_t c = 0; c < flat.size(); ++c) {
+            auto* item = new QTableWidgetItem(QString::fromStdString(flat[c][keys[k]]));
+            item->setForeground(run_color(static_cast<int>(c)));
+            diff_->setItem(static_cast<int>(k), static_cast<int>(c), item);
+        }
+    }
+    diff_->setVerticalHeaderLabels(rows);
+    diff_->resizeColumnsToContents();
+}
+
+QTreeWidgetItem* MainWindow::queueItem(qint64 run, bool create) {
+    for (int i = 0; i < queue_->topLevelItemCount(); ++i)
+        if (queue_->topLevelItem(i)->data(0, Qt::UserRole).toLongLong() == run) return queue_->topLevelItem(i);
+    if (!create) return nullptr;
+    auto* it = new QTreeWidgetItem(queue_);
+    it->setData(0, Qt::UserRole, run);
+    auto r = store_->run(run);
+    it->setText(0, QString("#%1 %2").arg(run).arg(r ? QString::fromStdString(r->name) : QString()));
+    it->setText(1, tr("queued"));
+    auto* bar = new QProgressBar(queue_);
+    bar->setRange(0, 1000);
+    bar->setValue(0);
+    queue_->setItemWidget(it, 2, bar);
+    return it;
+}
+
+void MainWindow::onProgress(const ProgressInfo& p) {
+    auto* it = queueItem(p.run, true);
+    it->setText(1, p.status);
+    if (auto* bar = qobject_cast<QProgressBar*>(queue_->itemWidget(it, 2)))
+        bar->setValue(p.total > 0 ? static_cast<int>(1000 * p.step / p.total) : 0);
+    it->setText(3, std::isfinite(p.loss) ? QString::number(p.loss, 'f', 4) : QString("nan"));
+    it->setText(4, QString::number(p.tokens_per_s, 'f', 0));
+    it->setText(5, fmt_eta(p.eta_s));
+}
+
+void MainWindow::onRunEnded(qint64 run, const QString& status, const QString& message) {
+    if (auto r = store_->run(run); r && r->status == RunStatus::Queued && status == "cancelled")
+        store_->set_status(run, RunStatus::Cancelled, message.toStdString());
+    if (auto* it = queueItem(run, true)) {
+        it->setText(1, status);
+        it->setToolTip(1, message);
+        if (auto* bar = qobject_cast<QProgressBar*>(queue_->itemWidget(it, 2)); bar && status == "finished") bar->setValue(1000);
+    }
+    charts_->refresh(*store_);
+    reloadRuns();
+    if (status != "finished" && !message.isEmpty())
+        statusBar()->showMessage(tr("Run #%1 %2: %3").arg(run).arg(status, message), 10000);
+}
+
+void MainWindow::editSelected(const QString& what) {
+    const auto ids = selectedRuns();
+    if (ids.empty()) return;
+    const RunInfo* first = model_->runAt(model_->rowOf(ids.front()));
+    if (!first) return;
+    try {
+        if (what == "rename") {
+            bool ok = false;
+            const QString name = QInputDialog::getText(this, tr("Rename run"), tr("Name"), QLineEdit::Normal,
+                                                       QString::fromStdString(first->name), &ok);
+            if (ok && !name.trimmed().isEmpty()) store_->rename_run(first->id, name.trimmed().toStdString());
+        } else if (what == "tags") {
+            QStringList cur;
+            for (auto& t : first->tags) cur << QString::fromStdString(t);
+            bool ok = false;
+            const QString text = QInputDialog::getText(this, tr("Tags"), tr("Comma-separated tags"), QLineEdit::Normal, cur.join(", "), &ok);
+            if (ok) {
+                std::vector<std::string> tags;
+                for (auto& t : text.split(',', Qt::SkipEmptyParts)) tags.push_back(t.trimmed().toStdString());
+                for (qint64 id : ids) store_->set_tags(id, tags);
+            }
+        } else if (what == "notes") {
+            bool ok = false;
+            const QString text = QInputDialog::getMultiLineText(this, tr("Notes"), tr("Notes on run #%1").arg(first->id),
+                                                                QString::fromStdString(first->notes), &ok);
+            if (ok) store_->set_notes(first->id, text.toStdString());
+        } else if (what == "resume") {
+            resumeRuns(ids);
+        } else if (what == "delete") {
+            for (qint64 id : ids)
+                if (id == worker_->current()) {
+                    QMessageBox::information(this, tr("Delete"), tr("Run #%1 is training; cancel it first.").arg(id));
+                    return;
+                }
+            if (QMessageBox::question(this, tr("Delete runs"),
+                                      tr("Delete %n run(s) and all their data? This cannot be undone.", nullptr,
+                                         static_cast<int>(ids.size()))) != QMessageBox::Yes)
+                return;
+            for (qint64 id : ids) {
+                worker_->cancel(id);
+                store_->delete_run(id);
+            }
+            showRuns({});
+        }
+    } catch (const StoreError& e) {
+        QMessageBox::warning(this, tr("Run store"), QString::fromUtf8(e.what()));
+    }
+    reloadRuns();
+}
+
+// Resume: a cancelled, interrupted or failed run continues from its
+// checkpoint on the worker (from step 0 when it has none); the worker claims
+// it atomically, so a run resumed elsewhere meanwhile is left alone.
+void MainWindow::resumeRuns(const std::vector<qint64>& ids) {
+    if (store_->read_only()) {
+        statusBar()->showMessage(tr("This store is open read-only: runs cannot be resumed into it."), 8000);
+        return;
+    }
+    QStringList skipped;
+    for (qint64 id : ids) {
+        auto r = store_->run(id);
+        const auto queued = worker_->queued();
+        if (!r || !resumable(r->status) || r->status == RunStatus::Queued || id == worker_->current() ||
+            std::find(queued.begin(), queued.end(), id) != queued.end()) {
+            skipped << QString("#%1").arg(id);
+            continue;
+        }
+        if (auto* it = queueItem(id, true)) it->setText(1, tr("resuming"));
+        worker_->enqueue(id, true);
+    }
+    if (!skipped.isEmpty())
+        statusBar()->showMessage(tr("Not resumed (finished, training or queued): %1").arg(skipped.join(", ")), 8000);
+}
+
+void MainWindow::showRunMenu(const QPoint& pos) {
+    if (!table_->indexAt(pos).isValid()) return;
+    QMenu menu(this);
+    const auto ids = selectedRuns();
+    bool can_resume = false;
+    for (qint64 id : ids)
+        if (auto r = store_->run(id); r && resumable(r->status) && r->status != RunStatus::Queued) can_resume = true;
+    auto* resume = menu.addAction(tr("&Resume from checkpoint"), this, [this] { editSelected("resume"); });
+    resume->setEnabled(can_resume && !store_->read_only());
+    menu.addSeparator();
+    menu.addAction(tr("Re&name…"), this, [this] { editSelected("rename"); });
+    menu.addAction(tr("&Tags…"), this, [this] { editSelected("tags"); });
+    menu.addAction(tr("N&otes…"), this, [this] { editSelected("notes"); });
+    menu.addSeparator();
+    menu.addAction(tr("&Delete…"), this, [this] { editSelected("delete"); });
+    menu.exec(table_->viewport()->mapToGlobal(pos));
+}
+
+}  // namespace normlab

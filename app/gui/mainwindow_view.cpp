@@ -1,0 +1,125 @@
+// NormLab app: the main window's export dialog and its languages (the rest
+// of the window is mainwindow.cpp and mainwindow_runs.cpp).
+#include "app/gui/mainwindow.h"
+
+#include "app/gui/reportdialog.h"
+#include "app/gui/worker.h"
+#include "core/errors.h"
+#include "core/train/trainer.h"
+#include "core/version.h"
+#include "widgets/chartsview.h"
+#include "widgets/designer.h"
+#include "widgets/linechart.h"
+#include "widgets/runtable.h"
+
+#include <QAction>
+#include <QChart>
+#include <QChartView>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLibraryInfo>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTableWidget>
+#include <QThread>
+#include <QTimer>
+#include <QToolBar>
+#include <QTranslator>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace normlab {
+
+void MainWindow::exportDialog(bool whole_panel) {
+    QDialog dlg(this);
+    dlg.setWindowTitle(whole_panel ? tr("Export panel") : tr("Export chart"));
+    auto* form = new QFormLayout(&dlg);
+    auto* format = new QComboBox(&dlg);
+    format->addItem("PNG", "png");
+    format->addItem("SVG", "svg");
+    format->addItem("PDF", "pdf");
+    format->addItem(tr("CSV (the plotted data, every point)"), "csv");
+    auto* dpi = new QSpinBox(&dlg);
+    dpi->setRange(72, 1200);
+    dpi->setValue(QSettings().value("exportDpi", 300).toInt());
+    form->addRow(tr("Format"), format);
+    form->addRow(tr("Resolution (PNG, DPI)"), dpi);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dlg);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, &dlg, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);
+    if (dlg.exec() != QDialog::Accepted) return;
+    const QString fmt = format->currentData().toString();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), QString("normlab-figure.%1").arg(fmt),
+                                                      QString("*.%1").arg(fmt));
+    if (path.isEmpty()) return;
+    QSettings().setValue("exportDpi", dpi->value());
+    QString err;
+    if (!charts_->exportCurrent(path, fmt, dpi->value(), whole_panel, &err)) QMessageBox::warning(this, tr("Export"), err);
+    else statusBar()->showMessage(tr("Wrote %1").arg(path), 6000);
+}
+
+bool MainWindow::switchLanguage(const QString& locale) {
+    if (!translator_) {
+        translator_ = new QTranslator(this);
+        qt_translator_ = new QTranslator(this);
+    }
+    qApp->removeTranslator(translator_);
+    qApp->removeTranslator(qt_translator_);
+    const QLocale loc = locale.isEmpty() ? QLocale::system() : QLocale(locale);
+    bool ok = locale == "en";
+    if (!ok && translator_->load(loc, "normlab", "_", ":/i18n")) {
+        qApp->installTranslator(translator_);
+        ok = true;
+    }
+    if (qt_translator_->load(loc, "qtbase", "_", QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        qApp->installTranslator(qt_translator_);
+    return ok;
+}
+
+void MainWindow::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::LanguageChange) retranslate();
+    if (e->type() == QEvent::PaletteChange) applyTheme();
+    QMainWindow::changeEvent(e);
+}
+
+void MainWindow::retranslate() {
+    // Rebuild every translated string: the simplest correct way with code-built widgets.
+    const QByteArray state = saveState();
+    const auto shown = shown_;
+    menuBar()->clear();
+    buildMenus();
+    for (auto* dock : findChildren<QDockWidget*>()) {
+        if (dock->objectName() == "designerDock") dock->setWindowTitle(tr("Experiment"));
+        if (dock->objectName() == "queueDock") dock->setWindowTitle(tr("Queue"));
+        if (dock->objectName() == "runsDock") dock->setWindowTitle(tr("Runs — select several to compare"));
+        if (dock->objectName() == "diffDock") dock->setWindowTitle(tr("Settings that differ"));
+    }
+    restoreState(state);
+}
+
+}  // namespace normlab

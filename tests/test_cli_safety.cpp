@@ -1,0 +1,239 @@
+// normlab-cli as a hostile user meets it: every bad input is refused with
+// exit 2 and the field named before a store exists; Ctrl-C and SIGTERM stop
+// long work within a second; two resumes of one run train it once; a
+// relative --store works from anywhere; a full disk ends a run cleanly.
+#include "core/store/store.h"
+
+#include <QtTest/QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <sys/stat.h>
+#include <filesystem>
+#include <fstream>
+#include <sys/mount.h>
+#include <unistd.h>
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+struct Result {
+    int code;
+    QString out, err;
+};
+}  // namespace
+
+class TestCliSafety : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+    Result cli(const QStringList& args, const QString& cwd = {}, int timeout_ms = 120000) {
+        QProcess p;
+        if (!cwd.isEmpty()) p.setWorkingDirectory(cwd);
+        p.start(QStringLiteral(NORMLAB_CLI), args);
+        if (!p.waitForFinished(timeout_ms)) {
+            p.kill();
+            p.waitForFinished();
+            return {-1, {}, "timeout"};
+        }
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
+                QString::fromUtf8(p.readAllStandardError())};
+    }
+    QString write(const QString& name, const std::string& text) {
+        const QString path = dir_.filePath(name);
+        std::ofstream(path.toStdString(), std::ios::binary) << text;
+        return path;
+    }
+    static json tiny(int steps, const json& extra = json::object()) {
+        json base = {{"model", {{"d_model", 32}, {"n_layers", 2}, {"n_heads", 4}, {"d_ff", 64}, {"context", 16}}},
+                     {"train", {{"steps", steps}, {"batch_size", 4}, {"eval_every", 10}, {"threads", 1}}},
+                     {"data", {{"source", "markov"}, {"markov", {{"length", 5000}}}}}};
+        base.merge_patch(extra);
+        return {{"name", "t"}, {"base", base}};
+    }
+
+private Q_SLOTS:
+    void badInputIsRefusedBeforeAStoreExists() {
+        const QString empty = write("empty.txt", ""), shortf = write("short.txt", std::string(30, 'x'));
+        const std::vector<std::pair<std::string, std::string>> cases = {
+            {tiny(5, {{"model", {{"d_model", 4294967360.0}}}}).dump(), "base.model.d_model"},
+            {tiny(5, {{"train", {{"steps", 4294967297.0}}}}).dump(), "base.train.steps"},
+            {tiny(5, {{"model", {{"n_layers", -4294967294.0}}}}).dump(), "base.model.n_layers"},
+            {tiny(5, {{"train", {{"seed", -1.0}}}}).dump(), "base.train.seed"},
+            {R"({"base": {"model": {"d_model": 64, "d_model": 128}}})", "base.model.d_model: this key appears twice"},
+            {std::string(100000, '[') + std::string(100000, ']'), "nested more than 64 levels"},
+            {R"({"base": {"optim": {"lr": 1e400}}})", "base.optim.lr"},
+            {tiny(5, {{"model", {{"d_ff", 2e9}}}}).dump(), "base.model.d_ff"},
+            {tiny(5, {{"train", {{"batch_size", 1e9}}}}).dump(), "base.train.batch_size"},
+            {tiny(5, {{"model", {{"d_model", 16384}, {"n_layers", 512}}}}).dump(), "the run would need about"},
+            {tiny(5, {{"model", {{"init_std", 1e300}}}}).dump(), "base.model.init_std"},
+            {tiny(5, {{"optim", {{"schedule", {{"kind", "ramp"}, {"ramp_increment", 1e300}}}}}}).dump(),
+             "base.optim.schedule.ramp_increment"},
+            {tiny(5, {{"train", {{"eval_batches", 2e9}}}}).dump(), "base.train.eval_batches"},
+            {tiny(5, {{"train", {{"threads", 100000}}}}).dump(), "base.train.threads"},
+            {tiny(5, {{"data", {{"source", "file"}, {"path", "/no/such/file"}}}}).dump(), "data.path"},
+            {tiny(5, {{"data", {{"source", "file"}, {"path", empty.toStdString()}}}}).dump(), "too short"},
+            {tiny(5, {{"data", {{"source", "file"}, {"path", shortf.toStdString()}}}}).dump(), "too short"},
+            {tiny(5, {{"data", {{"source", "file"}, {"path", dir_.path().toStdString()}}}}).dump(), "is a folder"},
+            {tiny(5, {{"data", {{"source", "file"}, {"path", "/dev/zero"}}}}).dump(), "not a regular file"},
+        };
+        int n = 0;
+        for (auto& [text, expected] : cases) {
+            const QString exp = write(QString("bad%1.json").arg(n), text);
+            const QString store = dir_.filePath(QString("never%1.sqlite").arg(n++));
+            for (const char* cmd : {"validate", "run"}) {
+                Result r = cli({cmd, exp, "--store", store}, {}, 30000);
+                QVERIFY2(r.code == 2 && r.err.contains(QString::fromStdString(expected)),
+                         qPrintable(QString("%1 %2: exit %3: %4").arg(cmd).arg(QString::fromStdString(expected)).arg(r.code).arg(r.err.left(300))));
+            }
+            QVERIFY2(!QFile::exists(store), qPrintable(store));
+        }
+        // 64 sweep axes of two values: refused, not "0 run(s)".
+        json sweep = json::object();
+        for (int i = 0; i < 64; ++i) sweep["probes.hist_bins_" + std::to_string(i)] = {2, 3};
+        json big = tiny(5);
+        big["sweep"] = sweep;
+        Result r = cli({"validate", write("sweep.json", big.dump())});
+        QVERIFY2(r.code == 2 && r.err.contains("sweep: expands to more than 10000 runs"), qPrintable(r.err));
+        // Files that are not experiments, bad options, CUDA without a GPU, URIs.
+        const QString sparse = dir_.filePath("huge.json");
+        { std::ofstream f(sparse.toStdString()); }
+        fs::resize_file(sparse.toStdString(), 64u << 20);
+        QElapsedTimer t;
+        t.start();
+        r = cli({"validate", sparse});
+        QVERIFY2(r.code == 2 && r.err.contains("MiB") && t.elapsed() < 5000, qPrintable(r.err));
+        r = cli({"run", dir_.path()});
+        QVERIFY2(r.code == 2 && r.err.contains("is a folder"), qPrintable(r.err));
+        const QString good = write("good.json", tiny(5).dump());
+        r = cli({"run", good, "--threads", "-5", "--store", dir_.filePath("t.sqlite")});
+        QVERIFY2(r.code == 2 && r.err.contains("--threads -5 is out of range"), qPrintable(r.err));
+        r = cli({"run", good, "--device", "cuda", "--store", dir_.filePath("cuda.sqlite")});
+        if (!r.err.contains("cuda:0")) {
+            QVERIFY2(r.code == 2 && r.err.contains("train.device"), qPrintable(r.err));
+            QVERIFY(!QFile::exists(dir_.filePath("cuda.sqlite")));
+        }
+        r = cli({"run", good, "--store", "file:" + dir_.filePath("x.sqlite") + "?mode=memory"}, dir_.path());
+        QVERIFY2(r.code == 5 && r.err.contains("SQLite URI"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(dir_.filePath("file:")));
+    }
+
+    void signalsStopLongWorkWithinASecond() {
+        // Generating 2 GB of Markov data takes many seconds: Ctrl-C stops it.
+        const QString slow = write("slowdata.json", tiny(5, {{"data", {{"markov", {{"length", 2147483648ll}}}}}}).dump());
+        const QString store = dir_.filePath("signals.sqlite");
+        for (int sig : {SIGINT, SIGTERM}) {
+            QProcess p;
+            p.start(QStringLiteral(NORMLAB_CLI), {"run", slow, "--store", store});
+            QVERIFY(p.waitForStarted());
+            QTest::qWait(2000);
+            QElapsedTimer t;
+            t.start();
+            ::kill(static_cast<pid_t>(p.processId()), sig);
+            QVERIFY(p.waitForFinished(10000));
+            QVERIFY2(t.elapsed() < 1500, qPrintable(QString("took %1 ms").arg(t.elapsed())));
+            QCOMPARE(p.exitCode(), 130);
+        }
+        normlab::Store s(store.toStdString(), normlab::Store::Mode::ReadOnly);
+        for (auto& r : s.runs()) {
+            QCOMPARE(r.status, normlab::RunStatus::Cancelled);
+            QVERIFY2(r.message.find("before training started") != std::string::npos, r.message.c_str());
+        }
+    }
+
+    void twoResumesTrainARunOnce() {
+        const QString exp = write("twice.json", tiny(600, {{"train", {{"checkpoint_every", 50}}}}).dump());
+        const QString store = dir_.filePath("twice.sqlite");
+        QProcess p;
+        p.start(QStringLiteral(NORMLAB_CLI), {"run", exp, "--store", store});
+        QVERIFY(p.waitForStarted());
+        QTest::qWait(1500);
+        ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
+        QVERIFY(p.waitForFinished(10000));
+        QProcess a, b;
+        a.start(QStringLiteral(NORMLAB_CLI), {"resume", "1", "--store", store});
+        b.start(QStringLiteral(NORMLAB_CLI), {"resume", "1", "--store", store});
+        QVERIFY(a.waitForFinished(120000) && b.waitForFinished(120000));
+        const int ok = (a.exitCode() == 0) + (b.exitCode() == 0);
+        QVERIFY2(ok == 1, qPrintable(QString("exits %1 and %2: %3 %4").arg(a.exitCode()).arg(b.exitCode())
+                                         .arg(QString::fromUtf8(a.readAllStandardError()).right(200))
+                                         .arg(QString::fromUtf8(b.readAllStandardError()).right(200))));
+        normlab::Store s(store.toStdString(), normlab::Store::Mode::ReadOnly);
+        QCOMPARE(s.run(1)->status, normlab::RunStatus::Finished);
+        QCOMPARE(s.points(s.series_id(1, "train/loss")).size(), size_t(600));
+    }
+
+    void aRelativeStoreWorksFromAnywhere() {
+        QDir(dir_.path()).mkpath("here/there");
+        const QString exp = write("rel.json", tiny(10).dump());
+        Result r = cli({"run", exp, "--store", "rel.sqlite"}, dir_.filePath("here"));
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = cli({"export-weights", "1", "w.safetensors", "--store", "../rel.sqlite"}, dir_.filePath("here/there"));
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = cli({"resume", "1", "--store", dir_.filePath("here/rel.sqlite")});
+        QVERIFY2(r.code == 2 && r.err.contains("already finished"), qPrintable(r.err));
+    }
+
+    void aReadOnlyStoreIsListedAsIs() {
+        // As an ordinary user would meet it: a store in a folder they cannot write.
+        if (::geteuid() != 0 || QStandardPaths::findExecutable("setpriv").isEmpty())
+            QSKIP("needs root and setpriv to run the CLI as another user");
+        const QString exp = write("ro.json", tiny(5).dump());
+        char tmpl[] = "/tmp/normlab-ro-XXXXXX";
+        QVERIFY(::mkdtemp(tmpl));
+        const QString ro = QString::fromUtf8(tmpl);
+        const QString store = ro + "/runs.sqlite";
+        QVERIFY(cli({"run", exp, "--store", store}).code == 0);
+        QVERIFY(QFile::exists(store + ".checkpoints"));
+        ::chmod(store.toUtf8().constData(), 0444);
+        ::chmod(ro.toUtf8().constData(), 0555);
+        QProcess p;
+        p.start("setpriv", {"--reuid=65534", "--regid=65534", "--clear-groups", QStringLiteral(NORMLAB_CLI), "list",
+                            "--store", store});
+        QVERIFY(p.waitForFinished(60000));
+        const QString out = QString::fromUtf8(p.readAllStandardOutput()), err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(p.exitCode() == 0 && out.contains("finished"), qPrintable(out + err));
+        QVERIFY(!QFile::exists(store + "-wal") && !QFile::exists(store + "-shm"));
+        ::chmod(ro.toUtf8().constData(), 0755);
+        fs::remove_all(ro.toStdString());
+    }
+
+    void aFullDiskEndsARunCleanly() {
+        if (::geteuid() != 0) QSKIP("needs root to mount a small tmpfs (CI runs as root)");
+        const QString full = dir_.filePath("full");
+        QDir().mkpath(full);
+        if (::mount("tmpfs", full.toUtf8().constData(), "tmpfs", 0, "size=2200k") != 0)
+            QSKIP("cannot mount a tmpfs here (a container without CAP_SYS_ADMIN)");
+        struct Unmount {
+            QString p;
+            ~Unmount() { ::umount2(p.toUtf8().constData(), MNT_DETACH); }
+        } unmount{full};
+        // About 1.4 MB per checkpoint: the first fits, the second cannot.
+        const QString exp = write("full.json", tiny(200, {{"model", {{"d_model", 64}, {"d_ff", 256}}},
+                                                          {"train", {{"checkpoint_every", 20}}}}).dump());
+        const QString store = full + "/s.sqlite";
+        Result r = cli({"run", exp, "--store", store});
+        QVERIFY2(r.code == 4 && r.err.contains("No space left on device"), qPrintable(r.err));
+        r = cli({"list", "--store", store});                       // readable while the disk is full
+        QVERIFY2(r.code == 0 && r.out.contains("failed"), qPrintable(r.out + r.err));
+        normlab::Store s(store.toStdString(), normlab::Store::Mode::ReadOnly);
+        auto run = *s.run(1);
+        QVERIFY2(run.message.find("No space left on device") != std::string::npos, run.message.c_str());
+        QVERIFY(fs::exists(run.checkpoint));                       // the last good checkpoint is kept
+        for (auto& e : fs::recursive_directory_iterator(full.toStdString()))
+            QVERIFY2(e.path().string().find(".tmp") == std::string::npos, e.path().c_str());
+        // An export that cannot be written fails and leaves nothing behind.
+        std::ofstream(full.toStdString() + "/filler", std::ios::binary) << std::string(1 << 20, 'x');
+        r = cli({"export", "1", "--csv", "--out", full + "/run.csv", "--store", store});
+        QVERIFY2(r.code != 0 && r.err.contains("No space left"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(full + "/run.csv") && !QFile::exists(full + "/run.csv.tmp"));
+        r = cli({"export-weights", "1", full + "/w.safetensors", "--store", store});
+        QVERIFY(r.code != 0);
+        QVERIFY(!QFile::exists(full + "/w.safetensors") && !QFile::exists(full + "/w.safetensors.tmp"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliSafety)
+#include "test_cli_safety.moc"
