@@ -7,6 +7,11 @@
 //   normlab-bench ops [--threads 2 --reps 5]
 //       → JSON: the fused CPU kernels against the eager LibTorch ops they replace,
 //         forward + backward, op by op (bench_ops.cpp)
+//   normlab-bench checkpoint [--scheme S --d 128 --layers 4 --heads 4 --dff 512 --reps 7]
+//       → JSON: bytes of one checkpoint (weights + optimizer state + trainer state)
+//         and the median milliseconds to write it durably (serialize, write,
+//         fsync, rename) and commit it with its rows; the share of training
+//         time it costs at the default cadence (one per 60 s)
 //   normlab-bench store [--points 1000000]
 //       → JSON: scalar and per-layer rows written per second, seconds to load one
 //         series of --points points
@@ -18,6 +23,8 @@
 #include "core/config.h"
 #include "core/platform.h"
 #include "core/store/store.h"
+#include "core/train/io.h"
+#include "core/train/recorder.h"
 #include "core/train/trainer.h"
 
 #include <nlohmann/json.hpp>
@@ -120,6 +127,52 @@ int bench_train(std::map<std::string, std::string> o) {
     return 0;
 }
 
+int bench_checkpoint(std::map<std::string, std::string> o) {
+    RunConfig c;
+    apply_scheme(c, parse_scheme(o.count("--scheme") ? o["--scheme"] : "pre_ln"));
+    c.model.d_model = geti(o, "--d", 128);
+    c.model.n_layers = geti(o, "--layers", 4);
+    c.model.n_heads = geti(o, "--heads", 4);
+    c.model.d_ff = geti(o, "--dff", 4 * c.model.d_model);
+    validate(c);
+    GPT model(c.model);
+    model->reset_parameters(1);
+    auto opt = make_optimizer(c.optim, model);
+    // One optimizer step, so the optimizer state (Adam's moments) exists and is saved.
+    auto tok = torch::randint(0, 256, {2, 17}, torch::kInt64);
+    GPTImpl::loss(model->forward(tok.narrow(1, 0, 16)), tok.narrow(1, 1, 16)).backward();
+    opt->step();
+    const std::string path = temp_path("normlab-ckpt-bench");
+    remove_store(path);
+    using clock = std::chrono::steady_clock;
+    std::vector<double> ms;
+    uintmax_t bytes = 0;
+    {
+        Store store(path);
+        const int64_t id = store.create_run("bench", scheme_name(c.scheme), to_json(c), 1);
+        RunWriter w(store, id);
+        const std::string dir = path + ".checkpoints";
+        for (int i = 0; i < geti(o, "--reps", 7); ++i) {
+            const std::string file = dir + "/run-1-step-" + std::to_string(i) + ".pt";
+            for (int k = 0; k < 100; ++k) w.scalar("train/loss", i * 100 + k, 1.0);   // rows committed with it
+            const auto t0 = clock::now();
+            save_checkpoint(file, model, opt.get(), i, c, json{{"wall_s", 1.0}});
+            w.flush_with_checkpoint(file, i);
+            ms.push_back(std::chrono::duration<double, std::milli>(clock::now() - t0).count());
+            bytes = std::filesystem::file_size(file);
+            std::filesystem::remove(file);
+        }
+    }
+    remove_store(path);
+    const double med = median(ms);
+    std::printf("%s\n", json({{"scheme", scheme_name(c.scheme)}, {"d_model", c.model.d_model}, {"layers", c.model.n_layers},
+                              {"parameters", model->parameter_count()}, {"bytes", bytes}, {"ms", ms},
+                              {"ms_median", med}, {"share_at_60s", med / 60000.0}})
+                            .dump()
+                            .c_str());
+    return 0;
+}
+
 int bench_store(std::map<std::string, std::string> o) {
     const int64_t n = geti(o, "--points", 1000000);
     const std::string path = temp_path("normlab-store-bench");
@@ -187,6 +240,7 @@ int main(int argc, char** argv) {
         const std::string what = argv[1];
         if (what == "train") return bench_train(options(argc, argv, 2));
         if (what == "store") return bench_store(options(argc, argv, 2));
+        if (what == "checkpoint") return bench_checkpoint(options(argc, argv, 2));
         if (what == "ops") {
             auto o = options(argc, argv, 2);
             return bench_ops(geti(o, "--threads", 2), geti(o, "--reps", 5));

@@ -154,7 +154,8 @@ struct TrainConfig {
     int eval_every = 100;           // validation loss interval (0: only at the end)
     int eval_batches = 4;
     int checkpoint_every = 0;       // also every N steps (0: by time alone)
-    double checkpoint_seconds = 60; // a checkpoint at least this often in wall time (0: off); always one at the end
+    double checkpoint_seconds = 60; // a checkpoint this often in wall time (0: off), stretched so that writing
+                                    // checkpoints costs at most 2% of training; always one at the end
     DivergenceConfig divergence;
 };
 

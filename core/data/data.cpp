@@ -139,17 +139,24 @@ std::vector<uint8_t> sample_markov(const MarkovChain& c, int64_t length, uint64_
     const size_t states = c.stationary.size();
     Rng rng(seed ^ 0x5A5A5A5A12345ull);
     size_t s = static_cast<size_t>(rng.next() % states);
-    std::vector<uint8_t> out(static_cast<size_t>(length));
-    size_t i = 0;
-    for (auto& b : out) {
-        if ((++i & 0xFFFFF) == 0 && cancelled && cancelled()) throw Cancelled();
-        const double u = rng.uniform();
-        const double* row = &c.transition[s * A];
-        int a = 0;
-        double acc = row[0];
-        while (a + 1 < A && u >= acc) acc += row[++a];
-        b = markov_symbol_byte(a);
-        s = (s * A + a) % states;
+    // Grown chunk by chunk (not zero-filled up front: 2 GB of that cannot be
+    // interrupted), with a cancel check per chunk.
+    std::vector<uint8_t> out;
+    out.reserve(static_cast<size_t>(length));
+    constexpr size_t kChunk = 1u << 20;
+    while (out.size() < static_cast<size_t>(length)) {
+        if (cancelled && cancelled()) throw Cancelled();
+        const size_t begin = out.size(), end = std::min(static_cast<size_t>(length), begin + kChunk);
+        out.resize(end);
+        for (size_t i = begin; i < end; ++i) {
+            const double u = rng.uniform();
+            const double* row = &c.transition[s * A];
+            int a = 0;
+            double acc = row[0];
+            while (a + 1 < A && u >= acc) acc += row[++a];
+            out[i] = markov_symbol_byte(a);
+            s = (s * A + a) % states;
+        }
     }
     return out;
 }

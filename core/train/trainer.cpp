@@ -272,7 +272,9 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
         };
         // The checkpoint file first, then its pointer and every buffered row
         // in one transaction, then the previous file goes.
+        double ckpt_cost_s = 0;   // the last checkpoint's duration: the time cadence keeps it under 2% of training
         auto checkpoint = [&]() {
+            const auto c0 = std::chrono::steady_clock::now();
             st.wall_s = wall();
             const std::string file = checkpoint_file(ckpt_dir, run_id, step);
             save_checkpoint(file, model, optimizer.get(), step, cfg, st.to_json());
@@ -282,6 +284,7 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
                 fs::remove(current_ckpt, ec);
             current_ckpt = file;
             last_ckpt = std::chrono::steady_clock::now();
+            ckpt_cost_s = seconds_since(c0);
         };
         auto report = [&](RunStatus status) {
             if (!opts.on_progress) return;
@@ -392,7 +395,8 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
                 writer.scalar("val/loss", step, st.val_loss);
             }
             const bool by_steps = cfg.train.checkpoint_every > 0 && step % cfg.train.checkpoint_every == 0;
-            const bool by_time = cfg.train.checkpoint_seconds > 0 && seconds_since(last_ckpt) >= cfg.train.checkpoint_seconds;
+            const bool by_time = cfg.train.checkpoint_seconds > 0 &&
+                                 seconds_since(last_ckpt) >= std::max(cfg.train.checkpoint_seconds, 50 * ckpt_cost_s);
             if (by_steps || by_time || last) checkpoint();
             if (seconds_since(last_progress) >= opts.progress_interval_s && !last) {
                 store.heartbeat(run_id, step);

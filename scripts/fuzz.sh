@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/, clang with ASan + UBSan) into
+# build-fuzz/, replays the committed seed corpus and every past crash
+# (fuzz/regressions/), then fuzzes each target for a while.
+#   scripts/fuzz.sh                 60 s per target (what CI runs)
+#   scripts/fuzz.sh --seconds 3600  longer, by hand
+# A crash writes its input to build-fuzz/crash-*; copy it into
+# fuzz/regressions/TARGET/ once fixed, so it is replayed from then on.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_PER_TARGET=60
+while (($#)); do
+  case "$1" in
+    --seconds) SECONDS_PER_TARGET="$2"; shift 2 ;;
+    *) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+BUILD="${NORMLAB_FUZZ_DIR:-build-fuzz}"
+CXX=clang++ cmake -S fuzz -B "$BUILD" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$BUILD" -j "$(nproc)"
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+status=0
+for target in fuzz_experiment fuzz_store_open fuzz_wal; do
+  corpus=fuzz/corpus/${target#fuzz_}
+  work="$BUILD/corpus-${target#fuzz_}"
+  mkdir -p "$work" "fuzz/regressions/$target"
+  extra=()
+  [ "$target" = fuzz_experiment ] && extra=(experiments experiments/reproduction)
+  # Replay: the seeds and every input that once crashed.
+  seeds=$(find "$corpus" "fuzz/regressions/$target" "${extra[@]}" -maxdepth 1 -type f | sort)
+  if [ -n "$seeds" ]; then
+    # shellcheck disable=SC2086
+    "$BUILD/$target" -runs=0 $seeds >"$BUILD/$target.replay.log" 2>&1 || { echo "fuzz: $target crashed on a committed input:"; tail -30 "$BUILD/$target.replay.log"; status=1; continue; }
+  fi
+  echo "fuzz: $target for ${SECONDS_PER_TARGET}s"
+  if ! "$BUILD/$target" -max_total_time="$SECONDS_PER_TARGET" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
+        -artifact_prefix="$BUILD/crash-$target-" -print_final_stats=1 "$work" "$corpus" "${extra[@]}" \
+        >"$BUILD/$target.log" 2>&1; then
+    echo "fuzz: $target found a crash:"; tail -40 "$BUILD/$target.log"; status=1
+  else
+    grep -E "^stat::number_of_executed_units|^stat::new_units_added" "$BUILD/$target.log" | sed "s/^/fuzz: $target /"
+  fi
+done
+if ((status)); then echo "fuzz: 0 passed, 1 failed"; else echo "fuzz: 3 passed, 0 failed"; fi
+exit $status
