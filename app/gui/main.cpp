@@ -131,9 +131,7 @@ int main(int argc, char** argv) {
     std::signal(SIGINT, on_stop_signal);
     QTimer stop_watch;
     QObject::connect(&stop_watch, &QTimer::timeout, &app, [&w] {
-        if (!g_stop) return;
-        w.worker()->cancelAll();   // the worker saves the run as cancelled, with a checkpoint
-        QApplication::quit();      // ~MainWindow waits for the worker
+        if (g_stop) w.stopAndQuit();
     });
     stop_watch.start(100);
     return app.exec();

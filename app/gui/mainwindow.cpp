@@ -437,8 +437,14 @@ std::vector<qint64> MainWindow::runExperiment() {
     return ids;
 }
 
+void MainWindow::stopAndQuit() {
+    quitting_ = true;
+    worker_->cancelAll();
+    QApplication::quit();   // closes the window; ~MainWindow waits for the worker
+}
+
 void MainWindow::closeEvent(QCloseEvent* e) {
-    if (worker_->current()) {
+    if (worker_->current() && !quitting_) {
         if (QMessageBox::question(this, tr("Quit"), tr("A run is training. Cancel it and quit? Its data so far stays in the store."))
             != QMessageBox::Yes) {
             e->ignore();

@@ -79,6 +79,9 @@ public:
     void reloadRuns();                            // re-reads the run table from the store
     std::vector<qint64> selectedRuns() const;     // ids selected in the run table
     bool switchLanguage(const QString& locale);   // "" = system, "en", "de", "zh_CN"
+    // SIGTERM/SIGINT: cancels the training run (kept as cancelled, with a
+    // checkpoint) and quits without asking.
+    void stopAndQuit();
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -98,6 +101,7 @@ private:
     std::unique_ptr<Store> openStoreFile(const QString& path);
     QTreeWidgetItem* queueItem(qint64 run, bool create);
     void applyTheme();
+    bool quitting_ = false;
 
     std::unique_ptr<Store> store_;
     Designer* designer_ = nullptr;
