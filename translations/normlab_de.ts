@@ -717,6 +717,10 @@ NormLab opens the default store instead.</source>
         <translation>Speicher: %1 · UI-Latenz p50 %2 ms, p99 %3 ms</translation>
     </message>
     <message>
+        <source> (read-only)</source>
+        <translation> (schreibgeschützt)</translation>
+    </message>
+    <message>
         <source>NormLab</source>
         <translation>NormLab</translation>
     </message>
@@ -945,6 +949,10 @@ NormLab opens the default store instead.</source>
         <translation>nur CPU</translation>
     </message>
     <message>
+        <source>NormLab — %1 (read-only)</source>
+        <translation>NormLab — %1 (schreibgeschützt)</translation>
+    </message>
+    <message>
         <source>Finish or cancel the queued runs before switching stores.</source>
         <translation type="unfinished" />
     </message>
@@ -959,6 +967,14 @@ NormLab opens the default store instead.</source>
     <message>
         <source>Run experiment</source>
         <translation>Experiment starten</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Beenden</translation>
+    </message>
+    <message>
+        <source>A run is training. Cancel it and quit? Its data so far stays in the store.</source>
+        <translation type="unfinished" />
     </message>
     <message>
         <source>queued</source>
@@ -1000,6 +1016,38 @@ NormLab opens the default store instead.</source>
         </translation>
     </message>
     <message>
+        <source>This store is open read-only: runs cannot be resumed into it.</source>
+        <translation>Dieser Speicher ist schreibgeschützt geöffnet: Läufe können darin nicht fortgesetzt werden.</translation>
+    </message>
+    <message>
+        <source>resuming</source>
+        <translation>wird fortgesetzt</translation>
+    </message>
+    <message>
+        <source>Not resumed (finished, training or queued): %1</source>
+        <translation>Nicht fortgesetzt (fertig, im Training oder eingereiht): %1</translation>
+    </message>
+    <message>
+        <source>&amp;Resume from checkpoint</source>
+        <translation>Ab Checkpoint &amp;fortsetzen</translation>
+    </message>
+    <message>
+        <source>Re&amp;name…</source>
+        <translation>Umbe&amp;nennen…</translation>
+    </message>
+    <message>
+        <source>&amp;Tags…</source>
+        <translation>&amp;Tags…</translation>
+    </message>
+    <message>
+        <source>N&amp;otes…</source>
+        <translation>N&amp;otizen…</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>&amp;Löschen…</translation>
+    </message>
+    <message>
         <source>Export panel</source>
         <translation>Tafel exportieren</translation>
     </message>
@@ -1026,14 +1074,6 @@ NormLab opens the default store instead.</source>
     <message>
         <source>Wrote %1</source>
         <translation>%1 geschrieben</translation>
-    </message>
-    <message>
-        <source>Quit</source>
-        <translation>Beenden</translation>
-    </message>
-    <message>
-        <source>A run is training. Cancel it and quit? Its data so far stays in the store.</source>
-        <translation type="unfinished" />
     </message>
 </context>
 <context>

@@ -716,6 +716,10 @@ NormLab opens the default store instead.</source>
         <translation>存储：%1 · 界面延迟 p50 %2 ms，p99 %3 ms</translation>
     </message>
     <message>
+        <source> (read-only)</source>
+        <translation>（只读）</translation>
+    </message>
+    <message>
         <source>NormLab</source>
         <translation>NormLab</translation>
     </message>
@@ -944,6 +948,10 @@ NormLab opens the default store instead.</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
+        <source>NormLab — %1 (read-only)</source>
+        <translation>NormLab — %1（只读）</translation>
+    </message>
+    <message>
         <source>Finish or cancel the queued runs before switching stores.</source>
         <translation type="unfinished" />
     </message>
@@ -958,6 +966,14 @@ NormLab opens the default store instead.</source>
     <message>
         <source>Run experiment</source>
         <translation>运行实验</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>A run is training. Cancel it and quit? Its data so far stays in the store.</source>
+        <translation type="unfinished" />
     </message>
     <message>
         <source>queued</source>
@@ -998,6 +1014,38 @@ NormLab opens the default store instead.</source>
         </translation>
     </message>
     <message>
+        <source>This store is open read-only: runs cannot be resumed into it.</source>
+        <translation>此存储以只读方式打开：无法在其中继续运行。</translation>
+    </message>
+    <message>
+        <source>resuming</source>
+        <translation>正在继续</translation>
+    </message>
+    <message>
+        <source>Not resumed (finished, training or queued): %1</source>
+        <translation>未继续（已完成、训练中或已排队）：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Resume from checkpoint</source>
+        <translation>从检查点继续(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Re&amp;name…</source>
+        <translation>重命名(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>&amp;Tags…</source>
+        <translation>标签(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>N&amp;otes…</source>
+        <translation>备注(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>删除(&amp;D)…</translation>
+    </message>
+    <message>
         <source>Export panel</source>
         <translation>导出面板</translation>
     </message>
@@ -1024,14 +1072,6 @@ NormLab opens the default store instead.</source>
     <message>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
-    </message>
-    <message>
-        <source>Quit</source>
-        <translation>退出</translation>
-    </message>
-    <message>
-        <source>A run is training. Cancel it and quit? Its data so far stays in the store.</source>
-        <translation type="unfinished" />
     </message>
 </context>
 <context>

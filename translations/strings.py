@@ -2,6 +2,21 @@
 # scripts/update-translations.sh writes them into the .ts files. Formula tooltips
 # are left in English (their equations carry the meaning).
 T = {
+    # resuming runs, read-only stores
+    "Resume": ("Fortsetzen", "继续"),
+    "&Resume from checkpoint": ("Ab Checkpoint &fortsetzen", "从检查点继续(&R)"),
+    "Re&name…": ("Umbe&nennen…", "重命名(&N)…"),
+    "&Tags…": ("&Tags…", "标签(&T)…"),
+    "N&otes…": ("N&otizen…", "备注(&O)…"),
+    "&Delete…": ("&Löschen…", "删除(&D)…"),
+    "resuming": ("wird fortgesetzt", "正在继续"),
+    "This store is open read-only: runs cannot be resumed into it.":
+        ("Dieser Speicher ist schreibgeschützt geöffnet: Läufe können darin nicht fortgesetzt werden.",
+         "此存储以只读方式打开：无法在其中继续运行。"),
+    "Not resumed (finished, training or queued): %1": ("Nicht fortgesetzt (fertig, im Training oder eingereiht): %1",
+                                                       "未继续（已完成、训练中或已排队）：%1"),
+    " (read-only)": (" (schreibgeschützt)", "（只读）"),
+    "NormLab — %1 (read-only)": ("NormLab — %1 (schreibgeschützt)", "NormLab — %1（只读）"),
     # reproduction report dialog
     "Reproduce paper &findings…": ("Befunde der &Paper reproduzieren…", "复现论文结论(&F)…"),
     "Reproduce paper findings": ("Befunde der Paper reproduzieren", "复现论文结论"),
