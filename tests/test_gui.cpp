@@ -6,6 +6,7 @@
 #include "app/gui/mainwindow.h"
 #include "app/gui/reportdialog.h"
 #include "app/gui/worker.h"
+#include "core/errors.h"
 #include "core/store/store.h"
 #include "widgets/chartsview.h"
 #include "widgets/designer.h"
@@ -25,6 +26,7 @@
 #include <QtTest/QtTest>
 
 #include <cmath>
+#include <csignal>
 #include <fstream>
 
 using namespace normlab;
@@ -177,6 +179,39 @@ private Q_SLOTS:
         QCOMPARE(run.status, RunStatus::Finished);
         QCOMPARE(run.info["resumed_at_step"].get<int64_t>(), int64_t(12));
         QCOMPARE(w.store().points(w.store().series_id(id, "train/loss")).size(), size_t(40));
+    }
+
+    void sigtermCancelsTheRunAndQuits() {
+        // A session ending or `kill` sends SIGTERM: the run is kept as cancelled, with a checkpoint.
+        const QString exp = dir_.filePath("slow.json");
+        std::ofstream(exp.toStdString()) << nlohmann::json{
+            {"name", "slow"},
+            {"base", {{"model", {{"d_model", 32}, {"n_layers", 2}, {"n_heads", 4}, {"d_ff", 64}, {"context", 16}}},
+                      {"train", {{"steps", 1000000}, {"batch_size", 4}, {"threads", 1}}},
+                      {"data", {{"source", "markov"}, {"markov", {{"length", 5000}}}}}}}}.dump();
+        const QString st = dir_.filePath("sigterm.sqlite");
+        QProcess app;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("QT_QPA_PLATFORM", "offscreen");
+        env.insert("HOME", dir_.path());
+        app.setProcessEnvironment(env);
+        app.start(QStringLiteral(NORMLAB_APP), {"--store", st, "--experiment", exp, "--run"});
+        QVERIFY(app.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT([&] {
+            try {
+                Store s(st.toStdString(), Store::Mode::ReadOnly);
+                auto r = s.run(1);
+                return r && r->status == RunStatus::Running && r->steps_done > 5;
+            } catch (const StoreError&) {
+                return false;
+            }
+        }(), 30000);
+        ::kill(static_cast<pid_t>(app.processId()), SIGTERM);
+        QVERIFY(app.waitForFinished(10000));
+        QCOMPARE(app.exitCode(), 0);
+        Store s(st.toStdString(), Store::Mode::ReadOnly);
+        QCOMPARE(s.run(1)->status, RunStatus::Cancelled);
+        QVERIFY(!s.run(1)->checkpoint.empty());
     }
 
     void comparingTwoRunsOverlaysBoth() {

@@ -137,6 +137,26 @@ private Q_SLOTS:
         }
     }
 
+    void killedAfterItsLastCheckpointItFinishesTheSame() {
+        // Killed between the last checkpoint and finishing: the final
+        // validation loss, the final gains and final_train_loss come back.
+        Store store(store_path("last.sqlite"));
+        RunConfig c = tiny(Scheme::NormFormer, 30);
+        const int64_t full = queue_run(store, c);
+        train_run(store, full);
+        const Trace want = trace(store, full);
+        const int64_t id = queue_run(store, c);
+        train_run(store, id);
+        store.exec("DELETE FROM distributions WHERE run_id=" + std::to_string(id) + " AND step=30");
+        store.exec("UPDATE runs SET status='interrupted', final_loss=NULL, info=json_remove(info, '$.final_train_loss')"
+                   " WHERE id=" + std::to_string(id));
+        QCOMPARE(resume(store, id).status, RunStatus::Finished);
+        const QString diff = differences(want, trace(store, id));
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+        QCOMPARE(store.run(id)->final_loss, store.run(full)->final_loss);
+        QCOMPARE(store.run(id)->info["final_train_loss"], store.run(full)->info["final_train_loss"]);
+    }
+
     void aRunWithoutCheckpointRestartsFromZero() {
         Store store(store_path("nockpt.sqlite"));
         RunConfig c = tiny(Scheme::PreLN, 25);

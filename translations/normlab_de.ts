@@ -961,6 +961,10 @@ NormLab opens the default store instead.</source>
         <translation>Kann nicht starten: %1</translation>
     </message>
     <message>
+        <source>This store is open read-only: open a writable store to train (File → Open run store).</source>
+        <translation>Dieser Speicher ist schreibgeschützt geöffnet: zum Trainieren einen beschreibbaren Speicher öffnen (Datei → Laufspeicher öffnen).</translation>
+    </message>
+    <message>
         <source>Open an experiment file first (Ctrl+O).</source>
         <translation>Zuerst eine Experimentdatei öffnen (Strg+O).</translation>
     </message>

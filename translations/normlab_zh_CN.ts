@@ -960,6 +960,10 @@ NormLab opens the default store instead.</source>
         <translation>无法运行：%1</translation>
     </message>
     <message>
+        <source>This store is open read-only: open a writable store to train (File → Open run store).</source>
+        <translation>此存储以只读方式打开：请打开可写的存储再训练（文件 → 打开运行存储）。</translation>
+    </message>
+    <message>
         <source>Open an experiment file first (Ctrl+O).</source>
         <translation>请先打开实验文件（Ctrl+O）。</translation>
     </message>

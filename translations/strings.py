@@ -15,6 +15,9 @@ T = {
          "此存储以只读方式打开：无法在其中继续运行。"),
     "Not resumed (finished, training or queued): %1": ("Nicht fortgesetzt (fertig, im Training oder eingereiht): %1",
                                                        "未继续（已完成、训练中或已排队）：%1"),
+    "This store is open read-only: open a writable store to train (File → Open run store).":
+        ("Dieser Speicher ist schreibgeschützt geöffnet: zum Trainieren einen beschreibbaren Speicher öffnen (Datei → Laufspeicher öffnen).",
+         "此存储以只读方式打开：请打开可写的存储再训练（文件 → 打开运行存储）。"),
     " (read-only)": (" (schreibgeschützt)", "（只读）"),
     "NormLab — %1 (read-only)": ("NormLab — %1 (schreibgeschützt)", "NormLab — %1（只读）"),
     # reproduction report dialog

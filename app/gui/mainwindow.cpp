@@ -400,8 +400,13 @@ qint64 MainWindow::runCurrent() {
         statusBar()->showMessage(tr("Cannot run: %1").arg(designer_->error()), 8000);
         return 0;
     }
+    if (store_->read_only()) {
+        statusBar()->showMessage(tr("This store is open read-only: open a writable store to train (File → Open run store)."), 8000);
+        return 0;
+    }
     try {
         RunConfig cfg = designer_->config();
+        preflight(cfg);   // data source, device, memory: refused before a run is created
         const qint64 id = queue_run(*store_, cfg, 0, {"gui"});
         worker_->enqueue(id);
         queueItem(id, true);
@@ -421,7 +426,18 @@ std::vector<qint64> MainWindow::runExperiment() {
         statusBar()->showMessage(tr("Open an experiment file first (Ctrl+O)."), 8000);
         return ids;
     }
+    if (store_->read_only()) {
+        statusBar()->showMessage(tr("This store is open read-only: open a writable store to train (File → Open run store)."), 8000);
+        return ids;
+    }
     try {
+        for (auto& r : ex->runs) {
+            try {
+                preflight(r.config);
+            } catch (const ConfigError& e) {
+                throw ConfigError(e.path(), e.message() + " (run \"" + r.name + "\")");
+            }
+        }
         const int64_t eid = store_->add_experiment(ex->name, ex->file, ex->spec);
         for (auto& r : ex->runs) {
             const qint64 id = queue_run(*store_, r.config, eid, {ex->name});
