@@ -4,6 +4,7 @@
 #include "core/config.h"
 #include "core/errors.h"
 #include "core/experiment.h"
+#include "tests/test_util.h"
 
 #include <QtTest/QtTest>
 
@@ -14,15 +15,7 @@ using namespace normlab;
 using nlohmann::json;
 
 namespace {
-// The message of the ConfigError that `f` throws ("" if none).
-template <class F> std::string config_error(F&& f) {
-    try {
-        f();
-    } catch (const ConfigError& e) {
-        return e.what();
-    }
-    return "";
-}
+using test::config_error;
 RunConfig preset(Scheme s) {
     RunConfig c;
     apply_scheme(c, s);

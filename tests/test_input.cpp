@@ -7,6 +7,7 @@
 #include "core/data/data.h"
 #include "core/errors.h"
 #include "core/experiment.h"
+#include "tests/test_util.h"
 #include "core/json_input.h"
 
 #include <QtTest/QtTest>
@@ -19,15 +20,7 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
-// "path: message" of the ConfigError `f` throws ("" if none).
-template <class F> std::string config_error(F&& f) {
-    try {
-        f();
-    } catch (const ConfigError& e) {
-        return e.what();
-    }
-    return "";
-}
+using test::config_error;
 RunConfig parse_and_validate(const json& j) {
     RunConfig c = run_config_from_json(j);
     validate(c);

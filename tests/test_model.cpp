@@ -9,6 +9,7 @@
 #include "core/store/store.h"
 #include "core/train/io.h"
 #include "core/train/trainer.h"
+#include "tests/test_util.h"
 
 #include <QtTest/QtTest>
 
@@ -19,29 +20,7 @@ using namespace normlab;
 
 namespace {
 
-RunConfig tiny(Scheme s, int steps = 1) {
-    RunConfig c;
-    apply_scheme(c, s);
-    c.name = scheme_name(s);
-    c.model.d_model = 32;
-    c.model.n_layers = 2;
-    c.model.n_heads = 4;
-    c.model.d_ff = 64;
-    c.model.context = 16;
-    c.train.steps = steps;
-    c.train.batch_size = 8;
-    c.train.eval_every = 0;
-    c.train.eval_batches = 2;
-    c.train.threads = 1;
-    c.data.source = DataSource::Markov;
-    c.data.markov.order = 1;
-    c.data.markov.alphabet = 8;
-    c.data.markov.length = 20000;
-    c.optim.lr = s == Scheme::NGPT ? 1e-2 : 3e-3;
-    c.optim.schedule.warmup = s == Scheme::NGPT ? 0 : 10;
-    if (s == Scheme::BranchNorm) c.model.branchnorm.T = 20;
-    return c;
-}
+using test::tiny;
 
 double rel(double a, double b) { return std::abs(a - b) / std::max(1e-12, std::max(std::abs(a), std::abs(b))); }
 

@@ -7,6 +7,7 @@
 #include "core/errors.h"
 #include "core/store/store.h"
 #include "core/train/trainer.h"
+#include "tests/test_util.h"
 
 #include <QtTest/QtTest>
 
@@ -20,31 +21,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// test::tiny with validation every 10 steps and every probe on short intervals.
 RunConfig tiny(Scheme s, int steps) {
-    RunConfig c;
-    apply_scheme(c, s);
-    c.name = scheme_name(s);
-    c.model.d_model = 32;
-    c.model.n_layers = 2;
-    c.model.n_heads = 4;
-    c.model.d_ff = 64;
-    c.model.context = 16;
-    c.train.steps = steps;
-    c.train.batch_size = 8;
+    RunConfig c = test::tiny(s, steps);
     c.train.eval_every = 10;
-    c.train.eval_batches = 2;
-    c.train.threads = 1;
     c.probes.grads_every = 3;
     c.probes.forward_every = 3;
     c.probes.gains_every = 5;
     c.probes.cond_every = 10;
-    c.data.source = DataSource::Markov;
-    c.data.markov.order = 1;
-    c.data.markov.alphabet = 8;
-    c.data.markov.length = 20000;
-    c.optim.lr = s == Scheme::NGPT ? 1e-2 : 3e-3;
-    c.optim.schedule.warmup = s == Scheme::NGPT ? 0 : 10;
-    if (s == Scheme::BranchNorm) c.model.branchnorm.T = 20;
     return c;
 }
 

@@ -2,6 +2,7 @@
 // foreign and newer files refused untouched, migration from schema 1.
 #include "core/errors.h"
 #include "core/store/store.h"
+#include "tests/test_util.h"
 #include "core/train/probes.h"
 
 #include <QtTest/QtTest>
@@ -17,12 +18,10 @@
 #include <thread>
 
 using namespace normlab;
+using test::read_bytes;
+using test::store_error;
 
 namespace {
-std::string read_bytes(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
 void raw_exec(const std::string& path, const std::string& sql) {
     sqlite3* db = nullptr;
     QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
@@ -32,14 +31,6 @@ void raw_exec(const std::string& path, const std::string& sql) {
     sqlite3_free(err);
     sqlite3_close(db);
     QCOMPARE(rc, SQLITE_OK);
-}
-template <class F> std::string store_error(F&& f) {
-    try {
-        f();
-    } catch (const StoreError& e) {
-        return e.what();
-    }
-    return "";
 }
 }  // namespace
 

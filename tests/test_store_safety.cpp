@@ -6,6 +6,7 @@
 // claimed by one process only; checkpoints are stored relative to the store.
 #include "core/errors.h"
 #include "core/store/store.h"
+#include "tests/test_util.h"
 #include "core/store/wal.h"
 
 #include <QtTest/QtTest>
@@ -19,21 +20,11 @@
 #include <fstream>
 
 using namespace normlab;
+using test::read_bytes;
+using test::store_error;
 namespace fs = std::filesystem;
 
 namespace {
-std::string read_bytes(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
-template <class F> std::string store_error(F&& f) {
-    try {
-        f();
-    } catch (const StoreError& e) {
-        return e.what();
-    }
-    return "";
-}
 // Runs `sql` in a child process that then dies without closing the database:
 // the write-ahead log it leaves is hot (and its -shm index says how much it committed).
 void write_and_die(const std::string& path, const std::string& sql) {

@@ -65,7 +65,8 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
             case Name: return QString::fromStdString(r.name);
             case Scheme: return QString::fromStdString(r.scheme);
             case Status: {
-                QString s = QString::fromStdString(status_name(r.status));
+                // An unknown status (a newer NormLab's) is shown as the store has it.
+                QString s = QString::fromStdString(r.status == RunStatus::Unknown ? r.status_text : status_name(r.status));
                 if (r.status == RunStatus::Diverged && r.status_step >= 0) s += tr(" @%1").arg(r.status_step);
                 return s;
             }

@@ -31,6 +31,7 @@ void TrainingWorker::cancel(qint64 run_id) {
     auto it = std::find(queue_.begin(), queue_.end(), run_id);
     if (it == queue_.end()) return;
     queue_.erase(it);
+    resume_.erase(run_id);
     lock.unlock();
     Q_EMIT runEnded(run_id, QStringLiteral("cancelled"), tr("removed from the queue"));
     Q_EMIT queueChanged();
@@ -41,6 +42,7 @@ void TrainingWorker::cancelAll() {
     {
         QMutexLocker lock(&mutex_);
         dropped.swap(queue_);
+        resume_.clear();
         if (current_) control_.cancel();
     }
     for (qint64 id : dropped) Q_EMIT runEnded(id, QStringLiteral("cancelled"), tr("removed from the queue"));

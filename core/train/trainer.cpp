@@ -100,13 +100,16 @@ void remove_checkpoints(const std::string& dir, int64_t run, const std::string& 
 
 void preflight(const RunConfig& cfg) {
     validate(cfg);
+    std::string device;
     try {
-        resolve_device(cfg.train.device);
+        device = resolve_device(cfg.train.device);
     } catch (const RunError& e) {
-        throw ConfigError("train.device", e.what());
+        std::string m = e.what();
+        if (m.rfind("train.device ", 0) == 0) m = m.substr(13);   // the path names the field already
+        throw ConfigError("train.device", m);
     }
     check_data_source(cfg.data, cfg.model.context);
-    if (resolve_device(cfg.train.device) == "cpu") check_memory(cfg);
+    if (device == "cpu") check_memory(cfg);
 }
 
 RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
