@@ -98,6 +98,20 @@ private Q_SLOTS:
         QCOMPARE(header["__metadata__"]["format"].get<std::string>(), std::string("normlab"));
     }
 
+    void plotsLabelTheirLogAxes() {
+        // normlab-cli plot draws with the same ticks as the app (core/axis_ticks.h): the per-layer
+        // gradient charts are log-y and must carry at least three labelled y ticks, whatever their span.
+        const QString out = dir_.filePath("plots");
+        Result r = cli({"plot", "1", "2", "--out", out, "--store", store_});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        for (const char* name : {"grad_l1_fc2_run1.svg", "grad_l1_fc2_by_layer.svg"}) {
+            QFile f(out + "/" + name);
+            QVERIFY2(f.open(QIODevice::ReadOnly), name);
+            const QString svg = QString::fromUtf8(f.readAll());
+            QVERIFY2(svg.count("text-anchor=\"end\">") >= 3, qPrintable(QString(name) + ": " + svg.left(400)));
+        }
+    }
+
     void badInputExitsWithTheField() {
         Result r = cli({"run", write("bad.json", {{"base", {{"model", {{"d_model", 128}, {"n_heads", 6}}}}}}),
                         "--store", store_});

@@ -325,6 +325,38 @@ private Q_SLOTS:
         for (double v : e) QVERIFY(std::abs(v - 2.0) < 1e-12);
     }
 
+    void logAxesAreLabelledAtAnySpan() {
+        // The κ = 2 vs κ = 2000: a log axis spanning 1.5×, 10× or 10^6× has labels, also in an export.
+        for (double span : {1.5, 10.0, 1e6}) {
+            LineChart c;
+            c.resize(640, 420);
+            std::vector<double> x, y;
+            for (int i = 0; i <= 50; ++i) {
+                x.push_back(i);
+                y.push_back(2.0 * std::pow(span, i / 50.0));
+            }
+            c.setAxisTitles("step", "κ");
+            c.setCurves({Curve{"kappa", Qt::blue, x, y}});
+            c.setLogY(true);
+            c.show();
+            for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+            const QStringList labels = c.yTickLabels();
+            QVERIFY2(labels.size() >= 3, qPrintable(QString("span %1: %2").arg(span).arg(labels.join(" "))));
+            if (span < 10) {
+                bool between = false;   // a label that is not a power of ten
+                for (auto& l : labels) between = between || std::abs(std::log10(l.toDouble()) - std::round(std::log10(l.toDouble()))) > 1e-6;
+                QVERIFY2(between, qPrintable(labels.join(" ")));
+            }
+            const QString svg = dir_.filePath(QString("log%1.svg").arg(span));
+            QString err;
+            QVERIFY2(c.exportFigure(svg, "svg", 96, &err), qPrintable(err));
+            QFile f(svg);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QString text = QString::fromUtf8(f.readAll());
+            for (auto& l : labels) QVERIFY2(text.contains(">" + l + "<"), qPrintable(QString("span %1: no label %2 in the SVG: %3").arg(span).arg(l).arg(text.mid(text.indexOf("<text"), 600))));
+        }
+    }
+
     void runDataReadsIncrementally() {
         const std::string p = dir_.filePath("incr.sqlite").toStdString();
         Store s(p);

@@ -3,13 +3,15 @@
 
 #include "widgets/figure.h"
 
+#include "core/axis_ticks.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QFile>
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
-#include <QLogValueAxis>
+#include <QCategoryAxis>
 #include <QPainter>
 #include <QScatterSeries>
 #include <QTextStream>
@@ -135,9 +137,11 @@ void LineChart::rebuildSeries() {
         x->setLabelFormat("%g");
         auto* vy = new QValueAxis();
         vy->setLabelFormat("%g");
-        auto* ly = new QLogValueAxis();
-        ly->setLabelFormat("%g");
-        ly->setBase(10);
+        // Log y: the curves are drawn in log10 space on a linear axis whose
+        // labels are placed by hand (axis_ticks.h): QLogValueAxis labels
+        // powers of ten only, so a range under a decade had no labels at all.
+        auto* ly = new QCategoryAxis();
+        ly->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
         chart_->addAxis(x, Qt::AlignBottom);
         chart_->addAxis(vy, Qt::AlignLeft);
         chart_->addAxis(ly, Qt::AlignLeft);
@@ -149,6 +153,7 @@ void LineChart::rebuildSeries() {
             zoomed_ = true;
             scheduleRedraw();
         });
+        connect(ly, &QValueAxis::rangeChanged, this, &LineChart::updateLogLabels);
     }
     QAbstractAxis* x = x_axis_;
     QAbstractAxis* y = log_y_ ? y_log_ : y_lin_;
@@ -249,13 +254,44 @@ void LineChart::fitRanges() {
     auto* xa = static_cast<QValueAxis*>(x_axis_);
     xa->setRange(x0, x1);
     if (x0 >= 0) xa->applyNiceNumbers();   // round ticks: steps, tokens, layers, learning rates
-    y_axis_->setRange(y0, y1);
+    if (log_y_) y_axis_->setRange(std::log10(y0), std::log10(y1));
+    else y_axis_->setRange(y0, y1);
     if (!log_y_) {
         auto* ya = static_cast<QValueAxis*>(y_axis_);
         ya->applyNiceNumbers();
         if (y0 >= 0 && ya->min() < 0) ya->setMin(0);
     }
     setting_range_ = false;
+    if (log_y_) updateLogLabels();
+}
+
+// Labels of the log axis for its current range (also after a zoom).
+void LineChart::updateLogLabels() {
+    auto* ax = static_cast<QCategoryAxis*>(y_log_);
+    if (!ax || updating_labels_) return;
+    updating_labels_ = true;
+    for (const QString& l : ax->categoriesLabels()) ax->remove(l);
+    const double lo = ax->min(), hi = ax->max();
+    ax->setStartValue(lo);
+    const std::vector<double> ticks = log_ticks(std::pow(10.0, lo), std::pow(10.0, hi), 6);
+    const std::vector<std::string> labels = tick_labels(ticks);
+    double last = lo;
+    for (size_t i = 0; i < ticks.size(); ++i) {
+        const double v = std::log10(ticks[i]);
+        if (v <= last || v > hi) continue;
+        ax->append(QString::fromStdString(labels[i]), v);
+        last = v;
+    }
+    updating_labels_ = false;
+}
+
+QStringList LineChart::yTickLabels() const {
+    if (log_y_) return static_cast<QCategoryAxis*>(y_log_)->categoriesLabels();
+    auto* ya = static_cast<QValueAxis*>(y_lin_);
+    QStringList out;
+    const int n = ya->tickCount();
+    for (int i = 0; i < n; ++i) out << QString::number(ya->min() + i * (ya->max() - ya->min()) / std::max(1, n - 1), 'g', 6);
+    return out;
 }
 
 void LineChart::scheduleRedraw() {
@@ -275,9 +311,8 @@ void LineChart::redraw() {
     hidden_nonpositive_ = 0;
     nonfinite_count_ = 0;
     double ytop = 0;
-    if (log_y_) ytop = static_cast<QLogValueAxis*>(y_axis_)->max() / 1.08;
-    else {
-        auto* ya = static_cast<QValueAxis*>(y_axis_);
+    {
+        auto* ya = static_cast<QValueAxis*>(y_axis_);   // in log10 units on a log axis
         ytop = ya->max() - 0.03 * (ya->max() - ya->min());
     }
     QList<QPointF> bad;
@@ -287,7 +322,7 @@ void LineChart::redraw() {
             auto red = reduce_for_pixels(c.x, ys, x0, x1, columns, log_y_);
             QList<QPointF> pts;
             pts.reserve(static_cast<qsizetype>(red.size()));
-            for (auto& [px, py] : red) pts.append(QPointF(px, py));
+            for (auto& [px, py] : red) pts.append(QPointF(px, log_y_ ? std::log10(py) : py));
             drawn_ += red.size();
             s->replace(pts);
             return pts;
@@ -307,7 +342,10 @@ void LineChart::redraw() {
     nonfinite_->replace(bad);
     for (auto* m : chart_->legend()->markers(nonfinite_)) m->setVisible(!bad.isEmpty());
     for (size_t h = 0; h < hline_series_.size(); ++h)
-        hline_series_[h]->replace({QPointF(x0, hlines_[h].first), QPointF(x1, hlines_[h].first)});
+    {
+        const double v = hlines_[h].first, y = log_y_ ? (v > 0 ? std::log10(v) : std::nan("")) : v;
+        hline_series_[h]->replace({QPointF(x0, y), QPointF(x1, y)});
+    }
     footer_->setText(footer());
 }
 

@@ -7,7 +7,8 @@
 // debiased EMA over the full data, drawn over the faint raw curve. Non-finite
 // values (a diverged loss) are marked with a red triangle at the top edge
 // instead of silently disappearing; on a log axis, values ≤ 0 are left out
-// and counted in the footer instead of blanking the series (QLogValueAxis).
+// and counted in the footer instead of blanking the series; log axes are
+// labelled at any range (core/axis_ticks.h), not only at powers of ten.
 // Zoom with the mouse (rubber band), reset with a right click or resetZoom().
 #pragma once
 
@@ -70,6 +71,9 @@ public:
     // Every point of every curve (never the reduced view), long format.
     bool exportCsv(const QString& path, QString* error) const;
 
+    // The y axis's tick labels as drawn (on a log axis: at any range, axis_ticks.h).
+    QStringList yTickLabels() const;
+
 protected:
     void resizeEvent(QResizeEvent* e) override;
 
@@ -97,6 +101,8 @@ private:
     QAbstractAxis* y_lin_ = nullptr;
     QAbstractAxis* y_log_ = nullptr;
     bool log_y_ = false;
+    bool updating_labels_ = false;
+    void updateLogLabels();
     double smoothing_ = 0.0;
     bool zoomed_ = false;
     bool setting_range_ = false;

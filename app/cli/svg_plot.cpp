@@ -1,6 +1,8 @@
 // normlab-cli: SVG line charts (see svg_plot.h).
 #include "app/cli/svg_plot.h"
 
+#include "core/axis_ticks.h"
+
 #include "core/series.h"
 
 #include <algorithm>
@@ -30,23 +32,6 @@ std::string num(double v) {
     s.precision(4);
     s << v;
     return s.str();
-}
-
-// "Nice" linear ticks (1, 2, 5 × 10^k) covering [lo, hi].
-std::vector<double> ticks(double lo, double hi, int target, bool integer = false) {
-    std::vector<double> t;
-    const double span = hi - lo;
-    if (!(span > 0)) return {lo};
-    const double raw = span / target, mag = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = mag;
-    for (double m : {1.0, 2.0, 5.0, 10.0})
-        if (raw <= m * mag) {
-            step = m * mag;
-            break;
-        }
-    if (integer) step = std::max(1.0, std::round(step));
-    for (double v = std::ceil(lo / step) * step; v <= hi + 1e-9 * span; v += step) t.push_back(std::abs(v) < 1e-12 * step ? 0 : v);
-    return t;
 }
 
 }  // namespace
@@ -101,26 +86,22 @@ void write_svg(const Chart& c, const std::string& path) {
       << esc(c.title) << "</text>\n";
     // grid and ticks
     o << "<g font-size=\"11\" fill=\"#333\">\n";
-    for (double t : ticks(x0, x1, 6, c.integer_x)) {
+    const std::vector<double> xt = nice_ticks(x0, x1, 6, c.integer_x);
+    const std::vector<std::string> xl = tick_labels(xt);
+    for (size_t i = 0; i < xt.size(); ++i) {
+        const double t = xt[i];
         o << "<line x1=\"" << px(t) << "\" y1=\"" << T << "\" x2=\"" << px(t) << "\" y2=\"" << T + ph
           << "\" stroke=\"#e6e6e6\"/>\n<text x=\"" << px(t) << "\" y=\"" << T + ph + 16 << "\" text-anchor=\"middle\">"
-          << num(t) << "</text>\n";
+          << esc(xl[i]) << "</text>\n";
     }
-    std::vector<double> yt;
-    if (c.log_y) {
-        for (double e = std::floor(y0); e <= std::ceil(y1); e += 1)
-            if (e >= y0 && e <= y1) yt.push_back(std::pow(10.0, e));
-        if (yt.size() < 2)
-            for (double t : ticks(std::pow(10.0, y0), std::pow(10.0, y1), 5))
-                if (t > 0) yt.push_back(t);
-    } else {
-        yt = ticks(y0, y1, 6);
-    }
-    for (double t : yt) {
-        const double y = py(t);
+    // Log axes get labels at any range (axis_ticks.h), not only at powers of ten.
+    const std::vector<double> yt = c.log_y ? log_ticks(std::pow(10.0, y0), std::pow(10.0, y1), 6) : nice_ticks(y0, y1, 6);
+    const std::vector<std::string> yl = tick_labels(yt);
+    for (size_t i = 0; i < yt.size(); ++i) {
+        const double y = py(yt[i]);
         if (y < T - 1 || y > T + ph + 1) continue;
         o << "<line x1=\"" << L << "\" y1=\"" << y << "\" x2=\"" << L + pw << "\" y2=\"" << y
-          << "\" stroke=\"#e6e6e6\"/>\n<text x=\"" << L - 6 << "\" y=\"" << y + 4 << "\" text-anchor=\"end\">" << num(t)
+          << "\" stroke=\"#e6e6e6\"/>\n<text x=\"" << L - 6 << "\" y=\"" << y + 4 << "\" text-anchor=\"end\">" << esc(yl[i])
           << "</text>\n";
     }
     o << "</g>\n<rect x=\"" << L << "\" y=\"" << T << "\" width=\"" << pw << "\" height=\"" << ph
