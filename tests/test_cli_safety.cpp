@@ -144,6 +144,27 @@ private Q_SLOTS:
         }
     }
 
+    void aStoppedExperimentLeavesNoRunQueued() {
+        json two = tiny(100000);
+        two["variants"] = {{{"scheme", "pre_ln"}}, {{"scheme", "post_ln"}}};
+        const QString exp = write("two.json", two.dump());
+        const QString store = dir_.filePath("stopped.sqlite");
+        QProcess p;
+        p.start(QStringLiteral(NORMLAB_CLI), {"run", exp, "--store", store});
+        QVERIFY(p.waitForStarted());
+        QTest::qWait(2500);
+        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(20000));
+        QCOMPARE(p.exitCode(), 130);
+        normlab::Store s(store.toStdString(), normlab::Store::Mode::ReadOnly);
+        const auto runs = s.runs();
+        QCOMPARE(runs.size(), size_t(2));
+        QCOMPARE(runs[0].status, normlab::RunStatus::Cancelled);
+        QCOMPARE(runs[1].status, normlab::RunStatus::Cancelled);
+        QVERIFY2(runs[1].message.find("not started") != std::string::npos &&
+                     runs[1].message.find("normlab-cli resume 2") != std::string::npos, runs[1].message.c_str());
+    }
+
     void twoResumesTrainARunOnce() {
         const QString exp = write("twice.json", tiny(600, {{"train", {{"checkpoint_every", 50}}}}).dump());
         const QString store = dir_.filePath("twice.sqlite");
