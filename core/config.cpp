@@ -406,6 +406,20 @@ double learning_rate(const OptimConfig& o, int total_steps, int64_t step) {
     return o.lr;
 }
 
+const std::vector<std::string>& preset_fields(Scheme s) {
+    static const std::vector<std::string> common{"model.layout",     "model.final_norm", "model.normformer",
+                                                 "model.deepnorm",   "model.branchnorm", "model.ngpt"};
+    static const std::vector<std::string> ngpt = [] {
+        std::vector<std::string> v = common;
+        for (const char* p : {"model.activation", "model.positions", "model.bias", "model.tie_embeddings",
+                              "model.dropout", "optim.weight_decay", "optim.schedule.warmup", "optim.schedule.kind",
+                              "optim.schedule.min_lr_ratio"})
+            v.emplace_back(p);
+        return v;
+    }();
+    return s == Scheme::NGPT ? ngpt : common;
+}
+
 void apply_scheme(RunConfig& cfg, Scheme s) {
     cfg.scheme = s;
     ModelConfig& m = cfg.model;

@@ -182,7 +182,11 @@ struct RunConfig {
 
 // Sets the normalization components (and the few training defaults a paper
 // prescribes, e.g. nGPT's no weight decay and no warm-up) of a scheme.
+// Sets what the scheme's preset defines — exactly the fields preset_fields(s)
+// names (docs/CONFIG.md) — and nothing else.
 void apply_scheme(RunConfig& cfg, Scheme s);
+// The JSON paths apply_scheme(cfg, s) sets (whole groups for the components).
+const std::vector<std::string>& preset_fields(Scheme s);
 
 // Full JSON of a configuration: every field, so a stored run is self-describing.
 nlohmann::json to_json(const RunConfig& cfg);

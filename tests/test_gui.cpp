@@ -26,6 +26,8 @@
 #include <QtTest/QtTest>
 
 #include <cmath>
+#include <functional>
+#include <map>
 #include <csignal>
 #include <fstream>
 
@@ -98,6 +100,49 @@ private Q_SLOTS:
         d.setScheme(Scheme::PreLN);
         QCOMPARE(d.config().model.n_layers, 7);
         QVERIFY(d.runButton()->isEnabled());
+    }
+
+    void aSchemeChangesOnlyWhatItsPresetDefines() {
+        // The case: warm-up 20 became 50 when Post-LN was switched to Pre-LN.
+        Designer d;
+        make_tiny(&d);
+        qobject_cast<QSpinBox*>(d.field("optim.schedule.warmup"))->setValue(20);
+        qobject_cast<QLineEdit*>(d.field("optim.lr"))->setText("0.0042");
+        qobject_cast<QLineEdit*>(d.field("optim.weight_decay"))->setText("0.05");
+        d.setScheme(Scheme::PostLN);
+        const nlohmann::json start = to_json(d.config());
+        auto flat = [](const nlohmann::json& j) {
+            std::map<std::string, std::string> out;
+            std::function<void(const nlohmann::json&, const std::string&)> walk = [&](const nlohmann::json& v, const std::string& p) {
+                if (v.is_object()) {
+                    for (auto it = v.begin(); it != v.end(); ++it) walk(it.value(), p.empty() ? it.key() : p + "." + it.key());
+                } else {
+                    out[p] = v.dump();
+                }
+            };
+            walk(j, "");
+            return out;
+        };
+        for (Scheme s : {Scheme::PreLN, Scheme::NormFormer, Scheme::DeepNorm, Scheme::BranchNorm, Scheme::PostLN}) {
+            const auto was = flat(to_json(d.config()));
+            d.setScheme(s);
+            const auto now = flat(to_json(d.config()));
+            for (auto& [path, value] : was) {
+                if (path == "scheme" || path == "name") continue;   // the run's name follows its scheme
+                bool defined = false;
+                for (auto& p : preset_fields(s)) defined = defined || path == p || path.rfind(p + ".", 0) == 0;
+                if (!defined) QVERIFY2(now.at(path) == value, qPrintable(QString::fromStdString(scheme_name(s) + ": " + path + " " + value + " -> " + now.at(path))));
+            }
+        }
+        QCOMPARE(d.config().optim.schedule.warmup, 20);
+        QCOMPARE(d.config().optim.lr, 0.0042);
+        QCOMPARE(to_json(d.config())["train"], start["train"]);
+        // nGPT defines its optimizer defaults (docs/CONFIG.md): those change, the rest stays.
+        d.setScheme(Scheme::NGPT);
+        QCOMPARE(d.config().optim.schedule.warmup, 0);
+        QCOMPARE(d.config().optim.weight_decay, 0.0);
+        QCOMPARE(d.config().optim.lr, 0.0042);
+        QCOMPARE(d.config().model.d_model, 32);
     }
 
     void invalidInputDisablesRunWithItsReason() {
@@ -174,9 +219,9 @@ private Q_SLOTS:
             if (table->model()->index(r, 0).data().toLongLong() == id) table->selectRow(r);
         QCOMPARE(w.selectedRuns(), std::vector<qint64>{id});
         resume->click();
-        wait_idle(w, id);
+        // (the run is `cancelled` until the worker claims it: wait for the end, not for "not running")
+        QTRY_COMPARE_WITH_TIMEOUT(w.store().run(id)->status, RunStatus::Finished, 120000);
         const auto run = *w.store().run(id);
-        QCOMPARE(run.status, RunStatus::Finished);
         QCOMPARE(run.info["resumed_at_step"].get<int64_t>(), int64_t(12));
         QCOMPARE(w.store().points(w.store().series_id(id, "train/loss")).size(), size_t(40));
     }

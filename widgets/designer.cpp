@@ -144,10 +144,6 @@ const std::vector<Group>& groups() {
     return g;
 }
 
-// Fields kept when the scheme changes (everything that is not normalization).
-const char* kKept[] = {"model.d_model", "model.n_layers", "model.n_heads", "model.d_ff", "model.context", "model.norm",
-                       "model.init", "data", "train", "probes", "optim.lr", "optim.kind", "optim.grad_clip"};
-
 }  // namespace
 
 Designer::Designer(QWidget* parent) : QWidget(parent) {
@@ -337,7 +333,10 @@ void Designer::fillForm(const json& j) {
                 case Kind::Path: static_cast<QLineEdit*>(w)->setText(QString::fromStdString(v->get<std::string>())); break;
                 case Kind::Double:
                 case Kind::OptDouble:
-                    static_cast<QLineEdit*>(w)->setText(v->is_null() ? QString() : QString::number(v->get<double>(), 'g', 8));
+                    // Text the user typed that is not a number yet stays as typed (and keeps its error).
+                    static_cast<QLineEdit*>(w)->setText(v->is_null()     ? QString()
+                                                        : v->is_string() ? QString::fromStdString(v->get<std::string>())
+                                                                         : QString::number(v->get<double>(), 'g', 8));
                     break;
             }
         }
@@ -357,16 +356,15 @@ void Designer::setConfig(const RunConfig& c) { fillForm(to_json(c)); }
 Scheme Designer::scheme() const { return parse_scheme(scheme_->currentData().toString().toStdString()); }
 
 void Designer::setScheme(Scheme s) {
-    const json current = formJson();
-    RunConfig fresh;
-    apply_scheme(fresh, s);
-    json j = to_json(fresh);
-    for (const char* path : kKept)
-        if (const json* v = find_path(current, path)) set_path(j, path, *v);
-    if (s == Scheme::NGPT) {   // nGPT's own defaults win over kept optimizer settings
-        j["optim"]["weight_decay"] = 0.0;
-        j["optim"]["schedule"]["warmup"] = 0;
-    }
+    // A preset changes only what it defines (preset_fields, docs/CONFIG.md):
+    // every other field keeps what the user set.
+    json j = formJson();
+    RunConfig preset;
+    apply_scheme(preset, s);
+    const json pj = to_json(preset);
+    j["scheme"] = pj["scheme"];
+    for (const std::string& path : preset_fields(s))
+        if (const json* v = find_path(pj, path)) set_path(j, path, *v);
     fillForm(j);
 }
 
