@@ -7,7 +7,7 @@
 // nGPT) is only a named preset of them, applied before the user's own values,
 // so any single component can be changed afterwards (the papers' ablations).
 //
-// Equations, initializations and defaults: ../shared/design/ARCHITECTURES.md
+// Equations, initializations and defaults: docs/SCHEMES.md
 // and docs/CONFIG.md. No LibTorch here, so the GUI can include it freely.
 #pragma once
 

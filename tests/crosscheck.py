@@ -6,7 +6,7 @@ For one case (a scheme, possibly with non-default components), this script
   2. exports its weights (export-weights) and a validation batch with the core's
      logits and loss (eval-batch), both as safetensors,
   3. recomputes logits and loss here, in float64, from the equations of
-     ../shared/design/ARCHITECTURES.md, written independently of the C++ code
+     docs/SCHEMES.md (the design the C++ follows), written independently of the C++ code
      (LayerNorm, RMSNorm, GELU, RoPE and attention by hand, no torch.nn modules),
   4. fails if they differ by more than the tolerance below.
 The core computes in float32 (observed differences ~5e-7): tolerance 2e-5 absolute on logits, 2e-6 on the loss.

@@ -1,7 +1,8 @@
 // The model and the trainer: every scheme's shapes and learning, the
 // schemes' invariants (Post-LN normalized outputs, nGPT unit norms, DeepNorm
 // init, NormFormer's parameters), every probe against a brute-force
-// recomputation, reproducibility, divergence, cancel/pause/resume.
+// recomputation, reproducibility, divergence, cancel/pause/resume. The fused
+// CPU kernels against the eager ops: test_fused_ops.cpp.
 // Tolerances: 1e-4 relative for float32 reductions recomputed in double;
 // 1e-5 absolute for unit norms.
 #include "core/data/data.h"
@@ -10,6 +11,7 @@
 #include "core/train/io.h"
 #include "core/train/trainer.h"
 #include "tests/test_util.h"
+#include "tests/model_util.h"
 
 #include <QtTest/QtTest>
 
@@ -20,16 +22,9 @@ using namespace normlab;
 
 namespace {
 
+using test::param;
+using test::rel;
 using test::tiny;
-
-double rel(double a, double b) { return std::abs(a - b) / std::max(1e-12, std::max(std::abs(a), std::abs(b))); }
-
-torch::Tensor param(GPT& m, const std::string& name) {
-    for (auto& p : m->named_parameters())
-        if (p.key() == name) return p.value();
-    qFatal("no parameter %s", name.c_str());
-    return {};
-}
 
 double stored(Store& s, int64_t run, const std::string& series, int layer, int64_t step) {
     for (auto& p : s.points(s.series_id(run, series, layer)))
@@ -91,207 +86,6 @@ private Q_SLOTS:
         }
     }
 
-    // The CPU's fused attention kernel against the eager ops it replaces: outputs,
-    // max logit and all three gradients, for lengths below, at and across its
-    // 64-row blocks, odd head widths, one and two threads, packed and split inputs.
-    void fusedAttentionMatchesEager() {
-        struct Case { int64_t B, H, T, dh; };
-        for (int threads : {1, 2}) {
-            torch::set_num_threads(threads);
-            for (Case c : {Case{2, 3, 1, 8}, Case{2, 2, 7, 5}, Case{1, 2, 64, 16}, Case{1, 2, 65, 16},
-                           Case{2, 4, 130, 32}}) {
-                const QString what = QString("B%1 H%2 T%3 dh%4, %5 thread(s)")
-                                         .arg(c.B).arg(c.H).arg(c.T).arg(c.dh).arg(threads);
-                const int64_t d = c.H * c.dh;
-                const double scale = 0.7 / std::sqrt(double(c.dh));
-                auto qkv = torch::randn({c.B, c.T, 3 * d}).requires_grad_(true);
-                auto dy = torch::randn({c.B, c.T, d});
-                auto split = [&](const torch::Tensor& t) { return t.view({c.B, c.T, 3, c.H, c.dh}).permute({2, 0, 3, 1, 4}); };
-                // Eager reference.
-                auto parts = split(qkv);
-                auto att = torch::matmul(parts[0] * scale, parts[1].transpose(-2, -1));
-                att.masked_fill_(torch::ones({c.T, c.T}, torch::kBool).triu(1), -INFINITY);
-                const double ref_max = att.max().item<double>();
-                auto ref = torch::matmul(torch::softmax(att, -1), parts[2]).transpose(1, 2).reshape({c.B, c.T, d});
-                auto ref_grad = torch::autograd::grad({ref}, {qkv}, {dy})[0];
-                for (bool packed : {true, false}) {
-                    torch::Tensor mx;
-                    auto leaf = qkv.detach().clone().requires_grad_(true);
-                    auto p2 = split(leaf);
-                    auto y = packed ? fused_causal_attention_packed(leaf, c.H, scale, &mx)
-                                    : fused_causal_attention(p2[0], p2[1], p2[2], scale, &mx);
-                    auto g = torch::autograd::grad({y}, {leaf}, {dy})[0];
-                    const QString m = what + (packed ? ", packed" : ", split");
-                    QVERIFY2(torch::allclose(y, ref, 1e-4, 1e-5), qPrintable(m + ": output"));
-                    QVERIFY2(torch::allclose(g, ref_grad, 1e-4, 1e-5),
-                             qPrintable(m + QString(": gradient off by %1").arg((g - ref_grad).abs().max().item<double>())));
-                    QVERIFY2(rel(mx.item<double>(), ref_max) < 1e-5, qPrintable(m + ": max logit"));
-                }
-            }
-        }
-        torch::set_num_threads(1);
-        // A NaN in one query poisons that row (the trainer's divergence check depends on it), not its neighbours.
-        auto qkv = torch::randn({1, 5, 3 * 8});
-        qkv.index_put_({0, 3, 0}, NAN);
-        auto y = fused_causal_attention_packed(qkv, 2, 0.5);
-        QVERIFY(torch::isnan(y[0][3]).any().item<bool>());
-        QVERIFY(torch::isfinite(y[0][2]).all().item<bool>());
-    }
-
-    // GELU + LayerNorm against LibTorch's ops: values (GELU's tails included),
-    // gradients of h, γ and β; row widths with and without a vector tail; one
-    // and two threads.
-    void fusedGeluLayerNormMatchesEager() {
-        // Rows spanning stretches of [-12, 12] against a float64 reference: nearly constant
-        // rows in GELU's tail amplify its error ~300×. No further off than LibTorch's float ops.
-        auto tails = torch::linspace(-12, 12, 24000).view({10, 2400});
-        auto exact = torch::layer_norm(torch::gelu(tails.to(torch::kDouble)), {2400}, {}, {}, 1e-5);
-        auto ours = fused_gelu_layer_norm(tails, torch::ones({2400}), torch::zeros({2400}), 1e-5).to(torch::kDouble);
-        auto theirs = torch::layer_norm(torch::gelu(tails), {2400}, {}, {}, 1e-5).to(torch::kDouble);
-        const double err_ours = (ours - exact).abs().max().item<double>();
-        const double err_theirs = (theirs - exact).abs().max().item<double>();
-        QVERIFY2(err_ours <= 1.5 * err_theirs && err_ours < 1e-4,
-                 qPrintable(QString("tails off by %1 (LibTorch: %2)").arg(err_ours).arg(err_theirs)));
-        for (int threads : {1, 2}) {
-            torch::set_num_threads(threads);
-            for (int64_t n : {512, 37}) {
-                const QString what = QString("n %1, %2 thread(s)").arg(n).arg(threads);
-                auto h = (2 * torch::randn({3, 50, n})).requires_grad_(true);
-                auto g = torch::randn({3, 50, n});
-                auto gamma = (1 + 0.3 * torch::randn({n})).requires_grad_(true);
-                auto beta = (0.2 * torch::randn({n})).requires_grad_(true);
-                auto refn = torch::layer_norm(torch::gelu(h), {n}, gamma, beta, 1e-5);
-                auto rg = torch::autograd::grad({refn}, {h, gamma, beta}, {g});
-                auto yn = fused_gelu_layer_norm(h, gamma, beta, 1e-5);
-                auto yg = torch::autograd::grad({yn}, {h, gamma, beta}, {g});
-                QVERIFY2(torch::allclose(yn, refn, 1e-4, 1e-5), qPrintable(what + ": GELU + LayerNorm"));
-                const char* names[] = {"h", "gamma", "beta"};
-                for (int i = 0; i < 3; ++i)
-                    QVERIFY2(torch::allclose(yg[i], rg[i], 1e-4, 1e-4),
-                             qPrintable(what + ": gradient of " + names[i] +
-                                        QString(" off by %1").arg((yg[i] - rg[i]).abs().max().item<double>())));
-            }
-        }
-        torch::set_num_threads(1);
-    }
-
-    // SwiGLU on the packed [u | g] projection against chunk → silu → multiply:
-    // values and the gradients of h and of nGPT's scalers s_u, s_v.
-    void fusedSwiGLUMatchesEager() {
-        for (int threads : {1, 2}) {
-            torch::set_num_threads(threads);
-            for (int64_t f : {64, 13}) {
-                for (bool scaled : {false, true}) {
-                    const QString what = QString("f %1, %2, %3 thread(s)").arg(f).arg(scaled ? "scaled" : "plain").arg(threads);
-                    auto h = (3 * torch::randn({4, 30, 2 * f})).requires_grad_(true);
-                    auto g = torch::randn({4, 30, f});
-                    torch::Tensor su, sv;
-                    std::vector<torch::Tensor> wrt{h};
-                    if (scaled) {
-                        su = (1 + 0.3 * torch::randn({f})).requires_grad_(true);
-                        sv = (2 + 0.3 * torch::randn({f})).requires_grad_(true);
-                        wrt = {h, su, sv};
-                    }
-                    auto parts = h.chunk(2, -1);
-                    auto ref = (scaled ? parts[0] * su : parts[0]) * torch::silu(scaled ? parts[1] * sv : parts[1]);
-                    auto rg = torch::autograd::grad({ref}, wrt, {g});
-                    auto y = fused_swiglu(h, su, sv);
-                    auto yg = torch::autograd::grad({y}, wrt, {g});
-                    QVERIFY2(torch::allclose(y, ref, 1e-5, 1e-5), qPrintable(what + ": values"));
-                    for (size_t i = 0; i < wrt.size(); ++i)
-                        QVERIFY2(torch::allclose(yg[i], rg[i], 1e-4, 1e-4),
-                                 qPrintable(what + QString(": gradient %1 off by %2").arg(i)
-                                                       .arg((yg[i] - rg[i]).abs().max().item<double>())));
-                }
-            }
-        }
-        torch::set_num_threads(1);
-    }
-
-    // nGPT's normalization against x / (‖x‖ + eps): values and gradients, a
-    // strided input, a zero row (gradient g/eps, as LibTorch's subgradient gives).
-    void fusedUnitNormMatchesEager() {
-        for (int threads : {1, 2}) {
-            torch::set_num_threads(threads);
-            for (auto shape : {std::vector<int64_t>{3, 50, 128}, std::vector<int64_t>{2, 4, 7, 5}}) {
-                auto base = torch::randn(shape);
-                base.index_put_({0, 0}, 0.0);                             // a zero row (or block of rows)
-                auto x = base.transpose(0, 1).requires_grad_(true);      // strided
-                auto g = torch::randn(x.sizes());
-                auto ref = x / (x.norm(2, -1, true) + 1e-6);
-                auto rg = torch::autograd::grad({ref}, {x}, {g})[0];
-                auto y = fused_unit_norm(x, 1e-6);
-                auto yg = torch::autograd::grad({y}, {x}, {g})[0];
-                const QString what = QString("last dim %1, %2 thread(s)").arg(shape.back()).arg(threads);
-                QVERIFY2(torch::allclose(y, ref, 1e-5, 1e-6), qPrintable(what + ": values"));
-                QVERIFY2(torch::allclose(yg, rg, 1e-4, 1e-3),
-                         qPrintable(what + QString(": gradient off by %1").arg((yg - rg).abs().max().item<double>())));
-            }
-        }
-        torch::set_num_threads(1);
-    }
-
-    // nGPT's fused residual update against its eager formula: values and the
-    // gradients of x, h and the eigen learning rates α.
-    void fusedNgptUpdateMatchesEager() {
-        for (int threads : {1, 2}) {
-            torch::set_num_threads(threads);
-            for (int64_t n : {128, 13}) {
-                const QString what = QString("n %1, %2 thread(s)").arg(n).arg(threads);
-                auto x = torch::nn::functional::normalize(torch::randn({4, 30, n}),
-                                                          torch::nn::functional::NormalizeFuncOptions().dim(-1))
-                             .requires_grad_(true);
-                auto h = (3 * torch::randn({4, 30, n})).requires_grad_(true);
-                auto alpha = (0.05 + 0.02 * torch::rand({n})).requires_grad_(true);
-                auto g = torch::randn({4, 30, n});
-                set_fused_kernels(false);
-                auto ref = ngpt_update(x, h, alpha, 1e-6);
-                set_fused_kernels(true);
-                auto y = ngpt_update(x, h, alpha, 1e-6);
-                auto rg = torch::autograd::grad({ref}, {x, h, alpha}, {g});
-                auto yg = torch::autograd::grad({y}, {x, h, alpha}, {g});
-                QVERIFY2(torch::allclose(y, ref, 1e-5, 1e-6), qPrintable(what + ": values"));
-                const char* names[] = {"x", "h", "alpha"};
-                for (int i = 0; i < 3; ++i)
-                    QVERIFY2(torch::allclose(yg[i], rg[i], 1e-4, 1e-5),
-                             qPrintable(what + ": gradient of " + names[i] +
-                                        QString(" off by %1").arg((yg[i] - rg[i]).abs().max().item<double>())));
-            }
-        }
-        torch::set_num_threads(1);
-    }
-
-    // The whole model with the fused kernels on and off: same logits, gradients and
-    // max-logit probe for every scheme (packed path, RoPE and nGPT's split path,
-    // both HeadScale placements, NormFormer's fused FFN LN).
-    void fusedKernelsLeaveEverySchemeUnchanged() {
-        std::vector<std::pair<QString, ModelConfig>> models;
-        for (Scheme s : all_schemes()) models.push_back({QString::fromStdString(scheme_name(s)), tiny(s).model});
-        ModelConfig after = tiny(Scheme::NormFormer).model;
-        after.normformer.head_scale_placement = HeadScalePlacement::AfterOutProj;
-        models.push_back({"normformer, HeadScale after the projection", after});
-        auto idx = torch::randint(0, 256, {3, 16}, torch::kInt64);
-        for (const auto& [name, mc] : models) {
-            std::vector<torch::Tensor> logits, grads, fc1_grads, maxes;
-            for (bool fused : {false, true}) {
-                set_fused_kernels(fused);
-                GPT m(mc);
-                m->reset_parameters(3);
-                ForwardCapture cap;
-                auto l = m->forward(idx, &cap);
-                GPTImpl::loss(l, idx).backward();
-                logits.push_back(l.detach());
-                grads.push_back(param(m, "blocks.0.attn.qkv.weight").grad().clone());
-                fc1_grads.push_back(param(m, "blocks.1.mlp.fc1.weight").grad().clone());
-                maxes.push_back(torch::stack(cap.max_logit));
-            }
-            QVERIFY2(torch::allclose(logits[0], logits[1], 1e-4, 1e-5), qPrintable(name + ": logits"));
-            QVERIFY2(torch::allclose(grads[0], grads[1], 1e-3, 1e-6), qPrintable(name + ": qkv gradient"));
-            QVERIFY2(torch::allclose(fc1_grads[0], fc1_grads[1], 1e-3, 1e-6), qPrintable(name + ": fc1 gradient"));
-            QVERIFY2(torch::allclose(maxes[0], maxes[1], 1e-4, 1e-5), qPrintable(name + ": max logit"));
-        }
-        set_fused_kernels(true);
-    }
 
     void everySchemeLearnsALearnableSource() {
         Store store(store_path("learn.sqlite"));

@@ -1,6 +1,6 @@
 // NormLab core: fused CPU kernels on raw fp32 pointers, for the operations
 // where PyTorch eager spends most beyond its GEMMs at the sizes a CPU trains.
-// No LibTorch here: core/model/gpt.cpp wraps them in autograd functions and
+// No LibTorch here: core/model/fused_ops.cpp wraps them in autograd functions and
 // runs them in parallel (heads, or chunks of rows). docs/PERFORMANCE.md has
 // the measurements.
 //

@@ -9,7 +9,8 @@
 // is tested on small synthetic runs (tests/test_report.cpp).
 //
 // The ten findings, their measures and thresholds: docs/REPRODUCTION.md
-// ("How the verdicts are decided") and the comments in report.cpp.
+// ("How the verdicts are decided") and the findings_*.cpp files, one per paper,
+// each finding an analysis with its thresholds and a FindingSpec (measure.h).
 #pragma once
 
 #include "core/store/store.h"

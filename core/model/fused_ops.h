@@ -1,0 +1,46 @@
+// NormLab core: the fused CPU kernels (cpu_kernels.h) as LibTorch autograd
+// operations, and the dispatch between them and the eager ops.
+//
+// Only LibTorch translation units include this header.
+#pragma once
+
+#include <torch/torch.h>
+
+namespace normlab {
+
+// Fused CPU kernels (core/model/cpu_kernels.h): causal attention,
+// GELU + LayerNorm (NormFormer's FFN LN), SwiGLU, nGPT's unit normalization
+// and residual update. Used for fp32 CPU tensors (attention:
+// when the process has a BLAS and attention dropout is off); otherwise, and
+// when switched off (A/B comparisons, tests), the eager LibTorch ops. On unless
+// the environment sets NORMLAB_FUSED_KERNELS=0.
+bool fused_kernels_enabled();
+void set_fused_kernels(bool on);
+
+// Causal attention through the fused kernel. q, k, v: (B, H, T, d_h) views
+// with a contiguous last dimension (e.g. of the packed QKV projection) →
+// (B, T, H·d_h). `max_logit`, if given, receives the largest scaled logit.
+torch::Tensor fused_causal_attention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+                                     double scale, torch::Tensor* max_logit = nullptr);
+// The same on the packed projection qkv: (B, T, 3·d) with rows [q | k | v];
+// its gradient is written in that layout, without splitting or stacking.
+torch::Tensor fused_causal_attention_packed(const torch::Tensor& qkv, int64_t n_heads, double scale,
+                                            torch::Tensor* max_logit = nullptr);
+
+// x / (‖x‖₂ + eps) over the last dimension through the fused kernel.
+torch::Tensor fused_unit_norm(const torch::Tensor& x, double eps);
+// nGPT's residual update norm(x + α ⊙ (norm(h) − x)) over the last dimension;
+// one fused pass on fp32 CPU tensors, the eager ops elsewhere.
+torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha, double eps);
+// SwiGLU of a packed projection h = [u | g]: (u·s_u)·silu(g·s_v), the scalers
+// optional (undefined: 1).
+torch::Tensor fused_swiglu(const torch::Tensor& h, const torch::Tensor& su = {}, const torch::Tensor& sv = {});
+// LayerNorm(GELU(h)) over the last dimension with gain γ and bias β, in one pass.
+torch::Tensor fused_gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
+                                    double eps);
+
+// x / (‖x‖₂ + eps) over `dim` (nGPT's norm(·); the reference has no eps);
+// the fused kernel for the last dimension of fp32 CPU tensors.
+torch::Tensor unit_norm(const torch::Tensor& x, int64_t dim, double eps);
+
+}  // namespace normlab

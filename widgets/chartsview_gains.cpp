@@ -1,0 +1,152 @@
+// NormLab widgets: the Gains view of ChartsView: box plots of a learned gain
+// per layer at a chosen step, its trajectory and its histogram.
+#include "widgets/chartsview.h"
+
+#include "widgets/figure.h"
+#include "widgets/heatmap.h"
+#include "widgets/linechart.h"
+
+#include <QBoxPlotSeries>
+#include <QBoxSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace normlab {
+
+QWidget* ChartsView::buildGainsTab() {
+    auto* w = new QWidget(this);
+    auto* v = new QVBoxLayout(w);
+    auto* bar = new QHBoxLayout();
+    gain_name_ = new QComboBox(w);
+    gain_name_->setObjectName("gainName");
+    gain_step_ = new QSlider(Qt::Horizontal, w);
+    gain_step_->setObjectName("gainStep");
+    gain_step_label_ = new QLabel(w);
+    gain_layer_ = new QSpinBox(w);
+    gain_layer_->setRange(0, 0);
+    bar->addWidget(new QLabel(tr("gain"), w));
+    bar->addWidget(gain_name_);
+    bar->addWidget(new QLabel(tr("step"), w));
+    bar->addWidget(gain_step_, 1);
+    bar->addWidget(gain_step_label_);
+    bar->addWidget(new QLabel(tr("histogram of layer"), w));
+    bar->addWidget(gain_layer_);
+    v->addLayout(bar);
+    auto* split = new QSplitter(Qt::Vertical, w);
+    panels_.push_back(split);
+    box_chart_ = new QChart();
+    box_chart_->legend()->setAlignment(Qt::AlignBottom);
+    box_view_ = new QChartView(box_chart_, split);
+    box_view_->setObjectName("boxChart");
+    box_view_->setRenderHint(QPainter::Antialiasing);
+    hist_ = new LineChart(split);
+    hist_->setObjectName("histChart");
+    hist_->setSmoothing(0);
+    split->addWidget(box_view_);
+    split->addWidget(hist_);
+    split->setSizes({500, 300});
+    v->addWidget(split, 1);
+    connect(gain_name_, qOverload<int>(&QComboBox::activated), this, [this] {
+        gain_choice_ = gain_name_->currentData().toString();
+        redrawGains();
+    });
+    connect(gain_step_, &QSlider::valueChanged, this, [this] { redrawGains(); });
+    connect(gain_layer_, qOverload<int>(&QSpinBox::valueChanged), this, [this] { redrawGains(); });
+    return w;
+}
+
+void ChartsView::redrawGains() {
+    // names and steps offered
+    std::set<std::string> names;
+    for (auto& r : runs_)
+        for (auto& n : r->distribution_names()) names.insert(n);
+    {
+        QSignalBlocker b(gain_name_);
+        gain_name_->clear();
+        for (auto& n : names) gain_name_->addItem(QString::fromStdString(n), QString::fromStdString(n));
+        // the user's choice, else a LayerNorm gain (NormFormer Fig. 4 looks at the FFN-LN gains)
+        int at = gain_name_->findData(gain_choice_);
+        for (const char* pref : {"gain/ffn_norm", "gain/alpha_A", "gain/norm2", "gain/norm1"})
+            if (at < 0) at = gain_name_->findData(QString(pref));
+        gain_name_->setCurrentIndex(at >= 0 ? at : 0);
+    }
+    const std::string name = gain_name_->currentData().toString().toStdString();
+    std::set<int64_t> step_set;   // every run's steps for this gain
+    for (auto& r : runs_)
+        for (int64_t st : r->distribution_steps(name)) step_set.insert(st);
+    const std::vector<int64_t> steps(step_set.begin(), step_set.end());
+    {
+        QSignalBlocker b(gain_step_);
+        const bool at_end = gain_step_->value() == gain_step_->maximum();
+        gain_step_->setRange(0, std::max(0, static_cast<int>(steps.size()) - 1));
+        if (at_end) gain_step_->setValue(gain_step_->maximum());   // follow a live run
+    }
+    const int64_t step = steps.empty() ? 0 : steps[static_cast<size_t>(gain_step_->value())];
+    gain_step_label_->setText(steps.empty() ? tr("—") : QString::number(step));
+
+    box_chart_->removeAllSeries();
+    for (auto* a : box_chart_->axes()) {
+        box_chart_->removeAxis(a);
+        delete a;
+    }
+    box_chart_->setTitle(tr("%1 per layer at step %2").arg(QString::fromStdString(name)).arg(step));
+    int max_layers = 0;
+    double lo = 1e300, hi = -1e300;
+    std::vector<Curve> hist;
+    for (size_t i = 0; i < runs_.size(); ++i) {
+        const RunData& r = *runs_[i];
+        // the latest distribution at or before the chosen step, per layer
+        std::map<int, const Distribution*> at;
+        for (auto& d : r.distributions(name))
+            if (d.step <= step) at[d.layer] = &d;
+        if (at.empty()) continue;
+        auto* series = new QBoxPlotSeries();
+        series->setName(runLabel(r));
+        series->setBrush(run_color(int(i)).lighter(140));
+        series->setPen(QPen(run_color(int(i)).darker(120), 1.2));
+        for (auto& [layer, d] : at) {
+            auto* set = new QBoxSet(d->min, d->q1, d->median, d->q3, d->max, layer < 0 ? tr("global") : QString("L%1").arg(layer));
+            series->append(set);
+            lo = std::min(lo, d->min);
+            hi = std::max(hi, d->max);
+            max_layers = std::max(max_layers, layer + 1);
+            if (layer == gain_layer_->value() || (layer < 0 && at.size() == 1)) {
+                Curve c{runLabel(r), run_color(int(i)), {}, {}, Qt::SolidLine, 1.8, false};
+                const double w = (d->hist_hi - d->hist_lo) / std::max<size_t>(1, d->hist.size());
+                for (size_t b = 0; b < d->hist.size(); ++b) {   // step-shaped histogram
+                    c.x.push_back(d->hist_lo + b * w);
+                    c.y.push_back(d->hist[b]);
+                    c.x.push_back(d->hist_lo + (b + 1) * w);
+                    c.y.push_back(d->hist[b]);
+                }
+                hist.push_back(std::move(c));
+            }
+        }
+        box_chart_->addSeries(series);
+    }
+    if (!box_chart_->series().isEmpty()) {
+        box_chart_->createDefaultAxes();
+        if (hi > lo)
+            for (auto* a : box_chart_->axes(Qt::Vertical)) a->setRange(lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo));
+    }
+    {
+        QSignalBlocker b(gain_layer_);
+        gain_layer_->setRange(0, std::max(0, max_layers - 1));
+    }
+    hist_->setTitle(tr("Histogram of %1, layer %2, step %3").arg(QString::fromStdString(name)).arg(gain_layer_->value()).arg(step));
+    hist_->setAxisTitles(tr("value"), tr("count"));
+    hist_->setCurves(std::move(hist), false);
+}
+
+}  // namespace normlab

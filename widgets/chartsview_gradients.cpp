@@ -1,0 +1,116 @@
+// NormLab widgets: the Gradients view of ChartsView: per-layer gradient
+// norms of one weight for every selected run, and a layer × step heatmap per run.
+#include "widgets/chartsview.h"
+
+#include "widgets/figure.h"
+#include "widgets/heatmap.h"
+#include "widgets/linechart.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace normlab {
+
+QWidget* ChartsView::buildGradTab() {
+    auto* w = new QWidget(this);
+    auto* v = new QVBoxLayout(w);
+    auto* bar = new QHBoxLayout();
+    grad_weight_ = new QComboBox(w);
+    grad_weight_->setObjectName("gradWeight");
+    for (const char* n : {"fc2", "fc1", "q", "k", "v", "o", "norm1", "norm2", "ffn_norm", "post_attn_norm", "head_scale"})
+        grad_weight_->addItem(n, QString(n));
+    grad_norm_ = new QComboBox(w);
+    grad_norm_->setObjectName("gradNorm");
+    grad_norm_->addItem(tr("mean |∂L/∂W| (L1)"), "grad_l1/");
+    grad_norm_->addItem(tr("‖∂L/∂W‖_F (L2)"), "grad_l2/");
+    grad_norm_->addItem(tr("expected gradient ‖E[∂L/∂W]‖ at init"), "grad_expected_l2/");
+    heat_log_ = new QCheckBox(tr("log color scale"), w);
+    heat_log_->setChecked(true);
+    bar->addWidget(new QLabel(tr("weight"), w));
+    bar->addWidget(grad_weight_);
+    bar->addWidget(new QLabel(tr("norm"), w));
+    bar->addWidget(grad_norm_);
+    bar->addWidget(heat_log_);
+    bar->addStretch(1);
+    v->addLayout(bar);
+    auto* split = new QSplitter(Qt::Vertical, w);
+    panels_.push_back(split);
+    grad_lines_ = new LineChart(split);
+    grad_lines_->setObjectName("gradChart");
+    grad_lines_->setLogY(true);
+    grad_lines_->setSmoothing(0);
+    auto* heat_area = new QWidget(split);
+    heat_box_ = new QVBoxLayout(heat_area);
+    heat_box_->setContentsMargins(0, 0, 0, 0);
+    split->addWidget(grad_lines_);
+    split->addWidget(heat_area);
+    split->setSizes({450, 450});
+    v->addWidget(split, 1);
+    connect(grad_weight_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { redrawGradients(); });
+    connect(grad_norm_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { redrawGradients(); });
+    connect(heat_log_, &QCheckBox::toggled, this, [this](bool on) {
+        for (auto* h : heatmaps_) h->setLogScale(on);
+    });
+    return w;
+}
+
+std::vector<Curve> ChartsView::perLayerCurves(const std::string& name, bool by_layer_color) const {
+    std::vector<Curve> out;
+    for (size_t i = 0; i < runs_.size(); ++i) {
+        const RunData& r = *runs_[i];
+        const int L = r.layers(name);
+        for (int l = 0; l < L; ++l)
+            if (auto* s = r.series(name, l)) {
+                QString label = runs_.size() > 1 ? QString("%1 · L%2").arg(runLabel(r)).arg(l) : tr("layer %1").arg(l);
+                out.push_back({label, layerColor(int(i), l, L, by_layer_color), s->steps, s->values, Qt::SolidLine, 1.5, false,
+                               s->steps.size() < 40});
+            }
+    }
+    return out;
+}
+
+void ChartsView::redrawGradients() {
+    const std::string name = grad_norm_->currentData().toString().toStdString() + grad_weight_->currentData().toString().toStdString();
+    grad_lines_->setTitle(QString("%1 — %2").arg(grad_norm_->currentText(), grad_weight_->currentText()));
+    grad_lines_->setAxisTitles(tr("step"), grad_norm_->currentText());
+    grad_lines_->setCurves(perLayerCurves(name, runs_.size() == 1));
+    // one heatmap per run
+    while (heatmaps_.size() > runs_.size()) {
+        delete heatmaps_.back();
+        heatmaps_.pop_back();
+    }
+    while (heatmaps_.size() < runs_.size()) {
+        auto* h = new Heatmap(this);
+        h->setObjectName(QString("heatmap%1").arg(heatmaps_.size()));
+        h->setLogScale(heat_log_->isChecked());
+        heat_box_->addWidget(h, 1);
+        heatmaps_.push_back(h);
+    }
+    for (size_t i = 0; i < runs_.size(); ++i) {
+        const RunData& r = *runs_[i];
+        const int L = r.layers(name);
+        std::vector<double> steps;
+        std::vector<std::vector<double>> rows(static_cast<size_t>(L));
+        if (auto* s0 = r.series(name, 0)) steps = s0->steps;
+        for (int l = 0; l < L; ++l) {
+            auto& row = rows[static_cast<size_t>(l)];
+            row.assign(steps.size(), std::nan(""));
+            if (auto* s = r.series(name, l))
+                for (size_t k = 0; k < s->steps.size(); ++k) {
+                    auto it = std::lower_bound(steps.begin(), steps.end(), s->steps[k]);
+                    if (it != steps.end() && *it == s->steps[k]) row[static_cast<size_t>(it - steps.begin())] = s->values[k];
+                }
+        }
+        heatmaps_[i]->setTitle(QString("%1: %2").arg(runLabel(r), QString::fromStdString(name)));
+        heatmaps_[i]->setData(std::move(steps), std::move(rows));
+    }
+}
+
+}  // namespace normlab
