@@ -112,6 +112,26 @@ private Q_SLOTS:
         }
     }
 
+    // The usage text is made from the command table: every command appears in
+    // it, and each answers --help with its own usage.
+    void everyCommandHasItsHelp() {
+        Result all = cli({"--help"});
+        QCOMPARE(all.code, 0);
+        const QStringList commands{"run", "validate", "list", "show", "export", "export-weights", "eval-batch",
+                                   "resume", "plot", "preset", "schemes"};
+        for (const QString& c : commands) {
+            QVERIFY2(all.out.contains("\n  " + c + " ") || all.out.contains("\n  " + c + "\n"), qPrintable(c));
+            Result one = cli({c, "--help"});
+            QCOMPARE(one.code, 0);
+            QVERIFY2(one.out.startsWith("usage: normlab-cli " + c), qPrintable(one.out));
+            QCOMPARE(cli({"help", c}).out, one.out);
+        }
+        QVERIFY(cli({"run", "--help"}).out.contains("--only NAME"));
+        Result none = cli({});
+        QCOMPARE(none.code, 2);
+        QVERIFY(none.err.contains("commands:"));
+    }
+
     void badInputExitsWithTheField() {
         Result r = cli({"run", write("bad.json", {{"base", {{"model", {{"d_model", 128}, {"n_heads", 6}}}}}}),
                         "--store", store_});

@@ -65,16 +65,14 @@ private:
 // std::runtime_error and leaves no temporary file.
 void write_output_file(const std::string& path, const std::string& bytes);
 
-int cmd_run(const Args& args);
-int cmd_resume(const Args& args);
-int cmd_validate(const Args& args);
-int cmd_list(const Args& args);
-int cmd_show(const Args& args);
-int cmd_export(const Args& args);
-int cmd_export_weights(const Args& args);
-int cmd_eval_batch(const Args& args);
-int cmd_plot(const Args& args);
-int cmd_preset(const Args& args);
-int cmd_schemes(const Args& args);
+// A command: its name, its synopsis and help for the usage text, and what it
+// does. Each lives in its own cmd_*.cpp; main.cpp lists them in one table.
+struct Command {
+    const char* name;       // "run"
+    const char* synopsis;   // "run EXPERIMENT.json"
+    const char* help;       // what it does, lines ending in \n (the usage text's entry)
+    int (*run)(const Args& args);
+    const char* details = "";   // more for `normlab-cli COMMAND --help`: options, examples
+};
 
 }  // namespace normlab::cli

@@ -1,4 +1,4 @@
-// normlab-cli: plot (SVG figures of runs), preset and schemes.
+// normlab-cli plot: SVG figures of runs (loss, gradients, hidden-state norms).
 #include "app/cli/cli.h"
 
 #include "app/cli/svg_plot.h"
@@ -33,7 +33,7 @@ int layers_of(Store& store, int64_t run, const std::string& name) {
 
 }  // namespace
 
-int cmd_plot(const Args& args) {
+static int cmd_plot(const Args& args) {
     const std::string out = args.opt("--out");
     if (out.empty()) throw UsageError("plot needs --out DIR");
     Store store(store_path(args), Store::Mode::ReadOnly);
@@ -105,26 +105,9 @@ int cmd_plot(const Args& args) {
     return kOk;
 }
 
-int cmd_preset(const Args& args) {
-    if (args.positional.size() != 1) throw UsageError("preset needs a scheme name");
-    RunConfig cfg;
-    apply_scheme(cfg, parse_scheme(args.positional[0]));
-    std::printf("%s\n", to_json(cfg).dump(2).c_str());
-    return kOk;
-}
-
-int cmd_schemes(const Args&) {
-    for (Scheme s : all_schemes()) {
-        RunConfig cfg;
-        apply_scheme(cfg, s);
-        const auto& m = cfg.model;
-        std::printf("%-11s %-10s layout=%s final_norm=%d headscale=%d post_attn_norm=%d ffn_norm=%d res_scale=%d "
-                    "deepnorm.residual=%d deepnorm.init=%d branchnorm=%d\n",
-                    scheme_name(s).c_str(), scheme_title(s).c_str(), to_json(cfg)["model"]["layout"].get<std::string>().c_str(),
-                    m.final_norm, m.normformer.head_scale, m.normformer.post_attn_norm, m.normformer.ffn_norm,
-                    m.normformer.res_scale, m.deepnorm.residual, m.deepnorm.init, m.branchnorm.enabled);
-    }
-    return kOk;
-}
+extern const Command kPlotCommand{"plot", "plot [RUN...] --out DIR",
+    "SVG figures of runs (default: the last 2; --last N)\n",
+    cmd_plot,
+    "Writes loss, gradient and hidden-state-norm SVGs of the runs into DIR and prints their paths.\n"};
 
 }  // namespace normlab::cli

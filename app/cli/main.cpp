@@ -8,8 +8,9 @@
 //   normlab-cli resume RUN | preset SCHEME | schemes
 //   normlab-cli plot [RUN...] [--last N] --out DIR
 //
-// Each command lives in a cmd_*.cpp file and is dispatched from the table
-// below; cli.h lists the exit codes.
+// Each command lives in its own cmd_*.cpp file with its synopsis and help, and
+// is dispatched from the table below, which also makes the usage text; cli.h
+// lists the exit codes.
 #include "app/cli/cli.h"
 
 #include "core/errors.h"
@@ -22,47 +23,57 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <sstream>
+#include <string>
+
+namespace normlab::cli {
+// One per cmd_*.cpp.
+extern const Command kRunCommand, kValidateCommand, kListCommand, kShowCommand, kExportCommand,
+    kExportWeightsCommand, kEvalBatchCommand, kResumeCommand, kPlotCommand, kPresetCommand, kSchemesCommand;
+}  // namespace normlab::cli
 
 using namespace normlab;
 using namespace normlab::cli;
 
 namespace {
 
-const char* kUsageText =
-    "usage: normlab-cli COMMAND [ARGS] [--store FILE]\n"
-    "\n"
-    "commands:\n"
-    "  run EXPERIMENT.json      train every run of an experiment (--only NAME to pick some,\n"
-    "                           --device cpu|cuda|auto, --threads N, --steps N to override)\n"
-    "  validate EXPERIMENT.json check an experiment and list the runs it expands to\n"
-    "  list                     the runs in the store\n"
-    "  show RUN                 one run: configuration, status, info, recorded series\n"
-    "  export RUN --csv|--json  the run's data (--out FILE, default stdout)\n"
-    "  export-weights RUN FILE  the run's latest weights as safetensors (docs/WEIGHTS.md)\n"
-    "  eval-batch RUN FILE      logits and loss on a validation batch, as safetensors\n"
-    "                           (--batch N, --seed S)\n"
-    "  resume RUN               continue an interrupted, cancelled or failed run from its\n"
-    "                           checkpoint (from step 0 when it has none)\n"
-    "  plot [RUN...] --out DIR  SVG figures of runs (default: the last 2; --last N)\n"
-    "  preset SCHEME            the full configuration a scheme preset gives, as JSON\n"
-    "  schemes                  the schemes and their components\n"
-    "\n"
-    "The paper reproductions' report (figures drawn by the app's charts) is `normlab report`,\n"
-    "which reuses runs trained here: normlab-cli run FILE --scale gpu, then normlab report FILE --scale gpu.\n"
-    "RUN is an id or a unique name. The store defaults to $NORMLAB_STORE or\n"
-    "~/.local/share/normlab/runs.sqlite.\n"
-    "exit codes: 0 ok, 1 error, 2 usage/configuration, 3 diverged, 4 failed, 5 store, 130 interrupted\n";
+// In the order of the usage text.
+const Command* const kCommands[] = {
+    &kRunCommand,  &kValidateCommand, &kListCommand,   &kShowCommand,   &kExportCommand, &kExportWeightsCommand,
+    &kEvalBatchCommand, &kResumeCommand, &kPlotCommand, &kPresetCommand, &kSchemesCommand,
+};
 
-struct Command {
-    const char* name;
-    int (*run)(const Args&);
-};
-const Command kCommands[] = {
-    {"run", cmd_run},       {"resume", cmd_resume},   {"validate", cmd_validate},
-    {"list", cmd_list},     {"show", cmd_show},       {"export", cmd_export},
-    {"export-weights", cmd_export_weights},           {"eval-batch", cmd_eval_batch},
-    {"preset", cmd_preset}, {"plot", cmd_plot},       {"schemes", cmd_schemes},
-};
+// "  SYNOPSIS                 first line of help", further lines aligned under it.
+std::string command_lines(const Command& c) {
+    std::string out, line;
+    std::istringstream help(c.help);
+    bool first = true;
+    while (std::getline(help, line)) {
+        char buf[512];
+        std::snprintf(buf, sizeof buf, "  %-24s %s\n", first ? c.synopsis : "", line.c_str());
+        out += buf;
+        first = false;
+    }
+    return out;
+}
+
+std::string usage_text() {
+    std::string out = "usage: normlab-cli COMMAND [ARGS] [--store FILE]\n\ncommands:\n";
+    for (const Command* c : kCommands) out += command_lines(*c);
+    out += "\n"
+           "The paper reproductions' report (figures drawn by the app's charts) is `normlab report`,\n"
+           "which reuses runs trained here: normlab-cli run FILE --scale gpu, then normlab report FILE --scale gpu.\n"
+           "RUN is an id or a unique name. The store defaults to $NORMLAB_STORE or\n"
+           "~/.local/share/normlab/runs.sqlite. `normlab-cli COMMAND --help` shows one command.\n"
+           "exit codes: 0 ok, 1 error, 2 usage/configuration, 3 diverged, 4 failed, 5 store, 130 interrupted\n";
+    return out;
+}
+
+const Command* find_command(const std::string& name) {
+    for (const Command* c : kCommands)
+        if (name == c->name) return c;
+    return nullptr;
+}
 
 }  // namespace
 
@@ -80,16 +91,23 @@ int main(int argc, char** argv) {
             std::printf("normlab-cli %s\n%s\n", NORMLAB_VERSION, library_versions().dump().c_str());
             return kOk;
         }
+        // `COMMAND --help` and `help COMMAND`: that command's usage; otherwise all of them.
+        const std::string about = args.command == "help" && !args.positional.empty() ? args.positional[0] : args.command;
+        if (const Command* c = find_command(about); c && (args.has_flag("--help") || args.command == "help")) {
+            std::printf("usage: normlab-cli %s [--store FILE]\n\n%s%s%s", c->synopsis, c->help,
+                        *c->details ? "\n" : "", c->details);
+            return kOk;
+        }
         if (args.command.empty() || args.has_flag("--help") || args.command == "help") {
-            std::fputs(kUsageText, args.command.empty() && !args.has_flag("--help") ? stderr : stdout);
-            return args.command.empty() && !args.has_flag("--help") ? kUsage : kOk;
+            const bool asked = args.has_flag("--help") || args.command == "help";
+            std::fputs(usage_text().c_str(), asked ? stdout : stderr);
+            return asked ? kOk : kUsage;
         }
         static const std::vector<std::string> known_flags{"--csv", "--json", "--verbose", "--help", "--version"};
         for (auto& f : args.flags)
             if (std::find(known_flags.begin(), known_flags.end(), f) == known_flags.end())
                 throw UsageError("unknown option " + f + " (see normlab-cli --help)");
-        for (const Command& c : kCommands)
-            if (args.command == c.name) return c.run(args);
+        if (const Command* c = find_command(args.command)) return c->run(args);
         throw UsageError("unknown command \"" + args.command + "\" (see normlab-cli --help)");
     } catch (const UsageError& e) {
         std::fprintf(stderr, "normlab-cli: %s\n", e.what());

@@ -1,14 +1,13 @@
-// normlab-cli: run, resume and validate — everything that trains or decides
-// what will be trained. Every input is checked before a row is written:
-// validate, run and resume share preflight() (fields, device, data source,
-// memory), so `validate` refuses exactly what `run` would.
-#include "app/cli/cli.h"
+// normlab-cli: what run, resume and validate share — choosing the runs of an
+// experiment, checking them all before anything is written (preflight), and
+// training a list of runs with a progress bar, stopping cleanly on Ctrl-C.
+#include "app/cli/training.h"
 
 #include "core/errors.h"
-#include "core/experiment.h"
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <thread>
@@ -16,6 +15,7 @@
 
 namespace normlab::cli {
 namespace {
+
 
 // Ctrl-C / SIGTERM: the first asks the run to stop (it is saved as cancelled
 // within a second); a second one ends the process at once (the store stays
@@ -49,6 +49,8 @@ private:
     std::atomic<bool> stop_{false};
     std::thread thread_;
 };
+
+}  // namespace
 
 int exit_for(const std::vector<RunResult>& results) {
     int code = kOk;
@@ -150,57 +152,6 @@ std::vector<ExperimentRun> chosen_runs(const Experiment& ex, const Args& args) {
         if (args.options.count("--threads")) r.config.train.threads = parse_int("--threads", args.opt("--threads"), 0, 1024);
     }
     return chosen;
-}
-
-}  // namespace
-
-int cmd_run(const Args& args) {
-    if (args.positional.size() != 1) throw UsageError("run needs one experiment file: normlab-cli run EXPERIMENT.json");
-    const TrainOptions opts = train_options(args);
-    Experiment ex = load_experiment(args.positional[0], args.opt("--scale"));
-    const std::vector<ExperimentRun> chosen = chosen_runs(ex, args);
-    preflight_all(chosen);
-    Store store(store_path(args));
-    const int64_t exp_id = store.add_experiment(ex.name, ex.file, ex.spec);
-    std::vector<std::pair<int64_t, std::string>> queued;
-    for (auto& r : chosen) queued.emplace_back(queue_run(store, r.config, exp_id, {ex.name}), r.name);
-    std::fprintf(stderr, "%s: %zu run(s) queued in %s\n", ex.name.c_str(), queued.size(), store.path().c_str());
-    auto results = train_all(store, queued, opts);
-    for (auto& r : results)
-        if (r.run_id > 0) std::printf("%lld\t%s\n", static_cast<long long>(r.run_id), status_name(r.status).c_str());
-    return exit_for(results);
-}
-
-int cmd_resume(const Args& args) {
-    if (args.positional.size() != 1) throw UsageError("resume needs one run: normlab-cli resume RUN");
-    const TrainOptions opts = train_options(args);
-    Store store(store_path(args));
-    RunInfo run = store.find_run(args.positional[0]);
-    if (!resumable(run.status)) {
-        if (run.status == RunStatus::Finished) throw UsageError("run " + std::to_string(run.id) + " already finished");
-        if (run.status == RunStatus::Running)
-            throw UsageError("run " + std::to_string(run.id) + " is running in process " + std::to_string(run.pid));
-        throw UsageError("run " + std::to_string(run.id) + " is " + run.status_text + " and cannot be resumed");
-    }
-    if (run.checkpoint.empty())
-        std::fprintf(stderr, "run %lld has no checkpoint: it restarts from step 0\n", static_cast<long long>(run.id));
-    return exit_for(train_all(store, {{run.id, run.name}}, opts));
-}
-
-int cmd_validate(const Args& args) {
-    if (args.positional.size() != 1) throw UsageError("validate needs one experiment file");
-    Experiment ex = load_experiment(args.positional[0], args.opt("--scale"));
-    const std::vector<ExperimentRun> runs = chosen_runs(ex, args);
-    preflight_all(runs);
-    std::printf("%s%s: %zu run(s)\n", ex.name.c_str(), ex.scale.empty() ? "" : (" (scale " + ex.scale + ")").c_str(),
-                runs.size());
-    for (auto& r : runs) {
-        const double gib = estimate_memory(r.config).total() / (1024.0 * 1024 * 1024);
-        std::printf("  %-40s %-10s d=%d L=%d H=%d steps=%d lr=%g mem~%.2fGiB\n", r.name.c_str(),
-                    scheme_name(r.config.scheme).c_str(), r.config.model.d_model, r.config.model.n_layers,
-                    r.config.model.n_heads, r.config.train.steps, r.config.optim.lr, gib);
-    }
-    return kOk;
 }
 
 }  // namespace normlab::cli

@@ -1,0 +1,37 @@
+// normlab-cli run: trains every chosen run of an experiment, after checking all of them.
+#include "app/cli/training.h"
+
+#include <cstdio>
+
+namespace normlab::cli {
+
+static int cmd_run(const Args& args) {
+    if (args.positional.size() != 1) throw UsageError("run needs one experiment file: normlab-cli run EXPERIMENT.json");
+    const TrainOptions opts = train_options(args);
+    Experiment ex = load_experiment(args.positional[0], args.opt("--scale"));
+    const std::vector<ExperimentRun> chosen = chosen_runs(ex, args);
+    preflight_all(chosen);
+    Store store(store_path(args));
+    const int64_t exp_id = store.add_experiment(ex.name, ex.file, ex.spec);
+    std::vector<std::pair<int64_t, std::string>> queued;
+    for (auto& r : chosen) queued.emplace_back(queue_run(store, r.config, exp_id, {ex.name}), r.name);
+    std::fprintf(stderr, "%s: %zu run(s) queued in %s\n", ex.name.c_str(), queued.size(), store.path().c_str());
+    auto results = train_all(store, queued, opts);
+    for (auto& r : results)
+        if (r.run_id > 0) std::printf("%lld\t%s\n", static_cast<long long>(r.run_id), status_name(r.status).c_str());
+    return exit_for(results);
+}
+
+extern const Command kRunCommand{"run", "run EXPERIMENT.json",
+    "train every run of an experiment (--only NAME to pick some,\n"
+    "--device cpu|cuda|auto, --threads N, --steps N to override)\n",
+    cmd_run,
+    "options:\n"
+    "  --only NAME      train only the runs named NAME (or starting with \"NAME \"); repeatable\n"
+    "  --scale NAME     use the experiment's named scale (e.g. gpu)\n"
+    "  --steps N        override every run's train.steps\n"
+    "  --device D       cpu, cuda, cuda:N or auto;  --threads N  LibTorch threads (0: all cores)\n"
+    "Every run is checked (fields, data source, device, memory) before anything is written.\n"
+    "Ctrl-C or SIGTERM cancels within a second, keeping a checkpoint; a second one exits at once.\n"};
+
+}  // namespace normlab::cli

@@ -1,0 +1,32 @@
+// normlab-cli validate: checks an experiment exactly as run would, and lists its runs.
+#include "app/cli/training.h"
+
+#include "core/config.h"
+
+#include <cstdio>
+
+namespace normlab::cli {
+
+static int cmd_validate(const Args& args) {
+    if (args.positional.size() != 1) throw UsageError("validate needs one experiment file");
+    Experiment ex = load_experiment(args.positional[0], args.opt("--scale"));
+    const std::vector<ExperimentRun> runs = chosen_runs(ex, args);
+    preflight_all(runs);
+    std::printf("%s%s: %zu run(s)\n", ex.name.c_str(), ex.scale.empty() ? "" : (" (scale " + ex.scale + ")").c_str(),
+                runs.size());
+    for (auto& r : runs) {
+        const double gib = estimate_memory(r.config).total() / (1024.0 * 1024 * 1024);
+        std::printf("  %-40s %-10s d=%d L=%d H=%d steps=%d lr=%g mem~%.2fGiB\n", r.name.c_str(),
+                    scheme_name(r.config.scheme).c_str(), r.config.model.d_model, r.config.model.n_layers,
+                    r.config.model.n_heads, r.config.train.steps, r.config.optim.lr, gib);
+    }
+    return kOk;
+}
+
+extern const Command kValidateCommand{"validate", "validate EXPERIMENT.json",
+    "check an experiment and list the runs it expands to\n",
+    cmd_validate,
+    "options: --scale NAME, --only NAME, --steps N, --device D, --threads N, as for run.\n"
+    "Refuses exactly what run would refuse, naming the field and the fix; writes nothing.\n"};
+
+}  // namespace normlab::cli
