@@ -59,38 +59,6 @@
         <translation>Lernrate</translation>
     </message>
     <message>
-        <source>mean |∂L/∂W| (L1)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <source>‖∂L/∂W‖_F (L2)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <source>expected gradient ‖E[∂L/∂W]‖ at init</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <source>log color scale</source>
-        <translation>logarithmische Farbskala</translation>
-    </message>
-    <message>
-        <source>weight</source>
-        <translation>Gewicht</translation>
-    </message>
-    <message>
-        <source>norm</source>
-        <translation>Norm</translation>
-    </message>
-    <message>
-        <source>gain</source>
-        <translation>Verstärkung</translation>
-    </message>
-    <message>
-        <source>histogram of layer</source>
-        <translation>Histogramm der Schicht</translation>
-    </message>
-    <message>
         <source>probe</source>
         <translation>Sonde</translation>
     </message>
@@ -119,8 +87,16 @@
         <translation>Lernrate</translation>
     </message>
     <message>
-        <source>layer %1</source>
-        <translation>Schicht %1</translation>
+        <source>this view has no chart to export</source>
+        <translation>diese Ansicht hat kein Diagramm zum Exportieren</translation>
+    </message>
+    <message>
+        <source>gain</source>
+        <translation>Verstärkung</translation>
+    </message>
+    <message>
+        <source>histogram of layer</source>
+        <translation>Histogramm der Schicht</translation>
     </message>
     <message>
         <source>—</source>
@@ -145,6 +121,34 @@
     <message>
         <source>count</source>
         <translation>Anzahl</translation>
+    </message>
+    <message>
+        <source>mean |∂L/∂W| (L1)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>‖∂L/∂W‖_F (L2)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>expected gradient ‖E[∂L/∂W]‖ at init</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>log color scale</source>
+        <translation>logarithmische Farbskala</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>Gewicht</translation>
+    </message>
+    <message>
+        <source>norm</source>
+        <translation>Norm</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>Schicht %1</translation>
     </message>
 <message>
         <source>Learning rate</source>

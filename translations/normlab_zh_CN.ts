@@ -59,38 +59,6 @@
         <translation>学习率</translation>
     </message>
     <message>
-        <source>mean |∂L/∂W| (L1)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <source>‖∂L/∂W‖_F (L2)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <source>expected gradient ‖E[∂L/∂W]‖ at init</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <source>log color scale</source>
-        <translation>对数色标</translation>
-    </message>
-    <message>
-        <source>weight</source>
-        <translation>权重</translation>
-    </message>
-    <message>
-        <source>norm</source>
-        <translation>范数</translation>
-    </message>
-    <message>
-        <source>gain</source>
-        <translation>增益</translation>
-    </message>
-    <message>
-        <source>histogram of layer</source>
-        <translation>直方图：层</translation>
-    </message>
-    <message>
         <source>probe</source>
         <translation>探针</translation>
     </message>
@@ -119,8 +87,16 @@
         <translation>学习率</translation>
     </message>
     <message>
-        <source>layer %1</source>
-        <translation>第 %1 层</translation>
+        <source>this view has no chart to export</source>
+        <translation>此视图没有可导出的图表</translation>
+    </message>
+    <message>
+        <source>gain</source>
+        <translation>增益</translation>
+    </message>
+    <message>
+        <source>histogram of layer</source>
+        <translation>直方图：层</translation>
     </message>
     <message>
         <source>—</source>
@@ -145,6 +121,34 @@
     <message>
         <source>count</source>
         <translation>计数</translation>
+    </message>
+    <message>
+        <source>mean |∂L/∂W| (L1)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>‖∂L/∂W‖_F (L2)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>expected gradient ‖E[∂L/∂W]‖ at init</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>log color scale</source>
+        <translation>对数色标</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>norm</source>
+        <translation>范数</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
     </message>
 <message>
         <source>Learning rate</source>

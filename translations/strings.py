@@ -215,4 +215,6 @@ T = {
     # run table
     "Val loss": ("Val.-Verlust", "验证损失"),
     "Created": ("Erstellt", "创建时间"),
+    # export
+    "this view has no chart to export": ("diese Ansicht hat kein Diagramm zum Exportieren", "此视图没有可导出的图表"),
 }

@@ -225,7 +225,7 @@ void ChartsView::redrawTab(int i) {
         case 1: redrawGradients(); break;
         case 2: redrawGains(); break;
         case 3: redrawLayers(); break;
-        default: redrawScalars(); break;
+        case 4: redrawScalars(); break;
     }
 }
 
@@ -299,8 +299,9 @@ QWidget* ChartsView::currentChart() const {
         case 1: return grad_lines_;
         case 2: return box_view_;
         case 3: return layer_chart_;
-        default: return scalar_chart_;
+        case 4: return scalar_chart_;
     }
+    return nullptr;
 }
 
 // The tab's charts together, without its controls.
@@ -311,6 +312,10 @@ QWidget* ChartsView::currentPanel() const {
 
 bool ChartsView::exportCurrent(const QString& path, const QString& format, int dpi, bool whole_panel, QString* error) {
     QWidget* target = whole_panel ? currentPanel() : currentChart();
+    if (!target) {
+        if (error) *error = tr("this view has no chart to export");
+        return false;
+    }
     const QString f = format.toLower();
     if (f == "csv") {
         if (auto* lc = qobject_cast<LineChart*>(currentChart())) return lc->exportCsv(path, error);

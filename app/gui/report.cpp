@@ -135,7 +135,8 @@ int run_report(const QStringList& args) {
             for (size_t i = 0; i < ex.report.size(); ++i)
                 if (!report::known_finding(ex.report[i]["finding"].get<int>()))
                     throw ConfigError("report[" + std::to_string(i) + "].finding",
-                                      std::to_string(ex.report[i]["finding"].get<int>()) + " is not a finding NormLab measures; use 1 to 10");
+                                      std::to_string(ex.report[i]["finding"].get<int>()) + " is not a finding NormLab measures; use 1 to " +
+                                          std::to_string(report::finding_count()));
             exps.push_back(std::move(ex));
         }
     } catch (const ConfigError& e) {

@@ -35,6 +35,8 @@ const FindingSpec* find_spec(int number) {
     return nullptr;
 }
 
+int finding_count() { return static_cast<int>(registry().size()); }
+
 bool known_finding(int n) { return find_spec(n) != nullptr; }
 
 std::string finding_title(int n) {
@@ -53,7 +55,7 @@ std::string verdict_name(Verdict v) {
 }
 
 Finding analyze(const json& entry, const std::vector<RunData>& runs, const std::string& experiment) {
-    const std::string range = "1 to " + std::to_string(registry().size());
+    const std::string range = "1 to " + std::to_string(finding_count());
     if (!entry.is_object() || !entry.contains("finding") || !entry["finding"].is_number_integer())
         throw ConfigError("", "expected {\"finding\": N, ...} with N from " + range);
     const int n = entry["finding"].get<int>();

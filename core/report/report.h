@@ -111,7 +111,8 @@ struct Finding {
     std::vector<Figure> figures;
 };
 
-// Known finding numbers (1..10) and their titles.
+// The findings are numbered 1..finding_count() (core/report/findings.cpp).
+int finding_count();
 bool known_finding(int number);
 std::string finding_title(int number);
 
