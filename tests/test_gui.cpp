@@ -285,6 +285,27 @@ private Q_SLOTS:
         for (int r = 0; r < diff->rowCount(); ++r)
             layout_differs |= diff->verticalHeaderItem(r)->text() == "model.layout";
         QVERIFY(layout_differs);
+
+        // A run keeps its colour whatever else is selected, in every view, and
+        // a colour the user picks is kept with the run.
+        w.designer()->setScheme(Scheme::NGPT);
+        make_tiny(w.designer(), 10);
+        const qint64 c = w.runCurrent();
+        wait_idle(w, c);
+        auto color_of = [&](qint64 id) {
+            for (auto& cv : w.charts()->lossChart()->curves())
+                if (cv.label.contains(QString("#%1) train").arg(id))) return cv.color;
+            return QColor();
+        };
+        w.showRuns({b, c});
+        QCOMPARE(color_of(b), cb);
+        w.showRuns({c, a, b});
+        QCOMPARE(color_of(b), cb);
+        QCOMPARE(color_of(a), ca);
+        QCOMPARE(color_of(b), QColor(QString::fromStdString(w.store().run(b)->color)));
+        w.store().set_run_color(b, "#112233");
+        w.showRuns({a, b});
+        QCOMPARE(color_of(b), QColor("#112233"));
     }
 
     void exportsWriteValidFiles() {

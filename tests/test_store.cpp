@@ -1,6 +1,7 @@
 // The run store: round trip, reading while writing, crashed writers,
 // foreign and newer files refused untouched, migration from schema 1.
 #include "core/errors.h"
+#include "core/palette.h"
 #include "core/store/store.h"
 #include "tests/test_util.h"
 #include "core/train/probes.h"
@@ -15,9 +16,11 @@
 #include <cmath>
 #include <csignal>
 #include <fstream>
+#include <set>
 #include <thread>
 
 using namespace normlab;
+using test::config_error;
 using test::read_bytes;
 using test::store_error;
 
@@ -205,7 +208,7 @@ private Q_SLOTS:
         raw_exec(p, "UPDATE meta SET value='99' WHERE key='schema_version';");
         const std::string before = read_bytes(p);
         auto e = store_error([&] { Store s(p); });
-        QVERIFY2(e.find("was written by a newer NormLab (store schema 99; this build reads up to 2)") != std::string::npos, e.c_str());
+        QVERIFY2(e.find("was written by a newer NormLab (store schema 99; this build reads up to 3)") != std::string::npos, e.c_str());
         QCOMPARE(read_bytes(p), before);
     }
 
@@ -213,15 +216,56 @@ private Q_SLOTS:
         const std::string p = path("v1.sqlite");
         raw_exec(p, read_bytes(NORMLAB_SOURCE_DIR "/tests/fixtures/store_v1.sql"));
         Store s(p);
-        QCOMPARE(s.schema_version(), 2);
+        QCOMPARE(s.schema_version(), 3);
         auto r = s.run(1);
         QVERIFY(r.has_value());
         QCOMPARE(r->name, std::string("legacy-run"));
         QCOMPARE(r->final_loss, 2.5);
         QCOMPARE(r->heartbeat, 0.0);                          // the column schema 2 added
         QCOMPARE(s.points(s.series_id(1, "train/loss")).size(), size_t(2));
+        QCOMPARE(r->color, default_run_color(1));             // schema 3: an earlier run gets its default colour
         s.heartbeat(1, 100);                                  // and it is writable
         QVERIFY(s.run(1)->heartbeat > 0);
+    }
+
+    // A run's colour is chosen when it is created and stored with it; a user's
+    // choice persists; a schema-2 store opens read-only unchanged, its runs in
+    // their default colours.
+    void runColours() {
+        const std::string p = path("colours.sqlite");
+        {
+            Store s(p);
+            std::vector<int64_t> ids;
+            for (int i = 0; i < 12; ++i) ids.push_back(s.create_run("r" + std::to_string(i), "pre_ln", nlohmann::json::object(), 1));
+            std::set<std::string> first10;
+            for (int i = 0; i < 10; ++i) first10.insert(s.run(ids[i])->color);
+            QCOMPARE(first10.size(), size_t(10));              // ten runs, ten colours
+            for (auto& c : first10) QVERIFY(is_hex_color(c));
+            s.set_run_color(ids[3], "#123ABC");
+            QCOMPARE(s.run(ids[3])->color, std::string("#123ABC"));
+            QVERIFY(config_error([&] { s.set_run_color(ids[3], "red"); }).find("color") == 0);
+            QCOMPARE(s.run(ids[3])->color, std::string("#123ABC"));   // a refused colour changes nothing
+            s.set_run_color(ids[3], "");                       // back to its default
+            QCOMPARE(s.run(ids[3])->color, default_run_color(ids[3]));
+        }
+        {
+            Store s(p, Store::Mode::ReadOnly);
+            QCOMPARE(s.run(1)->color, default_run_color(1));
+        }
+        // The same store as schema 2 wrote it: no colour column.
+        raw_exec(p, "ALTER TABLE runs DROP COLUMN color; UPDATE meta SET value='2' WHERE key='schema_version';"
+                    "PRAGMA user_version=2;");
+        const std::string before = read_bytes(p);
+        {
+            Store s(p, Store::Mode::ReadOnly);
+            QCOMPARE(s.runs().size(), size_t(12));
+            QCOMPARE(s.run(5)->color, default_run_color(5));
+        }
+        QCOMPARE(read_bytes(p), before);
+        Store w(p);                                           // writable: migrated to 3, nothing lost
+        QCOMPARE(w.schema_version(), 3);
+        QCOMPARE(w.runs().size(), size_t(12));
+        QCOMPARE(w.run(5)->color, default_run_color(5));
     }
 
     void summaryMatchesBruteForce() {

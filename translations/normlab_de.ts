@@ -1009,6 +1009,10 @@ NormLab opens the default store instead.</source>
         <translation type="unfinished" />
     </message>
     <message>
+        <source>Colour of run #%1</source>
+        <translation>Farbe von Lauf #%1</translation>
+    </message>
+    <message>
         <source>Run #%1 is training; cancel it first.</source>
         <translation type="unfinished" />
     </message>
@@ -1050,6 +1054,10 @@ NormLab opens the default store instead.</source>
     <message>
         <source>N&amp;otes…</source>
         <translation>N&amp;otizen…</translation>
+    </message>
+    <message>
+        <source>&amp;Colour…</source>
+        <translation>&amp;Farbe…</translation>
     </message>
     <message>
         <source>&amp;Delete…</source>

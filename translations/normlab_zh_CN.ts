@@ -1008,6 +1008,10 @@ NormLab opens the default store instead.</source>
         <translation type="unfinished" />
     </message>
     <message>
+        <source>Colour of run #%1</source>
+        <translation>运行 #%1 的颜色</translation>
+    </message>
+    <message>
         <source>Run #%1 is training; cancel it first.</source>
         <translation type="unfinished" />
     </message>
@@ -1048,6 +1052,10 @@ NormLab opens the default store instead.</source>
     <message>
         <source>N&amp;otes…</source>
         <translation>备注(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Colour…</source>
+        <translation>颜色(&amp;C)…</translation>
     </message>
     <message>
         <source>&amp;Delete…</source>

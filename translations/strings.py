@@ -217,4 +217,7 @@ T = {
     "Created": ("Erstellt", "创建时间"),
     # export
     "this view has no chart to export": ("diese Ansicht hat kein Diagramm zum Exportieren", "此视图没有可导出的图表"),
+    # run colours
+    "&Colour…": ("&Farbe…", "颜色(&C)…"),
+    "Colour of run #%1": ("Farbe von Lauf #%1", "运行 #%1 的颜色"),
 }

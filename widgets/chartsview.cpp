@@ -63,12 +63,12 @@ QString ChartsView::runLabel(const RunData& r) {
     return QString("%1 (#%2)").arg(QString::fromStdString(r.info().name)).arg(r.id());
 }
 
-QColor ChartsView::layerColor(int run_index, int layer, int layers, bool by_layer) {
+QColor ChartsView::layerColor(const QColor& run, int layer, int layers, bool by_layer) {
     const double t = layers > 1 ? double(layer) / (layers - 1) : 0.0;
     if (by_layer) return viridis(0.9 * t);
     // One hue per run, from dark (first layer) to bright (last); never so light
     // that a curve disappears into the white background.
-    const QColor base = run_color(run_index).toHsv();
+    const QColor base = run.toHsv();
     const int sat = static_cast<int>(base.hsvSaturation() * (1.0 - 0.3 * t) + 40 * t);
     return QColor::fromHsv(base.hsvHue(), std::min(255, sat), static_cast<int>(255 * (0.38 + 0.57 * t)));
 }
@@ -250,12 +250,12 @@ void ChartsView::redrawLoss() {
             for (size_t k = 0; k < x.size(); ++k) x[k] = r.x_of(static_cast<int64_t>(s.steps[k]), unit);
             return x;
         };
-        if (auto* s = r.series("train/loss")) loss.push_back({runLabel(r) + tr(" train"), run_color(int(i)), xs(*s), s->values});
+        if (auto* s = r.series("train/loss")) loss.push_back({runLabel(r) + tr(" train"), run_color(r.info()), xs(*s), s->values});
         if (auto* s = r.series("val/loss")) {
-            Curve c{runLabel(r) + tr(" val"), run_color(int(i)), xs(*s), s->values, Qt::DashLine, 1.6, false, true};
+            Curve c{runLabel(r) + tr(" val"), run_color(r.info()), xs(*s), s->values, Qt::DashLine, 1.6, false, true};
             loss.push_back(c);
         }
-        if (auto* s = r.series("train/lr")) lr.push_back({runLabel(r), run_color(int(i)), xs(*s), s->values, Qt::SolidLine, 1.6, false});
+        if (auto* s = r.series("train/lr")) lr.push_back({runLabel(r), run_color(r.info()), xs(*s), s->values, Qt::SolidLine, 1.6, false});
         if (auto f = r.loss_floor(); f && floors.empty()) floors.push_back({*f, tr("loss floor (entropy rate)")});
     }
     loss_->setAxisTitles(xTitle(), tr("loss (nats/byte)"));
@@ -281,7 +281,7 @@ void ChartsView::redrawScalars() {
         if (auto* s = runs_[i]->series(name)) {
             std::vector<double> x(s->steps.size());
             for (size_t k = 0; k < x.size(); ++k) x[k] = runs_[i]->x_of(static_cast<int64_t>(s->steps[k]), xUnit());
-            curves.push_back({runLabel(*runs_[i]), run_color(int(i)), std::move(x), s->values, Qt::SolidLine, 1.6, false});
+            curves.push_back({runLabel(*runs_[i]), run_color(runs_[i]->info()), std::move(x), s->values, Qt::SolidLine, 1.6, false});
         }
     scalar_chart_->setTitle(scalar_series_->currentText());
     scalar_chart_->setAxisTitles(xTitle(), scalar_series_->currentText());

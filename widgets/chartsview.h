@@ -83,7 +83,7 @@ private:
     static QString runLabel(const RunData& r);     // "name (#id)"
     // A per-layer curve's colour: the run's hue from dark (first layer) to
     // bright, or viridis by layer alone.
-    static QColor layerColor(int run_index, int layer, int layers, bool by_layer);
+    static QColor layerColor(const QColor& run, int layer, int layers, bool by_layer);
 
     QTabWidget* tabs_;
     std::vector<QWidget*> panels_;                 // per tab: its charts without the controls

@@ -113,8 +113,8 @@ void ChartsView::redrawGains() {
         if (at.empty()) continue;
         auto* series = new QBoxPlotSeries();
         series->setName(runLabel(r));
-        series->setBrush(run_color(int(i)).lighter(140));
-        series->setPen(QPen(run_color(int(i)).darker(120), 1.2));
+        series->setBrush(run_color(r.info()).lighter(140));
+        series->setPen(QPen(run_color(r.info()).darker(120), 1.2));
         for (auto& [layer, d] : at) {
             auto* set = new QBoxSet(d->min, d->q1, d->median, d->q3, d->max, layer < 0 ? tr("global") : QString("L%1").arg(layer));
             series->append(set);
@@ -122,7 +122,7 @@ void ChartsView::redrawGains() {
             hi = std::max(hi, d->max);
             max_layers = std::max(max_layers, layer + 1);
             if (layer == gain_layer_->value() || (layer < 0 && at.size() == 1)) {
-                Curve c{runLabel(r), run_color(int(i)), {}, {}, Qt::SolidLine, 1.8, false};
+                Curve c{runLabel(r), run_color(r.info()), {}, {}, Qt::SolidLine, 1.8, false};
                 const double w = (d->hist_hi - d->hist_lo) / std::max<size_t>(1, d->hist.size());
                 for (size_t b = 0; b < d->hist.size(); ++b) {   // step-shaped histogram
                     c.x.push_back(d->hist_lo + b * w);

@@ -69,7 +69,7 @@ std::vector<Curve> ChartsView::perLayerCurves(const std::string& name, bool by_l
         for (int l = 0; l < L; ++l)
             if (auto* s = r.series(name, l)) {
                 QString label = runs_.size() > 1 ? QString("%1 · L%2").arg(runLabel(r)).arg(l) : tr("layer %1").arg(l);
-                out.push_back({label, layerColor(int(i), l, L, by_layer_color), s->steps, s->values, Qt::SolidLine, 1.5, false,
+                out.push_back({label, layerColor(run_color(r.info()), l, L, by_layer_color), s->steps, s->values, Qt::SolidLine, 1.5, false,
                                s->steps.size() < 40});
             }
     }

@@ -1,6 +1,8 @@
 // NormLab widgets: LineChart (see linechart.h).
 #include "widgets/linechart.h"
 
+#include "core/palette.h"
+
 #include "widgets/figure.h"
 
 #include "core/axis_ticks.h"
@@ -25,11 +27,9 @@
 
 namespace normlab {
 
-QColor run_color(int index) {
-    static const char* p[] = {"#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#b07aa1",
-                              "#76b7b2", "#edc948", "#ff9da7", "#9c755f", "#bab0ac"};
-    return QColor(p[((index % 10) + 10) % 10]);
-}
+QColor run_color(int index) { return QColor(QString::fromStdString(palette_color(index))); }
+
+QColor run_color(const RunInfo& run) { return QColor(QString::fromStdString(run.color)); }
 
 LineChart::LineChart(QWidget* parent) : QWidget(parent) {
     setMinimumHeight(200);

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "core/series.h"
+#include "core/store/store.h"
 
 #include <QColor>
 #include <QString>
@@ -111,6 +112,10 @@ private:
 };
 
 // One color per run, the same everywhere (Tableau 10).
+// Palette entry `index` (core/palette.h): for lines that are not runs, e.g. a
+// report figure's groups.
 QColor run_color(int index);
+// The run's own colour, stored with it: the same in every view and selection.
+QColor run_color(const RunInfo& run);
 
 }  // namespace normlab

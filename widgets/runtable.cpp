@@ -82,6 +82,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
             default: break;
         }
     }
+    if (role == Qt::DecorationRole && index.column() == Name) return QColor(QString::fromStdString(r.color));   // its colour in every chart
     if (role == Qt::ForegroundRole && index.column() == Status) {
         switch (r.status) {
             case RunStatus::Diverged:

@@ -37,7 +37,7 @@ static int cmd_export(const Args& args) {
                     {"config", r.config},   {"info", r.info},         {"versions", r.versions},
                     {"seed", r.seed},       {"tags", r.tags},         {"notes", r.notes},
                     {"steps_done", r.steps_done}, {"created_at", r.created_at}, {"started_at", r.started_at},
-                    {"ended_at", r.ended_at}, {"device", r.device}};
+                    {"ended_at", r.ended_at}, {"device", r.device}, {"color", r.color}};
         j["run"]["final_loss"] = std::isnan(r.final_loss) ? json(nullptr) : json(r.final_loss);
         json arr = json::array();
         for (auto& s : series) {

@@ -58,10 +58,10 @@ static int cmd_plot(const Args& args) {
     double floor = std::nan("");
     for (size_t i = 0; i < runs.size(); ++i) {
         auto [x, y] = xy(store, runs[i].id, "train/loss");
-        loss.series.push_back({"", x, y, plot::palette(i), 1.0, 0.25});
-        loss.series.push_back({label(runs[i]) + " train", x, debiased_ema(y, 0.9), plot::palette(i), 1.8});
+        loss.series.push_back({"", x, y, runs[i].color, 1.0, 0.25});
+        loss.series.push_back({label(runs[i]) + " train", x, debiased_ema(y, 0.9), runs[i].color, 1.8});
         auto [vx, vy] = xy(store, runs[i].id, "val/loss");
-        if (!vx.empty()) loss.series.push_back({label(runs[i]) + " val", vx, vy, plot::palette(i), 1.4, 1.0, true, true});
+        if (!vx.empty()) loss.series.push_back({label(runs[i]) + " val", vx, vy, runs[i].color, 1.4, 1.0, true, true});
         if (runs[i].info.contains("loss_floor")) floor = runs[i].info["loss_floor"].get<double>();
     }
     if (std::isfinite(floor)) loss.hlines.push_back({floor, "loss floor (entropy rate)"});
@@ -75,8 +75,8 @@ static int cmd_plot(const Args& args) {
     hidden.integer_x = true;
     for (size_t i = 0; i < runs.size(); ++i) {
         const int L = layers_of(store, runs[i].id, "grad_l1/fc2");
-        plot::Series s{label(runs[i]), {}, {}, plot::palette(i), 1.8, 1.0, false, true};
-        plot::Series h{label(runs[i]), {}, {}, plot::palette(i), 1.8, 1.0, false, true};
+        plot::Series s{label(runs[i]), {}, {}, runs[i].color, 1.8, 1.0, false, true};
+        plot::Series h{label(runs[i]), {}, {}, runs[i].color, 1.8, 1.0, false, true};
         for (int l = 0; l < L; ++l) {
             auto [x, y] = xy(store, runs[i].id, "grad_l1/fc2", l);
             const size_t n = std::min<size_t>(y.size(), 5);

@@ -23,6 +23,7 @@ static int cmd_show(const Args& args) {
     if (r.ended_at > 0 && r.started_at > 0) std::printf("  duration    %s\n", format_duration(r.ended_at - r.started_at).c_str());
     std::string tags;
     for (auto& t : r.tags) tags += (tags.empty() ? "" : ", ") + t;
+    std::printf("  colour      %s\n", r.color.c_str());
     std::printf("  tags        %s\n  notes       %s\n  checkpoint  %s\n", tags.c_str(), r.notes.c_str(),
                 r.checkpoint.empty() ? "-" : r.checkpoint.c_str());
     std::printf("  versions    %s\n  info        %s\n", r.versions.dump().c_str(), r.info.dump().c_str());

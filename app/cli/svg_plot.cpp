@@ -2,6 +2,7 @@
 #include "app/cli/svg_plot.h"
 
 #include "core/axis_ticks.h"
+#include "core/palette.h"
 
 #include "core/series.h"
 
@@ -36,11 +37,7 @@ std::string num(double v) {
 
 }  // namespace
 
-std::string palette(size_t i) {
-    static const char* p[] = {"#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#b07aa1",
-                              "#76b7b2", "#edc948", "#ff9da7", "#9c755f", "#bab0ac"};
-    return p[i % 10];
-}
+std::string palette(size_t i) { return palette_color(static_cast<int64_t>(i)); }
 
 std::string sequential(double t) {
     static const int v[][3] = {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};

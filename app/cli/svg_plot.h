@@ -34,7 +34,7 @@ struct Chart {
 // Writes the chart as a standalone SVG file; throws std::runtime_error on I/O failure.
 void write_svg(const Chart& chart, const std::string& path);
 
-// Categorical palette (Tableau 10) and a sequential one for layers (viridis samples).
+// Categorical palette (core/palette.h: Tableau 10) and a sequential one for layers (viridis samples).
 std::string palette(size_t i);
 std::string sequential(double t);   // t in [0, 1]
 

@@ -18,6 +18,7 @@
 #include <QChartView>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QColorDialog>
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -101,6 +102,7 @@ void MainWindow::onSelectionChanged() {
 void MainWindow::updateDifferences(const std::vector<qint64>& ids) {
     diff_->clear();
     std::vector<std::map<std::string, std::string>> flat;
+    std::vector<QColor> colors;
     QStringList headers;
     for (qint64 id : ids)
         if (auto r = store_->run(id)) {
@@ -108,6 +110,7 @@ void MainWindow::updateDifferences(const std::vector<qint64>& ids) {
             flatten(r->config, "", f);
             f.erase("name");
             flat.push_back(std::move(f));
+            colors.push_back(run_color(*r));
             headers << QString("#%1 %2").arg(id).arg(QString::fromStdString(r->name));
         }
     std::vector<std::string> keys;
@@ -126,7 +129,7 @@ void MainWindow::updateDifferences(const std::vector<qint64>& ids) {
         rows << QString::fromStdString(keys[k]);
         for (size_t c = 0; c < flat.size(); ++c) {
             auto* item = new QTableWidgetItem(QString::fromStdString(flat[c][keys[k]]));
-            item->setForeground(run_color(static_cast<int>(c)));
+            item->setForeground(colors[c]);
             diff_->setItem(static_cast<int>(k), static_cast<int>(c), item);
         }
     }
@@ -200,6 +203,11 @@ void MainWindow::editSelected(const QString& what) {
             const QString text = QInputDialog::getMultiLineText(this, tr("Notes"), tr("Notes on run #%1").arg(first->id),
                                                                 QString::fromStdString(first->notes), &ok);
             if (ok) store_->set_notes(first->id, text.toStdString());
+        } else if (what == "color") {
+            const QColor c = QColorDialog::getColor(run_color(*first), this, tr("Colour of run #%1").arg(first->id));
+            if (c.isValid())
+                for (qint64 id : ids) store_->set_run_color(id, c.name().toStdString());
+            showRuns(ids);   // redraw with the new colour
         } else if (what == "resume") {
             resumeRuns(ids);
         } else if (what == "delete") {
@@ -261,6 +269,7 @@ void MainWindow::showRunMenu(const QPoint& pos) {
     menu.addAction(tr("Re&name…"), this, [this] { editSelected("rename"); });
     menu.addAction(tr("&Tags…"), this, [this] { editSelected("tags"); });
     menu.addAction(tr("N&otes…"), this, [this] { editSelected("notes"); });
+    menu.addAction(tr("&Colour…"), this, [this] { editSelected("color"); });
     menu.addSeparator();
     menu.addAction(tr("&Delete…"), this, [this] { editSelected("delete"); });
     menu.exec(table_->viewport()->mapToGlobal(pos));

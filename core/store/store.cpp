@@ -2,6 +2,7 @@
 #include "core/store/store.h"
 
 #include "core/errors.h"
+#include "core/palette.h"
 #include "core/store/store_internal.h"
 
 #include <sqlite3.h>
@@ -78,7 +79,9 @@ int64_t Store::create_run(const std::string& name, const std::string& scheme, co
     sqlite3_bind_int64(st, 6, static_cast<int64_t>(seed));
     sqlite3_bind_text(st, 7, t.c_str(), -1, SQLITE_TRANSIENT);
     check(sqlite3_step(st), "create run");
-    return sqlite3_last_insert_rowid(db_);
+    const int64_t id = sqlite3_last_insert_rowid(db_);
+    set_run_color(id, default_run_color(id));
+    return id;
 }
 
 void Store::mark_running(int64_t run, const std::string& device, const json& versions) {
@@ -208,6 +211,16 @@ void Store::set_notes(int64_t run, const std::string& notes) {
     check(sqlite3_step(st), "set notes");
 }
 
+void Store::set_run_color(int64_t run, const std::string& color) {
+    if (!color.empty() && !is_hex_color(color))
+        throw ConfigError("color", "\"" + color + "\" is not a colour; write it as #rrggbb, e.g. #4e79a7");
+    const std::string c = color.empty() ? default_run_color(run) : color;
+    sqlite3_stmt* st = prepare("UPDATE runs SET color=? WHERE id=?");
+    sqlite3_bind_text(st, 1, c.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, run);
+    check(sqlite3_step(st), "set colour");
+}
+
 void Store::delete_run(int64_t run) {
     Transaction tx(*this);
     for (const char* sql : {"DELETE FROM points WHERE series_id IN (SELECT id FROM series WHERE run_id=?)",
@@ -236,9 +249,12 @@ void Store::truncate_for_resume(int64_t run, int64_t step) {
     tx.commit();
 }
 
-static const char* kRunColumns =
-    "id, experiment_id, name, scheme, config, status, status_step, message, created_at, started_at, ended_at,"
-    " device, versions, seed, tags, notes, steps_done, final_loss, info, checkpoint, heartbeat, pid, host";
+std::string Store::run_columns() const {
+    return std::string("id, experiment_id, name, scheme, config, status, status_step, message, created_at, started_at,"
+                       " ended_at, device, versions, seed, tags, notes, steps_done, final_loss, info, checkpoint,"
+                       " heartbeat, pid, host, ") +
+           (has_color_ ? "color" : "''");
+}
 
 RunInfo Store::read_run(sqlite3_stmt* st) {
     auto text = [&](int i) {
@@ -276,6 +292,8 @@ RunInfo Store::read_run(sqlite3_stmt* st) {
     r.heartbeat = sqlite3_column_double(st, 20);
     r.pid = sqlite3_column_int64(st, 21);
     r.host = text(22);
+    r.color = text(23);
+    if (!is_hex_color(r.color)) r.color = default_run_color(r.id);
     if (r.status == RunStatus::Running && std::find(dead_.begin(), dead_.end(), r.id) != dead_.end()) {
         r.status = RunStatus::Interrupted;
         r.status_text = status_name(r.status);
@@ -286,7 +304,7 @@ RunInfo Store::read_run(sqlite3_stmt* st) {
 }
 
 std::vector<RunInfo> Store::runs() {
-    sqlite3_stmt* st = prepare(std::string("SELECT ") + kRunColumns + " FROM runs ORDER BY id");
+    sqlite3_stmt* st = prepare("SELECT " + run_columns() + " FROM runs ORDER BY id");
     std::vector<RunInfo> out;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) out.push_back(read_run(st));
@@ -295,7 +313,7 @@ std::vector<RunInfo> Store::runs() {
 }
 
 std::optional<RunInfo> Store::run(int64_t id) {
-    sqlite3_stmt* st = prepare(std::string("SELECT ") + kRunColumns + " FROM runs WHERE id=?");
+    sqlite3_stmt* st = prepare("SELECT " + run_columns() + " FROM runs WHERE id=?");
     sqlite3_bind_int64(st, 1, id);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {

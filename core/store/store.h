@@ -55,6 +55,7 @@ struct RunInfo {
     double heartbeat = 0;
     int64_t pid = 0;
     std::string host;
+    std::string color;                // "#rrggbb", assigned at creation (core/palette.h)
 };
 
 struct SeriesInfo {
@@ -82,7 +83,7 @@ struct Distribution {
 
 class Store {
 public:
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
     // SQLite header fields: application_id 'NLAB', user_version = kSchemaVersion.
     static constexpr uint32_t kApplicationId = 0x4E4C4142;
 
@@ -124,6 +125,8 @@ public:
     void rename_run(int64_t run, const std::string& name);
     void set_tags(int64_t run, const std::vector<std::string>& tags);
     void set_notes(int64_t run, const std::string& notes);
+    // "#rrggbb", or "" for the run's default colour; anything else is refused.
+    void set_run_color(int64_t run, const std::string& color);
     void delete_run(int64_t run);                                    // with all its data
     // Before resuming from a checkpoint taken after `step` updates: drops what
     // was recorded after it — points at steps > step, points at `step` other
@@ -173,6 +176,7 @@ private:
     void create_or_migrate();
     void find_dead_writers(bool mark);
     RunInfo read_run(sqlite3_stmt* st);
+    std::string run_columns() const;                // the SELECT list read_run reads
     std::string stored_checkpoint(const std::string& path) const;
     std::string resolved_checkpoint(const std::string& stored) const;
 
@@ -181,6 +185,7 @@ private:
     Mode mode_ = Mode::ReadWrite;
     sqlite3* db_ = nullptr;
     std::vector<int64_t> dead_;                     // read-only: runs shown as interrupted
+    bool has_color_ = true;                         // false: a schema-2 store opened read-only
     std::map<std::string, sqlite3_stmt*> cache_;
     std::map<std::pair<int64_t, std::pair<std::string, int>>, int64_t> series_cache_;
     std::vector<int64_t> recovered_;

@@ -96,6 +96,13 @@ CREATE INDEX runs_status ON runs(status);
 UPDATE meta SET value = '2' WHERE key = 'schema_version';
 )SQL";
 
+// Schema 3: each run's colour. Earlier runs keep '' and read as their default
+// colour (core/palette.h), so nothing stored changes.
+const char* kMigrateTo3 = R"SQL(
+ALTER TABLE runs ADD COLUMN color TEXT NOT NULL DEFAULT '';
+UPDATE meta SET value = '3' WHERE key = 'schema_version';
+)SQL";
+
 // "file:" URI of an absolute path, for SQLite's immutable read-only mode.
 std::string file_uri(const std::string& path) {
     std::error_code ec;
@@ -176,9 +183,12 @@ Store::Store(const std::string& path, Mode mode) : path_(path), mode_(mode) {
             create_or_migrate();
             find_dead_writers(true);
         } else {
-            if (const int v = schema_version(); v < kSchemaVersion)
+            // Schema 2 is read as it is (its runs read with their default colours).
+            const int v = schema_version();
+            if (v < 2)
                 throw StoreError(path_ + " was written by an older NormLab (store schema " + std::to_string(v) +
                                  "); open it once writable (for example with 'normlab-cli run') to migrate it");
+            has_color_ = v >= 3;
             find_dead_writers(false);
         }
     } catch (...) {
@@ -379,6 +389,7 @@ void Store::create_or_migrate() {
         const int from = current();             // again, under the lock
         if (from == 0) exec(kSchemaV1);
         if (from <= 1) exec(kMigrateTo2);
+        if (from <= 2) exec(kMigrateTo3);
         exec(ids);
         exec("COMMIT");
     } catch (...) {
