@@ -213,6 +213,7 @@ Experiment parse_experiment(const json& original, const std::string& name_hint, 
                 throw ConfigError("variants", "two runs would both be named \"" + name + "\"; rename a variant");
             run.name = name;
             run.resolved = to_json(run.config);
+            run.variant = spec.contains("variants") ? static_cast<int>(vi) : -1;
             ex.runs.push_back(std::move(run));
         }
     }
@@ -227,6 +228,27 @@ Experiment load_experiment(const std::string& path, const std::string& scale) {
     Experiment ex = parse_experiment(spec, stem, scale);
     ex.file = path;
     return ex;
+}
+
+json with_run_changes(const Experiment& ex, size_t run, const std::vector<std::pair<std::string, json>>& changes,
+                      std::vector<std::string>* swept) {
+    json doc = ex.spec;
+    if (run >= ex.runs.size() || changes.empty()) return doc;
+    const int v = ex.runs[run].variant;
+    json& target = v >= 0 && doc.contains("variants") && doc["variants"].is_array() &&
+                           static_cast<size_t>(v) < doc["variants"].size()
+                       ? doc["variants"][static_cast<size_t>(v)]
+                       : doc["base"];
+    if (!target.is_object()) target = json::object();
+    const json sweep = doc.value("sweep", json::object());
+    for (auto& [path, value] : changes) {
+        if (sweep.is_object() && sweep.contains(path)) {
+            if (swept) swept->push_back(path);
+            continue;
+        }
+        set_path(target, path, value);
+    }
+    return doc;
 }
 
 }  // namespace normlab

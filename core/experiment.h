@@ -33,6 +33,7 @@ struct ExperimentRun {
     std::string name;        // unique within the experiment
     RunConfig config;        // validated
     nlohmann::json resolved; // to_json(config)
+    int variant = -1;        // index into the document's "variants"; -1: the base alone
 };
 
 struct Experiment {
@@ -53,6 +54,16 @@ Experiment parse_experiment(const nlohmann::json& spec, const std::string& name_
                             const std::string& scale = "");
 // Reads and parses a file; a JSON syntax error reports the line and column.
 Experiment load_experiment(const std::string& path, const std::string& scale = "");
+
+// The experiment's document with `changes` (dotted path → value) made to its
+// run `run` (an index into ex.runs): written into the variant that makes the
+// run, or into "base" when there are no variants. Description, the other
+// variants, sweeps, scales and report entries stay as written. A path that
+// a sweep sets cannot be changed this way: it is left out and listed in
+// `swept`.
+nlohmann::json with_run_changes(const Experiment& ex, size_t run,
+                                const std::vector<std::pair<std::string, nlohmann::json>>& changes,
+                                std::vector<std::string>* swept = nullptr);
 
 // The value at a dotted path ("optim.schedule.warmup"); nullptr when absent.
 const nlohmann::json* find_path(const nlohmann::json& j, const std::string& dotted);

@@ -7,12 +7,14 @@
 #include "app/gui/reportdialog.h"
 #include "app/gui/worker.h"
 #include "core/errors.h"
+#include "core/experiment.h"
 #include "core/store/store.h"
 #include "widgets/chartsview.h"
 #include "widgets/designer.h"
 #include "widgets/linechart.h"
 #include "widgets/rundata.h"
 #include "widgets/runtable.h"
+#include "tests/test_util.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -100,6 +102,37 @@ private Q_SLOTS:
         d.setScheme(Scheme::PreLN);
         QCOMPARE(d.config().model.n_layers, 7);
         QVERIFY(d.runButton()->isEnabled());
+    }
+
+    // Save → load keeps an experiment whole (description, variants, sweeps,
+    // scales, report entries); a change in the form goes to the variant shown.
+    void savedExperimentsRoundTrip() {
+        for (const char* name : {"all_schemes.json", "reproduction/ngpt.json", "warmup.json"}) {
+            const QString src = QString(NORMLAB_SOURCE_DIR "/experiments/") + name;
+            Designer d;
+            QString err;
+            QVERIFY2(d.openExperiment(src, &err), qPrintable(err));
+            const QString out = dir_.filePath("saved.json");
+            QVERIFY2(d.saveExperiment(out, &err), qPrintable(err));
+            const auto original = nlohmann::json::parse(test::read_bytes(src.toStdString()));
+            QCOMPARE(QString::fromStdString(nlohmann::json::parse(test::read_bytes(out.toStdString())).dump()),
+                     QString::fromStdString(original.dump()));
+        }
+        Designer d;
+        QString err;
+        QVERIFY(d.openExperiment(NORMLAB_SOURCE_DIR "/experiments/all_schemes.json", &err));
+        const auto before = load_experiment(NORMLAB_SOURCE_DIR "/experiments/all_schemes.json");
+        qobject_cast<QComboBox*>(d.findChild<QComboBox*>("variant"))->setCurrentIndex(1);
+        auto* warmup = qobject_cast<QSpinBox*>(d.field("optim.schedule.warmup"));
+        warmup->setValue(warmup->value() + 7);
+        const QString out = dir_.filePath("changed.json");
+        QVERIFY(d.saveExperiment(out, &err));
+        const auto after = load_experiment(out.toStdString());
+        QCOMPARE(after.description, before.description);
+        QCOMPARE(after.runs.size(), before.runs.size());
+        for (size_t i = 0; i < after.runs.size(); ++i)
+            QCOMPARE(after.runs[i].config.optim.schedule.warmup,
+                     before.runs[i].config.optim.schedule.warmup + (i == 1 ? 7 : 0));
     }
 
     void aSchemeChangesOnlyWhatItsPresetDefines() {
