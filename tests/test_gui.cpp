@@ -19,6 +19,8 @@
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QPushButton>
@@ -133,6 +135,26 @@ private Q_SLOTS:
         for (size_t i = 0; i < after.runs.size(); ++i)
             QCOMPARE(after.runs[i].config.optim.schedule.warmup,
                      before.runs[i].config.optim.schedule.warmup + (i == 1 ? 7 : 0));
+    }
+
+    // Options that cannot act under the chosen layout are disabled and say why.
+    void inapplicableOptionsAreDisabled() {
+        Designer d;
+        d.setScheme(Scheme::NormFormer);
+        QWidget* qk = d.field("model.ngpt.qk_norm");
+        QVERIFY(!qk->isEnabled());
+        QVERIFY(!qk->parentWidget()->toolTip().isEmpty());
+        QVERIFY(d.field("model.normformer.head_scale")->isEnabled());
+        d.setScheme(Scheme::NGPT);
+        QVERIFY(qk->isEnabled());
+        QVERIFY(!d.field("model.normformer.head_scale")->isEnabled());
+        QVERIFY(d.field("model.normformer.head_scale")->parentWidget()->toolTip().contains("nGPT"));
+        // a variant chooser is labelled
+        QVERIFY(d.openExperiment(NORMLAB_SOURCE_DIR "/experiments/all_schemes.json", nullptr));
+        auto* form = qobject_cast<QFormLayout*>(d.findChild<QComboBox*>("variant")->parentWidget()->layout()->itemAt(0)->layout());
+        QVERIFY(form);
+        auto* label = qobject_cast<QLabel*>(form->labelForField(d.findChild<QComboBox*>("variant")));
+        QVERIFY(label && !label->text().isEmpty() && label->isVisibleTo(&d));
     }
 
     void aSchemeChangesOnlyWhatItsPresetDefines() {

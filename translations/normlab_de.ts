@@ -40,11 +40,11 @@
     </message>
     <message>
         <source>Logarithmic loss axis (Ctrl+L)</source>
-        <translation type="unfinished" />
+        <translation>Logarithmische Verlustachse (Strg+L)</translation>
     </message>
     <message>
         <source>Debiased exponential moving average over the full data; the raw curve stays faint beneath</source>
-        <translation type="unfinished" />
+        <translation>Bias-korrigierter exponentieller gleitender Mittelwert über alle Daten; die Rohkurve bleibt blass darunter</translation>
     </message>
     <message>
         <source>x:</source>
@@ -100,19 +100,19 @@
     </message>
     <message>
         <source>—</source>
-        <translation type="unfinished" />
+        <translation>—</translation>
     </message>
     <message>
         <source>%1 per layer at step %2</source>
-        <translation type="unfinished" />
+        <translation>%1 je Schicht bei Schritt %2</translation>
     </message>
     <message>
         <source>global</source>
-        <translation type="unfinished" />
+        <translation>global</translation>
     </message>
     <message>
         <source>Histogram of %1, layer %2, step %3</source>
-        <translation type="unfinished" />
+        <translation>Histogramm von %1, Schicht %2, Schritt %3</translation>
     </message>
     <message>
         <source>value</source>
@@ -124,15 +124,15 @@
     </message>
     <message>
         <source>mean |∂L/∂W| (L1)</source>
-        <translation type="unfinished" />
+        <translation>Mittel |∂L/∂W| (L1)</translation>
     </message>
     <message>
         <source>‖∂L/∂W‖_F (L2)</source>
-        <translation type="unfinished" />
+        <translation>‖∂L/∂W‖_F (L2)</translation>
     </message>
     <message>
         <source>expected gradient ‖E[∂L/∂W]‖ at init</source>
-        <translation type="unfinished" />
+        <translation>erwarteter Gradient ‖E[∂L/∂W]‖ bei Initialisierung</translation>
     </message>
     <message>
         <source>log color scale</source>
@@ -160,11 +160,11 @@
     </message>
     <message>
         <source>Hidden-state ‖x_l‖²/d</source>
-        <translation type="unfinished" />
+        <translation>Verborgener Zustand ‖x_l‖²/d</translation>
     </message>
     <message>
         <source>cos(x_{l−1}, x_l)</source>
-        <translation type="unfinished" />
+        <translation>cos(x_{l−1}, x_l)</translation>
     </message>
     <message>
         <source>Largest attention logit</source>
@@ -184,27 +184,27 @@
     </message>
     <message>
         <source>Condition number W_q (median over heads)</source>
-        <translation type="unfinished" />
+        <translation>Konditionszahl W_q (Median über Köpfe)</translation>
     </message>
     <message>
         <source>Condition number W_k (median over heads)</source>
-        <translation type="unfinished" />
+        <translation>Konditionszahl W_k (Median über Köpfe)</translation>
     </message>
     <message>
         <source>Condition number W_v (median over heads)</source>
-        <translation type="unfinished" />
+        <translation>Konditionszahl W_v (Median über Köpfe)</translation>
     </message>
     <message>
         <source>Condition number W_O</source>
-        <translation type="unfinished" />
+        <translation>Konditionszahl W_O</translation>
     </message>
     <message>
         <source>Condition number FC1</source>
-        <translation type="unfinished" />
+        <translation>Konditionszahl FC1</translation>
     </message>
     <message>
         <source>Condition number FC2</source>
-        <translation type="unfinished" />
+        <translation>Konditionszahl FC2</translation>
     </message>
     <message>
         <source>Global gradient norm (before clipping)</source>
@@ -216,22 +216,30 @@
     </message>
     <message>
         <source>BranchNorm α_t</source>
-        <translation type="unfinished" />
+        <translation>BranchNorm α_t</translation>
     </message>
     <message>
         <source>DeepNorm α</source>
-        <translation type="unfinished" />
+        <translation>DeepNorm α</translation>
     </message>
 </context>
 <context>
     <name>normlab::Designer</name>
     <message>
         <source>A scheme is a preset of the components below; change any of them afterwards for ablations.</source>
-        <translation type="unfinished" />
+        <translation>Ein Schema ist eine Voreinstellung der Komponenten darunter; jede lässt sich danach für Ablationen ändern.</translation>
     </message>
     <message>
         <source>Scheme</source>
         <translation>Schema</translation>
+    </message>
+    <message>
+        <source>Run shown</source>
+        <translation>Angezeigter Lauf</translation>
+    </message>
+    <message>
+        <source>Which run of the opened experiment the form shows</source>
+        <translation>Welcher Lauf des geöffneten Experiments im Formular steht</translation>
     </message>
     <message>
         <source>auto</source>
@@ -239,7 +247,7 @@
     </message>
     <message>
         <source>…</source>
-        <translation type="unfinished" />
+        <translation>…</translation>
     </message>
     <message>
         <source>Choose a file to train on</source>
@@ -258,6 +266,14 @@
         <translation>Experiment starten</translation>
     </message>
     <message>
+        <source>These apply only to the nGPT layout (Layout: ngpt, or the nGPT scheme)</source>
+        <translation>Gilt nur für das nGPT-Layout (Layout: ngpt oder das nGPT-Schema)</translation>
+    </message>
+    <message>
+        <source>nGPT has no LayerNorm: these do not apply to the nGPT layout</source>
+        <translation>nGPT hat keine LayerNorm: diese Optionen gelten nicht für das nGPT-Layout</translation>
+    </message>
+    <message>
         <source>Train this configuration (Ctrl+R)</source>
         <translation>Diese Konfiguration trainieren (Strg+R)</translation>
     </message>
@@ -267,9 +283,9 @@
     </message>
     <message numerus="yes">
         <source>Queue all %n run(s) of %1</source>
-        <translation type="unfinished">
-            <numerusform />
-            <numerusform />
+        <translation>
+            <numerusform>Den %n Lauf von %1 einreihen</numerusform>
+            <numerusform>Alle %n Läufe von %1 einreihen</numerusform>
         </translation>
     </message>
     <message>
@@ -278,11 +294,15 @@
     </message>
     <message>
         <source>The runs of %1; Run experiment queues them all</source>
-        <translation type="unfinished" />
+        <translation>Die Läufe von %1; „Experiment starten“ reiht alle ein</translation>
     </message>
     <message>
-        <source>cannot write %1</source>
-        <translation type="unfinished" />
+        <source>cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Saved; %1 is set by the experiment's sweep, so the form's value was not saved</source>
+        <translation>Gespeichert; %1 wird vom Sweep des Experiments gesetzt, der Wert aus dem Formular wurde daher nicht gespeichert</translation>
     </message>
 <message>
         <source>Placement — Xiong et al. 2020</source>
@@ -296,7 +316,9 @@
         <source>post: x ← LN(x + F(x))  (Post-LN, Vaswani et al.)
 pre: x ← x + F(LN(x))  (Pre-LN, Xiong et al. 2020)
 ngpt: h ← norm(h + α(norm(F(h)) − h))  (nGPT, Loshchilov et al.)</source>
-        <translation type="unfinished" />
+        <translation>post: x ← LN(x + F(x))  (Post-LN, Vaswani et al.)
+pre: x ← x + F(LN(x))  (Pre-LN, Xiong et al. 2020)
+ngpt: h ← norm(h + α(norm(F(h)) − h))  (nGPT, Loshchilov et al.)</translation>
     </message>
     <message>
         <source>Final norm</source>
@@ -304,7 +326,7 @@ ngpt: h ← norm(h + α(norm(F(h)) − h))  (nGPT, Loshchilov et al.)</source>
     </message>
     <message>
         <source>A norm before the output layer: logits = LN(x_L)·W_outᵀ (Pre-LN; Xiong et al. 2020)</source>
-        <translation type="unfinished" />
+        <translation>Eine Normierung vor der Ausgabeschicht: logits = LN(x_L)·W_outᵀ (Pre-LN; Xiong et al. 2020)</translation>
     </message>
     <message>
         <source>Norm</source>
@@ -313,19 +335,20 @@ ngpt: h ← norm(h + α(norm(F(h)) − h))  (nGPT, Loshchilov et al.)</source>
     <message>
         <source>layernorm: γ⊙(x − μ)/σ + β
 rmsnorm: γ⊙x/√(mean(x²) + ε)</source>
-        <translation type="unfinished" />
+        <translation>layernorm: γ⊙(x − μ)/σ + β
+rmsnorm: γ⊙x/√(mean(x²) + ε)</translation>
     </message>
     <message>
         <source>NormFormer — Shleifer et al.</source>
-        <translation type="unfinished" />
+        <translation>NormFormer — Shleifer et al.</translation>
     </message>
     <message>
         <source>HeadScale</source>
-        <translation type="unfinished" />
+        <translation>HeadScale</translation>
     </message>
     <message>
         <source>h_i ← γ_i·h_i, γ ∈ ℝ^H, init 1: Concat(γ₁h₁, …, γ_Hh_H)·W_O (NormFormer §3)</source>
-        <translation type="unfinished" />
+        <translation>h_i ← γ_i·h_i, γ ∈ ℝ^H, Startwert 1: Concat(γ₁h₁, …, γ_Hh_H)·W_O (NormFormer §3)</translation>
     </message>
     <message>
         <source>HeadScale placement</source>
@@ -334,7 +357,8 @@ rmsnorm: γ⊙x/√(mean(x²) + ε)</source>
     <message>
         <source>before_out_proj: the paper's form
 after_out_proj: fairseq's (scales per-head slices of the output)</source>
-        <translation type="unfinished" />
+        <translation>before_out_proj: die Form des Artikels
+after_out_proj: die von fairseq (skaliert die Kopf-Abschnitte der Ausgabe)</translation>
     </message>
     <message>
         <source>Post-attention LN</source>
@@ -342,7 +366,7 @@ after_out_proj: fairseq's (scales per-head slices of the output)</source>
     </message>
     <message>
         <source>o ← LN(Attention(LN(x))·W_O) before the residual add (NormFormer §3)</source>
-        <translation type="unfinished" />
+        <translation>o ← LN(Attention(LN(x))·W_O) vor der Residual-Addition (NormFormer §3)</translation>
     </message>
     <message>
         <source>FFN LN</source>
@@ -350,19 +374,19 @@ after_out_proj: fairseq's (scales per-head slices of the output)</source>
     </message>
     <message>
         <source>f ← FC2(LN(act(FC1(LN(x))))): a LayerNorm over d_ff after the activation (NormFormer §3)</source>
-        <translation type="unfinished" />
+        <translation>f ← FC2(LN(act(FC1(LN(x))))): eine LayerNorm über d_ff nach der Aktivierung (NormFormer §3)</translation>
     </message>
     <message>
         <source>ResScale</source>
-        <translation type="unfinished" />
+        <translation>ResScale</translation>
     </message>
     <message>
         <source>x ← λ⊙x + FFN(LN(x)), λ ∈ ℝ^d, init 1 (NormFormer §3; helps small models)</source>
-        <translation type="unfinished" />
+        <translation>x ← λ⊙x + FFN(LN(x)), λ ∈ ℝ^d, Startwert 1 (NormFormer §3; hilft kleinen Modellen)</translation>
     </message>
     <message>
         <source>DeepNorm — Wang et al.</source>
-        <translation type="unfinished" />
+        <translation>DeepNorm — Wang et al.</translation>
     </message>
     <message>
         <source>Residual α</source>
@@ -370,7 +394,7 @@ after_out_proj: fairseq's (scales per-head slices of the output)</source>
     </message>
     <message>
         <source>x ← LN(α·x + F(x)), α = (2N)^¼ for an N-layer decoder (DeepNet)</source>
-        <translation type="unfinished" />
+        <translation>x ← LN(α·x + F(x)), α = (2N)^¼ für einen Decoder mit N Schichten (DeepNet)</translation>
     </message>
     <message>
         <source>α (empty: (2N)^¼)</source>
@@ -378,7 +402,7 @@ after_out_proj: fairseq's (scales per-head slices of the output)</source>
     </message>
     <message>
         <source>Override of DeepNorm's residual weight α</source>
-        <translation type="unfinished" />
+        <translation>Überschreibt DeepNorms Residualgewicht α</translation>
     </message>
     <message>
         <source>β-scaled init</source>
@@ -386,7 +410,7 @@ after_out_proj: fairseq's (scales per-head slices of the output)</source>
     </message>
     <message>
         <source>Xavier-normal init with gain β = (8N)^-¼ on W_v, W_O, FC1, FC2 and 1 on W_q, W_k (DeepNet)</source>
-        <translation type="unfinished" />
+        <translation>Xavier-Normal-Initialisierung mit Faktor β = (8N)^-¼ für W_v, W_O, FC1, FC2 und 1 für W_q, W_k (DeepNet)</translation>
     </message>
     <message>
         <source>β (empty: (8N)^-¼)</source>
@@ -394,11 +418,11 @@ after_out_proj: fairseq's (scales per-head slices of the output)</source>
     </message>
     <message>
         <source>Override of DeepNorm's init gain β</source>
-        <translation type="unfinished" />
+        <translation>Überschreibt DeepNorms Initialisierungsfaktor β</translation>
     </message>
     <message>
         <source>BranchNorm — Liu et al.</source>
-        <translation type="unfinished" />
+        <translation>BranchNorm — Liu et al.</translation>
     </message>
     <message>
         <source>Branch factor α_t</source>
@@ -406,7 +430,7 @@ after_out_proj: fairseq's (scales per-head slices of the output)</source>
     </message>
     <message>
         <source>x ← LN(x + α_t·F(x)), α_t rising from 0 to 1 over T steps (BranchNorm §3)</source>
-        <translation type="unfinished" />
+        <translation>x ← LN(x + α_t·F(x)), α_t steigt über T Schritte von 0 auf 1 (BranchNorm §3)</translation>
     </message>
     <message>
         <source>Schedule</source>
@@ -415,7 +439,8 @@ after_out_proj: fairseq's (scales per-head slices of the output)</source>
     <message>
         <source>linear: α_t = min(1, t/T) (the paper's)
 exp, sigmoid: lab-defined (docs/DECISIONS.md)</source>
-        <translation type="unfinished" />
+        <translation>linear: α_t = min(1, t/T) (die des Artikels)
+exp, sigmoid: vom Labor definiert (docs/DECISIONS.md)</translation>
     </message>
     <message>
         <source>T (steps)</source>
@@ -423,19 +448,19 @@ exp, sigmoid: lab-defined (docs/DECISIONS.md)</source>
     </message>
     <message>
         <source>Steps until α_t = 1; the paper uses 4000</source>
-        <translation type="unfinished" />
+        <translation>Schritte bis α_t = 1; der Artikel verwendet 4000</translation>
     </message>
     <message>
         <source>nGPT — Loshchilov et al.</source>
-        <translation type="unfinished" />
+        <translation>nGPT — Loshchilov et al.</translation>
     </message>
     <message>
         <source>QK-norm</source>
-        <translation type="unfinished" />
+        <translation>QK-Norm</translation>
     </message>
     <message>
         <source>q ← s_qk⊙norm(q), k ← s_qk⊙norm(k) per head, softmax scale √d_k</source>
-        <translation type="unfinished" />
+        <translation>q ← s_qk⊙norm(q), k ← s_qk⊙norm(k) je Kopf, Softmax-Skala √d_k</translation>
     </message>
     <message>
         <source>Eigen learning rates</source>
@@ -443,15 +468,15 @@ exp, sigmoid: lab-defined (docs/DECISIONS.md)</source>
     </message>
     <message>
         <source>Learn α_A, α_M in h ← norm(h + α(norm(F(h)) − h)); init 0.05, scale 1/√d</source>
-        <translation type="unfinished" />
+        <translation>α_A, α_M in h ← norm(h + α(norm(F(h)) − h)) lernen; Startwert 0.05, Skala 1/√d</translation>
     </message>
     <message>
         <source>s_qk, s_u, s_v, s_z</source>
-        <translation type="unfinished" />
+        <translation>s_qk, s_u, s_v, s_z</translation>
     </message>
     <message>
         <source>Learned scalers of queries/keys, the gated MLP and the logits (init/scale re-parameterised)</source>
-        <translation type="unfinished" />
+        <translation>Gelernte Skalierer der Queries/Keys, des Gated-MLP und der Logits (Start/Skala umparametrisiert)</translation>
     </message>
     <message>
         <source>Weight renormalisation</source>
@@ -459,7 +484,7 @@ exp, sigmoid: lab-defined (docs/DECISIONS.md)</source>
     </message>
     <message>
         <source>Put every embedding-dimension vector back on the unit sphere after each step</source>
-        <translation type="unfinished" />
+        <translation>Jeden Vektor der Einbettungsdimension nach jedem Schritt auf die Einheitssphäre zurücksetzen</translation>
     </message>
     <message>
         <source>Model</source>
@@ -467,7 +492,7 @@ exp, sigmoid: lab-defined (docs/DECISIONS.md)</source>
     </message>
     <message>
         <source>d_model</source>
-        <translation type="unfinished" />
+        <translation>d_model</translation>
     </message>
     <message>
         <source>Width</source>
@@ -491,7 +516,7 @@ exp, sigmoid: lab-defined (docs/DECISIONS.md)</source>
     </message>
     <message>
         <source>d_ff</source>
-        <translation type="unfinished" />
+        <translation>d_ff</translation>
     </message>
     <message>
         <source>MLP width</source>
@@ -532,7 +557,8 @@ exp, sigmoid: lab-defined (docs/DECISIONS.md)</source>
     <message>
         <source>normal: N(0, 0.02), residual outputs N(0, 0.02/√(2L)) (GPT-2)
 xavier: Xavier-uniform (Vaswani; Xiong)</source>
-        <translation type="unfinished" />
+        <translation>normal: N(0, 0.02), Residualausgaben N(0, 0.02/√(2L)) (GPT-2)
+xavier: Xavier-gleichverteilt (Vaswani; Xiong)</translation>
     </message>
     <message>
         <source>Data</source>
@@ -546,7 +572,9 @@ xavier: Xavier-uniform (Vaswani; Xiong)</source>
         <source>corpus: English fortunes
 file: any file, byte-level
 markov: synthetic, with a known loss floor</source>
-        <translation type="unfinished" />
+        <translation>corpus: englische Fortunes
+file: beliebige Datei, byteweise
+markov: synthetisch, mit bekannter Verlustuntergrenze</translation>
     </message>
     <message>
         <source>File</source>
@@ -578,7 +606,7 @@ markov: synthetic, with a known loss floor</source>
     </message>
     <message>
         <source>β₂</source>
-        <translation type="unfinished" />
+        <translation>β₂</translation>
     </message>
     <message>
         <source>Gradient clip</source>
@@ -590,7 +618,7 @@ markov: synthetic, with a known loss floor</source>
     </message>
     <message>
         <source>ramp: the LR stability test — the rate grows by the increment each step until the loss diverges (NormFormer §4)</source>
-        <translation type="unfinished" />
+        <translation>ramp: der LR-Stabilitätstest — die Rate wächst jeden Schritt um das Inkrement, bis der Verlust divergiert (NormFormer §4)</translation>
     </message>
     <message>
         <source>Warm-up steps</source>
@@ -651,7 +679,8 @@ markov: synthetic, with a known loss floor</source>
     <message>
         <source>Multiply token embeddings by √d_model (Vaswani et al. §3.4; fairseq).
 Xiong et al.'s analysis assumes inputs with E‖x₀‖² ≈ d.</source>
-        <translation type="unfinished" />
+        <translation>Token-Einbettungen mit √d_model multiplizieren (Vaswani et al. §3.4; fairseq).
+Die Analyse von Xiong et al. setzt Eingaben mit E‖x₀‖² ≈ d voraus.</translation>
     </message>
 </context>
 <context>
@@ -670,14 +699,14 @@ Xiong et al.'s analysis assumes inputs with E‖x₀‖² ≈ d.</source>
     </message>
     <message>
         <source>log</source>
-        <translation type="unfinished" />
+        <translation>log</translation>
     </message>
 </context>
 <context>
     <name>normlab::LineChart</name>
     <message>
         <source> (log)</source>
-        <translation type="unfinished" />
+        <translation> (log)</translation>
     </message>
     <message>
         <source>non-finite value</source>
@@ -710,7 +739,9 @@ Xiong et al.'s analysis assumes inputs with E‖x₀‖² ≈ d.</source>
         <source>%1
 
 NormLab opens the default store instead.</source>
-        <translation type="unfinished" />
+        <translation>%1
+
+NormLab öffnet stattdessen den Standardspeicher.</translation>
     </message>
     <message>
         <source>running</source>
@@ -850,7 +881,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Ctrl+E</source>
-        <translation type="unfinished" />
+        <translation>Ctrl+E</translation>
     </message>
     <message>
         <source>Export &amp;panel…</source>
@@ -858,7 +889,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Ctrl+Shift+E</source>
-        <translation type="unfinished" />
+        <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
@@ -870,7 +901,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Ctrl+R</source>
-        <translation type="unfinished" />
+        <translation>Ctrl+R</translation>
     </message>
     <message>
         <source>Run &amp;experiment</source>
@@ -878,7 +909,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Ctrl+Shift+R</source>
-        <translation type="unfinished" />
+        <translation>Ctrl+Shift+R</translation>
     </message>
     <message>
         <source>&amp;Stop</source>
@@ -886,7 +917,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Ctrl+.</source>
-        <translation type="unfinished" />
+        <translation>Ctrl+.</translation>
     </message>
     <message>
         <source>Reproduce paper &amp;findings…</source>
@@ -902,7 +933,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Ctrl+L</source>
-        <translation type="unfinished" />
+        <translation>Ctrl+L</translation>
     </message>
     <message>
         <source>&amp;Smoothing</source>
@@ -910,7 +941,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Ctrl+M</source>
-        <translation type="unfinished" />
+        <translation>Ctrl+M</translation>
     </message>
     <message>
         <source>Reset &amp;zoom</source>
@@ -918,7 +949,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Ctrl+0</source>
-        <translation type="unfinished" />
+        <translation>Ctrl+0</translation>
     </message>
     <message>
         <source>&amp;Language</source>
@@ -942,7 +973,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>&lt;h3&gt;NormLab %1&lt;/h3&gt;&lt;p&gt;A lab for the normalization of Transformer language models: Post-LN, Pre-LN, NormFormer, DeepNorm, BranchNorm and nGPT, each component a toggle.&lt;/p&gt;&lt;p&gt;Qt %2 · LibTorch %3 · SQLite %4 · %5&lt;/p&gt;</source>
-        <translation type="unfinished" />
+        <translation>&lt;h3&gt;NormLab %1&lt;/h3&gt;&lt;p&gt;Ein Labor für die Normierung von Transformer-Sprachmodellen: Post-LN, Pre-LN, NormFormer, DeepNorm, BranchNorm und nGPT, jede Komponente ein Schalter.&lt;/p&gt;&lt;p&gt;Qt %2 · LibTorch %3 · SQLite %4 · %5&lt;/p&gt;</translation>
     </message>
     <message>
         <source>CUDA available</source>
@@ -958,7 +989,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Finish or cancel the queued runs before switching stores.</source>
-        <translation type="unfinished" />
+        <translation>Eingereihte Läufe vor dem Wechsel des Speichers beenden oder abbrechen.</translation>
     </message>
     <message>
         <source>Cannot run: %1</source>
@@ -982,7 +1013,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>A run is training. Cancel it and quit? Its data so far stays in the store.</source>
-        <translation type="unfinished" />
+        <translation>Ein Lauf trainiert. Abbrechen und beenden? Seine bisherigen Daten bleiben im Speicher.</translation>
     </message>
     <message>
         <source>queued</source>
@@ -990,7 +1021,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Run #%1 %2: %3</source>
-        <translation type="unfinished" />
+        <translation>Lauf #%1 %2: %3</translation>
     </message>
     <message>
         <source>Rename run</source>
@@ -1006,7 +1037,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Notes on run #%1</source>
-        <translation type="unfinished" />
+        <translation>Notizen zu Lauf #%1</translation>
     </message>
     <message>
         <source>Colour of run #%1</source>
@@ -1014,7 +1045,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Run #%1 is training; cancel it first.</source>
-        <translation type="unfinished" />
+        <translation>Lauf #%1 trainiert; zuerst abbrechen.</translation>
     </message>
     <message>
         <source>Delete runs</source>
@@ -1022,9 +1053,9 @@ NormLab opens the default store instead.</source>
     </message>
     <message numerus="yes">
         <source>Delete %n run(s) and all their data? This cannot be undone.</source>
-        <translation type="unfinished">
-            <numerusform />
-            <numerusform />
+        <translation>
+            <numerusform>%n Lauf und alle seine Daten löschen? Das lässt sich nicht rückgängig machen.</numerusform>
+            <numerusform>%n Läufe und alle ihre Daten löschen? Das lässt sich nicht rückgängig machen.</numerusform>
         </translation>
     </message>
     <message>
@@ -1096,7 +1127,7 @@ NormLab opens the default store instead.</source>
     <name>QObject</name>
     <message>
         <source>NormLab figure</source>
-        <translation type="unfinished" />
+        <translation>NormLab-Abbildung</translation>
     </message>
 </context>
 <context>
@@ -1163,9 +1194,9 @@ NormLab opens the default store instead.</source>
     </message>
     <message numerus="yes">
         <source>; %n run(s)</source>
-        <translation type="unfinished">
-            <numerusform />
-            <numerusform />
+        <translation>
+            <numerusform>; %n Lauf</numerusform>
+            <numerusform>; %n Läufe</numerusform>
         </translation>
     </message>
     <message>
@@ -1197,11 +1228,11 @@ NormLab opens the default store instead.</source>
     <name>normlab::RunTableModel</name>
     <message>
         <source> @%1</source>
-        <translation type="unfinished" />
+        <translation> @%1</translation>
     </message>
     <message>
         <source>#</source>
-        <translation type="unfinished" />
+        <translation>#</translation>
     </message>
     <message>
         <source>Name</source>
@@ -1240,50 +1271,51 @@ NormLab opens the default store instead.</source>
     <name>normlab::TrainingWorker</name>
     <message>
         <source>removed from the queue</source>
-        <translation type="unfinished" />
+        <translation>aus der Warteschlange entfernt</translation>
     </message>
 </context>
 <context>
     <name>main</name>
     <message>
         <source>Run store file.</source>
-        <translation type="unfinished" />
+        <translation>Datei des Laufspeichers.</translation>
     </message>
     <message>
         <source>Experiment to open.</source>
-        <translation type="unfinished" />
+        <translation>Zu öffnendes Experiment.</translation>
     </message>
     <message>
         <source>Start the opened experiment at once.</source>
-        <translation type="unfinished" />
+        <translation>Das geöffnete Experiment sofort starten.</translation>
     </message>
     <message>
         <source>Train, save screenshots into DIR, quit.</source>
-        <translation type="unfinished" />
+        <translation>Trainieren, Bildschirmfotos in DIR speichern, beenden.</translation>
     </message>
     <message>
         <source>Train and print the UI latency.</source>
-        <translation type="unfinished" />
+        <translation>Trainieren und die Latenz der Oberfläche ausgeben.</translation>
     </message>
     <message>
         <source>UI language (en, de, zh_CN).</source>
-        <translation type="unfinished" />
+        <translation>Sprache der Oberfläche (en, de, zh_CN).</translation>
     </message>
     <message>
         <source>NormLab: normalization in Transformer language models
 normlab report EXPERIMENT.json... --out DIR: reproduce the papers' findings (see normlab report --help)</source>
-        <translation type="unfinished" />
+        <translation>NormLab: Normierung in Transformer-Sprachmodellen
+normlab report EXPERIMENT.json... --out DIR: die Befunde der Artikel reproduzieren (siehe normlab report --help)</translation>
     </message>
 </context>
 <context>
     <name>normlab::Figure</name>
     <message>
         <source>cannot write %1</source>
-        <translation type="unfinished" />
+        <translation>%1 kann nicht geschrieben werden</translation>
     </message>
     <message>
         <source>unknown format %1; use png, svg, pdf or csv</source>
-        <translation type="unfinished" />
+        <translation>unbekanntes Format %1; png, svg, pdf oder csv verwenden</translation>
     </message>
 </context>
 </TS>

@@ -40,11 +40,11 @@
     </message>
     <message>
         <source>Logarithmic loss axis (Ctrl+L)</source>
-        <translation type="unfinished" />
+        <translation>对数损失轴（Ctrl+L）</translation>
     </message>
     <message>
         <source>Debiased exponential moving average over the full data; the raw curve stays faint beneath</source>
-        <translation type="unfinished" />
+        <translation>基于全部数据的去偏指数滑动平均；原始曲线以浅色保留在下方</translation>
     </message>
     <message>
         <source>x:</source>
@@ -100,19 +100,19 @@
     </message>
     <message>
         <source>—</source>
-        <translation type="unfinished" />
+        <translation>—</translation>
     </message>
     <message>
         <source>%1 per layer at step %2</source>
-        <translation type="unfinished" />
+        <translation>第 %2 步各层的 %1</translation>
     </message>
     <message>
         <source>global</source>
-        <translation type="unfinished" />
+        <translation>全局</translation>
     </message>
     <message>
         <source>Histogram of %1, layer %2, step %3</source>
-        <translation type="unfinished" />
+        <translation>%1 的直方图，第 %2 层，第 %3 步</translation>
     </message>
     <message>
         <source>value</source>
@@ -124,15 +124,15 @@
     </message>
     <message>
         <source>mean |∂L/∂W| (L1)</source>
-        <translation type="unfinished" />
+        <translation>平均 |∂L/∂W|（L1）</translation>
     </message>
     <message>
         <source>‖∂L/∂W‖_F (L2)</source>
-        <translation type="unfinished" />
+        <translation>‖∂L/∂W‖_F（L2）</translation>
     </message>
     <message>
         <source>expected gradient ‖E[∂L/∂W]‖ at init</source>
-        <translation type="unfinished" />
+        <translation>初始化时的期望梯度 ‖E[∂L/∂W]‖</translation>
     </message>
     <message>
         <source>log color scale</source>
@@ -160,11 +160,11 @@
     </message>
     <message>
         <source>Hidden-state ‖x_l‖²/d</source>
-        <translation type="unfinished" />
+        <translation>隐藏状态 ‖x_l‖²/d</translation>
     </message>
     <message>
         <source>cos(x_{l−1}, x_l)</source>
-        <translation type="unfinished" />
+        <translation>cos(x_{l−1}, x_l)</translation>
     </message>
     <message>
         <source>Largest attention logit</source>
@@ -184,27 +184,27 @@
     </message>
     <message>
         <source>Condition number W_q (median over heads)</source>
-        <translation type="unfinished" />
+        <translation>条件数 W_q（各头中位数）</translation>
     </message>
     <message>
         <source>Condition number W_k (median over heads)</source>
-        <translation type="unfinished" />
+        <translation>条件数 W_k（各头中位数）</translation>
     </message>
     <message>
         <source>Condition number W_v (median over heads)</source>
-        <translation type="unfinished" />
+        <translation>条件数 W_v（各头中位数）</translation>
     </message>
     <message>
         <source>Condition number W_O</source>
-        <translation type="unfinished" />
+        <translation>条件数 W_O</translation>
     </message>
     <message>
         <source>Condition number FC1</source>
-        <translation type="unfinished" />
+        <translation>条件数 FC1</translation>
     </message>
     <message>
         <source>Condition number FC2</source>
-        <translation type="unfinished" />
+        <translation>条件数 FC2</translation>
     </message>
     <message>
         <source>Global gradient norm (before clipping)</source>
@@ -216,22 +216,30 @@
     </message>
     <message>
         <source>BranchNorm α_t</source>
-        <translation type="unfinished" />
+        <translation>BranchNorm α_t</translation>
     </message>
     <message>
         <source>DeepNorm α</source>
-        <translation type="unfinished" />
+        <translation>DeepNorm α</translation>
     </message>
 </context>
 <context>
     <name>normlab::Designer</name>
     <message>
         <source>A scheme is a preset of the components below; change any of them afterwards for ablations.</source>
-        <translation type="unfinished" />
+        <translation>方案是下列组件的预设；之后可更改任一组件以做消融实验。</translation>
     </message>
     <message>
         <source>Scheme</source>
         <translation>方案</translation>
+    </message>
+    <message>
+        <source>Run shown</source>
+        <translation>显示的运行</translation>
+    </message>
+    <message>
+        <source>Which run of the opened experiment the form shows</source>
+        <translation>表单显示已打开实验中的哪个运行</translation>
     </message>
     <message>
         <source>auto</source>
@@ -239,7 +247,7 @@
     </message>
     <message>
         <source>…</source>
-        <translation type="unfinished" />
+        <translation>…</translation>
     </message>
     <message>
         <source>Choose a file to train on</source>
@@ -258,6 +266,14 @@
         <translation>运行实验</translation>
     </message>
     <message>
+        <source>These apply only to the nGPT layout (Layout: ngpt, or the nGPT scheme)</source>
+        <translation>仅适用于 nGPT 布局（布局：ngpt，或 nGPT 方案）</translation>
+    </message>
+    <message>
+        <source>nGPT has no LayerNorm: these do not apply to the nGPT layout</source>
+        <translation>nGPT 没有 LayerNorm：这些选项不适用于 nGPT 布局</translation>
+    </message>
+    <message>
         <source>Train this configuration (Ctrl+R)</source>
         <translation>训练此配置（Ctrl+R）</translation>
     </message>
@@ -267,8 +283,8 @@
     </message>
     <message numerus="yes">
         <source>Queue all %n run(s) of %1</source>
-        <translation type="unfinished">
-            <numerusform />
+        <translation>
+            <numerusform>将 %1 的全部 %n 个运行加入队列</numerusform>
         </translation>
     </message>
     <message>
@@ -277,11 +293,15 @@
     </message>
     <message>
         <source>The runs of %1; Run experiment queues them all</source>
-        <translation type="unfinished" />
+        <translation>%1 的运行；“运行实验”会将其全部加入队列</translation>
     </message>
     <message>
-        <source>cannot write %1</source>
-        <translation type="unfinished" />
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Saved; %1 is set by the experiment's sweep, so the form's value was not saved</source>
+        <translation>已保存；%1 由实验的扫描设定，因此表单中的值未保存</translation>
     </message>
 <message>
         <source>Placement — Xiong et al. 2020</source>
@@ -295,7 +315,9 @@
         <source>post: x ← LN(x + F(x))  (Post-LN, Vaswani et al.)
 pre: x ← x + F(LN(x))  (Pre-LN, Xiong et al. 2020)
 ngpt: h ← norm(h + α(norm(F(h)) − h))  (nGPT, Loshchilov et al.)</source>
-        <translation type="unfinished" />
+        <translation>post：x ← LN(x + F(x))（Post-LN，Vaswani 等）
+pre：x ← x + F(LN(x))（Pre-LN，Xiong 等 2020）
+ngpt：h ← norm(h + α(norm(F(h)) − h))（nGPT，Loshchilov 等）</translation>
     </message>
     <message>
         <source>Final norm</source>
@@ -303,7 +325,7 @@ ngpt: h ← norm(h + α(norm(F(h)) − h))  (nGPT, Loshchilov et al.)</source>
     </message>
     <message>
         <source>A norm before the output layer: logits = LN(x_L)·W_outᵀ (Pre-LN; Xiong et al. 2020)</source>
-        <translation type="unfinished" />
+        <translation>输出层之前的归一化：logits = LN(x_L)·W_outᵀ（Pre-LN；Xiong 等 2020）</translation>
     </message>
     <message>
         <source>Norm</source>
@@ -312,19 +334,20 @@ ngpt: h ← norm(h + α(norm(F(h)) − h))  (nGPT, Loshchilov et al.)</source>
     <message>
         <source>layernorm: γ⊙(x − μ)/σ + β
 rmsnorm: γ⊙x/√(mean(x²) + ε)</source>
-        <translation type="unfinished" />
+        <translation>layernorm：γ⊙(x − μ)/σ + β
+rmsnorm：γ⊙x/√(mean(x²) + ε)</translation>
     </message>
     <message>
         <source>NormFormer — Shleifer et al.</source>
-        <translation type="unfinished" />
+        <translation>NormFormer — Shleifer 等</translation>
     </message>
     <message>
         <source>HeadScale</source>
-        <translation type="unfinished" />
+        <translation>HeadScale（头缩放）</translation>
     </message>
     <message>
         <source>h_i ← γ_i·h_i, γ ∈ ℝ^H, init 1: Concat(γ₁h₁, …, γ_Hh_H)·W_O (NormFormer §3)</source>
-        <translation type="unfinished" />
+        <translation>h_i ← γ_i·h_i，γ ∈ ℝ^H，初值 1：Concat(γ₁h₁, …, γ_Hh_H)·W_O（NormFormer §3）</translation>
     </message>
     <message>
         <source>HeadScale placement</source>
@@ -333,7 +356,8 @@ rmsnorm: γ⊙x/√(mean(x²) + ε)</source>
     <message>
         <source>before_out_proj: the paper's form
 after_out_proj: fairseq's (scales per-head slices of the output)</source>
-        <translation type="unfinished" />
+        <translation>before_out_proj：论文的形式
+after_out_proj：fairseq 的形式（缩放输出中各头的切片）</translation>
     </message>
     <message>
         <source>Post-attention LN</source>
@@ -341,7 +365,7 @@ after_out_proj: fairseq's (scales per-head slices of the output)</source>
     </message>
     <message>
         <source>o ← LN(Attention(LN(x))·W_O) before the residual add (NormFormer §3)</source>
-        <translation type="unfinished" />
+        <translation>o ← LN(Attention(LN(x))·W_O)，在残差相加之前（NormFormer §3）</translation>
     </message>
     <message>
         <source>FFN LN</source>
@@ -349,19 +373,19 @@ after_out_proj: fairseq's (scales per-head slices of the output)</source>
     </message>
     <message>
         <source>f ← FC2(LN(act(FC1(LN(x))))): a LayerNorm over d_ff after the activation (NormFormer §3)</source>
-        <translation type="unfinished" />
+        <translation>f ← FC2(LN(act(FC1(LN(x)))))：激活之后在 d_ff 上的 LayerNorm（NormFormer §3）</translation>
     </message>
     <message>
         <source>ResScale</source>
-        <translation type="unfinished" />
+        <translation>ResScale（残差缩放）</translation>
     </message>
     <message>
         <source>x ← λ⊙x + FFN(LN(x)), λ ∈ ℝ^d, init 1 (NormFormer §3; helps small models)</source>
-        <translation type="unfinished" />
+        <translation>x ← λ⊙x + FFN(LN(x))，λ ∈ ℝ^d，初值 1（NormFormer §3；对小模型有帮助）</translation>
     </message>
     <message>
         <source>DeepNorm — Wang et al.</source>
-        <translation type="unfinished" />
+        <translation>DeepNorm — Wang 等</translation>
     </message>
     <message>
         <source>Residual α</source>
@@ -369,7 +393,7 @@ after_out_proj: fairseq's (scales per-head slices of the output)</source>
     </message>
     <message>
         <source>x ← LN(α·x + F(x)), α = (2N)^¼ for an N-layer decoder (DeepNet)</source>
-        <translation type="unfinished" />
+        <translation>x ← LN(α·x + F(x))，N 层解码器的 α = (2N)^¼（DeepNet）</translation>
     </message>
     <message>
         <source>α (empty: (2N)^¼)</source>
@@ -377,7 +401,7 @@ after_out_proj: fairseq's (scales per-head slices of the output)</source>
     </message>
     <message>
         <source>Override of DeepNorm's residual weight α</source>
-        <translation type="unfinished" />
+        <translation>覆盖 DeepNorm 的残差权重 α</translation>
     </message>
     <message>
         <source>β-scaled init</source>
@@ -385,7 +409,7 @@ after_out_proj: fairseq's (scales per-head slices of the output)</source>
     </message>
     <message>
         <source>Xavier-normal init with gain β = (8N)^-¼ on W_v, W_O, FC1, FC2 and 1 on W_q, W_k (DeepNet)</source>
-        <translation type="unfinished" />
+        <translation>Xavier 正态初始化：W_v、W_O、FC1、FC2 增益为 β = (8N)^-¼，W_q、W_k 为 1（DeepNet）</translation>
     </message>
     <message>
         <source>β (empty: (8N)^-¼)</source>
@@ -393,11 +417,11 @@ after_out_proj: fairseq's (scales per-head slices of the output)</source>
     </message>
     <message>
         <source>Override of DeepNorm's init gain β</source>
-        <translation type="unfinished" />
+        <translation>覆盖 DeepNorm 的初始化增益 β</translation>
     </message>
     <message>
         <source>BranchNorm — Liu et al.</source>
-        <translation type="unfinished" />
+        <translation>BranchNorm — Liu 等</translation>
     </message>
     <message>
         <source>Branch factor α_t</source>
@@ -405,7 +429,7 @@ after_out_proj: fairseq's (scales per-head slices of the output)</source>
     </message>
     <message>
         <source>x ← LN(x + α_t·F(x)), α_t rising from 0 to 1 over T steps (BranchNorm §3)</source>
-        <translation type="unfinished" />
+        <translation>x ← LN(x + α_t·F(x))，α_t 在 T 步内从 0 升到 1（BranchNorm §3）</translation>
     </message>
     <message>
         <source>Schedule</source>
@@ -414,7 +438,8 @@ after_out_proj: fairseq's (scales per-head slices of the output)</source>
     <message>
         <source>linear: α_t = min(1, t/T) (the paper's)
 exp, sigmoid: lab-defined (docs/DECISIONS.md)</source>
-        <translation type="unfinished" />
+        <translation>linear：α_t = min(1, t/T)（论文的）
+exp、sigmoid：本实验室定义（docs/DECISIONS.md）</translation>
     </message>
     <message>
         <source>T (steps)</source>
@@ -422,19 +447,19 @@ exp, sigmoid: lab-defined (docs/DECISIONS.md)</source>
     </message>
     <message>
         <source>Steps until α_t = 1; the paper uses 4000</source>
-        <translation type="unfinished" />
+        <translation>α_t 达到 1 所需步数；论文使用 4000</translation>
     </message>
     <message>
         <source>nGPT — Loshchilov et al.</source>
-        <translation type="unfinished" />
+        <translation>nGPT — Loshchilov 等</translation>
     </message>
     <message>
         <source>QK-norm</source>
-        <translation type="unfinished" />
+        <translation>QK 归一化</translation>
     </message>
     <message>
         <source>q ← s_qk⊙norm(q), k ← s_qk⊙norm(k) per head, softmax scale √d_k</source>
-        <translation type="unfinished" />
+        <translation>每个头 q ← s_qk⊙norm(q)，k ← s_qk⊙norm(k)，softmax 缩放 √d_k</translation>
     </message>
     <message>
         <source>Eigen learning rates</source>
@@ -442,15 +467,15 @@ exp, sigmoid: lab-defined (docs/DECISIONS.md)</source>
     </message>
     <message>
         <source>Learn α_A, α_M in h ← norm(h + α(norm(F(h)) − h)); init 0.05, scale 1/√d</source>
-        <translation type="unfinished" />
+        <translation>学习 h ← norm(h + α(norm(F(h)) − h)) 中的 α_A、α_M；初值 0.05，缩放 1/√d</translation>
     </message>
     <message>
         <source>s_qk, s_u, s_v, s_z</source>
-        <translation type="unfinished" />
+        <translation>s_qk、s_u、s_v、s_z</translation>
     </message>
     <message>
         <source>Learned scalers of queries/keys, the gated MLP and the logits (init/scale re-parameterised)</source>
-        <translation type="unfinished" />
+        <translation>查询/键、门控 MLP 与 logits 的可学习缩放因子（按初值/尺度重新参数化）</translation>
     </message>
     <message>
         <source>Weight renormalisation</source>
@@ -458,7 +483,7 @@ exp, sigmoid: lab-defined (docs/DECISIONS.md)</source>
     </message>
     <message>
         <source>Put every embedding-dimension vector back on the unit sphere after each step</source>
-        <translation type="unfinished" />
+        <translation>每步之后将每个嵌入维度向量放回单位球面</translation>
     </message>
     <message>
         <source>Model</source>
@@ -466,7 +491,7 @@ exp, sigmoid: lab-defined (docs/DECISIONS.md)</source>
     </message>
     <message>
         <source>d_model</source>
-        <translation type="unfinished" />
+        <translation>d_model</translation>
     </message>
     <message>
         <source>Width</source>
@@ -490,7 +515,7 @@ exp, sigmoid: lab-defined (docs/DECISIONS.md)</source>
     </message>
     <message>
         <source>d_ff</source>
-        <translation type="unfinished" />
+        <translation>d_ff</translation>
     </message>
     <message>
         <source>MLP width</source>
@@ -531,7 +556,8 @@ exp, sigmoid: lab-defined (docs/DECISIONS.md)</source>
     <message>
         <source>normal: N(0, 0.02), residual outputs N(0, 0.02/√(2L)) (GPT-2)
 xavier: Xavier-uniform (Vaswani; Xiong)</source>
-        <translation type="unfinished" />
+        <translation>normal：N(0, 0.02)，残差输出 N(0, 0.02/√(2L))（GPT-2）
+xavier：Xavier 均匀分布（Vaswani；Xiong）</translation>
     </message>
     <message>
         <source>Data</source>
@@ -545,7 +571,9 @@ xavier: Xavier-uniform (Vaswani; Xiong)</source>
         <source>corpus: English fortunes
 file: any file, byte-level
 markov: synthetic, with a known loss floor</source>
-        <translation type="unfinished" />
+        <translation>corpus：英文 fortunes 语料
+file：任意文件，按字节
+markov：合成数据，损失下界已知</translation>
     </message>
     <message>
         <source>File</source>
@@ -577,7 +605,7 @@ markov: synthetic, with a known loss floor</source>
     </message>
     <message>
         <source>β₂</source>
-        <translation type="unfinished" />
+        <translation>β₂</translation>
     </message>
     <message>
         <source>Gradient clip</source>
@@ -589,7 +617,7 @@ markov: synthetic, with a known loss floor</source>
     </message>
     <message>
         <source>ramp: the LR stability test — the rate grows by the increment each step until the loss diverges (NormFormer §4)</source>
-        <translation type="unfinished" />
+        <translation>ramp：学习率稳定性测试 — 学习率每步增加一个增量，直到损失发散（NormFormer §4）</translation>
     </message>
     <message>
         <source>Warm-up steps</source>
@@ -650,7 +678,8 @@ markov: synthetic, with a known loss floor</source>
     <message>
         <source>Multiply token embeddings by √d_model (Vaswani et al. §3.4; fairseq).
 Xiong et al.'s analysis assumes inputs with E‖x₀‖² ≈ d.</source>
-        <translation type="unfinished" />
+        <translation>将词元嵌入乘以 √d_model（Vaswani 等 §3.4；fairseq）。
+Xiong 等的分析假设输入满足 E‖x₀‖² ≈ d。</translation>
     </message>
 </context>
 <context>
@@ -669,14 +698,14 @@ Xiong et al.'s analysis assumes inputs with E‖x₀‖² ≈ d.</source>
     </message>
     <message>
         <source>log</source>
-        <translation type="unfinished" />
+        <translation>对数</translation>
     </message>
 </context>
 <context>
     <name>normlab::LineChart</name>
     <message>
         <source> (log)</source>
-        <translation type="unfinished" />
+        <translation>（对数）</translation>
     </message>
     <message>
         <source>non-finite value</source>
@@ -709,7 +738,9 @@ Xiong et al.'s analysis assumes inputs with E‖x₀‖² ≈ d.</source>
         <source>%1
 
 NormLab opens the default store instead.</source>
-        <translation type="unfinished" />
+        <translation>%1
+
+NormLab 将改为打开默认存储。</translation>
     </message>
     <message>
         <source>running</source>
@@ -849,7 +880,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Ctrl+E</source>
-        <translation type="unfinished" />
+        <translation>Ctrl+E</translation>
     </message>
     <message>
         <source>Export &amp;panel…</source>
@@ -857,7 +888,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Ctrl+Shift+E</source>
-        <translation type="unfinished" />
+        <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
@@ -869,7 +900,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Ctrl+R</source>
-        <translation type="unfinished" />
+        <translation>Ctrl+R</translation>
     </message>
     <message>
         <source>Run &amp;experiment</source>
@@ -877,7 +908,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Ctrl+Shift+R</source>
-        <translation type="unfinished" />
+        <translation>Ctrl+Shift+R</translation>
     </message>
     <message>
         <source>&amp;Stop</source>
@@ -885,7 +916,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Ctrl+.</source>
-        <translation type="unfinished" />
+        <translation>Ctrl+.</translation>
     </message>
     <message>
         <source>Reproduce paper &amp;findings…</source>
@@ -901,7 +932,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Ctrl+L</source>
-        <translation type="unfinished" />
+        <translation>Ctrl+L</translation>
     </message>
     <message>
         <source>&amp;Smoothing</source>
@@ -909,7 +940,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Ctrl+M</source>
-        <translation type="unfinished" />
+        <translation>Ctrl+M</translation>
     </message>
     <message>
         <source>Reset &amp;zoom</source>
@@ -917,7 +948,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Ctrl+0</source>
-        <translation type="unfinished" />
+        <translation>Ctrl+0</translation>
     </message>
     <message>
         <source>&amp;Language</source>
@@ -941,7 +972,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>&lt;h3&gt;NormLab %1&lt;/h3&gt;&lt;p&gt;A lab for the normalization of Transformer language models: Post-LN, Pre-LN, NormFormer, DeepNorm, BranchNorm and nGPT, each component a toggle.&lt;/p&gt;&lt;p&gt;Qt %2 · LibTorch %3 · SQLite %4 · %5&lt;/p&gt;</source>
-        <translation type="unfinished" />
+        <translation>&lt;h3&gt;NormLab %1&lt;/h3&gt;&lt;p&gt;Transformer 语言模型归一化实验室：Post-LN、Pre-LN、NormFormer、DeepNorm、BranchNorm 与 nGPT，每个组件均可开关。&lt;/p&gt;&lt;p&gt;Qt %2 · LibTorch %3 · SQLite %4 · %5&lt;/p&gt;</translation>
     </message>
     <message>
         <source>CUDA available</source>
@@ -957,7 +988,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Finish or cancel the queued runs before switching stores.</source>
-        <translation type="unfinished" />
+        <translation>切换存储前，请先完成或取消已排队的运行。</translation>
     </message>
     <message>
         <source>Cannot run: %1</source>
@@ -981,7 +1012,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>A run is training. Cancel it and quit? Its data so far stays in the store.</source>
-        <translation type="unfinished" />
+        <translation>有运行正在训练。取消并退出？其已有数据会保留在存储中。</translation>
     </message>
     <message>
         <source>queued</source>
@@ -989,7 +1020,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Run #%1 %2: %3</source>
-        <translation type="unfinished" />
+        <translation>运行 #%1 %2：%3</translation>
     </message>
     <message>
         <source>Rename run</source>
@@ -1005,7 +1036,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Notes on run #%1</source>
-        <translation type="unfinished" />
+        <translation>运行 #%1 的备注</translation>
     </message>
     <message>
         <source>Colour of run #%1</source>
@@ -1013,7 +1044,7 @@ NormLab opens the default store instead.</source>
     </message>
     <message>
         <source>Run #%1 is training; cancel it first.</source>
-        <translation type="unfinished" />
+        <translation>运行 #%1 正在训练；请先取消。</translation>
     </message>
     <message>
         <source>Delete runs</source>
@@ -1021,8 +1052,8 @@ NormLab opens the default store instead.</source>
     </message>
     <message numerus="yes">
         <source>Delete %n run(s) and all their data? This cannot be undone.</source>
-        <translation type="unfinished">
-            <numerusform />
+        <translation>
+            <numerusform>删除 %n 个运行及其全部数据？此操作无法撤销。</numerusform>
         </translation>
     </message>
     <message>
@@ -1094,7 +1125,7 @@ NormLab opens the default store instead.</source>
     <name>QObject</name>
     <message>
         <source>NormLab figure</source>
-        <translation type="unfinished" />
+        <translation>NormLab 图</translation>
     </message>
 </context>
 <context>
@@ -1161,8 +1192,8 @@ NormLab opens the default store instead.</source>
     </message>
     <message numerus="yes">
         <source>; %n run(s)</source>
-        <translation type="unfinished">
-            <numerusform />
+        <translation>
+            <numerusform>；%n 个运行</numerusform>
         </translation>
     </message>
     <message>
@@ -1194,11 +1225,11 @@ NormLab opens the default store instead.</source>
     <name>normlab::RunTableModel</name>
     <message>
         <source> @%1</source>
-        <translation type="unfinished" />
+        <translation> @%1</translation>
     </message>
     <message>
         <source>#</source>
-        <translation type="unfinished" />
+        <translation>#</translation>
     </message>
     <message>
         <source>Name</source>
@@ -1237,50 +1268,51 @@ NormLab opens the default store instead.</source>
     <name>normlab::TrainingWorker</name>
     <message>
         <source>removed from the queue</source>
-        <translation type="unfinished" />
+        <translation>已从队列移除</translation>
     </message>
 </context>
 <context>
     <name>main</name>
     <message>
         <source>Run store file.</source>
-        <translation type="unfinished" />
+        <translation>运行存储文件。</translation>
     </message>
     <message>
         <source>Experiment to open.</source>
-        <translation type="unfinished" />
+        <translation>要打开的实验。</translation>
     </message>
     <message>
         <source>Start the opened experiment at once.</source>
-        <translation type="unfinished" />
+        <translation>立即启动已打开的实验。</translation>
     </message>
     <message>
         <source>Train, save screenshots into DIR, quit.</source>
-        <translation type="unfinished" />
+        <translation>训练，将截图保存到 DIR，然后退出。</translation>
     </message>
     <message>
         <source>Train and print the UI latency.</source>
-        <translation type="unfinished" />
+        <translation>训练并打印界面延迟。</translation>
     </message>
     <message>
         <source>UI language (en, de, zh_CN).</source>
-        <translation type="unfinished" />
+        <translation>界面语言（en、de、zh_CN）。</translation>
     </message>
     <message>
         <source>NormLab: normalization in Transformer language models
 normlab report EXPERIMENT.json... --out DIR: reproduce the papers' findings (see normlab report --help)</source>
-        <translation type="unfinished" />
+        <translation>NormLab：Transformer 语言模型中的归一化
+normlab report EXPERIMENT.json... --out DIR：复现论文结论（见 normlab report --help）</translation>
     </message>
 </context>
 <context>
     <name>normlab::Figure</name>
     <message>
         <source>cannot write %1</source>
-        <translation type="unfinished" />
+        <translation>无法写入 %1</translation>
     </message>
     <message>
         <source>unknown format %1; use png, svg, pdf or csv</source>
-        <translation type="unfinished" />
+        <translation>未知格式 %1；请使用 png、svg、pdf 或 csv</translation>
     </message>
 </context>
 </TS>

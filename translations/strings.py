@@ -1,6 +1,7 @@
 # Translations of NormLab's visible strings: source → (German, Simplified Chinese).
-# scripts/update-translations.sh writes them into the .ts files. Formula tooltips
-# are left in English (their equations carry the meaning).
+# scripts/update-translations.sh writes them into the .ts files; a test checks
+# that no string is left unfinished. A plural ("%n run(s)") takes a list of
+# German forms [one, many]; Chinese has one form.
 T = {
     # resuming runs, read-only stores
     "Resume": ("Fortsetzen", "继续"),
@@ -220,4 +221,150 @@ T = {
     # run colours
     "&Colour…": ("&Farbe…", "颜色(&C)…"),
     "Colour of run #%1": ("Farbe von Lauf #%1", "运行 #%1 的颜色"),
+    # designer
+    "Run shown": ("Angezeigter Lauf", "显示的运行"),
+    "Which run of the opened experiment the form shows": ("Welcher Lauf des geöffneten Experiments im Formular steht", "表单显示已打开实验中的哪个运行"),
+    "These apply only to the nGPT layout (Layout: ngpt, or the nGPT scheme)": ("Gilt nur für das nGPT-Layout (Layout: ngpt oder das nGPT-Schema)", "仅适用于 nGPT 布局（布局：ngpt，或 nGPT 方案）"),
+    "nGPT has no LayerNorm: these do not apply to the nGPT layout": ("nGPT hat keine LayerNorm: diese Optionen gelten nicht für das nGPT-Layout", "nGPT 没有 LayerNorm：这些选项不适用于 nGPT 布局"),
+    "Saved; %1 is set by the experiment's sweep, so the form's value was not saved": ("Gespeichert; %1 wird vom Sweep des Experiments gesetzt, der Wert aus dem Formular wurde daher nicht gespeichert", "已保存；%1 由实验的扫描设定，因此表单中的值未保存"),
+    "cannot write %1: %2": ("%1 kann nicht geschrieben werden: %2", "无法写入 %1：%2"),
+
+    # ---- completing the translations (issue: 0 unfinished strings)
+    # charts
+    "Logarithmic loss axis (Ctrl+L)": ("Logarithmische Verlustachse (Strg+L)", "对数损失轴（Ctrl+L）"),
+    "Debiased exponential moving average over the full data; the raw curve stays faint beneath":
+        ("Bias-korrigierter exponentieller gleitender Mittelwert über alle Daten; die Rohkurve bleibt blass darunter",
+         "基于全部数据的去偏指数滑动平均；原始曲线以浅色保留在下方"),
+    "—": ("—", "—"),
+    "%1 per layer at step %2": ("%1 je Schicht bei Schritt %2", "第 %2 步各层的 %1"),
+    "global": ("global", "全局"),
+    "Histogram of %1, layer %2, step %3": ("Histogramm von %1, Schicht %2, Schritt %3", "%1 的直方图，第 %2 层，第 %3 步"),
+    "mean |∂L/∂W| (L1)": ("Mittel |∂L/∂W| (L1)", "平均 |∂L/∂W|（L1）"),
+    "‖∂L/∂W‖_F (L2)": ("‖∂L/∂W‖_F (L2)", "‖∂L/∂W‖_F（L2）"),
+    "expected gradient ‖E[∂L/∂W]‖ at init": ("erwarteter Gradient ‖E[∂L/∂W]‖ bei Initialisierung", "初始化时的期望梯度 ‖E[∂L/∂W]‖"),
+    "Hidden-state ‖x_l‖²/d": ("Verborgener Zustand ‖x_l‖²/d", "隐藏状态 ‖x_l‖²/d"),
+    "cos(x_{l−1}, x_l)": ("cos(x_{l−1}, x_l)", "cos(x_{l−1}, x_l)"),
+    "Condition number W_q (median over heads)": ("Konditionszahl W_q (Median über Köpfe)", "条件数 W_q（各头中位数）"),
+    "Condition number W_k (median over heads)": ("Konditionszahl W_k (Median über Köpfe)", "条件数 W_k（各头中位数）"),
+    "Condition number W_v (median over heads)": ("Konditionszahl W_v (Median über Köpfe)", "条件数 W_v（各头中位数）"),
+    "Condition number W_O": ("Konditionszahl W_O", "条件数 W_O"),
+    "Condition number FC1": ("Konditionszahl FC1", "条件数 FC1"),
+    "Condition number FC2": ("Konditionszahl FC2", "条件数 FC2"),
+    "BranchNorm α_t": ("BranchNorm α_t", "BranchNorm α_t"),
+    "DeepNorm α": ("DeepNorm α", "DeepNorm α"),
+    "log": ("log", "对数"),
+    " (log)": (" (log)", "（对数）"),
+    "NormLab figure": ("NormLab-Abbildung", "NormLab 图"),
+    "cannot write %1": ("%1 kann nicht geschrieben werden", "无法写入 %1"),
+    "unknown format %1; use png, svg, pdf or csv": ("unbekanntes Format %1; png, svg, pdf oder csv verwenden", "未知格式 %1；请使用 png、svg、pdf 或 csv"),
+    # designer
+    "A scheme is a preset of the components below; change any of them afterwards for ablations.":
+        ("Ein Schema ist eine Voreinstellung der Komponenten darunter; jede lässt sich danach für Ablationen ändern.",
+         "方案是下列组件的预设；之后可更改任一组件以做消融实验。"),
+    "…": ("…", "…"),
+    "Queue all %n run(s) of %1": (["Den %n Lauf von %1 einreihen", "Alle %n Läufe von %1 einreihen"], "将 %1 的全部 %n 个运行加入队列"),
+    "The runs of %1; Run experiment queues them all": ("Die Läufe von %1; „Experiment starten“ reiht alle ein", "%1 的运行；“运行实验”会将其全部加入队列"),
+    "post: x ← LN(x + F(x))  (Post-LN, Vaswani et al.)\npre: x ← x + F(LN(x))  (Pre-LN, Xiong et al. 2020)\nngpt: h ← norm(h + α(norm(F(h)) − h))  (nGPT, Loshchilov et al.)":
+        ("post: x ← LN(x + F(x))  (Post-LN, Vaswani et al.)\npre: x ← x + F(LN(x))  (Pre-LN, Xiong et al. 2020)\nngpt: h ← norm(h + α(norm(F(h)) − h))  (nGPT, Loshchilov et al.)",
+         "post：x ← LN(x + F(x))（Post-LN，Vaswani 等）\npre：x ← x + F(LN(x))（Pre-LN，Xiong 等 2020）\nngpt：h ← norm(h + α(norm(F(h)) − h))（nGPT，Loshchilov 等）"),
+    "A norm before the output layer: logits = LN(x_L)·W_outᵀ (Pre-LN; Xiong et al. 2020)":
+        ("Eine Normierung vor der Ausgabeschicht: logits = LN(x_L)·W_outᵀ (Pre-LN; Xiong et al. 2020)",
+         "输出层之前的归一化：logits = LN(x_L)·W_outᵀ（Pre-LN；Xiong 等 2020）"),
+    "layernorm: γ⊙(x − μ)/σ + β\nrmsnorm: γ⊙x/√(mean(x²) + ε)": ("layernorm: γ⊙(x − μ)/σ + β\nrmsnorm: γ⊙x/√(mean(x²) + ε)", "layernorm：γ⊙(x − μ)/σ + β\nrmsnorm：γ⊙x/√(mean(x²) + ε)"),
+    "NormFormer — Shleifer et al.": ("NormFormer — Shleifer et al.", "NormFormer — Shleifer 等"),
+    "HeadScale": ("HeadScale", "HeadScale（头缩放）"),
+    "h_i ← γ_i·h_i, γ ∈ ℝ^H, init 1: Concat(γ₁h₁, …, γ_Hh_H)·W_O (NormFormer §3)":
+        ("h_i ← γ_i·h_i, γ ∈ ℝ^H, Startwert 1: Concat(γ₁h₁, …, γ_Hh_H)·W_O (NormFormer §3)",
+         "h_i ← γ_i·h_i，γ ∈ ℝ^H，初值 1：Concat(γ₁h₁, …, γ_Hh_H)·W_O（NormFormer §3）"),
+    "before_out_proj: the paper's form\nafter_out_proj: fairseq's (scales per-head slices of the output)":
+        ("before_out_proj: die Form des Artikels\nafter_out_proj: die von fairseq (skaliert die Kopf-Abschnitte der Ausgabe)",
+         "before_out_proj：论文的形式\nafter_out_proj：fairseq 的形式（缩放输出中各头的切片）"),
+    "o ← LN(Attention(LN(x))·W_O) before the residual add (NormFormer §3)":
+        ("o ← LN(Attention(LN(x))·W_O) vor der Residual-Addition (NormFormer §3)", "o ← LN(Attention(LN(x))·W_O)，在残差相加之前（NormFormer §3）"),
+    "f ← FC2(LN(act(FC1(LN(x))))): a LayerNorm over d_ff after the activation (NormFormer §3)":
+        ("f ← FC2(LN(act(FC1(LN(x))))): eine LayerNorm über d_ff nach der Aktivierung (NormFormer §3)",
+         "f ← FC2(LN(act(FC1(LN(x)))))：激活之后在 d_ff 上的 LayerNorm（NormFormer §3）"),
+    "ResScale": ("ResScale", "ResScale（残差缩放）"),
+    "x ← λ⊙x + FFN(LN(x)), λ ∈ ℝ^d, init 1 (NormFormer §3; helps small models)":
+        ("x ← λ⊙x + FFN(LN(x)), λ ∈ ℝ^d, Startwert 1 (NormFormer §3; hilft kleinen Modellen)",
+         "x ← λ⊙x + FFN(LN(x))，λ ∈ ℝ^d，初值 1（NormFormer §3；对小模型有帮助）"),
+    "DeepNorm — Wang et al.": ("DeepNorm — Wang et al.", "DeepNorm — Wang 等"),
+    "x ← LN(α·x + F(x)), α = (2N)^¼ for an N-layer decoder (DeepNet)":
+        ("x ← LN(α·x + F(x)), α = (2N)^¼ für einen Decoder mit N Schichten (DeepNet)", "x ← LN(α·x + F(x))，N 层解码器的 α = (2N)^¼（DeepNet）"),
+    "Override of DeepNorm's residual weight α": ("Überschreibt DeepNorms Residualgewicht α", "覆盖 DeepNorm 的残差权重 α"),
+    "Xavier-normal init with gain β = (8N)^-¼ on W_v, W_O, FC1, FC2 and 1 on W_q, W_k (DeepNet)":
+        ("Xavier-Normal-Initialisierung mit Faktor β = (8N)^-¼ für W_v, W_O, FC1, FC2 und 1 für W_q, W_k (DeepNet)",
+         "Xavier 正态初始化：W_v、W_O、FC1、FC2 增益为 β = (8N)^-¼，W_q、W_k 为 1（DeepNet）"),
+    "Override of DeepNorm's init gain β": ("Überschreibt DeepNorms Initialisierungsfaktor β", "覆盖 DeepNorm 的初始化增益 β"),
+    "BranchNorm — Liu et al.": ("BranchNorm — Liu et al.", "BranchNorm — Liu 等"),
+    "x ← LN(x + α_t·F(x)), α_t rising from 0 to 1 over T steps (BranchNorm §3)":
+        ("x ← LN(x + α_t·F(x)), α_t steigt über T Schritte von 0 auf 1 (BranchNorm §3)", "x ← LN(x + α_t·F(x))，α_t 在 T 步内从 0 升到 1（BranchNorm §3）"),
+    "linear: α_t = min(1, t/T) (the paper's)\nexp, sigmoid: lab-defined (docs/DECISIONS.md)":
+        ("linear: α_t = min(1, t/T) (die des Artikels)\nexp, sigmoid: vom Labor definiert (docs/DECISIONS.md)",
+         "linear：α_t = min(1, t/T)（论文的）\nexp、sigmoid：本实验室定义（docs/DECISIONS.md）"),
+    "Steps until α_t = 1; the paper uses 4000": ("Schritte bis α_t = 1; der Artikel verwendet 4000", "α_t 达到 1 所需步数；论文使用 4000"),
+    "nGPT — Loshchilov et al.": ("nGPT — Loshchilov et al.", "nGPT — Loshchilov 等"),
+    "QK-norm": ("QK-Norm", "QK 归一化"),
+    "q ← s_qk⊙norm(q), k ← s_qk⊙norm(k) per head, softmax scale √d_k":
+        ("q ← s_qk⊙norm(q), k ← s_qk⊙norm(k) je Kopf, Softmax-Skala √d_k", "每个头 q ← s_qk⊙norm(q)，k ← s_qk⊙norm(k)，softmax 缩放 √d_k"),
+    "Learn α_A, α_M in h ← norm(h + α(norm(F(h)) − h)); init 0.05, scale 1/√d":
+        ("α_A, α_M in h ← norm(h + α(norm(F(h)) − h)) lernen; Startwert 0.05, Skala 1/√d", "学习 h ← norm(h + α(norm(F(h)) − h)) 中的 α_A、α_M；初值 0.05，缩放 1/√d"),
+    "s_qk, s_u, s_v, s_z": ("s_qk, s_u, s_v, s_z", "s_qk、s_u、s_v、s_z"),
+    "Learned scalers of queries/keys, the gated MLP and the logits (init/scale re-parameterised)":
+        ("Gelernte Skalierer der Queries/Keys, des Gated-MLP und der Logits (Start/Skala umparametrisiert)",
+         "查询/键、门控 MLP 与 logits 的可学习缩放因子（按初值/尺度重新参数化）"),
+    "Put every embedding-dimension vector back on the unit sphere after each step":
+        ("Jeden Vektor der Einbettungsdimension nach jedem Schritt auf die Einheitssphäre zurücksetzen", "每步之后将每个嵌入维度向量放回单位球面"),
+    "d_model": ("d_model", "d_model"),
+    "d_ff": ("d_ff", "d_ff"),
+    "normal: N(0, 0.02), residual outputs N(0, 0.02/√(2L)) (GPT-2)\nxavier: Xavier-uniform (Vaswani; Xiong)":
+        ("normal: N(0, 0.02), Residualausgaben N(0, 0.02/√(2L)) (GPT-2)\nxavier: Xavier-gleichverteilt (Vaswani; Xiong)",
+         "normal：N(0, 0.02)，残差输出 N(0, 0.02/√(2L))（GPT-2）\nxavier：Xavier 均匀分布（Vaswani；Xiong）"),
+    "corpus: English fortunes\nfile: any file, byte-level\nmarkov: synthetic, with a known loss floor":
+        ("corpus: englische Fortunes\nfile: beliebige Datei, byteweise\nmarkov: synthetisch, mit bekannter Verlustuntergrenze",
+         "corpus：英文 fortunes 语料\nfile：任意文件，按字节\nmarkov：合成数据，损失下界已知"),
+    "β₂": ("β₂", "β₂"),
+    "ramp: the LR stability test — the rate grows by the increment each step until the loss diverges (NormFormer §4)":
+        ("ramp: der LR-Stabilitätstest — die Rate wächst jeden Schritt um das Inkrement, bis der Verlust divergiert (NormFormer §4)",
+         "ramp：学习率稳定性测试 — 学习率每步增加一个增量，直到损失发散（NormFormer §4）"),
+    "Multiply token embeddings by √d_model (Vaswani et al. §3.4; fairseq).\nXiong et al.'s analysis assumes inputs with E‖x₀‖² ≈ d.":
+        ("Token-Einbettungen mit √d_model multiplizieren (Vaswani et al. §3.4; fairseq).\nDie Analyse von Xiong et al. setzt Eingaben mit E‖x₀‖² ≈ d voraus.",
+         "将词元嵌入乘以 √d_model（Vaswani 等 §3.4；fairseq）。\nXiong 等的分析假设输入满足 E‖x₀‖² ≈ d。"),
+    # main window
+    "%1\n\nNormLab opens the default store instead.": ("%1\n\nNormLab öffnet stattdessen den Standardspeicher.", "%1\n\nNormLab 将改为打开默认存储。"),
+    "Ctrl+E": ("Ctrl+E", "Ctrl+E"),
+    "Ctrl+Shift+E": ("Ctrl+Shift+E", "Ctrl+Shift+E"),
+    "Ctrl+R": ("Ctrl+R", "Ctrl+R"),
+    "Ctrl+Shift+R": ("Ctrl+Shift+R", "Ctrl+Shift+R"),
+    "Ctrl+.": ("Ctrl+.", "Ctrl+."),
+    "Ctrl+L": ("Ctrl+L", "Ctrl+L"),
+    "Ctrl+M": ("Ctrl+M", "Ctrl+M"),
+    "Ctrl+0": ("Ctrl+0", "Ctrl+0"),
+    "<h3>NormLab %1</h3><p>A lab for the normalization of Transformer language models: Post-LN, Pre-LN, NormFormer, DeepNorm, BranchNorm and nGPT, each component a toggle.</p><p>Qt %2 · LibTorch %3 · SQLite %4 · %5</p>":
+        ("<h3>NormLab %1</h3><p>Ein Labor für die Normierung von Transformer-Sprachmodellen: Post-LN, Pre-LN, NormFormer, DeepNorm, BranchNorm und nGPT, jede Komponente ein Schalter.</p><p>Qt %2 · LibTorch %3 · SQLite %4 · %5</p>",
+         "<h3>NormLab %1</h3><p>Transformer 语言模型归一化实验室：Post-LN、Pre-LN、NormFormer、DeepNorm、BranchNorm 与 nGPT，每个组件均可开关。</p><p>Qt %2 · LibTorch %3 · SQLite %4 · %5</p>"),
+    "Finish or cancel the queued runs before switching stores.": ("Eingereihte Läufe vor dem Wechsel des Speichers beenden oder abbrechen.", "切换存储前，请先完成或取消已排队的运行。"),
+    "A run is training. Cancel it and quit? Its data so far stays in the store.":
+        ("Ein Lauf trainiert. Abbrechen und beenden? Seine bisherigen Daten bleiben im Speicher.", "有运行正在训练。取消并退出？其已有数据会保留在存储中。"),
+    "Run #%1 %2: %3": ("Lauf #%1 %2: %3", "运行 #%1 %2：%3"),
+    "Notes on run #%1": ("Notizen zu Lauf #%1", "运行 #%1 的备注"),
+    "Run #%1 is training; cancel it first.": ("Lauf #%1 trainiert; zuerst abbrechen.", "运行 #%1 正在训练；请先取消。"),
+    "Delete %n run(s) and all their data? This cannot be undone.":
+        (["%n Lauf und alle seine Daten löschen? Das lässt sich nicht rückgängig machen.",
+          "%n Läufe und alle ihre Daten löschen? Das lässt sich nicht rückgängig machen."],
+         "删除 %n 个运行及其全部数据？此操作无法撤销。"),
+    "; %n run(s)": (["; %n Lauf", "; %n Läufe"], "；%n 个运行"),
+    " @%1": (" @%1", " @%1"),
+    "#": ("#", "#"),
+    "removed from the queue": ("aus der Warteschlange entfernt", "已从队列移除"),
+    # command line of the app
+    "Run store file.": ("Datei des Laufspeichers.", "运行存储文件。"),
+    "Experiment to open.": ("Zu öffnendes Experiment.", "要打开的实验。"),
+    "Start the opened experiment at once.": ("Das geöffnete Experiment sofort starten.", "立即启动已打开的实验。"),
+    "Train, save screenshots into DIR, quit.": ("Trainieren, Bildschirmfotos in DIR speichern, beenden.", "训练，将截图保存到 DIR，然后退出。"),
+    "Train and print the UI latency.": ("Trainieren und die Latenz der Oberfläche ausgeben.", "训练并打印界面延迟。"),
+    "UI language (en, de, zh_CN).": ("Sprache der Oberfläche (en, de, zh_CN).", "界面语言（en、de、zh_CN）。"),
+    "NormLab: normalization in Transformer language models\nnormlab report EXPERIMENT.json... --out DIR: reproduce the papers' findings (see normlab report --help)":
+        ("NormLab: Normierung in Transformer-Sprachmodellen\nnormlab report EXPERIMENT.json... --out DIR: die Befunde der Artikel reproduzieren (siehe normlab report --help)",
+         "NormLab：Transformer 语言模型中的归一化\nnormlab report EXPERIMENT.json... --out DIR：复现论文结论（见 normlab report --help）"),
 }

@@ -167,7 +167,10 @@ void Designer::build() {
     variant_ = new QComboBox(this);
     variant_->setObjectName("variant");
     variant_->setVisible(false);
-    top->addRow(QString(), variant_);
+    variant_label_ = new QLabel(tr("Run shown"), this);
+    variant_label_->setVisible(false);
+    variant_->setToolTip(tr("Which run of the opened experiment the form shows"));
+    top->addRow(variant_label_, variant_);
     outer->addLayout(top);
 
     auto* scroll = new QScrollArea(this);
@@ -179,6 +182,10 @@ void Designer::build() {
     for (const Group& g : groups()) {
         auto* box = new QGroupBox(tr(g.title), inner);
         texts_.emplace_back(box, g.title);
+        const std::string title = g.title;
+        if (title.rfind("nGPT", 0) == 0) ngpt_box_ = box;
+        else if (title.rfind("NormFormer", 0) == 0 || title.rfind("DeepNorm", 0) == 0 || title.rfind("BranchNorm", 0) == 0)
+            ln_boxes_.push_back(box);
         auto* form = new QFormLayout(box);
         form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
         for (const Field& f : g.fields) {
@@ -280,6 +287,7 @@ void Designer::changeEvent(QEvent* e) {
             else if (auto* label = qobject_cast<QLabel*>(w)) label->setText(tr(src));
         }
         scheme_label_->setText(tr("Scheme"));
+        variant_label_->setText(tr("Run shown"));
         run_->setText(tr("Run"));
         run_all_->setText(tr("Run experiment"));
         updateEnabled();
@@ -397,7 +405,26 @@ void Designer::revalidate() {
     Q_EMIT changed();
 }
 
+// Options that cannot act under the chosen layout are greyed out and say why:
+// nGPT's outside the nGPT layout; the LayerNorm schemes' under it (unless one
+// is still switched on, so that it can be switched off).
+void Designer::updateApplicable() {
+    auto* layout = qobject_cast<QComboBox*>(fields_.at("model.layout"));
+    const bool ngpt = layout->currentData().toString() == "ngpt";
+    if (ngpt_box_) {
+        ngpt_box_->setEnabled(ngpt);
+        ngpt_box_->setToolTip(ngpt ? QString() : tr("These apply only to the nGPT layout (Layout: ngpt, or the nGPT scheme)"));
+    }
+    for (QGroupBox* box : ln_boxes_) {
+        bool any_on = false;
+        for (auto* c : box->findChildren<QCheckBox*>()) any_on = any_on || c->isChecked();
+        box->setEnabled(!ngpt || any_on);
+        box->setToolTip(ngpt ? tr("nGPT has no LayerNorm: these do not apply to the nGPT layout") : QString());
+    }
+}
+
 void Designer::updateEnabled() {
+    updateApplicable();
     const bool ok = error_.isEmpty();
     run_->setEnabled(ok);
     run_->setToolTip(ok ? tr("Train this configuration (Ctrl+R)") : tr("Disabled: %1").arg(error_));
@@ -421,6 +448,7 @@ bool Designer::openExperiment(const QString& path, QString* error) {
     variant_->clear();
     for (auto& r : experiment_->runs) variant_->addItem(QString::fromStdString(r.name));
     variant_->setVisible(experiment_->runs.size() > 1);
+    variant_label_->setVisible(experiment_->runs.size() > 1);
     variant_->setToolTip(tr("The runs of %1; Run experiment queues them all").arg(QString::fromStdString(experiment_->name)));
     filling_ = false;
     setConfig(experiment_->runs.front().config);

@@ -19,6 +19,7 @@
 
 QT_BEGIN_NAMESPACE
 class QComboBox;
+class QGroupBox;
 class QLabel;
 class QPushButton;
 class QFormLayout;
@@ -74,6 +75,10 @@ private:
     std::map<QString, QWidget*> fields_;            // JSON path → editor
     std::vector<std::pair<QWidget*, const char*>> texts_;   // group boxes and labels, for retranslation
     QLabel* scheme_label_ = nullptr;
+    QLabel* variant_label_ = nullptr;
+    QGroupBox* ngpt_box_ = nullptr;                   // nGPT's options: only with layout ngpt
+    std::vector<QGroupBox*> ln_boxes_;                // NormFormer, DeepNorm, BranchNorm: not with ngpt
+    void updateApplicable();
     QString error_, error_path_;
     std::optional<Experiment> experiment_;
     bool filling_ = false;

@@ -1,0 +1,42 @@
+#!/usr/bin/python3
+"""Every visible string is translated into German and Simplified Chinese.
+
+Extracts the strings from the sources again with lupdate into copies of the
+.ts files (so a string added in code but never extracted counts too), fills
+them from translations/strings.py exactly as scripts/update-translations.sh
+does, and fails listing every string left unfinished. The checked-in files
+are not touched.
+"""
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--source", required=True)
+ap.add_argument("--lupdate", default="/usr/lib/qt6/bin/lupdate")
+args = ap.parse_args()
+src = Path(args.source)
+sys.path.insert(0, str(src / "translations"))
+from merge import merge  # noqa: E402
+
+failed = False
+with tempfile.TemporaryDirectory() as tmp:
+    copies = []
+    for lang in ("de", "zh_CN"):
+        dst = Path(tmp) / f"normlab_{lang}.ts"
+        shutil.copy(src / "translations" / f"normlab_{lang}.ts", dst)
+        copies.append(dst)
+    subprocess.run([args.lupdate, "-no-obsolete", "-locations", "none", str(src / "widgets"), str(src / "app" / "gui"),
+                    "-ts", *map(str, copies)], check=True, capture_output=True)
+    for dst in copies:
+        done, total, left = merge(dst)
+        print(f"{dst.name}: {done} of {total} strings translated")
+        for s in left:
+            print(f"  unfinished: {s}")
+        failed |= bool(left) or done != total
+if failed:
+    print("Add the strings above to translations/strings.py and run scripts/update-translations.sh.")
+sys.exit(1 if failed else 0)

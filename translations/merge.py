@@ -1,0 +1,64 @@
+"""Writes the translations of strings.py into a Qt .ts file and reports what is left.
+
+Used by scripts/update-translations.sh (after lupdate) and by the test
+tests/translations_complete.py, which fails on any unfinished string.
+"""
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from strings import T  # noqa: E402
+
+# lupdate misses the namespace of our classes; tr() looks them up as normlab::X
+OURS = {"ChartsView", "Designer", "Heatmap", "LineChart", "MainWindow", "RunTableModel", "TrainingWorker",
+        "ReportDialog", "Figure"}
+COLUMNS = {"de": 0, "zh_CN": 1}
+
+
+def merge(path):
+    """Fills `path` (normlab_LANG.ts) in place; returns (translated, total, unfinished sources)."""
+    col = COLUMNS[Path(path).stem.split("_", 1)[1]]
+    tree = ET.parse(path)
+    root = tree.getroot()
+    merged = {}
+    for ctx in list(root.findall("context")):
+        name = ctx.find("name").text
+        if name in OURS:
+            name = "normlab::" + name
+            ctx.find("name").text = name
+        if name in merged:  # fold a duplicate context into the first one
+            for m in ctx.findall("message"):
+                merged[name].append(m)
+            root.remove(ctx)
+        else:
+            merged[name] = ctx
+    done, total, left = 0, 0, []
+    for ctx in root.findall("context"):
+        for m in ctx.findall("message"):
+            total += 1
+            src = m.find("source").text or ""
+            tr = m.find("translation")
+            if src in T:
+                text = T[src][col]
+                forms = tr.findall("numerusform")
+                if forms:
+                    values = text if isinstance(text, list) else [text] * len(forms)
+                    for f, v in zip(forms, values + [values[-1]] * (len(forms) - len(values))):
+                        f.text = v
+                else:
+                    tr.text = text if isinstance(text, str) else text[-1]
+                tr.attrib.pop("type", None)
+                done += 1
+            elif tr.get("type") == "unfinished" or not (tr.text or "".join(f.text or "" for f in tr.findall("numerusform"))):
+                left.append(f"{ctx.find('name').text}: {src!r}")
+    tree.write(path, encoding="utf-8", xml_declaration=True)
+    return done, total, left
+
+
+if __name__ == "__main__":
+    for p in sys.argv[1:]:
+        done, total, left = merge(p)
+        print(f"{p}: {done} of {total} strings translated" + (f"; unfinished: {len(left)}" if left else ""))
+        for s in left:
+            print("  " + s)
