@@ -403,12 +403,21 @@ private Q_SLOTS:
         QCoreApplication::processEvents();
         QCOMPARE(w.designer()->runButton()->text(), QString("Starten"));
         QCOMPARE(w.menuBar()->actions().first()->text(), QString("&Datei"));
+        // the charts, the run browser and the queue follow too
+        QCOMPARE(w.charts()->tabs()->tabText(0), QString("Verlust"));
+        QCOMPARE(w.findChild<QComboBox*>("xUnit")->currentText(), QString("Schritt"));
+        QCOMPARE(w.findChild<QPushButton*>("run_resume")->text(), QString("Fortsetzen"));
+        QCOMPARE(w.findChild<QPushButton*>("queuePause")->text(), QString("Pausieren"));
         QVERIFY(w.switchLanguage("zh_CN"));
         QCoreApplication::processEvents();
         QCOMPARE(w.designer()->runButton()->text(), QString("运行"));
         w.switchLanguage("en");
         QCoreApplication::processEvents();
         QCOMPARE(w.designer()->runButton()->text(), QString("Run"));
+        // and switching back leaves nothing of the other languages
+        QCOMPARE(w.charts()->tabs()->tabText(0), QString("Loss"));
+        QCOMPARE(w.findChild<QComboBox*>("xUnit")->currentText(), QString("step"));
+        QCOMPARE(w.findChild<QPushButton*>("run_resume")->text(), QString("Resume"));
     }
 
     void reductionKeepsEverySpike() {

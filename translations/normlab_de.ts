@@ -23,6 +23,10 @@
         <translation>Skalare</translation>
     </message>
     <message>
+        <source>Learning rate</source>
+        <translation>Lernrate</translation>
+    </message>
+    <message>
         <source>step</source>
         <translation>Schritt</translation>
     </message>
@@ -53,10 +57,6 @@
     <message>
         <source>smoothing</source>
         <translation>Glättung</translation>
-    </message>
-    <message>
-        <source>Learning rate</source>
-        <translation>Lernrate</translation>
     </message>
     <message>
         <source>probe</source>
@@ -764,30 +764,6 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Experiment</translation>
     </message>
     <message>
-        <source>Run</source>
-        <translation>Starten</translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation>Status</translation>
-    </message>
-    <message>
-        <source>Progress</source>
-        <translation>Fortschritt</translation>
-    </message>
-    <message>
-        <source>Loss</source>
-        <translation>Verlust</translation>
-    </message>
-    <message>
-        <source>Tokens/s</source>
-        <translation>Tokens/s</translation>
-    </message>
-    <message>
-        <source>ETA</source>
-        <translation>Restzeit</translation>
-    </message>
-    <message>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
@@ -806,22 +782,6 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>Filter runs (name, scheme, status, tags, notes)…</source>
         <translation>Läufe filtern (Name, Schema, Status, Tags, Notizen)…</translation>
-    </message>
-    <message>
-        <source>Rename</source>
-        <translation>Umbenennen</translation>
-    </message>
-    <message>
-        <source>Tags</source>
-        <translation>Tags</translation>
-    </message>
-    <message>
-        <source>Notes</source>
-        <translation>Notizen</translation>
-    </message>
-    <message>
-        <source>Delete</source>
-        <translation>Löschen</translation>
     </message>
     <message>
         <source>Runs — select several to compare</source>
@@ -1000,6 +960,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Dieser Speicher ist schreibgeschützt geöffnet: zum Trainieren einen beschreibbaren Speicher öffnen (Datei → Laufspeicher öffnen).</translation>
     </message>
     <message>
+        <source>Run</source>
+        <translation>Starten</translation>
+    </message>
+    <message>
         <source>Open an experiment file first (Ctrl+O).</source>
         <translation>Zuerst eine Experimentdatei öffnen (Strg+O).</translation>
     </message>
@@ -1020,6 +984,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>wartend</translation>
     </message>
     <message>
+        <source>paused</source>
+        <translation>pausiert</translation>
+    </message>
+    <message>
         <source>Run #%1 %2: %3</source>
         <translation>Lauf #%1 %2: %3</translation>
     </message>
@@ -1032,8 +1000,16 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Name</translation>
     </message>
     <message>
+        <source>Tags</source>
+        <translation>Tags</translation>
+    </message>
+    <message>
         <source>Comma-separated tags</source>
         <translation>Tags, durch Kommas getrennt</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>Notizen</translation>
     </message>
     <message>
         <source>Notes on run #%1</source>
@@ -1042,6 +1018,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>Colour of run #%1</source>
         <translation>Farbe von Lauf #%1</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
     </message>
     <message>
         <source>Run #%1 is training; cancel it first.</source>
@@ -1121,6 +1101,46 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>Wrote %1</source>
         <translation>%1 geschrieben</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>Fortschritt</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>Verlust</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>Tokens/s</translation>
+    </message>
+    <message>
+        <source>ETA</source>
+        <translation>Restzeit</translation>
+    </message>
+<message>
+        <source>Resume</source>
+        <translation>Fortsetzen</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>Tags</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>Notizen</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <source>Rename</source>
+        <translation>Umbenennen</translation>
     </message>
 </context>
 <context>
@@ -1229,6 +1249,34 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source> @%1</source>
         <translation> @%1</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>wartend</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>fertig</translation>
+    </message>
+    <message>
+        <source>diverged</source>
+        <translation>divergiert</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>unterbrochen</translation>
     </message>
     <message>
         <source>#</source>

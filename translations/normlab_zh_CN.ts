@@ -23,6 +23,10 @@
         <translation>标量</translation>
     </message>
     <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
         <source>step</source>
         <translation>步</translation>
     </message>
@@ -53,10 +57,6 @@
     <message>
         <source>smoothing</source>
         <translation>平滑</translation>
-    </message>
-    <message>
-        <source>Learning rate</source>
-        <translation>学习率</translation>
     </message>
     <message>
         <source>probe</source>
@@ -763,30 +763,6 @@ NormLab 将改为打开默认存储。</translation>
         <translation>实验</translation>
     </message>
     <message>
-        <source>Run</source>
-        <translation>运行</translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <source>Progress</source>
-        <translation>进度</translation>
-    </message>
-    <message>
-        <source>Loss</source>
-        <translation>损失</translation>
-    </message>
-    <message>
-        <source>Tokens/s</source>
-        <translation>词元/秒</translation>
-    </message>
-    <message>
-        <source>ETA</source>
-        <translation>剩余时间</translation>
-    </message>
-    <message>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -805,22 +781,6 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>Filter runs (name, scheme, status, tags, notes)…</source>
         <translation>筛选运行（名称、方案、状态、标签、备注）…</translation>
-    </message>
-    <message>
-        <source>Rename</source>
-        <translation>重命名</translation>
-    </message>
-    <message>
-        <source>Tags</source>
-        <translation>标签</translation>
-    </message>
-    <message>
-        <source>Notes</source>
-        <translation>备注</translation>
-    </message>
-    <message>
-        <source>Delete</source>
-        <translation>删除</translation>
     </message>
     <message>
         <source>Runs — select several to compare</source>
@@ -999,6 +959,10 @@ NormLab 将改为打开默认存储。</translation>
         <translation>此存储以只读方式打开：请打开可写的存储再训练（文件 → 打开运行存储）。</translation>
     </message>
     <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
         <source>Open an experiment file first (Ctrl+O).</source>
         <translation>请先打开实验文件（Ctrl+O）。</translation>
     </message>
@@ -1019,6 +983,10 @@ NormLab 将改为打开默认存储。</translation>
         <translation>排队中</translation>
     </message>
     <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
         <source>Run #%1 %2: %3</source>
         <translation>运行 #%1 %2：%3</translation>
     </message>
@@ -1031,8 +999,16 @@ NormLab 将改为打开默认存储。</translation>
         <translation>名称</translation>
     </message>
     <message>
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
         <source>Comma-separated tags</source>
         <translation>以逗号分隔的标签</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>备注</translation>
     </message>
     <message>
         <source>Notes on run #%1</source>
@@ -1041,6 +1017,10 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>Colour of run #%1</source>
         <translation>运行 #%1 的颜色</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
     </message>
     <message>
         <source>Run #%1 is training; cancel it first.</source>
@@ -1119,6 +1099,46 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
+        <source>ETA</source>
+        <translation>剩余时间</translation>
+    </message>
+<message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Rename</source>
+        <translation>重命名</translation>
     </message>
 </context>
 <context>
@@ -1226,6 +1246,34 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source> @%1</source>
         <translation> @%1</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>diverged</source>
+        <translation>已发散</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>已中断</translation>
     </message>
     <message>
         <source>#</source>

@@ -367,4 +367,11 @@ T = {
     "NormLab: normalization in Transformer language models\nnormlab report EXPERIMENT.json... --out DIR: reproduce the papers' findings (see normlab report --help)":
         ("NormLab: Normierung in Transformer-Sprachmodellen\nnormlab report EXPERIMENT.json... --out DIR: die Befunde der Artikel reproduzieren (siehe normlab report --help)",
          "NormLab：Transformer 语言模型中的归一化\nnormlab report EXPERIMENT.json... --out DIR：复现论文结论（见 normlab report --help）"),
+    # run statuses
+    "paused": ("pausiert", "已暂停"),
+    "finished": ("fertig", "已完成"),
+    "diverged": ("divergiert", "已发散"),
+    "failed": ("fehlgeschlagen", "失败"),
+    "cancelled": ("abgebrochen", "已取消"),
+    "interrupted": ("unterbrochen", "已中断"),
 }

@@ -8,6 +8,8 @@
 #include <QCheckBox>
 #include <QChartView>
 #include <QComboBox>
+#include <QEvent>
+#include <QSignalBlocker>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
@@ -76,16 +78,74 @@ QColor ChartsView::layerColor(const QColor& run, int layer, int layers, bool by_
 ChartsView::ChartsView(QWidget* parent) : QWidget(parent) {
     tabs_ = new QTabWidget(this);
     tabs_->setObjectName("chartTabs");
-    tabs_->addTab(buildLossTab(), tr("Loss"));
-    tabs_->addTab(buildGradTab(), tr("Gradients"));
-    tabs_->addTab(buildGainsTab(), tr("Gains"));
-    tabs_->addTab(buildLayersTab(), tr("Layers"));
-    tabs_->addTab(buildScalarsTab(), tr("Scalars"));
+    tabs_->addTab(buildLossTab(), QString());
+    tabs_->addTab(buildGradTab(), QString());
+    tabs_->addTab(buildGainsTab(), QString());
+    tabs_->addTab(buildLayersTab(), QString());
+    tabs_->addTab(buildScalarsTab(), QString());
+    retranslate();
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
     lay->addWidget(tabs_);
     stale_.assign(static_cast<size_t>(tabs_->count()), true);
     connect(tabs_, &QTabWidget::currentChanged, this, &ChartsView::redrawTab);
+}
+
+// ---- translated text: every label, check box, combo item and tooltip made
+// through these keeps its source text, so a language switch retranslates it.
+namespace {
+constexpr int kSourceRole = Qt::UserRole + 7;
+}
+
+QLabel* ChartsView::trLabel(const char* source, QWidget* parent) {
+    auto* l = new QLabel(tr(source), parent);
+    l->setProperty("trSource", QByteArray(source));
+    return l;
+}
+
+QCheckBox* ChartsView::trCheckBox(const char* source, QWidget* parent) {
+    auto* c = new QCheckBox(tr(source), parent);
+    c->setProperty("trSource", QByteArray(source));
+    return c;
+}
+
+void ChartsView::addTrItem(QComboBox* combo, const char* source, const QVariant& data) {
+    combo->addItem(tr(source), data);
+    combo->setItemData(combo->count() - 1, QByteArray(source), kSourceRole);
+}
+
+void ChartsView::setTrToolTip(QWidget* w, const char* source) {
+    w->setToolTip(tr(source));
+    w->setProperty("trTip", QByteArray(source));
+}
+
+void ChartsView::retranslate() {
+    static const char* const kTabs[] = {QT_TR_NOOP("Loss"), QT_TR_NOOP("Gradients"), QT_TR_NOOP("Gains"),
+                                        QT_TR_NOOP("Layers"), QT_TR_NOOP("Scalars")};
+    for (int i = 0; i < tabs_->count() && i < 5; ++i) tabs_->setTabText(i, tr(kTabs[i]));
+    for (auto* w : findChildren<QWidget*>()) {
+        if (const QByteArray s = w->property("trSource").toByteArray(); !s.isEmpty()) {
+            if (auto* l = qobject_cast<QLabel*>(w)) l->setText(tr(s.constData()));
+            else if (auto* c = qobject_cast<QCheckBox*>(w)) c->setText(tr(s.constData()));
+        }
+        if (const QByteArray s = w->property("trTip").toByteArray(); !s.isEmpty()) w->setToolTip(tr(s.constData()));
+    }
+    for (auto* combo : findChildren<QComboBox*>()) {
+        const QSignalBlocker block(combo);
+        for (int i = 0; i < combo->count(); ++i)
+            if (const QByteArray s = combo->itemData(i, kSourceRole).toByteArray(); !s.isEmpty())
+                combo->setItemText(i, tr(s.constData()));
+    }
+    loss_->setTitle(tr("Loss"));
+    lr_->setTitle(tr("Learning rate"));
+}
+
+void ChartsView::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::LanguageChange) {
+        retranslate();
+        redrawAll();   // titles, axis titles and legends are made when drawn
+    }
+    QWidget::changeEvent(e);
 }
 
 QWidget* ChartsView::buildLossTab() {
@@ -94,24 +154,24 @@ QWidget* ChartsView::buildLossTab() {
     auto* bar = new QHBoxLayout();
     xunit_ = new QComboBox(w);
     xunit_->setObjectName("xUnit");
-    xunit_->addItem(tr("step"));
-    xunit_->addItem(tr("tokens"));
-    xunit_->addItem(tr("wall time (s)"));
-    log_ = new QCheckBox(tr("log y"), w);
+    addTrItem(xunit_, QT_TR_NOOP("step"));
+    addTrItem(xunit_, QT_TR_NOOP("tokens"));
+    addTrItem(xunit_, QT_TR_NOOP("wall time (s)"));
+    log_ = trCheckBox(QT_TR_NOOP("log y"), w);
     log_->setObjectName("logY");
-    log_->setToolTip(tr("Logarithmic loss axis (Ctrl+L)"));
+    setTrToolTip(log_, QT_TR_NOOP("Logarithmic loss axis (Ctrl+L)"));
     smooth_ = new QSlider(Qt::Horizontal, w);
     smooth_->setObjectName("smoothing");
     smooth_->setRange(0, 99);
     smooth_->setValue(60);
-    smooth_->setToolTip(tr("Debiased exponential moving average over the full data; the raw curve stays faint beneath"));
+    setTrToolTip(smooth_, QT_TR_NOOP("Debiased exponential moving average over the full data; the raw curve stays faint beneath"));
     smooth_label_ = new QLabel(w);
-    bar->addWidget(new QLabel(tr("x:"), w));
+    bar->addWidget(trLabel(QT_TR_NOOP("x:"), w));
     bar->addWidget(xunit_);
     bar->addSpacing(12);
     bar->addWidget(log_);
     bar->addSpacing(12);
-    bar->addWidget(new QLabel(tr("smoothing"), w));
+    bar->addWidget(trLabel(QT_TR_NOOP("smoothing"), w));
     bar->addWidget(smooth_, 1);
     bar->addWidget(smooth_label_);
     v->addLayout(bar);
@@ -119,10 +179,10 @@ QWidget* ChartsView::buildLossTab() {
     panels_.push_back(split);
     loss_ = new LineChart(split);
     loss_->setObjectName("lossChart");
-    loss_->setTitle(tr("Loss"));
+
     lr_ = new LineChart(split);
     lr_->setObjectName("lrChart");
-    lr_->setTitle(tr("Learning rate"));
+
     split->addWidget(loss_);
     split->addWidget(lr_);
     split->setSizes({600, 260});
@@ -147,9 +207,9 @@ QWidget* ChartsView::buildLayersTab() {
     auto* bar = new QHBoxLayout();
     layer_series_ = new QComboBox(w);
     layer_series_->setObjectName("layerSeries");
-    for (auto& c : kLayerChoices) layer_series_->addItem(tr(c.label), QString(c.name));
-    layer_log_ = new QCheckBox(tr("log y"), w);
-    bar->addWidget(new QLabel(tr("probe"), w));
+    for (auto& c : kLayerChoices) addTrItem(layer_series_, c.label, QString(c.name));
+    layer_log_ = trCheckBox(QT_TR_NOOP("log y"), w);
+    bar->addWidget(trLabel(QT_TR_NOOP("probe"), w));
     bar->addWidget(layer_series_, 1);
     bar->addWidget(layer_log_);
     v->addLayout(bar);
@@ -178,8 +238,8 @@ QWidget* ChartsView::buildScalarsTab() {
         {"branchnorm/alpha", QT_TRANSLATE_NOOP("normlab::ChartsView", "BranchNorm α_t")},
         {"deepnorm/alpha", QT_TRANSLATE_NOOP("normlab::ChartsView", "DeepNorm α")},
         {"train/lr", QT_TRANSLATE_NOOP("normlab::ChartsView", "Learning rate")}};
-    for (auto& [name, label] : items) scalar_series_->addItem(tr(label), QString(name));
-    bar->addWidget(new QLabel(tr("series"), w));
+    for (auto& [name, label] : items) addTrItem(scalar_series_, label, QString(name));
+    bar->addWidget(trLabel(QT_TR_NOOP("series"), w));
     bar->addWidget(scalar_series_, 1);
     v->addLayout(bar);
     scalar_chart_ = new LineChart(w);

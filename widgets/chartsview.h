@@ -64,6 +64,9 @@ public:
     // Exports a chart or panel: png (dpi), svg, pdf, or csv (the chart's full data).
     bool exportCurrent(const QString& path, const QString& format, int dpi, bool whole_panel, QString* error);
 
+protected:
+    void changeEvent(QEvent* e) override;
+
 private:
     void redrawAll();
     void redrawTab(int index);
@@ -81,6 +84,12 @@ private:
     RunData::XUnit xUnit() const;
     QString xTitle() const;
     static QString runLabel(const RunData& r);     // "name (#id)"
+    // Translated text that follows a language switch (see retranslate()).
+    QLabel* trLabel(const char* source, QWidget* parent);
+    QCheckBox* trCheckBox(const char* source, QWidget* parent);
+    void addTrItem(QComboBox* combo, const char* source, const QVariant& data = {});
+    void setTrToolTip(QWidget* w, const char* source);
+    void retranslate();
     // A per-layer curve's colour: the run's hue from dark (first layer) to
     // bright, or viridis by layer alone.
     static QColor layerColor(const QColor& run, int layer, int layers, bool by_layer);

@@ -35,12 +35,12 @@ QWidget* ChartsView::buildGainsTab() {
     gain_step_label_ = new QLabel(w);
     gain_layer_ = new QSpinBox(w);
     gain_layer_->setRange(0, 0);
-    bar->addWidget(new QLabel(tr("gain"), w));
+    bar->addWidget(trLabel(QT_TR_NOOP("gain"), w));
     bar->addWidget(gain_name_);
-    bar->addWidget(new QLabel(tr("step"), w));
+    bar->addWidget(trLabel(QT_TR_NOOP("step"), w));
     bar->addWidget(gain_step_, 1);
     bar->addWidget(gain_step_label_);
-    bar->addWidget(new QLabel(tr("histogram of layer"), w));
+    bar->addWidget(trLabel(QT_TR_NOOP("histogram of layer"), w));
     bar->addWidget(gain_layer_);
     v->addLayout(bar);
     auto* split = new QSplitter(Qt::Vertical, w);

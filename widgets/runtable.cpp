@@ -65,8 +65,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
             case Name: return QString::fromStdString(r.name);
             case Scheme: return QString::fromStdString(r.scheme);
             case Status: {
-                // An unknown status (a newer NormLab's) is shown as the store has it.
-                QString s = QString::fromStdString(r.status == RunStatus::Unknown ? r.status_text : status_name(r.status));
+                QString s = statusText(r);
                 if (r.status == RunStatus::Diverged && r.status_step >= 0) s += tr(" @%1").arg(r.status_step);
                 return s;
             }
@@ -95,6 +94,23 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::ToolTipRole && !r.message.empty()) return QString::fromStdString(r.message);
     return {};
+}
+
+// An unknown status (a newer NormLab's) is shown as the store has it.
+QString RunTableModel::statusText(const RunInfo& r) {
+    static const char* const kStatuses[] = {QT_TR_NOOP("queued"),   QT_TR_NOOP("running"),   QT_TR_NOOP("finished"),
+                                            QT_TR_NOOP("diverged"), QT_TR_NOOP("failed"),    QT_TR_NOOP("cancelled"),
+                                            QT_TR_NOOP("interrupted")};
+    if (r.status == RunStatus::Unknown) return QString::fromStdString(r.status_text);
+    const std::string name = status_name(r.status);
+    for (const char* s : kStatuses)
+        if (name == s) return tr(s);
+    return QString::fromStdString(name);
+}
+
+void RunTableModel::retranslate() {
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+    if (!runs_.empty()) Q_EMIT dataChanged(index(0, Status), index(rowCount() - 1, Status));
 }
 
 QVariant RunTableModel::headerData(int section, Qt::Orientation o, int role) const {

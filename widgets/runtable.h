@@ -29,6 +29,8 @@ public:
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
+    void retranslate();   // after a language switch: headers and statuses again
+    static QString statusText(const RunInfo& r);   // translated; an unknown status as stored
 
 private:
     std::vector<RunInfo> runs_;

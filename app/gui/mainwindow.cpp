@@ -157,13 +157,15 @@ void MainWindow::buildUi() {
     queue_ = new QTreeWidget(qw);
     queue_->setObjectName("queue");
     queue_->setRootIsDecorated(false);
-    queue_->setHeaderLabels({tr("Run"), tr("Status"), tr("Progress"), tr("Loss"), tr("Tokens/s"), tr("ETA")});
+    queue_->setHeaderLabels(queueHeaders());
     queue_->setColumnWidth(0, 200);
     queue_->setColumnWidth(2, 160);
     qv->addWidget(queue_, 1);
     auto* qb = new QHBoxLayout();
     auto* cancel = new QPushButton(tr("Cancel"), qw);
+    cancel->setObjectName("queueCancel");
     auto* pause = new QPushButton(tr("Pause"), qw);
+    pause->setObjectName("queuePause");
     pause->setCheckable(true);
     qb->addWidget(cancel);
     qb->addWidget(pause);
@@ -210,12 +212,11 @@ void MainWindow::buildUi() {
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     bv->addWidget(table_, 1);
     auto* bb = new QHBoxLayout();
-    for (auto [label, what] : {std::pair{tr("Resume"), QString("resume")}, {tr("Rename"), QString("rename")},
-                               {tr("Tags"), QString("tags")}, {tr("Notes"), QString("notes")},
-                               {tr("Delete"), QString("delete")}}) {
-        auto* b = new QPushButton(label, bw);
+    for (const RunButton& rb : kRunButtons) {
+        const QString what = rb.what;
+        auto* b = new QPushButton(tr(rb.label), bw);
         b->setObjectName("run_" + what);
-        connect(b, &QPushButton::clicked, this, [this, what = what] { editSelected(what); });
+        connect(b, &QPushButton::clicked, this, [this, what] { editSelected(what); });
         bb->addWidget(b);
     }
     bb->addStretch(1);

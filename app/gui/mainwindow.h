@@ -91,6 +91,13 @@ private:
     void buildUi();
     void buildMenus();
     void retranslate();
+    static QString shownStatus(const QString& worker_status);
+    QStringList queueHeaders() const;
+    // The run browser's buttons: label (translated when shown) and action.
+    struct RunButton { const char* label; const char* what; };
+    static constexpr RunButton kRunButtons[] = {{QT_TR_NOOP("Resume"), "resume"}, {QT_TR_NOOP("Rename"), "rename"},
+                                                {QT_TR_NOOP("Tags"), "tags"},     {QT_TR_NOOP("Notes"), "notes"},
+                                                {QT_TR_NOOP("Delete"), "delete"}};
     void onSelectionChanged();
     void updateDifferences(const std::vector<qint64>& ids);
     void onProgress(const ProgressInfo& p);

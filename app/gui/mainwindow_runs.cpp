@@ -153,9 +153,22 @@ QTreeWidgetItem* MainWindow::queueItem(qint64 run, bool create) {
     return it;
 }
 
+// A worker status ("running", "paused", ...) as the queue shows it, translated.
+QString MainWindow::shownStatus(const QString& s) {
+    if (s == "paused") return tr("paused");
+    RunInfo r;
+    try {
+        r.status = parse_status(s.toStdString());
+    } catch (const StoreError&) {
+        r.status = RunStatus::Unknown;
+        r.status_text = s.toStdString();
+    }
+    return RunTableModel::statusText(r);
+}
+
 void MainWindow::onProgress(const ProgressInfo& p) {
     auto* it = queueItem(p.run, true);
-    it->setText(1, p.status);
+    it->setText(1, shownStatus(p.status));
     if (auto* bar = qobject_cast<QProgressBar*>(queue_->itemWidget(it, 2)))
         bar->setValue(p.total > 0 ? static_cast<int>(1000 * p.step / p.total) : 0);
     it->setText(3, std::isfinite(p.loss) ? QString::number(p.loss, 'f', 4) : QString("nan"));
@@ -167,7 +180,7 @@ void MainWindow::onRunEnded(qint64 run, const QString& status, const QString& me
     if (auto r = store_->run(run); r && r->status == RunStatus::Queued && status == "cancelled")
         store_->set_status(run, RunStatus::Cancelled, message.toStdString());
     if (auto* it = queueItem(run, true)) {
-        it->setText(1, status);
+        it->setText(1, shownStatus(status));
         it->setToolTip(1, message);
         if (auto* bar = qobject_cast<QProgressBar*>(queue_->itemWidget(it, 2)); bar && status == "finished") bar->setValue(1000);
     }

@@ -107,6 +107,10 @@ void MainWindow::changeEvent(QEvent* e) {
     QMainWindow::changeEvent(e);
 }
 
+QStringList MainWindow::queueHeaders() const {
+    return {tr("Run"), tr("Status"), tr("Progress"), tr("Loss"), tr("Tokens/s"), tr("ETA")};
+}
+
 void MainWindow::retranslate() {
     // Rebuild every translated string: the simplest correct way with code-built widgets.
     const QByteArray state = saveState();
@@ -120,6 +124,13 @@ void MainWindow::retranslate() {
         if (dock->objectName() == "diffDock") dock->setWindowTitle(tr("Settings that differ"));
     }
     restoreState(state);
+    for (const RunButton& rb : kRunButtons)
+        if (auto* b = findChild<QPushButton*>(QString("run_") + rb.what)) b->setText(tr(rb.label));
+    if (auto* b = findChild<QPushButton*>("queueCancel")) b->setText(tr("Cancel"));
+    if (auto* b = findChild<QPushButton*>("queuePause")) b->setText(b->isChecked() ? tr("Resume") : tr("Pause"));
+    queue_->setHeaderLabels(queueHeaders());
+    filter_->setPlaceholderText(tr("Filter runs (name, scheme, status, tags, notes)…"));
+    model_->retranslate();
 }
 
 }  // namespace normlab
