@@ -24,6 +24,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QTableView>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -408,6 +409,15 @@ private Q_SLOTS:
         QCOMPARE(w.findChild<QComboBox*>("xUnit")->currentText(), QString("Schritt"));
         QCOMPARE(w.findChild<QPushButton*>("run_resume")->text(), QString("Fortsetzen"));
         QCOMPARE(w.findChild<QPushButton*>("queuePause")->text(), QString("Pausieren"));
+        // the German form fits its panel: no row is cut off at the right
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCoreApplication::processEvents();
+        auto* form = w.designer()->findChild<QScrollArea*>();
+        QVERIFY(form);
+        QVERIFY2(form->widget()->minimumSizeHint().width() <= form->viewport()->width(),
+                 qPrintable(QString("%1 > %2").arg(form->widget()->minimumSizeHint().width()).arg(form->viewport()->width())));
         QVERIFY(w.switchLanguage("zh_CN"));
         QCoreApplication::processEvents();
         QCOMPARE(w.designer()->runButton()->text(), QString("运行"));

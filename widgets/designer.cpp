@@ -17,8 +17,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -173,7 +173,7 @@ void Designer::build() {
     top->addRow(variant_label_, variant_);
     outer->addLayout(top);
 
-    auto* scroll = new QScrollArea(this);
+    auto* scroll = scroll_ = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     auto* inner = new QWidget(scroll);
@@ -256,6 +256,7 @@ void Designer::build() {
     lay->addStretch(1);
     scroll->setWidget(inner);
     outer->addWidget(scroll, 1);
+    fitWidth();
 
     status_ = new QLabel(this);
     status_->setObjectName("designerStatus");
@@ -280,6 +281,15 @@ void Designer::build() {
     });
 }
 
+// The form never clips: the scroll area is at least as wide as the widest row
+// in the current language (German labels are longer), plus its scroll bar.
+void Designer::fitWidth() {
+    QWidget* inner = scroll_->widget();
+    inner->adjustSize();
+    scroll_->setMinimumWidth(inner->minimumSizeHint().width() + scroll_->verticalScrollBar()->sizeHint().width() +
+                             2 * scroll_->frameWidth() + 12);
+}
+
 void Designer::changeEvent(QEvent* e) {
     if (e->type() == QEvent::LanguageChange) {
         for (auto& [w, src] : texts_) {
@@ -291,6 +301,7 @@ void Designer::changeEvent(QEvent* e) {
         run_->setText(tr("Run"));
         run_all_->setText(tr("Run experiment"));
         updateEnabled();
+        fitWidth();
     }
     QWidget::changeEvent(e);
 }
@@ -434,72 +445,6 @@ void Designer::updateEnabled() {
                                      : tr("Open an experiment file first (Ctrl+O)"));
     status_->setText(ok ? QString() : QStringLiteral("⚠ ") + error_);
     status_->setStyleSheet(ok ? QString() : QStringLiteral("color: #d62728;"));
-}
-
-bool Designer::openExperiment(const QString& path, QString* error) {
-    try {
-        Experiment ex = load_experiment(path.toStdString());
-        experiment_ = std::move(ex);
-    } catch (const ConfigError& e) {
-        if (error) *error = QString::fromStdString(e.what());
-        return false;
-    }
-    filling_ = true;
-    variant_->clear();
-    for (auto& r : experiment_->runs) variant_->addItem(QString::fromStdString(r.name));
-    variant_->setVisible(experiment_->runs.size() > 1);
-    variant_label_->setVisible(experiment_->runs.size() > 1);
-    variant_->setToolTip(tr("The runs of %1; Run experiment queues them all").arg(QString::fromStdString(experiment_->name)));
-    filling_ = false;
-    setConfig(experiment_->runs.front().config);
-    return true;
-}
-
-namespace {
-// The leaves of `form` whose values differ from `shown` (dotted path → value).
-void collect_changes(const json& form, const std::string& prefix, const json& shown,
-                     std::vector<std::pair<std::string, json>>& out) {
-    for (auto it = form.begin(); it != form.end(); ++it) {
-        const std::string path = prefix.empty() ? it.key() : prefix + "." + it.key();
-        if (it.value().is_object()) {
-            collect_changes(it.value(), path, shown, out);
-        } else {
-            const json* was = find_path(shown, path);
-            if (!was || *was != it.value()) out.emplace_back(path, it.value());
-        }
-    }
-}
-}  // namespace
-
-// An opened experiment is written back whole — name, description, variants,
-// sweeps, scales, report entries — with what was changed in the form written
-// into the variant the form shows; a new one is the form as its base. The file
-// is replaced only once completely written (QSaveFile).
-bool Designer::saveExperiment(const QString& path, QString* error) const {
-    json doc;
-    std::vector<std::string> swept;
-    if (experiment_ && !experiment_->runs.empty()) {
-        const int i = variant_->currentIndex();
-        const size_t shown = i >= 0 && i < static_cast<int>(experiment_->runs.size()) ? static_cast<size_t>(i) : 0;
-        std::vector<std::pair<std::string, json>> changes;
-        collect_changes(formJson(), "", experiment_->runs[shown].resolved, changes);
-        doc = with_run_changes(*experiment_, shown, changes, &swept);
-    } else {
-        doc = {{"name", QFileInfo(path).completeBaseName().toStdString()}, {"base", formJson()}};
-    }
-    QSaveFile f(path);
-    const QByteArray bytes = QByteArray::fromStdString(doc.dump(2) + "\n");
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
-        if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
-        return false;
-    }
-    if (!swept.empty()) {
-        QStringList keys;
-        for (auto& k : swept) keys << QString::fromStdString(k);
-        status_->setText(tr("Saved; %1 is set by the experiment's sweep, so the form's value was not saved")
-                             .arg(keys.join(", ")));
-    }
-    return true;
 }
 
 }  // namespace normlab

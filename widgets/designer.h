@@ -20,6 +20,7 @@
 QT_BEGIN_NAMESPACE
 class QComboBox;
 class QGroupBox;
+class QScrollArea;
 class QLabel;
 class QPushButton;
 class QFormLayout;
@@ -79,6 +80,8 @@ private:
     QGroupBox* ngpt_box_ = nullptr;                   // nGPT's options: only with layout ngpt
     std::vector<QGroupBox*> ln_boxes_;                // NormFormer, DeepNorm, BranchNorm: not with ngpt
     void updateApplicable();
+    void fitWidth();
+    QScrollArea* scroll_ = nullptr;
     QString error_, error_path_;
     std::optional<Experiment> experiment_;
     bool filling_ = false;

@@ -1,0 +1,83 @@
+// NormLab widgets: the Designer's experiment files — open one (the form
+// shows its runs) and save it back whole with the form's changes.
+#include "widgets/designer.h"
+
+#include "core/errors.h"
+#include "core/experiment.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QLabel>
+#include <QSaveFile>
+
+namespace normlab {
+
+using nlohmann::json;
+
+bool Designer::openExperiment(const QString& path, QString* error) {
+    try {
+        Experiment ex = load_experiment(path.toStdString());
+        experiment_ = std::move(ex);
+    } catch (const ConfigError& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+    filling_ = true;
+    variant_->clear();
+    for (auto& r : experiment_->runs) variant_->addItem(QString::fromStdString(r.name));
+    variant_->setVisible(experiment_->runs.size() > 1);
+    variant_label_->setVisible(experiment_->runs.size() > 1);
+    variant_->setToolTip(tr("The runs of %1; Run experiment queues them all").arg(QString::fromStdString(experiment_->name)));
+    filling_ = false;
+    setConfig(experiment_->runs.front().config);
+    return true;
+}
+
+namespace {
+// The leaves of `form` whose values differ from `shown` (dotted path → value).
+void collect_changes(const json& form, const std::string& prefix, const json& shown,
+                     std::vector<std::pair<std::string, json>>& out) {
+    for (auto it = form.begin(); it != form.end(); ++it) {
+        const std::string path = prefix.empty() ? it.key() : prefix + "." + it.key();
+        if (it.value().is_object()) {
+            collect_changes(it.value(), path, shown, out);
+        } else {
+            const json* was = find_path(shown, path);
+            if (!was || *was != it.value()) out.emplace_back(path, it.value());
+        }
+    }
+}
+}  // namespace
+
+// An opened experiment is written back whole — name, description, variants,
+// sweeps, scales, report entries — with what was changed in the form written
+// into the variant the form shows; a new one is the form as its base. The file
+// is replaced only once completely written (QSaveFile).
+bool Designer::saveExperiment(const QString& path, QString* error) const {
+    json doc;
+    std::vector<std::string> swept;
+    if (experiment_ && !experiment_->runs.empty()) {
+        const int i = variant_->currentIndex();
+        const size_t shown = i >= 0 && i < static_cast<int>(experiment_->runs.size()) ? static_cast<size_t>(i) : 0;
+        std::vector<std::pair<std::string, json>> changes;
+        collect_changes(formJson(), "", experiment_->runs[shown].resolved, changes);
+        doc = with_run_changes(*experiment_, shown, changes, &swept);
+    } else {
+        doc = {{"name", QFileInfo(path).completeBaseName().toStdString()}, {"base", formJson()}};
+    }
+    QSaveFile f(path);
+    const QByteArray bytes = QByteArray::fromStdString(doc.dump(2) + "\n");
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+        if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
+        return false;
+    }
+    if (!swept.empty()) {
+        QStringList keys;
+        for (auto& k : swept) keys << QString::fromStdString(k);
+        status_->setText(tr("Saved; %1 is set by the experiment's sweep, so the form's value was not saved")
+                             .arg(keys.join(", ")));
+    }
+    return true;
+}
+
+}  // namespace normlab
