@@ -187,6 +187,9 @@ struct RunConfig {
 void apply_scheme(RunConfig& cfg, Scheme s);
 // The JSON paths apply_scheme(cfg, s) sets (whole groups for the components).
 const std::vector<std::string>& preset_fields(Scheme s);
+// The scheme's title and every component switched against its preset:
+// "NormFormer −HeadScale", "Pre-LN +ResScale" (core/run_name.cpp).
+std::string run_name_from_differences(const RunConfig& cfg);
 
 // Full JSON of a configuration: every field, so a stored run is self-describing.
 nlohmann::json to_json(const RunConfig& cfg);

@@ -93,6 +93,19 @@ private Q_SLOTS:
         QVERIFY2(e.find("optim.schedule: expected an object") != std::string::npos, e.c_str());
     }
 
+    // A run is named from what it changes in its scheme's preset.
+    void runsAreNamedFromTheirDifferences() {
+        RunConfig c = preset(Scheme::NormFormer);
+        QCOMPARE(QString::fromStdString(run_name_from_differences(c)), QString("NormFormer"));
+        c.model.normformer.head_scale = false;
+        QCOMPARE(QString::fromStdString(run_name_from_differences(c)), QString("NormFormer −HeadScale"));
+        c.model.normformer.res_scale = true;
+        QCOMPARE(QString::fromStdString(run_name_from_differences(c)), QString("NormFormer −HeadScale +ResScale"));
+        RunConfig d = preset(Scheme::PreLN);
+        d.model.layout = Layout::Post;
+        QCOMPARE(QString::fromStdString(run_name_from_differences(d)), QString("Pre-LN post layout"));
+    }
+
     void impossibleConfigurationsAreRefused() {
         RunConfig c;
         c.model.d_model = 128;

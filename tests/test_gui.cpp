@@ -320,6 +320,14 @@ private Q_SLOTS:
         make_tiny(w.designer(), 20);
         const qint64 a = w.runCurrent();
         wait_idle(w, a);
+        // the status bar keeps the current run in view, and its end
+        QVERIFY2(w.findChild<QLabel*>("runProgress")->text() == QString("Run #%1: finished").arg(a),
+                 qPrintable(w.findChild<QLabel*>("runProgress")->text()));
+        // one run: Settings that differ says how to compare instead of listing everything
+        w.showRuns({a});
+        auto* diff1 = w.findChild<QTableWidget*>("differences");
+        QCOMPARE(diff1->rowCount(), 1);
+        QVERIFY(diff1->item(0, 0)->text().contains("two or more"));
         w.designer()->setScheme(Scheme::PostLN);
         make_tiny(w.designer(), 20);
         const qint64 b = w.runCurrent();

@@ -980,12 +980,24 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Ein Lauf trainiert. Abbrechen und beenden? Seine bisherigen Daten bleiben im Speicher.</translation>
     </message>
     <message>
+        <source>Select two or more runs (Ctrl+click) to see the settings in which they differ.</source>
+        <translation>Zwei oder mehr Läufe wählen (Strg+Klick), um die abweichenden Einstellungen zu sehen.</translation>
+    </message>
+    <message>
         <source>queued</source>
         <translation>wartend</translation>
     </message>
     <message>
         <source>paused</source>
         <translation>pausiert</translation>
+    </message>
+    <message>
+        <source>Run #%1 %2: step %3/%4 (%5%) · loss %6 · ETA %7</source>
+        <translation>Lauf #%1 %2: Schritt %3/%4 (%5 %) · Verlust %6 · Restzeit %7</translation>
+    </message>
+    <message>
+        <source>Run #%1: %2</source>
+        <translation>Lauf #%1: %2</translation>
     </message>
     <message>
         <source>Run #%1 %2: %3</source>

@@ -979,12 +979,24 @@ NormLab 将改为打开默认存储。</translation>
         <translation>有运行正在训练。取消并退出？其已有数据会保留在存储中。</translation>
     </message>
     <message>
+        <source>Select two or more runs (Ctrl+click) to see the settings in which they differ.</source>
+        <translation>选择两个或更多运行（Ctrl+单击）以查看它们不同的设置。</translation>
+    </message>
+    <message>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
         <source>paused</source>
         <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>Run #%1 %2: step %3/%4 (%5%) · loss %6 · ETA %7</source>
+        <translation>运行 #%1 %2：第 %3/%4 步（%5%）· 损失 %6 · 剩余 %7</translation>
+    </message>
+    <message>
+        <source>Run #%1: %2</source>
+        <translation>运行 #%1：%2</translation>
     </message>
     <message>
         <source>Run #%1 %2: %3</source>

@@ -374,4 +374,9 @@ T = {
     "failed": ("fehlgeschlagen", "失败"),
     "cancelled": ("abgebrochen", "已取消"),
     "interrupted": ("unterbrochen", "已中断"),
+    # status bar, settings that differ
+    "Run #%1 %2: step %3/%4 (%5%) · loss %6 · ETA %7": ("Lauf #%1 %2: Schritt %3/%4 (%5 %) · Verlust %6 · Restzeit %7", "运行 #%1 %2：第 %3/%4 步（%5%）· 损失 %6 · 剩余 %7"),
+    "Run #%1: %2": ("Lauf #%1: %2", "运行 #%1：%2"),
+    "Select two or more runs (Ctrl+click) to see the settings in which they differ.":
+        ("Zwei oder mehr Läufe wählen (Strg+Klick), um die abweichenden Einstellungen zu sehen.", "选择两个或更多运行（Ctrl+单击）以查看它们不同的设置。"),
 }

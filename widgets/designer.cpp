@@ -365,7 +365,7 @@ void Designer::fillForm(const json& j) {
 
 RunConfig Designer::config() const {
     RunConfig c = run_config_from_json(formJson());
-    c.name = scheme_title(c.scheme);
+    c.name = run_name_from_differences(c);
     validate(c);
     return c;
 }

@@ -243,6 +243,9 @@ void MainWindow::buildUi() {
 
     status_ = new QLabel(this);
     statusBar()->addWidget(status_, 1);
+    progress_ = new QLabel(this);   // the current run, always in view
+    progress_->setObjectName("runProgress");
+    statusBar()->addPermanentWidget(progress_);
     resize(1500, 950);
 }
 

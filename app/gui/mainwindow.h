@@ -120,6 +120,7 @@ private:
     QTreeWidget* queue_ = nullptr;
     QTableWidget* diff_ = nullptr;
     QLabel* status_ = nullptr;
+    QLabel* progress_ = nullptr;                    // status bar: the current run's progress and ETA
     QThread* thread_ = nullptr;
     TrainingWorker* worker_ = nullptr;
     QTimer* refresh_ = nullptr;

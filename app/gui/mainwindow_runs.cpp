@@ -101,6 +101,18 @@ void MainWindow::onSelectionChanged() {
 
 void MainWindow::updateDifferences(const std::vector<qint64>& ids) {
     diff_->clear();
+    if (ids.size() < 2) {   // nothing to compare yet: say how
+        diff_->setColumnCount(1);
+        diff_->setRowCount(1);
+        diff_->setHorizontalHeaderLabels({QString()});
+        diff_->setVerticalHeaderLabels({QString()});
+        auto* hint = new QTableWidgetItem(tr("Select two or more runs (Ctrl+click) to see the settings in which they differ."));
+        hint->setFlags(Qt::ItemIsEnabled);
+        diff_->setItem(0, 0, hint);
+        diff_->setWordWrap(true);
+        diff_->resizeColumnsToContents();
+        return;
+    }
     std::vector<std::map<std::string, std::string>> flat;
     std::vector<QColor> colors;
     QStringList headers;
@@ -116,9 +128,8 @@ void MainWindow::updateDifferences(const std::vector<qint64>& ids) {
     std::vector<std::string> keys;
     if (!flat.empty())
         for (auto& [k, v] : flat.front()) {
-            bool differs = flat.size() == 1;   // a single run: show its normalization components
+            bool differs = false;
             for (auto& f : flat) differs = differs || f[k] != v;
-            if (flat.size() == 1 && !(k.rfind("model.", 0) == 0 || k == "scheme")) differs = false;
             if (differs) keys.push_back(k);
         }
     diff_->setColumnCount(static_cast<int>(flat.size()));
@@ -173,7 +184,17 @@ void MainWindow::onProgress(const ProgressInfo& p) {
         bar->setValue(p.total > 0 ? static_cast<int>(1000 * p.step / p.total) : 0);
     it->setText(3, std::isfinite(p.loss) ? QString::number(p.loss, 'f', 4) : QString("nan"));
     it->setText(4, QString::number(p.tokens_per_s, 'f', 0));
-    it->setText(5, fmt_eta(p.eta_s));
+    const bool paused = p.status == "paused";
+    it->setText(5, paused ? tr("paused") : fmt_eta(p.eta_s));
+    const int pct = p.total > 0 ? static_cast<int>(100 * p.step / p.total) : 0;
+    progress_->setText(tr("Run #%1 %2: step %3/%4 (%5%) · loss %6 · ETA %7")
+                           .arg(p.run)
+                           .arg(p.name)
+                           .arg(p.step)
+                           .arg(p.total)
+                           .arg(pct)
+                           .arg(std::isfinite(p.loss) ? QString::number(p.loss, 'f', 3) : QString("nan"))
+                           .arg(paused ? tr("paused") : fmt_eta(p.eta_s)));
 }
 
 void MainWindow::onRunEnded(qint64 run, const QString& status, const QString& message) {
@@ -183,7 +204,9 @@ void MainWindow::onRunEnded(qint64 run, const QString& status, const QString& me
         it->setText(1, shownStatus(status));
         it->setToolTip(1, message);
         if (auto* bar = qobject_cast<QProgressBar*>(queue_->itemWidget(it, 2)); bar && status == "finished") bar->setValue(1000);
+        it->setText(5, "—");   // no time left for an ended run
     }
+    progress_->setText(tr("Run #%1: %2").arg(run).arg(shownStatus(status)));
     charts_->refresh(*store_);
     reloadRuns();
     if (status != "finished" && !message.isEmpty())
