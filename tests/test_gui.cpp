@@ -11,6 +11,7 @@
 #include "core/store/store.h"
 #include "widgets/chartsview.h"
 #include "widgets/designer.h"
+#include "widgets/heatmap.h"
 #include "widgets/linechart.h"
 #include "widgets/rundata.h"
 #include "widgets/runtable.h"
@@ -367,6 +368,22 @@ private Q_SLOTS:
         QCOMPARE(color_of(b), cb);
         QCOMPARE(color_of(a), ca);
         QCOMPARE(color_of(b), QColor(QString::fromStdString(w.store().run(b)->color)));
+        // compared heatmaps share one colour scale unless asked otherwise
+        w.showRuns({a, b});
+        w.charts()->tabs()->setCurrentIndex(1);
+        QTest::qWait(50);
+        auto* h0 = w.charts()->findChild<Heatmap*>("heatmap0");
+        auto* h1 = w.charts()->findChild<Heatmap*>("heatmap1");
+        QVERIFY(h0 && h1);
+        QCOMPARE(h0->minValue(), h1->minValue());
+        QCOMPARE(h0->maxValue(), h1->maxValue());
+        QCOMPARE(h0->minValue(), std::min(h0->dataMin(), h1->dataMin()));
+        w.charts()->findChild<QCheckBox*>("heatShared")->setChecked(false);
+        QCOMPARE(h0->maxValue(), h0->dataMax());
+        QCOMPARE(h1->maxValue(), h1->dataMax());
+        QVERIFY(h0->maxValue() != h1->maxValue());
+        w.charts()->findChild<QCheckBox*>("heatShared")->setChecked(true);
+        w.charts()->tabs()->setCurrentIndex(0);
         w.store().set_run_color(b, "#112233");
         w.showRuns({a, b});
         QCOMPARE(color_of(b), QColor("#112233"));

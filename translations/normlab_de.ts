@@ -139,6 +139,14 @@
         <translation>logarithmische Farbskala</translation>
     </message>
     <message>
+        <source>one scale for all runs</source>
+        <translation>eine Skala für alle Läufe</translation>
+    </message>
+    <message>
+        <source>Compared runs share one colour scale, so a colour means the same value in each; off: each run its own</source>
+        <translation>Verglichene Läufe teilen eine Farbskala, damit eine Farbe überall denselben Wert bedeutet; aus: jeder Lauf seine eigene</translation>
+    </message>
+    <message>
         <source>weight</source>
         <translation>Gewicht</translation>
     </message>

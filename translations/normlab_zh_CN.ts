@@ -139,6 +139,14 @@
         <translation>对数色标</translation>
     </message>
     <message>
+        <source>one scale for all runs</source>
+        <translation>所有运行共用一个色标</translation>
+    </message>
+    <message>
+        <source>Compared runs share one colour scale, so a colour means the same value in each; off: each run its own</source>
+        <translation>比较的运行共用一个色标，使同一颜色在各图中代表相同的值；关闭：每个运行使用各自的色标</translation>
+    </message>
+    <message>
         <source>weight</source>
         <translation>权重</translation>
     </message>

@@ -110,6 +110,7 @@ private:
     QComboBox* grad_weight_;
     QComboBox* grad_norm_;
     QCheckBox* heat_log_;
+    QCheckBox* heat_shared_;
     QVBoxLayout* heat_box_;
     std::vector<Heatmap*> heatmaps_;
     // gains tab

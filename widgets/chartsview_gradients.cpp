@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 
 namespace normlab {
@@ -33,11 +34,16 @@ QWidget* ChartsView::buildGradTab() {
     addTrItem(grad_norm_, QT_TR_NOOP("expected gradient ‖E[∂L/∂W]‖ at init"), "grad_expected_l2/");
     heat_log_ = trCheckBox(QT_TR_NOOP("log color scale"), w);
     heat_log_->setChecked(true);
+    heat_shared_ = trCheckBox(QT_TR_NOOP("one scale for all runs"), w);
+    heat_shared_->setObjectName("heatShared");
+    heat_shared_->setChecked(true);
+    setTrToolTip(heat_shared_, QT_TR_NOOP("Compared runs share one colour scale, so a colour means the same value in each; off: each run its own"));
     bar->addWidget(trLabel(QT_TR_NOOP("weight"), w));
     bar->addWidget(grad_weight_);
     bar->addWidget(trLabel(QT_TR_NOOP("norm"), w));
     bar->addWidget(grad_norm_);
     bar->addWidget(heat_log_);
+    bar->addWidget(heat_shared_);
     bar->addStretch(1);
     v->addLayout(bar);
     auto* split = new QSplitter(Qt::Vertical, w);
@@ -57,7 +63,9 @@ QWidget* ChartsView::buildGradTab() {
     connect(grad_norm_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { redrawGradients(); });
     connect(heat_log_, &QCheckBox::toggled, this, [this](bool on) {
         for (auto* h : heatmaps_) h->setLogScale(on);
+        redrawGradients();   // the shared scale depends on it
     });
+    connect(heat_shared_, &QCheckBox::toggled, this, [this] { redrawGradients(); });
     return w;
 }
 
@@ -111,6 +119,12 @@ void ChartsView::redrawGradients() {
         heatmaps_[i]->setTitle(QString("%1: %2").arg(runLabel(r), QString::fromStdString(name)));
         heatmaps_[i]->setData(std::move(steps), std::move(rows));
     }
+    // One colour scale for all runs by default, so a colour means the same value in each.
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (auto* h : heatmaps_) lo = std::min(lo, h->dataMin()), hi = std::max(hi, h->dataMax());
+    const bool shared = heat_shared_->isChecked() && heatmaps_.size() > 1 && lo <= hi;
+    for (auto* h : heatmaps_)
+        h->setRange(shared ? lo : std::nan(""), shared ? hi : std::nan(""));
 }
 
 }  // namespace normlab

@@ -42,6 +42,13 @@ void Heatmap::setData(std::vector<double> steps, std::vector<std::vector<double>
     update();
 }
 
+void Heatmap::setRange(double lo, double hi) {
+    fixed_lo_ = lo;
+    fixed_hi_ = hi;
+    rebuildImage();
+    update();
+}
+
 void Heatmap::rebuildImage() {
     const int W = static_cast<int>(steps_.size()), H = static_cast<int>(rows_.size());
     lo_ = std::numeric_limits<double>::infinity();
@@ -50,6 +57,8 @@ void Heatmap::rebuildImage() {
         for (double v : r)
             if (std::isfinite(v) && (!log_ || v > 0)) lo_ = std::min(lo_, v), hi_ = std::max(hi_, v);
     if (!std::isfinite(lo_)) lo_ = 0, hi_ = 1;
+    data_lo_ = lo_, data_hi_ = hi_;
+    if (std::isfinite(fixed_lo_) && std::isfinite(fixed_hi_) && (!log_ || fixed_lo_ > 0)) lo_ = fixed_lo_, hi_ = fixed_hi_;
     if (W == 0 || H == 0) {
         image_ = QImage();
         return;
@@ -65,7 +74,7 @@ void Heatmap::rebuildImage() {
                 continue;
             }
             const double x = log_ ? std::log10(v) : v;
-            line[s] = viridis(b > a ? (x - a) / (b - a) : 0.5).rgb();
+            line[s] = viridis(b > a ? std::clamp((x - a) / (b - a), 0.0, 1.0) : 0.5).rgb();
         }
     }
 }

@@ -9,6 +9,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <limits>
 #include <vector>
 
 namespace normlab {
@@ -24,8 +25,13 @@ public:
     void setLogScale(bool on);
     bool logScale() const { return log_; }
     const QImage& image() const { return image_; }
-    double minValue() const { return lo_; }
+    double minValue() const { return lo_; }       // of the colour scale in use
     double maxValue() const { return hi_; }
+    // The colour scale: [lo, hi] for every heatmap of a comparison (values
+    // beyond it take the end colours), or NaN, NaN for this one's own data.
+    void setRange(double lo, double hi);
+    double dataMin() const { return data_lo_; }   // this heatmap's own data (positive only on a log scale)
+    double dataMax() const { return data_hi_; }
     // "png" at dpi, "svg" or "pdf" of the widget as drawn.
     bool exportFigure(const QString& path, const QString& format, int dpi, QString* error);
     bool exportCsv(const QString& path, QString* error) const;
@@ -43,6 +49,8 @@ private:
     QString title_;
     bool log_ = true;
     double lo_ = 0, hi_ = 1;
+    double data_lo_ = 0, data_hi_ = 1;
+    double fixed_lo_ = std::numeric_limits<double>::quiet_NaN(), fixed_hi_ = std::numeric_limits<double>::quiet_NaN();
 };
 
 // Viridis, t in [0, 1].
