@@ -15,6 +15,7 @@
 #include "widgets/linechart.h"
 #include "widgets/rundata.h"
 #include "widgets/runtable.h"
+#include "tests/designer_util.h"
 #include "tests/test_util.h"
 
 #include <QAbstractItemModelTester>
@@ -38,25 +39,9 @@
 #include <fstream>
 
 using namespace normlab;
+using test::make_tiny;
 
 namespace {
-
-// A tiny, fast configuration in the designer.
-void make_tiny(Designer* d, int steps = 40) {
-    auto set_int = [&](const char* path, int v) { qobject_cast<QSpinBox*>(d->field(path))->setValue(v); };
-    set_int("model.d_model", 32);
-    set_int("model.n_layers", 2);
-    set_int("model.n_heads", 4);
-    set_int("model.d_ff", 64);
-    set_int("model.context", 16);
-    set_int("train.steps", steps);
-    set_int("train.batch_size", 4);
-    set_int("train.eval_every", 20);
-    set_int("probes.gains_every", 10);
-    set_int("probes.cond_every", 20);
-    auto* src = qobject_cast<QComboBox*>(d->field("data.source"));
-    src->setCurrentIndex(src->findData("markov"));
-}
 
 void wait_idle(MainWindow& w, qint64 id) {
     QTRY_VERIFY_WITH_TIMEOUT(w.store().run(id)->status != RunStatus::Queued && w.store().run(id)->status != RunStatus::Running,
@@ -83,145 +68,6 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("NormLabTest");
         QLocale::setDefault(QLocale::c());
-    }
-
-    void schemePresetSetsToggles() {
-        Designer d;
-        d.setScheme(Scheme::NormFormer);
-        QVERIFY(qobject_cast<QCheckBox*>(d.field("model.normformer.head_scale"))->isChecked());
-        QVERIFY(qobject_cast<QCheckBox*>(d.field("model.normformer.ffn_norm"))->isChecked());
-        QVERIFY(qobject_cast<QCheckBox*>(d.field("model.final_norm"))->isChecked());
-        QCOMPARE(d.config().scheme, Scheme::NormFormer);
-        d.setScheme(Scheme::DeepNorm);
-        QCOMPARE(qobject_cast<QComboBox*>(d.field("model.layout"))->currentData().toString(), QString("post"));
-        QVERIFY(qobject_cast<QCheckBox*>(d.field("model.deepnorm.residual"))->isChecked());
-        QVERIFY(!qobject_cast<QCheckBox*>(d.field("model.normformer.head_scale"))->isChecked());
-        d.setScheme(Scheme::NGPT);
-        RunConfig c = d.config();
-        QCOMPARE(c.model.layout, Layout::NGPT);
-        QCOMPARE(c.model.activation, Activation::SwiGLU);
-        QCOMPARE(c.optim.weight_decay, 0.0);
-        // sizes survive a scheme change
-        qobject_cast<QSpinBox*>(d.field("model.n_layers"))->setValue(7);
-        d.setScheme(Scheme::PreLN);
-        QCOMPARE(d.config().model.n_layers, 7);
-        QVERIFY(d.runButton()->isEnabled());
-    }
-
-    // Save → load keeps an experiment whole (description, variants, sweeps,
-    // scales, report entries); a change in the form goes to the variant shown.
-    void savedExperimentsRoundTrip() {
-        for (const char* name : {"all_schemes.json", "reproduction/ngpt.json", "warmup.json"}) {
-            const QString src = QString(NORMLAB_SOURCE_DIR "/experiments/") + name;
-            Designer d;
-            QString err;
-            QVERIFY2(d.openExperiment(src, &err), qPrintable(err));
-            const QString out = dir_.filePath("saved.json");
-            QVERIFY2(d.saveExperiment(out, &err), qPrintable(err));
-            const auto original = nlohmann::json::parse(test::read_bytes(src.toStdString()));
-            QCOMPARE(QString::fromStdString(nlohmann::json::parse(test::read_bytes(out.toStdString())).dump()),
-                     QString::fromStdString(original.dump()));
-        }
-        Designer d;
-        QString err;
-        QVERIFY(d.openExperiment(NORMLAB_SOURCE_DIR "/experiments/all_schemes.json", &err));
-        const auto before = load_experiment(NORMLAB_SOURCE_DIR "/experiments/all_schemes.json");
-        qobject_cast<QComboBox*>(d.findChild<QComboBox*>("variant"))->setCurrentIndex(1);
-        auto* warmup = qobject_cast<QSpinBox*>(d.field("optim.schedule.warmup"));
-        warmup->setValue(warmup->value() + 7);
-        const QString out = dir_.filePath("changed.json");
-        QVERIFY(d.saveExperiment(out, &err));
-        const auto after = load_experiment(out.toStdString());
-        QCOMPARE(after.description, before.description);
-        QCOMPARE(after.runs.size(), before.runs.size());
-        for (size_t i = 0; i < after.runs.size(); ++i)
-            QCOMPARE(after.runs[i].config.optim.schedule.warmup,
-                     before.runs[i].config.optim.schedule.warmup + (i == 1 ? 7 : 0));
-    }
-
-    // Options that cannot act under the chosen layout are disabled and say why.
-    void inapplicableOptionsAreDisabled() {
-        Designer d;
-        d.setScheme(Scheme::NormFormer);
-        QWidget* qk = d.field("model.ngpt.qk_norm");
-        QVERIFY(!qk->isEnabled());
-        QVERIFY(!qk->parentWidget()->toolTip().isEmpty());
-        QVERIFY(d.field("model.normformer.head_scale")->isEnabled());
-        d.setScheme(Scheme::NGPT);
-        QVERIFY(qk->isEnabled());
-        QVERIFY(!d.field("model.normformer.head_scale")->isEnabled());
-        QVERIFY(d.field("model.normformer.head_scale")->parentWidget()->toolTip().contains("nGPT"));
-        // a variant chooser is labelled
-        QVERIFY(d.openExperiment(NORMLAB_SOURCE_DIR "/experiments/all_schemes.json", nullptr));
-        auto* form = qobject_cast<QFormLayout*>(d.findChild<QComboBox*>("variant")->parentWidget()->layout()->itemAt(0)->layout());
-        QVERIFY(form);
-        auto* label = qobject_cast<QLabel*>(form->labelForField(d.findChild<QComboBox*>("variant")));
-        QVERIFY(label && !label->text().isEmpty() && label->isVisibleTo(&d));
-    }
-
-    void aSchemeChangesOnlyWhatItsPresetDefines() {
-        // The case: warm-up 20 became 50 when Post-LN was switched to Pre-LN.
-        Designer d;
-        make_tiny(&d);
-        qobject_cast<QSpinBox*>(d.field("optim.schedule.warmup"))->setValue(20);
-        qobject_cast<QLineEdit*>(d.field("optim.lr"))->setText("0.0042");
-        qobject_cast<QLineEdit*>(d.field("optim.weight_decay"))->setText("0.05");
-        d.setScheme(Scheme::PostLN);
-        const nlohmann::json start = to_json(d.config());
-        auto flat = [](const nlohmann::json& j) {
-            std::map<std::string, std::string> out;
-            std::function<void(const nlohmann::json&, const std::string&)> walk = [&](const nlohmann::json& v, const std::string& p) {
-                if (v.is_object()) {
-                    for (auto it = v.begin(); it != v.end(); ++it) walk(it.value(), p.empty() ? it.key() : p + "." + it.key());
-                } else {
-                    out[p] = v.dump();
-                }
-            };
-            walk(j, "");
-            return out;
-        };
-        for (Scheme s : {Scheme::PreLN, Scheme::NormFormer, Scheme::DeepNorm, Scheme::BranchNorm, Scheme::PostLN}) {
-            const auto was = flat(to_json(d.config()));
-            d.setScheme(s);
-            const auto now = flat(to_json(d.config()));
-            for (auto& [path, value] : was) {
-                if (path == "scheme" || path == "name") continue;   // the run's name follows its scheme
-                bool defined = false;
-                for (auto& p : preset_fields(s)) defined = defined || path == p || path.rfind(p + ".", 0) == 0;
-                if (!defined) QVERIFY2(now.at(path) == value, qPrintable(QString::fromStdString(scheme_name(s) + ": " + path + " " + value + " -> " + now.at(path))));
-            }
-        }
-        QCOMPARE(d.config().optim.schedule.warmup, 20);
-        QCOMPARE(d.config().optim.lr, 0.0042);
-        QCOMPARE(to_json(d.config())["train"], start["train"]);
-        // nGPT defines its optimizer defaults (docs/CONFIG.md): those change, the rest stays.
-        d.setScheme(Scheme::NGPT);
-        QCOMPARE(d.config().optim.schedule.warmup, 0);
-        QCOMPARE(d.config().optim.weight_decay, 0.0);
-        QCOMPARE(d.config().optim.lr, 0.0042);
-        QCOMPARE(d.config().model.d_model, 32);
-    }
-
-    void invalidInputDisablesRunWithItsReason() {
-        Designer d;
-        qobject_cast<QSpinBox*>(d.field("model.d_model"))->setValue(128);
-        qobject_cast<QSpinBox*>(d.field("model.n_heads"))->setValue(6);
-        QVERIFY(!d.runButton()->isEnabled());
-        QVERIFY2(d.runButton()->toolTip().contains("model.n_heads: 6 does not divide d_model 128"), qPrintable(d.runButton()->toolTip()));
-        QCOMPARE(d.errorPath(), QString("model.n_heads"));
-        QVERIFY(d.field("model.n_heads")->styleSheet().contains("border"));
-        qobject_cast<QSpinBox*>(d.field("model.n_heads"))->setValue(8);
-        QVERIFY(d.runButton()->isEnabled());
-        // a value that is not a number
-        qobject_cast<QLineEdit*>(d.field("optim.lr"))->setText("fast");
-        QVERIFY(!d.runButton()->isEnabled());
-        QVERIFY(d.error().startsWith("optim.lr: expected a number"));
-        qobject_cast<QLineEdit*>(d.field("optim.lr"))->setText("1e-3");
-        // nGPT with a LayerNorm toggle on
-        d.setScheme(Scheme::NGPT);
-        qobject_cast<QCheckBox*>(d.field("model.normformer.ffn_norm"))->setChecked(true);
-        QVERIFY(!d.runButton()->isEnabled());
-        QVERIFY(d.error().contains("nGPT has no LayerNorm"));
     }
 
     void tinyRunFromTheWindowReachesStoreAndCharts() {
