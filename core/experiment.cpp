@@ -147,7 +147,9 @@ Experiment parse_experiment(const json& original, const std::string& name_hint, 
             variants.emplace_back(vname, v);
         }
     } else {
-        variants.emplace_back(base.value("scheme", std::string("run")), json::object());
+        // A scheme that is no string is reported by the configuration parser (base.scheme).
+        const bool named = base.contains("scheme") && base["scheme"].is_string();
+        variants.emplace_back(named ? base["scheme"].get<std::string>() : std::string("run"), json::object());
     }
 
     // Sweep axes: dotted path -> non-empty array of values.
@@ -159,6 +161,9 @@ Experiment parse_experiment(const json& original, const std::string& name_hint, 
             if (!it.value().is_array() || it.value().empty())
                 throw ConfigError("sweep." + it.key(), "expected a non-empty array of values");
             if (it.key() == "name") throw ConfigError("sweep.name", "names cannot be swept");
+            const std::string& k = it.key();
+            if (k.empty() || k.front() == '.' || k.back() == '.' || k.find("..") != std::string::npos)
+                throw ConfigError("sweep", "\"" + k + "\" is not a field path; name the field to sweep, e.g. \"optim.lr\"");
             axes.emplace_back(it.key(), it.value());
         }
     }

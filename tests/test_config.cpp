@@ -239,6 +239,14 @@ private Q_SLOTS:
         json sweep_bad = {{"sweep", {{"model.n_layers", {2, 0}}}}};
         e = config_error([&] { parse_experiment(sweep_bad); });
         QVERIFY2(e.find("sweep.model.n_layers[1]: 0 is out of range") == 0, e.c_str());
+        // a scheme that is no string (found by the fuzzer: it threw a JSON type error)
+        e = config_error([&] { parse_experiment({{"base", {{"scheme", {1, 2}}}}}); });
+        QVERIFY2(e.find("base.scheme") == 0, e.c_str());
+        // a sweep key that is no field path (found by the fuzzer: "" replaced the whole run)
+        for (const char* k : {"", ".lr", "optim.", "optim..lr"}) {
+            e = config_error([&] { parse_experiment({{"sweep", {{k, {2, 2}}}}}); });
+            QVERIFY2(e.find("sweep: \"") == 0 && e.find("is not a field path") != std::string::npos, e.c_str());
+        }
         json typo = {{"base", {{"optim", {{"lr_max", 1}}}}}};
         e = config_error([&] { parse_experiment(typo); });
         QVERIFY2(e.find("base.optim.lr_max: unknown field") == 0, e.c_str());
