@@ -37,8 +37,6 @@ std::string num(double v) {
 
 }  // namespace
 
-std::string palette(size_t i) { return palette_color(static_cast<int64_t>(i)); }
-
 std::string sequential(double t) {
     static const int v[][3] = {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};
     t = std::clamp(t, 0.0, 1.0) * 4;
@@ -117,7 +115,7 @@ void write_svg(const Chart& c, const std::string& path) {
     }
     for (size_t si = 0; si < c.series.size(); ++si) {
         const Series& s = c.series[si];
-        const std::string color = s.color.empty() ? palette(si) : s.color;
+        const std::string color = s.color.empty() ? palette_color(static_cast<int64_t>(si)) : s.color;
         // Per pixel column: first, min, max, last (core/series.h), so spikes survive.
         std::vector<std::vector<std::pair<double, double>>> runs{
             reduce_for_pixels(s.x, s.y, x0, x1, static_cast<int>(pw), c.log_y)};
@@ -145,7 +143,7 @@ void write_svg(const Chart& c, const std::string& path) {
         for (size_t si = 0; si < c.series.size(); ++si) {
             const Series& s = c.series[si];
             if (s.label.empty()) continue;
-            const std::string color = s.color.empty() ? palette(si) : s.color;
+            const std::string color = s.color.empty() ? palette_color(static_cast<int64_t>(si)) : s.color;
             o << "<line x1=\"" << L + pw + 12 << "\" y1=\"" << ly << "\" x2=\"" << L + pw + 34 << "\" y2=\"" << ly
               << "\" stroke=\"" << color << "\" stroke-width=\"2.5\"" << (s.dashed ? " stroke-dasharray=\"6,4\"" : "")
               << "/>\n<text x=\"" << L + pw + 40 << "\" y=\"" << ly + 4 << "\">" << esc(s.label) << "</text>\n";

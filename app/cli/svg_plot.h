@@ -34,8 +34,7 @@ struct Chart {
 // Writes the chart as a standalone SVG file; throws std::runtime_error on I/O failure.
 void write_svg(const Chart& chart, const std::string& path);
 
-// Categorical palette (core/palette.h: Tableau 10) and a sequential one for layers (viridis samples).
-std::string palette(size_t i);
+// A sequential palette for layers (viridis samples); categorical colours: core/palette.h.
 std::string sequential(double t);   // t in [0, 1]
 
 }  // namespace normlab::plot
