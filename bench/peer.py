@@ -6,7 +6,7 @@ filled in), builds the same architecture with torch.nn modules, and times traini
 steps the way normlab-bench does: from drawing the batch to the end of the optimizer
 step, including the host sync for the loss. Prints one JSON line.
 
-    peer.py --config CFG.json --steps 30 --warmup 5 --threads 2 [--compile] [--device cpu]
+    peer.py --config CFG.json --steps 30 --warmup 5 --threads 2 [--compile [--compile-mode M]] [--device cpu]
 """
 import argparse
 import json
@@ -147,7 +147,10 @@ class Block(nn.Module):
             return unit(x + (self.alpha_M * s).abs() * (unit(self.mlp(x), eps) - x), eps)
         # As a researcher would write it: multiply only where a factor is in use.
         res = (lambda t: t) if self.alpha == 1.0 else (lambda t: self.alpha * t)
-        br = (lambda t: t) if branch == 1.0 else (lambda t: branch * t)
+        if torch.is_tensor(branch):   # under torch.compile: a tensor, so a new α_t is no new graph
+            br = lambda t: branch * t
+        else:
+            br = (lambda t: t) if branch == 1.0 else (lambda t: branch * t)
         if self.layout == "post":
             x = self.norm1(res(x) + br(self.attn(x, rope)))
             r = res(x) if self.res_scale is None else res(x) * self.res_scale
@@ -263,6 +266,7 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--compile", action="store_true")
+    ap.add_argument("--compile-mode", default=None, help="torch.compile mode (default: default)")
     ap.add_argument("--bf16", action="store_true")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
@@ -280,7 +284,11 @@ def main():
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": o["weight_decay"]},
                              {"params": no_decay, "weight_decay": 0.0}],
                             lr=o["lr"], betas=(o["beta1"], o["beta2"]), eps=o["eps"])
-    step_fn = torch.compile(model) if args.compile else model
+    step_fn = torch.compile(model, mode=args.compile_mode) if args.compile else model
+    if args.compile and m["branchnorm"]["enabled"]:
+        # A Python float α_t would be a guard: torch.compile would recompile at every step.
+        del model.branch
+        model.register_buffer("branch", torch.ones((), device=dev), persistent=False)
     data = corpus_bytes().to(dev)
     n_train = int(len(data) * 0.9)
     B, T = t["batch_size"], m["context"]
@@ -293,7 +301,10 @@ def main():
         win = data[ix[:, None] + torch.arange(T + 1, device=dev)]
         x, y = win[:, :-1], win[:, 1:]
         if bn["enabled"]:
-            model.branch = min(1.0, step / bn["T"])
+            if torch.is_tensor(model.branch):
+                model.branch.fill_(min(1.0, step / bn["T"]))
+            else:
+                model.branch = min(1.0, step / bn["T"])
         with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=args.bf16):
             logits = step_fn(x)
         loss = F.cross_entropy(logits.float().view(-1, logits.size(-1)), y.reshape(-1))
@@ -308,6 +319,7 @@ def main():
             times.append((time.perf_counter() - t0) * 1000)
     med = statistics.median(times)
     print(json.dumps({"impl": "pytorch-compile" if args.compile else "pytorch", "step_ms": times,
+                      "compile_mode": args.compile_mode,
                       "step_ms_median": med, "tokens_per_s": B * T / (med / 1000),
                       "parameters": sum(p.numel() for p in model.parameters()),
                       "torch": torch.__version__, "threads": torch.get_num_threads()}))

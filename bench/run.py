@@ -24,8 +24,6 @@ import subprocess
 import sys
 import tempfile
 
-import torch
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SCHEMES = ["post_ln", "pre_ln", "normformer", "deepnorm", "branchnorm", "ngpt", "pre_ln_glu"]
@@ -33,7 +31,7 @@ SCHEMES = ["post_ln", "pre_ln", "normformer", "deepnorm", "branchnorm", "ngpt", 
 VARIANTS = {"pre_ln_glu": ("pre_ln", {"activation": "swiglu", "positions": "rope", "bias": False, "tie_embeddings": False})}
 SIZES = [("small", dict(d=128, layers=4, heads=4, dff=512, ctx=128, batch=16)),
          ("medium", dict(d=256, layers=6, heads=8, dff=1024, ctx=128, batch=16))]
-TARGETS = {"ratio": 1.0, "ratio_small": 1.2, "probe": 0.05, "store_rows": 200000, "load_s": 1.0,
+TARGETS = {"ratio": 1.0, "ratio_eager2": 1.2, "ratio_compile": 1.0, "probe": 0.05, "store_rows": 200000, "load_s": 1.0,
            "ngpt": 0.25, "normformer": 0.06}
 
 
@@ -44,7 +42,8 @@ def log(*a):
 def run_json(cmd):
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} failed: {out.stderr.strip()}")
+        raise RuntimeError(f"{' '.join(cmd)} failed (exit {out.returncode}): {out.stderr.strip()[-2000:]}"
+                           f" {out.stdout.strip()[-500:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -65,8 +64,7 @@ def machine():
     except OSError:
         pass
     blas = os.path.realpath("/usr/lib/x86_64-linux-gnu/libblas.so.3")
-    return {"cpu": cpu, "cores": os.cpu_count(), "memory": mem, "os": platform.platform(),
-            "torch": torch.__version__, "blas": blas, "cuda": torch.cuda.is_available()}
+    return {"cpu": cpu, "cores": os.cpu_count(), "memory": mem, "os": platform.platform(), "blas": blas}
 
 
 def median(xs):
@@ -81,9 +79,9 @@ def spread(xs):
     return (q[2] - q[0]) / statistics.median(xs)
 
 
-def paired_ratio(r, peer):
-    """Median over repetitions of peer/core step time, each pair measured back to back."""
-    return median([p / c for p, c in zip(r["rep_" + peer], r["rep_normlab"])])
+def paired_ratio(r, peer, core="normlab"):
+    """Median over repetitions of peer/core step time, each pair measured in the same repetition."""
+    return median([p / c for p, c in zip(r["rep_" + peer], r["rep_" + core])])
 
 
 def levers(bench, path, args):
@@ -100,7 +98,7 @@ def levers(bench, path, args):
         for rep in range(args.reps):
             c = json.loads(subprocess.run([bench, "train", "--config", path] + common, env=core_env, check=True,
                                           capture_output=True, text=True).stdout.splitlines()[-1])
-            p = json.loads(subprocess.run(["/usr/bin/python3", os.path.join(HERE, "peer.py"), "--config", path] + common,
+            p = json.loads(subprocess.run([args.python, os.path.join(HERE, "peer.py"), "--config", path] + common,
                                           env=peer_env, check=True, capture_output=True, text=True).stdout.splitlines()[-1])
             core.append(c["step_ms_median"])
             peer.append(p["step_ms_median"])
@@ -111,33 +109,107 @@ def levers(bench, path, args):
     return out
 
 
+def python_torch(py):
+    """The torch version a Python interpreter imports, or None."""
+    if not py or not os.access(py, os.X_OK):
+        return None
+    out = subprocess.run([py, "-c", "import torch; print(torch.__version__)"], capture_output=True, text=True)
+    return out.stdout.strip() if out.returncode == 0 else None
+
+
+def short_version(v):
+    return ".".join(v.split("+")[0].split(".")[:2])
+
+
+def implementations(args):
+    """The contestants: NormLab's core from each build, PyTorch eager on each interpreter, torch.compile on 2.x.
+
+    Each is {"name", "kind": core|peer, "label", "cmd": [...]} ; the config path and the common flags follow cmd."""
+    impls = []
+    for name, build, label in (("normlab", args.build, "Debian LibTorch + OpenBLAS"),
+                               ("normlab-2", args.build2, "PyPI LibTorch")):
+        if build and build != "none":
+            exe = os.path.join(build, "bench", "normlab-bench")
+            if os.access(exe, os.X_OK) or args.dry_run:
+                impls.append({"name": name, "kind": "core", "label": f"NormLab, {label}",
+                              "cmd": [exe, "train", "--device", args.device]})
+            elif build != args.build2_default:
+                sys.exit(f"{exe} is missing: build first")
+    seen = set()
+    for py in (args.python, args.python2):
+        if not py or py == "none":
+            continue
+        v = python_torch(py) or ("2.x" if args.dry_run else None)
+        if v is None or v in seen:
+            continue
+        seen.add(v)
+        sv = short_version(v)
+        peer = [py, os.path.join(HERE, "peer.py"), "--device", args.device]
+        impls.append({"name": f"pytorch-{sv}", "kind": "peer", "label": f"PyTorch {sv} eager", "cmd": peer,
+                      "version": v})
+        if not v.startswith("1.") and not args.no_compile:
+            impls.append({"name": f"compile-{sv}", "kind": "peer", "label": f"PyTorch {sv} torch.compile",
+                          "cmd": peer + ["--compile"], "version": v})
+            if args.autotune:
+                impls.append({"name": f"autotune-{sv}", "kind": "peer",
+                              "label": f"PyTorch {sv} torch.compile max-autotune-no-cudagraphs",
+                              "cmd": peer + ["--compile", "--compile-mode", "max-autotune-no-cudagraphs"],
+                              "version": v})
+    return impls
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"),
+                    help="the core built on Debian's LibTorch (none: leave it out)")
+    build2_default = os.path.join(ROOT, "build-torch2")
+    ap.add_argument("--build2", default=build2_default,
+                    help="the core built on PyPI's LibTorch 2.x (scripts/setup-torch2.sh); left out when absent")
+    ap.add_argument("--python", default="/usr/bin/python3", help="interpreter of the PyTorch 1.13 peer (none: leave out)")
+    ap.add_argument("--python2", default=None,
+                    help="interpreter of the PyTorch 2.x peers (default: .venv-torch2, else this interpreter)")
+    ap.add_argument("--no-compile", action="store_true", help="leave torch.compile out")
+    ap.add_argument("--autotune", action="store_true", help="add torch.compile mode max-autotune-no-cudagraphs")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--steps", type=int, default=25)
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--quick", action="store_true", help="one size, pre_ln/normformer/ngpt only")
+    ap.add_argument("--sizes", default=",".join(n for n, _ in SIZES), help="comma-separated: small,medium")
+    ap.add_argument("--throughput-only", action="store_true", help="section 1 only (no probes, store, levers, GUI)")
+    ap.add_argument("--dry-run", action="store_true",
+                    help="print the commands section 1 would run, run nothing (keeps the CUDA path checked on CPU)")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "PERFORMANCE.md"))
     args = ap.parse_args()
-    bench = os.path.join(args.build, "bench", "normlab-bench")
-    cli = os.path.join(args.build, "app", "normlab-cli")
-    for exe in (bench, cli):
-        if not os.access(exe, os.X_OK):
-            sys.exit(f"{exe} is missing: build first (bash scripts/setup.sh)")
+    args.build2_default = build2_default
+    if args.python2 is None:
+        venv = os.path.join(ROOT, ".venv-torch2", "bin", "python")
+        args.python2 = venv if os.access(venv, os.X_OK) else sys.executable
+    cli = os.path.join(args.build if args.build != "none" else args.build2, "app", "normlab-cli")
+    if not os.access(cli, os.X_OK) and not args.dry_run:
+        sys.exit(f"{cli} is missing: build first (bash scripts/setup.sh)")
+    impls = implementations(args)
+    cores = [i for i in impls if i["kind"] == "core"]
+    peers = [i for i in impls if i["kind"] == "peer"]
+    if not cores or not peers:
+        sys.exit("need at least one core build and one PyTorch peer: " + ", ".join(i["name"] for i in impls))
+    for i in impls:
+        log(f"contestant {i['name']}: {i['label']}")
     schemes = ["pre_ln", "normformer", "ngpt", "pre_ln_glu"] if args.quick else SCHEMES
-    sizes = SIZES[:1] if args.quick else SIZES
-    peers = ["pytorch"] + (["pytorch-compile"] if args.device.startswith("cuda") else [])
+    sizes = SIZES[:1] if args.quick else [(n, s) for n, s in SIZES if n in args.sizes.split(",")]
     tmp = tempfile.mkdtemp(prefix="normlab-bench-")
     common = ["--steps", str(args.steps), "--warmup", str(args.warmup), "--threads", str(args.threads)]
 
-    results = {}  # (size, scheme) -> {impl: [step ms...], "params": {...}}
+    results = {}  # (size, scheme) -> {impl: [step ms...], "rep_" + impl: [median per rep], "params": {...}}
     for size, s in sizes:
         for scheme in schemes:
             preset, extra = VARIANTS.get(scheme, (scheme, {}))
-            cfg = json.loads(subprocess.run([cli, "preset", preset], capture_output=True, text=True, check=True).stdout)
+            if args.dry_run:
+                cfg = {"model": {}, "train": {}}
+            else:
+                cfg = json.loads(subprocess.run([cli, "preset", preset], capture_output=True, text=True,
+                                                check=True).stdout)
             cfg["model"].update(d_model=s["d"], n_layers=s["layers"], n_heads=s["heads"], d_ff=s["dff"], context=s["ctx"])
             cfg["model"].update(extra)
             cfg["train"]["batch_size"] = s["batch"]
@@ -145,21 +217,56 @@ def main():
             with open(path, "w") as f:
                 json.dump(cfg, f)
             r = results.setdefault((size, scheme), {"params": {}})
-            core_cmd = [bench, "train", "--config", path, "--device", args.device] + common
             for rep in range(args.reps):
-                for impl in (["normlab"] + peers) if rep % 2 == 0 else (peers + ["normlab"]):
-                    if impl == "normlab":
-                        out = run_json(core_cmd)
-                    else:
-                        out = run_json(["/usr/bin/python3", os.path.join(HERE, "peer.py"), "--config", path,
-                                        "--device", args.device] + common + (["--compile"] if impl == "pytorch-compile" else []))
-                    r.setdefault(impl, []).extend(out["step_ms"])
-                    r.setdefault("rep_" + impl, []).append(out["step_ms_median"])
-                    r["params"][impl] = out["parameters"]
-            log(f"{size:6s} {scheme:10s} " + "  ".join(f"{k} {median(r[k]):7.1f} ms" for k in ["normlab"] + peers)
-                + f"  paired ratio {paired_ratio(r, 'pytorch'):.2f}")
+                # Rotate the order every repetition (and reverse it every other), so no contestant
+                # always runs first, or always right after torch.compile's compiler heated the CPU.
+                k = rep % len(impls)
+                order = impls[k:] + impls[:k]
+                if rep % 2:
+                    order = order[::-1]
+                for impl in order:
+                    cmd = impl["cmd"] + ["--config", path] + common
+                    if args.dry_run:
+                        print(" ".join(cmd))
+                        continue
+                    out = run_json(cmd)
+                    r.setdefault(impl["name"], []).extend(out["step_ms"])
+                    r.setdefault("rep_" + impl["name"], []).append(out["step_ms_median"])
+                    r["params"][impl["name"]] = out["parameters"]
+            if args.dry_run:
+                continue
+            log(f"{size:6s} {scheme:10s} " + "  ".join(f"{i['name']} {median(r[i['name']]):7.1f} ms" for i in impls)
+                + "  " + "  ".join(f"{c['name']}/{p['name']} {paired_ratio(r, p['name'], c['name']):.2f}"
+                                   for c in cores[:1] for p in peers))
+    if args.dry_run:
+        return
+    bench = cores[0]["cmd"][0]
+    with open(os.path.join(tmp, "throughput.json"), "w") as f:
+        json.dump({f"{k[0]}/{k[1]}": v for k, v in results.items()}, f)
+    probe, overhead, store, lever, fused, gui = {}, {}, None, {}, {}, None
+    if not args.throughput_only:
+        probe, overhead = probe_overhead(bench, args, tmp, common), scheme_overhead(bench, args, tmp, common)
+        store = run_json([bench, "store", "--points", "1000000"])
+        log(f"store: {store}")
+        if args.device == "cpu":
+            if python_torch(args.python):
+                lever = levers(bench, os.path.join(tmp, "small-pre_ln.json"), args)
+            fused = kernel_levers(bench, tmp, sizes, schemes, args)
+            fused["ops"] = run_json([bench, "ops", "--threads", str(args.threads), "--reps", str(max(5, args.reps))])["ops"]
+            for o in fused["ops"]:
+                log(f"op {o['op']} {o['shape']}: eager {o['eager_ms']:.2f} ms, fused {o['fused_ms']:.2f} ms")
+        gui = gui_latency(args, tmp)
+    # raw measurements first, so a report bug never loses an hour's run
+    with open(os.path.join(tmp, "results.json"), "w") as f:
+        json.dump({"results": {f"{k[0]}/{k[1]}": v for k, v in results.items()}, "probe": probe, "store": store,
+                   "lever": lever, "fused": fused, "gui": gui, "overhead": overhead,
+                   "impls": impls}, f)
+    log(f"raw results: {os.path.join(tmp, 'results.json')}")
+    write_report(args, results, probe, store, sizes, schemes, impls, lever, fused, gui, overhead)
 
-    # Probe overhead (small size, pre_ln and normformer), alternating.
+
+def probe_overhead(bench, args, tmp, common):
+    """Probe overhead (small size, pre_ln and normformer), alternating."""
     probe = {}
     s = SIZES[0][1]
     for scheme in ["pre_ln", "normformer"]:
@@ -182,8 +289,11 @@ def main():
                     p["within"].append(statistics.mean(ms) / statistics.mean(plain) - 1)
             p["paired"].append(pair["default"] / pair["off"] - 1)
         log(f"probes {scheme}: paired {median(p['paired']):+.1%}, within-run {median(p['within']):+.1%}")
+    return probe
 
-    # Scheme overhead, back to back (small size): NormFormer vs Pre-LN, nGPT vs Pre-LN with nGPT's MLP.
+
+def scheme_overhead(bench, args, tmp, common):
+    """Back to back (small size): NormFormer vs Pre-LN, nGPT vs Pre-LN with nGPT's MLP."""
     overhead = {}
     for base_s, scheme in [("pre_ln", "normformer"), ("pre_ln_glu", "ngpt")]:
         ratios = []
@@ -196,22 +306,7 @@ def main():
             ratios.append(means[scheme] / means[base_s] - 1)
         overhead[scheme] = {"base": base_s, "ratios": ratios}
         log(f"overhead {scheme} over {base_s}: {median(ratios):+.1%} ({', '.join(f'{r:+.0%}' for r in ratios)})")
-
-    store = run_json([bench, "store", "--points", "1000000"])
-    log(f"store: {store}")
-    lever = levers(bench, os.path.join(tmp, "small-pre_ln.json"), args) if args.device == "cpu" else {}
-    fused = kernel_levers(bench, tmp, sizes, schemes, args) if args.device == "cpu" else {}
-    if args.device == "cpu":
-        fused["ops"] = run_json([bench, "ops", "--threads", str(args.threads), "--reps", str(max(5, args.reps))])["ops"]
-        for o in fused["ops"]:
-            log(f"op {o['op']} {o['shape']}: eager {o['eager_ms']:.2f} ms, fused {o['fused_ms']:.2f} ms")
-    gui = gui_latency(args, tmp)
-    # raw measurements first, so a report bug never loses a 20-minute run
-    with open(os.path.join(tmp, "results.json"), "w") as f:
-        json.dump({"results": {f"{k[0]}/{k[1]}": v for k, v in results.items()}, "probe": probe, "store": store,
-                   "lever": lever, "fused": fused, "gui": gui, "overhead": overhead}, f)
-    log(f"raw results: {os.path.join(tmp, 'results.json')}")
-    write_report(args, results, probe, store, sizes, schemes, peers, lever, fused, gui, overhead)
+    return overhead
 
 
 def kernel_levers(bench, tmp, sizes, schemes, args):
@@ -255,7 +350,7 @@ def gui_latency(args, tmp):
     return r
 
 
-def write_report(args, results, probe, store, sizes, schemes, peers, lever, fused, gui, scheme_overhead):
+def write_report(args, results, probe, store, sizes, schemes, impls, lever, fused, gui, scheme_overhead):
     m = machine()
     lines = []
     w = lines.append
@@ -263,79 +358,101 @@ def write_report(args, results, probe, store, sizes, schemes, peers, lever, fuse
     w("")
     w(f"Generated by `bench/run.py` on {datetime.date.today().isoformat()}; regenerate with `bash bench/run.sh`.")
     w("")
+    cores = [i for i in impls if i["kind"] == "core"]
+    peers = [i for i in impls if i["kind"] == "peer"]
+    if args.device.startswith("cuda"):
+        q = subprocess.run([args.python2, "-c", "import torch; print(torch.cuda.get_device_name(), torch.version.cuda)"],
+                           capture_output=True, text=True)
+        m["cpu"] += f"; GPU {q.stdout.strip() or 'unknown'}"
     w(f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory']}; {m['os']}; BLAS {m['blas']};"
-      f" PyTorch peer {m['torch']}; device `{args.device}`; {args.threads} threads for both.")
-    w(f"Method: every configuration alternates core and peer {args.reps} times, {args.steps} timed steps each after"
-      f" {args.warmup} warm-up steps; the step times are pooled and their medians compared. A step is batch → forward"
-      " → backward → clipping → AdamW → (nGPT renormalization), with the host sync for the loss. The core is timed"
-      " through `train_run` with probes off (its store writes included). The machine is a shared VM whose speed"
-      " drifts by ±20% over minutes, so the speed ratio is the median over repetitions of peer/core medians"
-      " measured back to back; ms/step are pooled medians; IQR is the interquartile range of the pooled step times.")
+      f" device `{args.device}`; {args.threads} threads for every contestant.")
+    w("")
+    w("Contestants: " + "; ".join(f"`{i['name']}` = {i['label']}" for i in impls) + ".")
+    w("")
+    w(f"Method: every configuration runs each contestant {args.reps} times, {args.steps} timed steps each after"
+      f" {args.warmup} warm-up steps (torch.compile compiles during the warm-up), in an order rotated and reversed"
+      " from one repetition to the next. A step is batch → forward → backward → clipping → AdamW → (nGPT"
+      " renormalization), with the host sync for the loss. The core is timed through `train_run` with probes off (its"
+      " store writes included). The machine is a shared VM whose speed drifts by ±20% over minutes, so a speed ratio"
+      " is the median over repetitions of the ratio of the two contestants' median step times in the same"
+      " repetition; ms/step are pooled medians over all repetitions.")
     w("")
     w("## 1. Training throughput")
     w("")
-    head = "| size | scheme | params | NormLab ms/step | " + " | ".join(f"{p} ms/step" for p in peers) + \
-        " | NormLab tokens/s | speed ratio core/PyTorch | IQR core / peer |"
+    head = "| size | scheme | params | " + " | ".join(f"`{i['name']}` ms/step" for i in impls) + " |"
     w(head)
     w("|" + "---|" * (head.count("|") - 1))
-    ratios = {}
+    ratios = {}   # (core, peer) -> {(size, scheme): ratio}
     for size, s in sizes:
-        tokens = s["batch"] * s["ctx"]
         for scheme in schemes:
             r = results[(size, scheme)]
-            core, peer = median(r["normlab"]), median(r["pytorch"])
-            ratio = paired_ratio(r, "pytorch")
-            ratios[(size, scheme)] = ratio
-            cells = [size, scheme, f"{r['params']['normlab']:,}", f"{core:.1f}"] + \
-                [f"{median(r[p]):.1f}" for p in peers] + \
-                [f"{tokens / core * 1000:,.0f}", f"**{ratio:.2f}×**",
-                 f"{spread(r['normlab']):.0%} / {spread(r['pytorch']):.0%}"]
+            cells = [size, scheme, f"{r['params'][cores[0]['name']]:,}"] + [f"{median(r[i['name']]):.1f}" for i in impls]
+            w("| " + " | ".join(cells) + " |")
+            for c in cores:
+                for p in peers + [x for x in cores if x is not c]:
+                    ratios.setdefault((c["name"], p["name"]), {})[(size, scheme)] = paired_ratio(r, p["name"], c["name"])
+    w("")
+    w("Speed ratios (how many times faster the core's step is than the peer's; above 1: the core is faster):")
+    w("")
+    pairs = [(c, p) for c in cores for p in peers]
+    head = "| size | scheme | " + " | ".join(f"`{c['name']}` vs `{p['name']}`" for c, p in pairs)
+    if len(cores) == 2:
+        head += f" | `{cores[1]['name']}` vs `{cores[0]['name']}`"
+    head += " |"
+    w(head)
+    w("|" + "---|" * (head.count("|") - 1))
+    for size, s in sizes:
+        for scheme in schemes:
+            cells = [size, scheme] + [f"**{ratios[(c['name'], p['name'])][(size, scheme)]:.2f}×**" for c, p in pairs]
+            if len(cores) == 2:
+                cells.append(f"{ratios[(cores[1]['name'], cores[0]['name'])][(size, scheme)]:.2f}×")
             w("| " + " | ".join(cells) + " |")
     w("")
+    tokens = sizes[0][1]["batch"] * sizes[0][1]["ctx"]
     w(f"Sizes: small = d 128 × 4 layers × 4 heads, d_ff 512; medium = d 256 × 6 layers × 8 heads, d_ff 1024;"
-      f" context 128, batch 16 (2,048 tokens a step). Parameter counts of core and peer are equal"
+      f" context 128, batch 16 ({tokens:,} tokens a step). Parameter counts of every contestant are equal"
       f" ({'yes' if all(len(set(results[k]['params'].values())) == 1 for k in results) else 'NO'}).")
     w("")
-    w("## 2. Probe overhead")
-    w("")
-    w("| scheme (small) | mean ms/step, probes off | mean ms/step, default probes | overhead, back-to-back runs | overhead within probed runs |")
-    w("|---|---|---|---|---|")
-    overhead = {}
-    for scheme, p in probe.items():
-        overhead[scheme] = median(p["within"])
-        w(f"| {scheme} | {statistics.mean(p['off']):.1f} | {statistics.mean(p['default']):.1f} |"
-          f" {median(p['paired']):+.1%} | **{overhead[scheme]:+.1%}** |")
-    w("")
-    w("Default intervals: gradients and forward probes every 10 steps, gains every 50, condition numbers every 100;"
-      " probes cost only on those steps, so the means are compared. Back-to-back runs carry the VM's drift"
-      " (±20%); within a probed run, its unprobed steps are the same work as a probe-free run's, so all its steps"
-      " against its unprobed steps measure the probes alone — that is the figure held against the target.")
-    w("")
-    w("## 3. Run store")
-    w("")
-    w("| measure | value | target |")
-    w("|---|---|---|")
-    w(f"| scalar rows written per second (batched, one transaction per 0.5 s) | {store['scalar_rows_per_s']:,.0f} | ≥ {TARGETS['store_rows']:,} |")
-    w(f"| per-layer rows written per second | {store['layer_rows_per_s']:,.0f} | ≥ {TARGETS['store_rows']:,} |")
-    w(f"| load one series of {store['points']:,} points | {store['load_s']:.3f} s | < {TARGETS['load_s']} s |")
-    w("")
-    w("## 4. Scheme overhead over Pre-LN (NormLab core)")
-    w("")
-    w("Small size, the two schemes run back to back and alternated; the mean step times of each pair are compared"
-      " and the median over repetitions reported (comparing the medians of section 1, taken minutes apart, would"
-      " measure the VM's drift). NormFormer against Pre-LN; nGPT against `pre_ln_glu`, a Pre-LN with nGPT's SwiGLU"
-      " MLP, RoPE, untied output and no biases — the baseline of the nGPT paper — so that the overhead measured is"
-      " the normalization's, not the wider gated MLP's.")
-    w("")
-    w("| scheme | baseline | overhead (median) | repetitions |")
-    w("|---|---|---|---|")
-    scheme_over = {}
-    for scheme, o in scheme_overhead.items():
-        scheme_over[scheme] = median(o["ratios"])
-        w(f"| {scheme} | {o['base']} | **{scheme_over[scheme]:+.1%}** | {', '.join(f'{r:+.1%}' for r in o['ratios'])} |")
-    w("")
-    w("The papers report 2–6% for NormFormer and 60–80% for nGPT's unoptimized reference.")
-    w("")
+    overhead, scheme_over = {}, {}
+    if probe:
+        w("## 2. Probe overhead")
+        w("")
+        w("| scheme (small) | mean ms/step, probes off | mean ms/step, default probes | overhead, back-to-back runs | overhead within probed runs |")
+        w("|---|---|---|---|---|")
+        for scheme, p in probe.items():
+            overhead[scheme] = median(p["within"])
+            w(f"| {scheme} | {statistics.mean(p['off']):.1f} | {statistics.mean(p['default']):.1f} |"
+              f" {median(p['paired']):+.1%} | **{overhead[scheme]:+.1%}** |")
+        w("")
+        w("Default intervals: gradients and forward probes every 10 steps, gains every 50, condition numbers every 100;"
+          " probes cost only on those steps, so the means are compared. Back-to-back runs carry the VM's drift"
+          " (±20%); within a probed run, its unprobed steps are the same work as a probe-free run's, so all its steps"
+          " against its unprobed steps measure the probes alone — that is the figure held against the target.")
+        w("")
+        w("## 3. Run store")
+        w("")
+        w("| measure | value | target |")
+        w("|---|---|---|")
+        w(f"| scalar rows written per second (batched, one transaction per 0.5 s) | {store['scalar_rows_per_s']:,.0f} | ≥ {TARGETS['store_rows']:,} |")
+        w(f"| per-layer rows written per second | {store['layer_rows_per_s']:,.0f} | ≥ {TARGETS['store_rows']:,} |")
+        w(f"| load one series of {store['points']:,} points | {store['load_s']:.3f} s | < {TARGETS['load_s']} s |")
+        w("")
+        w("## 4. Scheme overhead over Pre-LN (NormLab core)")
+        w("")
+        w("Small size, the two schemes run back to back and alternated; the mean step times of each pair are compared"
+          " and the median over repetitions reported (comparing the medians of section 1, taken minutes apart, would"
+          " measure the VM's drift). NormFormer against Pre-LN; nGPT against `pre_ln_glu`, a Pre-LN with nGPT's SwiGLU"
+          " MLP, RoPE, untied output and no biases — the baseline of the nGPT paper — so that the overhead measured is"
+          " the normalization's, not the wider gated MLP's.")
+        w("")
+        w("| scheme | baseline | overhead (median) | repetitions |")
+        w("|---|---|---|---|")
+        for scheme, o in scheme_overhead.items():
+            scheme_over[scheme] = median(o["ratios"])
+            w(f"| {scheme} | {o['base']} | **{scheme_over[scheme]:+.1%}** | {', '.join(f'{r:+.1%}' for r in o['ratios'])} |")
+        w("")
+        w("The papers report 2–6% for NormFormer and 60–80% for nGPT's unoptimized reference.")
+        w("")
     if fused:
         w("## Levers: NormLab's fused CPU kernels")
         w("")
@@ -373,36 +490,55 @@ def write_report(args, results, probe, store, sizes, schemes, peers, lever, fuse
         for name, v in lever.items():
             w(f"| {name} | {v['blas']} | {v['tuning']} | {v['core']:.1f} | {v['peer']:.1f} | {v['ratio']:.2f}× |")
         w("")
-    w("## 5. GUI event-loop latency")
-    w("")
-    if gui:
-        w("The desktop app trains `experiments/quick_look.json` (two runs, 200 steps each) on its worker thread while the"
-          " charts redraw from the store every 250 ms; a 10 ms timer measures how late the event loop serves it"
-          " (Qt's offscreen platform, so drawing is included but not the X server).")
+    if probe:
+        w("## 5. GUI event-loop latency")
         w("")
-        w("| p50 | p99 | samples | target p99 |")
-        w("|---|---|---|---|")
-        w(f"| {gui['p50_ms']:.1f} ms | {gui['p99_ms']:.1f} ms | {gui['samples']:,} | < 50 ms |")
-    else:
-        w("Not measured: the desktop app was not built.")
-    w("")
+        if gui:
+            w("The desktop app trains `experiments/quick_look.json` (two runs, 200 steps each) on its worker thread while the"
+              " charts redraw from the store every 250 ms; a 10 ms timer measures how late the event loop serves it"
+              " (Qt's offscreen platform, so drawing is included but not the X server).")
+            w("")
+            w("| p50 | p99 | samples | target p99 |")
+            w("|---|---|---|---|")
+            w(f"| {gui['p50_ms']:.1f} ms | {gui['p99_ms']:.1f} ms | {gui['samples']:,} | < 50 ms |")
+        else:
+            w("Not measured: the desktop app was not built.")
+        w("")
     w("## Targets")
     w("")
     w("| target | result | met |")
     w("|---|---|---|")
-    worst = min(ratios.values())
-    small = [ratios[k] for k in ratios if k[0] == "small"]
-    w(f"| core ≥ 1.0× PyTorch eager, every scheme | lowest ratio {worst:.2f}× | {'yes' if worst >= TARGETS['ratio'] else 'no'} |")
-    w(f"| ≥ 1.2× on the small size | small sizes {min(small):.2f}×–{max(small):.2f}× | {'yes' if min(small) >= TARGETS['ratio_small'] else 'no'} |")
-    po = max(overhead.values())
-    w(f"| probes ≤ 5% of step time | {po:+.1%} | {'yes' if po <= TARGETS['probe'] else 'no'} |")
-    w(f"| store ≥ 200,000 scalar rows/s | {store['scalar_rows_per_s']:,.0f} | {'yes' if store['scalar_rows_per_s'] >= TARGETS['store_rows'] else 'no'} |")
-    w(f"| 10^6-point run loads in < 1 s | {store['load_s']:.3f} s | {'yes' if store['load_s'] < TARGETS['load_s'] else 'no'} |")
+
+    def target(core, peer, goal, what):
+        rs = ratios.get((core["name"], peer["name"]))
+        if not rs:
+            return
+        lo = min(rs.values())
+        worst = min(rs, key=rs.get)
+        w(f"| `{core['name']}` ≥ {goal:.1f}× {what}, every scheme and size | lowest {lo:.2f}× ({worst[0]} {worst[1]})"
+          f" | {'yes' if lo >= goal else '**no**'} |")
+
+    for c in cores:
+        for p in peers:
+            v = p.get("version", "")
+            if v.startswith("1."):
+                target(c, p, TARGETS["ratio"], f"`{p['name']}` (continuity)")
+            elif p["name"].startswith("pytorch-"):
+                target(c, p, TARGETS["ratio_eager2"], f"`{p['name']}`")
+            elif p["name"].startswith("compile-"):
+                target(c, p, TARGETS["ratio_compile"], f"`{p['name']}`")
+    if overhead:
+        po = max(overhead.values())
+        w(f"| probes ≤ 5% of step time | {po:+.1%} | {'yes' if po <= TARGETS['probe'] else 'no'} |")
+    if store:
+        w(f"| store ≥ 200,000 scalar rows/s | {store['scalar_rows_per_s']:,.0f} | {'yes' if store['scalar_rows_per_s'] >= TARGETS['store_rows'] else 'no'} |")
+        w(f"| 10^6-point run loads in < 1 s | {store['load_s']:.3f} s | {'yes' if store['load_s'] < TARGETS['load_s'] else 'no'} |")
     if gui:
         w(f"| GUI event-loop latency p99 < 50 ms | {gui['p99_ms']:.1f} ms | {'yes' if gui['p99_ms'] < 50 else 'no'} |")
-    nf, ng = scheme_over["normformer"], scheme_over["ngpt"]
-    w(f"| NormFormer overhead ≤ 6% | {nf:+.1%} | {'yes' if nf <= TARGETS['normformer'] else 'no'} |")
-    w(f"| nGPT overhead ≤ 25% | {ng:+.1%} | {'yes' if ng <= TARGETS['ngpt'] else 'no'} |")
+    if scheme_over:
+        nf, ng = scheme_over["normformer"], scheme_over["ngpt"]
+        w(f"| NormFormer overhead ≤ 6% | {nf:+.1%} | {'yes' if nf <= TARGETS['normformer'] else 'no'} |")
+        w(f"| nGPT overhead ≤ 25% | {ng:+.1%} | {'yes' if ng <= TARGETS['ngpt'] else 'no'} |")
     w("")
     notes = os.path.join(HERE, "NOTES.md")
     if os.path.exists(notes):

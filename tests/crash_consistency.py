@@ -40,7 +40,8 @@ def experiment(steps):
         "base": {
             "scheme": "pre_ln",
             "model": {"d_model": 32, "n_layers": 2, "n_heads": 4, "d_ff": 64, "context": 32},
-            "train": {"steps": steps, "batch_size": 4, "eval_every": 25, "threads": 1, "checkpoint_every": 7},
+            "train": {"steps": steps, "batch_size": 4, "eval_every": 25, "threads": 1, "checkpoint_every": 7,
+                      "device": ARGS.device},
             "probes": {"grads_every": 5, "forward_every": 5, "gains_every": 20, "cond_every": 50},
             "data": {"source": "markov", "markov": {"length": 20000}},
         },
@@ -223,6 +224,7 @@ if __name__ == "__main__":
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--kills", type=int, default=None, help="runs to kill (default 5; 20 with --long)")
     ap.add_argument("--long", action="store_true")
+    ap.add_argument("--device", default="cpu", help="train on this device (cuda: on a GPU machine)")
     ap.add_argument("--steps", type=int, default=160)
     ap.add_argument("--seed", type=int, default=int(time.time()))
     ARGS = ap.parse_args()

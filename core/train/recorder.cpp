@@ -54,15 +54,6 @@ void clear_grads(const std::vector<torch::Tensor>& params) {
     for (auto p : params) p.mutable_grad() = torch::Tensor();
 }
 
-// Global L2 norm of all gradients (a device scalar; no host sync).
-torch::Tensor grad_norm(const std::vector<torch::Tensor>& params) {
-    std::vector<torch::Tensor> norms;
-    for (auto& p : params)
-        if (p.grad().defined()) norms.push_back(p.grad().norm(2).to(torch::kFloat));
-    if (norms.empty()) return torch::zeros({});
-    return torch::stack(norms).norm(2);
-}
-
 // Per-layer, per-weight gradient L1 (mean |g|) and L2 (Frobenius) norms.
 void Recorder::gradients(GPT& model, int64_t step, const char* l1_name, const char* l2_name) {
     auto ws = model->weights();

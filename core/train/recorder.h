@@ -18,8 +18,16 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(const OptimConfig& o, GP
 // Drops the gradients (LibTorch 1.13's zero_grad() zeroes them in place,
 // which costs a memset and makes backward accumulate instead of assign).
 void clear_grads(const std::vector<torch::Tensor>& params);
+// optim_step.cpp. multi_tensor: the _foreach kernels, a few launches for all
+// parameters instead of several per parameter (what the trainer uses on a GPU).
 // Global L2 norm of all gradients (a device scalar; no host sync).
-torch::Tensor grad_norm(const std::vector<torch::Tensor>& params);
+torch::Tensor grad_norm(const std::vector<torch::Tensor>& params, bool multi_tensor = false);
+// Multiplies every gradient by scale (clipping).
+void scale_grads(const std::vector<torch::Tensor>& params, double scale, bool multi_tensor = false);
+// One step of the optimizer: Adam and AdamW as multi-tensor kernels with the
+// arithmetic of LibTorch's loop and its own state; anything else (SGD,
+// AMSGrad) through LibTorch's step().
+void optimizer_step(torch::optim::Optimizer& opt, bool multi_tensor);
 
 // Writes the probes of one step; every probe gathers its device tensors and
 // copies them to the host once.

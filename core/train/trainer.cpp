@@ -308,6 +308,9 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
         };
 
         model->train();
+        // On a GPU the optimizer, the gradient norm and the clipping run as
+        // multi-tensor kernels (optim_step.cpp); on the CPU, LibTorch's loops.
+        const bool multi_tensor = torch::Device(device_name).is_cuda();
         while (step < cfg.train.steps) {
             if (opts.control) {
                 if (opts.control->paused()) {
@@ -345,14 +348,11 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
                 rec.embedding_spectrum(model, s, pr.hist_bins);
             }
 
-            auto gnorm_t = grad_norm(params);
+            auto gnorm_t = grad_norm(params, multi_tensor);
             const double gnorm = gnorm_t.item<double>();
             loss_v = loss.item<double>();
             if (cfg.optim.grad_clip > 0 && gnorm > cfg.optim.grad_clip) {
-                torch::NoGradGuard ng;
-                const double scale = cfg.optim.grad_clip / (gnorm + 1e-6);
-                for (auto& p : params)
-                    if (p.grad().defined()) p.grad().mul_(scale);
+                scale_grads(params, cfg.optim.grad_clip / (gnorm + 1e-6), multi_tensor);
             }
             writer.scalar("train/loss", s, loss_v);
             writer.scalar("train/lr", s, lr);
@@ -381,7 +381,7 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
                 return fail(RunStatus::Diverged, why + " at step " + std::to_string(s));
             }
 
-            optimizer->step();
+            optimizer_step(*optimizer, multi_tensor);
             if (cfg.model.ngpt.renormalize) model->renormalize();
             step = s + 1;
             tokens += static_cast<int64_t>(B) * T;
