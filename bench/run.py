@@ -84,14 +84,27 @@ def paired_ratio(r, peer, core="normlab"):
     return median([p / c for p, c in zip(r["rep_" + peer], r["rep_" + core])])
 
 
+def has_avx512():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+                    return {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= flags
+    except OSError:
+        pass
+    return False
+
+
 def levers(bench, path, args):
     """Both implementations with the environment's BLAS pin and without it (pre_ln, small)."""
     out = {}
     base_env = dict(os.environ)
     unpinned = {k: v for k, v in base_env.items() if k not in ("OPENBLAS_CORETYPE", "NORMLAB_CPU_TUNED")}
     cases = [("as configured", base_env, base_env),
-             ("BLAS unpinned", unpinned, unpinned),
-             ("BLAS unpinned, peer with ATen AVX-512 too", unpinned, dict(unpinned, ATEN_CPU_CAPABILITY="avx512"))]
+             ("BLAS unpinned", unpinned, unpinned)]
+    if has_avx512():   # without AVX-512 the peer would die of SIGILL
+        cases.append(("BLAS unpinned, peer with ATen AVX-512 too", unpinned, dict(unpinned, ATEN_CPU_CAPABILITY="avx512")))
     common = ["--steps", "20", "--warmup", str(args.warmup), "--threads", str(args.threads)]
     for name, core_env, peer_env in cases:
         core, peer = [], []
@@ -178,10 +191,24 @@ def main():
     ap.add_argument("--quick", action="store_true", help="one size, pre_ln/normformer/ngpt only")
     ap.add_argument("--sizes", default=",".join(n for n, _ in SIZES), help="comma-separated: small,medium")
     ap.add_argument("--throughput-only", action="store_true", help="section 1 only (no probes, store, levers, GUI)")
+    ap.add_argument("--throughput-from", metavar="THROUGHPUT.json",
+                    help="take section 1 from an earlier run's throughput.json (same contestants) and measure the rest")
     ap.add_argument("--dry-run", action="store_true",
                     help="print the commands section 1 would run, run nothing (keeps the CUDA path checked on CPU)")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "PERFORMANCE.md"))
+    ap.add_argument("--from-results", metavar="RESULTS.json",
+                    help="write the report again from a run's raw results (its last line names them), running nothing")
     args = ap.parse_args()
+    if args.from_results:
+        with open(args.from_results) as f:
+            raw = json.load(f)
+        args.__dict__.update(raw.get("args", {}))
+        results = {tuple(k.split("/")): v for k, v in raw["results"].items()}
+        sizes = [(n, s) for n, s in SIZES if any(k[0] == n for k in results)]
+        schemes = [sc for sc in SCHEMES if any(k[1] == sc for k in results)]
+        write_report(args, results, raw["probe"], raw["store"], sizes, schemes, raw["impls"], raw["lever"],
+                     raw["fused"], raw["gui"], raw["overhead"])
+        return
     args.build2_default = build2_default
     if args.python2 is None:
         venv = os.path.join(ROOT, ".venv-torch2", "bin", "python")
@@ -202,6 +229,10 @@ def main():
     common = ["--steps", str(args.steps), "--warmup", str(args.warmup), "--threads", str(args.threads)]
 
     results = {}  # (size, scheme) -> {impl: [step ms...], "rep_" + impl: [median per rep], "params": {...}}
+    if args.throughput_from:
+        with open(args.throughput_from) as f:
+            results = {tuple(k.split("/")): v for k, v in json.load(f).items()}
+        log(f"section 1 from {args.throughput_from}: {len(results)} configurations")
     for size, s in sizes:
         for scheme in schemes:
             preset, extra = VARIANTS.get(scheme, (scheme, {}))
@@ -217,7 +248,7 @@ def main():
             with open(path, "w") as f:
                 json.dump(cfg, f)
             r = results.setdefault((size, scheme), {"params": {}})
-            for rep in range(args.reps):
+            for rep in range(0 if args.throughput_from else args.reps):
                 # Rotate the order every repetition (and reverse it every other), so no contestant
                 # always runs first, or always right after torch.compile's compiler heated the CPU.
                 k = rep % len(impls)
@@ -233,7 +264,7 @@ def main():
                     r.setdefault(impl["name"], []).extend(out["step_ms"])
                     r.setdefault("rep_" + impl["name"], []).append(out["step_ms_median"])
                     r["params"][impl["name"]] = out["parameters"]
-            if args.dry_run:
+            if args.dry_run or args.throughput_from:
                 continue
             log(f"{size:6s} {scheme:10s} " + "  ".join(f"{i['name']} {median(r[i['name']]):7.1f} ms" for i in impls)
                 + "  " + "  ".join(f"{c['name']}/{p['name']} {paired_ratio(r, p['name'], c['name']):.2f}"
@@ -260,7 +291,8 @@ def main():
     with open(os.path.join(tmp, "results.json"), "w") as f:
         json.dump({"results": {f"{k[0]}/{k[1]}": v for k, v in results.items()}, "probe": probe, "store": store,
                    "lever": lever, "fused": fused, "gui": gui, "overhead": overhead,
-                   "impls": impls}, f)
+                   "impls": impls, "args": {k: getattr(args, k) for k in
+                                            ("reps", "steps", "warmup", "threads", "device", "python2")}}, f)
     log(f"raw results: {os.path.join(tmp, 'results.json')}")
     write_report(args, results, probe, store, sizes, schemes, impls, lever, fused, gui, overhead)
 
@@ -480,10 +512,13 @@ def write_report(args, results, probe, store, sizes, schemes, impls, lever, fuse
     if lever:
         w("## Levers: the CPU's kernels")
         w("")
-        w("pre_ln, small size; medians over the repetitions. This sandbox pins `OPENBLAS_CORETYPE=Haswell` (AVX2) in"
-          " its environment; NormLab respects a pin and then also keeps AVX-512 off. Unpinned, OpenBLAS picks its"
-          " AVX-512 kernel for this CPU and NormLab also opts into LibTorch's AVX-512 elementwise kernels, which"
-          " PyTorch leaves opt-in (pytorch#80252).")
+        pin = os.environ.get("OPENBLAS_CORETYPE")
+        w("pre_ln, small size; medians over the repetitions. "
+          + (f"This machine's environment pins `OPENBLAS_CORETYPE={pin}`; NormLab respects a pin and then also keeps"
+             " AVX-512 off." if pin else "This machine's environment sets no `OPENBLAS_CORETYPE`, so the first two"
+             " rows are the same configuration measured twice.")
+          + " Unpinned, OpenBLAS picks its kernel for the CPU, and on a CPU with AVX-512 NormLab also opts into"
+            " LibTorch's AVX-512 elementwise kernels, which PyTorch leaves opt-in (pytorch#80252).")
         w("")
         w("| environment | OpenBLAS kernel | NormLab CPU tuning | NormLab ms/step | PyTorch ms/step | speed ratio |")
         w("|---|---|---|---|---|---|")

@@ -38,9 +38,17 @@ std::string lower(std::string s) {
 
 }  // namespace
 
+void* blas_symbol(const char* name) {
+    if (void* f = dlsym(RTLD_DEFAULT, name)) return f;
+    // PyPI's LibTorch links MKL statically and exports no BLAS: the system's
+    // BLAS (Debian's OpenBLAS, scripts/setup.sh), loaded privately, if any.
+    static void* const blas = dlopen("libblas.so.3", RTLD_NOW | RTLD_LOCAL);
+    return blas ? dlsym(blas, name) : nullptr;
+}
+
 std::string blas_core_name() {
     using Fn = char* (*)();
-    auto fn = reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, "openblas_get_corename"));
+    auto fn = reinterpret_cast<Fn>(blas_symbol("openblas_get_corename"));
     if (!fn) return "";
     const char* name = fn();
     return name ? name : "";

@@ -20,6 +20,9 @@ void tune_cpu_kernels();
 // What tune_cpu_kernels decided, for logs and run metadata.
 std::string cpu_tuning_summary();
 
+// A BLAS function (e.g. "sgemm_"): LibTorch's own where it exports one (Debian's
+// OpenBLAS), else the system's libblas.so.3 opened on its own; nullptr if neither.
+void* blas_symbol(const char* name);
 // The core name OpenBLAS uses ("Haswell", "SkylakeX", ...), "" if the BLAS is not OpenBLAS.
 std::string blas_core_name();
 

@@ -14,6 +14,7 @@ PACKAGES=(
   python3-torch                             # the independent PyTorch peer for tests and benchmarks
   fortunes                                  # the default English corpus
   xvfb xauth                                # the GUI under a virtual display
+  poppler-utils                             # pdftoppm/pdftotext: tests look at exported PDFs
   clang libclang-rt-14-dev                  # libFuzzer and the sanitizers' runtime (scripts/fuzz.sh, scripts/sanitize.sh)
 )
 

@@ -166,6 +166,32 @@ private Q_SLOTS:
         QVERIFY(!d.runButton()->isEnabled());
         QVERIFY(d.error().contains("nGPT has no LayerNorm"));
     }
+
+    // Edit → Undo/Redo: a field's change, a scheme switch, each one step back
+    // and forth; a new change after an undo drops the redo.
+    void undoAndRedoStepThroughTheForm() {
+        Designer d;
+        auto* layers = qobject_cast<QSpinBox*>(d.field("model.n_layers"));
+        const int before = layers->value();
+        QVERIFY(!d.canUndo());
+        layers->setValue(before + 3);
+        d.setScheme(Scheme::NGPT);
+        QCOMPARE(d.scheme(), Scheme::NGPT);
+        QVERIFY(d.undo());                                  // the scheme switch
+        QVERIFY(d.scheme() != Scheme::NGPT);
+        QCOMPARE(layers->value(), before + 3);
+        QVERIFY(d.undo());                                  // the layer count
+        QCOMPARE(layers->value(), before);
+        QVERIFY(!d.canUndo());
+        QVERIFY(d.redo());
+        QCOMPARE(layers->value(), before + 3);
+        QVERIFY(d.canRedo());
+        layers->setValue(before + 1);                       // a new change: no redo left
+        QVERIFY(!d.canRedo());
+        QVERIFY(d.undo());
+        QCOMPARE(layers->value(), before + 3);
+        QCOMPARE(d.config().model.n_layers, before + 3);    // the form and its configuration agree
+    }
 };
 
 QTEST_MAIN(TestDesigner)

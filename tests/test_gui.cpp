@@ -21,9 +21,11 @@
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -83,7 +85,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!w.charts()->lossChart()->curves().empty(), 5000);
         const Curve& train = w.charts()->lossChart()->curves().front();
         QCOMPARE(train.x.size(), size_t(40));
-        QVERIFY(train.label.contains(QString("#%1").arg(id)));
+        QCOMPARE(train.label, QString::fromStdString(w.store().run(id)->name) + " train");   // named, no id: no clash
         QVERIFY(w.charts()->lossChart()->pointsDrawn() > 0);
         QVERIFY(w.charts()->gradChart()->curves().empty());    // hidden tabs are not drawn ...
         w.charts()->tabs()->setCurrentIndex(1);
@@ -184,8 +186,13 @@ private Q_SLOTS:
         int trains = 0;
         QColor ca, cb;
         for (auto& c : curves) {
-            if (c.label.contains(QString("#%1) train").arg(a))) ++trains, ca = c.color;
-            if (c.label.contains(QString("#%1) train").arg(b))) ++trains, cb = c.color;
+            // a run's label: its name, with its id only where the names clash
+            auto is = [&](qint64 id) {
+                const QString name = QString::fromStdString(w.store().run(id)->name);
+                return c.label == name + " train" || c.label == QString("%1 (#%2) train").arg(name).arg(id);
+            };
+            if (is(a)) ++trains, ca = c.color;
+            if (is(b)) ++trains, cb = c.color;
         }
         QCOMPARE(trains, 2);
         QVERIFY(ca != cb);
@@ -204,8 +211,9 @@ private Q_SLOTS:
         const qint64 c = w.runCurrent();
         wait_idle(w, c);
         auto color_of = [&](qint64 id) {
+            const QString name = QString::fromStdString(w.store().run(id)->name);
             for (auto& cv : w.charts()->lossChart()->curves())
-                if (cv.label.contains(QString("#%1) train").arg(id))) return cv.color;
+                if (cv.label == name + " train" || cv.label == QString("%1 (#%2) train").arg(name).arg(id)) return cv.color;
             return QColor();
         };
         w.showRuns({b, c});
@@ -301,70 +309,65 @@ private Q_SLOTS:
         QCOMPARE(w.findChild<QPushButton*>("run_resume")->text(), QString("Resume"));
     }
 
-    void reductionKeepsEverySpike() {
-        std::vector<double> x(200000), y(200000);
-        for (size_t i = 0; i < x.size(); ++i) {
-            x[i] = static_cast<double>(i);
-            y[i] = 1.0 + 0.001 * std::sin(i * 0.01);
+    void loadSettingsIntoTheFormFromARun() {
+        MainWindow w(store());
+        make_tiny(w.designer(), 30);
+        qobject_cast<QSpinBox*>(w.designer()->field("model.n_layers"))->setValue(3);
+        w.designer()->setScheme(Scheme::NormFormer);
+        const RunConfig want = w.designer()->config();
+        int64_t id;
+        {
+            Store s(store().toStdString());
+            id = queue_run(s, want);
         }
-        y[123457] = 50.0;   // one spike in 200,000 points
-        y[7] = -3.0;
-        auto red = reduce_for_pixels(x, y, 0, 199999, 800, false);
-        QVERIFY(red.size() <= 4 * 801);
-        double hi = -1e9, lo = 1e9;
-        for (auto& [px, py] : red) hi = std::max(hi, py), lo = std::min(lo, py);
-        QCOMPARE(hi, 50.0);
-        QCOMPARE(lo, -3.0);
-        // x stays sorted (a drawable polyline)
-        for (size_t i = 1; i < red.size(); ++i) QVERIFY(red[i].first >= red[i - 1].first);
-        // a zoomed window only draws its own range (plus one neighbour each side)
-        auto zoom = reduce_for_pixels(x, y, 1000, 2000, 800, false);
-        QVERIFY(zoom.front().first >= 999 && zoom.back().first <= 2001);
+        w.designer()->setScheme(Scheme::PostLN);
+        qobject_cast<QSpinBox*>(w.designer()->field("model.n_layers"))->setValue(2);
+        QVERIFY(w.loadRunSettings(id));
+        const RunConfig got = w.designer()->config();
+        QCOMPARE(got.scheme, Scheme::NormFormer);
+        QCOMPARE(got.model.n_layers, 3);
+        QCOMPARE(QString::fromStdString(to_json(got).dump()), QString::fromStdString(to_json(want).dump()));
+        QVERIFY(w.designer()->undo());                   // and back
+        QCOMPARE(w.designer()->config().model.n_layers, 2);
     }
 
-    void nonFiniteAndLogAxis() {
-        LineChart c;
-        c.resize(600, 400);
-        Curve curve{"diverging", Qt::red, {0, 1, 2, 3, 4}, {1.0, 0.0, 0.5, std::nan(""), std::numeric_limits<double>::infinity()}};
-        c.setCurves({curve});
-        QVERIFY(c.footer().contains("2 non-finite"));
-        c.setLogY(true);   // a zero must not blank the series
-        QVERIFY(c.footer().contains("≤ 0 not shown"));
-        QVERIFY(c.pointsDrawn() >= 2);
-        // debiased EMA: a constant stays constant from the first point
-        auto e = debiased_ema({2, 2, 2, 2}, 0.9);
-        for (double v : e) QVERIFY(std::abs(v - 2.0) < 1e-12);
+    void shownRunsComeBackSelectedAfterARestart() {
+        const QString path = dir_.filePath("restart.sqlite");
+        std::vector<int64_t> ids;
+        {
+            Store s(path.toStdString());
+            for (int k = 0; k < 3; ++k) ids.push_back(s.create_run("r" + std::to_string(k), "pre_ln", nlohmann::json::object(), 1));
+        }
+        {
+            MainWindow w(path);
+            QCOMPARE(w.selectedRuns(), std::vector<qint64>{ids[2]});   // a new window: the newest run, selected
+            w.selectRuns({ids[0], ids[2]});
+            QCOMPARE(w.selectedRuns(), (std::vector<qint64>{ids[0], ids[2]}));
+            QCOMPARE(w.charts()->runs().size(), size_t(2));
+            w.close();
+        }
+        MainWindow again(path);
+        QCOMPARE(again.selectedRuns(), (std::vector<qint64>{ids[0], ids[2]}));
+        QCOMPARE(again.charts()->runs().size(), size_t(2));
     }
 
-    void logAxesAreLabelledAtAnySpan() {
-        // The κ = 2 vs κ = 2000: a log axis spanning 1.5×, 10× or 10^6× has labels, also in an export.
-        for (double span : {1.5, 10.0, 1e6}) {
-            LineChart c;
-            c.resize(640, 420);
-            std::vector<double> x, y;
-            for (int i = 0; i <= 50; ++i) {
-                x.push_back(i);
-                y.push_back(2.0 * std::pow(span, i / 50.0));
-            }
-            c.setAxisTitles("step", "κ");
-            c.setCurves({Curve{"kappa", Qt::blue, x, y}});
-            c.setLogY(true);
-            c.show();
-            for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-            const QStringList labels = c.yTickLabels();
-            QVERIFY2(labels.size() >= 3, qPrintable(QString("span %1: %2").arg(span).arg(labels.join(" "))));
-            if (span < 10) {
-                bool between = false;   // a label that is not a power of ten
-                for (auto& l : labels) between = between || std::abs(std::log10(l.toDouble()) - std::round(std::log10(l.toDouble()))) > 1e-6;
-                QVERIFY2(between, qPrintable(labels.join(" ")));
-            }
-            const QString svg = dir_.filePath(QString("log%1.svg").arg(span));
-            QString err;
-            QVERIFY2(c.exportFigure(svg, "svg", 96, &err), qPrintable(err));
-            QFile f(svg);
-            QVERIFY(f.open(QIODevice::ReadOnly));
-            const QString text = QString::fromUtf8(f.readAll());
-            for (auto& l : labels) QVERIFY2(text.contains(">" + l + "<"), qPrintable(QString("span %1: no label %2 in the SVG: %3").arg(span).arg(l).arg(text.mid(text.indexOf("<text"), 600))));
+    void everyPanelCanBeReopenedFromTheViewMenu() {
+        MainWindow w(store());
+        w.show();
+        auto* panels = w.findChild<QMenu*>("panelsMenu");
+        QVERIFY(panels);
+        const auto docks = w.findChildren<QDockWidget*>();
+        QCOMPARE(panels->actions().size(), docks.size());
+        QVERIFY(docks.size() >= 4);
+        for (auto* dock : docks) {
+            dock->close();
+            QVERIFY(!dock->isVisible());
+            QAction* a = nullptr;
+            for (auto* x : panels->actions())
+                if (x->text() == dock->windowTitle()) a = x;
+            QVERIFY2(a, qPrintable(dock->windowTitle()));
+            a->trigger();
+            QVERIFY2(dock->isVisible(), qPrintable(dock->windowTitle()));
         }
     }
 

@@ -288,6 +288,25 @@ private Q_SLOTS:
         QCOMPARE(median({3, 1, 2, 10}), 2.5);
     }
 
+    void histogramOfEqualValuesIsCentredOnThem() {
+        // Gains at initialization are all exactly 1: the one filled bin must be
+        // centred on 1 (the issue saw the histogram peak at 1.03), for odd and even bin counts.
+        for (int bins : {32, 31, 10}) {
+            Distribution d = summarize("gain", 0, 0, std::vector<double>(64, 1.0), bins);
+            const double w = (d.hist_hi - d.hist_lo) / bins;
+            int filled = -1;
+            for (int b = 0; b < bins; ++b)
+                if (d.hist[b] > 0) {
+                    QCOMPARE(filled, -1);
+                    filled = b;
+                }
+            QVERIFY(filled >= 0);
+            QCOMPARE(d.hist[filled], 64.f);
+            QVERIFY2(std::abs(d.hist_lo + (filled + 0.5) * w - 1.0) < 1e-12,
+                     qPrintable(QString("bins %1: bin %2 centred at %3").arg(bins).arg(filled).arg(d.hist_lo + (filled + 0.5) * w)));
+        }
+    }
+
 private:
     static nlohmann::json json_object() { return nlohmann::json::object(); }
 };

@@ -3,6 +3,26 @@
 <context>
     <name>normlab::ChartsView</name>
     <message>
+        <source>each run its own line</source>
+        <translation>jeder Lauf als eigene Linie</translation>
+    </message>
+    <message>
+        <source>runs differing only by seed: mean ± std</source>
+        <translation>Läufe, die sich nur im Seed unterscheiden: Mittel ± Std.-Abw.</translation>
+    </message>
+    <message>
+        <source>runs differing only by seed: mean, min–max</source>
+        <translation>Läufe, die sich nur im Seed unterscheiden: Mittel, Min.–Max.</translation>
+    </message>
+    <message>
+        <source>Runs whose settings are equal but for the seed are drawn as one line, their mean, with a shaded band; a run alone in its group keeps its own line.</source>
+        <translation>Läufe, deren Einstellungen bis auf den Seed gleich sind, werden als eine Linie (ihr Mittel) mit schattiertem Band gezeichnet; ein Lauf allein in seiner Gruppe behält seine eigene Linie.</translation>
+    </message>
+    <message>
+        <source>Group runs</source>
+        <translation>Läufe gruppieren</translation>
+    </message>
+    <message>
         <source>Loss</source>
         <translation>Verlust</translation>
     </message>
@@ -85,6 +105,10 @@
     <message>
         <source>learning rate</source>
         <translation>Lernrate</translation>
+    </message>
+    <message>
+        <source>%1 (×%2)</source>
+        <translation>%1 (×%2)</translation>
     </message>
     <message>
         <source>this view has no chart to export</source>
@@ -713,10 +737,6 @@ Die Analyse von Xiong et al. setzt Eingaben mit E‖x₀‖² ≈ d voraus.</tra
 <context>
     <name>normlab::LineChart</name>
     <message>
-        <source> (log)</source>
-        <translation> (log)</translation>
-    </message>
-    <message>
         <source>non-finite value</source>
         <translation>nicht endlicher Wert</translation>
     </message>
@@ -735,6 +755,26 @@ Die Analyse von Xiong et al. setzt Eingaben mit E‖x₀‖² ≈ d voraus.</tra
     <message>
         <source> · zoomed (right-click to zoom out)</source>
         <translation> · vergrößert (Rechtsklick verkleinert)</translation>
+    </message>
+    <message>
+        <source> (log)</source>
+        <translation> (log)</translation>
+    </message>
+    <message>
+        <source>x: %1</source>
+        <translation>x: %1</translation>
+    </message>
+    <message>
+        <source>y: %1</source>
+        <translation>y: %1</translation>
+    </message>
+    <message>
+        <source> (smoothed %1)</source>
+        <translation> (geglättet %1)</translation>
+    </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation>… und %1 weitere</translation>
     </message>
 </context>
 <context>
@@ -864,6 +904,18 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>&amp;Wiederherstellen</translation>
+    </message>
+    <message>
         <source>&amp;Run</source>
         <translation>&amp;Lauf</translation>
     </message>
@@ -918,6 +970,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
+    </message>
+    <message>
+        <source>&amp;Panels</source>
+        <translation>&amp;Bereiche</translation>
     </message>
     <message>
         <source>&amp;Language</source>
@@ -1040,6 +1096,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Farbe von Lauf #%1</translation>
     </message>
     <message>
+        <source>Settings of run #%1 loaded into the form</source>
+        <translation>Einstellungen von Lauf #%1 ins Formular geladen</translation>
+    </message>
+    <message>
         <source>Delete</source>
         <translation>Löschen</translation>
     </message>
@@ -1073,6 +1133,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>&amp;Resume from checkpoint</source>
         <translation>Ab Checkpoint &amp;fortsetzen</translation>
+    </message>
+    <message>
+        <source>&amp;Load settings into the form</source>
+        <translation>Einstellungen ins Formular &amp;laden</translation>
     </message>
     <message>
         <source>Re&amp;name…</source>
@@ -1370,9 +1434,11 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     </message>
     <message>
         <source>NormLab: normalization in Transformer language models
-normlab report EXPERIMENT.json... --out DIR: reproduce the papers' findings (see normlab report --help)</source>
+normlab report EXPERIMENT.json... --out DIR: reproduce the papers' findings (see normlab report --help)
+normlab figure RUN... --out FILE.pdf: one chart of stored runs for a paper (see normlab figure --help)</source>
         <translation>NormLab: Normierung in Transformer-Sprachmodellen
-normlab report EXPERIMENT.json... --out DIR: die Befunde der Artikel reproduzieren (siehe normlab report --help)</translation>
+normlab report EXPERIMENT.json... --out DIR: die Befunde der Artikel reproduzieren (siehe normlab report --help)
+normlab figure RUN... --out FILE.pdf: ein Diagramm gespeicherter Läufe für einen Artikel (siehe normlab figure --help)</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,26 @@
 <context>
     <name>normlab::ChartsView</name>
     <message>
+        <source>each run its own line</source>
+        <translation>每个运行一条线</translation>
+    </message>
+    <message>
+        <source>runs differing only by seed: mean ± std</source>
+        <translation>仅种子不同的运行：均值 ± 标准差</translation>
+    </message>
+    <message>
+        <source>runs differing only by seed: mean, min–max</source>
+        <translation>仅种子不同的运行：均值，最小–最大</translation>
+    </message>
+    <message>
+        <source>Runs whose settings are equal but for the seed are drawn as one line, their mean, with a shaded band; a run alone in its group keeps its own line.</source>
+        <translation>除种子外设置相同的运行绘制为一条线（其均值）并带阴影带；组中只有一个运行时保持其自己的线。</translation>
+    </message>
+    <message>
+        <source>Group runs</source>
+        <translation>运行分组</translation>
+    </message>
+    <message>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
@@ -85,6 +105,10 @@
     <message>
         <source>learning rate</source>
         <translation>学习率</translation>
+    </message>
+    <message>
+        <source>%1 (×%2)</source>
+        <translation>%1（×%2）</translation>
     </message>
     <message>
         <source>this view has no chart to export</source>
@@ -712,10 +736,6 @@ Xiong 等的分析假设输入满足 E‖x₀‖² ≈ d。</translation>
 <context>
     <name>normlab::LineChart</name>
     <message>
-        <source> (log)</source>
-        <translation>（对数）</translation>
-    </message>
-    <message>
         <source>non-finite value</source>
         <translation>非有限值</translation>
     </message>
@@ -734,6 +754,26 @@ Xiong 等的分析假设输入满足 E‖x₀‖² ≈ d。</translation>
     <message>
         <source> · zoomed (right-click to zoom out)</source>
         <translation> · 已缩放（右键缩小）</translation>
+    </message>
+    <message>
+        <source> (log)</source>
+        <translation>（对数）</translation>
+    </message>
+    <message>
+        <source>x: %1</source>
+        <translation>x：%1</translation>
+    </message>
+    <message>
+        <source>y: %1</source>
+        <translation>y：%1</translation>
+    </message>
+    <message>
+        <source> (smoothed %1)</source>
+        <translation>（平滑 %1）</translation>
+    </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation>… 另有 %1 条</translation>
     </message>
 </context>
 <context>
@@ -863,6 +903,18 @@ NormLab 将改为打开默认存储。</translation>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
@@ -917,6 +969,10 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>Ctrl+0</source>
         <translation>Ctrl+0</translation>
+    </message>
+    <message>
+        <source>&amp;Panels</source>
+        <translation>面板(&amp;P)</translation>
     </message>
     <message>
         <source>&amp;Language</source>
@@ -1039,6 +1095,10 @@ NormLab 将改为打开默认存储。</translation>
         <translation>运行 #%1 的颜色</translation>
     </message>
     <message>
+        <source>Settings of run #%1 loaded into the form</source>
+        <translation>已将运行 #%1 的设置载入表单</translation>
+    </message>
+    <message>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -1071,6 +1131,10 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>&amp;Resume from checkpoint</source>
         <translation>从检查点继续(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Load settings into the form</source>
+        <translation>将设置载入表单(&amp;L)</translation>
     </message>
     <message>
         <source>Re&amp;name…</source>
@@ -1367,9 +1431,11 @@ NormLab 将改为打开默认存储。</translation>
     </message>
     <message>
         <source>NormLab: normalization in Transformer language models
-normlab report EXPERIMENT.json... --out DIR: reproduce the papers' findings (see normlab report --help)</source>
+normlab report EXPERIMENT.json... --out DIR: reproduce the papers' findings (see normlab report --help)
+normlab figure RUN... --out FILE.pdf: one chart of stored runs for a paper (see normlab figure --help)</source>
         <translation>NormLab：Transformer 语言模型中的归一化
-normlab report EXPERIMENT.json... --out DIR：复现论文结论（见 normlab report --help）</translation>
+normlab report EXPERIMENT.json... --out DIR：复现论文结论（见 normlab report --help）
+normlab figure RUN... --out FILE.pdf：为论文绘制已存运行的一张图（见 normlab figure --help）</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,8 @@
 // NormLab widgets: ChartsView (see chartsview.h).
 #include "widgets/chartsview.h"
 
+#include "core/groups.h"
+
 #include "widgets/figure.h"
 #include "widgets/heatmap.h"
 #include "widgets/linechart.h"
@@ -61,8 +63,11 @@ const LayerSeriesChoice kLayerChoices[] = {
 
 }  // namespace
 
-QString ChartsView::runLabel(const RunData& r) {
-    return QString("%1 (#%2)").arg(QString::fromStdString(r.info().name)).arg(r.id());
+QString ChartsView::runLabel(const RunData& r) const {
+    const QString name = QString::fromStdString(r.info().name);
+    for (auto& o : runs_)
+        if (o && o.get() != &r && o->info().name == r.info().name) return QString("%1 (#%2)").arg(name).arg(r.id());
+    return name;
 }
 
 QColor ChartsView::layerColor(const QColor& run, int layer, int layers, bool by_layer) {
@@ -83,9 +88,27 @@ ChartsView::ChartsView(QWidget* parent) : QWidget(parent) {
     tabs_->addTab(buildGainsTab(), QString());
     tabs_->addTab(buildLayersTab(), QString());
     tabs_->addTab(buildScalarsTab(), QString());
+    // Runs that differ only by seed: one line with a band, on every line chart.
+    group_ = new QComboBox(this);
+    group_->setObjectName("groupRuns");
+    addTrItem(group_, QT_TR_NOOP("each run its own line"), 0);
+    addTrItem(group_, QT_TR_NOOP("runs differing only by seed: mean ± std"), 1);
+    addTrItem(group_, QT_TR_NOOP("runs differing only by seed: mean, min–max"), 2);
+    setTrToolTip(group_, QT_TR_NOOP("Runs whose settings are equal but for the seed are drawn as one line, their mean, "
+                                    "with a shaded band; a run alone in its group keeps its own line."));
+    auto* group_bar = new QHBoxLayout();
+    group_bar->setContentsMargins(4, 2, 4, 0);
+    group_bar->addWidget(trLabel(QT_TR_NOOP("Group runs"), this));
+    group_bar->addWidget(group_);
+    group_bar->addStretch(1);
+    connect(group_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+        stale_.assign(stale_.size(), true);
+        redrawTab(tabs_->currentIndex());
+    });
     retranslate();
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
+    lay->addLayout(group_bar);
     lay->addWidget(tabs_);
     stale_.assign(static_cast<size_t>(tabs_->count()), true);
     connect(tabs_, &QTabWidget::currentChanged, this, &ChartsView::redrawTab);
@@ -239,8 +262,12 @@ QWidget* ChartsView::buildScalarsTab() {
         {"deepnorm/alpha", QT_TRANSLATE_NOOP("normlab::ChartsView", "DeepNorm α")},
         {"train/lr", QT_TRANSLATE_NOOP("normlab::ChartsView", "Learning rate")}};
     for (auto& [name, label] : items) addTrItem(scalar_series_, label, QString(name));
+    // A log axis, for the gradient norm whose one spike of 124 flattens the rest.
+    scalar_log_ = trCheckBox(QT_TR_NOOP("log y"), w);
+    scalar_log_->setObjectName("scalarLog");
     bar->addWidget(trLabel(QT_TR_NOOP("series"), w));
     bar->addWidget(scalar_series_, 1);
+    bar->addWidget(scalar_log_);
     v->addLayout(bar);
     scalar_chart_ = new LineChart(w);
     scalar_chart_->setObjectName("scalarChart");
@@ -248,6 +275,7 @@ QWidget* ChartsView::buildScalarsTab() {
     panels_.push_back(scalar_chart_);
     v->addWidget(scalar_chart_, 1);
     connect(scalar_series_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { redrawScalars(); });
+    connect(scalar_log_, &QCheckBox::toggled, this, [this](bool on) { scalar_chart_->setLogY(on); });
     return w;
 }
 
@@ -301,6 +329,7 @@ QString ChartsView::xTitle() const { return xunit_->currentText(); }
 
 void ChartsView::redrawLoss() {
     std::vector<Curve> loss, lr;
+    std::vector<size_t> loss_owner, lr_owner;
     std::vector<std::pair<double, QString>> floors;
     const auto unit = xUnit();
     for (size_t i = 0; i < runs_.size(); ++i) {
@@ -310,19 +339,26 @@ void ChartsView::redrawLoss() {
             for (size_t k = 0; k < x.size(); ++k) x[k] = r.x_of(static_cast<int64_t>(s.steps[k]), unit);
             return x;
         };
-        if (auto* s = r.series("train/loss")) loss.push_back({runLabel(r) + tr(" train"), run_color(r.info()), xs(*s), s->values});
+        if (auto* s = r.series("train/loss")) {
+            loss.push_back({runLabel(r) + tr(" train"), run_color(r.info()), xs(*s), s->values});
+            loss_owner.push_back(i);
+        }
         if (auto* s = r.series("val/loss")) {
             Curve c{runLabel(r) + tr(" val"), run_color(r.info()), xs(*s), s->values, Qt::DashLine, 1.6, false, true};
             loss.push_back(c);
+            loss_owner.push_back(i);
         }
-        if (auto* s = r.series("train/lr")) lr.push_back({runLabel(r), run_color(r.info()), xs(*s), s->values, Qt::SolidLine, 1.6, false});
+        if (auto* s = r.series("train/lr")) {
+            lr.push_back({runLabel(r), run_color(r.info()), xs(*s), s->values, Qt::SolidLine, 1.6, false});
+            lr_owner.push_back(i);
+        }
         if (auto f = r.loss_floor(); f && floors.empty()) floors.push_back({*f, tr("loss floor (entropy rate)")});
     }
     loss_->setAxisTitles(xTitle(), tr("loss (nats/byte)"));
     lr_->setAxisTitles(xTitle(), tr("learning rate"));
     loss_->setHLines(floors);
-    loss_->setCurves(std::move(loss));
-    lr_->setCurves(std::move(lr));
+    loss_->setCurves(grouped(std::move(loss), loss_owner));
+    lr_->setCurves(grouped(std::move(lr), lr_owner));
 }
 
 void ChartsView::redrawLayers() {
@@ -337,18 +373,56 @@ void ChartsView::redrawLayers() {
 void ChartsView::redrawScalars() {
     const std::string name = scalar_series_->currentData().toString().toStdString();
     std::vector<Curve> curves;
+    std::vector<size_t> owner;
     for (size_t i = 0; i < runs_.size(); ++i)
         if (auto* s = runs_[i]->series(name)) {
             std::vector<double> x(s->steps.size());
             for (size_t k = 0; k < x.size(); ++k) x[k] = runs_[i]->x_of(static_cast<int64_t>(s->steps[k]), xUnit());
             curves.push_back({runLabel(*runs_[i]), run_color(runs_[i]->info()), std::move(x), s->values, Qt::SolidLine, 1.6, false});
+            owner.push_back(i);
         }
     scalar_chart_->setTitle(scalar_series_->currentText());
     scalar_chart_->setAxisTitles(xTitle(), scalar_series_->currentText());
-    scalar_chart_->setCurves(std::move(curves));
+    scalar_chart_->setCurves(grouped(std::move(curves), owner));
 }
 
 void ChartsView::setLogY(bool on) { log_->setChecked(on); }
+void ChartsView::setGrouping(int mode) { group_->setCurrentIndex(std::clamp(mode, 0, group_->count() - 1)); }
+
+std::vector<Curve> ChartsView::grouped(std::vector<Curve> curves, const std::vector<size_t>& owner) const {
+    const int mode = group_->currentData().toInt();
+    if (mode == 0 || runs_.size() < 2 || owner.size() != curves.size()) return curves;
+    std::vector<nlohmann::json> configs;
+    for (auto& r : runs_) configs.push_back(r->info().config);
+    const std::vector<int> group = group_runs(configs);
+    auto key = [&](size_t k) { return curves[k].label.mid(runLabel(*runs_[owner[k]]).size()); };
+    std::vector<Curve> out;
+    std::vector<bool> used(curves.size(), false);
+    for (size_t k = 0; k < curves.size(); ++k) {
+        if (used[k]) continue;
+        std::vector<size_t> same;   // this quantity in every run of k's group
+        for (size_t j = k; j < curves.size(); ++j)
+            if (!used[j] && group[owner[j]] == group[owner[k]] && key(j) == key(k)) same.push_back(j);
+        std::vector<const std::vector<double>*> xs, ys;
+        for (size_t j : same) xs.push_back(&curves[j].x), ys.push_back(&curves[j].y);
+        Band b = same.size() > 1 ? band_of(xs, ys, mode == 2 ? BandKind::MinMax : BandKind::Std) : Band{};
+        if (b.x.empty()) {   // alone, or nothing shared on x (wall time): the run's own line
+            out.push_back(curves[k]);
+            used[k] = true;
+            continue;
+        }
+        Curve c = curves[k];
+        c.label = tr("%1 (×%2)").arg(runLabel(*runs_[owner[k]])).arg(same.size()) + key(k);
+        c.x = std::move(b.x);
+        c.y = std::move(b.mean);
+        c.band_lo = std::move(b.lo);
+        c.band_hi = std::move(b.hi);
+        c.markers = c.markers && c.x.size() < 40;
+        out.push_back(std::move(c));
+        for (size_t j : same) used[j] = true;
+    }
+    return out;
+}
 bool ChartsView::logY() const { return log_->isChecked(); }
 void ChartsView::setSmoothing(double s) { smooth_->setValue(static_cast<int>(std::round(s * 100))); }
 double ChartsView::smoothing() const { return smooth_->value() / 100.0; }
@@ -393,6 +467,44 @@ bool ChartsView::exportCurrent(const QString& path, const QString& format, int d
     if (!whole_panel)
         if (auto* lc = qobject_cast<LineChart*>(target)) return lc->exportFigure(path, format, dpi, error);
     return export_widget(target, path, format, dpi, error);
+}
+
+bool ChartsView::showView(const QString& view, const QString& weight, const QString& norm, const QString& probe,
+                          QString* error) {
+    const QStringList views = {"loss", "gradients", "gains", "layers", "scalars"};
+    const int tab = views.indexOf(view);
+    auto fail = [&](const QString& why) {
+        if (error) *error = why;
+        return false;
+    };
+    if (tab < 0) return fail(QString("--view %1 is not one of %2").arg(view, views.join(", ")));
+    auto pick = [&](QComboBox* combo, const QString& option, const QString& value, const QString& prefix = {}) {
+        if (value.isEmpty()) return true;
+        const int i = combo->findData(prefix + value);
+        if (i >= 0) {
+            combo->setCurrentIndex(i);
+            return true;
+        }
+        QStringList have;
+        for (int k = 0; k < combo->count(); ++k) have << combo->itemData(k).toString().mid(prefix.size()).remove('/');
+        if (error) *error = QString("%1 %2 is not one of: %3").arg(option, value, have.join(", "));
+        return false;
+    };
+    if (!probe.isEmpty() && tab != 3 && tab != 4 && tab != 2) return fail(QString("--probe is for --view layers, scalars or gains"));
+    if ((!weight.isEmpty() || !norm.isEmpty()) && tab != 1) return fail(QString("--weight and --norm are for --view gradients"));
+    if (tab == 1 && !(pick(grad_weight_, "--weight", weight) && pick(grad_norm_, "--norm", norm.isEmpty() ? QString() : norm + "/", "grad_")))
+        return false;
+    if (tab == 3 && !pick(layer_series_, "--probe", probe)) return false;
+    if (tab == 4 && !pick(scalar_series_, "--probe", probe)) return false;
+    tabs_->setCurrentIndex(tab);
+    stale_[static_cast<size_t>(tab)] = true;
+    redrawTab(tab);
+    if (tab == 2 && !probe.isEmpty()) {   // the gains' names come from the runs, known once drawn
+        if (!pick(gain_name_, "--probe", probe)) return false;
+        stale_[static_cast<size_t>(tab)] = true;
+        redrawTab(tab);
+    }
+    return true;
 }
 
 }  // namespace normlab

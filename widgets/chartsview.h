@@ -53,6 +53,9 @@ public:
     bool logY() const;
     void setSmoothing(double s);
     double smoothing() const;
+    // 0: every run its own line; 1: runs that differ only by seed as their
+    // mean ± std; 2: as their mean with a min–max band.
+    void setGrouping(int mode);
 
     QTabWidget* tabs() const { return tabs_; }
     LineChart* lossChart() const { return loss_; }
@@ -63,6 +66,13 @@ public:
 
     // Exports a chart or panel: png (dpi), svg, pdf, or csv (the chart's full data).
     bool exportCurrent(const QString& path, const QString& format, int dpi, bool whole_panel, QString* error);
+
+    // For scripts (normlab figure): shows `view` — loss, gradients, gains,
+    // layers or scalars — with the weight (gradients: fc2, q, …), norm (l1,
+    // l2, expected) or probe (layers, scalars: a series name such as
+    // hidden/norm or train/grad_norm) given; empty means the view's default.
+    // False with `error` naming the option and what exists.
+    bool showView(const QString& view, const QString& weight, const QString& norm, const QString& probe, QString* error);
 
 protected:
     void changeEvent(QEvent* e) override;
@@ -83,7 +93,14 @@ private:
     std::vector<struct Curve> perLayerCurves(const std::string& name, bool by_layer_color) const;
     RunData::XUnit xUnit() const;
     QString xTitle() const;
-    static QString runLabel(const RunData& r);     // "name (#id)"
+    // A run in legends and titles: its name, and "name (#id)" only where
+    // another run shown has the same name.
+    QString runLabel(const RunData& r) const;
+    // Groups (the "Group runs" choice): the curves of runs that differ only by
+    // seed, one per quantity (same label after the run's), become one curve —
+    // their mean — with a band (± std or min–max). owner[k]: the run index of
+    // curves[k]. Runs alone in their group keep their curves.
+    std::vector<struct Curve> grouped(std::vector<struct Curve> curves, const std::vector<size_t>& owner) const;
     // Translated text that follows a language switch (see retranslate()).
     QLabel* trLabel(const char* source, QWidget* parent);
     QCheckBox* trCheckBox(const char* source, QWidget* parent);
@@ -95,6 +112,7 @@ private:
     static QColor layerColor(const QColor& run, int layer, int layers, bool by_layer);
 
     QTabWidget* tabs_;
+    QComboBox* group_;                             // none, by seed ± std, by seed min–max
     std::vector<QWidget*> panels_;                 // per tab: its charts without the controls
     std::vector<bool> stale_;                      // per tab: data changed since it was last drawn
     std::vector<std::unique_ptr<RunData>> runs_;
@@ -129,6 +147,7 @@ private:
     // scalars tab
     LineChart* scalar_chart_;
     QComboBox* scalar_series_;
+    QCheckBox* scalar_log_;
 };
 
 }  // namespace normlab

@@ -124,10 +124,17 @@ void ChartsView::redrawGains() {
             if (layer == gain_layer_->value() || (layer < 0 && at.size() == 1)) {
                 Curve c{runLabel(r), run_color(r.info()), {}, {}, Qt::SolidLine, 1.8, false};
                 const double w = (d->hist_hi - d->hist_lo) / std::max<size_t>(1, d->hist.size());
+                // All values equal (stores written before the probe centred them):
+                // shift the bins so that the one bar is centred on the value.
+                double shift = 0;
+                if (d->min == d->max && d->count > 0) {
+                    const double b = std::clamp(std::floor((d->min - d->hist_lo) / w), 0.0, double(d->hist.size()) - 1);
+                    shift = d->min - (d->hist_lo + (b + 0.5) * w);
+                }
                 for (size_t b = 0; b < d->hist.size(); ++b) {   // step-shaped histogram
-                    c.x.push_back(d->hist_lo + b * w);
+                    c.x.push_back(d->hist_lo + b * w + shift);
                     c.y.push_back(d->hist[b]);
-                    c.x.push_back(d->hist_lo + (b + 1) * w);
+                    c.x.push_back(d->hist_lo + (b + 1) * w + shift);
                     c.y.push_back(d->hist[b]);
                 }
                 hist.push_back(std::move(c));

@@ -71,6 +71,7 @@ QWidget* ChartsView::buildGradTab() {
 
 std::vector<Curve> ChartsView::perLayerCurves(const std::string& name, bool by_layer_color) const {
     std::vector<Curve> out;
+    std::vector<size_t> owner;
     for (size_t i = 0; i < runs_.size(); ++i) {
         const RunData& r = *runs_[i];
         const int L = r.layers(name);
@@ -79,9 +80,10 @@ std::vector<Curve> ChartsView::perLayerCurves(const std::string& name, bool by_l
                 QString label = runs_.size() > 1 ? QString("%1 · L%2").arg(runLabel(r)).arg(l) : tr("layer %1").arg(l);
                 out.push_back({label, layerColor(run_color(r.info()), l, L, by_layer_color), s->steps, s->values, Qt::SolidLine, 1.5, false,
                                s->steps.size() < 40});
+                owner.push_back(i);
             }
     }
-    return out;
+    return grouped(std::move(out), owner);
 }
 
 void ChartsView::redrawGradients() {

@@ -413,6 +413,7 @@ void Designer::revalidate() {
         }
     }
     updateEnabled();
+    recordUndo();
     Q_EMIT changed();
 }
 

@@ -49,6 +49,13 @@ public:
     bool saveExperiment(const QString& path, QString* error) const;
     const std::optional<Experiment>& experiment() const { return experiment_; }
 
+    // Undo/redo of the form (Edit menu): each change of a field, a scheme
+    // switch or an opened experiment is one step; 200 steps are kept.
+    bool undo();
+    bool redo();
+    bool canUndo() const { return !undo_.empty(); }
+    bool canRedo() const { return !redo_.empty(); }
+
     QWidget* field(const QString& path) const;      // for tests
     QPushButton* runButton() const { return run_; }
     QPushButton* runExperimentButton() const { return run_all_; }
@@ -85,6 +92,11 @@ private:
     QString error_, error_path_;
     std::optional<Experiment> experiment_;
     bool filling_ = false;
+    // designer_undo.cpp: form states (JSON text) before the current one, and after it
+    void recordUndo();
+    std::vector<std::string> undo_, redo_;
+    std::string current_;
+    bool restoring_ = false;
 };
 
 }  // namespace normlab

@@ -105,7 +105,15 @@ void Heatmap::render(QPainter& p, const QRect& r) const {
         p.drawText(plot, Qt::AlignCenter, tr("no data yet"));
         return;
     }
-    p.drawImage(plot, image_);
+    // Cells as sharp blocks on every device: the image (one pixel a cell) is
+    // scaled here, nearest neighbour, to the plot's size in device pixels, so
+    // neither a PDF viewer's smoothing nor the PDF writer's JPEG compression
+    // (whose chroma subsampling mixes the colours of neighbouring cells in a
+    // 100 × 4 image) makes the cells disagree with their colour bar.
+    const QRectF dev = p.transform().mapRect(QRectF(plot));
+    const QSize px(std::clamp(static_cast<int>(std::ceil(dev.width())), image_.width(), 8192),
+                   std::clamp(static_cast<int>(std::ceil(dev.height())), image_.height(), 8192));
+    p.drawImage(plot, px == image_.size() ? image_ : image_.scaled(px, Qt::IgnoreAspectRatio, Qt::FastTransformation));
     p.drawRect(plot.adjusted(0, 0, -1, -1));
     // y: layers
     const int H = static_cast<int>(rows_.size());

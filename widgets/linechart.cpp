@@ -9,10 +9,15 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QFontMetrics>
 #include <QFile>
+#include <QGraphicsLineItem>
+#include <QGraphicsRectItem>
 #include <QLabel>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QAreaSeries>
 #include <QCategoryAxis>
 #include <QPainter>
 #include <QScatterSeries>
@@ -39,6 +44,10 @@ LineChart::LineChart(QWidget* parent) : QWidget(parent) {
     view_ = new QChartView(chart_, this);
     view_->setRenderHint(QPainter::Antialiasing);
     view_->setRubberBand(QChartView::RectangleRubberBand);
+    view_->setMouseTracking(true);
+    view_->viewport()->installEventFilter(this);   // the hover readout (linechart_readout.cpp)
+    // Titles are elided to the plot area, known once the scene is laid out.
+    connect(chart_, &QChart::plotAreaChanged, this, [this] { applyAxisTitles(); });
     footer_ = new QLabel(this);
     footer_->setObjectName("chartFooter");
     footer_->setStyleSheet("color: gray; font-size: 9pt;");
@@ -56,11 +65,12 @@ LineChart::LineChart(QWidget* parent) : QWidget(parent) {
 
 void LineChart::setTitle(const QString& title) { chart_->setTitle(title); }
 
+QString LineChart::title() const { return chart_->title(); }
+
 void LineChart::setAxisTitles(const QString& x, const QString& y) {
     x_title_ = x;
     y_title_ = y;
-    if (x_axis_) x_axis_->setTitleText(x);
-    if (y_axis_) y_axis_->setTitleText(y + (log_y_ ? tr(" (log)") : QString()));
+    applyAxisTitles();
 }
 
 void LineChart::setCurves(std::vector<Curve> curves, bool keep_zoom) {
@@ -129,6 +139,7 @@ void LineChart::rebuildSeries() {
     raw_series_.clear();
     smooth_series_.clear();
     marker_series_.clear();
+    band_series_.clear();
     hline_series_.clear();
     nonfinite_ = nullptr;
     // Axes are made once and never removed: Qt Charts 6.4 leaves a removed axis drawn in the scene.
@@ -148,11 +159,13 @@ void LineChart::rebuildSeries() {
         x_axis_ = x;
         y_lin_ = vy;
         y_log_ = ly;
-        connect(x, &QValueAxis::rangeChanged, this, [this] {
+        connect(x, &QValueAxis::rangeChanged, this, [this, x] {
+            updateLinearTicks(x, x_integer_);
             if (setting_range_) return;
             zoomed_ = true;
             scheduleRedraw();
         });
+        connect(vy, &QValueAxis::rangeChanged, this, [this, vy] { updateLinearTicks(vy, false); });
         connect(ly, &QValueAxis::rangeChanged, this, &LineChart::updateLogLabels);
     }
     QAbstractAxis* x = x_axis_;
@@ -160,10 +173,28 @@ void LineChart::rebuildSeries() {
     y_axis_ = y;
     y_lin_->setVisible(!log_y_);
     y_log_->setVisible(log_y_);
-    x->setTitleText(x_title_);
-    y->setTitleText(y_title_ + (log_y_ ? tr(" (log)") : QString()));
+    applyAxisTitles();
     for (size_t i = 0; i < curves_.size(); ++i) {
         const Curve& c = curves_[i];
+        QAreaSeries* band = nullptr;
+        if (!c.band_lo.empty() && c.band_lo.size() == c.x.size() && c.band_hi.size() == c.x.size()) {
+            // under the line: added first, translucent, no outline, no legend entry
+            auto* up = new QLineSeries();
+            auto* dn = new QLineSeries();
+            band = new QAreaSeries(up, dn);
+            up->setParent(band);
+            dn->setParent(band);
+            QColor fill = c.color;
+            fill.setAlphaF(0.2);
+            band->setBrush(fill);
+            band->setPen(Qt::NoPen);
+            band->setName(c.label);
+            chart_->addSeries(band);
+            band->attachAxis(x);
+            band->attachAxis(y);
+            for (auto* m : chart_->legend()->markers(band)) m->setVisible(false);
+        }
+        band_series_.push_back(band);
         auto* raw = new QLineSeries();
         raw->setName(c.label);
         QColor col = c.color;
@@ -232,12 +263,19 @@ void LineChart::fitRanges() {
             y1 = std::max(y1, ys[i]);
         }
     };
-    for (auto& c : curves_) take(c.x, c.y);
+    for (auto& c : curves_) {
+        take(c.x, c.y);
+        if (!c.band_lo.empty()) take(c.x, c.band_lo), take(c.x, c.band_hi);
+    }
     for (auto& [v, label] : hlines_)
         if (std::isfinite(v) && (!log_y_ || v > 0)) y0 = std::min(y0, v), y1 = std::max(y1, v);
     if (!std::isfinite(x0)) x0 = 0, x1 = 1;
     if (!std::isfinite(y0)) y0 = log_y_ ? 0.1 : 0, y1 = log_y_ ? 10 : 1;
     if (x1 <= x0) x1 = x0 + 1;
+    x_integer_ = true;
+    for (auto& c : curves_)
+        for (double v : c.x)
+            if (std::isfinite(v) && v != std::floor(v)) x_integer_ = false;
     if (log_y_) {
         if (y1 <= y0) y1 = y0 * 10;
         y0 /= 1.15;
@@ -250,48 +288,24 @@ void LineChart::fitRanges() {
         y1 += pad;
         if (nonnegative) y0 = std::max(y0, 0.0);   // norms, losses, rates: no axis below zero
     }
-    setting_range_ = true;
+    // Ranges tight to the data (x exactly, y with a 5% margin), ticks at 1-2-5
+    // steps on them (updateLinearTicks): QValueAxis::applyNiceNumbers widened
+    // the range to its own tick grid, drawing 120 steps on 0–200.
+    // Qt lays an axis out on its range change before any slot of ours runs:
+    // an old tick interval over a new, much wider range would make millions of
+    // ticks. So: fixed ticks while the range moves, the 1-2-5 ones after.
     auto* xa = static_cast<QValueAxis*>(x_axis_);
+    auto* yl = static_cast<QValueAxis*>(y_lin_);
+    xa->setTickType(QValueAxis::TicksFixed);
+    yl->setTickType(QValueAxis::TicksFixed);
+    setting_range_ = true;
     xa->setRange(x0, x1);
-    if (x0 >= 0) xa->applyNiceNumbers();   // round ticks: steps, tokens, layers, learning rates
     if (log_y_) y_axis_->setRange(std::log10(y0), std::log10(y1));
-    else y_axis_->setRange(y0, y1);
-    if (!log_y_) {
-        auto* ya = static_cast<QValueAxis*>(y_axis_);
-        ya->applyNiceNumbers();
-        if (y0 >= 0 && ya->min() < 0) ya->setMin(0);
-    }
+    else yl->setRange(y0, y1);
     setting_range_ = false;
+    updateLinearTicks(static_cast<QValueAxis*>(x_axis_), x_integer_);
     if (log_y_) updateLogLabels();
-}
-
-// Labels of the log axis for its current range (also after a zoom).
-void LineChart::updateLogLabels() {
-    auto* ax = static_cast<QCategoryAxis*>(y_log_);
-    if (!ax || updating_labels_) return;
-    updating_labels_ = true;
-    for (const QString& l : ax->categoriesLabels()) ax->remove(l);
-    const double lo = ax->min(), hi = ax->max();
-    ax->setStartValue(lo);
-    const std::vector<double> ticks = log_ticks(std::pow(10.0, lo), std::pow(10.0, hi), 6);
-    const std::vector<std::string> labels = tick_labels(ticks);
-    double last = lo;
-    for (size_t i = 0; i < ticks.size(); ++i) {
-        const double v = std::log10(ticks[i]);
-        if (v <= last || v > hi) continue;
-        ax->append(QString::fromStdString(labels[i]), v);
-        last = v;
-    }
-    updating_labels_ = false;
-}
-
-QStringList LineChart::yTickLabels() const {
-    if (log_y_) return static_cast<QCategoryAxis*>(y_log_)->categoriesLabels();
-    auto* ya = static_cast<QValueAxis*>(y_lin_);
-    QStringList out;
-    const int n = ya->tickCount();
-    for (int i = 0; i < n; ++i) out << QString::number(ya->min() + i * (ya->max() - ya->min()) / std::max(1, n - 1), 'g', 6);
-    return out;
+    else updateLinearTicks(static_cast<QValueAxis*>(y_lin_), false);
 }
 
 void LineChart::scheduleRedraw() {
@@ -303,7 +317,36 @@ void LineChart::resizeEvent(QResizeEvent* e) {
     scheduleRedraw();
 }
 
+namespace {
+// A band's edge for the visible range: per pixel column its highest (upper
+// edge) or lowest (lower edge) value, so a band of any length costs at most a
+// few points per pixel and never hides a spread; non-finite values (and
+// values ≤ 0 on a log axis) are left out.
+QList<QPointF> envelope(const std::vector<double>& xs, const std::vector<double>& ys, double x0, double x1, int columns,
+                        bool log_y, bool upper) {
+    QList<QPointF> out;
+    const double w = (x1 - x0) / std::max(1, columns);
+    int col = std::numeric_limits<int>::min();
+    for (size_t i = 0; i < xs.size() && i < ys.size(); ++i) {
+        double y = ys[i];
+        if (!std::isfinite(xs[i]) || !std::isfinite(y) || (log_y && y <= 0)) continue;
+        if (log_y) y = std::log10(y);
+        const int c = static_cast<int>(std::floor((xs[i] - x0) / (w > 0 ? w : 1)));
+        if (c < -1 || c > columns + 1) continue;   // one point beyond each side keeps the edges joined
+        if (c == col && !out.isEmpty()) {
+            QPointF& p = out.back();
+            p.setY(upper ? std::max(p.y(), y) : std::min(p.y(), y));
+        } else {
+            out.append(QPointF(xs[i], y));
+            col = c;
+        }
+    }
+    return out;
+}
+}  // namespace
+
 void LineChart::redraw() {
+    applyAxisTitles();
     auto* xa = static_cast<QValueAxis*>(x_axis_);
     const double x0 = xa->min(), x1 = xa->max();
     const int columns = std::max(50, static_cast<int>(chart_->plotArea().width()));
@@ -328,6 +371,10 @@ void LineChart::redraw() {
             return pts;
         };
         auto pts = push(raw_series_[i], c.y);
+        if (band_series_[i]) {
+            band_series_[i]->upperSeries()->replace(envelope(c.x, c.band_hi, x0, x1, columns, log_y_, true));
+            band_series_[i]->lowerSeries()->replace(envelope(c.x, c.band_lo, x0, x1, columns, log_y_, false));
+        }
         if (smooth_series_[i] && i < smoothed_.size() && !smoothed_[i].empty()) push(smooth_series_[i], smoothed_[i]);
         if (marker_series_[i]) marker_series_[i]->replace(pts);
         for (size_t k = 0; k < c.y.size(); ++k) {
@@ -364,6 +411,17 @@ QString LineChart::footer() const {
 }
 
 bool LineChart::exportFigure(const QString& path, const QString& format, int dpi, QString* error) const {
+    // The readout is for the screen: never in a figure.
+    const bool had_readout = cross_ && cross_->isVisible();
+    if (cross_) cross_->hide(), readout_box_->hide();
+    struct Restore {
+        QGraphicsLineItem* c;
+        QGraphicsRectItem* b;
+        bool on;
+        ~Restore() {
+            if (on) c->show(), b->show();
+        }
+    } restore{cross_, readout_box_, had_readout};
     return write_figure(path, format, dpi, view_->size(), chart_->title(),
                         [this](QPainter& p, const QRectF& target) { view_->render(&p, target, view_->rect()); }, error);
 }

@@ -26,9 +26,14 @@ class QChart;
 class QChartView;
 class QLabel;
 class QAbstractAxis;
+class QAreaSeries;
+class QGraphicsLineItem;
+class QGraphicsRectItem;
+class QGraphicsSimpleTextItem;
 class QLineSeries;
 class QScatterSeries;
 class QTimer;
+class QValueAxis;
 QT_END_NAMESPACE
 
 namespace normlab {
@@ -41,6 +46,7 @@ struct Curve {
     double width = 1.6;
     bool smooth = true;              // the EMA applies to this curve
     bool markers = false;            // short series: a dot per point
+    std::vector<double> band_lo = {}, band_hi = {};   // a shaded band around the line (a group's spread), aligned with x
 };
 
 class LineChart : public QWidget {
@@ -58,6 +64,13 @@ public:
     void setSmoothing(double s);                                       // 0 (off) .. 0.999
     double smoothing() const { return smoothing_; }
     void resetZoom();
+    QString title() const;
+    QString xTitle() const { return x_title_; }
+    QString yTitle() const { return y_title_; }
+    const std::vector<std::pair<double, QString>>& hlines() const { return hlines_; }
+    // A figure for print (normlab figure): no footer (it is UI text), every
+    // font at `font_pt` points (the title 10% larger), thin margins.
+    void setPrintStyle(double font_pt);
 
     const std::vector<Curve>& curves() const { return curves_; }
     size_t pointsTotal() const;
@@ -72,11 +85,24 @@ public:
     // Every point of every curve (never the reduced view), long format.
     bool exportCsv(const QString& path, QString* error) const;
 
-    // The y axis's tick labels as drawn (on a log axis: at any range, axis_ticks.h).
+    // The axes' tick labels as drawn: 1-2-5 steps on linear axes, and on a log
+    // axis labels at any range (axis_ticks.h).
     QStringList yTickLabels() const;
+    QStringList xTickLabels() const;
+    // An axis title as drawn: elided in the middle when it does not fit, the
+    // full text then in the chart's tooltip.
+    QString axisTitleShown(Qt::Orientation o) const;
+
+    // Hover readout: a vertical line at the x under the mouse and every
+    // curve's value there (its nearest point; the smoothed value beside the
+    // raw one when smoothing is on). A click pins it, another click frees it.
+    QString readoutAt(double x) const;
+    QString readoutText() const;   // as shown now; empty when hidden
+    bool readoutPinned() const { return pinned_; }
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void rebuild();          // series objects and axes
@@ -94,6 +120,7 @@ private:
     std::vector<std::vector<double>> smoothed_;
     std::vector<QLineSeries*> raw_series_, smooth_series_;
     std::vector<QScatterSeries*> marker_series_;
+    std::vector<QAreaSeries*> band_series_;        // per curve, null without a band
     QScatterSeries* nonfinite_ = nullptr;
     std::vector<QLineSeries*> hline_series_;
     std::vector<std::pair<double, QString>> hlines_;
@@ -104,6 +131,18 @@ private:
     bool log_y_ = false;
     bool updating_labels_ = false;
     void updateLogLabels();
+    bool x_integer_ = false;   // every x is a whole number (steps, layers): no ticks between them
+    void updateLinearTicks(QValueAxis* axis, bool integer);
+    void applyAxisTitles();
+    bool applying_titles_ = false;
+    // linechart_readout.cpp
+    void showReadout(const QPoint& viewport_pos);
+    void hideReadout();
+    QGraphicsLineItem* cross_ = nullptr;
+    QGraphicsRectItem* readout_box_ = nullptr;
+    QGraphicsSimpleTextItem* readout_text_ = nullptr;
+    bool pinned_ = false;
+    QPoint press_pos_;
     double smoothing_ = 0.0;
     bool zoomed_ = false;
     bool setting_range_ = false;

@@ -8,6 +8,9 @@
 //       latency (p50/p99 in ms) as JSON, then quits (bench/run.py uses it)
 //   normlab report EXPERIMENT.json... --out DIR [...]
 //       reproduces the papers' findings and writes a report (app/gui/report.h); offscreen
+//   normlab figure RUN... --out FILE.pdf|svg|png [...]
+//       one chart of stored runs at a size for print (app/gui/figure_command.h); offscreen
+#include "app/gui/figure_command.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/report.h"
 #include "app/gui/reportdialog.h"
@@ -63,6 +66,11 @@ int main(int argc, char** argv) {
         QStringList args = QApplication::arguments().mid(2);
         return run_report(args);
     }
+    if (argc > 1 && std::string(argv[1]) == "figure") {
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+        QApplication app(argc, argv);
+        return run_figure(QApplication::arguments().mid(2));
+    }
     QApplication app(argc, argv);
     QApplication::setOrganizationName("NormLab");
     QApplication::setApplicationName("NormLab");
@@ -72,7 +80,8 @@ int main(int argc, char** argv) {
     QCommandLineParser cli;
     cli.setApplicationDescription(QCoreApplication::translate(
         "main", "NormLab: normalization in Transformer language models\n"
-                "normlab report EXPERIMENT.json... --out DIR: reproduce the papers' findings (see normlab report --help)"));
+                "normlab report EXPERIMENT.json... --out DIR: reproduce the papers' findings (see normlab report --help)\n"
+                "normlab figure RUN... --out FILE.pdf: one chart of stored runs for a paper (see normlab figure --help)"));
     cli.addHelpOption();
     cli.addVersionOption();
     QCommandLineOption store({"s", "store"}, QCoreApplication::translate("main", "Run store file."), "file");

@@ -126,8 +126,14 @@ MainWindow::MainWindow(const QString& store_path, QWidget* parent) : QMainWindow
     restoreGeometry(settings.value("geometry").toByteArray());
     restoreState(settings.value("windowState").toByteArray());
     applyTheme();
-    // Start with the newest saved run on screen, if any.
-    if (model_->rowCount() > 0) showRuns({model_->runAt(model_->rowCount() - 1)->id});
+    // The runs shown when the window last closed on this store, selected in
+    // the table too; else the newest run.
+    std::vector<qint64> last;
+    if (settings.value("shownStore").toString() == QString::fromStdString(store_->path()))
+        for (const QVariant& v : settings.value("shownRuns").toList())
+            if (model_->rowOf(v.toLongLong()) >= 0) last.push_back(v.toLongLong());
+    if (last.empty() && model_->rowCount() > 0) last = {model_->runAt(model_->rowCount() - 1)->id};
+    selectRuns(last);
 }
 
 MainWindow::~MainWindow() {
@@ -298,6 +304,10 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
+    auto* edit = menuBar()->addMenu(tr("&Edit"));   // the experiment form's undo/redo (a focused text field keeps its own)
+    edit->addAction(tr("&Undo"), this, [this] { designer_->undo(); })->setShortcut(QKeySequence::Undo);
+    edit->addAction(tr("&Redo"), this, [this] { designer_->redo(); })->setShortcut(QKeySequence::Redo);
+
     auto* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(tr("&Run"), this, [this] { runCurrent(); })->setShortcut(QKeySequence(tr("Ctrl+R")));
     run->addAction(tr("Run &experiment"), this, [this] { runExperiment(); })->setShortcut(QKeySequence(tr("Ctrl+Shift+R")));
@@ -324,6 +334,11 @@ void MainWindow::buildMenus() {
         if (auto* lc = qobject_cast<LineChart*>(charts_->currentChart())) lc->resetZoom();
     });
     reset->setShortcut(QKeySequence(tr("Ctrl+0")));
+    // Every panel, so a closed one comes back from here (not only from the
+    // menu bar's context menu); the actions follow the panels' titles.
+    auto* panels = view->addMenu(tr("&Panels"));
+    panels->setObjectName("panelsMenu");
+    for (auto* dock : findChildren<QDockWidget*>()) panels->addAction(dock->toggleViewAction());
     auto* lang = view->addMenu(tr("&Language"));
     for (auto [label, code] : {std::pair{tr("System"), QString()}, {QString("English"), QString("en")},
                                {QString("Deutsch"), QString("de")}, {QString("简体中文"), QString("zh_CN")}})
@@ -475,6 +490,10 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     s.setValue("geometry", saveGeometry());
     s.setValue("windowState", saveState());
     s.setValue("store", QString::fromStdString(store_->path()));
+    QVariantList shown;
+    for (qint64 id : shown_) shown << id;
+    s.setValue("shownRuns", shown);
+    s.setValue("shownStore", QString::fromStdString(store_->path()));
     e->accept();
 }
 

@@ -73,11 +73,15 @@ public:
     std::vector<qint64> runExperiment();
     // Shows these runs (one color each) in every chart.
     void showRuns(const std::vector<qint64>& ids);
+    // A stored run's settings into the experiment form (the runs' context menu).
+    bool loadRunSettings(qint64 id);
     bool openStore(const QString& path, QString* error);
     // Continues cancelled/interrupted/failed runs from their checkpoints on the worker.
     void resumeRuns(const std::vector<qint64>& ids);
     void reloadRuns();                            // re-reads the run table from the store
     std::vector<qint64> selectedRuns() const;     // ids selected in the run table
+    // Selects these runs in the table (and so shows them); ids not in the store are skipped.
+    void selectRuns(const std::vector<qint64>& ids);
     bool switchLanguage(const QString& locale);   // "" = system, "en", "de", "zh_CN"
     // SIGTERM/SIGINT: cancels the training run (kept as cancelled, with a
     // checkpoint) and quits without asking.

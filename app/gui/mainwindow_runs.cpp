@@ -14,6 +14,7 @@
 #include "widgets/runtable.h"
 
 #include <QAction>
+#include <QItemSelection>
 #include <QChart>
 #include <QChartView>
 #include <QApplication>
@@ -92,6 +93,17 @@ std::vector<qint64> MainWindow::selectedRuns() const {
         if (const RunInfo* r = model_->runAt(proxy_->mapToSource(i).row())) ids.push_back(r->id);
     std::sort(ids.begin(), ids.end());
     return ids;
+}
+
+void MainWindow::selectRuns(const std::vector<qint64>& ids) {
+    QItemSelection sel;
+    for (qint64 id : ids) {
+        const int row = model_->rowOf(id);
+        if (row < 0) continue;
+        const QModelIndex at = proxy_->mapFromSource(model_->index(row, 0));
+        sel.select(at, at);
+    }
+    table_->selectionModel()->select(sel, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 
 void MainWindow::onSelectionChanged() {
@@ -246,6 +258,8 @@ void MainWindow::editSelected(const QString& what) {
             showRuns(ids);   // redraw with the new colour
         } else if (what == "resume") {
             resumeRuns(ids);
+        } else if (what == "load") {
+            loadRunSettings(first->id);
         } else if (what == "delete") {
             for (qint64 id : ids)
                 if (id == worker_->current()) {
@@ -292,6 +306,15 @@ void MainWindow::resumeRuns(const std::vector<qint64>& ids) {
         statusBar()->showMessage(tr("Not resumed (finished, training or queued): %1").arg(skipped.join(", ")), 8000);
 }
 
+bool MainWindow::loadRunSettings(qint64 id) {
+    auto r = store_->run(id);
+    if (!r) return false;
+    // To change one thing and train again; Edit → Undo takes the form back.
+    designer_->setConfig(run_config_from_json(r->config));
+    statusBar()->showMessage(tr("Settings of run #%1 loaded into the form").arg(id), 6000);
+    return true;
+}
+
 void MainWindow::showRunMenu(const QPoint& pos) {
     if (!table_->indexAt(pos).isValid()) return;
     QMenu menu(this);
@@ -301,6 +324,7 @@ void MainWindow::showRunMenu(const QPoint& pos) {
         if (auto r = store_->run(id); r && resumable(r->status) && r->status != RunStatus::Queued) can_resume = true;
     auto* resume = menu.addAction(tr("&Resume from checkpoint"), this, [this] { editSelected("resume"); });
     resume->setEnabled(can_resume && !store_->read_only());
+    menu.addAction(tr("&Load settings into the form"), this, [this] { editSelected("load"); })->setObjectName("loadSettings");
     menu.addSeparator();
     menu.addAction(tr("Re&name…"), this, [this] { editSelected("rename"); });
     menu.addAction(tr("&Tags…"), this, [this] { editSelected("tags"); });

@@ -7,6 +7,8 @@
 // and for the baseline, picked at run time).
 #include "core/model/cpu_kernels.h"
 
+#include "core/platform.h"
+
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -24,7 +26,7 @@ using SgemmFn = void (*)(const char*, const char*, const int*, const int*, const
                          const int*, const float*, const int*, const float*, float*, const int*);
 
 SgemmFn sgemm() {
-    static const SgemmFn fn = reinterpret_cast<SgemmFn>(dlsym(RTLD_DEFAULT, "sgemm_"));
+    static const SgemmFn fn = reinterpret_cast<SgemmFn>(blas_symbol("sgemm_"));
     return fn;
 }
 

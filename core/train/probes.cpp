@@ -39,7 +39,14 @@ Distribution summarize(const std::string& name, int layer, int64_t step, std::ve
     d.std = std::sqrt(s2 / v.size());
     d.hist_lo = d.min;
     d.hist_hi = d.max;
-    if (!(d.hist_hi > d.hist_lo)) d.hist_lo -= 0.5, d.hist_hi += 0.5;
+    if (!(d.hist_hi > d.hist_lo)) {
+        // Every value equal (gains at initialization): a unit-wide range on
+        // which the value is the centre of its bin, not a bin's left edge —
+        // the histogram showed gains that are all 1 peaking at 1.03.
+        const double w1 = 1.0 / bins;
+        d.hist_lo = d.min - w1 * (bins / 2 + 0.5);
+        d.hist_hi = d.hist_lo + 1.0;
+    }
     d.hist.assign(static_cast<size_t>(bins), 0.f);
     const double w = (d.hist_hi - d.hist_lo) / bins;
     for (double x : v) {

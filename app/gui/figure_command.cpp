@@ -1,0 +1,193 @@
+// normlab figure (see figure_command.h).
+#include "app/gui/figure_command.h"
+
+#include "core/errors.h"
+#include "core/store/store.h"
+#include "widgets/chartsview.h"
+#include "widgets/linechart.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFileInfo>
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+
+namespace normlab {
+
+namespace {
+
+struct Usage : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct Options {
+    QStringList runs;
+    QString view = "loss", weight, norm, probe, out, store, title;
+    int log_y = -1;   // -1: as the window shows it
+    int group = 0;    // ChartsView::setGrouping
+    double width_mm = 89, height_mm = 0, font_pt = 8;
+    int dpi = 300;
+};
+
+const char* kUsage =
+    "usage: normlab figure RUN... --out FILE.pdf|svg|png\n"
+    "                      [--view loss|gradients|layers|scalars] [--weight fc2] [--norm l1|l2|expected_l2]\n"
+    "                      [--probe NAME] [--group none|seed|seed-minmax] [--log-y | --linear-y] [--title TEXT]\n"
+    "                      [--column single|double | --width-mm W | --width-in W] [--height-mm H | --height-in H]\n"
+    "                      [--font-pt 8] [--dpi 300] [--store FILE]\n"
+    "Draws one chart of the runs (ids or names) as the window draws it, at a size for print:\n"
+    "single column 89 mm, double column 183 mm wide (default single; height 0.62 x width),\n"
+    "fonts at --font-pt points, no title unless --title. --probe names a series: for --view layers\n"
+    "e.g. hidden/norm, attn/max_logit, cond/q, gain_mean/alpha_A; for --view scalars e.g.\n"
+    "train/grad_norm, branchnorm/alpha. --group seed draws runs that differ only by seed as their mean\n"
+    "with a ± std band (seed-minmax: a min–max band). PDF and SVG are vectors; --dpi sets the PNG's resolution.\n";
+
+double number(const QString& flag, const QString& v, double lo, double hi) {
+    bool ok = false;
+    const double x = v.toDouble(&ok);
+    if (!ok || !std::isfinite(x) || x < lo || x > hi)
+        throw Usage((flag + " needs a number from %1 to %2, got \"" + v + "\"").arg(lo).arg(hi).toStdString());
+    return x;
+}
+
+Options parse(const QStringList& args) {
+    Options o;
+    auto value = [&](int& i) {
+        if (i + 1 >= args.size()) throw Usage(args[i].toStdString() + " needs a value");
+        return args[++i];
+    };
+    bool width_set = false;
+    for (int i = 0; i < args.size(); ++i) {
+        const QString a = args[i];
+        auto size = [&](double lo_mm, double hi_mm, double unit_mm) {
+            const QString flag = a;
+            return number(flag, value(i), lo_mm / unit_mm, hi_mm / unit_mm) * unit_mm;
+        };
+        if (a == "--out") o.out = value(i);
+        else if (a == "--view") o.view = value(i);
+        else if (a == "--weight") o.weight = value(i);
+        else if (a == "--norm") o.norm = value(i);
+        else if (a == "--probe") o.probe = value(i);
+        else if (a == "--title") o.title = value(i);
+        else if (a == "--store") o.store = value(i);
+        else if (a == "--group") {
+            const QString g = value(i);
+            if (g == "none") o.group = 0;
+            else if (g == "seed") o.group = 1;
+            else if (g == "seed-minmax") o.group = 2;
+            else throw Usage("--group is none, seed (mean ± std) or seed-minmax (mean, min–max band), got \"" + g.toStdString() + "\"");
+        } else if (a == "--log-y") o.log_y = 1;
+        else if (a == "--linear-y") o.log_y = 0;
+        else if (a == "--width-mm") o.width_mm = size(20, 500, 1), width_set = true;
+        else if (a == "--width-in") o.width_mm = size(20, 500, 25.4), width_set = true;
+        else if (a == "--height-mm") o.height_mm = size(15, 500, 1);
+        else if (a == "--height-in") o.height_mm = size(15, 500, 25.4);
+        else if (a == "--font-pt") o.font_pt = number(a, value(i), 4, 24);
+        else if (a == "--dpi") o.dpi = static_cast<int>(number(a, value(i), 72, 1200));
+        else if (a == "--column") {
+            const QString c = value(i);
+            if (c == "single") o.width_mm = 89;
+            else if (c == "double") o.width_mm = 183;
+            else throw Usage("--column is single (89 mm) or double (183 mm), got \"" + c.toStdString() + "\"");
+            width_set = true;
+        } else if (a == "--help" || a == "-h") throw Usage("");
+        else if (a.startsWith("--")) throw Usage("unknown option " + a.toStdString() + " (normlab figure --help)");
+        else o.runs << a;
+    }
+    Q_UNUSED(width_set);
+    if (o.runs.isEmpty()) throw Usage("name at least one run (an id or a name; normlab-cli list shows them)");
+    if (o.out.isEmpty()) throw Usage("--out FILE.pdf, .svg or .png is required");
+    const QString suffix = QFileInfo(o.out).suffix().toLower();
+    if (suffix != "pdf" && suffix != "svg" && suffix != "png")
+        throw Usage("--out " + o.out.toStdString() + ": the file name must end in .pdf, .svg or .png");
+    if (!QFileInfo(QFileInfo(o.out).absolutePath()).isDir())
+        throw Usage("--out " + o.out.toStdString() + ": the folder " + QFileInfo(o.out).absolutePath().toStdString() +
+                    " does not exist; create it first");
+    if (o.view == "gains")
+        throw Usage("--view gains: its box plots are exported from the window (Ctrl+E); normlab figure draws the line"
+                    " charts: loss, gradients, layers, scalars");
+    if (o.height_mm <= 0) o.height_mm = std::round(o.width_mm * 0.62);
+    return o;
+}
+
+}  // namespace
+
+int run_figure(const QStringList& args) {
+    // The offscreen platform notes every hidden chart it lays out; not news here.
+    static QtMessageHandler previous = qInstallMessageHandler(nullptr);
+    qInstallMessageHandler([](QtMsgType t, const QMessageLogContext& c, const QString& m) {
+        if (m.contains("propagateSizeHints")) return;
+        if (previous) previous(t, c, m);
+    });
+    Options o;
+    try {
+        o = parse(args);
+    } catch (const Usage& e) {
+        if (*e.what() == '\0') {
+            std::fputs(kUsage, stdout);
+            return 0;
+        }
+        std::fprintf(stderr, "normlab figure: %s\n%s", e.what(), kUsage);
+        return 2;
+    }
+    std::unique_ptr<Store> store;
+    std::vector<int64_t> ids;
+    try {
+        const std::string path = o.store.isEmpty() ? Store::default_path() : o.store.toStdString();
+        store = std::make_unique<Store>(path, Store::Mode::ReadOnly);
+        for (const QString& r : o.runs) ids.push_back(store->find_run(r.toStdString()).id);
+    } catch (const StoreError& e) {
+        std::fprintf(stderr, "normlab figure: %s\n", e.what());
+        return store ? 2 : 5;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "normlab figure: %s\n", e.what());
+        return 5;
+    }
+
+    ChartsView view;
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.resize(1100, 750);
+    view.setRuns(ids, *store);
+    view.setGrouping(o.group);
+    view.show();
+    QApplication::processEvents();
+    QString err;
+    if (!view.showView(o.view, o.weight, o.norm, o.probe, &err)) {
+        std::fprintf(stderr, "normlab figure: %s\n", qPrintable(err));
+        return 2;
+    }
+    auto* src = qobject_cast<LineChart*>(view.currentChart());
+    if (!src) {
+        std::fprintf(stderr, "normlab figure: --view %s has no line chart\n", qPrintable(o.view));
+        return 2;
+    }
+    // The same curves, axes and reference lines in a chart of the print size.
+    LineChart fig;
+    fig.setAttribute(Qt::WA_DontShowOnScreen);
+    fig.setSmoothing(src->smoothing());
+    fig.setTitle(o.title);
+    fig.setAxisTitles(src->xTitle(), src->yTitle());
+    fig.setHLines(src->hlines());
+    fig.setLogY(o.log_y < 0 ? src->logY() : o.log_y == 1);
+    fig.setCurves(src->curves(), false);
+    fig.setPrintStyle(o.font_pt);
+    const QSize px(static_cast<int>(std::lround(o.width_mm / 25.4 * 96)), static_cast<int>(std::lround(o.height_mm / 25.4 * 96)));
+    fig.setMinimumSize(px);
+    fig.setMaximumSize(px);
+    fig.resize(px);
+    fig.show();
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    const QString format = QFileInfo(o.out).suffix().toLower();
+    if (!fig.exportFigure(o.out, format, o.dpi, &err)) {
+        std::fprintf(stderr, "normlab figure: %s\n", qPrintable(err));
+        return 1;
+    }
+    std::printf("%s: %s of %d run%s, %.0f × %.0f mm, %g pt\n", qPrintable(o.out), qPrintable(o.view),
+                static_cast<int>(ids.size()), ids.size() == 1 ? "" : "s", o.width_mm, o.height_mm, o.font_pt);
+    return 0;
+}
+
+}  // namespace normlab

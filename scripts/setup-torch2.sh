@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The second build: NormLab's core, normlab-cli, normlab-bench and the non-GUI
+# tests against PyPI's LibTorch 2.x (CUDA, Gloo, NCCL) — the LibTorch a GPU
+# server has. The desktop (scripts/setup.sh, Debian's LibTorch 1.13) does not
+# need any of this.
+#   1. the Debian packages and the desktop build (scripts/setup.sh), so the
+#      versions can be compared;
+#   2. PyTorch, pinned in scripts/requirements-torch2.txt, with pandas,
+#      matplotlib and safetensors for the Python recipe, into .venv-torch2
+#      (~3.3 GB; pip keeps the wheels in its cache, so a second machine set-up
+#      downloads nothing);
+#   3. CMake against that LibTorch with CUDA enabled (the CUDA toolkit's nvcc
+#      must be on PATH or in /usr/local/cuda), GUI off, into build-torch2.
+# Safe to run again: a satisfied venv is left alone and the build is incremental.
+#   NORMLAB_TORCH2_VENV=dir  NORMLAB_TORCH2_BUILD_DIR=dir  override the places
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV="${NORMLAB_TORCH2_VENV:-.venv-torch2}"
+BUILD="${NORMLAB_TORCH2_BUILD_DIR:-build-torch2}"
+REQ=scripts/requirements-torch2.txt
+
+bash scripts/setup.sh
+
+if [ ! -x "$VENV/bin/python" ]; then
+  if ! python3 -m venv "$VENV" 2>/dev/null; then
+    rm -rf "$VENV"
+    echo "setup-torch2: installing python3-venv"
+    SUDO=""; [ "$(id -u)" != 0 ] && SUDO=sudo
+    $SUDO apt-get install -y -qq python3-venv >/dev/null
+    /usr/bin/python3 -m venv "$VENV"
+  fi
+fi
+# pip leaves satisfied pins alone (seconds); otherwise downloads or takes them from its cache.
+if ! "$VENV/bin/python" - "$REQ" <<'PY'
+import sys
+from importlib.metadata import version, PackageNotFoundError
+for line in open(sys.argv[1]):
+    line = line.split("#")[0].strip()
+    if line:
+        name, want = line.split("==")
+        try:
+            if version(name) != want:
+                sys.exit(1)
+        except PackageNotFoundError:
+            sys.exit(1)
+PY
+then
+  echo "setup-torch2: installing $(grep -v '^#' "$REQ" | tr '\n' ' ')into $VENV"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "$REQ"
+fi
+
+PREFIX="$("$VENV/bin/python" -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')"
+NVCC="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
+[ -x "$NVCC" ] || { echo "setup-torch2: the CUDA toolkit (nvcc) is missing: PyPI's LibTorch is built for CUDA" >&2; exit 1; }
+mkdir -p "$BUILD"
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNORMLAB_GUI=OFF \
+  -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_CUDA_COMPILER="$NVCC" -DTORCH_CUDA_ARCH_LIST="9.0" \
+  -DNORMLAB_PYTHON2="$PWD/$VENV/bin/python" -DNORMLAB_PEER_CLI="$PWD/${NORMLAB_BUILD_DIR:-build}/app/normlab-cli" \
+  >"$BUILD/cmake-configure.log" 2>&1 || { cat "$BUILD/cmake-configure.log" >&2; exit 1; }
+cmake --build "$BUILD" -j "$(nproc)"
+echo "setup-torch2: built against LibTorch $("$VENV/bin/python" -c 'import torch; print(torch.__version__)') into $BUILD"

@@ -1,0 +1,332 @@
+// The line chart (widgets/linechart.h) on its own: every spike kept by the
+// per-pixel reduction, non-finite values and log axes, 1-2-5 ticks on ranges
+// tight to the data, labelled log axes at any span (also in exports), axis
+// titles elided to fit.
+#include "core/store/store.h"
+#include "widgets/chartsview.h"
+#include "widgets/heatmap.h"
+#include "widgets/linechart.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QFile>
+#include <QImage>
+#include <QMouseEvent>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QValueAxis>
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+using namespace normlab;
+
+class TestCharts : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        QLocale::setDefault(QLocale::c());
+    }
+
+    void reductionKeepsEverySpike() {
+        std::vector<double> x(200000), y(200000);
+        for (size_t i = 0; i < x.size(); ++i) {
+            x[i] = static_cast<double>(i);
+            y[i] = 1.0 + 0.001 * std::sin(i * 0.01);
+        }
+        y[123457] = 50.0;   // one spike in 200,000 points
+        y[7] = -3.0;
+        auto red = reduce_for_pixels(x, y, 0, 199999, 800, false);
+        QVERIFY(red.size() <= 4 * 801);
+        double hi = -1e9, lo = 1e9;
+        for (auto& [px, py] : red) hi = std::max(hi, py), lo = std::min(lo, py);
+        QCOMPARE(hi, 50.0);
+        QCOMPARE(lo, -3.0);
+        // x stays sorted (a drawable polyline)
+        for (size_t i = 1; i < red.size(); ++i) QVERIFY(red[i].first >= red[i - 1].first);
+        // a zoomed window only draws its own range (plus one neighbour each side)
+        auto zoom = reduce_for_pixels(x, y, 1000, 2000, 800, false);
+        QVERIFY(zoom.front().first >= 999 && zoom.back().first <= 2001);
+    }
+
+    void nonFiniteAndLogAxis() {
+        LineChart c;
+        c.resize(600, 400);
+        Curve curve{"diverging", Qt::red, {0, 1, 2, 3, 4}, {1.0, 0.0, 0.5, std::nan(""), std::numeric_limits<double>::infinity()}};
+        c.setCurves({curve});
+        QVERIFY(c.footer().contains("2 non-finite"));
+        c.setLogY(true);   // a zero must not blank the series
+        QVERIFY(c.footer().contains("≤ 0 not shown"));
+        QVERIFY(c.pointsDrawn() >= 2);
+        // debiased EMA: a constant stays constant from the first point
+        auto e = debiased_ema({2, 2, 2, 2}, 0.9);
+        for (double v : e) QVERIFY(std::abs(v - 2.0) < 1e-12);
+    }
+
+    void linearAxesAreTightWithOneTwoFiveTicks() {
+        // The issue's 120 steps drawn on 0–200 and ticks at 0.955/0.985/1.014: a
+        // range tight to the data and ticks at multiples of 1, 2 or 5 × 10^k.
+        LineChart c;
+        c.resize(640, 420);
+        std::vector<double> x, y;
+        for (int i = 0; i <= 120; ++i) {
+            x.push_back(i);
+            y.push_back(0.95 + 0.064 * std::sin(i * 0.1));
+        }
+        c.setAxisTitles("step", "gain");
+        c.setCurves({Curve{"gain", Qt::blue, x, y}});
+        c.show();
+        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        auto* xa = qobject_cast<QValueAxis*>(c.chart()->axes(Qt::Horizontal).first());
+        QVERIFY(xa);
+        QCOMPARE(xa->min(), 0.0);
+        QCOMPARE(xa->max(), 120.0);
+        for (const QStringList& labels : {c.xTickLabels(), c.yTickLabels()}) {
+            QVERIFY2(labels.size() >= 3 && labels.size() <= 12, qPrintable(labels.join(" ")));
+            const double step = labels[1].toDouble() - labels[0].toDouble();
+            const double mant = step / std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+            QVERIFY2(std::abs(mant - 1) < 1e-6 || std::abs(mant - 2) < 1e-6 || std::abs(mant - 5) < 1e-6,
+                     qPrintable(labels.join(" ")));
+            for (const QString& l : labels) {
+                const double k = l.toDouble() / step;
+                QVERIFY2(std::abs(k - std::round(k)) < 1e-6, qPrintable(l + " in " + labels.join(" ")));
+                QVERIFY2(l.size() <= 6, qPrintable(l));
+            }
+        }
+    }
+
+    void longAxisTitlesAreElidedInTheMiddle() {
+        LineChart c;
+        c.resize(360, 240);
+        const QString y = "mean |∂L/∂W| of the second feed-forward weight, per layer (L2 norm)";
+        c.setAxisTitles("step", y);
+        c.setCurves({Curve{"g", Qt::blue, {0, 1, 2}, {1, 2, 3}}});
+        c.show();
+        for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        const QString shown = c.axisTitleShown(Qt::Vertical);
+        QVERIFY2(shown.contains(QChar(0x2026)) && shown.size() < y.size(), qPrintable(shown));
+        QVERIFY2(shown.startsWith("mean") && shown.endsWith("norm)"), qPrintable(shown));   // both ends kept
+        QVERIFY2(c.view()->toolTip().contains(y), qPrintable(c.view()->toolTip()));
+        QCOMPARE(c.axisTitleShown(Qt::Horizontal), QString("step"));
+    }
+
+    void logAxesAreLabelledAtAnySpan() {
+        // The issue's κ = 2 vs κ = 2000: a log axis spanning 1.5×, 10× or 10^6× has labels, also in an export.
+        for (double span : {1.5, 10.0, 1e6}) {
+            LineChart c;
+            c.resize(640, 420);
+            std::vector<double> x, y;
+            for (int i = 0; i <= 50; ++i) {
+                x.push_back(i);
+                y.push_back(2.0 * std::pow(span, i / 50.0));
+            }
+            c.setAxisTitles("step", "κ");
+            c.setCurves({Curve{"kappa", Qt::blue, x, y}});
+            c.setLogY(true);
+            c.show();
+            for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+            const QStringList labels = c.yTickLabels();
+            QVERIFY2(labels.size() >= 3, qPrintable(QString("span %1: %2").arg(span).arg(labels.join(" "))));
+            if (span < 10) {
+                bool between = false;   // a label that is not a power of ten
+                for (auto& l : labels) between = between || std::abs(std::log10(l.toDouble()) - std::round(std::log10(l.toDouble()))) > 1e-6;
+                QVERIFY2(between, qPrintable(labels.join(" ")));
+            }
+            const QString svg = dir_.filePath(QString("log%1.svg").arg(span));
+            QString err;
+            QVERIFY2(c.exportFigure(svg, "svg", 96, &err), qPrintable(err));
+            QFile f(svg);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QString text = QString::fromUtf8(f.readAll());
+            for (auto& l : labels) QVERIFY2(text.contains(">" + l + "<"), qPrintable(QString("span %1: no label %2 in the SVG: %3").arg(span).arg(l).arg(text.mid(text.indexOf("<text"), 600))));
+        }
+    }
+
+    // The issue's washed-out PDF heatmap: rasterized with pdftoppm, each
+    // cell's colour must be its value's colour on the bar (as in the PNG).
+    void heatmapPdfCellsMatchTheirColourBar() {
+        Heatmap h;
+        h.resize(640, 300);
+        h.setLogScale(false);
+        std::vector<double> steps;
+        std::vector<std::vector<double>> rows(4);
+        for (int s = 0; s < 60; ++s) {
+            steps.push_back(s * 10);
+            for (int l = 0; l < 4; ++l) rows[l].push_back(l / 3.0);
+        }
+        h.setData(steps, rows);
+        h.setTitle("cells");
+        const QString pdf = dir_.filePath("heat.pdf");
+        QString err;
+        QVERIFY2(h.exportFigure(pdf, "pdf", 300, &err), qPrintable(err));
+        QProcess pr;
+        pr.start("pdftoppm", {"-r", "96", "-png", "-singlefile", pdf, dir_.filePath("heat")});
+        QVERIFY2(pr.waitForFinished(60000) && pr.exitCode() == 0, "pdftoppm (poppler-utils, scripts/setup.sh) failed");
+        QImage img(dir_.filePath("heat.png"));
+        QVERIFY(!img.isNull());
+        QVERIFY2(std::abs(img.width() - 640) <= 2 && std::abs(img.height() - 300) <= 2,
+                 qPrintable(QString("%1 × %2").arg(img.width()).arg(img.height())));
+        const QRect plot(56, 26, 640 - 56 - 86, 300 - 26 - 40);   // Heatmap::render's margins
+        for (int l = 0; l < 4; ++l) {
+            const QColor want = viridis(l / 3.0);
+            for (double fx : {0.1, 0.5, 0.9}) {
+                const QColor got = img.pixelColor(int(plot.left() + fx * plot.width()),
+                                                  int(plot.bottom() - (l + 0.5) * plot.height() / 4.0));
+                const int d = std::max({std::abs(got.red() - want.red()), std::abs(got.green() - want.green()),
+                                        std::abs(got.blue() - want.blue())});
+                QVERIFY2(d <= 12, qPrintable(QString("layer %1 at %2: %3, the bar says %4").arg(l).arg(fx)
+                                                 .arg(got.name(), want.name())));
+            }
+        }
+    }
+
+    // Hover readout: moving the mouse to x = 25 shows every curve's value
+    // there (raw, and smoothed where smoothing is on); a click pins it, so it
+    // stays when the mouse leaves; exports never show it.
+    void hoverShowsEveryCurvesValueAndClickPins() {
+        LineChart c;
+        c.resize(640, 420);
+        std::vector<double> x, a, b;
+        for (int i = 0; i <= 50; ++i) x.push_back(i), a.push_back(100 + i), b.push_back(2 * i);
+        c.setAxisTitles("step", "value");
+        c.setCurves({Curve{"alpha", Qt::blue, x, a}, Curve{"beta", Qt::red, x, b, Qt::SolidLine, 1.6, false}});
+        c.setSmoothing(0.5);
+        c.show();
+        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QWidget* vp = c.view()->viewport();
+        const QPointF scene = c.chart()->mapToScene(c.chart()->mapToPosition(QPointF(25, 60)));
+        const QPoint at = c.view()->mapFromScene(scene);
+        QTest::mouseMove(vp, at);
+        QMouseEvent move(QEvent::MouseMove, QPointF(at), c.view()->viewport()->mapToGlobal(QPointF(at)), Qt::NoButton,
+                         Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(vp, &move);
+        const QString text = c.readoutText();
+        QVERIFY2(text.startsWith("step 2") && text.contains("alpha: 125") && text.contains("beta: 50"), qPrintable(text));
+        QVERIFY2(text.contains("smoothed"), qPrintable(text));                       // alpha is smoothed
+        const QString near = c.readoutAt(25.2);                                   // the nearest point, and where it is
+        QVERIFY2(near.contains("alpha: 125") && near.contains("@ 25"), qPrintable(near));
+        QTest::mouseClick(vp, Qt::LeftButton, Qt::NoModifier, at);
+        QVERIFY(c.readoutPinned());
+        QEvent leave(QEvent::Leave);
+        QApplication::sendEvent(vp, &leave);
+        QVERIFY(!c.readoutText().isEmpty());                                      // pinned: stays
+        const QString svg = dir_.filePath("readout.svg");
+        QString err;
+        QVERIFY2(c.exportFigure(svg, "svg", 96, &err), qPrintable(err));
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(!QString::fromUtf8(f.readAll()).contains("alpha: 125"));          // not in the figure
+        QVERIFY(!c.readoutText().isEmpty());                                      // and back after it
+    }
+
+    // Groups: three runs that differ only by seed become one line (their mean)
+    // with a band; a run with another setting keeps its own line; min–max
+    // bands hold every run; "each run its own line" restores four lines.
+    void runsDifferingBySeedAreOneLineWithABand() {
+        const QString path = dir_.filePath("groups.sqlite");
+        std::vector<int64_t> ids;
+        {
+            Store s(path.toStdString());
+            for (int k = 0; k < 4; ++k) {
+                nlohmann::json cfg = {{"model", {{"d_model", k == 3 ? 128 : 64}}}, {"train", {{"seed", k + 1}}}};
+                const int64_t id = s.create_run(QString("run %1").arg(k).toStdString(), "pre_ln", cfg, k + 1);
+                s.mark_running(id, "cpu", nlohmann::json::object());
+                RunWriter w(s, id);
+                for (int i = 0; i < 50; ++i) w.scalar("train/loss", i, 3.0 + k + 0.01 * i);
+                ids.push_back(id);
+            }
+        }
+        Store s(path.toStdString(), Store::Mode::ReadOnly);
+        ChartsView view;
+        view.resize(900, 600);
+        view.setRuns(ids, s);
+        view.setSmoothing(0);
+        view.setGrouping(1);
+        view.show();
+        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        const auto& c = view.lossChart()->curves();
+        QCOMPARE(c.size(), size_t(2));
+        const Curve* g = c[0].band_lo.empty() ? &c[1] : &c[0];
+        const Curve* alone = g == &c[0] ? &c[1] : &c[0];
+        QVERIFY2(g->label.contains(QString::fromUtf8("×3")), qPrintable(g->label));
+        QCOMPARE(g->x.size(), size_t(50));
+        QVERIFY(std::abs(g->y[10] - (4.0 + 0.1)) < 1e-12);                           // mean of 3, 4, 5 (+0.1)
+        QVERIFY(std::abs(g->band_hi[10] - g->y[10] - std::sqrt(2.0 / 3.0)) < 1e-12);  // population std
+        QVERIFY(alone->band_lo.empty());
+        QVERIFY2(alone->label.startsWith("run 3"), qPrintable(alone->label));
+        view.setGrouping(2);
+        for (int i = 0; i < 3; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        const auto& m = view.lossChart()->curves();
+        const Curve* gm = m[0].band_lo.empty() ? &m[1] : &m[0];
+        QVERIFY(std::abs(gm->band_lo[10] - 3.1) < 1e-12 && std::abs(gm->band_hi[10] - 5.1) < 1e-12);
+        view.setGrouping(0);
+        for (int i = 0; i < 3; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QCOMPARE(view.lossChart()->curves().size(), size_t(4));
+    }
+
+    // normlab figure, as the issue asks: a log axis spanning 1.5×, 10× and
+    // 10⁶× has its tick labels in the PDF (pdftotext finds each label the
+    // chart computes), the page is a double column wide, and bad input
+    // writes nothing and names the option.
+    void figureCommandLabelsLogAxesInPdf() {
+        const QString path = dir_.filePath("fig.sqlite");
+        const std::vector<double> spans = {1.5, 10.0, 1e6};
+        std::vector<int64_t> ids;
+        {
+            Store s(path.toStdString());
+            for (double span : spans) {
+                const int64_t id = s.create_run(QString("span %1").arg(span).toStdString(), "pre_ln", nlohmann::json::object(), 1);
+                s.mark_running(id, "cpu", nlohmann::json::object());
+                RunWriter w(s, id);
+                for (int i = 0; i <= 100; ++i) w.scalar("train/grad_norm", i, 2.0 * std::pow(span, i / 100.0));
+                ids.push_back(id);
+            }
+        }
+        auto run = [](const QString& program, const QStringList& args, QString* out, QString* err) {
+            QProcess p;
+            p.start(program, args);
+            if (!p.waitForFinished(120000)) return -1;
+            if (out) *out = QString::fromUtf8(p.readAllStandardOutput());
+            if (err) *err = QString::fromUtf8(p.readAllStandardError());
+            return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        };
+        for (size_t k = 0; k < spans.size(); ++k) {
+            const QString pdf = dir_.filePath(QString("fig%1.pdf").arg(k));
+            QString out, err;
+            QCOMPARE(run(NORMLAB_APP, {"figure", QString::number(ids[k]), "--view", "scalars", "--probe", "train/grad_norm",
+                                      "--log-y", "--column", "double", "--font-pt", "8", "--out", pdf, "--store", path},
+                         &out, &err), 0);
+            QString text, info;
+            QCOMPARE(run("pdftotext", {"-layout", pdf, "-"}, &text, &err), 0);
+            const QStringList tokens = text.split(QRegularExpression("\\s+"), Qt::SkipEmptyParts);
+            LineChart ref;   // the labels the chart computes for this data
+            std::vector<double> x, y;
+            for (int i = 0; i <= 100; ++i) x.push_back(i), y.push_back(2.0 * std::pow(spans[k], i / 100.0));
+            ref.setCurves({Curve{"g", Qt::blue, x, y}});
+            ref.setLogY(true);
+            const QStringList labels = ref.yTickLabels();
+            QVERIFY2(labels.size() >= 3, qPrintable(labels.join(" ")));
+            for (const QString& l : labels)
+                QVERIFY2(tokens.contains(l), qPrintable(QString("span %1: label %2 not in the PDF's text: %3").arg(spans[k]).arg(l).arg(tokens.join(" "))));
+            QCOMPARE(run("pdfinfo", {pdf}, &info, &err), 0);
+            const auto m = QRegularExpression("Page size:\\s+([0-9.]+) x ([0-9.]+) pts").match(info);
+            QVERIFY2(m.hasMatch(), qPrintable(info));
+            QVERIFY2(std::abs(m.captured(1).toDouble() - 183 / 25.4 * 72) < 1.5, qPrintable(info));   // 183 mm
+        }
+        const QString bad = dir_.filePath("bad.pdf");
+        QString err;
+        QCOMPARE(run(NORMLAB_APP, {"figure", QString::number(ids[0]), "--view", "weights", "--out", bad, "--store", path}, nullptr, &err), 2);
+        QVERIFY2(err.contains("--view weights") && err.contains("scalars"), qPrintable(err));
+        QCOMPARE(run(NORMLAB_APP, {"figure", "no such run", "--out", bad, "--store", path}, nullptr, &err), 2);
+        QVERIFY2(err.contains("no such run"), qPrintable(err));
+        QVERIFY(!QFile::exists(bad));
+    }
+};
+
+QTEST_MAIN(TestCharts)
+#include "test_charts.moc"

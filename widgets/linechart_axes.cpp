@@ -1,0 +1,126 @@
+// NormLab widgets: LineChart's axes and print style (see linechart.h) — 1-2-5
+// ticks on linear axes, labels on log axes at any range (core/axis_ticks.h),
+// axis titles elided to fit, and the fonts of a figure for print.
+#include "widgets/linechart.h"
+
+#include "core/axis_ticks.h"
+
+#include <QCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QFontMetrics>
+#include <QLabel>
+#include <QLegend>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace normlab {
+
+void LineChart::setPrintStyle(double font_pt) {
+    footer_->hide();
+    auto sized = [](QFont f, double pt, bool bold = false) {
+        f.setPointSizeF(pt);
+        f.setBold(bold);
+        return f;
+    };
+    chart_->setTitleFont(sized(chart_->titleFont(), font_pt * 1.1, true));
+    chart_->legend()->setFont(sized(chart_->legend()->font(), font_pt));
+    for (QAbstractAxis* a : {x_axis_, y_lin_, y_log_}) {
+        a->setLabelsFont(sized(a->labelsFont(), font_pt));
+        a->setTitleFont(sized(a->titleFont(), font_pt));
+    }
+    chart_->setMargins(QMargins(1, 1, 1, 1));
+    chart_->setBackgroundRoundness(0);
+    chart_->setDropShadowEnabled(false);
+    applyAxisTitles();
+}
+
+// Axis titles that fit: elided in the middle to the plot area's width (x)
+// and height (y), the full text in the chart's tooltip ("mean |∂L/∂…" kept
+// neither its start nor its unit).
+void LineChart::applyAxisTitles() {
+    if (!x_axis_ || !y_axis_ || applying_titles_) return;
+    applying_titles_ = true;   // a new title may move the plot area, which calls back here
+    const QString y_full = y_title_ + (log_y_ ? tr(" (log)") : QString());
+    const QRectF area = chart_->plotArea();
+    auto fit = [](const QAbstractAxis* ax, const QString& text, double room) {
+        if (room < 40) return text;   // not laid out yet
+        return QFontMetrics(ax->titleFont()).elidedText(text, Qt::ElideMiddle, static_cast<int>(room));
+    };
+    const QString xs = fit(x_axis_, x_title_, area.width()), ys = fit(y_axis_, y_full, area.height());
+    x_axis_->setTitleText(xs);
+    y_axis_->setTitleText(ys);
+    QStringList tip;
+    if (xs != x_title_) tip << tr("x: %1").arg(x_title_);
+    if (ys != y_full) tip << tr("y: %1").arg(y_full);
+    view_->setToolTip(tip.join("\n"));
+    applying_titles_ = false;
+}
+
+// Ticks at 1, 2 or 5 × 10^k on multiples of the step (axis_ticks.h), for the
+// axis's current range (also after a zoom); fixed tick counts gave
+// 0.955/0.985/1.014 and 4.45245.
+void LineChart::updateLinearTicks(QValueAxis* ax, bool integer) {
+    if (setting_range_) return;   // fitRanges sets them once both ranges are in place
+    const std::vector<double> t = nice_ticks(ax->min(), ax->max(), 6, integer);
+    if (t.size() < 2) {
+        ax->setTickType(QValueAxis::TicksFixed);
+        ax->setTickCount(2);
+        return;
+    }
+    ax->setTickType(QValueAxis::TicksDynamic);
+    ax->setTickAnchor(t[0]);
+    ax->setTickInterval(t[1] - t[0]);
+}
+
+// Labels of the log axis for its current range (also after a zoom).
+void LineChart::updateLogLabels() {
+    auto* ax = static_cast<QCategoryAxis*>(y_log_);
+    if (!ax || updating_labels_) return;
+    updating_labels_ = true;
+    for (const QString& l : ax->categoriesLabels()) ax->remove(l);
+    const double lo = ax->min(), hi = ax->max();
+    ax->setStartValue(lo);
+    const std::vector<double> ticks = log_ticks(std::pow(10.0, lo), std::pow(10.0, hi), 6);
+    const std::vector<std::string> labels = tick_labels(ticks);
+    double last = lo;
+    for (size_t i = 0; i < ticks.size(); ++i) {
+        const double v = std::log10(ticks[i]);
+        if (v <= last || v > hi) continue;
+        ax->append(QString::fromStdString(labels[i]), v);
+        last = v;
+    }
+    updating_labels_ = false;
+}
+
+namespace {
+QStringList linear_labels(const QValueAxis* ax) {
+    std::vector<double> t;
+    if (ax->tickType() == QValueAxis::TicksDynamic && ax->tickInterval() > 0) {
+        const double step = ax->tickInterval(), first = ax->tickAnchor() + std::ceil((ax->min() - ax->tickAnchor()) / step - 1e-9) * step;
+        for (double v = first; v <= ax->max() + 1e-9 * step; v += step) t.push_back(std::abs(v) < 1e-12 * step ? 0 : v);
+    } else {
+        const int n = ax->tickCount();
+        for (int i = 0; i < n; ++i) t.push_back(ax->min() + i * (ax->max() - ax->min()) / std::max(1, n - 1));
+    }
+    QStringList out;
+    for (double v : t) out << QString::asprintf("%g", v);
+    return out;
+}
+}  // namespace
+
+QStringList LineChart::yTickLabels() const {
+    if (log_y_) return static_cast<QCategoryAxis*>(y_log_)->categoriesLabels();
+    return linear_labels(static_cast<QValueAxis*>(y_lin_));
+}
+
+QStringList LineChart::xTickLabels() const { return linear_labels(static_cast<QValueAxis*>(x_axis_)); }
+
+QString LineChart::axisTitleShown(Qt::Orientation o) const {
+    const QAbstractAxis* ax = o == Qt::Horizontal ? x_axis_ : y_axis_;
+    return ax ? ax->titleText() : QString();
+}
+
+}  // namespace normlab
