@@ -94,6 +94,7 @@ private:
     bool filling_ = false;
     // designer_undo.cpp: form states (JSON text) before the current one, and after it
     void recordUndo();
+    bool stepUndo(std::vector<std::string>& from, std::vector<std::string>& to);
     std::vector<std::string> undo_, redo_;
     std::string current_;
     bool restoring_ = false;

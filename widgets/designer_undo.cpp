@@ -18,28 +18,20 @@ void Designer::recordUndo() {
     current_ = now;
 }
 
-bool Designer::undo() {
-    if (undo_.empty()) return false;
-    redo_.push_back(current_);
-    const std::string previous = undo_.back();
-    undo_.pop_back();
+// Moves one state from `from` to the form, the form's state onto `to`.
+bool Designer::stepUndo(std::vector<std::string>& from, std::vector<std::string>& to) {
+    if (from.empty()) return false;
+    to.push_back(current_);
+    const std::string state = from.back();
+    from.pop_back();
     restoring_ = true;
-    fillForm(nlohmann::json::parse(previous));
+    fillForm(nlohmann::json::parse(state));
     restoring_ = false;
-    current_ = previous;
+    current_ = state;
     return true;
 }
 
-bool Designer::redo() {
-    if (redo_.empty()) return false;
-    undo_.push_back(current_);
-    const std::string next = redo_.back();
-    redo_.pop_back();
-    restoring_ = true;
-    fillForm(nlohmann::json::parse(next));
-    restoring_ = false;
-    current_ = next;
-    return true;
-}
+bool Designer::undo() { return stepUndo(undo_, redo_); }
+bool Designer::redo() { return stepUndo(redo_, undo_); }
 
 }  // namespace normlab

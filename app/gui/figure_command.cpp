@@ -1,6 +1,8 @@
 // normlab figure (see figure_command.h).
 #include "app/gui/figure_command.h"
 
+#include "app/gui/offscreen.h"
+
 #include "core/errors.h"
 #include "core/store/store.h"
 #include "widgets/chartsview.h"
@@ -116,12 +118,7 @@ Options parse(const QStringList& args) {
 }  // namespace
 
 int run_figure(const QStringList& args) {
-    // The offscreen platform notes every hidden chart it lays out; not news here.
-    static QtMessageHandler previous = qInstallMessageHandler(nullptr);
-    qInstallMessageHandler([](QtMsgType t, const QMessageLogContext& c, const QString& m) {
-        if (m.contains("propagateSizeHints")) return;
-        if (previous) previous(t, c, m);
-    });
+    quiet_offscreen_notes();
     Options o;
     try {
         o = parse(args);

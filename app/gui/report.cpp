@@ -1,6 +1,8 @@
 // normlab report (see report.h).
 #include "app/gui/report.h"
 
+#include "app/gui/offscreen.h"
+
 #include "core/errors.h"
 #include "core/experiment.h"
 #include "core/report/report.h"
@@ -108,12 +110,7 @@ std::string versions_text() {
 }  // namespace
 
 int run_report(const QStringList& args) {
-    // The offscreen platform notes every hidden chart it lays out; not news here.
-    static QtMessageHandler previous = qInstallMessageHandler(nullptr);
-    qInstallMessageHandler([](QtMsgType t, const QMessageLogContext& c, const QString& m) {
-        if (m.contains("propagateSizeHints")) return;
-        if (previous) previous(t, c, m);
-    });
+    quiet_offscreen_notes();
     Options o;
     try {
         o = parse(args);
