@@ -15,6 +15,8 @@ PACKAGES=(
   fortunes                                  # the default English corpus
   xvfb xauth                                # the GUI under a virtual display
   poppler-utils                             # pdftoppm/pdftotext: tests look at exported PDFs
+  libgloo-dev                               # Gloo's headers, which LibTorch's c10d headers include (data-parallel training)
+  slurm-wlm munge                           # a real single-node Slurm for the scale-out tests (tests/slurm_cluster.py)
   clang libclang-rt-14-dev                  # libFuzzer and the sanitizers' runtime (scripts/fuzz.sh, scripts/sanitize.sh)
 )
 

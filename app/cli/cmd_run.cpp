@@ -1,6 +1,8 @@
 // normlab-cli run: trains every chosen run of an experiment, after checking all of them.
 #include "app/cli/training.h"
 
+#include "core/errors.h"
+
 #include <cstdio>
 
 namespace normlab::cli {
@@ -11,6 +13,24 @@ static int cmd_run(const Args& args) {
     Experiment ex = load_experiment(args.positional[0], args.opt("--scale"));
     const std::vector<ExperimentRun> chosen = chosen_runs(ex, args);
     preflight_all(chosen);
+    if (const LaunchInfo launch = detect_launch(); launch.distributed()) {
+        // One of several processes (torchrun, srun): each run trained data-parallel.
+        for (auto& r : chosen)
+            if (r.config.train.batch_size % launch.world_size != 0)
+                throw ConfigError("train.batch_size", std::to_string(r.config.train.batch_size) + " (run \"" + r.name +
+                                                          "\") cannot be split among " + std::to_string(launch.world_size) +
+                                                          " processes; use a multiple of " + std::to_string(launch.world_size));
+        return train_data_parallel(launch, resolve_device(chosen.front().config.train.device), opts,
+                                   [&](std::unique_ptr<Store>& store) {
+                                       store = std::make_unique<Store>(store_path(args));
+                                       const int64_t exp_id = store->add_experiment(ex.name, ex.file, ex.spec);
+                                       std::vector<std::pair<int64_t, std::string>> q;
+                                       for (auto& r : chosen) q.emplace_back(queue_run(*store, r.config, exp_id, {ex.name}), r.name);
+                                       std::fprintf(stderr, "%s: %zu run(s) queued in %s\n", ex.name.c_str(), q.size(),
+                                                    store->path().c_str());
+                                       return q;
+                                   });
+    }
     Store store(store_path(args));
     const int64_t exp_id = store.add_experiment(ex.name, ex.file, ex.spec);
     std::vector<std::pair<int64_t, std::string>> queued;
@@ -28,10 +48,14 @@ extern const Command kRunCommand{"run", "run EXPERIMENT.json",
     cmd_run,
     "options:\n"
     "  --only NAME      train only the runs named NAME (or starting with \"NAME \"); repeatable\n"
+    "  --index I[-J]    train only the runs at positions I to J (0-based; what a sweep's array task trains)\n"
     "  --scale NAME     use the experiment's named scale (e.g. gpu)\n"
     "  --steps N        override every run's train.steps\n"
     "  --device D       cpu, cuda, cuda:N or auto;  --threads N  LibTorch threads (0: all cores)\n"
     "Every run is checked (fields, data source, device, memory) before anything is written.\n"
-    "Ctrl-C or SIGTERM cancels within a second, keeping a checkpoint; a second one exits at once.\n"};
+    "Ctrl-C or SIGTERM cancels within a second, keeping a checkpoint; a second one exits at once.\n"
+    "Data-parallel: started by torchrun --no-python, by srun -n N, or with RANK, WORLD_SIZE,\n"
+    "MASTER_ADDR and MASTER_PORT set, each process trains a slice of every batch (Gloo on the\n"
+    "CPU, NCCL on CUDA); rank 0 writes the store (docs/SCALING.md).\n"};
 
 }  // namespace normlab::cli

@@ -7,6 +7,7 @@
 //   normlab-cli export-weights RUN FILE.safetensors | eval-batch RUN FILE.safetensors [--batch N] [--seed S]
 //   normlab-cli resume RUN | preset SCHEME | schemes
 //   normlab-cli plot [RUN...] [--last N] --out DIR
+//   normlab-cli sweep EXPERIMENT.json --slurm [--submit] | sweep --status DIR | merge STORE... --into STORE
 //
 // Each command lives in its own cmd_*.cpp file with its synopsis and help, and
 // is dispatched from the table below, which also makes the usage text; cli.h
@@ -29,7 +30,8 @@
 namespace normlab::cli {
 // One per cmd_*.cpp.
 extern const Command kRunCommand, kValidateCommand, kListCommand, kShowCommand, kExportCommand,
-    kExportWeightsCommand, kEvalBatchCommand, kResumeCommand, kPlotCommand, kPresetCommand, kSchemesCommand;
+    kExportWeightsCommand, kEvalBatchCommand, kResumeCommand, kPlotCommand, kPresetCommand, kSchemesCommand,
+    kSweepCommand, kMergeCommand;
 }  // namespace normlab::cli
 
 using namespace normlab;
@@ -40,7 +42,8 @@ namespace {
 // In the order of the usage text.
 const Command* const kCommands[] = {
     &kRunCommand,  &kValidateCommand, &kListCommand,   &kShowCommand,   &kExportCommand, &kExportWeightsCommand,
-    &kEvalBatchCommand, &kResumeCommand, &kPlotCommand, &kPresetCommand, &kSchemesCommand,
+    &kEvalBatchCommand, &kResumeCommand, &kSweepCommand, &kMergeCommand, &kPlotCommand, &kPresetCommand,
+    &kSchemesCommand,
 };
 
 // "  SYNOPSIS                 first line of help", further lines aligned under it.
@@ -103,7 +106,7 @@ int main(int argc, char** argv) {
             std::fputs(usage_text().c_str(), asked ? stdout : stderr);
             return asked ? kOk : kUsage;
         }
-        static const std::vector<std::string> known_flags{"--csv", "--json", "--verbose", "--help", "--version"};
+        static const std::vector<std::string> known_flags{"--csv", "--json", "--verbose", "--help", "--version", "--slurm", "--submit"};
         for (auto& f : args.flags)
             if (std::find(known_flags.begin(), known_flags.end(), f) == known_flags.end())
                 throw UsageError("unknown option " + f + " (see normlab-cli --help)");

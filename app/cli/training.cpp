@@ -85,7 +85,7 @@ void cancel_rest(Store& store, const std::vector<std::pair<int64_t, std::string>
 }
 
 std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64_t, std::string>>& queued,
-                                 TrainOptions opts) {
+                                 TrainOptions opts, bool quiet) {
     RunControl control;
     opts.control = &control;
     SignalWatcher watcher(control);
@@ -95,15 +95,21 @@ std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64
         for (; i < queued.size(); ++i) {
             if (g_signals > 0) break;
             ProgressPrinter printer(i + 1, queued.size());
-            opts.on_progress = [&](const Progress& p) { printer(p); };
+            if (!quiet) opts.on_progress = [&](const Progress& p) { printer(p); };
             RunResult r = train_run(store, queued[i].first, opts);
             printer.finish();
             results.push_back(r);
+            if (quiet) {
+                if (r.status == RunStatus::Failed) std::fprintf(stderr, "%s: failed — %s\n", queued[i].second.c_str(), r.message.c_str());
+                if (r.status == RunStatus::Cancelled || r.status == RunStatus::Failed) break;
+                continue;
+            }
             const std::string mark = status_name(r.status);
             std::fprintf(stderr, "[%zu/%zu] %s: %s after %lld steps, val loss %s%s%s\n", i + 1, queued.size(),
                          queued[i].second.c_str(), mark.c_str(), static_cast<long long>(r.steps),
                          fmt_loss(r.final_loss).c_str(), r.message.empty() ? "" : " — ", r.message.c_str());
-            if (r.status == RunStatus::Cancelled) {
+            // Data-parallel: a failure is usually a lost rank, which the next run would meet too.
+            if (r.status == RunStatus::Cancelled || (opts.comm && r.status == RunStatus::Failed)) {
                 ++i;
                 break;
             }
@@ -131,8 +137,19 @@ void preflight_all(const std::vector<ExperimentRun>& runs) {
 std::vector<ExperimentRun> chosen_runs(const Experiment& ex, const Args& args) {
     std::vector<std::string> only;
     for (auto [it, end] = args.options.equal_range("--only"); it != end; ++it) only.push_back(it->second);
+    // --index I or I-J: the experiment's runs by position (0-based, inclusive), as a sweep's array task picks them.
+    int first = 0, last = static_cast<int>(ex.runs.size()) - 1;
+    if (args.options.count("--index")) {
+        const std::string v = args.opt("--index");
+        const auto dash = v.find('-', 1);
+        const int n = static_cast<int>(ex.runs.size());
+        first = parse_int("--index", v.substr(0, dash), 0, n - 1);
+        last = dash == std::string::npos ? first : parse_int("--index", v.substr(dash + 1), first, n - 1);
+    }
     std::vector<ExperimentRun> chosen;
-    for (auto& r : ex.runs) {
+    for (int idx = 0; idx < static_cast<int>(ex.runs.size()); ++idx) {
+        const auto& r = ex.runs[idx];
+        if (idx < first || idx > last) continue;
         bool keep = only.empty();
         for (auto& o : only) keep = keep || r.name == o || r.name.rfind(o + " ", 0) == 0;
         if (keep) chosen.push_back(r);

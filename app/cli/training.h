@@ -2,7 +2,11 @@
 #pragma once
 
 #include "app/cli/cli.h"
+#include "core/dist/launch.h"
 #include "core/experiment.h"
+
+#include <functional>
+#include <memory>
 
 #include <string>
 #include <utility>
@@ -19,8 +23,18 @@ TrainOptions train_options(const Args& args);
 void cancel_rest(Store& store, const std::vector<std::pair<int64_t, std::string>>& queued, size_t from);
 // Trains the queued runs one after another with a progress printer; the first
 // Ctrl-C or SIGTERM cancels (the run is saved with a checkpoint), a second exits.
+// `quiet`: no progress (the data-parallel ranks other than 0).
 std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64_t, std::string>>& queued,
-                                 TrainOptions opts);
+                                 TrainOptions opts, bool quiet = false);
+
+// Data-parallel training (data_parallel.cpp), when a launcher started this
+// process as one of several (core/dist/launch.h). Every rank joins the group
+// on `device`; rank 0 runs `prepare`, which opens the store and queues (or
+// picks) the runs; their configurations reach the other ranks, which train
+// copies of them in scratch stores of their own. A failure in `prepare`
+// stops every rank with rank 0's message. Returns the exit code.
+int train_data_parallel(const LaunchInfo& launch, const std::string& device, TrainOptions opts,
+                        const std::function<std::vector<std::pair<int64_t, std::string>>(std::unique_ptr<Store>&)>& prepare);
 // Every chosen run checked (fields, device, data, memory) before the store is opened.
 void preflight_all(const std::vector<ExperimentRun>& runs);
 // The experiment's runs picked by --only, with --steps, --device and --threads applied.

@@ -14,7 +14,10 @@ namespace normlab::cli {
 
 Args parse_args(int argc, char** argv) {
     static const std::vector<std::string> with_value{"--store", "--device", "--only", "--threads", "--steps",
-                                                     "--out",   "--batch",  "--seed",  "--last", "--scale"};
+                                                     "--out",   "--batch",  "--seed",  "--last", "--scale",
+                                                     "--index", "--into",   "--dir",   "--partition", "--time",
+                                                     "--cpus-per-task", "--gpus-per-task", "--max-parallel",
+                                                     "--runs-per-task", "--status"};
     Args a;
     for (int i = 1; i < argc; ++i) {
         std::string s = argv[i];

@@ -166,6 +166,24 @@ public:
 
     void exec(const std::string& sql);     // for migrations and tests
 
+    // ---- merging (merge.cpp)
+    struct MergeReport {
+        int added = 0;       // runs new to this store
+        int updated = 0;     // runs the source holds further along (more steps, or ended since)
+        int unchanged = 0;   // runs already here as the source has them
+        std::vector<std::string> warnings;   // e.g. a checkpoint file that could not be copied
+    };
+    // Copies every run of the store at `source` (opened read-only, never
+    // written) into this one in one transaction: new run ids, its
+    // experiment (one row per name, file and spec), every series, distribution, note, tag and colour, and its
+    // checkpoint file (into this store's checkpoint folder). A run's identity
+    // is (created_at, seed, config): it is created once, so merging the same
+    // source twice adds nothing. A run already here is brought up to date
+    // when the source has more steps or has ended since, keeping the name,
+    // notes, tags and colour given to it here. Throws StoreError (nothing
+    // written) for a source that is not a NormLab store or is this store.
+    MergeReport merge_from(const std::string& source);
+
 private:
     sqlite3_stmt* prepare(const std::string& sql);  // cached
     void check(int rc, const char* what);

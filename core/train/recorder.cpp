@@ -2,6 +2,8 @@
 // gradient helpers, batches, devices and the probe recorder (see recorder.h).
 #include "core/train/recorder.h"
 
+#include "core/dist/communicator.h"
+
 #include "core/data/data.h"
 #include "core/errors.h"
 #include "core/platform.h"
@@ -81,8 +83,21 @@ void Recorder::forward(const ForwardCapture& c, int64_t step) {
     std::vector<torch::Tensor> all;
     for (auto& [n, v] : groups) all.insert(all.end(), v->begin(), v->end());
     if (all.empty()) return;
-    auto host = torch::stack(all).to(torch::kCPU, torch::kDouble);
-    auto a = host.accessor<double, 1>();
+    auto host = torch::stack(all).to(torch::kCPU, torch::kDouble).contiguous();
+    std::vector<double> a(host.data_ptr<double>(), host.data_ptr<double>() + host.numel());
+    if (comm) {
+        // Equal slices: the global mean is the mean of the ranks' means; the
+        // largest logit is the largest of the ranks'.
+        std::vector<double> means, maxes;
+        std::vector<bool> is_max;
+        for (auto& [n, v] : groups)
+            for (size_t l = 0; l < v->size(); ++l) is_max.push_back(std::string(n) == "attn/max_logit");
+        for (size_t i = 0; i < a.size(); ++i) (is_max[i] ? maxes : means).push_back(a[i]);
+        if (!means.empty()) means = comm->sum(means);
+        if (!maxes.empty()) maxes = comm->max(maxes);
+        size_t im = 0, ix = 0;
+        for (size_t i = 0; i < a.size(); ++i) a[i] = is_max[i] ? maxes[ix++] : means[im++] / comm->world_size();
+    }
     int64_t k = 0;
     for (auto& [n, v] : groups)
         for (size_t l = 0; l < v->size(); ++l) w.layer(n, static_cast<int>(l), step, a[k++]);

@@ -14,6 +14,8 @@
 
 namespace normlab {
 
+class Communicator;
+
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(const OptimConfig& o, GPT& model);
 // Drops the gradients (LibTorch 1.13's zero_grad() zeroes them in place,
 // which costs a memset and makes backward accumulate instead of assign).
@@ -33,6 +35,9 @@ void optimizer_step(torch::optim::Optimizer& opt, bool multi_tensor);
 // copies them to the host once.
 struct Recorder {
     RunWriter& w;
+    // Data-parallel: forward probes are means over this rank's slice (or a
+    // maximum) and are combined over the ranks into the global batch's value.
+    Communicator* comm = nullptr;
     // Per-layer, per-weight gradient L1 (mean |g|) and L2 (Frobenius) norms.
     void gradients(GPT& model, int64_t step, const char* l1_name, const char* l2_name);
     void forward(const ForwardCapture& c, int64_t step);

@@ -4,14 +4,17 @@
 // cheap enough to leave on (device tensors are gathered and copied to the
 // host once per probe, not once per value); the same seed gives the same loss
 // trace on the CPU; a failure or divergence ends the run with a status rather
-// than an exception. Non-goals: multi-GPU, mixed precision on the CPU.
+// than an exception; data-parallel ranks (core/dist) that step identically.
+// Non-goals: mixed precision on the CPU, sharded or model-parallel training.
 #include "core/train/trainer.h"
 
 #include "core/data/data.h"
+#include "core/dist/communicator.h"
 #include "core/errors.h"
 #include "core/model/gpt.h"
 #include "core/platform.h"
 #include "core/train/io.h"
+#include "core/train/loop_state.h"
 #include "core/train/probes.h"
 #include "core/train/recorder.h"
 #include "core/version.h"
@@ -24,11 +27,15 @@
 #include <cmath>
 #include <deque>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <thread>
+#include <unistd.h>
 
 namespace normlab {
 namespace fs = std::filesystem;
 using nlohmann::json;
+using namespace train_detail;
 
 namespace {
 
@@ -43,60 +50,6 @@ int64_t queue_run(Store& store, const RunConfig& cfg, int64_t experiment_id, con
     return store.create_run(cfg.name, scheme_name(cfg.scheme), to_json(cfg), cfg.train.seed, experiment_id, tags);
 }
 
-namespace {
-
-// The loop's own state, saved in every checkpoint so that a resumed run
-// continues the trace an uninterrupted run would have written.
-struct LoopState {
-    double wall_s = 0;                                          // training wall time so far
-    double best = std::numeric_limits<double>::infinity();     // divergence tracking
-    int above = 0;
-    double val_loss = std::nan("");
-    std::deque<double> recent;                                  // the last 20 train losses
-
-    json to_json() const {
-        return {{"wall_s", wall_s}, {"best", std::isfinite(best) ? json(best) : json(nullptr)}, {"above", above},
-                {"val_loss", std::isfinite(val_loss) ? json(val_loss) : json(nullptr)},
-                {"recent", std::vector<double>(recent.begin(), recent.end())}};
-    }
-    static LoopState from(const json& j) {
-        LoopState s;
-        auto num = [&](const char* k, double def) {
-            auto it = j.find(k);
-            return it != j.end() && it->is_number() ? it->get<double>() : def;
-        };
-        s.wall_s = num("wall_s", 0);
-        s.best = num("best", std::numeric_limits<double>::infinity());
-        s.above = static_cast<int>(num("above", 0));
-        s.val_loss = num("val_loss", std::nan(""));
-        if (auto it = j.find("recent"); it != j.end() && it->is_array())
-            for (auto& v : *it)
-                if (v.is_number()) s.recent.push_back(v.get<double>());
-        return s;
-    }
-};
-
-// Checkpoint files: run-ID-step-S.pt, one per checkpoint. The store points at
-// the newest only after it and the rows up to it are committed; the older
-// one is removed after that, orphans of a crash when the run is next claimed.
-std::string checkpoint_file(const std::string& dir, int64_t run, int64_t step) {
-    return (fs::path(dir) / ("run-" + std::to_string(run) + "-step-" + std::to_string(step) + ".pt")).string();
-}
-bool is_checkpoint_of(const fs::path& p, int64_t run) {
-    const std::string n = p.filename().string(), prefix = "run-" + std::to_string(run);
-    if (n.rfind(prefix, 0) != 0) return false;
-    const std::string rest = n.substr(prefix.size());
-    auto ends = [&](const std::string& e) { return rest.size() >= e.size() && rest.compare(rest.size() - e.size(), e.size(), e) == 0; };
-    return rest == ".pt" || rest == ".pt.tmp" || (rest.rfind("-step-", 0) == 0 && (ends(".pt") || ends(".pt.tmp")));
-}
-void remove_checkpoints(const std::string& dir, int64_t run, const std::string& keep) {
-    std::error_code ec;
-    const fs::path kept = keep.empty() ? fs::path() : fs::path(keep).lexically_normal();
-    for (auto& e : fs::directory_iterator(dir, ec))
-        if (is_checkpoint_of(e.path(), run) && e.path().lexically_normal() != kept) fs::remove(e.path(), ec);
-}
-
-}  // namespace
 
 void preflight(const RunConfig& cfg) {
     validate(cfg);
@@ -131,10 +84,18 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
     validate(cfg);
     if (!opts.device.empty()) cfg.train.device = opts.device;
     if (opts.threads >= 0) cfg.train.threads = opts.threads;
+    // Data-parallel: W ranks, this one R; rank 0 alone writes checkpoints.
+    Communicator* const comm = opts.comm;
+    const int W = comm ? comm->world_size() : 1, R = comm ? comm->rank() : 0;
+    const bool writes = R == 0;
+    if (comm && cfg.train.threads == 0)   // the node's cores shared among its ranks
+        cfg.train.threads = std::max(1, default_threads() / std::max(1, comm->launch().local_world_size));
 
     RunResult result;
     result.run_id = run_id;
-    auto cancelled = [&] { return opts.control && opts.control->cancelled(); };
+    // Data-parallel ranks stop together, at the start of a step (the flag is
+    // summed over the ranks there), never in the middle of a collective.
+    auto cancelled = [&] { return !comm && opts.control && opts.control->cancelled(); };
 
     // ---- Preparation: nothing is written. A resume that cannot start leaves
     // the run's record exactly as it was; a queued run is marked failed, so
@@ -145,8 +106,17 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
     std::unique_ptr<torch::optim::Optimizer> optimizer;
     int64_t step = 0;
     LoopState st;
+    std::string prep_error;
+    bool prep_cancelled = false;
     try {
+        if (comm && cfg.train.batch_size % W != 0)
+            throw ConfigError("train.batch_size", std::to_string(cfg.train.batch_size) + " cannot be split among " +
+                                                      std::to_string(W) + " processes; use a multiple of " + std::to_string(W));
         device_name = resolve_device(cfg.train.device);
+        if (comm && device_name == "cuda") device_name = "cuda:" + std::to_string(comm->launch().local_rank);
+        if (comm && (device_name.rfind("cuda", 0) == 0) != (comm->device().rfind("cuda", 0) == 0))
+            throw RunError("the run trains on " + device_name + " but its process group (" + comm->backend() +
+                           ") was started for " + comm->device() + "; pass --device to choose one for both");
         torch::set_num_threads(cfg.train.threads > 0 ? cfg.train.threads : default_threads());
         data = load_dataset(cfg.data, cfg.model.context, cancelled);
         model = GPT(cfg.model);
@@ -162,13 +132,59 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             st = LoopState::from(saved);
         }
     } catch (const Cancelled&) {
+        prep_cancelled = true;
+    } catch (const std::exception& e) {
+        prep_error = dynamic_cast<const c10::Error*>(&e) ? static_cast<const c10::Error&>(e).what_without_backtrace()
+                                                         : e.what();
+    }
+    if (comm) {
+        // Rank 0's checkpoint (weights, optimizer state, loop state) to every
+        // rank, then every rank says whether it is ready: one that is not
+        // stops them all before anything is written.
+        try {
+            std::string bytes;
+            if (R == 0 && prep_error.empty() && !prep_cancelled && step > 0) {
+                std::ifstream in(info->checkpoint, std::ios::binary);
+                std::ostringstream ss;
+                ss << in.rdbuf();
+                bytes = ss.str();
+            }
+            bytes = comm->share(bytes);
+            if (R > 0 && !bytes.empty() && prep_error.empty()) {
+                const fs::path tmp = fs::temp_directory_path() /
+                                     ("normlab-rank" + std::to_string(R) + "-" + std::to_string(::getpid()) + ".pt");
+                { std::ofstream(tmp, std::ios::binary) << bytes; }
+                json saved;
+                try {
+                    step = load_checkpoint(tmp.string(), model, optimizer.get(), &saved);
+                } catch (...) {
+                    fs::remove(tmp);
+                    throw;
+                }
+                fs::remove(tmp);
+                st = LoopState::from(saved);
+            }
+        } catch (const std::exception& e) {
+            if (prep_error.empty()) prep_error = e.what();
+        }
+        const bool ready = prep_error.empty() && !prep_cancelled;
+        double not_ready = 0;
+        try {
+            not_ready = comm->sum({ready ? 0.0 : 1.0})[0];
+        } catch (const std::exception& e) {
+            if (prep_error.empty()) prep_error = e.what();
+        }
+        if (ready && prep_error.empty() && not_ready > 0)
+            prep_error = "another rank of the " + std::to_string(W) + " could not prepare the run; see its log";
+    }
+    if (prep_cancelled) {
         result.status = RunStatus::Cancelled;
         result.message = "cancelled before training started";
         if (!opts.resume) store.finish_run(run_id, RunStatus::Cancelled, 0, result.message, std::nan(""));
         return result;
-    } catch (const std::exception& e) {
-        const std::string msg = dynamic_cast<const c10::Error*>(&e)
-                                    ? static_cast<const c10::Error&>(e).what_without_backtrace() : e.what();
+    }
+    if (!prep_error.empty()) {
+        const std::string& msg = prep_error;
         if (opts.resume) throw RunError("cannot resume " + id_text + ": " + msg + "; its record was left as it was");
         store.finish_run(run_id, RunStatus::Failed, 0, msg, std::nan(""));
         store.heartbeat(run_id, 0);
@@ -222,12 +238,29 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
         std::vector<torch::Tensor> params;
         for (auto& p : model->parameters())
             if (p.requires_grad()) params.push_back(p);
+        // This rank's rows of a global batch of B sequences.
+        const int Bl = B / W;
+        auto shard = [&](const torch::Tensor& tok) { return W == 1 ? tok : tok.narrow(0, static_cast<int64_t>(R) * Bl, Bl); };
+        std::unique_ptr<GradSync> sync;
+        if (comm) {
+            std::vector<torch::Tensor> state;
+            for (auto& p : model->parameters()) state.push_back(p);
+            for (auto& b : model->buffers()) state.push_back(b);
+            comm->broadcast(state);   // rank 0's weights, at the start and after a resume
+            sync = std::make_unique<GradSync>(*comm, params, opts.bucket_mb, opts.overlap);
+        }
 
         json run_info = {{"parameters", model->parameter_count()},
                          {"data", data.description},
                          {"data_bytes", data.bytes.size()},
                          {"tokens_per_step", static_cast<int64_t>(B) * T},
                          {"threads", torch::get_num_threads()}};
+        if (comm)
+            run_info["distributed"] = {{"world_size", W}, {"backend", comm->backend()},
+                                       {"launcher", comm->launch().launcher},
+                                       {"processes_per_node", comm->launch().local_world_size},
+                                       {"batch_per_rank", Bl}, {"gradient_buckets", sync->buckets()},
+                                       {"allreduce_bytes_per_step", sync->bytes()}, {"overlap", sync->overlap()}};
         if (opts.resume) run_info["resumed_at_step"] = step;
         if (data.entropy_rate) run_info["loss_floor"] = *data.entropy_rate;
         if (cfg.model.deepnorm.residual) run_info["deepnorm_alpha"] = cfg.model.deepnorm_alpha();
@@ -241,15 +274,16 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             model->set_branch_alpha(branchnorm_alpha(cfg.model.branchnorm, 0));
             for (int i = 0; i < pr.expected_grad_batches; ++i) {
                 if (cancelled()) throw Cancelled();
-                auto tok = batch_tokens(data, cfg.train.seed ^ 0xE6E6ull, i, B, T, false).to(device);
+                auto tok = shard(batch_tokens(data, cfg.train.seed ^ 0xE6E6ull, i, B, T, false)).to(device);
                 auto loss = GPTImpl::loss(model->forward(tok.narrow(1, 0, T)), tok.narrow(1, 1, T));
                 (loss / pr.expected_grad_batches).backward();
             }
+            if (sync) sync->finish();   // the average over every rank's slice
             Recorder{writer}.gradients(model, 0, nullptr, "grad_expected_l2");
             clear_grads(params);
         }
 
-        Recorder rec{writer};
+        Recorder rec{writer, comm};
         const auto t0 = std::chrono::steady_clock::now();
         const double wall_offset = st.wall_s;
         auto wall = [&] { return wall_offset + seconds_since(t0); };
@@ -267,10 +301,11 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             double sum = 0;
             for (int i = 0; i < cfg.train.eval_batches; ++i) {
                 if (cancelled()) throw Cancelled();
-                auto tok = batch_tokens(data, cfg.train.seed, i, B, T, true).to(device);
+                auto tok = shard(batch_tokens(data, cfg.train.seed, i, B, T, true)).to(device);
                 sum += GPTImpl::loss(model->forward(tok.narrow(1, 0, T)), tok.narrow(1, 1, T)).item<double>();
             }
             model->train();
+            if (comm) sum = comm->sum({sum})[0] / W;   // equal slices: the mean of the ranks' means
             return sum / cfg.train.eval_batches;
         };
         // The checkpoint file first, then its pointer and every buffered row
@@ -279,6 +314,11 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
         auto checkpoint = [&]() {
             const auto c0 = std::chrono::steady_clock::now();
             st.wall_s = wall();
+            if (!writes) {   // rank 0 keeps the run's checkpoints
+                writer.flush();
+                last_ckpt = std::chrono::steady_clock::now();
+                return;
+            }
             const std::string file = checkpoint_file(ckpt_dir, run_id, step);
             save_checkpoint(file, model, optimizer.get(), step, cfg, st.to_json());
             writer.flush_with_checkpoint(file, step);
@@ -312,7 +352,14 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
         // multi-tensor kernels (optim_step.cpp); on the CPU, LibTorch's loops.
         const bool multi_tensor = torch::Device(device_name).is_cuda();
         while (step < cfg.train.steps) {
-            if (opts.control) {
+            if (comm) {
+                const bool stop_here = opts.control && opts.control->cancelled();
+                if (comm->sum({stop_here ? 1.0 : 0.0})[0] > 0) {
+                    checkpoint();
+                    return fail(RunStatus::Cancelled, stop_here ? "cancelled by the user"
+                                                                : "cancelled by the user (another rank was stopped)");
+                }
+            } else if (opts.control) {
                 if (opts.control->paused()) {
                     writer.flush();
                     report(RunStatus::Running);
@@ -330,7 +377,7 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             lr = learning_rate(cfg.optim, cfg.train.steps, s + 1);
             for (auto& g : optimizer->param_groups()) g.options().set_lr(lr);
 
-            auto tok = batch_tokens(data, cfg.train.seed, s, B, T, false).to(device);
+            auto tok = shard(batch_tokens(data, cfg.train.seed, s, B, T, false)).to(device);
             // Dropout masks are a function of (seed, step): reproducible, and exact after a resume.
             if (cfg.model.dropout > 0) torch::manual_seed(splitmix64(cfg.train.seed * 0x9E3779B97F4A7C15ull + s));
             const bool want_fwd = pr.forward_every > 0 && s % pr.forward_every == 0;
@@ -338,7 +385,15 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             auto logits = model->forward(tok.narrow(1, 0, T), want_fwd ? &cap : nullptr);
             auto loss = GPTImpl::loss(logits, tok.narrow(1, 1, T));
             clear_grads(params);
+            if (sync) sync->arm();
             loss.backward();
+            double comm_s = 0;
+            if (sync) {
+                comm_s = sync->finish();   // every rank now holds the gradient of the global batch
+                loss_v = comm->sum({loss.item<double>()})[0] / W;
+            } else {
+                loss_v = loss.item<double>();
+            }
 
             if (pr.grads_every > 0 && s % pr.grads_every == 0) rec.gradients(model, s, "grad_l1", "grad_l2");
             if (want_fwd) rec.forward(cap, s);
@@ -350,13 +405,13 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
 
             auto gnorm_t = grad_norm(params, multi_tensor);
             const double gnorm = gnorm_t.item<double>();
-            loss_v = loss.item<double>();
             if (cfg.optim.grad_clip > 0 && gnorm > cfg.optim.grad_clip) {
                 scale_grads(params, cfg.optim.grad_clip / (gnorm + 1e-6), multi_tensor);
             }
             writer.scalar("train/loss", s, loss_v);
             writer.scalar("train/lr", s, lr);
             writer.scalar("train/grad_norm", s, gnorm);
+            if (comm) writer.scalar("dist/allreduce_wait_s", s, comm_s);
             if (cfg.model.branchnorm.enabled) writer.scalar("branchnorm/alpha", s, alpha_t);
             if (cfg.model.deepnorm.residual) writer.scalar("deepnorm/alpha", s, cfg.model.deepnorm_alpha());
 

@@ -23,6 +23,8 @@
 
 namespace normlab {
 
+class Communicator;
+
 struct Progress {
     int64_t run_id = 0;
     std::string run_name;
@@ -77,6 +79,14 @@ struct TrainOptions {
     std::function<void(const Progress&)> on_progress;
     double progress_interval_s = 0.25;
     double flush_interval_s = 0.5;      // store batching
+    // Data-parallel training (core/dist): every rank calls train_run on the
+    // same run; rank 0 trains its run from `store`, the others a copy of it
+    // in a scratch store of their own (they write no checkpoints). Each rank
+    // takes its slice of every global batch; gradients are averaged over
+    // the ranks, so all of them step identically.
+    Communicator* comm = nullptr;
+    double bucket_mb = 4;               // gradient all-reduce bucket size
+    bool overlap = true;                // all-reduce buckets from gradient hooks during the backward pass
 };
 
 struct RunResult {

@@ -1,0 +1,45 @@
+// normlab-cli merge: run stores into one (a sweep's task stores, stores from other machines).
+#include "app/cli/cli.h"
+
+#include "core/errors.h"
+
+#include <cstdio>
+
+namespace normlab::cli {
+
+static int cmd_merge(const Args& args) {
+    const std::string into = args.opt("--into");
+    if (into.empty() || args.positional.empty())
+        throw UsageError("merge needs stores and a target: normlab-cli merge STORE... --into STORE");
+    // Every input is checked before anything is written: a refused one stops the merge untouched.
+    for (auto& p : args.positional) {
+        Store check(p, Store::Mode::ReadOnly);
+        (void)check;
+    }
+    Store target(into);
+    int added = 0, updated = 0, unchanged = 0;
+    for (auto& p : args.positional) {
+        const Store::MergeReport r = target.merge_from(p);
+        std::fprintf(stderr, "%s: %d run(s) added, %d updated, %d already there\n", p.c_str(), r.added, r.updated, r.unchanged);
+        for (auto& w : r.warnings) std::fprintf(stderr, "  warning: %s\n", w.c_str());
+        added += r.added;
+        updated += r.updated;
+        unchanged += r.unchanged;
+    }
+    std::printf("%s: %d run(s) added, %d updated, %d already there (%zu store(s) merged)\n", target.path().c_str(), added,
+                updated, unchanged, args.positional.size());
+    return kOk;
+}
+
+extern const Command kMergeCommand{"merge", "merge STORE... --into STORE",
+    "copy the runs of several stores into one (a sweep's task\n"
+    "stores); merging again adds nothing\n",
+    cmd_merge,
+    "Each run is copied with every series, distribution, note, tag, colour, its experiment and its\n"
+    "checkpoint file (into STORE.checkpoints/), under a new id. A run is identified by its creation\n"
+    "time, seed and configuration: one already in the target is skipped, or brought up to date when\n"
+    "the source has trained it further (its name, notes, tags and colour in the target are kept).\n"
+    "The inputs are only read; a file that is not a run store is refused before anything is written.\n"
+    "example: normlab-cli merge sweep/stores/*.sqlite --into runs.sqlite\n"};
+
+}  // namespace normlab::cli

@@ -1,0 +1,194 @@
+// normlab-cli sweep: an experiment's runs as a Slurm job array, and its progress.
+#include "app/cli/training.h"
+
+#include "core/dist/slurm.h"
+#include "core/errors.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace normlab::cli {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string self_path() {
+    std::error_code ec;
+    const fs::path p = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string("normlab-cli") : p.string();
+}
+
+// Runs a command and returns its standard output (throws with its error output on failure).
+std::string run_command(const std::vector<std::string>& argv) {
+    int out[2], err[2];
+    if (::pipe(out) != 0 || ::pipe(err) != 0) throw std::runtime_error("pipe failed");
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::dup2(out[1], 1);
+        ::dup2(err[1], 2);
+        ::close(out[0]);
+        ::close(err[0]);
+        std::vector<char*> a;
+        for (auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+        a.push_back(nullptr);
+        ::execvp(a[0], a.data());
+        std::fprintf(stderr, "cannot run %s", a[0]);
+        ::_exit(127);
+    }
+    ::close(out[1]);
+    ::close(err[1]);
+    auto drain = [](int fd) {
+        std::string s;
+        char buf[4096];
+        ssize_t n;
+        while ((n = ::read(fd, buf, sizeof buf)) > 0) s.append(buf, static_cast<size_t>(n));
+        ::close(fd);
+        return s;
+    };
+    std::string o = drain(out[0]), e = drain(err[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw RunError(argv[0] + " failed" + (e.empty() ? std::string() : ": " + e) +
+                       (WIFEXITED(status) && WEXITSTATUS(status) == 127 ? " (is Slurm installed here?)" : ""));
+    return o;
+}
+
+int write_sweep(const Args& args) {
+    if (!args.has_flag("--slurm"))
+        throw UsageError("sweep writes Slurm job arrays: normlab-cli sweep EXPERIMENT --slurm [--submit] (see --help)");
+    if (args.positional.size() != 1) throw UsageError("sweep needs one experiment file: normlab-cli sweep EXPERIMENT --slurm");
+    Experiment ex = load_experiment(args.positional[0], args.opt("--scale"));
+    const std::vector<ExperimentRun> chosen = chosen_runs(ex, args);
+    if (chosen.size() != ex.runs.size() && (args.options.count("--only") || args.options.count("--index")))
+        throw UsageError("sweep trains every run of the experiment; --only and --index are for run");
+    preflight_all(chosen);   // every run checked here, before the cluster spends time on it
+
+    SlurmSweep s;
+    s.cli = self_path();
+    s.experiment = fs::absolute(args.positional[0]).lexically_normal().string();
+    s.name = ex.name;
+    s.scale = args.opt("--scale");
+    for (auto& r : ex.runs) s.run_names.push_back(r.name);
+    const int n = static_cast<int>(s.run_names.size());
+    if (args.options.count("--runs-per-task")) s.runs_per_task = parse_int("--runs-per-task", args.opt("--runs-per-task"), 1, n);
+    if (args.options.count("--cpus-per-task")) s.cpus_per_task = parse_int("--cpus-per-task", args.opt("--cpus-per-task"), 1, 4096);
+    if (args.options.count("--gpus-per-task")) s.gpus_per_task = parse_int("--gpus-per-task", args.opt("--gpus-per-task"), 0, 64);
+    if (args.options.count("--max-parallel")) s.max_parallel = parse_int("--max-parallel", args.opt("--max-parallel"), 0, 100000);
+    if (args.options.count("--steps")) s.steps = parse_int("--steps", args.opt("--steps"), 1, 1000000000);
+    s.partition = args.opt("--partition");
+    s.time = args.opt("--time");
+    s.device = args.opt("--device");
+    const std::string dir = args.opt("--dir", "sweep-" + ex.name);
+    s.dir = fs::absolute(dir).lexically_normal().string();
+    check_sweep(s);
+    if (fs::exists(fs::path(s.dir) / "sweep.json"))
+        throw UsageError("--dir " + dir + " already holds a sweep (sweep.json); choose another folder, or watch it with"
+                         " normlab-cli sweep --status " + dir);
+
+    fs::create_directories(fs::path(s.dir) / "stores");
+    fs::create_directories(fs::path(s.dir) / "logs");
+    write_output_file(s.dir + "/sweep.sbatch", sbatch_script(s));
+    fs::permissions(s.dir + "/sweep.sbatch", fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
+    json record = s.to_json();
+    std::fprintf(stderr, "%s: %d run(s) in %d array task(s); script %s/sweep.sbatch\n", ex.name.c_str(), n, s.tasks(),
+                 s.dir.c_str());
+    if (args.has_flag("--submit")) {
+        std::string out = run_command({"sbatch", "--parsable", s.dir + "/sweep.sbatch"});
+        const std::string job = out.substr(0, out.find_first_of(";\n"));
+        record["job_id"] = job;
+        write_output_file(s.dir + "/sweep.json", record.dump(2) + "\n");
+        std::printf("%s\n", job.c_str());
+        std::fprintf(stderr, "submitted job %s; watch it with: normlab-cli sweep --status %s\n", job.c_str(), dir.c_str());
+    } else {
+        write_output_file(s.dir + "/sweep.json", record.dump(2) + "\n");
+        std::printf("%s/sweep.sbatch\n", s.dir.c_str());
+        std::fprintf(stderr, "submit it with: sbatch %s/sweep.sbatch (or again with --submit)\n", s.dir.c_str());
+    }
+    return kOk;
+}
+
+int sweep_status(const Args& args) {
+    const std::string dir = args.opt("--status");
+    std::ifstream in(fs::path(dir) / "sweep.json");
+    if (!in) throw UsageError("--status " + dir + ": no sweep.json there; give the folder normlab-cli sweep --dir wrote");
+    json j;
+    try {
+        in >> j;
+    } catch (const std::exception& e) {
+        throw UsageError(dir + "/sweep.json cannot be read: " + e.what());
+    }
+    const SlurmSweep s = SlurmSweep::from_json(j);
+    std::map<std::string, int> counts;
+    int64_t steps_done = 0, steps_total = 0;
+    std::printf("%-6s %-28s %-12s %s\n", "task", "run", "status", "steps");
+    for (int t = 0; t < s.tasks(); ++t) {
+        const int first = t * s.runs_per_task;
+        const int last = std::min<int>(first + s.runs_per_task, static_cast<int>(s.run_names.size()));
+        std::map<std::string, RunInfo> found;
+        const std::string store = s.store_of(t);
+        if (fs::exists(store)) {
+            try {
+                Store st(store, Store::Mode::ReadOnly);
+                for (auto& r : st.runs()) found[r.name] = r;
+            } catch (const StoreError& e) {
+                std::printf("%-6d %-28s %-12s %s\n", t, "", "unreadable", e.what());
+            }
+        }
+        for (int i = first; i < last; ++i) {
+            const std::string& name = s.run_names[static_cast<size_t>(i)];
+            std::string status = "pending";
+            std::string steps = "-";
+            if (auto it = found.find(name); it != found.end()) {
+                const RunInfo& r = it->second;
+                status = r.status_text;
+                const int64_t total = r.config.value("train", json::object()).value("steps", int64_t(0));
+                steps = std::to_string(r.steps_done) + "/" + std::to_string(total);
+                steps_done += r.status == RunStatus::Finished ? total : r.steps_done;
+                steps_total += total;
+            }
+            ++counts[status];
+            std::printf("%-6d %-28.28s %-12s %s\n", t, name.c_str(), status.c_str(), steps.c_str());
+        }
+    }
+    std::string summary;
+    for (auto& [k, v] : counts) summary += (summary.empty() ? "" : ", ") + std::to_string(v) + " " + k;
+    std::printf("%s: %zu run(s): %s", s.name.c_str(), s.run_names.size(), summary.c_str());
+    if (steps_total > 0) std::printf("; %.0f%% of the started runs' steps", 100.0 * steps_done / steps_total);
+    std::printf("\n");
+    if (j.contains("job_id")) std::printf("Slurm job %s\n", j["job_id"].get<std::string>().c_str());
+    std::printf("merge: normlab-cli merge %s/stores/*.sqlite --into runs.sqlite\n", s.dir.c_str());
+    return counts.count("failed") || counts.count("diverged") ? kFailed : kOk;
+}
+
+int cmd_sweep(const Args& args) {
+    if (args.options.count("--status")) return sweep_status(args);
+    return write_sweep(args);
+}
+
+}  // namespace
+
+extern const Command kSweepCommand{"sweep", "sweep EXPERIMENT --slurm",
+    "an experiment's runs as a Slurm job array, each task into its\n"
+    "own store (--submit submits it); sweep --status DIR shows progress\n",
+    cmd_sweep,
+    "options:\n"
+    "  --dir DIR            the sweep's folder (default sweep-NAME): sweep.sbatch, sweep.json,\n"
+    "                       stores/task-NNN.sqlite, logs/task-NNN.log\n"
+    "  --submit             submit with sbatch and print the job id\n"
+    "  --partition P  --time T  --cpus-per-task N  --gpus-per-task N\n"
+    "  --max-parallel K     at most K tasks at once (sbatch --array=0-N%K)\n"
+    "  --runs-per-task K    K runs one after another per task (default 1)\n"
+    "  --scale NAME  --steps N  --device D   passed to each task's run\n"
+    "Every run is checked before anything is written. Runs keep the names, configurations and\n"
+    "seeds `run` gives them. Merge the task stores afterwards (they may be read while the job runs):\n"
+    "  normlab-cli sweep EXP.json --slurm --dir sw --submit\n"
+    "  normlab-cli sweep --status sw\n"
+    "  normlab-cli merge sw/stores/*.sqlite --into runs.sqlite\n"};
+
+}  // namespace normlab::cli

@@ -1,0 +1,80 @@
+// normlab-cli: data-parallel runs (see training.h). Rank 0 owns the store;
+// the others learn the runs from it and train them in step.
+#include "app/cli/training.h"
+
+#include "core/dist/communicator.h"
+#include "core/errors.h"
+
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <unistd.h>
+
+namespace normlab::cli {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// A scratch folder for a rank's copy of the runs, removed when it is done.
+struct ScratchDir {
+    fs::path path;
+    explicit ScratchDir(int rank) {
+        path = fs::temp_directory_path() / ("normlab-rank" + std::to_string(rank) + "-" + std::to_string(::getpid()));
+        fs::create_directories(path);
+    }
+    ~ScratchDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+}  // namespace
+
+int train_data_parallel(const LaunchInfo& launch, const std::string& device, TrainOptions opts,
+                        const std::function<std::vector<std::pair<int64_t, std::string>>(std::unique_ptr<Store>&)>& prepare) {
+    spdlog::set_pattern("%^%l%$ [rank " + std::to_string(launch.rank) + "]: %v");
+    std::unique_ptr<Communicator> comm = Communicator::connect(launch, device);
+    if (launch.rank == 0)
+        std::fprintf(stderr, "data-parallel: %d processes (%s, launched by %s), rendezvous at %s:%d\n", launch.world_size,
+                     comm->backend().c_str(), launch.launcher.c_str(), launch.master_addr.c_str(), launch.master_port);
+    std::unique_ptr<Store> store;
+    std::unique_ptr<ScratchDir> scratch;
+    std::vector<std::pair<int64_t, std::string>> queued;
+    if (launch.rank == 0) {
+        json manifest = json::array();
+        try {
+            queued = prepare(store);
+            for (auto& [id, name] : queued) {
+                auto r = store->run(id);
+                manifest.push_back({{"id", id}, {"name", r->name}, {"scheme", r->scheme}, {"config", r->config},
+                                    {"seed", r->seed}});
+            }
+        } catch (const std::exception& e) {
+            comm->share(json{{"error", e.what()}}.dump());
+            throw;
+        }
+        comm->share(manifest.dump());
+    } else {
+        const json manifest = json::parse(comm->share(""));
+        if (manifest.is_object() && manifest.contains("error"))
+            throw RunError("rank 0 could not start: " + manifest["error"].get<std::string>());
+        scratch = std::make_unique<ScratchDir>(launch.rank);
+        store = std::make_unique<Store>((scratch->path / "runs.sqlite").string());
+        for (auto& m : manifest)
+            queued.emplace_back(store->create_run(m["name"], m["scheme"], m["config"], m["seed"].get<uint64_t>(), 0, {}),
+                                m["name"].get<std::string>());
+        opts.resume = false;   // rank 0's checkpoint reaches this rank through the group
+    }
+    opts.comm = comm.get();
+    if (const char* v = std::getenv("NORMLAB_DIST_BUCKET_MB"); v && *v) opts.bucket_mb = std::atof(v);
+    if (const char* v = std::getenv("NORMLAB_DIST_OVERLAP"); v && *v) opts.overlap = std::string(v) != "0";
+    auto results = train_all(*store, queued, opts, launch.rank != 0);
+    if (launch.rank == 0)
+        for (auto& r : results)
+            if (r.run_id > 0) std::printf("%lld\t%s\n", static_cast<long long>(r.run_id), status_name(r.status).c_str());
+    return exit_for(results);
+}
+
+}  // namespace normlab::cli

@@ -1,0 +1,71 @@
+// NormLab core (internal): what a checkpoint holds besides the weights and
+// the optimizer — the training loop's own state — and how checkpoint files
+// are named and cleaned up (used by trainer.cpp).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <deque>
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace normlab::train_detail {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// The loop's own state, saved in every checkpoint so that a resumed run
+// continues the trace an uninterrupted run would have written.
+struct LoopState {
+    double wall_s = 0;                                          // training wall time so far
+    double best = std::numeric_limits<double>::infinity();     // divergence tracking
+    int above = 0;
+    double val_loss = std::nan("");
+    std::deque<double> recent;                                  // the last 20 train losses
+
+    json to_json() const {
+        return {{"wall_s", wall_s}, {"best", std::isfinite(best) ? json(best) : json(nullptr)}, {"above", above},
+                {"val_loss", std::isfinite(val_loss) ? json(val_loss) : json(nullptr)},
+                {"recent", std::vector<double>(recent.begin(), recent.end())}};
+    }
+    static LoopState from(const json& j) {
+        LoopState s;
+        auto num = [&](const char* k, double def) {
+            auto it = j.find(k);
+            return it != j.end() && it->is_number() ? it->get<double>() : def;
+        };
+        s.wall_s = num("wall_s", 0);
+        s.best = num("best", std::numeric_limits<double>::infinity());
+        s.above = static_cast<int>(num("above", 0));
+        s.val_loss = num("val_loss", std::nan(""));
+        if (auto it = j.find("recent"); it != j.end() && it->is_array())
+            for (auto& v : *it)
+                if (v.is_number()) s.recent.push_back(v.get<double>());
+        return s;
+    }
+};
+
+// Checkpoint files: run-ID-step-S.pt, one per checkpoint. The store points at
+// the newest only after it and the rows up to it are committed; the older
+// one is removed after that, orphans of a crash when the run is next claimed.
+inline std::string checkpoint_file(const std::string& dir, int64_t run, int64_t step) {
+    return (fs::path(dir) / ("run-" + std::to_string(run) + "-step-" + std::to_string(step) + ".pt")).string();
+}
+inline bool is_checkpoint_of(const fs::path& p, int64_t run) {
+    const std::string n = p.filename().string(), prefix = "run-" + std::to_string(run);
+    if (n.rfind(prefix, 0) != 0) return false;
+    const std::string rest = n.substr(prefix.size());
+    auto ends = [&](const std::string& e) { return rest.size() >= e.size() && rest.compare(rest.size() - e.size(), e.size(), e) == 0; };
+    return rest == ".pt" || rest == ".pt.tmp" || (rest.rfind("-step-", 0) == 0 && (ends(".pt") || ends(".pt.tmp")));
+}
+inline void remove_checkpoints(const std::string& dir, int64_t run, const std::string& keep) {
+    std::error_code ec;
+    const fs::path kept = keep.empty() ? fs::path() : fs::path(keep).lexically_normal();
+    for (auto& e : fs::directory_iterator(dir, ec))
+        if (is_checkpoint_of(e.path(), run) && e.path().lexically_normal() != kept) fs::remove(e.path(), ec);
+}
+
+
+}  // namespace normlab::train_detail
