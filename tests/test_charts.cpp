@@ -3,6 +3,7 @@
 // tight to the data, labelled log axes at any span (also in exports), axis
 // titles elided to fit.
 #include "core/store/store.h"
+#include "core/train/probes.h"
 #include "widgets/chartsview.h"
 #include "widgets/heatmap.h"
 #include "widgets/linechart.h"
@@ -66,6 +67,67 @@ private Q_SLOTS:
         // debiased EMA: a constant stays constant from the first point
         auto e = debiased_ema({2, 2, 2, 2}, 0.9);
         for (double v : e) QVERIFY(std::abs(v - 2.0) < 1e-12);
+    }
+
+    void logXAxis() {
+        // Log x on a step axis: step 0 is left out (and counted), the rest is
+        // drawn with labelled ticks over the three decades; log y beside it.
+        LineChart c;
+        c.resize(640, 420);
+        std::vector<double> x, y;
+        for (int i = 0; i <= 1000; ++i) x.push_back(i), y.push_back(5.0 / std::sqrt(1.0 + i));
+        c.setCurves({Curve{"loss", Qt::blue, x, y}});
+        c.setLogX(true);
+        c.setLogY(true);
+        c.show();
+        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QVERIFY(c.logX());
+        const QStringList xl = c.xTickLabels();
+        for (const char* want : {"1", "10", "100", "1000"}) QVERIFY2(xl.contains(want), qPrintable(xl.join(" ")));
+        QVERIFY2(c.footer().contains("1 points at x ≤ 0"), qPrintable(c.footer()));
+        QVERIFY(c.pointsDrawn() > 10);
+        QVERIFY(c.axisTitleShown(Qt::Horizontal).isEmpty() || c.axisTitleShown(Qt::Horizontal).contains("log"));
+        QVERIFY(c.readoutAt(100).contains("0.497"));   // 5/√101, in data units though the axis runs in log10
+        c.setLogX(false);
+        QVERIFY(!c.footer().contains("x ≤ 0"));
+        QVERIFY(c.xTickLabels().contains("0"));
+    }
+
+    // An empty view says what to do: no run shown; a probe a scheme does not
+    // have; a probe switched off. The hint leaves once there is data.
+    void emptyViewsSayWhatToDo() {
+        const QString path = dir_.filePath("hints.sqlite");
+        int64_t id = 0;
+        {
+            Store s(path.toStdString());
+            id = s.create_run("pre_ln", "pre_ln", nlohmann::json::object(), 1);
+            s.mark_running(id, "cpu", nlohmann::json::object());
+            RunWriter w(s, id);
+            for (int i = 0; i < 20; ++i) w.scalar("train/loss", i, 3.0 - 0.01 * i);
+        }
+        Store s(path.toStdString(), Store::Mode::ReadOnly);
+        ChartsView view;
+        view.resize(900, 600);
+        view.show();
+        view.setRuns(std::vector<int64_t>{}, s);
+        for (int i = 0; i < 3; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QVERIFY2(view.lossChart()->emptyHintShown().contains("select runs"), qPrintable(view.lossChart()->emptyHintShown()));
+        view.setRuns(std::vector<int64_t>{id}, s);
+        for (int i = 0; i < 3; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QVERIFY(view.lossChart()->emptyHintShown().isEmpty());   // it has losses
+        QString err;
+        QVERIFY2(view.showView("layers", "", "", "gain_mean/alpha_A", &err), qPrintable(err));
+        auto* chart = qobject_cast<LineChart*>(view.currentChart());
+        QVERIFY(chart);
+        QVERIFY2(chart->emptyHintShown().contains("only in nGPT runs"), qPrintable(chart->emptyHintShown()));
+        QVERIFY2(view.showView("layers", "", "", "cond/q", &err), qPrintable(err));
+        QVERIFY2(chart->emptyHintShown().contains("probes.cond_every"), qPrintable(chart->emptyHintShown()));
+        QVERIFY2(view.showView("scalars", "", "", "branchnorm/alpha", &err), qPrintable(err));
+        chart = qobject_cast<LineChart*>(view.currentChart());
+        QVERIFY2(chart->emptyHintShown().contains("only in BranchNorm runs"), qPrintable(chart->emptyHintShown()));
+        // never in an export
+        QVERIFY(chart->exportFigure(dir_.filePath("empty.png"), "png", 96, &err));
+        QVERIFY(!chart->emptyHintShown().isEmpty());
     }
 
     void linearAxesAreTightWithOneTwoFiveTicks() {
@@ -298,9 +360,10 @@ private Q_SLOTS:
         for (size_t k = 0; k < spans.size(); ++k) {
             const QString pdf = dir_.filePath(QString("fig%1.pdf").arg(k));
             QString out, err;
-            QCOMPARE(run(NORMLAB_APP, {"figure", QString::number(ids[k]), "--view", "scalars", "--probe", "train/grad_norm",
-                                      "--log-y", "--column", "double", "--font-pt", "8", "--out", pdf, "--store", path},
-                         &out, &err), 0);
+            QStringList fargs{"figure", QString::number(ids[k]), "--view", "scalars", "--probe", "train/grad_norm",
+                              "--log-y", "--column", "double", "--font-pt", "8", "--out", pdf, "--store", path};
+            if (k == 2) fargs << "--log-x";   // and a log x axis, labelled in the PDF too
+            QCOMPARE(run(NORMLAB_APP, fargs, &out, &err), 0);
             QString text, info;
             QCOMPARE(run("pdftotext", {"-layout", pdf, "-"}, &text, &err), 0);
             const QStringList tokens = text.split(QRegularExpression("\\s+"), Qt::SkipEmptyParts);
@@ -311,6 +374,13 @@ private Q_SLOTS:
             ref.setLogY(true);
             const QStringList labels = ref.yTickLabels();
             QVERIFY2(labels.size() >= 3, qPrintable(labels.join(" ")));
+            if (k == 2) {
+                ref.setLogX(true);
+                const QStringList xl = ref.xTickLabels();
+                QVERIFY2(xl.contains("10") && xl.contains("100"), qPrintable(xl.join(" ")));
+                for (const QString& l : xl)
+                    QVERIFY2(tokens.contains(l), qPrintable(QString("log x label %1 not in the PDF's text: %2").arg(l, tokens.join(" "))));
+            }
             for (const QString& l : labels)
                 QVERIFY2(tokens.contains(l), qPrintable(QString("span %1: label %2 not in the PDF's text: %3").arg(spans[k]).arg(l).arg(tokens.join(" "))));
             QCOMPARE(run("pdfinfo", {pdf}, &info, &err), 0);
@@ -318,6 +388,24 @@ private Q_SLOTS:
             QVERIFY2(m.hasMatch(), qPrintable(info));
             QVERIFY2(std::abs(m.captured(1).toDouble() - 183 / 25.4 * 72) < 1.5, qPrintable(info));   // 183 mm
         }
+        // --view gains: the box plots per layer at the latest step, for the gain --probe names, in every run's colour.
+        {
+            Store g(path.toStdString());
+            RunWriter w(g, ids[0]);
+            for (int64_t step : {0, 10})
+                for (int layer = 0; layer < 2; ++layer) {
+                    std::vector<double> v;
+                    for (int k = 0; k < 64; ++k) v.push_back(step == 0 ? 1.0 : 1.0 + 0.01 * std::sin(k + layer));
+                    w.distribution(summarize("gain/ln", layer, step, v, 16));
+                }
+        }
+        const QString gains = dir_.filePath("gains.pdf");
+        QString gout, gerr, gtext;
+        QCOMPARE(run(NORMLAB_APP, {"figure", QString::number(ids[0]), "--view", "gains", "--probe", "gain/ln", "--out", gains,
+                                   "--store", path}, &gout, &gerr), 0);
+        QCOMPARE(run("pdftotext", {"-layout", gains, "-"}, &gtext, &gerr), 0);
+        for (const char* want : {"L0", "L1", "layer (step 10)", "gain/ln", "span 1.5"})
+            QVERIFY2(gtext.contains(want), qPrintable(QString("%1 not in %2").arg(want, gtext)));
         const QString bad = dir_.filePath("bad.pdf");
         QString err;
         QCOMPARE(run(NORMLAB_APP, {"figure", QString::number(ids[0]), "--view", "weights", "--out", bad, "--store", path}, nullptr, &err), 2);

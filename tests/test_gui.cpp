@@ -22,6 +22,10 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFileDialog>
+#include <QStatusBar>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -274,6 +278,49 @@ private Q_SLOTS:
         QString err;
         QVERIFY(!w.charts()->exportCurrent(dir_.filePath("x.bmp"), "bmp", 300, false, &err));
         QVERIFY(err.contains("unknown format"));
+
+        // File → Export chart… at a print size: double column, PDF; the page is 183 mm wide.
+        w.charts()->tabs()->setCurrentIndex(0);
+        QTest::qWait(50);
+        const QString pdf = dir_.filePath("double-column.pdf");
+        QAction* export_chart = nullptr;
+        for (QAction* a : w.menuBar()->actions())
+            if (a->menu())
+                for (QAction* b : a->menu()->actions())
+                    if (b->text() == "&Export chart…") export_chart = b;
+        QVERIFY(export_chart);
+        bool sized = false, saved = false;
+        QTimer::singleShot(300, &w, [&] {
+            auto* dlg = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+            if (!dlg) return;
+            auto combos = dlg->findChildren<QComboBox*>();
+            auto* size = dlg->findChild<QComboBox*>("exportSize");
+            if (!size || combos.isEmpty()) return;
+            combos.front()->setCurrentIndex(combos.front()->findData("pdf"));
+            size->setCurrentIndex(2);   // double column
+            sized = size->isEnabled();
+            QTimer::singleShot(400, &w, [&] {
+                if (auto* fd = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+                    fd->setDirectory(QFileInfo(pdf).absolutePath());
+                    if (auto* name = fd->findChild<QLineEdit*>("fileNameEdit")) name->setText(QFileInfo(pdf).fileName());
+                    QMetaObject::invokeMethod(fd, "accept", Qt::QueuedConnection);
+                    saved = true;
+                }
+            });
+            dlg->accept();
+        });
+        export_chart->trigger();
+        QVERIFY(sized);
+        QVERIFY(saved);
+        QTRY_VERIFY2_WITH_TIMEOUT(QFileInfo::exists(pdf), qPrintable(w.statusBar()->currentMessage()), 5000);
+        QProcess info;
+        info.start("pdfinfo", {pdf});
+        QVERIFY(info.waitForFinished(30000));
+        const QString out = QString::fromUtf8(info.readAllStandardOutput());
+        const auto m = QRegularExpression("Page size:\\s+([0-9.]+) x ([0-9.]+) pts").match(out);
+        QVERIFY2(m.hasMatch(), qPrintable(out));
+        QVERIFY2(std::abs(m.captured(1).toDouble() - 183 / 25.4 * 72) < 1.5, qPrintable(out));
+        QVERIFY2(std::abs(m.captured(2).toDouble() - 113 / 25.4 * 72) < 1.5, qPrintable(out));   // 0.62 × 183 mm
     }
 
     void translationChangesVisibleLabels() {
@@ -349,6 +396,57 @@ private Q_SLOTS:
         MainWindow again(path);
         QCOMPARE(again.selectedRuns(), (std::vector<qint64>{ids[0], ids[2]}));
         QCOMPARE(again.charts()->runs().size(), size_t(2));
+    }
+
+    // Several stores at once: another store opened read-only beside the
+    // window's own; its runs join the table and the charts, names that clash
+    // say their store, its runs cannot be changed, and closing it leaves the
+    // window's own runs shown.
+    void comparesRunsAcrossStores() {
+        const QString own = dir_.filePath("own.sqlite"), other = dir_.filePath("other.sqlite");
+        auto fill = [](const QString& path, double offset) {
+            Store s(path.toStdString());
+            const int64_t id = s.create_run("pre_ln", "pre_ln", nlohmann::json::object(), 1);
+            s.mark_running(id, "cpu", nlohmann::json::object());
+            RunWriter w(s, id);
+            for (int i = 0; i < 30; ++i) w.scalar("train/loss", i, 5.0 - 0.05 * i + offset);
+            w.flush();
+            s.finish_run(id, RunStatus::Finished, 30, "", 3.0);
+            return id;
+        };
+        const int64_t a = fill(own, 0), b = fill(other, 0.5);
+        QCOMPARE(a, b);   // the same id in both: told apart by their store
+        MainWindow w(own);
+        QString err;
+        QVERIFY(!w.compareStore(own, &err));
+        QVERIFY2(err.contains("this window has open"), qPrintable(err));
+        QVERIFY(w.runTable()->isColumnHidden(RunTableModel::Source));
+        QVERIFY2(w.compareStore(other, &err), qPrintable(err));
+        QVERIFY(!w.compareStore(other, &err));   // once
+        QCOMPARE(w.runModel()->rowCount(), 2);
+        QVERIFY(!w.runTable()->isColumnHidden(RunTableModel::Source));
+        QCOMPARE(w.runModel()->data(w.runModel()->index(1, RunTableModel::Source), Qt::DisplayRole).toString(), QString("other.sqlite"));
+        w.runTable()->selectAll();
+        QTest::qWait(50);
+        const auto refs = w.selectedRefs();
+        QCOMPARE(refs.size(), size_t(2));
+        QCOMPARE(w.selectedRuns(), std::vector<qint64>{a});   // what editing acts on: the window's own
+        const auto& curves = w.charts()->lossChart()->curves();
+        QStringList labels;
+        for (auto& c : curves) labels << c.label;
+        QVERIFY2(labels.contains(QString("pre_ln (#%1) train").arg(a)) &&
+                 labels.contains(QString("pre_ln (#%1, other.sqlite) train").arg(b)), qPrintable(labels.join(" | ")));
+        double last_other = 0;
+        for (auto& c : curves)
+            if (c.label.contains("other.sqlite")) last_other = c.y.back();
+        QCOMPARE(last_other, 5.0 - 0.05 * 29 + 0.5);   // its data, from its store
+        auto* diff = w.findChild<QTableWidget*>("differences");
+        QCOMPARE(diff->columnCount(), 2);
+        QVERIFY(diff->horizontalHeaderItem(1)->text().contains("other.sqlite"));
+        w.stopComparing();
+        QCOMPARE(w.runModel()->rowCount(), 1);
+        QCOMPARE(w.charts()->runs().size(), size_t(1));
+        QVERIFY(w.runTable()->isColumnHidden(RunTableModel::Source));
     }
 
     void everyPanelCanBeReopenedFromTheViewMenu() {

@@ -75,6 +75,14 @@
         <translation>x:</translation>
     </message>
     <message>
+        <source>log x</source>
+        <translation>log. x</translation>
+    </message>
+    <message>
+        <source>Logarithmic x axis for the loss and learning rate; step 0 is left out</source>
+        <translation>Logarithmische x-Achse für Verlust und Lernrate; Schritt 0 entfällt</translation>
+    </message>
+    <message>
         <source>smoothing</source>
         <translation>Glättung</translation>
     </message>
@@ -107,8 +115,12 @@
         <translation>Lernrate</translation>
     </message>
     <message>
-        <source>%1 (×%2)</source>
-        <translation>%1 (×%2)</translation>
+        <source>a loss</source>
+        <translation>einen Verlust</translation>
+    </message>
+    <message>
+        <source>a learning rate</source>
+        <translation>eine Lernrate</translation>
     </message>
     <message>
         <source>this view has no chart to export</source>
@@ -127,12 +139,24 @@
         <translation>—</translation>
     </message>
     <message>
+        <source>learned gains</source>
+        <translation>gelernte Verstärkungen</translation>
+    </message>
+    <message>
         <source>%1 per layer at step %2</source>
         <translation>%1 je Schicht bei Schritt %2</translation>
     </message>
     <message>
         <source>global</source>
         <translation>global</translation>
+    </message>
+    <message>
+        <source>layer (step %1)</source>
+        <translation>Schicht (Schritt %1)</translation>
+    </message>
+    <message>
+        <source>Histogram of a gain</source>
+        <translation>Histogramm einer Verstärkung</translation>
     </message>
     <message>
         <source>Histogram of %1, layer %2, step %3</source>
@@ -181,6 +205,42 @@
     <message>
         <source>layer %1</source>
         <translation>Schicht %1</translation>
+    </message>
+    <message>
+        <source>%1 (×%2)</source>
+        <translation>%1 (×%2)</translation>
+    </message>
+    <message>
+        <source>No run shown: select runs in the Runs table (Ctrl+click for several), or train one with Run (Ctrl+R).</source>
+        <translation>Kein Lauf gezeigt: Läufe in der Lauftabelle wählen (Strg+Klick für mehrere) oder einen mit Starten (Strg+R) trainieren.</translation>
+    </message>
+    <message>
+        <source>It exists only in nGPT runs.</source>
+        <translation>Es gibt ihn nur in nGPT-Läufen.</translation>
+    </message>
+    <message>
+        <source>It exists only in BranchNorm runs.</source>
+        <translation>Es gibt ihn nur in BranchNorm-Läufen.</translation>
+    </message>
+    <message>
+        <source>It exists only in runs with DeepNorm's residual scaling.</source>
+        <translation>Es gibt ihn nur in Läufen mit DeepNorms Residualskalierung.</translation>
+    </message>
+    <message>
+        <source>It is recorded every %1 steps (Experiment → Probes; 0 switches it off).</source>
+        <translation>Er wird alle %1 Schritte aufgezeichnet (Experiment → Sonden; 0 schaltet ihn ab).</translation>
+    </message>
+    <message>
+        <source>It is recorded at step 0 when %1 is above 0 (Experiment → Probes).</source>
+        <translation>Er wird bei Schritt 0 aufgezeichnet, wenn %1 größer als 0 ist (Experiment → Sonden).</translation>
+    </message>
+    <message>
+        <source>It is recorded from the first training step on.</source>
+        <translation>Er wird ab dem ersten Trainingsschritt aufgezeichnet.</translation>
+    </message>
+    <message>
+        <source>None of the shown runs has recorded %1 yet.</source>
+        <translation>Keiner der gezeigten Läufe hat bisher %1 aufgezeichnet.</translation>
     </message>
 <message>
         <source>Learning rate</source>
@@ -753,6 +813,10 @@ Die Analyse von Xiong et al. setzt Eingaben mit E‖x₀‖² ≈ d voraus.</tra
         <translation> · %L1 Werte ≤ 0 auf der log. Achse nicht gezeigt</translation>
     </message>
     <message>
+        <source> · %L1 points at x ≤ 0 not shown on the log x axis</source>
+        <translation> · %L1 Punkte bei x ≤ 0 auf der log. x-Achse nicht gezeigt</translation>
+    </message>
+    <message>
         <source> · zoomed (right-click to zoom out)</source>
         <translation> · vergrößert (Rechtsklick verkleinert)</translation>
     </message>
@@ -1044,6 +1108,34 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Ein Lauf trainiert. Abbrechen und beenden? Seine bisherigen Daten bleiben im Speicher.</translation>
     </message>
     <message>
+        <source>&amp;Compare with another store…</source>
+        <translation>Mit anderem Speicher &amp;vergleichen…</translation>
+    </message>
+    <message>
+        <source>Compare with run stores</source>
+        <translation>Mit Laufspeichern vergleichen</translation>
+    </message>
+    <message>
+        <source>Stop comparing stores</source>
+        <translation>Speichervergleich beenden</translation>
+    </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation>%1 existiert nicht.</translation>
+    </message>
+    <message>
+        <source>%1 is the store this window has open.</source>
+        <translation>%1 ist der Speicher, den dieses Fenster geöffnet hat.</translation>
+    </message>
+    <message>
+        <source>%1 is already open for comparison.</source>
+        <translation>%1 ist bereits zum Vergleich geöffnet.</translation>
+    </message>
+    <message>
+        <source>Comparing with %1 (read-only): its runs are in the run table</source>
+        <translation>Vergleich mit %1 (schreibgeschützt): seine Läufe stehen in der Lauftabelle</translation>
+    </message>
+    <message>
         <source>Select two or more runs (Ctrl+click) to see the settings in which they differ.</source>
         <translation>Zwei oder mehr Läufe wählen (Strg+Klick), um die abweichenden Einstellungen zu sehen.</translation>
     </message>
@@ -1096,10 +1188,6 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Farbe von Lauf #%1</translation>
     </message>
     <message>
-        <source>Settings of run #%1 loaded into the form</source>
-        <translation>Einstellungen von Lauf #%1 ins Formular geladen</translation>
-    </message>
-    <message>
         <source>Delete</source>
         <translation>Löschen</translation>
     </message>
@@ -1131,6 +1219,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Nicht fortgesetzt (fertig, im Training oder eingereiht): %1</translation>
     </message>
     <message>
+        <source>Settings of run #%1 loaded into the form</source>
+        <translation>Einstellungen von Lauf #%1 ins Formular geladen</translation>
+    </message>
+    <message>
         <source>&amp;Resume from checkpoint</source>
         <translation>Ab Checkpoint &amp;fortsetzen</translation>
     </message>
@@ -1159,6 +1251,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>&amp;Löschen…</translation>
     </message>
     <message>
+        <source>Runs of a compared store are read-only</source>
+        <translation>Läufe eines Vergleichsspeichers sind schreibgeschützt</translation>
+    </message>
+    <message>
         <source>Export panel</source>
         <translation>Tafel exportieren</translation>
     </message>
@@ -1171,12 +1267,48 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>CSV (die gezeichneten Daten, jeder Punkt)</translation>
     </message>
     <message>
+        <source>as on screen</source>
+        <translation>wie am Bildschirm</translation>
+    </message>
+    <message>
+        <source>single column (89 mm)</source>
+        <translation>einspaltig (89 mm)</translation>
+    </message>
+    <message>
+        <source>double column (183 mm)</source>
+        <translation>zweispaltig (183 mm)</translation>
+    </message>
+    <message>
+        <source>custom</source>
+        <translation>benutzerdefiniert</translation>
+    </message>
+    <message>
+        <source>Print sizes apply to one line chart; panels and box plots are exported as on screen</source>
+        <translation>Druckgrößen gelten für ein Liniendiagramm; Bereiche und Boxplots werden wie am Bildschirm exportiert</translation>
+    </message>
+    <message>
         <source>Format</source>
         <translation>Format</translation>
     </message>
     <message>
         <source>Resolution (PNG, DPI)</source>
         <translation>Auflösung (PNG, DPI)</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Width</source>
+        <translation>Breite</translation>
+    </message>
+    <message>
+        <source>Height</source>
+        <translation>Höhe</translation>
+    </message>
+    <message>
+        <source>Font size</source>
+        <translation>Schriftgröße</translation>
     </message>
     <message>
         <source>Export</source>
@@ -1335,6 +1467,14 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation> @%1</translation>
     </message>
     <message>
+        <source>this store</source>
+        <translation>dieser Speicher</translation>
+    </message>
+    <message>
+        <source>Opened for comparison, read-only: %1</source>
+        <translation>Zum Vergleich geöffnet, schreibgeschützt: %1</translation>
+    </message>
+    <message>
         <source>queued</source>
         <translation>wartend</translation>
     </message>
@@ -1398,6 +1538,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <source>Notes</source>
         <translation>Notizen</translation>
     </message>
+    <message>
+        <source>Store</source>
+        <translation>Speicher</translation>
+    </message>
 </context>
 <context>
     <name>normlab::TrainingWorker</name>
@@ -1439,6 +1583,10 @@ normlab figure RUN... --out FILE.pdf: one chart of stored runs for a paper (see 
         <translation>NormLab: Normierung in Transformer-Sprachmodellen
 normlab report EXPERIMENT.json... --out DIR: die Befunde der Artikel reproduzieren (siehe normlab report --help)
 normlab figure RUN... --out FILE.pdf: ein Diagramm gespeicherter Läufe für einen Artikel (siehe normlab figure --help)</translation>
+    </message>
+    <message>
+        <source>Open another run store beside it, read-only, to compare its runs (repeatable).</source>
+        <translation>Einen weiteren Laufspeicher schreibgeschützt daneben öffnen, um seine Läufe zu vergleichen (wiederholbar).</translation>
     </message>
 </context>
 <context>

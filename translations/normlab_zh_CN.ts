@@ -75,6 +75,14 @@
         <translation>x：</translation>
     </message>
     <message>
+        <source>log x</source>
+        <translation>对数 x</translation>
+    </message>
+    <message>
+        <source>Logarithmic x axis for the loss and learning rate; step 0 is left out</source>
+        <translation>损失和学习率使用对数 x 轴；省略第 0 步</translation>
+    </message>
+    <message>
         <source>smoothing</source>
         <translation>平滑</translation>
     </message>
@@ -107,8 +115,12 @@
         <translation>学习率</translation>
     </message>
     <message>
-        <source>%1 (×%2)</source>
-        <translation>%1（×%2）</translation>
+        <source>a loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>a learning rate</source>
+        <translation>学习率</translation>
     </message>
     <message>
         <source>this view has no chart to export</source>
@@ -127,12 +139,24 @@
         <translation>—</translation>
     </message>
     <message>
+        <source>learned gains</source>
+        <translation>学习到的增益</translation>
+    </message>
+    <message>
         <source>%1 per layer at step %2</source>
         <translation>第 %2 步各层的 %1</translation>
     </message>
     <message>
         <source>global</source>
         <translation>全局</translation>
+    </message>
+    <message>
+        <source>layer (step %1)</source>
+        <translation>层（第 %1 步）</translation>
+    </message>
+    <message>
+        <source>Histogram of a gain</source>
+        <translation>增益直方图</translation>
     </message>
     <message>
         <source>Histogram of %1, layer %2, step %3</source>
@@ -181,6 +205,42 @@
     <message>
         <source>layer %1</source>
         <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>%1 (×%2)</source>
+        <translation>%1（×%2）</translation>
+    </message>
+    <message>
+        <source>No run shown: select runs in the Runs table (Ctrl+click for several), or train one with Run (Ctrl+R).</source>
+        <translation>未显示运行：在运行表中选择运行（Ctrl+单击可多选），或用“运行”（Ctrl+R）训练一个。</translation>
+    </message>
+    <message>
+        <source>It exists only in nGPT runs.</source>
+        <translation>它只存在于 nGPT 运行中。</translation>
+    </message>
+    <message>
+        <source>It exists only in BranchNorm runs.</source>
+        <translation>它只存在于 BranchNorm 运行中。</translation>
+    </message>
+    <message>
+        <source>It exists only in runs with DeepNorm's residual scaling.</source>
+        <translation>它只存在于使用 DeepNorm 残差缩放的运行中。</translation>
+    </message>
+    <message>
+        <source>It is recorded every %1 steps (Experiment → Probes; 0 switches it off).</source>
+        <translation>每 %1 步记录一次（实验 → 探针；0 表示关闭）。</translation>
+    </message>
+    <message>
+        <source>It is recorded at step 0 when %1 is above 0 (Experiment → Probes).</source>
+        <translation>当 %1 大于 0 时在第 0 步记录（实验 → 探针）。</translation>
+    </message>
+    <message>
+        <source>It is recorded from the first training step on.</source>
+        <translation>从第一个训练步开始记录。</translation>
+    </message>
+    <message>
+        <source>None of the shown runs has recorded %1 yet.</source>
+        <translation>所显示的运行尚未记录 %1。</translation>
     </message>
 <message>
         <source>Learning rate</source>
@@ -752,6 +812,10 @@ Xiong 等的分析假设输入满足 E‖x₀‖² ≈ d。</translation>
         <translation> · %L1 个 ≤ 0 的值未在对数轴上显示</translation>
     </message>
     <message>
+        <source> · %L1 points at x ≤ 0 not shown on the log x axis</source>
+        <translation> · %L1 个 x ≤ 0 的点未在对数 x 轴上显示</translation>
+    </message>
+    <message>
         <source> · zoomed (right-click to zoom out)</source>
         <translation> · 已缩放（右键缩小）</translation>
     </message>
@@ -1043,6 +1107,34 @@ NormLab 将改为打开默认存储。</translation>
         <translation>有运行正在训练。取消并退出？其已有数据会保留在存储中。</translation>
     </message>
     <message>
+        <source>&amp;Compare with another store…</source>
+        <translation>与另一个存储比较(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Compare with run stores</source>
+        <translation>与运行存储比较</translation>
+    </message>
+    <message>
+        <source>Stop comparing stores</source>
+        <translation>停止比较存储</translation>
+    </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation>%1 不存在。</translation>
+    </message>
+    <message>
+        <source>%1 is the store this window has open.</source>
+        <translation>%1 是此窗口已打开的存储。</translation>
+    </message>
+    <message>
+        <source>%1 is already open for comparison.</source>
+        <translation>%1 已作为比较打开。</translation>
+    </message>
+    <message>
+        <source>Comparing with %1 (read-only): its runs are in the run table</source>
+        <translation>正在与 %1 比较（只读）：其运行已列入运行表</translation>
+    </message>
+    <message>
         <source>Select two or more runs (Ctrl+click) to see the settings in which they differ.</source>
         <translation>选择两个或更多运行（Ctrl+单击）以查看它们不同的设置。</translation>
     </message>
@@ -1095,10 +1187,6 @@ NormLab 将改为打开默认存储。</translation>
         <translation>运行 #%1 的颜色</translation>
     </message>
     <message>
-        <source>Settings of run #%1 loaded into the form</source>
-        <translation>已将运行 #%1 的设置载入表单</translation>
-    </message>
-    <message>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -1129,6 +1217,10 @@ NormLab 将改为打开默认存储。</translation>
         <translation>未继续（已完成、训练中或已排队）：%1</translation>
     </message>
     <message>
+        <source>Settings of run #%1 loaded into the form</source>
+        <translation>已将运行 #%1 的设置载入表单</translation>
+    </message>
+    <message>
         <source>&amp;Resume from checkpoint</source>
         <translation>从检查点继续(&amp;R)</translation>
     </message>
@@ -1157,6 +1249,10 @@ NormLab 将改为打开默认存储。</translation>
         <translation>删除(&amp;D)…</translation>
     </message>
     <message>
+        <source>Runs of a compared store are read-only</source>
+        <translation>比较存储中的运行为只读</translation>
+    </message>
+    <message>
         <source>Export panel</source>
         <translation>导出面板</translation>
     </message>
@@ -1169,12 +1265,48 @@ NormLab 将改为打开默认存储。</translation>
         <translation>CSV（绘制的数据，全部数据点）</translation>
     </message>
     <message>
+        <source>as on screen</source>
+        <translation>与屏幕相同</translation>
+    </message>
+    <message>
+        <source>single column (89 mm)</source>
+        <translation>单栏（89 mm）</translation>
+    </message>
+    <message>
+        <source>double column (183 mm)</source>
+        <translation>双栏（183 mm）</translation>
+    </message>
+    <message>
+        <source>custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>Print sizes apply to one line chart; panels and box plots are exported as on screen</source>
+        <translation>打印尺寸适用于单个折线图；面板和箱线图按屏幕所示导出</translation>
+    </message>
+    <message>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
         <source>Resolution (PNG, DPI)</source>
         <translation>分辨率（PNG，DPI）</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>尺寸</translation>
+    </message>
+    <message>
+        <source>Width</source>
+        <translation>宽度</translation>
+    </message>
+    <message>
+        <source>Height</source>
+        <translation>高度</translation>
+    </message>
+    <message>
+        <source>Font size</source>
+        <translation>字号</translation>
     </message>
     <message>
         <source>Export</source>
@@ -1332,6 +1464,14 @@ NormLab 将改为打开默认存储。</translation>
         <translation> @%1</translation>
     </message>
     <message>
+        <source>this store</source>
+        <translation>本存储</translation>
+    </message>
+    <message>
+        <source>Opened for comparison, read-only: %1</source>
+        <translation>为比较而打开（只读）：%1</translation>
+    </message>
+    <message>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
@@ -1395,6 +1535,10 @@ NormLab 将改为打开默认存储。</translation>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
+    <message>
+        <source>Store</source>
+        <translation>存储</translation>
+    </message>
 </context>
 <context>
     <name>normlab::TrainingWorker</name>
@@ -1436,6 +1580,10 @@ normlab figure RUN... --out FILE.pdf: one chart of stored runs for a paper (see 
         <translation>NormLab：Transformer 语言模型中的归一化
 normlab report EXPERIMENT.json... --out DIR：复现论文结论（见 normlab report --help）
 normlab figure RUN... --out FILE.pdf：为论文绘制已存运行的一张图（见 normlab figure --help）</translation>
+    </message>
+    <message>
+        <source>Open another run store beside it, read-only, to compare its runs (repeatable).</source>
+        <translation>以只读方式并列打开另一个运行存储，以比较其运行（可重复）。</translation>
     </message>
 </context>
 <context>

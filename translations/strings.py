@@ -403,4 +403,57 @@ T = {
     "Compared runs share one colour scale, so a colour means the same value in each; off: each run its own":
         ("Verglichene Läufe teilen eine Farbskala, damit eine Farbe überall denselben Wert bedeutet; aus: jeder Lauf seine eigene",
          "比较的运行共用一个色标，使同一颜色在各图中代表相同的值；关闭：每个运行使用各自的色标"),
+    # log x
+    "log x": ("log. x", "对数 x"),
+    "Logarithmic x axis for the loss and learning rate; step 0 is left out":
+        ("Logarithmische x-Achse für Verlust und Lernrate; Schritt 0 entfällt", "损失和学习率使用对数 x 轴；省略第 0 步"),
+    " · %L1 points at x ≤ 0 not shown on the log x axis":
+        (" · %L1 Punkte bei x ≤ 0 auf der log. x-Achse nicht gezeigt", " · %L1 个 x ≤ 0 的点未在对数 x 轴上显示"),
+    # comparing stores
+    "Store": ("Speicher", "存储"),
+    "this store": ("dieser Speicher", "本存储"),
+    "Opened for comparison, read-only: %1": ("Zum Vergleich geöffnet, schreibgeschützt: %1", "为比较而打开（只读）：%1"),
+    "Runs of a compared store are read-only": ("Läufe eines Vergleichsspeichers sind schreibgeschützt", "比较存储中的运行为只读"),
+    "&Compare with another store…": ("Mit anderem Speicher &vergleichen…", "与另一个存储比较(&C)…"),
+    "Compare with run stores": ("Mit Laufspeichern vergleichen", "与运行存储比较"),
+    "Stop comparing stores": ("Speichervergleich beenden", "停止比较存储"),
+    "%1 does not exist.": ("%1 existiert nicht.", "%1 不存在。"),
+    "%1 is the store this window has open.": ("%1 ist der Speicher, den dieses Fenster geöffnet hat.", "%1 是此窗口已打开的存储。"),
+    "%1 is already open for comparison.": ("%1 ist bereits zum Vergleich geöffnet.", "%1 已作为比较打开。"),
+    "Comparing with %1 (read-only): its runs are in the run table":
+        ("Vergleich mit %1 (schreibgeschützt): seine Läufe stehen in der Lauftabelle", "正在与 %1 比较（只读）：其运行已列入运行表"),
+    "Open another run store beside it, read-only, to compare its runs (repeatable).":
+        ("Einen weiteren Laufspeicher schreibgeschützt daneben öffnen, um seine Läufe zu vergleichen (wiederholbar).",
+         "以只读方式并列打开另一个运行存储，以比较其运行（可重复）。"),
+    # export at a print size
+    "as on screen": ("wie am Bildschirm", "与屏幕相同"),
+    "single column (89 mm)": ("einspaltig (89 mm)", "单栏（89 mm）"),
+    "double column (183 mm)": ("zweispaltig (183 mm)", "双栏（183 mm）"),
+    "custom": ("benutzerdefiniert", "自定义"),
+    "Print sizes apply to one line chart; panels and box plots are exported as on screen":
+        ("Druckgrößen gelten für ein Liniendiagramm; Bereiche und Boxplots werden wie am Bildschirm exportiert",
+         "打印尺寸适用于单个折线图；面板和箱线图按屏幕所示导出"),
+    "Size": ("Größe", "尺寸"),
+    "Width": ("Breite", "宽度"),
+    "Height": ("Höhe", "高度"),
+    "Font size": ("Schriftgröße", "字号"),
+    # empty views
+    "No run shown: select runs in the Runs table (Ctrl+click for several), or train one with Run (Ctrl+R).":
+        ("Kein Lauf gezeigt: Läufe in der Lauftabelle wählen (Strg+Klick für mehrere) oder einen mit Starten (Strg+R) trainieren.",
+         "未显示运行：在运行表中选择运行（Ctrl+单击可多选），或用“运行”（Ctrl+R）训练一个。"),
+    "It exists only in nGPT runs.": ("Es gibt ihn nur in nGPT-Läufen.", "它只存在于 nGPT 运行中。"),
+    "It exists only in BranchNorm runs.": ("Es gibt ihn nur in BranchNorm-Läufen.", "它只存在于 BranchNorm 运行中。"),
+    "It exists only in runs with DeepNorm's residual scaling.":
+        ("Es gibt ihn nur in Läufen mit DeepNorms Residualskalierung.", "它只存在于使用 DeepNorm 残差缩放的运行中。"),
+    "It is recorded every %1 steps (Experiment → Probes; 0 switches it off).":
+        ("Er wird alle %1 Schritte aufgezeichnet (Experiment → Sonden; 0 schaltet ihn ab).", "每 %1 步记录一次（实验 → 探针；0 表示关闭）。"),
+    "It is recorded at step 0 when %1 is above 0 (Experiment → Probes).":
+        ("Er wird bei Schritt 0 aufgezeichnet, wenn %1 größer als 0 ist (Experiment → Sonden).", "当 %1 大于 0 时在第 0 步记录（实验 → 探针）。"),
+    "It is recorded from the first training step on.": ("Er wird ab dem ersten Trainingsschritt aufgezeichnet.", "从第一个训练步开始记录。"),
+    "None of the shown runs has recorded %1 yet.": ("Keiner der gezeigten Läufe hat bisher %1 aufgezeichnet.", "所显示的运行尚未记录 %1。"),
+    "a loss": ("einen Verlust", "损失"),
+    "a learning rate": ("eine Lernrate", "学习率"),
+    "learned gains": ("gelernte Verstärkungen", "学习到的增益"),
+    "Histogram of a gain": ("Histogramm einer Verstärkung", "增益直方图"),
+    "layer (step %1)": ("Schicht (Schritt %1)", "层（第 %1 步）"),
 }

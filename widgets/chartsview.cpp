@@ -8,6 +8,7 @@
 #include <QCheckBox>
 #include <QChartView>
 #include <QComboBox>
+#include <QFileInfo>
 #include <QEvent>
 #include <QSignalBlocker>
 #include <QHBoxLayout>
@@ -26,17 +27,6 @@
 namespace normlab {
 
 namespace {
-
-// A widget as it looks, to PNG (dpi), SVG or PDF.
-bool export_widget(QWidget* w, const QString& path, const QString& format, int dpi, QString* error) {
-    const QSize size = w->size();
-    return write_figure(path, format, dpi, size, QObject::tr("NormLab figure"),
-                        [&](QPainter& p, const QRectF& target) {
-                            p.scale(target.width() / size.width(), target.height() / size.height());
-                            w->render(&p, QPoint(), QRegion(), QWidget::DrawChildren);
-                        },
-                        error);
-}
 
 struct LayerSeriesChoice {
     const char* name;
@@ -64,7 +54,11 @@ const LayerSeriesChoice kLayerChoices[] = {
 QString ChartsView::runLabel(const RunData& r) const {
     const QString name = QString::fromStdString(r.info().name);
     for (auto& o : runs_)
-        if (o && o.get() != &r && o->info().name == r.info().name) return QString("%1 (#%2)").arg(name).arg(r.id());
+        if (o && o.get() != &r && o->info().name == r.info().name) {
+            // a run of a compared store says which store it comes from
+            if (r.source()) return QString("%1 (#%2, %3)").arg(name).arg(r.id()).arg(QFileInfo(QString::fromStdString(r.source()->path())).fileName());
+            return QString("%1 (#%2)").arg(name).arg(r.id());
+        }
     return name;
 }
 
@@ -191,6 +185,10 @@ QWidget* ChartsView::buildLossTab() {
     bar->addWidget(xunit_);
     bar->addSpacing(12);
     bar->addWidget(log_);
+    loss_logx_ = trCheckBox(QT_TR_NOOP("log x"), w);
+    loss_logx_->setObjectName("lossLogX");
+    setTrToolTip(loss_logx_, QT_TR_NOOP("Logarithmic x axis for the loss and learning rate; step 0 is left out"));
+    bar->addWidget(loss_logx_);
     bar->addSpacing(12);
     bar->addWidget(trLabel(QT_TR_NOOP("smoothing"), w));
     bar->addWidget(smooth_, 1);
@@ -213,6 +211,10 @@ QWidget* ChartsView::buildLossTab() {
         stale_[4] = true;   // the scalars tab shares the x unit
     });
     connect(log_, &QCheckBox::toggled, this, [this](bool on) { loss_->setLogY(on); });
+    connect(loss_logx_, &QCheckBox::toggled, this, [this](bool on) {
+        loss_->setLogX(on);
+        lr_->setLogX(on);
+    });
     connect(smooth_, &QSlider::valueChanged, this, [this](int s) {
         loss_->setSmoothing(s / 100.0);
         smooth_label_->setText(QString::number(s / 100.0, 'f', 2));
@@ -266,6 +268,9 @@ QWidget* ChartsView::buildScalarsTab() {
     bar->addWidget(trLabel(QT_TR_NOOP("series"), w));
     bar->addWidget(scalar_series_, 1);
     bar->addWidget(scalar_log_);
+    scalar_logx_ = trCheckBox(QT_TR_NOOP("log x"), w);
+    scalar_logx_->setObjectName("scalarLogX");
+    bar->addWidget(scalar_logx_);
     v->addLayout(bar);
     scalar_chart_ = new LineChart(w);
     scalar_chart_->setObjectName("scalarChart");
@@ -274,15 +279,23 @@ QWidget* ChartsView::buildScalarsTab() {
     v->addWidget(scalar_chart_, 1);
     connect(scalar_series_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { redrawScalars(); });
     connect(scalar_log_, &QCheckBox::toggled, this, [this](bool on) { scalar_chart_->setLogY(on); });
+    connect(scalar_logx_, &QCheckBox::toggled, this, [this](bool on) { scalar_chart_->setLogX(on); });
     return w;
 }
 
 void ChartsView::setRuns(const std::vector<int64_t>& ids, Store& store) {
+    std::vector<std::pair<Store*, int64_t>> refs;
+    for (int64_t id : ids) refs.emplace_back(nullptr, id);
+    setRuns(refs, store);
+}
+
+void ChartsView::setRuns(const std::vector<std::pair<Store*, int64_t>>& refs, Store& store) {
     std::vector<std::unique_ptr<RunData>> next;
-    for (int64_t id : ids) {
-        auto it = std::find_if(runs_.begin(), runs_.end(), [&](auto& r) { return r && r->id() == id; });
+    for (auto& [src, id] : refs) {
+        Store* const source = src == &store ? nullptr : src;
+        auto it = std::find_if(runs_.begin(), runs_.end(), [&](auto& r) { return r && r->id() == id && r->source() == source; });
         if (it != runs_.end()) next.push_back(std::move(*it));
-        else next.push_back(std::make_unique<RunData>(id));
+        else next.push_back(std::make_unique<RunData>(id, source));
     }
     runs_ = std::move(next);
     for (auto& r : runs_) r->refresh(store);
@@ -355,6 +368,8 @@ void ChartsView::redrawLoss() {
     loss_->setAxisTitles(xTitle(), tr("loss (nats/byte)"));
     lr_->setAxisTitles(xTitle(), tr("learning rate"));
     loss_->setHLines(floors);
+    loss_->setEmptyHint(emptyHint("train/loss", tr("a loss")));
+    lr_->setEmptyHint(emptyHint("train/lr", tr("a learning rate")));
     loss_->setCurves(grouped(std::move(loss), loss_owner));
     lr_->setCurves(grouped(std::move(lr), lr_owner));
 }
@@ -365,6 +380,7 @@ void ChartsView::redrawLayers() {
     layer_chart_->setTitle(layer_series_->currentText());
     layer_chart_->setAxisTitles(tr("step"), layer_series_->currentText());
     Q_UNUSED(i);
+    layer_chart_->setEmptyHint(emptyHint(name, layer_series_->currentText()));
     layer_chart_->setCurves(perLayerCurves(name, runs_.size() == 1));
 }
 
@@ -381,6 +397,7 @@ void ChartsView::redrawScalars() {
         }
     scalar_chart_->setTitle(scalar_series_->currentText());
     scalar_chart_->setAxisTitles(xTitle(), scalar_series_->currentText());
+    scalar_chart_->setEmptyHint(emptyHint(name, scalar_series_->currentText()));
     scalar_chart_->setCurves(grouped(std::move(curves), owner));
 }
 
@@ -390,85 +407,5 @@ void ChartsView::setGrouping(int mode) { group_->setCurrentIndex(std::clamp(mode
 bool ChartsView::logY() const { return log_->isChecked(); }
 void ChartsView::setSmoothing(double s) { smooth_->setValue(static_cast<int>(std::round(s * 100))); }
 double ChartsView::smoothing() const { return smooth_->value() / 100.0; }
-
-QWidget* ChartsView::currentChart() const {
-    switch (tabs_->currentIndex()) {
-        case 0: return loss_;
-        case 1: return grad_lines_;
-        case 2: return box_view_;
-        case 3: return layer_chart_;
-        case 4: return scalar_chart_;
-    }
-    return nullptr;
-}
-
-// The tab's charts together, without its controls.
-QWidget* ChartsView::currentPanel() const {
-    const int i = tabs_->currentIndex();
-    return i >= 0 && i < static_cast<int>(panels_.size()) ? panels_[static_cast<size_t>(i)] : tabs_->currentWidget();
-}
-
-bool ChartsView::exportCurrent(const QString& path, const QString& format, int dpi, bool whole_panel, QString* error) {
-    QWidget* target = whole_panel ? currentPanel() : currentChart();
-    if (!target) {
-        if (error) *error = tr("this view has no chart to export");
-        return false;
-    }
-    const QString f = format.toLower();
-    if (f == "csv") {
-        if (auto* lc = qobject_cast<LineChart*>(currentChart())) return lc->exportCsv(path, error);
-        // box plots: the five-number summaries of every run and layer at every step
-        const std::string name = gain_name_->currentData().toString().toStdString();
-        return write_text(path, [&](QTextStream& out) {
-            out << "run_id,name,layer,step,count,min,q1,median,q3,max,mean,std\n";
-            for (auto& r : runs_)
-                for (auto& d : r->distributions(name))
-                    out << r->id() << ',' << QString::fromStdString(d.name) << ',' << d.layer << ',' << d.step << ','
-                        << d.count << ',' << d.min << ',' << d.q1 << ',' << d.median << ',' << d.q3 << ',' << d.max << ','
-                        << d.mean << ',' << d.std << '\n';
-        }, error);
-    }
-    if (!whole_panel)
-        if (auto* lc = qobject_cast<LineChart*>(target)) return lc->exportFigure(path, format, dpi, error);
-    return export_widget(target, path, format, dpi, error);
-}
-
-bool ChartsView::showView(const QString& view, const QString& weight, const QString& norm, const QString& probe,
-                          QString* error) {
-    const QStringList views = {"loss", "gradients", "gains", "layers", "scalars"};
-    const int tab = views.indexOf(view);
-    auto fail = [&](const QString& why) {
-        if (error) *error = why;
-        return false;
-    };
-    if (tab < 0) return fail(QString("--view %1 is not one of %2").arg(view, views.join(", ")));
-    auto pick = [&](QComboBox* combo, const QString& option, const QString& value, const QString& prefix = {}) {
-        if (value.isEmpty()) return true;
-        const int i = combo->findData(prefix + value);
-        if (i >= 0) {
-            combo->setCurrentIndex(i);
-            return true;
-        }
-        QStringList have;
-        for (int k = 0; k < combo->count(); ++k) have << combo->itemData(k).toString().mid(prefix.size()).remove('/');
-        if (error) *error = QString("%1 %2 is not one of: %3").arg(option, value, have.join(", "));
-        return false;
-    };
-    if (!probe.isEmpty() && tab != 3 && tab != 4 && tab != 2) return fail(QString("--probe is for --view layers, scalars or gains"));
-    if ((!weight.isEmpty() || !norm.isEmpty()) && tab != 1) return fail(QString("--weight and --norm are for --view gradients"));
-    if (tab == 1 && !(pick(grad_weight_, "--weight", weight) && pick(grad_norm_, "--norm", norm.isEmpty() ? QString() : norm + "/", "grad_")))
-        return false;
-    if (tab == 3 && !pick(layer_series_, "--probe", probe)) return false;
-    if (tab == 4 && !pick(scalar_series_, "--probe", probe)) return false;
-    tabs_->setCurrentIndex(tab);
-    stale_[static_cast<size_t>(tab)] = true;
-    redrawTab(tab);
-    if (tab == 2 && !probe.isEmpty()) {   // the gains' names come from the runs, known once drawn
-        if (!pick(gain_name_, "--probe", probe)) return false;
-        stale_[static_cast<size_t>(tab)] = true;
-        redrawTab(tab);
-    }
-    return true;
-}
 
 }  // namespace normlab

@@ -45,6 +45,8 @@ public:
 
     // The runs to show, in color order.
     void setRuns(const std::vector<int64_t>& run_ids, Store& store);
+    // Runs of several stores: (store, id), a null store meaning `store`, the window's own.
+    void setRuns(const std::vector<std::pair<Store*, int64_t>>& runs, Store& store);
     const std::vector<std::unique_ptr<RunData>>& runs() const { return runs_; }
     // Reads new rows of the runs shown; redraws when something changed. Returns whether it did.
     bool refresh(Store& store);
@@ -96,6 +98,8 @@ private:
     // A run in legends and titles: its name, and "name (#id)" only where
     // another run shown has the same name.
     QString runLabel(const RunData& r) const;
+    // What an empty chart of `series` (a store name such as "cond/q") should say (chartsview_hints.cpp).
+    QString emptyHint(const std::string& series, const QString& label) const;
     // Groups (the "Group runs" choice): the curves of runs that differ only by
     // seed, one per quantity (same label after the run's), become one curve —
     // their mean — with a band (± std or min–max). owner[k]: the run index of
@@ -121,6 +125,9 @@ private:
     LineChart* lr_;
     QComboBox* xunit_;
     QCheckBox* log_;
+    QCheckBox* loss_logx_;
+    QCheckBox* grad_logx_;
+    QCheckBox* scalar_logx_;
     QSlider* smooth_;
     QLabel* smooth_label_;
     // gradients tab

@@ -2,11 +2,14 @@
 // per layer at a chosen step, its trajectory and its histogram.
 #include "widgets/chartsview.h"
 
+#include "core/axis_ticks.h"
+
 #include "widgets/figure.h"
 #include "widgets/heatmap.h"
 #include "widgets/linechart.h"
 
 #include <QBoxPlotSeries>
+#include <QValueAxis>
 #include <QBoxSet>
 #include <QChart>
 #include <QChartView>
@@ -32,6 +35,7 @@ QWidget* ChartsView::buildGainsTab() {
     gain_name_->setObjectName("gainName");
     gain_step_ = new QSlider(Qt::Horizontal, w);
     gain_step_->setObjectName("gainStep");
+    gain_step_->setRange(0, 0);   // at its end: the first runs shown open at their latest step
     gain_step_label_ = new QLabel(w);
     gain_layer_ = new QSpinBox(w);
     gain_layer_->setRange(0, 0);
@@ -100,7 +104,10 @@ void ChartsView::redrawGains() {
         box_chart_->removeAxis(a);
         delete a;
     }
-    box_chart_->setTitle(tr("%1 per layer at step %2").arg(QString::fromStdString(name)).arg(step));
+    // No gains yet: the titles say why instead of "Histogram of , layer 0".
+    const QString none = name.empty() ? emptyHint("gain/", tr("learned gains")) : QString();
+    box_chart_->setTitle(name.empty() ? none.section('\n', 0, 0) + " " + none.section('\n', 1)
+                                      : tr("%1 per layer at step %2").arg(QString::fromStdString(name)).arg(step));
     int max_layers = 0;
     double lo = 1e300, hi = -1e300;
     std::vector<Curve> hist;
@@ -144,14 +151,31 @@ void ChartsView::redrawGains() {
     }
     if (!box_chart_->series().isEmpty()) {
         box_chart_->createDefaultAxes();
-        if (hi > lo)
-            for (auto* a : box_chart_->axes(Qt::Vertical)) a->setRange(lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo));
+        // tight to the data; all values equal (gains at initialisation): a small band around them
+        const double pad = hi > lo ? 0.05 * (hi - lo) : 0.05 * std::max(1e-3, std::abs(lo));
+        for (auto* a : box_chart_->axes(Qt::Vertical)) {
+            a->setRange(lo - pad, hi + pad);
+            a->setTitleText(QString::fromStdString(name));
+            // 1-2-5 ticks, as on every line chart (core/axis_ticks.h)
+            if (auto* v = qobject_cast<QValueAxis*>(a); v) {
+                const std::vector<double> t = nice_ticks(lo - pad, hi + pad, 6, false);
+                v->setLabelFormat("%g");
+                if (t.size() >= 2) {
+                    v->setTickType(QValueAxis::TicksDynamic);
+                    v->setTickAnchor(t[0]);
+                    v->setTickInterval(t[1] - t[0]);
+                }
+            }
+        }
+        for (auto* a : box_chart_->axes(Qt::Horizontal)) a->setTitleText(tr("layer (step %1)").arg(step));
     }
     {
         QSignalBlocker b(gain_layer_);
         gain_layer_->setRange(0, std::max(0, max_layers - 1));
     }
-    hist_->setTitle(tr("Histogram of %1, layer %2, step %3").arg(QString::fromStdString(name)).arg(gain_layer_->value()).arg(step));
+    hist_->setTitle(name.empty() ? tr("Histogram of a gain")
+                                 : tr("Histogram of %1, layer %2, step %3").arg(QString::fromStdString(name)).arg(gain_layer_->value()).arg(step));
+    hist_->setEmptyHint(none);
     hist_->setAxisTitles(tr("value"), tr("count"));
     hist_->setCurves(std::move(hist), false);
 }

@@ -44,6 +44,9 @@ QWidget* ChartsView::buildGradTab() {
     bar->addWidget(grad_norm_);
     bar->addWidget(heat_log_);
     bar->addWidget(heat_shared_);
+    grad_logx_ = trCheckBox(QT_TR_NOOP("log x"), w);
+    grad_logx_->setObjectName("gradLogX");
+    bar->addWidget(grad_logx_);
     bar->addStretch(1);
     v->addLayout(bar);
     auto* split = new QSplitter(Qt::Vertical, w);
@@ -52,6 +55,7 @@ QWidget* ChartsView::buildGradTab() {
     grad_lines_->setObjectName("gradChart");
     grad_lines_->setLogY(true);
     grad_lines_->setSmoothing(0);
+    connect(grad_logx_, &QCheckBox::toggled, grad_lines_, &LineChart::setLogX);
     auto* heat_area = new QWidget(split);
     heat_box_ = new QVBoxLayout(heat_area);
     heat_box_->setContentsMargins(0, 0, 0, 0);
@@ -90,6 +94,7 @@ void ChartsView::redrawGradients() {
     const std::string name = grad_norm_->currentData().toString().toStdString() + grad_weight_->currentData().toString().toStdString();
     grad_lines_->setTitle(QString("%1 — %2").arg(grad_norm_->currentText(), grad_weight_->currentText()));
     grad_lines_->setAxisTitles(tr("step"), grad_norm_->currentText());
+    grad_lines_->setEmptyHint(emptyHint(name, grad_norm_->currentText()));
     grad_lines_->setCurves(perLayerCurves(name, runs_.size() == 1));
     // one heatmap per run
     while (heatmaps_.size() > runs_.size()) {

@@ -80,6 +80,7 @@ void LineChart::setCurves(std::vector<Curve> curves, bool keep_zoom) {
     if (smoothing_ > 0)
         for (auto& c : curves_) smoothed_.push_back(c.smooth ? debiased_ema(c.y, smoothing_) : std::vector<double>{});
     if (!keep_zoom) zoomed_ = false;
+    prepareLogX();
     // many curves: a legend column on the right instead of a truncated row
     chart_->legend()->setAlignment(curves_.size() > 4 ? Qt::AlignRight : Qt::AlignBottom);
     if (!same_shape) rebuild();
@@ -87,6 +88,42 @@ void LineChart::setCurves(std::vector<Curve> curves, bool keep_zoom) {
         for (size_t i = 0; i < curves_.size(); ++i) raw_series_[i]->setName(curves_[i].label);
     if (!zoomed_) fitRanges();
     redraw();
+    placeEmptyHint();
+}
+
+void LineChart::setEmptyHint(const QString& hint) {
+    if (!empty_hint_) {
+        empty_hint_ = new QLabel(view_);
+        empty_hint_->setObjectName("emptyHint");
+        empty_hint_->setWordWrap(true);
+        empty_hint_->setAlignment(Qt::AlignCenter);
+        empty_hint_->setStyleSheet("color: gray; background: transparent;");
+        empty_hint_->setAttribute(Qt::WA_TransparentForMouseEvents);
+    }
+    empty_hint_->setText(hint);
+    placeEmptyHint();
+}
+
+QString LineChart::emptyHintShown() const {
+    return empty_hint_ && !empty_hint_->isHidden() ? empty_hint_->text() : QString();
+}
+
+// Shown while no curve has a point to draw, across the middle of the plot area.
+void LineChart::placeEmptyHint() {
+    if (!empty_hint_) return;
+    bool any = false;
+    for (auto& c : curves_)
+        for (double v : c.y)
+            if (std::isfinite(v)) {
+                any = true;
+                break;
+            }
+    empty_hint_->setHidden(any || empty_hint_->text().isEmpty());
+    if (empty_hint_->isHidden()) return;
+    const int w = std::max(120, view_->width() * 2 / 3);
+    empty_hint_->setFixedWidth(w);
+    empty_hint_->adjustSize();
+    empty_hint_->move((view_->width() - w) / 2, (view_->height() - empty_hint_->height()) / 2);
 }
 
 void LineChart::setHLines(std::vector<std::pair<double, QString>> lines) {
@@ -105,6 +142,48 @@ void LineChart::setLogY(bool on) {
     redraw();
 }
 
+void LineChart::setLogX(bool on) {
+    if (on == log_x_) return;
+    log_x_ = on;
+    zoomed_ = false;
+    prepareLogX();
+    rebuild();
+    fitRanges();
+    redraw();
+}
+
+void LineChart::prepareLogX() {
+    logx_.clear();
+    hidden_x_ = 0;
+    if (!log_x_) return;
+    for (size_t i = 0; i < curves_.size(); ++i) {
+        const Curve& c = curves_[i];
+        const std::vector<double>* sm = i < smoothed_.size() && !smoothed_[i].empty() ? &smoothed_[i] : nullptr;
+        LogXView v;
+        size_t k = 0;
+        while (k < c.x.size() && !(c.x[k] > 0)) ++k;   // sorted: the points at x ≤ 0 come first
+        hidden_x_ += k;
+        const bool band = c.band_lo.size() == c.x.size() && c.band_hi.size() == c.x.size();
+        for (size_t j = k; j < c.x.size(); ++j) {
+            v.x.push_back(std::log10(c.x[j]));
+            v.y.push_back(c.y[j]);
+            if (sm) v.sm.push_back((*sm)[j]);
+            if (band) v.lo.push_back(c.band_lo[j]), v.hi.push_back(c.band_hi[j]);
+        }
+        logx_.push_back(std::move(v));
+    }
+}
+
+LineChart::View LineChart::viewOf(size_t i) const {
+    const Curve& c = curves_[i];
+    if (log_x_ && i < logx_.size()) {
+        const LogXView& v = logx_[i];
+        return {&v.x, &v.y, v.sm.empty() ? nullptr : &v.sm, &v.lo, &v.hi};
+    }
+    const std::vector<double>* sm = i < smoothed_.size() && !smoothed_[i].empty() ? &smoothed_[i] : nullptr;
+    return {&c.x, &c.y, sm, &c.band_lo, &c.band_hi};
+}
+
 void LineChart::setSmoothing(double s) {
     s = std::clamp(s, 0.0, 0.999);
     if (s == smoothing_) return;
@@ -113,6 +192,7 @@ void LineChart::setSmoothing(double s) {
     smoothed_.clear();
     if (smoothing_ > 0)
         for (auto& c : curves_) smoothed_.push_back(c.smooth ? debiased_ema(c.y, smoothing_) : std::vector<double>{});
+    prepareLogX();
     if (toggled) rebuild();
     redraw();
 }
@@ -143,9 +223,11 @@ void LineChart::rebuildSeries() {
     hline_series_.clear();
     nonfinite_ = nullptr;
     // Axes are made once and never removed: Qt Charts 6.4 leaves a removed axis drawn in the scene.
-    if (!x_axis_) {
+    if (!x_lin_) {
         auto* x = new QValueAxis();
         x->setLabelFormat("%g");
+        auto* lx = new QCategoryAxis();   // log x, labelled like log y
+        lx->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
         auto* vy = new QValueAxis();
         vy->setLabelFormat("%g");
         // Log y: the curves are drawn in log10 space on a linear axis whose
@@ -154,9 +236,11 @@ void LineChart::rebuildSeries() {
         auto* ly = new QCategoryAxis();
         ly->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
         chart_->addAxis(x, Qt::AlignBottom);
+        chart_->addAxis(lx, Qt::AlignBottom);
         chart_->addAxis(vy, Qt::AlignLeft);
         chart_->addAxis(ly, Qt::AlignLeft);
-        x_axis_ = x;
+        x_lin_ = x;
+        x_log_ = lx;
         y_lin_ = vy;
         y_log_ = ly;
         connect(x, &QValueAxis::rangeChanged, this, [this, x] {
@@ -166,9 +250,18 @@ void LineChart::rebuildSeries() {
             scheduleRedraw();
         });
         connect(vy, &QValueAxis::rangeChanged, this, [this, vy] { updateLinearTicks(vy, false); });
-        connect(ly, &QValueAxis::rangeChanged, this, &LineChart::updateLogLabels);
+        connect(lx, &QValueAxis::rangeChanged, this, [this, lx] {
+            updateLogLabels(lx);
+            if (setting_range_) return;
+            zoomed_ = true;
+            scheduleRedraw();
+        });
+        connect(ly, &QValueAxis::rangeChanged, this, [this, ly] { updateLogLabels(ly); });
     }
-    QAbstractAxis* x = x_axis_;
+    QAbstractAxis* x = log_x_ ? x_log_ : x_lin_;
+    x_axis_ = x;
+    x_lin_->setVisible(!log_x_);
+    x_log_->setVisible(log_x_);
     QAbstractAxis* y = log_y_ ? y_log_ : y_lin_;
     y_axis_ = y;
     y_lin_->setVisible(!log_y_);
@@ -263,16 +356,18 @@ void LineChart::fitRanges() {
             y1 = std::max(y1, ys[i]);
         }
     };
-    for (auto& c : curves_) {
-        take(c.x, c.y);
-        if (!c.band_lo.empty()) take(c.x, c.band_lo), take(c.x, c.band_hi);
+    for (size_t i = 0; i < curves_.size(); ++i) {
+        const View v = viewOf(i);
+        take(*v.x, *v.y);
+        if (!v.lo->empty() && v.lo->size() == v.x->size()) take(*v.x, *v.lo), take(*v.x, *v.hi);
     }
     for (auto& [v, label] : hlines_)
         if (std::isfinite(v) && (!log_y_ || v > 0)) y0 = std::min(y0, v), y1 = std::max(y1, v);
     if (!std::isfinite(x0)) x0 = 0, x1 = 1;
     if (!std::isfinite(y0)) y0 = log_y_ ? 0.1 : 0, y1 = log_y_ ? 10 : 1;
     if (x1 <= x0) x1 = x0 + 1;
-    x_integer_ = true;
+    x_integer_ = !log_x_;
+    if (log_x_ && x1 - x0 < 1e-9) x0 -= 0.5, x1 += 0.5;
     for (auto& c : curves_)
         for (double v : c.x)
             if (std::isfinite(v) && v != std::floor(v)) x_integer_ = false;
@@ -294,17 +389,19 @@ void LineChart::fitRanges() {
     // Qt lays an axis out on its range change before any slot of ours runs:
     // an old tick interval over a new, much wider range would make millions of
     // ticks. So: fixed ticks while the range moves, the 1-2-5 ones after.
-    auto* xa = static_cast<QValueAxis*>(x_axis_);
+    auto* xa = static_cast<QValueAxis*>(x_lin_);
     auto* yl = static_cast<QValueAxis*>(y_lin_);
     xa->setTickType(QValueAxis::TicksFixed);
     yl->setTickType(QValueAxis::TicksFixed);
     setting_range_ = true;
-    xa->setRange(x0, x1);
+    if (log_x_) x_axis_->setRange(x0, x1);
+    else xa->setRange(x0, x1);
     if (log_y_) y_axis_->setRange(std::log10(y0), std::log10(y1));
     else yl->setRange(y0, y1);
     setting_range_ = false;
-    updateLinearTicks(static_cast<QValueAxis*>(x_axis_), x_integer_);
-    if (log_y_) updateLogLabels();
+    if (log_x_) updateLogLabels(x_log_);
+    else updateLinearTicks(xa, x_integer_);
+    if (log_y_) updateLogLabels(y_log_);
     else updateLinearTicks(static_cast<QValueAxis*>(y_lin_), false);
 }
 
@@ -315,6 +412,7 @@ void LineChart::scheduleRedraw() {
 void LineChart::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
     scheduleRedraw();
+    placeEmptyHint();
 }
 
 namespace {
@@ -360,9 +458,9 @@ void LineChart::redraw() {
     }
     QList<QPointF> bad;
     for (size_t i = 0; i < curves_.size(); ++i) {
-        const Curve& c = curves_[i];
+        const View c = viewOf(i);
         auto push = [&](QLineSeries* s, const std::vector<double>& ys) {
-            auto red = reduce_for_pixels(c.x, ys, x0, x1, columns, log_y_);
+            auto red = reduce_for_pixels(*c.x, ys, x0, x1, columns, log_y_);
             QList<QPointF> pts;
             pts.reserve(static_cast<qsizetype>(red.size()));
             for (auto& [px, py] : red) pts.append(QPointF(px, log_y_ ? std::log10(py) : py));
@@ -370,18 +468,19 @@ void LineChart::redraw() {
             s->replace(pts);
             return pts;
         };
-        auto pts = push(raw_series_[i], c.y);
+        auto pts = push(raw_series_[i], *c.y);
         if (band_series_[i]) {
-            band_series_[i]->upperSeries()->replace(envelope(c.x, c.band_hi, x0, x1, columns, log_y_, true));
-            band_series_[i]->lowerSeries()->replace(envelope(c.x, c.band_lo, x0, x1, columns, log_y_, false));
+            band_series_[i]->upperSeries()->replace(envelope(*c.x, *c.hi, x0, x1, columns, log_y_, true));
+            band_series_[i]->lowerSeries()->replace(envelope(*c.x, *c.lo, x0, x1, columns, log_y_, false));
         }
-        if (smooth_series_[i] && i < smoothed_.size() && !smoothed_[i].empty()) push(smooth_series_[i], smoothed_[i]);
+        if (smooth_series_[i] && c.sm) push(smooth_series_[i], *c.sm);
         if (marker_series_[i]) marker_series_[i]->replace(pts);
-        for (size_t k = 0; k < c.y.size(); ++k) {
-            if (!std::isfinite(c.y[k])) {
+        const std::vector<double>&cx = *c.x, &cy = *c.y;
+        for (size_t k = 0; k < cy.size(); ++k) {
+            if (!std::isfinite(cy[k])) {
                 ++nonfinite_count_;
-                if (bad.size() < 1000 && c.x[k] >= x0 && c.x[k] <= x1) bad.append(QPointF(c.x[k], ytop));
-            } else if (log_y_ && c.y[k] <= 0) {
+                if (bad.size() < 1000 && cx[k] >= x0 && cx[k] <= x1) bad.append(QPointF(cx[k], ytop));
+            } else if (log_y_ && cy[k] <= 0) {
                 ++hidden_nonpositive_;
             }
         }
@@ -406,6 +505,7 @@ QString LineChart::footer() const {
     QString s = tr("%L1 points → %L2 drawn").arg(pointsTotal()).arg(drawn_);
     if (nonfinite_count_) s += tr(" · %L1 non-finite (▲)").arg(nonfinite_count_);
     if (hidden_nonpositive_) s += tr(" · %L1 values ≤ 0 not shown on the log axis").arg(hidden_nonpositive_);
+    if (hidden_x_) s += tr(" · %L1 points at x ≤ 0 not shown on the log x axis").arg(hidden_x_);
     if (zoomed_) s += tr(" · zoomed (right-click to zoom out)");
     return s;
 }
@@ -414,14 +514,19 @@ bool LineChart::exportFigure(const QString& path, const QString& format, int dpi
     // The readout is for the screen: never in a figure.
     const bool had_readout = cross_ && cross_->isVisible();
     if (cross_) cross_->hide(), readout_box_->hide();
+    const bool had_hint = empty_hint_ && !empty_hint_->isHidden();
+    if (had_hint) empty_hint_->hide();
     struct Restore {
         QGraphicsLineItem* c;
         QGraphicsRectItem* b;
         bool on;
+        QLabel* hint;
+        bool hint_on;
         ~Restore() {
             if (on) c->show(), b->show();
+            if (hint_on) hint->show();
         }
-    } restore{cross_, readout_box_, had_readout};
+    } restore{cross_, readout_box_, had_readout, empty_hint_, had_hint};
     return write_figure(path, format, dpi, view_->size(), chart_->title(),
                         [this](QPainter& p, const QRectF& target) { view_->render(&p, target, view_->rect()); }, error);
 }

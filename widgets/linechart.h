@@ -59,8 +59,15 @@ public:
     // Replaces the curves; keeps the zoom when keep_zoom and the user zoomed.
     void setCurves(std::vector<Curve> curves, bool keep_zoom = true);
     void setHLines(std::vector<std::pair<double, QString>> lines);   // dashed reference lines
+    // What to do when there is nothing to draw, shown in the middle of the
+    // empty plot (never in an export); "" for none.
+    void setEmptyHint(const QString& hint);
+    QString emptyHintShown() const;   // the hint as shown now; empty when hidden
     void setLogY(bool on);
     bool logY() const { return log_y_; }
+    // Log x: points at x ≤ 0 (step 0) are left out and counted in the footer.
+    void setLogX(bool on);
+    bool logX() const { return log_x_; }
     void setSmoothing(double s);                                       // 0 (off) .. 0.999
     double smoothing() const { return smoothing_; }
     void resetZoom();
@@ -124,13 +131,31 @@ private:
     QScatterSeries* nonfinite_ = nullptr;
     std::vector<QLineSeries*> hline_series_;
     std::vector<std::pair<double, QString>> hlines_;
-    QAbstractAxis* x_axis_ = nullptr;
+    QAbstractAxis* x_axis_ = nullptr;               // x_lin_ or x_log_, whichever is in use
+    QAbstractAxis* x_lin_ = nullptr;
+    QAbstractAxis* x_log_ = nullptr;
+    bool log_x_ = false;
+    // Log x: each curve's points at x > 0 with log10(x), in axis space (x is sorted, so a suffix).
+    struct LogXView {
+        std::vector<double> x, y, sm, lo, hi;
+    };
+    std::vector<LogXView> logx_;
+    size_t hidden_x_ = 0;
+    void prepareLogX();
+    struct View {
+        const std::vector<double>* x;
+        const std::vector<double>* y;
+        const std::vector<double>* sm;   // null: not smoothed
+        const std::vector<double>* lo;
+        const std::vector<double>* hi;
+    };
+    View viewOf(size_t i) const;   // curve i in axis space
     QAbstractAxis* y_axis_ = nullptr;               // y_lin_ or y_log_, whichever is in use
     QAbstractAxis* y_lin_ = nullptr;
     QAbstractAxis* y_log_ = nullptr;
     bool log_y_ = false;
     bool updating_labels_ = false;
-    void updateLogLabels();
+    void updateLogLabels(QAbstractAxis* axis);
     bool x_integer_ = false;   // every x is a whole number (steps, layers): no ticks between them
     void updateLinearTicks(QValueAxis* axis, bool integer);
     void applyAxisTitles();
@@ -148,6 +173,8 @@ private:
     bool setting_range_ = false;
     size_t drawn_ = 0, hidden_nonpositive_ = 0, nonfinite_count_ = 0;
     QString x_title_, y_title_;
+    QLabel* empty_hint_ = nullptr;
+    void placeEmptyHint();
 };
 
 // One color per run, the same everywhere (Tableau 10).

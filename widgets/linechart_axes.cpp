@@ -27,7 +27,7 @@ void LineChart::setPrintStyle(double font_pt) {
     };
     chart_->setTitleFont(sized(chart_->titleFont(), font_pt * 1.1, true));
     chart_->legend()->setFont(sized(chart_->legend()->font(), font_pt));
-    for (QAbstractAxis* a : {x_axis_, y_lin_, y_log_}) {
+    for (QAbstractAxis* a : {x_lin_, x_log_, y_lin_, y_log_}) {
         a->setLabelsFont(sized(a->labelsFont(), font_pt));
         a->setTitleFont(sized(a->titleFont(), font_pt));
     }
@@ -44,16 +44,17 @@ void LineChart::applyAxisTitles() {
     if (!x_axis_ || !y_axis_ || applying_titles_) return;
     applying_titles_ = true;   // a new title may move the plot area, which calls back here
     const QString y_full = y_title_ + (log_y_ ? tr(" (log)") : QString());
+    const QString x_full = x_title_ + (log_x_ ? tr(" (log)") : QString());
     const QRectF area = chart_->plotArea();
     auto fit = [](const QAbstractAxis* ax, const QString& text, double room) {
         if (room < 40) return text;   // not laid out yet
         return QFontMetrics(ax->titleFont()).elidedText(text, Qt::ElideMiddle, static_cast<int>(room));
     };
-    const QString xs = fit(x_axis_, x_title_, area.width()), ys = fit(y_axis_, y_full, area.height());
+    const QString xs = fit(x_axis_, x_full, area.width()), ys = fit(y_axis_, y_full, area.height());
     x_axis_->setTitleText(xs);
     y_axis_->setTitleText(ys);
     QStringList tip;
-    if (xs != x_title_) tip << tr("x: %1").arg(x_title_);
+    if (xs != x_full) tip << tr("x: %1").arg(x_full);
     if (ys != y_full) tip << tr("y: %1").arg(y_full);
     view_->setToolTip(tip.join("\n"));
     applying_titles_ = false;
@@ -75,20 +76,22 @@ void LineChart::updateLinearTicks(QValueAxis* ax, bool integer) {
     ax->setTickInterval(t[1] - t[0]);
 }
 
-// Labels of the log axis for its current range (also after a zoom).
-void LineChart::updateLogLabels() {
-    auto* ax = static_cast<QCategoryAxis*>(y_log_);
+// Labels of a log axis (x or y) for its current range (also after a zoom).
+void LineChart::updateLogLabels(QAbstractAxis* axis) {
+    auto* ax = static_cast<QCategoryAxis*>(axis);
     if (!ax || updating_labels_) return;
     updating_labels_ = true;
     for (const QString& l : ax->categoriesLabels()) ax->remove(l);
     const double lo = ax->min(), hi = ax->max();
-    ax->setStartValue(lo);
+    // Just below the range's start, so a tick exactly at it (x = 1 on a tight log x axis) is labelled.
+    const double start = lo - 1e-9 * std::max(1e-12, hi - lo);
+    ax->setStartValue(start);
     const std::vector<double> ticks = log_ticks(std::pow(10.0, lo), std::pow(10.0, hi), 6);
     const std::vector<std::string> labels = tick_labels(ticks);
-    double last = lo;
+    double last = start;
     for (size_t i = 0; i < ticks.size(); ++i) {
         const double v = std::log10(ticks[i]);
-        if (v <= last || v > hi) continue;
+        if (v <= last || v > hi + 1e-9 * std::max(1e-12, hi - lo)) continue;
         ax->append(QString::fromStdString(labels[i]), v);
         last = v;
     }
@@ -116,7 +119,10 @@ QStringList LineChart::yTickLabels() const {
     return linear_labels(static_cast<QValueAxis*>(y_lin_));
 }
 
-QStringList LineChart::xTickLabels() const { return linear_labels(static_cast<QValueAxis*>(x_axis_)); }
+QStringList LineChart::xTickLabels() const {
+    if (log_x_) return static_cast<QCategoryAxis*>(x_log_)->categoriesLabels();
+    return linear_labels(static_cast<QValueAxis*>(x_lin_));
+}
 
 QString LineChart::axisTitleShown(Qt::Orientation o) const {
     const QAbstractAxis* ax = o == Qt::Horizontal ? x_axis_ : y_axis_;

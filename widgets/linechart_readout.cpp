@@ -85,7 +85,8 @@ void LineChart::showReadout(const QPoint& viewport_pos) {
         chart_->scene()->addItem(cross_);
         chart_->scene()->addItem(readout_box_);
     }
-    const double x = chart_->mapToValue(in_chart, raw_series_.front()).x();
+    double x = chart_->mapToValue(in_chart, raw_series_.front()).x();
+    if (log_x_) x = std::pow(10.0, x);   // the axis runs in log10(x)
     cross_->setLine(QLineF(chart_->mapToScene(QPointF(in_chart.x(), area.top())),
                            chart_->mapToScene(QPointF(in_chart.x(), area.bottom()))));
     readout_text_->setText(readoutAt(x));

@@ -6,7 +6,8 @@
 
 namespace normlab {
 
-bool RunData::refresh(Store& store) {
+bool RunData::refresh(Store& own) {
+    Store& store = source_ ? *source_ : own;
     auto info = store.run(id_);
     if (!info) return false;
     bool changed = info->status != info_.status || info->steps_done != info_.steps_done ||

@@ -23,12 +23,15 @@ struct SeriesData {
 
 class RunData {
 public:
-    explicit RunData(int64_t run_id) : id_(run_id) {}
+    // `source`: the store the run lives in when it is not the window's own
+    // (a store opened for comparison, read-only); null: the store refresh() is given.
+    explicit RunData(int64_t run_id, Store* source = nullptr) : id_(run_id), source_(source) {}
 
     // Reads new rows; returns true when anything changed (points, distributions, status).
     bool refresh(Store& store);
 
     int64_t id() const { return id_; }
+    Store* source() const { return source_; }
     const RunInfo& info() const { return info_; }
     bool live() const { return info_.status == RunStatus::Running || info_.status == RunStatus::Queued; }
 
@@ -52,6 +55,7 @@ public:
 
 private:
     int64_t id_;
+    Store* source_ = nullptr;
     RunInfo info_;
     std::map<std::pair<std::string, int>, int64_t> ids_;          // series ids known so far
     std::map<std::pair<std::string, int>, SeriesData> data_;

@@ -4,19 +4,26 @@
 #include <QBrush>
 #include <QColor>
 #include <QDateTime>
+#include <QFileInfo>
 
 #include <cmath>
 
 namespace normlab {
 
-void RunTableModel::reload(Store& store) {
+void RunTableModel::reload(Store& store, const std::vector<Store*>& compared) {
     std::vector<RunInfo> fresh = store.runs();
-    const bool same_rows = fresh.size() == runs_.size() &&
-                           std::equal(fresh.begin(), fresh.end(), runs_.begin(),
-                                      [](const RunInfo& a, const RunInfo& b) { return a.id == b.id; });
+    std::vector<Store*> sources(fresh.size(), nullptr);
+    for (Store* c : compared)
+        for (auto& r : c->runs()) {
+            fresh.push_back(std::move(r));
+            sources.push_back(c);
+        }
+    bool same_rows = fresh.size() == runs_.size() && sources == sources_;
+    for (size_t i = 0; same_rows && i < fresh.size(); ++i) same_rows = fresh[i].id == runs_[i].id;
     if (!same_rows) {
         beginResetModel();
         runs_ = std::move(fresh);
+        sources_ = std::move(sources);
         endResetModel();
         return;
     }
@@ -35,9 +42,13 @@ const RunInfo* RunTableModel::runAt(int row) const {
     return row >= 0 && row < static_cast<int>(runs_.size()) ? &runs_[static_cast<size_t>(row)] : nullptr;
 }
 
-int RunTableModel::rowOf(int64_t run_id) const {
+Store* RunTableModel::storeAt(int row) const {
+    return row >= 0 && row < static_cast<int>(sources_.size()) ? sources_[static_cast<size_t>(row)] : nullptr;
+}
+
+int RunTableModel::rowOf(int64_t run_id, Store* store) const {
     for (size_t i = 0; i < runs_.size(); ++i)
-        if (runs_[i].id == run_id) return static_cast<int>(i);
+        if (runs_[i].id == run_id && sources_[i] == store) return static_cast<int>(i);
     return -1;
 }
 
@@ -78,9 +89,15 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
                 return t.join(", ");
             }
             case Notes: return QString::fromStdString(r.notes);
+            case Source: {
+                const Store* s = sources_[static_cast<size_t>(index.row())];
+                return s ? QFileInfo(QString::fromStdString(s->path())).fileName() : tr("this store");
+            }
             default: break;
         }
     }
+    if (role == Qt::ToolTipRole && index.column() == Source && sources_[static_cast<size_t>(index.row())])
+        return tr("Opened for comparison, read-only: %1").arg(QString::fromStdString(sources_[static_cast<size_t>(index.row())]->path()));
     if (role == Qt::DecorationRole && index.column() == Name) return QColor(QString::fromStdString(r.color));   // its colour in every chart
     if (role == Qt::ForegroundRole && index.column() == Status) {
         switch (r.status) {
@@ -125,6 +142,7 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation o, int role) con
         case Created: return tr("Created");
         case Tags: return tr("Tags");
         case Notes: return tr("Notes");
+        case Source: return tr("Store");
         default: return {};
     }
 }

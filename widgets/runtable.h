@@ -1,7 +1,8 @@
 // NormLab widgets: the runs of a store as a table model (Qt Core only).
 //
 // Columns: id, name, scheme, status, final validation loss, steps, created,
-// tags, notes. Sorting and filtering go through a QSortFilterProxyModel
+// tags, notes, and the store a run comes from (when stores are compared: the
+// window's own store first, then the stores opened for comparison). Sorting and filtering go through a QSortFilterProxyModel
 // (numbers sort as numbers: Qt::EditRole holds the raw value). reload()
 // re-reads the store and keeps rows that did not change.
 #pragma once
@@ -17,13 +18,15 @@ namespace normlab {
 class RunTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Id, Name, Scheme, Status, FinalLoss, Steps, Created, Tags, Notes, ColumnCount };
+    enum Column { Id, Name, Scheme, Status, FinalLoss, Steps, Created, Tags, Notes, Source, ColumnCount };
 
     explicit RunTableModel(QObject* parent = nullptr) : QAbstractTableModel(parent) {}
 
-    void reload(Store& store);
+    void reload(Store& store, const std::vector<Store*>& compared = {});
     const RunInfo* runAt(int row) const;
-    int rowOf(int64_t run_id) const;
+    // The store of a row: null for the window's own, else a compared store.
+    Store* storeAt(int row) const;
+    int rowOf(int64_t run_id, Store* store = nullptr) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -34,6 +37,7 @@ public:
 
 private:
     std::vector<RunInfo> runs_;
+    std::vector<Store*> sources_;   // per row; null: the window's own store
 };
 
 }  // namespace normlab

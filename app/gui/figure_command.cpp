@@ -6,9 +6,14 @@
 #include "core/errors.h"
 #include "core/store/store.h"
 #include "widgets/chartsview.h"
+#include "widgets/figure.h"
 #include "widgets/linechart.h"
 
 #include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QLegend>
+#include <QPainter>
 #include <QDir>
 #include <QFileInfo>
 
@@ -29,6 +34,7 @@ struct Options {
     QStringList runs;
     QString view = "loss", weight, norm, probe, out, store, title;
     int log_y = -1;   // -1: as the window shows it
+    int log_x = -1;
     int group = 0;    // ChartsView::setGrouping
     double width_mm = 89, height_mm = 0, font_pt = 8;
     int dpi = 300;
@@ -36,16 +42,17 @@ struct Options {
 
 const char* kUsage =
     "usage: normlab figure RUN... --out FILE.pdf|svg|png\n"
-    "                      [--view loss|gradients|layers|scalars] [--weight fc2] [--norm l1|l2|expected_l2]\n"
-    "                      [--probe NAME] [--group none|seed|seed-minmax] [--log-y | --linear-y] [--title TEXT]\n"
+    "                      [--view loss|gradients|gains|layers|scalars] [--weight fc2] [--norm l1|l2|expected_l2]\n"
+    "                      [--probe NAME] [--group none|seed|seed-minmax] [--log-y | --linear-y] [--log-x] [--title TEXT]\n"
     "                      [--column single|double | --width-mm W | --width-in W] [--height-mm H | --height-in H]\n"
     "                      [--font-pt 8] [--dpi 300] [--store FILE]\n"
     "Draws one chart of the runs (ids or names) as the window draws it, at a size for print:\n"
     "single column 89 mm, double column 183 mm wide (default single; height 0.62 x width),\n"
     "fonts at --font-pt points, no title unless --title. --probe names a series: for --view layers\n"
     "e.g. hidden/norm, attn/max_logit, cond/q, gain_mean/alpha_A; for --view scalars e.g.\n"
-    "train/grad_norm, branchnorm/alpha. --group seed draws runs that differ only by seed as their mean\n"
-    "with a ± std band (seed-minmax: a min–max band). PDF and SVG are vectors; --dpi sets the PNG's resolution.\n";
+    "train/grad_norm, branchnorm/alpha; for --view gains (box plots per layer) e.g. gain/ffn_norm.\n"
+    "--group seed draws runs that differ only by seed as their mean with a ± std band (seed-minmax:\n"
+    "a min–max band). PDF and SVG are vectors; --dpi sets the PNG's resolution.\n";
 
 double number(const QString& flag, const QString& v, double lo, double hi) {
     bool ok = false;
@@ -83,6 +90,8 @@ Options parse(const QStringList& args) {
             else throw Usage("--group is none, seed (mean ± std) or seed-minmax (mean, min–max band), got \"" + g.toStdString() + "\"");
         } else if (a == "--log-y") o.log_y = 1;
         else if (a == "--linear-y") o.log_y = 0;
+        else if (a == "--log-x") o.log_x = 1;
+        else if (a == "--linear-x") o.log_x = 0;
         else if (a == "--width-mm") o.width_mm = size(20, 500, 1), width_set = true;
         else if (a == "--width-in") o.width_mm = size(20, 500, 25.4), width_set = true;
         else if (a == "--height-mm") o.height_mm = size(15, 500, 1);
@@ -108,14 +117,72 @@ Options parse(const QStringList& args) {
     if (!QFileInfo(QFileInfo(o.out).absolutePath()).isDir())
         throw Usage("--out " + o.out.toStdString() + ": the folder " + QFileInfo(o.out).absolutePath().toStdString() +
                     " does not exist; create it first");
-    if (o.view == "gains")
-        throw Usage("--view gains: its box plots are exported from the window (Ctrl+E); normlab figure draws the line"
-                    " charts: loss, gradients, layers, scalars");
     if (o.height_mm <= 0) o.height_mm = std::round(o.width_mm * 0.62);
     return o;
 }
 
 }  // namespace
+
+bool write_print_figure(const LineChart& src, const PrintSize& size, const QString& out, QString* error) {
+    LineChart fig;
+    fig.setAttribute(Qt::WA_DontShowOnScreen);
+    fig.setSmoothing(src.smoothing());
+    fig.setTitle(size.title);
+    fig.setAxisTitles(src.xTitle(), src.yTitle());
+    fig.setHLines(src.hlines());
+    fig.setLogY(size.log_y < 0 ? src.logY() : size.log_y == 1);
+    fig.setLogX(size.log_x < 0 ? src.logX() : size.log_x == 1);
+    fig.setCurves(src.curves(), false);
+    fig.setPrintStyle(size.font_pt);
+    const double h = size.height_mm > 0 ? size.height_mm : std::round(size.width_mm * 0.62);
+    // 96 px per inch on screen: Qt's PDF and SVG writers then give the page its size in mm.
+    const QSize px(static_cast<int>(std::lround(size.width_mm / 25.4 * 96)), static_cast<int>(std::lround(h / 25.4 * 96)));
+    fig.setMinimumSize(px);
+    fig.setMaximumSize(px);
+    fig.resize(px);
+    fig.show();
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    return fig.exportFigure(out, QFileInfo(out).suffix().toLower(), size.dpi, error);
+}
+
+// The gains' box plots (a plain QChart) at a print size: the chart moves into
+// a view of that size for the export and back into the window's view after.
+bool write_print_boxes(QChartView& src, const PrintSize& size, const QString& out, QString* error) {
+    QChart* chart = src.chart();
+    if (!chart || chart->series().isEmpty()) {
+        if (error) *error = "--view gains: none of these runs has recorded learned gains (probes.gains_every)";
+        return false;
+    }
+    auto sized = [](QFont f, double pt, bool bold = false) {
+        f.setPointSizeF(pt);
+        f.setBold(bold);
+        return f;
+    };
+    const QString title = chart->title();
+    chart->setTitle(size.title);
+    chart->setTitleFont(sized(chart->titleFont(), size.font_pt * 1.1, true));
+    chart->legend()->setFont(sized(chart->legend()->font(), size.font_pt));
+    for (QAbstractAxis* a : chart->axes()) {
+        a->setLabelsFont(sized(a->labelsFont(), size.font_pt));
+        a->setTitleFont(sized(a->titleFont(), size.font_pt));
+    }
+    chart->setMargins(QMargins(1, 1, 1, 1));
+    chart->setBackgroundRoundness(0);
+    const double h = size.height_mm > 0 ? size.height_mm : std::round(size.width_mm * 0.62);
+    const QSize px(static_cast<int>(std::lround(size.width_mm / 25.4 * 96)), static_cast<int>(std::lround(h / 25.4 * 96)));
+    QChartView fig;
+    fig.setAttribute(Qt::WA_DontShowOnScreen);
+    fig.setRenderHint(QPainter::Antialiasing);
+    fig.setChart(chart);
+    fig.setFixedSize(px);
+    fig.show();
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    const bool ok = write_figure(out, QFileInfo(out).suffix().toLower(), size.dpi, fig.size(), size.title,
+                                 [&](QPainter& p, const QRectF& target) { fig.render(&p, target, fig.rect()); }, error);
+    src.setChart(chart);
+    chart->setTitle(title);
+    return ok;
+}
 
 int run_figure(const QStringList& args) {
     quiet_offscreen_notes();
@@ -156,29 +223,17 @@ int run_figure(const QStringList& args) {
         std::fprintf(stderr, "normlab figure: %s\n", qPrintable(err));
         return 2;
     }
+    PrintSize size;
+    size.width_mm = o.width_mm;
+    size.height_mm = o.height_mm;
+    size.font_pt = o.font_pt;
+    size.dpi = o.dpi;
+    size.title = o.title;
+    size.log_x = o.log_x;
+    size.log_y = o.log_y;
     auto* src = qobject_cast<LineChart*>(view.currentChart());
-    if (!src) {
-        std::fprintf(stderr, "normlab figure: --view %s has no line chart\n", qPrintable(o.view));
-        return 2;
-    }
-    // The same curves, axes and reference lines in a chart of the print size.
-    LineChart fig;
-    fig.setAttribute(Qt::WA_DontShowOnScreen);
-    fig.setSmoothing(src->smoothing());
-    fig.setTitle(o.title);
-    fig.setAxisTitles(src->xTitle(), src->yTitle());
-    fig.setHLines(src->hlines());
-    fig.setLogY(o.log_y < 0 ? src->logY() : o.log_y == 1);
-    fig.setCurves(src->curves(), false);
-    fig.setPrintStyle(o.font_pt);
-    const QSize px(static_cast<int>(std::lround(o.width_mm / 25.4 * 96)), static_cast<int>(std::lround(o.height_mm / 25.4 * 96)));
-    fig.setMinimumSize(px);
-    fig.setMaximumSize(px);
-    fig.resize(px);
-    fig.show();
-    for (int i = 0; i < 5; ++i) QApplication::processEvents();
-    const QString format = QFileInfo(o.out).suffix().toLower();
-    if (!fig.exportFigure(o.out, format, o.dpi, &err)) {
+    auto* boxes = qobject_cast<QChartView*>(view.currentChart());   // --view gains: box plots per layer
+    if (!(src ? write_print_figure(*src, size, o.out, &err) : boxes && write_print_boxes(*boxes, size, o.out, &err))) {
         std::fprintf(stderr, "normlab figure: %s\n", qPrintable(err));
         return 1;
     }

@@ -3,8 +3,8 @@
 // or PNG — for scripts, and for the tests of what the exports look like.
 //
 //   normlab figure RUN... --out FILE.pdf|svg|png
-//                  [--view loss|gradients|layers|scalars] [--weight fc2] [--norm l1|l2|expected_l2]
-//                  [--probe NAME] [--group none|seed|seed-minmax] [--log-y | --linear-y] [--title TEXT]
+//                  [--view loss|gradients|gains|layers|scalars] [--weight fc2] [--norm l1|l2|expected_l2]
+//                  [--probe NAME] [--group none|seed|seed-minmax] [--log-y | --linear-y] [--log-x] [--title TEXT]
 //                  [--column single|double | --width-mm W | --width-in W] [--height-mm H | --height-in H]
 //                  [--font-pt 8] [--dpi 300] [--store FILE]
 //
@@ -13,9 +13,33 @@
 // written.
 #pragma once
 
+#include <QString>
 #include <QStringList>
 
+QT_BEGIN_NAMESPACE
+class QChartView;
+QT_END_NAMESPACE
+
 namespace normlab {
+
+class LineChart;
+
+// A figure's print size: the width and height in mm (height 0: 0.62 × the
+// width), every font at font_pt points, PNG at dpi; log axes -1: as `src` has them.
+struct PrintSize {
+    double width_mm = 89, height_mm = 0, font_pt = 8;
+    int dpi = 300;
+    QString title;
+    int log_x = -1, log_y = -1;
+};
+constexpr double kSingleColumnMm = 89, kDoubleColumnMm = 183;
+
+// Draws `src`'s curves, axes and reference lines again in a chart of that
+// size, with no UI text (no footer, no readout), and writes `out` (.pdf,
+// .svg or .png): what `normlab figure` and the window's Export → print size do.
+bool write_print_figure(const LineChart& src, const PrintSize& size, const QString& out, QString* error);
+// The gains view's box plots per layer (a QChart in `src`) likewise.
+bool write_print_boxes(QChartView& src, const PrintSize& size, const QString& out, QString* error);
 
 // Needs a QApplication. Returns the process exit code (0 ok, 1 the file could
 // not be written, 2 bad usage or an unknown run, 5 store error).

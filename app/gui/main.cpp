@@ -90,11 +90,16 @@ int main(int argc, char** argv) {
     QCommandLineOption shots("screenshots", QCoreApplication::translate("main", "Train, save screenshots into DIR, quit."), "dir");
     QCommandLineOption latency("measure-latency", QCoreApplication::translate("main", "Train and print the UI latency."));
     QCommandLineOption lang("language", QCoreApplication::translate("main", "UI language (en, de, zh_CN)."), "code");
-    cli.addOptions({store, experiment, run, shots, latency, lang});
+    QCommandLineOption compare("compare", QCoreApplication::translate("main", "Open another run store beside it, read-only, to compare its runs (repeatable)."), "file");
+    cli.addOptions({store, experiment, run, shots, latency, lang, compare});
     cli.process(app);
 
     MainWindow w(cli.value(store));
     w.switchLanguage(cli.isSet(lang) ? cli.value(lang) : QSettings().value("language").toString());
+    for (const QString& other : cli.values(compare)) {
+        QString err;
+        if (!w.compareStore(other, &err)) std::fprintf(stderr, "normlab: --compare %s: %s\n", qPrintable(other), qPrintable(err));
+    }
     if (cli.isSet(experiment)) {
         QString err;
         if (!w.designer()->openExperiment(cli.value(experiment), &err)) {

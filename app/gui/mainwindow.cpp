@@ -296,6 +296,7 @@ void MainWindow::buildMenus() {
         QString err;
         if (!p.isEmpty() && !openStore(p, &err)) QMessageBox::warning(this, tr("Run store"), err);
     });
+    addCompareActions(file);
     file->addSeparator();
     auto* exp = file->addAction(tr("&Export chart…"), this, [this] { exportDialog(false); });
     exp->setShortcut(QKeySequence(tr("Ctrl+E")));
@@ -409,7 +410,7 @@ bool MainWindow::openStore(const QString& path, QString* error) {
     thread_->start();
     QSettings().setValue("store", QString::fromStdString(store_->path()));
     shown_.clear();
-    charts_->setRuns({}, *store_);
+    charts_->setRuns(std::vector<int64_t>{}, *store_);
     reloadRuns();
     return true;
 }

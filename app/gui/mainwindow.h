@@ -19,6 +19,7 @@ QT_BEGIN_NAMESPACE
 class QAction;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QSortFilterProxyModel;
 class QTableView;
 class QTableWidget;
@@ -79,7 +80,14 @@ public:
     // Continues cancelled/interrupted/failed runs from their checkpoints on the worker.
     void resumeRuns(const std::vector<qint64>& ids);
     void reloadRuns();                            // re-reads the run table from the store
-    std::vector<qint64> selectedRuns() const;     // ids selected in the run table
+    std::vector<qint64> selectedRuns() const;     // ids selected in the run table (of the window's own store)
+    // Every selected run with its store (null: the window's own; else a compared store).
+    std::vector<std::pair<Store*, int64_t>> selectedRefs() const;
+    // Opens another store read-only beside the window's own (mainwindow_compare.cpp):
+    // its runs join the run table (column "Store") and can be compared in every chart.
+    bool compareStore(const QString& path, QString* error);
+    void stopComparing();
+    size_t comparedStores() const { return compared_.size(); }
     // Selects these runs in the table (and so shows them); ids not in the store are skipped.
     void selectRuns(const std::vector<qint64>& ids);
     bool switchLanguage(const QString& locale);   // "" = system, "en", "de", "zh_CN"
@@ -103,7 +111,7 @@ private:
                                                 {QT_TR_NOOP("Tags"), "tags"},     {QT_TR_NOOP("Notes"), "notes"},
                                                 {QT_TR_NOOP("Delete"), "delete"}};
     void onSelectionChanged();
-    void updateDifferences(const std::vector<qint64>& ids);
+    void updateDifferences(const std::vector<std::pair<Store*, int64_t>>& runs);
     void onProgress(const ProgressInfo& p);
     void onRunEnded(qint64 run, const QString& status, const QString& message);
     void exportDialog(bool whole_panel);
@@ -115,6 +123,9 @@ private:
     bool quitting_ = false;
 
     std::unique_ptr<Store> store_;
+    std::vector<std::unique_ptr<Store>> compared_;  // opened read-only for comparison
+    std::vector<Store*> comparedPointers() const;
+    void addCompareActions(QMenu* file);
     Designer* designer_ = nullptr;
     ChartsView* charts_ = nullptr;
     RunTableModel* model_ = nullptr;

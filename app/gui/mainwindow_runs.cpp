@@ -79,20 +79,44 @@ QString fmt_eta(double s) {
 
 void MainWindow::showRuns(const std::vector<qint64>& ids) {
     shown_ = ids;
-    charts_->setRuns(std::vector<int64_t>(ids.begin(), ids.end()), *store_);
-    updateDifferences(ids);
+    std::vector<std::pair<Store*, int64_t>> refs;
+    for (qint64 id : ids) refs.emplace_back(nullptr, id);
+    charts_->setRuns(refs, *store_);
+    updateDifferences(refs);
 }
 
 void MainWindow::reloadRuns() {
-    model_->reload(*store_);
+    model_->reload(*store_, comparedPointers());
+    table_->setColumnHidden(RunTableModel::Source, compared_.empty());
 }
 
 std::vector<qint64> MainWindow::selectedRuns() const {
     std::vector<qint64> ids;
-    for (const QModelIndex& i : table_->selectionModel()->selectedRows())
-        if (const RunInfo* r = model_->runAt(proxy_->mapToSource(i).row())) ids.push_back(r->id);
+    for (const QModelIndex& i : table_->selectionModel()->selectedRows()) {
+        const int row = proxy_->mapToSource(i).row();
+        if (const RunInfo* r = model_->runAt(row); r && !model_->storeAt(row)) ids.push_back(r->id);
+    }
     std::sort(ids.begin(), ids.end());
     return ids;
+}
+
+std::vector<std::pair<Store*, int64_t>> MainWindow::selectedRefs() const {
+    std::vector<std::pair<Store*, int64_t>> refs;
+    for (const QModelIndex& i : table_->selectionModel()->selectedRows()) {
+        const int row = proxy_->mapToSource(i).row();
+        if (const RunInfo* r = model_->runAt(row)) refs.emplace_back(model_->storeAt(row), r->id);
+    }
+    // the window's own runs first, by id; then each compared store's
+    std::sort(refs.begin(), refs.end(), [&](const auto& a, const auto& b) {
+        auto rank = [&](Store* s) {
+            if (!s) return size_t(0);
+            for (size_t k = 0; k < compared_.size(); ++k)
+                if (compared_[k].get() == s) return k + 1;
+            return compared_.size() + 1;
+        };
+        return std::make_pair(rank(a.first), a.second) < std::make_pair(rank(b.first), b.second);
+    });
+    return refs;
 }
 
 void MainWindow::selectRuns(const std::vector<qint64>& ids) {
@@ -107,11 +131,14 @@ void MainWindow::selectRuns(const std::vector<qint64>& ids) {
 }
 
 void MainWindow::onSelectionChanged() {
-    auto ids = selectedRuns();
-    if (!ids.empty()) showRuns(ids);
+    const auto refs = selectedRefs();
+    if (refs.empty()) return;
+    shown_ = selectedRuns();
+    charts_->setRuns(refs, *store_);
+    updateDifferences(refs);
 }
 
-void MainWindow::updateDifferences(const std::vector<qint64>& ids) {
+void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>& ids) {
     diff_->clear();
     if (ids.size() < 2) {   // nothing to compare yet: say how
         diff_->setColumnCount(1);
@@ -128,14 +155,16 @@ void MainWindow::updateDifferences(const std::vector<qint64>& ids) {
     std::vector<std::map<std::string, std::string>> flat;
     std::vector<QColor> colors;
     QStringList headers;
-    for (qint64 id : ids)
-        if (auto r = store_->run(id)) {
+    for (auto& [src, id] : ids)
+        if (auto r = (src ? *src : *store_).run(id)) {
             std::map<std::string, std::string> f;
             flatten(r->config, "", f);
             f.erase("name");
             flat.push_back(std::move(f));
             colors.push_back(run_color(*r));
-            headers << QString("#%1 %2").arg(id).arg(QString::fromStdString(r->name));
+            QString head = QString("#%1 %2").arg(id).arg(QString::fromStdString(r->name));
+            if (src) head += QString(" (%1)").arg(QFileInfo(QString::fromStdString(src->path())).fileName());
+            headers << head;
         }
     std::vector<std::string> keys;
     if (!flat.empty())
@@ -332,6 +361,11 @@ void MainWindow::showRunMenu(const QPoint& pos) {
     menu.addAction(tr("&Colour…"), this, [this] { editSelected("color"); });
     menu.addSeparator();
     menu.addAction(tr("&Delete…"), this, [this] { editSelected("delete"); });
+    if (ids.empty()) {   // only runs of compared stores: they are shown, never changed
+        for (QAction* a : menu.actions()) a->setEnabled(false);
+        menu.addSeparator();
+        menu.addAction(tr("Runs of a compared store are read-only"))->setEnabled(false);
+    }
     menu.exec(table_->viewport()->mapToGlobal(pos));
 }
 

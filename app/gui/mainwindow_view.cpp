@@ -2,6 +2,8 @@
 // of the window is mainwindow.cpp and mainwindow_runs.cpp).
 #include "app/gui/mainwindow.h"
 
+#include "app/gui/figure_command.h"
+
 #include "app/gui/reportdialog.h"
 #include "app/gui/worker.h"
 #include "core/errors.h"
@@ -66,8 +68,56 @@ void MainWindow::exportDialog(bool whole_panel) {
     auto* dpi = new QSpinBox(&dlg);
     dpi->setRange(72, 1200);
     dpi->setValue(QSettings().value("exportDpi", 300).toInt());
+    // A print size for one line chart (what normlab figure draws): a column's
+    // width in mm, fonts in points; panels and box plots export as on screen.
+    auto* preset = new QComboBox(&dlg);
+    preset->setObjectName("exportSize");
+    preset->addItem(tr("as on screen"), 0.0);
+    preset->addItem(tr("single column (89 mm)"), kSingleColumnMm);
+    preset->addItem(tr("double column (183 mm)"), kDoubleColumnMm);
+    preset->addItem(tr("custom"), -1.0);
+    auto* width = new QDoubleSpinBox(&dlg);
+    width->setRange(20, 500);
+    width->setSuffix(" mm");
+    width->setDecimals(0);
+    auto* height = new QDoubleSpinBox(&dlg);
+    height->setRange(20, 500);
+    height->setSuffix(" mm");
+    height->setDecimals(0);
+    auto* font = new QDoubleSpinBox(&dlg);
+    font->setRange(4, 24);
+    font->setSuffix(" pt");
+    font->setDecimals(1);
+    QSettings st;
+    preset->setCurrentIndex(st.value("exportSize", 0).toInt());
+    width->setValue(st.value("exportWidthMm", kSingleColumnMm).toDouble());
+    height->setValue(st.value("exportHeightMm", 55).toDouble());
+    font->setValue(st.value("exportFontPt", 8).toDouble());
+    auto* line = qobject_cast<LineChart*>(charts_->currentChart());
+    const bool printable = line && !whole_panel;
+    auto sync = [=] {
+        const double w = preset->currentData().toDouble();
+        const bool vector = format->currentData().toString() != "csv";
+        preset->setEnabled(printable && vector);
+        const bool sized = printable && vector && w != 0;
+        if (w > 0) {
+            width->setValue(w);
+            height->setValue(std::round(w * 0.62));
+        }
+        width->setEnabled(sized && w < 0);
+        height->setEnabled(sized);
+        font->setEnabled(sized);
+    };
+    connect(preset, qOverload<int>(&QComboBox::currentIndexChanged), &dlg, sync);
+    connect(format, qOverload<int>(&QComboBox::currentIndexChanged), &dlg, sync);
+    sync();
+    if (!printable) preset->setToolTip(tr("Print sizes apply to one line chart; panels and box plots are exported as on screen"));
     form->addRow(tr("Format"), format);
     form->addRow(tr("Resolution (PNG, DPI)"), dpi);
+    form->addRow(tr("Size"), preset);
+    form->addRow(tr("Width"), width);
+    form->addRow(tr("Height"), height);
+    form->addRow(tr("Font size"), font);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dlg);
     form->addRow(buttons);
     connect(buttons, &QDialogButtonBox::accepted, &dlg, &QDialog::accept);
@@ -78,8 +128,23 @@ void MainWindow::exportDialog(bool whole_panel) {
                                                       QString("*.%1").arg(fmt));
     if (path.isEmpty()) return;
     QSettings().setValue("exportDpi", dpi->value());
+    QSettings().setValue("exportSize", preset->currentIndex());
+    QSettings().setValue("exportWidthMm", width->value());
+    QSettings().setValue("exportHeightMm", height->value());
+    QSettings().setValue("exportFontPt", font->value());
     QString err;
-    if (!charts_->exportCurrent(path, fmt, dpi->value(), whole_panel, &err)) QMessageBox::warning(this, tr("Export"), err);
+    bool ok;
+    if (printable && fmt != "csv" && preset->currentData().toDouble() != 0) {
+        PrintSize size;
+        size.width_mm = width->value();
+        size.height_mm = height->value();
+        size.font_pt = font->value();
+        size.dpi = dpi->value();
+        ok = write_print_figure(*line, size, path, &err);
+    } else {
+        ok = charts_->exportCurrent(path, fmt, dpi->value(), whole_panel, &err);
+    }
+    if (!ok) QMessageBox::warning(this, tr("Export"), err);
     else statusBar()->showMessage(tr("Wrote %1").arg(path), 6000);
 }
 
