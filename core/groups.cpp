@@ -46,6 +46,28 @@ std::vector<int> group_runs(const std::vector<nlohmann::json>& configs, const st
     return out;
 }
 
+std::string group_name(const std::vector<std::string>& names) {
+    if (names.empty()) return "";
+    std::string common = names.front();
+    for (const auto& n : names) {
+        size_t k = 0;
+        while (k < common.size() && k < n.size() && common[k] == n[k]) ++k;
+        common.resize(k);
+    }
+    auto trim = [&] {
+        while (!common.empty() && std::string(" =,:;-_#(").find(common.back()) != std::string::npos) common.pop_back();
+    };
+    trim();
+    for (const char* tail : {"seed", "Seed", "SEED"}) {
+        const std::string t = tail;
+        if (common.size() >= t.size() && common.compare(common.size() - t.size(), t.size(), t) == 0) {
+            common.resize(common.size() - t.size());
+            trim();
+        }
+    }
+    return common.empty() ? names.front() : common;
+}
+
 Band band_of(const std::vector<const std::vector<double>*>& xs, const std::vector<const std::vector<double>*>& ys,
              BandKind kind) {
     Band b;

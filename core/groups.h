@@ -12,9 +12,14 @@ namespace normlab {
 
 // A group index per run (0, 1, … in order of first appearance): runs whose
 // configurations are equal once the dotted paths in `ignore` are removed
-// share a group. By default only the seed may differ.
+// share a group. By default only the seed (and the name, a label) may differ.
 std::vector<int> group_runs(const std::vector<nlohmann::json>& configs,
-                            const std::vector<std::string>& ignore = {"train.seed"});
+                            const std::vector<std::string>& ignore = {"train.seed", "name"});
+
+// A group's name from its runs' names: what they share, without a trailing
+// seed ("pre_ln seed 1", "pre_ln seed 2" → "pre_ln"); the first name when
+// they share nothing.
+std::string group_name(const std::vector<std::string>& names);
 
 enum class BandKind { Std, MinMax };
 

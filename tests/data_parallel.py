@@ -90,7 +90,8 @@ def experiment(work, steps, long_run=False):
         exp = json.load(f)
     exp["name"] = "data-parallel"
     exp["base"]["model"].update(d_model=64, n_layers=3, n_heads=4, d_ff=256, context=64)
-    exp["base"]["train"].update(steps=steps, batch_size=8, eval_every=10, threads=1, checkpoint_every=10)
+    # on the CPU on any machine: the one process and the ranks alike (Gloo)
+    exp["base"]["train"].update(steps=steps, batch_size=8, eval_every=10, threads=1, checkpoint_every=10, device="cpu")
     exp["base"]["optim"]["schedule"]["warmup"] = 10
     exp["base"]["probes"] = {"grads_every": 5, "forward_every": 5, "gains_every": 20, "cond_every": 20,
                              "expected_grad_batches": 2}
@@ -108,8 +109,22 @@ def clean(store):
             os.remove(store + suffix)
 
 
+def refuses_too_few_gpus(args, path):
+    """--device cuda with more processes on a node than GPUs: refused before the rendezvous, naming the field."""
+    env = dict(os.environ, RANK="0", WORLD_SIZE="8", LOCAL_RANK="0", LOCAL_WORLD_SIZE="8", MASTER_ADDR="127.0.0.1",
+               MASTER_PORT=str(free_port()))
+    store = os.path.join(os.path.dirname(path), "gpus.sqlite")
+    r = subprocess.run([args.cli, "run", path, "--device", "cuda", "--store", store], env=env, capture_output=True,
+                       text=True, timeout=60)
+    ok = r.returncode == 2 and "train.device" in r.stderr and not os.path.exists(store)
+    print(f"8 processes per node with --device cuda: exit {r.returncode}: {r.stderr.strip().splitlines()[-1:]}")
+    return ok
+
+
 def equality(args, work):
     path, exp = experiment(work, args.steps)
+    if not refuses_too_few_gpus(args, path):
+        return 1
     one, many = os.path.join(work, "one.sqlite"), os.path.join(work, "ranks.sqlite")
     clean(one), clean(many)
     t0 = time.monotonic()

@@ -13,6 +13,8 @@
 #include <QChartView>
 #include <QFile>
 #include <QImage>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QMouseEvent>
 #include <QProcess>
 #include <QRegularExpression>
@@ -95,6 +97,65 @@ private Q_SLOTS:
 
     // An empty view says what to do: no run shown; a probe a scheme does not
     // have; a probe switched off. The hint leaves once there is data.
+    void aLowChartHasFewerTicks() {
+        // a histogram under box plots: 50 px of plot showed six labels as "…"
+        LineChart c;
+        c.resize(640, 170);
+        std::vector<double> x, y;
+        for (int i = 0; i < 40; ++i) x.push_back(0.95 + i * 0.0025), y.push_back(i % 7);
+        c.setCurves({Curve{"h", Qt::red, x, y}});
+        c.show();
+        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        const double h = c.chart()->plotArea().height();
+        QVERIFY2(h < 110, qPrintable(QString::number(h)));
+        QVERIFY2(c.yTickLabels().size() <= std::max(2, static_cast<int>(h / 30) + 1), qPrintable(c.yTickLabels().join(" ")));
+        c.resize(640, 600);
+        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QVERIFY2(c.yTickLabels().size() >= 4, qPrintable(c.yTickLabels().join(" ")));   // room again: more ticks
+    }
+
+    void heatmapStepTicksAreOneTwoFive() {
+        // the 0, 35, 75, 115: probes every 5 steps up to 195
+        Heatmap h;
+        std::vector<double> steps;
+        for (int s = 0; s <= 195; s += 5) steps.push_back(s);
+        h.setData(steps, {std::vector<double>(steps.size(), 1.0), std::vector<double>(steps.size(), 2.0)});
+        QCOMPARE(h.xTickLabels(), (QStringList{"0", "50", "100", "150"}));
+        h.setData({0, 10, 20}, {{1, 2, 3}});
+        QCOMPARE(h.xTickLabels(), (QStringList{"0", "5", "10", "15", "20"}));
+    }
+
+    void gradientLegendFitsWithSeveralRuns() {
+        // two runs × 4 layers: 8 curves, the legend keeps each run's first and last layer
+        const QString path = dir_.filePath("legend.sqlite");
+        std::vector<int64_t> ids;
+        {
+            Store s(path.toStdString());
+            for (int k = 0; k < 2; ++k) {
+                const int64_t id = s.create_run(k ? "NormFormer" : "Post-LN", "pre_ln", nlohmann::json{{"k", k}}, 1);
+                s.mark_running(id, "cpu", nlohmann::json::object());
+                RunWriter w(s, id);
+                for (int l = 0; l < 4; ++l)
+                    for (int i = 0; i < 30; ++i) w.layer("grad_l1/fc2", l, i * 10, 1e-3 * (l + 1) * (k + 1));
+                ids.push_back(id);
+            }
+        }
+        Store s(path.toStdString(), Store::Mode::ReadOnly);
+        ChartsView view;
+        view.resize(1000, 700);
+        view.setRuns(ids, s);
+        view.show();
+        QString err;
+        QVERIFY2(view.showView("gradients", "fc2", "l1", "", &err), qPrintable(err));
+        for (int i = 0; i < 3; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        auto* chart = qobject_cast<LineChart*>(view.currentChart());
+        QCOMPARE(chart->curves().size(), size_t(8));
+        QStringList shown;
+        for (auto* m : chart->chart()->legend()->markers())
+            if (m->isVisible()) shown << m->label();
+        QCOMPARE(shown, (QStringList{"Post-LN · L0", "Post-LN · L3", "NormFormer · L0", "NormFormer · L3"}));
+    }
+
     void emptyViewsSayWhatToDo() {
         const QString path = dir_.filePath("hints.sqlite");
         int64_t id = 0;

@@ -25,6 +25,19 @@ struct Result {
 };
 }  // namespace
 
+namespace {
+// Runs in a store another process writes (0 while it does not exist yet).
+size_t runs_in(const QString& store) {
+    if (!QFileInfo::exists(store)) return 0;
+    try {
+        normlab::Store s(store.toStdString(), normlab::Store::Mode::ReadOnly);
+        return s.runs().size();
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+}  // namespace
+
 class TestCliSafety : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
@@ -128,7 +141,11 @@ private Q_SLOTS:
             QProcess p;
             p.start(QStringLiteral(NORMLAB_CLI), {"run", slow, "--store", store});
             QVERIFY(p.waitForStarted());
-            QTest::qWait(2000);
+            // Until the run is queued (then its data load starts), however slow the machine
+            // (a sanitizer build under load took over 2 s); then into the load.
+            const size_t before = sig == SIGINT ? 0 : 1;
+            QTRY_VERIFY_WITH_TIMEOUT(runs_in(store) > before, 60000);
+            QTest::qWait(1000);
             QElapsedTimer t;
             t.start();
             ::kill(static_cast<pid_t>(p.processId()), sig);
@@ -171,6 +188,7 @@ private Q_SLOTS:
         QProcess p;
         p.start(QStringLiteral(NORMLAB_CLI), {"run", exp, "--store", store});
         QVERIFY(p.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(runs_in(store) > 0, 60000);   // created, however slow the machine
         QTest::qWait(1500);
         ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
         QVERIFY(p.waitForFinished(10000));

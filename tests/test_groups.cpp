@@ -22,6 +22,16 @@ private Q_SLOTS:
         // grouping by another key: the width may differ, the seed may not
         QCOMPARE(group_runs({a, b, c, d}, {"model.d_model"}), (std::vector<int>{0, 1, 0, 2}));
         QCOMPARE(group_runs({}), std::vector<int>{});
+        // runs named from their seed ("pre_ln seed 1") still group: a name is a label, not a setting
+        json e = a, f = a;
+        e["name"] = "pre_ln seed 1";
+        f["name"] = "pre_ln seed 2";
+        f["train"]["seed"] = 2;
+        QCOMPARE(group_runs({e, f}), (std::vector<int>{0, 0}));
+        QCOMPARE(group_name({"pre_ln seed 1", "pre_ln seed 2"}), std::string("pre_ln"));
+        QCOMPARE(group_name({"NormFormer, seed=3", "NormFormer, seed=4"}), std::string("NormFormer"));
+        QCOMPARE(group_name({"a", "b"}), std::string("a"));
+        QCOMPARE(group_name({"pre_ln"}), std::string("pre_ln"));
     }
 
     void bandIsMeanAndStdAtSharedSteps() {

@@ -205,7 +205,7 @@ private Q_SLOTS:
         QCOMPARE(diff->columnCount(), 2);
         bool layout_differs = false;
         for (int r = 0; r < diff->rowCount(); ++r)
-            layout_differs |= diff->verticalHeaderItem(r)->text() == "model.layout";
+            layout_differs |= diff->verticalHeaderItem(r)->toolTip() == "model.layout" && diff->verticalHeaderItem(r)->text() == "layout";
         QVERIFY(layout_differs);
 
         // A run keeps its colour whatever else is selected, in every view, and

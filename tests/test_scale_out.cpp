@@ -4,6 +4,7 @@
 #include "core/dist/launch.h"
 #include "core/dist/slurm.h"
 #include "core/errors.h"
+#include "core/palette.h"
 #include "core/store/store.h"
 #include "core/train/probes.h"
 #include "tests/test_util.h"
@@ -154,6 +155,7 @@ private Q_SLOTS:
             s.heartbeat(r1, 50);
             s.finish_run(r2, RunStatus::Cancelled, 20, "stopped", std::nan(""));
             s.heartbeat(r2, 20);
+            s.set_run_color(r2, "#123456");   // chosen by the user: kept by the merge
         }
         {
             Store s(b);   // a run of its own, and one more store to merge
@@ -164,6 +166,11 @@ private Q_SLOTS:
         QCOMPARE(rep.added, 2);
         QCOMPARE(m.merge_from(b).added, 1);
         QCOMPARE(m.runs().size(), size_t(3));
+        // Default colours follow the new ids (every task store's run 1 would otherwise share one); chosen ones stay.
+        const RunInfo third = m.find_run("third");
+        QCOMPARE(third.color, default_run_color(third.id));
+        QVERIFY(third.color != m.find_run("first").color);
+        QCOMPARE(m.find_run("second").color, std::string("#123456"));
         const RunInfo first = m.find_run("first");
         QCOMPARE(first.status, RunStatus::Finished);
         QCOMPARE(first.notes, std::string("a note"));

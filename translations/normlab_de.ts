@@ -111,8 +111,16 @@
         <translation>Verlust (nats/Byte)</translation>
     </message>
     <message>
+        <source>loss</source>
+        <translation>Verlust</translation>
+    </message>
+    <message>
         <source>learning rate</source>
         <translation>Lernrate</translation>
+    </message>
+    <message>
+        <source>lr</source>
+        <translation>LR</translation>
     </message>
     <message>
         <source>a loss</source>
@@ -205,6 +213,10 @@
     <message>
         <source>layer %1</source>
         <translation>Schicht %1</translation>
+    </message>
+    <message>
+        <source>gradient</source>
+        <translation>Gradient</translation>
     </message>
     <message>
         <source>%1 (×%2)</source>
@@ -1072,14 +1084,6 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>nur CPU</translation>
     </message>
     <message>
-        <source>NormLab — %1 (read-only)</source>
-        <translation>NormLab — %1 (schreibgeschützt)</translation>
-    </message>
-    <message>
-        <source>Finish or cancel the queued runs before switching stores.</source>
-        <translation>Eingereihte Läufe vor dem Wechsel des Speichers beenden oder abbrechen.</translation>
-    </message>
-    <message>
         <source>Cannot run: %1</source>
         <translation>Kann nicht starten: %1</translation>
     </message>
@@ -1106,34 +1110,6 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>A run is training. Cancel it and quit? Its data so far stays in the store.</source>
         <translation>Ein Lauf trainiert. Abbrechen und beenden? Seine bisherigen Daten bleiben im Speicher.</translation>
-    </message>
-    <message>
-        <source>&amp;Compare with another store…</source>
-        <translation>Mit anderem Speicher &amp;vergleichen…</translation>
-    </message>
-    <message>
-        <source>Compare with run stores</source>
-        <translation>Mit Laufspeichern vergleichen</translation>
-    </message>
-    <message>
-        <source>Stop comparing stores</source>
-        <translation>Speichervergleich beenden</translation>
-    </message>
-    <message>
-        <source>%1 does not exist.</source>
-        <translation>%1 existiert nicht.</translation>
-    </message>
-    <message>
-        <source>%1 is the store this window has open.</source>
-        <translation>%1 ist der Speicher, den dieses Fenster geöffnet hat.</translation>
-    </message>
-    <message>
-        <source>%1 is already open for comparison.</source>
-        <translation>%1 ist bereits zum Vergleich geöffnet.</translation>
-    </message>
-    <message>
-        <source>Comparing with %1 (read-only): its runs are in the run table</source>
-        <translation>Vergleich mit %1 (schreibgeschützt): seine Läufe stehen in der Lauftabelle</translation>
     </message>
     <message>
         <source>Select two or more runs (Ctrl+click) to see the settings in which they differ.</source>
@@ -1253,6 +1229,42 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>Runs of a compared store are read-only</source>
         <translation>Läufe eines Vergleichsspeichers sind schreibgeschützt</translation>
+    </message>
+    <message>
+        <source>NormLab — %1 (read-only)</source>
+        <translation>NormLab — %1 (schreibgeschützt)</translation>
+    </message>
+    <message>
+        <source>Finish or cancel the queued runs before switching stores.</source>
+        <translation>Eingereihte Läufe vor dem Wechsel des Speichers beenden oder abbrechen.</translation>
+    </message>
+    <message>
+        <source>&amp;Compare with another store…</source>
+        <translation>Mit anderem Speicher &amp;vergleichen…</translation>
+    </message>
+    <message>
+        <source>Compare with run stores</source>
+        <translation>Mit Laufspeichern vergleichen</translation>
+    </message>
+    <message>
+        <source>Stop comparing stores</source>
+        <translation>Speichervergleich beenden</translation>
+    </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation>%1 existiert nicht.</translation>
+    </message>
+    <message>
+        <source>%1 is the store this window has open.</source>
+        <translation>%1 ist der Speicher, den dieses Fenster geöffnet hat.</translation>
+    </message>
+    <message>
+        <source>%1 is already open for comparison.</source>
+        <translation>%1 ist bereits zum Vergleich geöffnet.</translation>
+    </message>
+    <message>
+        <source>Comparing with %1 (read-only): its runs are in the run table</source>
+        <translation>Vergleich mit %1 (schreibgeschützt): seine Läufe stehen in der Lauftabelle</translation>
     </message>
     <message>
         <source>Export panel</source>

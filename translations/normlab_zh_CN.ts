@@ -111,7 +111,15 @@
         <translation>损失（奈特/字节）</translation>
     </message>
     <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
         <source>learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>lr</source>
         <translation>学习率</translation>
     </message>
     <message>
@@ -205,6 +213,10 @@
     <message>
         <source>layer %1</source>
         <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>gradient</source>
+        <translation>梯度</translation>
     </message>
     <message>
         <source>%1 (×%2)</source>
@@ -1071,14 +1083,6 @@ NormLab 将改为打开默认存储。</translation>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <source>NormLab — %1 (read-only)</source>
-        <translation>NormLab — %1（只读）</translation>
-    </message>
-    <message>
-        <source>Finish or cancel the queued runs before switching stores.</source>
-        <translation>切换存储前，请先完成或取消已排队的运行。</translation>
-    </message>
-    <message>
         <source>Cannot run: %1</source>
         <translation>无法运行：%1</translation>
     </message>
@@ -1105,34 +1109,6 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>A run is training. Cancel it and quit? Its data so far stays in the store.</source>
         <translation>有运行正在训练。取消并退出？其已有数据会保留在存储中。</translation>
-    </message>
-    <message>
-        <source>&amp;Compare with another store…</source>
-        <translation>与另一个存储比较(&amp;C)…</translation>
-    </message>
-    <message>
-        <source>Compare with run stores</source>
-        <translation>与运行存储比较</translation>
-    </message>
-    <message>
-        <source>Stop comparing stores</source>
-        <translation>停止比较存储</translation>
-    </message>
-    <message>
-        <source>%1 does not exist.</source>
-        <translation>%1 不存在。</translation>
-    </message>
-    <message>
-        <source>%1 is the store this window has open.</source>
-        <translation>%1 是此窗口已打开的存储。</translation>
-    </message>
-    <message>
-        <source>%1 is already open for comparison.</source>
-        <translation>%1 已作为比较打开。</translation>
-    </message>
-    <message>
-        <source>Comparing with %1 (read-only): its runs are in the run table</source>
-        <translation>正在与 %1 比较（只读）：其运行已列入运行表</translation>
     </message>
     <message>
         <source>Select two or more runs (Ctrl+click) to see the settings in which they differ.</source>
@@ -1251,6 +1227,42 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>Runs of a compared store are read-only</source>
         <translation>比较存储中的运行为只读</translation>
+    </message>
+    <message>
+        <source>NormLab — %1 (read-only)</source>
+        <translation>NormLab — %1（只读）</translation>
+    </message>
+    <message>
+        <source>Finish or cancel the queued runs before switching stores.</source>
+        <translation>切换存储前，请先完成或取消已排队的运行。</translation>
+    </message>
+    <message>
+        <source>&amp;Compare with another store…</source>
+        <translation>与另一个存储比较(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Compare with run stores</source>
+        <translation>与运行存储比较</translation>
+    </message>
+    <message>
+        <source>Stop comparing stores</source>
+        <translation>停止比较存储</translation>
+    </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation>%1 不存在。</translation>
+    </message>
+    <message>
+        <source>%1 is the store this window has open.</source>
+        <translation>%1 是此窗口已打开的存储。</translation>
+    </message>
+    <message>
+        <source>%1 is already open for comparison.</source>
+        <translation>%1 已作为比较打开。</translation>
+    </message>
+    <message>
+        <source>Comparing with %1 (read-only): its runs are in the run table</source>
+        <translation>正在与 %1 比较（只读）：其运行已列入运行表</translation>
     </message>
     <message>
         <source>Export panel</source>

@@ -456,4 +456,7 @@ T = {
     "learned gains": ("gelernte Verstärkungen", "学习到的增益"),
     "Histogram of a gain": ("Histogramm einer Verstärkung", "增益直方图"),
     "layer (step %1)": ("Schicht (Schritt %1)", "层（第 %1 步）"),
+    "lr": ("LR", "学习率"),
+    "loss": ("Verlust", "损失"),
+    "gradient": ("Gradient", "梯度"),
 }

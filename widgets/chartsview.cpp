@@ -365,8 +365,8 @@ void ChartsView::redrawLoss() {
         }
         if (auto f = r.loss_floor(); f && floors.empty()) floors.push_back({*f, tr("loss floor (entropy rate)")});
     }
-    loss_->setAxisTitles(xTitle(), tr("loss (nats/byte)"));
-    lr_->setAxisTitles(xTitle(), tr("learning rate"));
+    loss_->setAxisTitles(xTitle(), tr("loss (nats/byte)"), tr("loss"));
+    lr_->setAxisTitles(xTitle(), tr("learning rate"), tr("lr"));
     loss_->setHLines(floors);
     loss_->setEmptyHint(emptyHint("train/loss", tr("a loss")));
     lr_->setEmptyHint(emptyHint("train/lr", tr("a learning rate")));

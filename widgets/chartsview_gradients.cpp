@@ -84,6 +84,9 @@ std::vector<Curve> ChartsView::perLayerCurves(const std::string& name, bool by_l
                 QString label = runs_.size() > 1 ? QString("%1 · L%2").arg(runLabel(r)).arg(l) : tr("layer %1").arg(l);
                 out.push_back({label, layerColor(run_color(r.info()), l, L, by_layer_color), s->steps, s->values, Qt::SolidLine, 1.5, false,
                                s->steps.size() < 40});
+                // Several runs: each run's first and last layer in the legend (dark to bright between
+                // them), so that the legend fits; the readout names every layer.
+                out.back().legend = runs_.size() == 1 || L <= 2 || l == 0 || l == L - 1;
                 owner.push_back(i);
             }
     }
@@ -93,7 +96,7 @@ std::vector<Curve> ChartsView::perLayerCurves(const std::string& name, bool by_l
 void ChartsView::redrawGradients() {
     const std::string name = grad_norm_->currentData().toString().toStdString() + grad_weight_->currentData().toString().toStdString();
     grad_lines_->setTitle(QString("%1 — %2").arg(grad_norm_->currentText(), grad_weight_->currentText()));
-    grad_lines_->setAxisTitles(tr("step"), grad_norm_->currentText());
+    grad_lines_->setAxisTitles(tr("step"), grad_norm_->currentText(), tr("gradient"));
     grad_lines_->setEmptyHint(emptyHint(name, grad_norm_->currentText()));
     grad_lines_->setCurves(perLayerCurves(name, runs_.size() == 1));
     // one heatmap per run

@@ -32,7 +32,9 @@ std::vector<Curve> ChartsView::grouped(std::vector<Curve> curves, const std::vec
             continue;
         }
         Curve c = curves[k];
-        c.label = tr("%1 (×%2)").arg(runLabel(*runs_[owner[k]])).arg(same.size()) + key(k);
+        std::vector<std::string> names;
+        for (size_t j : same) names.push_back(runs_[owner[j]]->info().name);
+        c.label = tr("%1 (×%2)").arg(QString::fromStdString(group_name(names))).arg(same.size()) + key(k);
         c.x = std::move(b.x);
         c.y = std::move(b.mean);
         c.band_lo = std::move(b.lo);

@@ -3,6 +3,8 @@
 
 #include "widgets/figure.h"
 
+#include "core/axis_ticks.h"
+
 #include <QFile>
 #include <QPainter>
 #include <QTextStream>
@@ -79,6 +81,34 @@ void Heatmap::rebuildImage() {
     }
 }
 
+// Ticks at 1-2-5 steps (as on every line chart), each at its place among the
+// cells' centres: (fractional cell index, label).
+std::vector<std::pair<double, QString>> Heatmap::xTicks() const {
+    std::vector<std::pair<double, QString>> out;
+    const int W = static_cast<int>(steps_.size());
+    if (W == 0) return out;
+    const std::vector<double> ticks = W > 1 ? nice_ticks(steps_.front(), steps_.back(), 6, true) : steps_;
+    const std::vector<std::string> labels = tick_labels(ticks);
+    for (size_t k = 0; k < ticks.size(); ++k) {
+        double col = 0;
+        if (W > 1) {
+            const auto it = std::lower_bound(steps_.begin(), steps_.end(), ticks[k]);
+            const size_t j = static_cast<size_t>(std::clamp<std::ptrdiff_t>(it - steps_.begin(), 1, W - 1));
+            const double a = steps_[j - 1], b = steps_[j];
+            col = static_cast<double>(j - 1) + (b > a ? (ticks[k] - a) / (b - a) : 0.0);
+            if (col < -1e-9 || col > W - 1 + 1e-9) continue;
+        }
+        out.emplace_back(col, QString::fromStdString(labels[k]));
+    }
+    return out;
+}
+
+QStringList Heatmap::xTickLabels() const {
+    QStringList l;
+    for (auto& t : xTicks()) l << t.second;
+    return l;
+}
+
 void Heatmap::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().base());
@@ -128,12 +158,12 @@ void Heatmap::render(QPainter& p, const QRect& r) const {
     p.drawText(QRectF(-60, -8, 120, 16), Qt::AlignCenter, tr("layer"));
     p.restore();
     // x: steps
+    // Ticks at 1-2-5 steps (as on every line chart), each at its place among the cells' centres.
     const int W = static_cast<int>(steps_.size());
-    for (int k = 0; k < 6 && W > 0; ++k) {
-        const int s = W == 1 ? 0 : k * (W - 1) / 5;
-        const double x = plot.left() + (s + 0.5) * plot.width() / W;
+    for (auto& [col, label] : xTicks()) {
+        const double x = plot.left() + (col + 0.5) * plot.width() / W;
         p.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 4));
-        p.drawText(QRectF(x - 40, plot.bottom() + 5, 80, 14), Qt::AlignCenter, QString::number(steps_[s], 'g', 6));
+        p.drawText(QRectF(x - 40, plot.bottom() + 5, 80, 14), Qt::AlignCenter, label);
     }
     p.drawText(QRectF(plot.left(), plot.bottom() + 20, plot.width(), 16), Qt::AlignCenter, tr("step"));
     // color bar

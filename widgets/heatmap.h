@@ -36,12 +36,15 @@ public:
     bool exportFigure(const QString& path, const QString& format, int dpi, QString* error);
     bool exportCsv(const QString& path, QString* error) const;
     QSize sizeHint() const override { return {640, 320}; }
+    // The step axis's labels, at 1-2-5 steps (as drawn).
+    QStringList xTickLabels() const;
 
 protected:
     void paintEvent(QPaintEvent*) override;
 
 private:
     void render(QPainter& p, const QRect& r) const;
+    std::vector<std::pair<double, QString>> xTicks() const;   // (fractional cell index, label)
     void rebuildImage();
     std::vector<double> steps_;
     std::vector<std::vector<double>> rows_;

@@ -47,7 +47,16 @@ LineChart::LineChart(QWidget* parent) : QWidget(parent) {
     view_->setMouseTracking(true);
     view_->viewport()->installEventFilter(this);   // the hover readout (linechart_readout.cpp)
     // Titles are elided to the plot area, known once the scene is laid out.
-    connect(chart_, &QChart::plotAreaChanged, this, [this] { applyAxisTitles(); });
+    connect(chart_, &QChart::plotAreaChanged, this, [this] {
+        applyAxisTitles();
+        // the tick count follows the room the axes have (on a real change of size only:
+        // new labels move the plot area a little, which must not start a cycle)
+        const QSizeF a = chart_->plotArea().size();
+        if (std::abs(a.width() - ticked_area_.width()) < 24 && std::abs(a.height() - ticked_area_.height()) < 24) return;
+        ticked_area_ = a;
+        if (x_lin_ && !log_x_) updateLinearTicks(static_cast<QValueAxis*>(x_lin_), x_integer_);
+        if (y_lin_ && !log_y_) updateLinearTicks(static_cast<QValueAxis*>(y_lin_), false);
+    });
     footer_ = new QLabel(this);
     footer_->setObjectName("chartFooter");
     footer_->setStyleSheet("color: gray; font-size: 9pt;");
@@ -67,9 +76,10 @@ void LineChart::setTitle(const QString& title) { chart_->setTitle(title); }
 
 QString LineChart::title() const { return chart_->title(); }
 
-void LineChart::setAxisTitles(const QString& x, const QString& y) {
+void LineChart::setAxisTitles(const QString& x, const QString& y, const QString& y_short) {
     x_title_ = x;
     y_title_ = y;
+    y_short_ = y_short;
     applyAxisTitles();
 }
 
@@ -298,6 +308,8 @@ void LineChart::rebuildSeries() {
         raw->attachAxis(x);
         raw->attachAxis(y);
         raw_series_.push_back(raw);
+        if (!c.legend)
+            for (auto* m : chart_->legend()->markers(raw)) m->setVisible(false);
         QLineSeries* sm = nullptr;
         if (smoothing_ > 0 && c.smooth) {
             sm = new QLineSeries();
@@ -308,6 +320,8 @@ void LineChart::rebuildSeries() {
             sm->attachAxis(y);
             // one legend entry per curve: the smoothed one
             for (auto* m : chart_->legend()->markers(raw)) m->setVisible(false);
+            if (!c.legend)
+                for (auto* m : chart_->legend()->markers(sm)) m->setVisible(false);
         }
         smooth_series_.push_back(sm);
         QScatterSeries* mk = nullptr;

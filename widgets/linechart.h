@@ -16,6 +16,7 @@
 #include "core/store/store.h"
 
 #include <QColor>
+#include <QSizeF>
 #include <QString>
 #include <QWidget>
 
@@ -47,6 +48,7 @@ struct Curve {
     bool smooth = true;              // the EMA applies to this curve
     bool markers = false;            // short series: a dot per point
     std::vector<double> band_lo = {}, band_hi = {};   // a shaded band around the line (a group's spread), aligned with x
+    bool legend = true;              // an entry in the legend (the readout names every curve)
 };
 
 class LineChart : public QWidget {
@@ -55,7 +57,9 @@ public:
     explicit LineChart(QWidget* parent = nullptr);
 
     void setTitle(const QString& title);
-    void setAxisTitles(const QString& x, const QString& y);
+    // y_short: the y title where the full one does not fit (a low chart: "lr"
+    // for "learning rate"), else the full one elided in the middle.
+    void setAxisTitles(const QString& x, const QString& y, const QString& y_short = QString());
     // Replaces the curves; keeps the zoom when keep_zoom and the user zoomed.
     void setCurves(std::vector<Curve> curves, bool keep_zoom = true);
     void setHLines(std::vector<std::pair<double, QString>> lines);   // dashed reference lines
@@ -172,8 +176,9 @@ private:
     bool zoomed_ = false;
     bool setting_range_ = false;
     size_t drawn_ = 0, hidden_nonpositive_ = 0, nonfinite_count_ = 0;
-    QString x_title_, y_title_;
+    QString x_title_, y_title_, y_short_;
     QLabel* empty_hint_ = nullptr;
+    QSizeF ticked_area_;   // the plot area the linear ticks were last counted for
     void placeEmptyHint();
 };
 

@@ -50,7 +50,10 @@ void LineChart::applyAxisTitles() {
         if (room < 40) return text;   // not laid out yet
         return QFontMetrics(ax->titleFont()).elidedText(text, Qt::ElideMiddle, static_cast<int>(room));
     };
-    const QString xs = fit(x_axis_, x_full, area.width()), ys = fit(y_axis_, y_full, area.height());
+    const QString xs = fit(x_axis_, x_full, area.width());
+    QString ys = fit(y_axis_, y_full, area.height());
+    if (ys != y_full && !y_short_.isEmpty())   // "le…te" says nothing: the short title instead
+        ys = fit(y_axis_, y_short_ + (log_y_ ? tr(" (log)") : QString()), area.height());
     x_axis_->setTitleText(xs);
     y_axis_->setTitleText(ys);
     QStringList tip;
@@ -65,12 +68,19 @@ void LineChart::applyAxisTitles() {
 // 0.955/0.985/1.014 and 4.45245.
 void LineChart::updateLinearTicks(QValueAxis* ax, bool integer) {
     if (setting_range_) return;   // fitRanges sets them once both ranges are in place
-    const std::vector<double> t = nice_ticks(ax->min(), ax->max(), 6, integer);
+    // As many ticks as the axis has room for: a low chart (a histogram under
+    // box plots) with six labels on 50 px showed "…" for each of them.
+    const QRectF area = chart_->plotArea();
+    const bool vertical = ax->orientation() == Qt::Vertical;
+    const double room = vertical ? area.height() : area.width();
+    const int target = room < 40 ? 6 : std::clamp(static_cast<int>(room / (vertical ? 36.0 : 70.0)), 2, 8);
+    const std::vector<double> t = nice_ticks(ax->min(), ax->max(), target, integer);
     if (t.size() < 2) {
         ax->setTickType(QValueAxis::TicksFixed);
         ax->setTickCount(2);
         return;
     }
+    if (ax->tickType() == QValueAxis::TicksDynamic && ax->tickAnchor() == t[0] && ax->tickInterval() == t[1] - t[0]) return;
     ax->setTickType(QValueAxis::TicksDynamic);
     ax->setTickAnchor(t[0]);
     ax->setTickInterval(t[1] - t[0]);

@@ -21,7 +21,7 @@ static int cmd_resume(const Args& args) {
         return std::vector<std::pair<int64_t, std::string>>{{run.id, run.name}};
     };
     if (const LaunchInfo launch = detect_launch(); launch.distributed())
-        return train_data_parallel(launch, resolve_device(opts.device.empty() ? "auto" : opts.device), opts,
+        return train_data_parallel(launch, opts.device.empty() ? "auto" : opts.device, opts,
                                    [&](std::unique_ptr<Store>& store) {
                                        store = std::make_unique<Store>(store_path(args));
                                        return pick(*store);

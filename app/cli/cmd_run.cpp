@@ -20,7 +20,7 @@ static int cmd_run(const Args& args) {
                 throw ConfigError("train.batch_size", std::to_string(r.config.train.batch_size) + " (run \"" + r.name +
                                                           "\") cannot be split among " + std::to_string(launch.world_size) +
                                                           " processes; use a multiple of " + std::to_string(launch.world_size));
-        return train_data_parallel(launch, resolve_device(chosen.front().config.train.device), opts,
+        return train_data_parallel(launch, chosen.front().config.train.device, opts,
                                    [&](std::unique_ptr<Store>& store) {
                                        store = std::make_unique<Store>(store_path(args));
                                        const int64_t exp_id = store->add_experiment(ex.name, ex.file, ex.spec);

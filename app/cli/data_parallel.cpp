@@ -32,9 +32,35 @@ struct ScratchDir {
 
 }  // namespace
 
-int train_data_parallel(const LaunchInfo& launch, const std::string& device, TrainOptions opts,
+std::string data_parallel_device(const std::string& requested, const LaunchInfo& launch) {
+    const int gpus = cuda_device_count();
+    std::string d = requested.empty() ? "auto" : requested;
+    if (d == "auto") {
+        // Every rank decides alike: CUDA only when each process on this node has a GPU of its own.
+        d = gpus >= launch.local_world_size ? "cuda" : "cpu";
+        if (gpus > 0 && d == "cpu" && launch.rank == 0)
+            std::fprintf(stderr, "data-parallel: %d processes per node but %d GPU(s): training on the CPU (Gloo);"
+                                 " start at most %d per node to train on the GPUs\n",
+                         launch.local_world_size, gpus, gpus);
+    }
+    if (d.rfind("cuda", 0) == 0) {
+        if (d != "cuda")
+            throw ConfigError("train.device", "\"" + d + "\" names one GPU, but each data-parallel process takes its own"
+                                              " (cuda:LOCAL_RANK); use \"cuda\" or \"auto\"");
+        if (gpus < launch.local_world_size)
+            throw ConfigError("train.device", std::to_string(launch.local_world_size) + " processes on this node but " +
+                                                  std::to_string(gpus) + " GPU(s): each process needs a GPU of its own (NCCL);"
+                                                  " start at most " + std::to_string(gpus) + " per node, or use --device cpu");
+        return "cuda:" + std::to_string(launch.local_rank);
+    }
+    return "cpu";
+}
+
+int train_data_parallel(const LaunchInfo& launch, const std::string& requested_device, TrainOptions opts,
                         const std::function<std::vector<std::pair<int64_t, std::string>>(std::unique_ptr<Store>&)>& prepare) {
     spdlog::set_pattern("%^%l%$ [rank " + std::to_string(launch.rank) + "]: %v");
+    const std::string device = data_parallel_device(requested_device, launch);
+    opts.device = device;   // every run of this launch on the group's device
     std::unique_ptr<Communicator> comm = Communicator::connect(launch, device);
     if (launch.rank == 0)
         std::fprintf(stderr, "data-parallel: %d processes (%s, launched by %s), rendezvous at %s:%d\n", launch.world_size,

@@ -27,12 +27,17 @@ void cancel_rest(Store& store, const std::vector<std::pair<int64_t, std::string>
 std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64_t, std::string>>& queued,
                                  TrainOptions opts, bool quiet = false);
 
+// The device of a data-parallel launch: "cuda:LOCAL_RANK" or "cpu". "auto" takes
+// the GPUs when this node has one per process; "cuda" with fewer is a
+// ConfigError naming train.device. Every rank decides alike.
+std::string data_parallel_device(const std::string& requested, const LaunchInfo& launch);
 // Data-parallel training (data_parallel.cpp), when a launcher started this
 // process as one of several (core/dist/launch.h). Every rank joins the group
 // on `device`; rank 0 runs `prepare`, which opens the store and queues (or
 // picks) the runs; their configurations reach the other ranks, which train
 // copies of them in scratch stores of their own. A failure in `prepare`
 // stops every rank with rank 0's message. Returns the exit code.
+// `device`: --device or the runs' train.device ("auto", "cpu", "cuda"); see data_parallel_device.
 int train_data_parallel(const LaunchInfo& launch, const std::string& device, TrainOptions opts,
                         const std::function<std::vector<std::pair<int64_t, std::string>>(std::unique_ptr<Store>&)>& prepare);
 // Every chosen run checked (fields, device, data, memory) before the store is opened.

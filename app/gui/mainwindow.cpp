@@ -215,6 +215,9 @@ void MainWindow::buildUi() {
     table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setWordWrap(false);
+    table_->setColumnWidth(RunTableModel::Name, 190);
+    table_->setColumnWidth(RunTableModel::Created, 125);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     bv->addWidget(table_, 1);
     auto* bb = new QHBoxLayout();
@@ -246,6 +249,7 @@ void MainWindow::buildUi() {
     diff_dock->setObjectName("diffDock");
     diff_dock->setWidget(diff_);
     addDockWidget(Qt::RightDockWidgetArea, diff_dock);
+    resizeDocks({diff_dock}, {400}, Qt::Horizontal);   // room for two runs' values beside the keys
 
     status_ = new QLabel(this);
     statusBar()->addWidget(status_, 1);
@@ -372,49 +376,6 @@ void MainWindow::applyTheme() {
 
 // Writable when possible; a store the user cannot write (a read-only file or
 // folder) is opened read-only, and the window says so.
-std::unique_ptr<Store> MainWindow::openStoreFile(const QString& path) {
-    std::unique_ptr<Store> s;
-    try {
-        s = std::make_unique<Store>(path.toStdString());
-    } catch (const StoreError& e) {
-        if ((e.code() & 0xff) != 8 /* SQLITE_READONLY */ && (e.code() & 0xff) != 14 /* SQLITE_CANTOPEN */) throw;
-        s = std::make_unique<Store>(path.toStdString(), Store::Mode::ReadOnly);
-    }
-    setWindowTitle(s->read_only() ? tr("NormLab — %1 (read-only)").arg(QFileInfo(path).fileName()) : tr("NormLab"));
-    return s;
-}
-
-bool MainWindow::openStore(const QString& path, QString* error) {
-    if (worker_->current() || !worker_->queued().empty()) {
-        if (error) *error = tr("Finish or cancel the queued runs before switching stores.");
-        return false;
-    }
-    std::unique_ptr<Store> next;
-    try {
-        next = openStoreFile(path);
-    } catch (const StoreError& e) {
-        if (error) *error = QString::fromUtf8(e.what());
-        return false;
-    }
-    // the worker gets a new connection to the new store
-    worker_->cancelAll();
-    thread_->quit();
-    thread_->wait();
-    store_ = std::move(next);
-    thread_ = new QThread(this);
-    worker_ = new TrainingWorker(QString::fromStdString(store_->path()));
-    worker_->moveToThread(thread_);
-    connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
-    connect(worker_, &TrainingWorker::progress, this, &MainWindow::onProgress, Qt::QueuedConnection);
-    connect(worker_, &TrainingWorker::runEnded, this, &MainWindow::onRunEnded, Qt::QueuedConnection);
-    thread_->start();
-    QSettings().setValue("store", QString::fromStdString(store_->path()));
-    shown_.clear();
-    charts_->setRuns(std::vector<int64_t>{}, *store_);
-    reloadRuns();
-    return true;
-}
-
 qint64 MainWindow::runCurrent() {
     if (!designer_->valid()) {
         statusBar()->showMessage(tr("Cannot run: %1").arg(designer_->error()), 8000);

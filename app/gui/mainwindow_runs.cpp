@@ -26,6 +26,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -186,6 +187,14 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
         }
     }
     diff_->setVerticalHeaderLabels(rows);
+    // Keys that fit beside the values: without "model.", elided in the middle, the full key as tooltip.
+    const QFontMetrics fm(diff_->verticalHeader()->font());
+    for (int k = 0; k < rows.size(); ++k) {
+        QString shown = rows[k].startsWith("model.") ? rows[k].mid(6) : rows[k];
+        auto* h = new QTableWidgetItem(fm.elidedText(shown, Qt::ElideMiddle, 160));
+        h->setToolTip(rows[k]);
+        diff_->setVerticalHeaderItem(k, h);
+    }
     diff_->resizeColumnsToContents();
 }
 

@@ -61,7 +61,17 @@ struct Communicator::Impl {
 };
 
 Communicator::Communicator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-Communicator::~Communicator() = default;
+Communicator::~Communicator() {
+#if TORCH_VERSION_MAJOR >= 2
+    // NCCL's communicators are torn down before exit (else PyTorch warns of leaked resources).
+    if (impl_ && impl_->group && impl_->backend == "nccl") {
+        try {
+            impl_->group->shutdown();
+        } catch (...) {
+        }
+    }
+#endif
+}
 
 std::unique_ptr<Communicator> Communicator::connect(const LaunchInfo& launch, const std::string& device) {
     auto impl = std::make_unique<Impl>();
@@ -90,7 +100,7 @@ std::unique_ptr<Communicator> Communicator::connect(const LaunchInfo& launch, co
             opts->timeout = timeout;
             impl->group = c10::make_intrusive<c10d::ProcessGroupNCCL>(impl->store, launch.rank, launch.world_size, opts);
             impl->backend = "nccl";
-            impl->device = device;
+            impl->device = "cuda:" + std::to_string(launch.local_rank);   // one GPU per rank on a node
 #else
             throw RunError("this build of NormLab has no NCCL (its LibTorch was built without it), so it cannot"
                            " train data-parallel on " + device + "; build against a CUDA LibTorch"

@@ -4,6 +4,7 @@
 #include "core/store/store.h"
 
 #include "core/errors.h"
+#include "core/palette.h"
 
 #include <sqlite3.h>
 
@@ -135,6 +136,10 @@ Store::MergeReport Store::merge_from(const std::string& source) {
         sqlite3_reset(q);
         if (fresh) {
             id = sqlite3_last_insert_rowid(db_);
+            // The source's default colour is its id's: here the run gets its new id's, so that
+            // runs merged from many task stores (each run 1 there) do not all share one colour.
+            // A colour chosen by the user is kept.
+            if (r.color == default_run_color(r.id)) set_run_color(id, default_run_color(id));
         } else {
             // The source's data replaces what an earlier merge brought.
             for (const char* d : {"DELETE FROM points WHERE series_id IN (SELECT id FROM series WHERE run_id=?)",

@@ -147,6 +147,7 @@ void Recorder::embedding_spectrum(GPT& model, int64_t step, int bins) {
 
 
 bool cuda_available() { return torch::cuda::is_available(); }
+int cuda_device_count() { return cuda_available() ? static_cast<int>(torch::cuda::device_count()) : 0; }
 
 std::string resolve_device(const std::string& requested) {
     if (requested == "cpu") return "cpu";

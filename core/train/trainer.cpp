@@ -113,7 +113,8 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             throw ConfigError("train.batch_size", std::to_string(cfg.train.batch_size) + " cannot be split among " +
                                                       std::to_string(W) + " processes; use a multiple of " + std::to_string(W));
         device_name = resolve_device(cfg.train.device);
-        if (comm && device_name == "cuda") device_name = "cuda:" + std::to_string(comm->launch().local_rank);
+        // Each rank on its own GPU: the one its process group runs on (cuda:LOCAL_RANK).
+        if (comm && device_name.rfind("cuda", 0) == 0 && comm->device().rfind("cuda", 0) == 0) device_name = comm->device();
         if (comm && (device_name.rfind("cuda", 0) == 0) != (comm->device().rfind("cuda", 0) == 0))
             throw RunError("the run trains on " + device_name + " but its process group (" + comm->backend() +
                            ") was started for " + comm->device() + "; pass --device to choose one for both");

@@ -119,6 +119,7 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts = {})
 // "cpu", "cuda:0", ... for a configured device ("auto" picks CUDA when present).
 std::string resolve_device(const std::string& requested);
 bool cuda_available();
+int cuda_device_count();   // 0 without CUDA
 nlohmann::json library_versions();
 // Threads LibTorch uses when train.threads is 0.
 int default_threads();

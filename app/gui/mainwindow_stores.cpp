@@ -1,12 +1,17 @@
-// NormLab app: other run stores opened beside the window's own, read-only, so
-// that runs of several stores (another machine's, a sweep's task stores) are
-// compared in one table and every chart (see mainwindow.h).
+// NormLab app: the window's run stores — opening one (File → Open run store),
+// and others opened beside it, read-only, so that runs of several stores
+// (another machine's, a sweep's task stores) are compared in one table and
+// every chart (see mainwindow.h).
 #include "app/gui/mainwindow.h"
 
+#include "app/gui/worker.h"
+#include "core/errors.h"
 #include "widgets/chartsview.h"
 #include "widgets/runtable.h"
 
 #include <QFileDialog>
+#include <QSettings>
+#include <QThread>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
@@ -16,6 +21,49 @@
 #include <filesystem>
 
 namespace normlab {
+
+std::unique_ptr<Store> MainWindow::openStoreFile(const QString& path) {
+    std::unique_ptr<Store> s;
+    try {
+        s = std::make_unique<Store>(path.toStdString());
+    } catch (const StoreError& e) {
+        if ((e.code() & 0xff) != 8 /* SQLITE_READONLY */ && (e.code() & 0xff) != 14 /* SQLITE_CANTOPEN */) throw;
+        s = std::make_unique<Store>(path.toStdString(), Store::Mode::ReadOnly);
+    }
+    setWindowTitle(s->read_only() ? tr("NormLab — %1 (read-only)").arg(QFileInfo(path).fileName()) : tr("NormLab"));
+    return s;
+}
+
+bool MainWindow::openStore(const QString& path, QString* error) {
+    if (worker_->current() || !worker_->queued().empty()) {
+        if (error) *error = tr("Finish or cancel the queued runs before switching stores.");
+        return false;
+    }
+    std::unique_ptr<Store> next;
+    try {
+        next = openStoreFile(path);
+    } catch (const StoreError& e) {
+        if (error) *error = QString::fromUtf8(e.what());
+        return false;
+    }
+    // the worker gets a new connection to the new store
+    worker_->cancelAll();
+    thread_->quit();
+    thread_->wait();
+    store_ = std::move(next);
+    thread_ = new QThread(this);
+    worker_ = new TrainingWorker(QString::fromStdString(store_->path()));
+    worker_->moveToThread(thread_);
+    connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    connect(worker_, &TrainingWorker::progress, this, &MainWindow::onProgress, Qt::QueuedConnection);
+    connect(worker_, &TrainingWorker::runEnded, this, &MainWindow::onRunEnded, Qt::QueuedConnection);
+    thread_->start();
+    QSettings().setValue("store", QString::fromStdString(store_->path()));
+    shown_.clear();
+    charts_->setRuns(std::vector<int64_t>{}, *store_);
+    reloadRuns();
+    return true;
+}
 
 std::vector<Store*> MainWindow::comparedPointers() const {
     std::vector<Store*> out;
