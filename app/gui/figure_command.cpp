@@ -30,15 +30,18 @@ struct Usage : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-struct Options {
+// The print size (title, log axes: -1 as the window shows them) and what to draw.
+struct Options : PrintSize {
     QStringList runs;
-    QString view = "loss", weight, norm, probe, out, store, title;
-    int log_y = -1;   // -1: as the window shows it
-    int log_x = -1;
+    QString view = "loss", weight, norm, probe, out, store;
     int group = 0;    // ChartsView::setGrouping
-    double width_mm = 89, height_mm = 0, font_pt = 8;
-    int dpi = 300;
 };
+
+// The figure's size in pixels at 96 per inch: Qt's PDF and SVG writers then give the page its size in mm.
+QSize print_pixels(const PrintSize& size) {
+    const double h = size.height_mm > 0 ? size.height_mm : std::round(size.width_mm * 0.62);
+    return {static_cast<int>(std::lround(size.width_mm / 25.4 * 96)), static_cast<int>(std::lround(h / 25.4 * 96))};
+}
 
 const char* kUsage =
     "usage: normlab figure RUN... --out FILE.pdf|svg|png\n"
@@ -134,9 +137,7 @@ bool write_print_figure(const LineChart& src, const PrintSize& size, const QStri
     fig.setLogX(size.log_x < 0 ? src.logX() : size.log_x == 1);
     fig.setCurves(src.curves(), false);
     fig.setPrintStyle(size.font_pt);
-    const double h = size.height_mm > 0 ? size.height_mm : std::round(size.width_mm * 0.62);
-    // 96 px per inch on screen: Qt's PDF and SVG writers then give the page its size in mm.
-    const QSize px(static_cast<int>(std::lround(size.width_mm / 25.4 * 96)), static_cast<int>(std::lround(h / 25.4 * 96)));
+    const QSize px = print_pixels(size);
     fig.setMinimumSize(px);
     fig.setMaximumSize(px);
     fig.resize(px);
@@ -168,8 +169,7 @@ bool write_print_boxes(QChartView& src, const PrintSize& size, const QString& ou
     }
     chart->setMargins(QMargins(1, 1, 1, 1));
     chart->setBackgroundRoundness(0);
-    const double h = size.height_mm > 0 ? size.height_mm : std::round(size.width_mm * 0.62);
-    const QSize px(static_cast<int>(std::lround(size.width_mm / 25.4 * 96)), static_cast<int>(std::lround(h / 25.4 * 96)));
+    const QSize px = print_pixels(size);
     QChartView fig;
     fig.setAttribute(Qt::WA_DontShowOnScreen);
     fig.setRenderHint(QPainter::Antialiasing);
@@ -223,14 +223,7 @@ int run_figure(const QStringList& args) {
         std::fprintf(stderr, "normlab figure: %s\n", qPrintable(err));
         return 2;
     }
-    PrintSize size;
-    size.width_mm = o.width_mm;
-    size.height_mm = o.height_mm;
-    size.font_pt = o.font_pt;
-    size.dpi = o.dpi;
-    size.title = o.title;
-    size.log_x = o.log_x;
-    size.log_y = o.log_y;
+    const PrintSize& size = o;
     auto* src = qobject_cast<LineChart*>(view.currentChart());
     auto* boxes = qobject_cast<QChartView*>(view.currentChart());   // --view gains: box plots per layer
     if (!(src ? write_print_figure(*src, size, o.out, &err) : boxes && write_print_boxes(*boxes, size, o.out, &err))) {

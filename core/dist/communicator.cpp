@@ -251,17 +251,20 @@ GradSync::GradSync(Communicator& comm, const std::vector<at::Tensor>& params, do
     I.slots.resize(params.size());
     const double cap = std::max(bucket_mb, 0.0) * 1024 * 1024;
     // Reverse registration order: the output layers' gradients come first.
+    double in_bucket = 0;   // bytes in the last bucket
     for (size_t k = params.size(); k-- > 0;) {
         const auto& p = params[k];
         const double bytes = static_cast<double>(p.numel()) * p.element_size();
         bool fresh = I.buckets.empty();
         if (!fresh) {
             const auto& last = params[I.buckets.back().members.front()];
-            double in_bucket = 0;
-            for (size_t m : I.buckets.back().members) in_bucket += static_cast<double>(params[m].numel()) * params[m].element_size();
             fresh = last.scalar_type() != p.scalar_type() || last.device() != p.device() || in_bucket + bytes > cap;
         }
-        if (fresh) I.buckets.emplace_back();
+        if (fresh) {
+            I.buckets.emplace_back();
+            in_bucket = 0;
+        }
+        in_bucket += bytes;
         I.buckets.back().members.push_back(k);
         I.slots[k].bucket = I.buckets.size() - 1;
     }
