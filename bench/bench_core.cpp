@@ -122,6 +122,7 @@ int bench_train(std::map<std::string, std::string> o) {
                 {"threads", info["threads"]},
                 {"probes", probes},
                 {"cpu_tuning", cpu_tuning_summary()},
+                {"thread_waiting", thread_waiting_summary()},
                 {"blas_core", blas_core_name()}};
     std::printf("%s\n", out.dump().c_str());
     return 0;
@@ -231,6 +232,7 @@ int bench_store(std::map<std::string, std::string> o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    tune_thread_waiting(argv);   // as normlab-cli and the app do (NORMLAB_OMP_TUNING=0 measures without)
     tune_cpu_kernels();
     if (argc < 2) {
         std::fprintf(stderr, "usage: normlab-bench train|ops|store [--option value]...\n");

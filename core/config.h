@@ -203,6 +203,16 @@ RunConfig run_config_from_json(const nlohmann::json& j);
 // combinations, naming the field. Throws ConfigError.
 void validate(const RunConfig& cfg);
 
+// The first character of `s` that must not be in a name a user gives (run,
+// experiment, variant, tag): a control character (newline, ESC, NUL, DEL,
+// C1) or an invisible direction override (U+202A-U+202E, U+2066-U+2069,
+// U+200E/F, U+061C) - described as "a newline (U+000A) at byte 3"; "" if none.
+std::string unsafe_name_character(const std::string& s);
+// Throws ConfigError(field, ...) when unsafe_name_character(value) finds one.
+void require_safe_name(const std::string& field, const std::string& value);
+// `s` with every such character written as \xNN or \u{NNNN}: safe to print on a terminal.
+std::string printable_name(const std::string& s);
+
 // Memory a training run needs (bytes, float32), for refusing runs that
 // cannot fit before anything is created.
 struct MemoryEstimate {

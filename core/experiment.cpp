@@ -108,10 +108,12 @@ Experiment parse_experiment(const json& original, const std::string& name_hint, 
         ex.report = spec["report"];
     }
     ex.name = name_hint;
+    require_safe_name("name", ex.name);   // the file's name stands for it: rename the file or give a "name"
     if (spec.contains("name")) {
         if (!spec["name"].is_string() || spec["name"].get<std::string>().empty())
             throw ConfigError("name", "expected a non-empty string");
         ex.name = spec["name"].get<std::string>();
+        require_safe_name("name", ex.name);
     }
     if (spec.contains("description")) {
         if (!spec["description"].is_string()) throw ConfigError("description", "expected a string");
@@ -136,6 +138,7 @@ Experiment parse_experiment(const json& original, const std::string& name_hint, 
                 if (!v["name"].is_string() || v["name"].get<std::string>().empty())
                     throw ConfigError(where + ".name", "expected a non-empty string");
                 vname = v["name"].get<std::string>();
+                require_safe_name(where + ".name", vname);
                 v.erase("name");
             } else if (v.contains("scheme") && v["scheme"].is_string()) {
                 vname = v["scheme"].get<std::string>();

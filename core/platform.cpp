@@ -2,6 +2,7 @@
 #include "core/platform.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -57,6 +58,38 @@ std::string blas_core_name() {
 std::string cpu_tuning_summary() {
     const char* t = std::getenv("NORMLAB_CPU_TUNED");
     return t ? t : "";
+}
+
+void tune_thread_waiting(char** argv) {
+    const char* off = std::getenv("NORMLAB_OMP_TUNING");
+    if ((off && std::strcmp(off, "0") == 0) || std::getenv("NORMLAB_OMP_TUNED")) return;
+    if (std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT")) {
+        setenv("NORMLAB_OMP_TUNED", "as the environment set it", 1);
+        return;
+    }
+    setenv("GOMP_SPINCOUNT", "1000", 1);
+    setenv("NORMLAB_OMP_TUNED", "set by NormLab", 1);
+    // The running OpenMP runtime has read its settings already: start again
+    // with them in the environment. If that cannot be done, go on as is.
+    // The program's own file (not /proc/self/exe, which would name the process "exe" in ps and top).
+    char self[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+    if (argv && argv[0] && n > 0) {
+        self[n] = 0;
+        ::execv(self, argv);
+    }
+    setenv("NORMLAB_OMP_TUNED", "active (re-executing failed)", 1);
+}
+
+std::string thread_waiting_summary() {
+    std::string s;
+    const char* tuned = std::getenv("NORMLAB_OMP_TUNED");
+    const char* policy = std::getenv("OMP_WAIT_POLICY");
+    const char* spin = std::getenv("GOMP_SPINCOUNT");
+    s = policy ? std::string("OMP_WAIT_POLICY=") + policy : std::string("OpenMP's default wait policy");
+    if (spin) s += std::string(", GOMP_SPINCOUNT=") + spin;
+    if (tuned) s += std::string(" (") + tuned + ")";
+    return s;
 }
 
 void tune_cpu_kernels() {

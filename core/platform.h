@@ -17,6 +17,25 @@ namespace normlab {
 // Call at the top of main(), before any LibTorch work.
 void tune_cpu_kernels();
 
+// OpenMP's idle threads spin before they sleep (libgomp: 300,000 spins).
+// With every core given to LibTorch, a neighbour holding one core (a
+// browser, an IDE, the window's own drawing) leaves a team waiting on a
+// thread that spins on a core it shares: a run 2-4x slower with one of two
+// cores busy (docs/PERFORMANCE.md, section 6). Threads that sleep at once
+// (OMP_WAIT_POLICY=PASSIVE) keep the busy speed but cost ~15% on a quiet
+// machine (a futex wake per parallel region); a short spin, GOMP_SPINCOUNT=
+// 1000 (a few microseconds), keeps nearly all of both. The OpenMP runtime
+// reads its settings once, when it is loaded — before main() — so this sets
+// it and re-executes the program (same pid, same arguments) when the user
+// set neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT. The numbers are unchanged
+// (only how idle threads wait). NORMLAB_OMP_TUNING=0 disables it. Call
+// first thing in main().
+void tune_thread_waiting(char** argv);
+
+// How OpenMP's idle threads wait ("GOMP_SPINCOUNT=1000 (set by NormLab)",
+// "OMP_WAIT_POLICY=PASSIVE (as the environment set it)", ...), for run metadata.
+std::string thread_waiting_summary();
+
 // What tune_cpu_kernels decided, for logs and run metadata.
 std::string cpu_tuning_summary();
 

@@ -33,7 +33,68 @@ std::string gib(double bytes) {
 
 }  // namespace
 
+namespace {
+// The code point at s[i] (UTF-8) and its length; invalid bytes are themselves.
+std::pair<uint32_t, size_t> code_point(const std::string& s, size_t i) {
+    const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char c = b(i);
+    if (c < 0x80) return {c, 1};
+    const size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    if (n == 1 || i + n > s.size()) return {c, 1};
+    uint32_t cp = c & (0x7F >> n);
+    for (size_t k = 1; k < n; ++k) {
+        if ((b(i + k) & 0xC0) != 0x80) return {c, 1};
+        cp = (cp << 6) | (b(i + k) & 0x3F);
+    }
+    return {cp, n};
+}
+bool unsafe(uint32_t cp) {
+    return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0x061C || cp == 0x200E || cp == 0x200F ||
+           (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
+}  // namespace
+
+std::string unsafe_name_character(const std::string& s) {
+    for (size_t i = 0; i < s.size();) {
+        auto [cp, n] = code_point(s, i);
+        if (unsafe(cp)) {
+            const char* what = cp == '\n' ? "a newline" : cp == '\r' ? "a carriage return" : cp == 0 ? "a NUL byte"
+                               : cp == 0x1B ? "an escape (ESC)" : cp == '\t' ? "a tab" : cp >= 0x200E ? "an invisible text-direction mark"
+                                                                                 : "a control character";
+            char buf[96];
+            std::snprintf(buf, sizeof buf, "%s (U+%04X) at byte %zu", what, static_cast<unsigned>(cp), i);
+            return buf;
+        }
+        i += n;
+    }
+    return "";
+}
+
+void require_safe_name(const std::string& field, const std::string& value) {
+    if (const std::string bad = unsafe_name_character(value); !bad.empty())
+        throw ConfigError(field, "holds " + bad + "; a name is printed in tables and written into scripts, so it may"
+                                 " hold no control or text-direction characters. Remove it.");
+}
+
+std::string printable_name(const std::string& s) {
+    std::string o;
+    for (size_t i = 0; i < s.size();) {
+        auto [cp, n] = code_point(s, i);
+        if (unsafe(cp)) {
+            char buf[16];
+            if (cp < 0x100) std::snprintf(buf, sizeof buf, "\\x%02X", static_cast<unsigned>(cp));
+            else std::snprintf(buf, sizeof buf, "\\u{%04X}", static_cast<unsigned>(cp));
+            o += buf;
+        } else {
+            o.append(s, i, n);
+        }
+        i += n;
+    }
+    return o;
+}
+
 void validate(const RunConfig& c) {
+    require_safe_name("name", c.name);
     const ModelConfig& m = c.model;
     require(m.vocab_size == 256, "model.vocab_size",
             std::to_string(m.vocab_size) + " is not supported; NormLab models bytes, so it must be 256");

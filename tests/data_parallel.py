@@ -261,6 +261,41 @@ def kill_test(args, work, victim):
     return 0 if ok else 1
 
 
+def rendezvous_test(args, work):
+    """Every rank honours NORMLAB_DIST_TIMEOUT and names what it waited for: a rank whose MASTER_PORT is held by
+    another program (it accepts and never answers), rank 0 whose peer never comes, and a timeout that is no number."""
+    path, _ = experiment(work, 100000, long_run=True)
+    failures = 0
+
+    def one(rank, port, timeout, expect, code_ok=lambda c: c != 0, limit=None):
+        nonlocal failures
+        env = dict(os.environ, RANK=str(rank), WORLD_SIZE="2", LOCAL_RANK=str(rank), LOCAL_WORLD_SIZE="2",
+                   MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), NORMLAB_DIST_TIMEOUT=timeout)
+        store = os.path.join(work, f"rdv{rank}.sqlite")
+        clean(store)
+        t0 = time.monotonic()
+        try:
+            r = subprocess.run([args.cli, "run", path, "--store", store], env=env, capture_output=True, text=True,
+                               timeout=60)
+        except subprocess.TimeoutExpired:
+            print(f"  rank {rank}, NORMLAB_DIST_TIMEOUT={timeout}: still waiting after 60 s")
+            failures += 1
+            return
+        took = time.monotonic() - t0
+        last = (r.stderr.strip().splitlines() or [""])[-1]
+        ok = code_ok(r.returncode) and all(e in r.stderr for e in expect) and (limit is None or took < limit)
+        print(f"  rank {rank}, NORMLAB_DIST_TIMEOUT={timeout}: exit {r.returncode} after {took:.1f} s: {last}")
+        failures += 0 if ok else 1
+
+    with socket.socket() as squatter:   # another program on the port: it accepts, and never says a word
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen(8)
+        one(1, squatter.getsockname()[1], "3", ["MASTER_PORT", "3 s"], limit=15)
+    one(0, free_port(), "3", ["rank 1 of 2 never arrived", "3 s"], limit=15)
+    one(1, free_port(), "inf", ["NORMLAB_DIST_TIMEOUT", "1 to 86400"], code_ok=lambda c: c == 2)
+    return 1 if failures else 0
+
+
 def interrupt_test(args, work):
     """Ctrl-C to rank 0 stops both ranks at the same step (cancelled, exit 130); a data-parallel
     resume from rank 0's checkpoint then ends at the trace one uninterrupted process writes."""
@@ -325,7 +360,8 @@ def main():
     work = args.workdir or tempfile.mkdtemp(prefix="normlab-dp-")
     os.makedirs(work, exist_ok=True)
     if args.kill:
-        return kill_test(args, work, 1) | kill_test(args, work, 0) | (interrupt_test(args, work) if args.launcher == "env" else 0)
+        return (kill_test(args, work, 1) | kill_test(args, work, 0) |
+                (interrupt_test(args, work) | rendezvous_test(args, work) if args.launcher == "env" else 0))
     return equality(args, work)
 
 

@@ -151,7 +151,8 @@ private Q_SLOTS:
         app.setProcessEnvironment(env);
         app.start(QStringLiteral(NORMLAB_APP), {"--store", st, "--experiment", exp, "--run"});
         QVERIFY(app.waitForStarted());
-        QTRY_VERIFY_WITH_TIMEOUT([&] {
+        const bool training = QTest::qWaitFor([&] {
+            if (app.state() == QProcess::NotRunning) return true;
             try {
                 Store s(st.toStdString(), Store::Mode::ReadOnly);
                 auto r = s.run(1);
@@ -159,7 +160,11 @@ private Q_SLOTS:
             } catch (const StoreError&) {
                 return false;
             }
-        }(), 30000);
+        }, 60000);
+        QVERIFY2(training && app.state() != QProcess::NotRunning,
+                 qPrintable(QString("the app %1 (exit %2, status %3): %4")
+                                .arg(training ? "ended early" : "never trained").arg(app.exitCode()).arg(app.exitStatus())
+                                .arg(QString::fromUtf8(app.readAllStandardError()).right(3000))));
         ::kill(static_cast<pid_t>(app.processId()), SIGTERM);
         QVERIFY(app.waitForFinished(10000));
         QCOMPARE(app.exitCode(), 0);

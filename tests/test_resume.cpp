@@ -121,6 +121,37 @@ private Q_SLOTS:
         }
     }
 
+    void cancelledInsideAnEvaluationKeepsItsStep() {
+        // A stop during the validation due at step 20 (the GUI's SIGTERM met
+        // this): the run keeps a checkpoint of step 20, and its resume measures
+        // that validation first, so the trace is the uninterrupted one.
+        const std::string p = store_path("in-eval.sqlite");
+        Store store(p);
+        RunConfig c = tiny(Scheme::PreLN, 30);
+        c.train.eval_batches = 6;
+        const int64_t full = queue_run(store, c);
+        QCOMPARE(train_run(store, full).status, RunStatus::Finished);
+        const int64_t id = queue_run(store, c);
+        RunControl control;
+        TrainOptions o;
+        o.control = &control;
+        o.progress_interval_s = 0;
+        bool seen = false;
+        o.on_progress = [&](const Progress& pr) {
+            if (pr.step == 20 && pr.eval_batch == 3) seen = true, control.cancel();
+        };
+        RunResult r = train_run(store, id, o);
+        QVERIFY(seen);
+        QCOMPARE(r.status, RunStatus::Cancelled);
+        QCOMPARE(r.steps, int64_t(20));
+        QVERIFY(!store.run(id)->checkpoint.empty());
+        QCOMPARE(store.run(id)->steps_done, int64_t(20));
+        for (auto& pt : store.points(store.series_id(id, "val/loss"))) QVERIFY(pt.step < 20);
+        QCOMPARE(resume(store, id).status, RunStatus::Finished);
+        const QString diff = differences(trace(store, full), trace(store, id));
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    }
+
     void killedAfterItsLastCheckpointItFinishesTheSame() {
         // Killed between the last checkpoint and finishing: the final
         // validation loss, the final gains and final_train_loss come back.

@@ -118,6 +118,28 @@ private Q_SLOTS:
         QCOMPARE(files_of(p), before);
     }
 
+    void aSymlinkedStoreIsCheckedAsItsRealFile() {
+        // The lost-log check, the log and the checkpoints are the real file's,
+        // whatever name (a symlink) the store is opened by.
+        const std::string p = path("real.sqlite"), link = path("link.sqlite");
+        killed_store(p, 3);
+        fs::create_symlink(p, link);
+        fs::remove(p + "-wal");
+        const std::string before = files_of(p);
+        for (auto mode : {Store::Mode::ReadOnly, Store::Mode::ReadWrite}) {
+            const auto e = store_error([&] { Store s(link, mode); });
+            QVERIFY2(e.find("is missing") != std::string::npos, e.c_str());
+        }
+        QCOMPARE(files_of(p), before);
+        QVERIFY(!fs::exists(link + "-wal") && !fs::exists(link + "-shm"));
+        // Opened through the link, it is the real file (path, checkpoints folder).
+        const std::string q = path("real2.sqlite"), link2 = path("link2.sqlite");
+        { Store s(q); }
+        fs::create_symlink(q, link2);
+        Store s(link2);
+        QCOMPARE(s.path(), fs::canonical(q).string());
+    }
+
     void damagedLogIsReported() {
         const std::string p = path("badwal.sqlite");
         killed_store(p, 3);

@@ -4,6 +4,7 @@
 
 #include "core/errors.h"
 #include "core/experiment.h"
+#include "widgets/figure.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -64,6 +65,10 @@ bool Designer::saveExperiment(const QString& path, QString* error) const {
         doc = with_run_changes(*experiment_, shown, changes, &swept);
     } else {
         doc = {{"name", QFileInfo(path).completeBaseName().toStdString()}, {"base", formJson()}};
+    }
+    if (QString why = refused_output(path); !why.isEmpty()) {
+        if (error) *error = why;
+        return false;
     }
     QSaveFile f(path);
     const QByteArray bytes = QByteArray::fromStdString(doc.dump(2) + "\n");

@@ -1,6 +1,9 @@
 // NormLab widgets: write_figure (see figure.h).
 #include "widgets/figure.h"
 
+#include "core/errors.h"
+#include "core/store/output_guard.h"
+
 #include <QCoreApplication>
 #include <QFile>
 #include <QImage>
@@ -13,6 +16,15 @@
 
 namespace normlab {
 
+QString refused_output(const QString& path) {
+    try {
+        check_output_path(path.toStdString(), "the export");
+    } catch (const ConfigError& e) {
+        return QString::fromStdString(e.message());
+    }
+    return {};
+}
+
 bool write_figure(const QString& path, const QString& format, int dpi, QSize size, const QString& title,
                   const std::function<void(QPainter&, const QRectF&)>& draw, QString* error) {
     auto fail = [&](const QString& why) {
@@ -20,6 +32,7 @@ bool write_figure(const QString& path, const QString& format, int dpi, QSize siz
         return false;
     };
     auto cannot = [&] { return fail(QCoreApplication::translate("normlab::Figure", "cannot write %1").arg(path)); };
+    if (QString why = refused_output(path); !why.isEmpty()) return fail(why);
     if (size.isEmpty()) size = QSize(800, 500);
     const QString f = format.toLower();
     QPainter p;
@@ -63,6 +76,10 @@ bool write_figure(const QString& path, const QString& format, int dpi, QSize siz
 }
 
 bool write_text(const QString& path, const std::function<void(QTextStream&)>& body, QString* error) {
+    if (QString why = refused_output(path); !why.isEmpty()) {
+        if (error) *error = why;
+        return false;
+    }
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
         if (error) *error = QCoreApplication::translate("normlab::Figure", "cannot write %1").arg(path);

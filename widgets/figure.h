@@ -24,6 +24,9 @@ bool write_figure(const QString& path, const QString& format, int dpi, QSize siz
 
 // Writes a text file (CSV) through `body`; false with `error` set ("cannot
 // write PATH") when the file cannot be opened.
+// "" when `path` may be written; otherwise why not (it is a store this
+// process reads, its log or checkpoints: core/store/output_guard.h).
+QString refused_output(const QString& path);
 bool write_text(const QString& path, const std::function<void(QTextStream&)>& body, QString* error);
 
 }  // namespace normlab

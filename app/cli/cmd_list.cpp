@@ -18,8 +18,8 @@ static int cmd_list(const Args& args) {
     auto runs = store.runs();
     std::printf("%-5s %-32s %-11s %-11s %9s %10s  %s\n", "id", "name", "scheme", "status", "steps", "val loss", "created");
     for (auto& r : runs)
-        std::printf("%-5lld %-32.32s %-11s %-11s %9lld %10s  %s\n", static_cast<long long>(r.id), r.name.c_str(),
-                    r.scheme.c_str(), r.status_text.c_str(), static_cast<long long>(r.steps_done),
+        std::printf("%-5lld %-32.32s %-11s %-11s %9lld %10s  %s\n", static_cast<long long>(r.id), printable_name(r.name).c_str(),
+                    printable_name(r.scheme).c_str(), printable_name(r.status_text).c_str(), static_cast<long long>(r.steps_done),
                     fmt_loss(r.final_loss).c_str(), time_text(r.created_at).c_str());
     if (runs.empty()) std::printf("(no runs in %s)\n", store.path().c_str());
     return kOk;

@@ -14,7 +14,9 @@ static int cmd_merge(const Args& args) {
     // Every input is checked before anything is written: a refused one stops the merge untouched.
     for (auto& p : args.positional) {
         Store check(p, Store::Mode::ReadOnly);
-        (void)check;
+        if (const std::string problems = check.integrity_problems(); !problems.empty())
+            throw StoreError(p + " is damaged (SQLite's integrity check: " + problems + "); nothing was merged and " +
+                             into + " was not touched. Merge a good copy of it.");
     }
     Store target(into);
     int added = 0, updated = 0, unchanged = 0;

@@ -8,23 +8,35 @@
 
 namespace normlab::cli {
 
-static int cmd_show(const Args& args) {
-    if (args.positional.size() != 1) throw UsageError("show needs one run: normlab-cli show RUN");
-    Store store(store_path(args), Store::Mode::ReadOnly);
-    RunInfo r = store.find_run(args.positional[0]);
-    std::printf("run %lld: %s\n", static_cast<long long>(r.id), r.name.c_str());
-    std::printf("  scheme      %s\n  status      %s", r.scheme.c_str(), r.status_text.c_str());
+namespace {
+
+// The trace version a run was trained by (versions.trace; runs before it was recorded: 0).
+int trace_version(const RunInfo& r) {
+    auto it = r.versions.find("trace");
+    return r.versions.is_object() && it != r.versions.end() && it->is_number_integer() ? it->get<int>() : 0;
+}
+
+void show_one(Store& store, const RunInfo& r) {
+    // Every stored text printed so that no byte of it reaches the terminal as a control or escape sequence.
+    std::printf("run %lld: %s\n", static_cast<long long>(r.id), printable_name(r.name).c_str());
+    std::printf("  scheme      %s\n  status      %s", printable_name(r.scheme).c_str(), printable_name(r.status_text).c_str());
     if (r.status_step >= 0 && r.status != RunStatus::Finished) std::printf(" at step %lld", static_cast<long long>(r.status_step));
     std::printf("\n");
-    if (!r.message.empty()) std::printf("  message     %s\n", r.message.c_str());
+    if (!r.message.empty()) std::printf("  message     %s\n", printable_name(r.message).c_str());
     std::printf("  steps       %lld\n  val loss    %s\n  device      %s\n  seed        %llu\n  created     %s\n",
                 static_cast<long long>(r.steps_done), fmt_loss(r.final_loss).c_str(), r.device.c_str(),
                 static_cast<unsigned long long>(r.seed), time_text(r.created_at).c_str());
     if (r.ended_at > 0 && r.started_at > 0) std::printf("  duration    %s\n", format_duration(r.ended_at - r.started_at).c_str());
     std::string tags;
-    for (auto& t : r.tags) tags += (tags.empty() ? "" : ", ") + t;
+    for (auto& t : r.tags) tags += (tags.empty() ? "" : ", ") + printable_name(t);
+    std::string notes;   // its lines kept, each printed safely
+    for (size_t at = 0; at <= r.notes.size();) {
+        const size_t nl = std::min(r.notes.find('\n', at), r.notes.size());
+        notes += (at ? "\n              " : "") + printable_name(r.notes.substr(at, nl - at));
+        at = nl + 1;
+    }
     std::printf("  colour      %s\n", r.color.c_str());
-    std::printf("  tags        %s\n  notes       %s\n  checkpoint  %s\n", tags.c_str(), r.notes.c_str(),
+    std::printf("  tags        %s\n  notes       %s\n  checkpoint  %s\n", tags.c_str(), notes.c_str(),
                 r.checkpoint.empty() ? "-" : r.checkpoint.c_str());
     std::printf("  versions    %s\n  info        %s\n", r.versions.dump().c_str(), r.info.dump().c_str());
     std::map<std::string, std::pair<int, int64_t>> grouped;  // name -> (layers, points)
@@ -41,11 +53,39 @@ static int cmd_show(const Args& args) {
     for (auto& d : store.distributions(r.id)) dists[d.name]++;
     for (auto& [name, n] : dists) std::printf("    %-28s %zu distributions\n", name.c_str(), n);
     std::printf("  config      %s\n", r.config.dump(2).c_str());
+}
+
+}  // namespace
+
+static int cmd_show(const Args& args) {
+    if (args.positional.empty()) throw UsageError("show needs a run: normlab-cli show RUN [RUN...]");
+    Store store(store_path(args), Store::Mode::ReadOnly);
+    std::vector<RunInfo> runs;
+    for (auto& key : args.positional) runs.push_back(store.find_run(key));
+    std::map<int, std::vector<int64_t>> by_trace;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        if (i) std::printf("\n");
+        show_one(store, runs[i]);
+        if (runs[i].status != RunStatus::Queued) by_trace[trace_version(runs[i])].push_back(runs[i].id);
+    }
+    // Runs trained by versions whose traces differ are not comparable as they stand.
+    if (by_trace.size() > 1) {
+        std::string which;
+        for (auto& [v, ids] : by_trace) {
+            std::string list;
+            for (int64_t id : ids) list += (list.empty() ? "#" : ", #") + std::to_string(id);
+            which += (which.empty() ? "" : "; ") + list + ": " + (v ? "trace version " + std::to_string(v) : std::string("before trace versions were recorded"));
+        }
+        std::printf("\nnote: these runs were trained by NormLab versions whose training traces differ (%s); the same"
+                    " experiment would not train the same trace in both. CHANGELOG.md says which series changed and why.\n",
+                    which.c_str());
+    }
     return kOk;
 }
 
-extern const Command kShowCommand{"show", "show RUN",
-    "one run: configuration, status, info, recorded series\n",
+extern const Command kShowCommand{"show", "show RUN [RUN...]",
+    "runs: configuration, status, info, recorded series; says when\n"
+    "they were trained by versions whose traces differ\n",
     cmd_show};
 
 }  // namespace normlab::cli

@@ -90,6 +90,11 @@ int write_sweep(const Args& args) {
     if (fs::exists(fs::path(s.dir) / "sweep.json"))
         throw UsageError("--dir " + dir + " already holds a sweep (sweep.json); choose another folder, or watch it with"
                          " normlab-cli sweep --status " + dir);
+    // Old task stores would be shown, and trained further, as this sweep's.
+    std::error_code dec;
+    if (fs::is_directory(fs::path(s.dir) / "stores", dec) && !fs::is_empty(fs::path(s.dir) / "stores", dec))
+        throw UsageError("--dir " + dir + " already holds task stores (stores/) but no sweep.json; they would be taken"
+                         " for this sweep's. Choose an empty folder, or move stores/ away.");
 
     fs::create_directories(fs::path(s.dir) / "stores");
     fs::create_directories(fs::path(s.dir) / "logs");
@@ -123,7 +128,14 @@ int sweep_status(const Args& args) {
     } catch (const std::exception& e) {
         throw UsageError(dir + "/sweep.json cannot be read: " + e.what());
     }
-    const SlurmSweep s = SlurmSweep::from_json(j);
+    SlurmSweep s = SlurmSweep::from_json(j);
+    try {
+        check_sweep(s);
+    } catch (const ConfigError& e) {
+        throw UsageError(dir + "/sweep.json is not a sweep this version can read: " + e.what());
+    }
+    // The stores are where sweep.json is now, wherever the folder was moved.
+    s.dir = fs::absolute(dir).lexically_normal().string();
     std::map<std::string, int> counts;
     int64_t steps_done = 0, steps_total = 0;
     std::printf("%-6s %-28s %-12s %s\n", "task", "run", "status", "steps");

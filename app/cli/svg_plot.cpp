@@ -5,6 +5,7 @@
 #include "core/palette.h"
 
 #include "core/series.h"
+#include "core/store/output_guard.h"
 
 #include <algorithm>
 #include <cmath>
@@ -152,6 +153,7 @@ void write_svg(const Chart& c, const std::string& path) {
         o << "</g>\n";
     }
     o << "</svg>\n";
+    check_output_path(path, "--out");
     std::ofstream f(path);
     if (!f) throw std::runtime_error("cannot write " + path + "; check that the folder exists and is writable");
     f << o.str();

@@ -56,7 +56,7 @@ int exit_for(const std::vector<RunResult>& results) {
     int code = kOk;
     for (auto& r : results) {
         if (r.status == RunStatus::Cancelled) return kInterrupted;
-        if (r.status == RunStatus::Failed) code = kFailed;
+        if (r.status == RunStatus::Failed || r.status == RunStatus::Interrupted) code = kFailed;
         else if (r.status == RunStatus::Diverged && code == kOk) code = kDiverged;
     }
     return code;

@@ -6,6 +6,7 @@
 #include "core/errors.h"
 #include "core/experiment.h"
 #include "core/report/report.h"
+#include "core/store/output_guard.h"
 #include "core/store/store.h"
 #include "core/train/trainer.h"
 #include "core/version.h"
@@ -147,6 +148,20 @@ int run_report(const QStringList& args) {
     } catch (const StoreError& e) {
         std::fprintf(stderr, "normlab report: %s\n", e.what());
         return 5;
+    }
+    // Nothing the report writes may land on the store, its log or checkpoints, or an experiment file.
+    try {
+        std::vector<std::string> inputs;
+        for (auto& ex : exps) inputs.push_back(ex.file);
+        check_output_folder(o.out.toStdString(), "--out");
+        for (const char* name : {"report.md", "index.html", "report.json", "figures"})
+            check_output_path(QDir(o.out).filePath(name).toStdString(), "--out", inputs);
+        if (!o.markdown.isEmpty()) check_output_path(o.markdown.toStdString(), "--markdown", inputs);
+        if (!o.notes.isEmpty()) check_output_path(o.markdown.isEmpty() ? QDir(o.out).filePath("report.md").toStdString()
+                                                                      : o.markdown.toStdString(), "--markdown", {o.notes.toStdString()});
+    } catch (const ConfigError& e) {
+        std::fprintf(stderr, "normlab report: %s\n", e.what());
+        return 2;
     }
 
     int code = 0;

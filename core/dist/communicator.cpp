@@ -13,7 +13,9 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <future>
 #include <mutex>
+#include <thread>
 
 namespace normlab {
 namespace {
@@ -26,8 +28,13 @@ using Group = c10d::ProcessGroup;
 
 std::chrono::milliseconds dist_timeout() {
     const char* v = std::getenv("NORMLAB_DIST_TIMEOUT");
-    double s = v && *v ? std::atof(v) : 300.0;
-    if (!(s > 0)) throw ConfigError("NORMLAB_DIST_TIMEOUT", std::string("is \"") + v + "\"; give seconds, e.g. 300");
+    double s = 300.0;
+    if (v && *v) {
+        char* end = nullptr;
+        s = std::strtod(v, &end);
+        if (!end || *end || !(s >= 1 && s <= 86400))
+            throw ConfigError("NORMLAB_DIST_TIMEOUT", std::string("is \"") + v + "\"; give seconds from 1 to 86400, e.g. 300");
+    }
     return std::chrono::milliseconds(static_cast<int64_t>(s * 1000));
 }
 
@@ -78,20 +85,62 @@ std::unique_ptr<Communicator> Communicator::connect(const LaunchInfo& launch, co
     impl->launch = launch;
     const auto timeout = dist_timeout();
     const std::string where = launch.master_addr + ":" + std::to_string(launch.master_port);
-    try {
+    const std::string secs = std::to_string(timeout.count() / 1000) + " s (NORMLAB_DIST_TIMEOUT)";
+    // The rendezvous, bounded on every rank. A client whose "server" is some
+    // other program holding MASTER_PORT would wait in TCPStore forever, so it
+    // runs on a helper thread that is abandoned (the process then exits with
+    // the error) when the time is up. Each rank announces itself; rank 0
+    // waits for all of them once, naming any that never came.
+    const std::string arrived = "normlab/arrived/";
+    auto meet = [launch, timeout, arrived]() -> c10::intrusive_ptr<c10d::Store> {
         c10d::TCPStoreOptions o;
         o.port = static_cast<uint16_t>(launch.master_port);
         o.isServer = launch.rank == 0;
         o.numWorkers = static_cast<size_t>(launch.world_size);
-        o.waitWorkers = true;
+        o.waitWorkers = false;
         o.timeout = timeout;
-        impl->store = c10::make_intrusive<c10d::TCPStore>(launch.master_addr, o);
+        auto store = c10::make_intrusive<c10d::TCPStore>(launch.master_addr, o);
+        store->set(arrived + std::to_string(launch.rank), std::vector<uint8_t>{1});
+        // An answer from rank 0's store itself, not just an open port.
+        if (launch.rank > 0) store->wait({arrived + "0"}, timeout);
+        return store;
+    };
+    try {
+        auto task = std::make_shared<std::packaged_task<c10::intrusive_ptr<c10d::Store>()>>(meet);
+        auto met = task->get_future();
+        std::thread([task] { (*task)(); }).detach();
+        if (met.wait_for(timeout + std::chrono::seconds(1)) != std::future_status::ready)
+            throw RunError("no NormLab rank 0 answered at " + where + " within " + secs);
+        impl->store = met.get();
     } catch (const std::exception& e) {
         throw RunError("rank " + std::to_string(launch.rank) + " could not meet the others at " + where +
-                       " (MASTER_ADDR:MASTER_PORT) within " + std::to_string(timeout.count() / 1000) +
-                       " s: " + what_of(e) +
+                       " (MASTER_ADDR:MASTER_PORT) within " + secs + ": " + what_of(e) +
                        (launch.rank == 0 ? "; is the port in use? choose another MASTER_PORT"
-                                         : "; is rank 0 running, and is the address reachable from here?"));
+                                         : "; is rank 0 running, is the address reachable from here, and does no other"
+                                           " program hold that port?"));
+    }
+    if (launch.rank == 0) {
+        std::vector<std::string> keys;
+        for (int r = 0; r < launch.world_size; ++r) keys.push_back(arrived + std::to_string(r));
+        try {
+            impl->store->wait(keys, timeout);
+        } catch (const std::exception& e) {
+            std::string missing;
+            int n = 0;
+            for (int r = 1; r < launch.world_size; ++r) {
+                bool here = false;
+                try {
+                    here = impl->store->check({keys[static_cast<size_t>(r)]});
+                } catch (...) {
+                }
+                if (!here) missing += (n++ ? ", " : "") + std::to_string(r);
+            }
+            throw RunError("rank 0 waited " + secs + " at " + where + " for the other ranks; " +
+                           (n ? "rank" + std::string(n > 1 ? "s " : " ") + missing + " of " +
+                                    std::to_string(launch.world_size) + " never arrived (did they start, with"
+                                    " MASTER_ADDR and MASTER_PORT pointing here?)"
+                              : "they arrived but the store failed: " + what_of(e)));
+        }
     }
     try {
         if (device.rfind("cuda", 0) == 0) {

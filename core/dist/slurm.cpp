@@ -3,7 +3,11 @@
 
 #include "core/errors.h"
 
+#include "core/config.h"
+
 #include <cstdio>
+#include <regex>
+#include <vector>
 
 namespace normlab {
 using nlohmann::json;
@@ -63,14 +67,20 @@ SlurmSweep SlurmSweep::from_json(const json& j) {
 }
 
 void check_sweep(const SlurmSweep& s) {
+    // Every value below reaches a shell script: quoted there, and free of line breaks and escapes here.
+    for (auto& [field, value] : std::vector<std::pair<const char*, const std::string*>>{
+             {"name", &s.name}, {"--dir", &s.dir}, {"experiment", &s.experiment}, {"cli", &s.cli},
+             {"--scale", &s.scale}, {"--device", &s.device}, {"--partition", &s.partition}, {"--time", &s.time}})
+        require_safe_name(field, *value);
+    for (auto& r : s.run_names) require_safe_name("runs", r);
     if (s.run_names.empty()) throw ConfigError("experiment", "has no runs to sweep");
     if (s.runs_per_task < 1) throw ConfigError("--runs-per-task", "must be at least 1");
     if (s.cpus_per_task < 1) throw ConfigError("--cpus-per-task", "must be at least 1");
     if (s.gpus_per_task < 0) throw ConfigError("--gpus-per-task", "must be 0 or more");
     if (s.max_parallel < 0) throw ConfigError("--max-parallel", "must be 0 (no limit) or more");
     // Slurm's time formats: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS, or UNLIMITED.
-    if (!s.time.empty() && s.time != "UNLIMITED" && s.time != "INFINITE" &&
-        s.time.find_first_not_of("0123456789:-") != std::string::npos)
+    static const std::regex kTime(R"(\d+|\d+:\d+|\d+:\d+:\d+|\d+-\d+|\d+-\d+:\d+|\d+-\d+:\d+:\d+)");
+    if (!s.time.empty() && s.time != "UNLIMITED" && s.time != "INFINITE" && !std::regex_match(s.time, kTime))
         throw ConfigError("--time", "\"" + s.time + "\" is not a Slurm time; use minutes (90), HH:MM:SS (01:30:00) or"
                                     " D-HH:MM:SS (1-00:00:00)");
     if (s.partition.find_first_of(" \t\n'\"$`\\") != std::string::npos)

@@ -32,6 +32,23 @@ bool ended(RunStatus s) { return s != RunStatus::Queued && s != RunStatus::Runni
 
 }  // namespace
 
+std::string Store::integrity_problems() {
+    sqlite3_stmt* qc = nullptr;
+    sqlite3_prepare_v2(db_, "PRAGMA quick_check", -1, &qc, nullptr);
+    std::string problems;
+    int n = 0, rc;
+    while ((rc = sqlite3_step(qc)) == SQLITE_ROW) {
+        const char* t = reinterpret_cast<const char*>(sqlite3_column_text(qc, 0));
+        const std::string line = t ? t : "";
+        if (line == "ok") continue;
+        if (n++ < 3) problems += (problems.empty() ? "" : "; ") + line;
+    }
+    if (rc != SQLITE_DONE && problems.empty()) problems = sqlite3_errmsg(db_);
+    sqlite3_finalize(qc);
+    if (n > 3) problems += "; and " + std::to_string(n - 3) + " more";
+    return problems;
+}
+
 Store::MergeReport Store::merge_from(const std::string& source) {
     if (read_only()) throw StoreError(path_ + " is open read-only; runs cannot be merged into it");
     std::error_code ec;
@@ -39,6 +56,18 @@ Store::MergeReport Store::merge_from(const std::string& source) {
         throw StoreError(source + " is the store being merged into; name another file with --into");
     if (!fs::exists(source, ec)) throw StoreError(source + " does not exist; nothing was merged");
     Store src(source, Mode::ReadOnly);
+    // A damaged source would silently yield fewer rows: refuse it whole.
+    if (const std::string problems = src.integrity_problems(); !problems.empty())
+        throw StoreError(source + " is damaged (SQLite's integrity check: " + problems + "); it was not merged and"
+                         " nothing was written to " + path_ + ". Merge a good copy of it.");
+    // Every row read from the source, or an error: a read that stops early is never taken for the end.
+    auto next = [&src](sqlite3_stmt* q, const char* what) {
+        const int rc = sqlite3_step(q);
+        if (rc == SQLITE_ROW) return true;
+        if (rc != SQLITE_DONE)
+            throw StoreError(src.path_ + ": " + what + ": " + sqlite3_errmsg(src.db_) + "; nothing was merged", rc);
+        return false;
+    };
 
     MergeReport report;
     std::map<std::string, RunInfo> here;
@@ -53,7 +82,7 @@ Store::MergeReport Store::merge_from(const std::string& source) {
         sqlite3_stmt* q = src.prepare("SELECT name, file, spec, created_at FROM experiments WHERE id=?");
         sqlite3_bind_int64(q, 1, src_id);
         int64_t id = 0;
-        if (sqlite3_step(q) == SQLITE_ROW) {
+        if (next(q, "read an experiment")) {
             // The same experiment (name, file, spec) is one row here: a sweep's
             // tasks each record it in their own store.
             sqlite3_stmt* f = prepare("SELECT id FROM experiments WHERE name=? AND file=? AND spec=? ORDER BY id LIMIT 1");
@@ -89,6 +118,17 @@ Store::MergeReport Store::merge_from(const std::string& source) {
     for (auto& c : columns(src.db_))
         if (mine.count(c) && c != "id" && c != "experiment_id" && c != "checkpoint") copied.push_back(c);
 
+    // Checkpoint copies this merge made, removed again if it does not commit.
+    std::vector<fs::path> copied_files;
+    struct Orphans {
+        std::vector<fs::path>& files;
+        bool keep = false;
+        ~Orphans() {
+            std::error_code e;
+            if (!keep)
+                for (auto& f : files) fs::remove(f, e);
+        }
+    } orphans{copied_files};
     for (const RunInfo& r : src.runs()) {
         const std::string key = identity(r.created_at, r.seed, r.config);
         int64_t id = 0;
@@ -115,7 +155,7 @@ Store::MergeReport Store::merge_from(const std::string& source) {
         for (auto& c : use) select += (select.empty() ? "" : ", ") + c;
         sqlite3_stmt* q = src.prepare("SELECT " + select + " FROM runs WHERE id=?");
         sqlite3_bind_int64(q, 1, r.id);
-        check(sqlite3_step(q) == SQLITE_ROW ? SQLITE_OK : SQLITE_ERROR, "read a source run");
+        if (!next(q, "read a source run")) throw StoreError(source + ": run " + std::to_string(r.id) + " vanished while it was merged");
         std::string sql;
         if (fresh) {
             std::string m;
@@ -134,6 +174,17 @@ Store::MergeReport Store::merge_from(const std::string& source) {
         check(sqlite3_step(w), "merge a run");
         sqlite3_reset(w);
         sqlite3_reset(q);
+        if (r.status == RunStatus::Running) {
+            // Still training in the source: the copy is a snapshot, not a run
+            // being trained here. A later merge brings it up to date.
+            sqlite3_stmt* live = prepare("UPDATE runs SET status='interrupted', pid=0, message=? WHERE id=?");
+            const std::string why = "a copy merged from " + src.path_ + " while it was still training there (at step " +
+                                    std::to_string(r.steps_done) + "); merge again to bring it up to date";
+            sqlite3_bind_text(live, 1, why.c_str(), -1, SQLITE_TRANSIENT);
+            sqlite3_bind_int64(live, 2, fresh ? sqlite3_last_insert_rowid(db_) : id);
+            check(sqlite3_step(live), "mark a live copy");
+            sqlite3_reset(live);
+        }
         if (fresh) {
             id = sqlite3_last_insert_rowid(db_);
             // The source's default colour is its id's: here the run gets its new id's, so that
@@ -155,7 +206,7 @@ Store::MergeReport Store::merge_from(const std::string& source) {
         sqlite3_stmt* sq = src.prepare("SELECT id, name, layer FROM series WHERE run_id=?");
         sqlite3_bind_int64(sq, 1, r.id);
         std::vector<std::tuple<int64_t, std::string, int>> ser;
-        while (sqlite3_step(sq) == SQLITE_ROW)
+        while (next(sq, "read a run's series"))
             ser.emplace_back(sqlite3_column_int64(sq, 0), reinterpret_cast<const char*>(sqlite3_column_text(sq, 1)),
                              sqlite3_column_int(sq, 2));
         sqlite3_reset(sq);
@@ -170,7 +221,7 @@ Store::MergeReport Store::merge_from(const std::string& source) {
             sqlite3_stmt* pq = src.prepare("SELECT step, value FROM points WHERE series_id=?");
             sqlite3_bind_int64(pq, 1, sid);
             sqlite3_stmt* pi = prepare("INSERT INTO points(series_id, step, value) VALUES(?,?,?)");
-            while (sqlite3_step(pq) == SQLITE_ROW) {
+            while (next(pq, "read points")) {
                 sqlite3_bind_int64(pi, 1, nid);
                 sqlite3_bind_value(pi, 2, sqlite3_column_value(pq, 0));
                 sqlite3_bind_value(pi, 3, sqlite3_column_value(pq, 1));
@@ -185,7 +236,7 @@ Store::MergeReport Store::merge_from(const std::string& source) {
         sqlite3_bind_int64(dq, 1, r.id);
         sqlite3_stmt* di = prepare("INSERT INTO distributions(run_id, name, layer, step, count, min, q1, median, q3, max,"
                                    " mean, std, hist_lo, hist_hi, hist) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-        while (sqlite3_step(dq) == SQLITE_ROW) {
+        while (next(dq, "read distributions")) {
             sqlite3_bind_int64(di, 1, id);
             for (int i = 0; i < 14; ++i) sqlite3_bind_value(di, i + 2, sqlite3_column_value(dq, i));
             check(sqlite3_step(di), "merge distributions");
@@ -201,7 +252,9 @@ Store::MergeReport Store::merge_from(const std::string& source) {
             const fs::path to = ckpt_dir / ("run-" + std::to_string(id) + "-step-" + step + ".pt");
             std::error_code cec;
             fs::create_directories(ckpt_dir, cec);
+            const bool existed = fs::exists(to, cec);
             if (fs::exists(from, cec) && fs::copy_file(from, to, fs::copy_options::overwrite_existing, cec)) {
+                if (!existed) copied_files.push_back(to);
                 set_checkpoint(id, to.string());
             } else {
                 report.warnings.push_back("run \"" + r.name + "\": its checkpoint " + from.string() +
@@ -213,6 +266,7 @@ Store::MergeReport Store::merge_from(const std::string& source) {
         else ++report.updated;
     }
     tx.commit();
+    orphans.keep = true;
     return report;
 }
 

@@ -1,6 +1,7 @@
 // NormLab core: the SQLite run store (see store.h).
 #include "core/store/store.h"
 
+#include "core/config.h"
 #include "core/errors.h"
 #include "core/palette.h"
 #include "core/store/store_internal.h"
@@ -66,6 +67,8 @@ int64_t Store::add_experiment(const std::string& name, const std::string& file, 
 
 int64_t Store::create_run(const std::string& name, const std::string& scheme, const json& config, uint64_t seed,
                           int64_t experiment_id, const std::vector<std::string>& tags) {
+    require_safe_name("name", name);
+    for (auto& tag : tags) require_safe_name("tags", tag);
     sqlite3_stmt* st = prepare(
         "INSERT INTO runs(experiment_id, name, scheme, config, status, created_at, seed, tags) "
         "VALUES(?,?,?,?, 'queued', ?,?,?)");
@@ -167,9 +170,29 @@ std::string Store::stored_checkpoint(const std::string& path) const {
     return abs.string();
 }
 
+// A relative checkpoint in a "<name>.checkpoints/" folder is looked for in
+// this store's own folder first: a store renamed or copied together with its
+// checkpoints folder finds its own files, and a store copied alone still
+// reads the original's (which it never deletes: owns_checkpoint).
 std::string Store::resolved_checkpoint(const std::string& stored) const {
     if (stored.empty() || fs::path(stored).is_absolute()) return stored;
+    const fs::path rel(stored);
+    if (std::distance(rel.begin(), rel.end()) == 2) {
+        const std::string folder = rel.begin()->string();
+        const std::string ext = ".checkpoints";
+        if (folder.size() > ext.size() && folder.compare(folder.size() - ext.size(), ext.size(), ext) == 0) {
+            const fs::path own = fs::path(path_ + ext) / rel.filename();
+            std::error_code ec;
+            if (fs::exists(own, ec)) return own.lexically_normal().string();
+        }
+    }
     return (fs::path(dir_) / stored).lexically_normal().string();
+}
+
+bool Store::owns_checkpoint(const std::string& file) const {
+    std::error_code ec;
+    const fs::path parent = fs::absolute(file, ec).parent_path();
+    return fs::exists(parent, ec) && fs::equivalent(parent, path_ + ".checkpoints", ec);
 }
 
 void Store::set_checkpoint(int64_t run, const std::string& path) {
@@ -190,6 +213,8 @@ void Store::heartbeat(int64_t run, int64_t steps_done) {
 
 void Store::rename_run(int64_t run, const std::string& name) {
     if (name.empty()) throw StoreError("a run name cannot be empty");
+    if (auto bad = unsafe_name_character(name); !bad.empty())
+        throw StoreError("the run name holds " + bad + "; names may hold no control or text-direction characters");
     sqlite3_stmt* st = prepare("UPDATE runs SET name=? WHERE id=?");
     sqlite3_bind_text(st, 1, name.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, run);
@@ -197,6 +222,9 @@ void Store::rename_run(int64_t run, const std::string& name) {
 }
 
 void Store::set_tags(int64_t run, const std::vector<std::string>& tags) {
+    for (auto& tag : tags)
+        if (auto bad = unsafe_name_character(tag); !bad.empty())
+            throw StoreError("the tag \"" + printable_name(tag) + "\" holds " + bad + "; tags may hold no control or text-direction characters");
     sqlite3_stmt* st = prepare("UPDATE runs SET tags=? WHERE id=?");
     const std::string t = json(tags).dump();
     sqlite3_bind_text(st, 1, t.c_str(), -1, SQLITE_TRANSIENT);
@@ -431,6 +459,7 @@ std::vector<Distribution> Store::distributions(int64_t run, const std::string& n
 void Store::write_batch(const std::vector<PointRow>& points, const std::vector<std::pair<int64_t, Distribution>>& dists,
                         int64_t run_id, const std::string* checkpoint, int64_t checkpoint_step) {
     if (points.empty() && dists.empty() && !checkpoint) return;
+    check_still_there();
     Transaction tx(*this);
     sqlite3_stmt* st = prepare("INSERT OR REPLACE INTO points(series_id, step, value) VALUES(?,?,?)");
     for (const auto& p : points) {

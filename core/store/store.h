@@ -102,6 +102,8 @@ public:
 
     // $NORMLAB_STORE, else $XDG_DATA_HOME/normlab/runs.sqlite, else ~/.local/share/normlab/runs.sqlite.
     static std::string default_path();
+    // Seconds a writer waits for another process's write lock ($NORMLAB_LOCK_TIMEOUT, default 600).
+    static double lock_timeout_seconds();
 
     const std::string& path() const { return path_; }
     bool read_only() const { return mode_ == Mode::ReadOnly; }
@@ -166,6 +168,13 @@ public:
 
     void exec(const std::string& sql);     // for migrations and tests
 
+    // Throws StoreError when the store's file was deleted or replaced since it
+    // was opened (checked before every batch of a run's rows is committed).
+    void check_still_there() const;
+    // Whether `file` lies in this store's own checkpoints folder (<store>.checkpoints/,
+    // by inode): only those files does this store ever delete.
+    bool owns_checkpoint(const std::string& file) const;
+
     // ---- merging (merge.cpp)
     struct MergeReport {
         int added = 0;       // runs new to this store
@@ -183,6 +192,8 @@ public:
     // notes, tags and colour given to it here. Throws StoreError (nothing
     // written) for a source that is not a NormLab store or is this store.
     MergeReport merge_from(const std::string& source);
+    // What SQLite's quick_check finds wrong with the file ("" when it is sound).
+    std::string integrity_problems();
 
 private:
     sqlite3_stmt* prepare(const std::string& sql);  // cached
@@ -207,6 +218,7 @@ private:
     std::map<std::string, sqlite3_stmt*> cache_;
     std::map<std::pair<int64_t, std::pair<std::string, int>>, int64_t> series_cache_;
     std::vector<int64_t> recovered_;
+    uint64_t file_dev_ = 0, file_ino_ = 0;          // the file opened (check_still_there)
 };
 
 // Buffers one run's writes and flushes them in one transaction every

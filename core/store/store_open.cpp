@@ -2,6 +2,7 @@
 // anything is written, the schema and its migrations, and crashed writers.
 #include "core/errors.h"
 #include "core/store/store.h"
+#include "core/store/output_guard.h"
 #include "core/store/store_internal.h"
 #include "core/store/wal.h"
 
@@ -122,22 +123,29 @@ std::string file_uri(const std::string& path) {
 
 }  // namespace
 
-std::string Store::default_path() {
-    if (const char* e = std::getenv("NORMLAB_STORE"); e && *e) return e;
-    std::string base;
-    if (const char* x = std::getenv("XDG_DATA_HOME"); x && *x) base = x;
-    else if (const char* h = std::getenv("HOME"); h && *h) base = std::string(h) + "/.local/share";
-    else base = ".";
-    return base + "/normlab/runs.sqlite";
-}
-
-Store::Store(const std::string& path, Mode mode) : path_(path), mode_(mode) {
-    if (path.empty()) throw StoreError("the run store path is empty; give a file such as runs.sqlite");
-    if (path == ":memory:" || path.rfind("file:", 0) == 0)
-        throw StoreError("\"" + path + "\" is an SQLite URI or in-memory name; a run store is a plain file path"
+Store::Store(const std::string& given, Mode mode) : mode_(mode) {
+    if (given.empty()) throw StoreError("the run store path is empty; give a file such as runs.sqlite");
+    if (given == ":memory:" || given.rfind("file:", 0) == 0)
+        throw StoreError("\"" + given + "\" is an SQLite URI or in-memory name; a run store is a plain file path"
                          " (for example runs.sqlite). Nothing was created.");
+    (void)lock_timeout_seconds();   // a bad NORMLAB_LOCK_TIMEOUT is refused before anything is opened
     std::error_code ec;
-    dir_ = fs::absolute(fs::path(path), ec).parent_path().string();
+    // Resolved once, symlinks included: the lost-log check, the -wal/-shm
+    // files and the checkpoints folder are the real file's wherever it is
+    // opened from.
+    {
+        const fs::path abs = fs::absolute(fs::path(given), ec);
+        const fs::path real = fs::weakly_canonical(abs, ec);
+        path_ = (ec ? abs.lexically_normal() : real).string();
+        ec.clear();
+    }
+    const std::string& path = path_;
+    dir_ = fs::path(path).parent_path().string();
+    // Its companions' names (<name>.checkpoints, <name>-wal) must fit the file system's limit too.
+    if (const size_t n = fs::path(path).filename().string().size(); mode == Mode::ReadWrite && n + 12 > 255)
+        throw StoreError("the run store's file name is " + std::to_string(n) + " bytes long; its checkpoints folder (" +
+                         "the name + \".checkpoints\") would exceed the file system's 255. Give a name of at most 243 bytes."
+                         " Nothing was created.");
     struct stat st{};
     const bool exists = ::stat(path.c_str(), &st) == 0;
     if (exists && !S_ISREG(st.st_mode))
@@ -146,10 +154,10 @@ Store::Store(const std::string& path, Mode mode) : path_(path), mode_(mode) {
     if (!exists && mode == Mode::ReadOnly)
         throw StoreError("no run store at " + path + " yet; 'normlab-cli run' creates one", SQLITE_CANTOPEN);
     if (exists && st.st_size > 0) {
-        std::ifstream f(path, std::ios::binary);
-        char header[16] = {0};
-        f.read(header, 16);
-        if (!f || std::memcmp(header, "SQLite format 3", 16) != 0)
+        std::string header;
+        bool there = false;
+        read_store_file(path, header, there, 16);   // never through a descriptor that is closed again (wal.h)
+        if (header.size() < 16 || std::memcmp(header.data(), "SQLite format 3", 16) != 0)
             throw StoreError(path + " is not a NormLab run store (not an SQLite database). It was left untouched;"
                                     " choose another file, or a new name to create a store.");
     } else if (!exists) {
@@ -198,11 +206,22 @@ Store::Store(const std::string& path, Mode mode) : path_(path), mode_(mode) {
         sqlite3_db_config(db_, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
         sqlite3_close(db_);
         db_ = nullptr;
+        // A read-only open deletes nothing: a -wal or -shm that appeared
+        // meanwhile is a writer's creating the store (deleting them pulled the
+        // files from under it: "disk I/O error", SIGBUS). A refused writable
+        // open removes the empty log and index it made itself.
         std::error_code ec;
-        if (!had_wal && fs::exists(path + "-wal") && fs::file_size(path + "-wal", ec) == 0) fs::remove(path + "-wal", ec);
-        if (!had_shm && !fs::exists(path + "-wal")) fs::remove(path + "-shm", ec);
+        if (mode == Mode::ReadWrite) {
+            if (!had_wal && fs::exists(path + "-wal") && fs::file_size(path + "-wal", ec) == 0) fs::remove(path + "-wal", ec);
+            if (!had_shm && !fs::exists(path + "-wal")) fs::remove(path + "-shm", ec);
+        }
         throw;
     }
+    // The file this connection writes: a store deleted or replaced under a
+    // running writer is noticed at its next commit (check_still_there).
+    struct stat now{};
+    if (::stat(path.c_str(), &now) == 0) file_dev_ = now.st_dev, file_ino_ = now.st_ino;
+    protect_store(path_);
 }
 
 // The SQLite header names the application and our schema (application_id,
@@ -232,13 +251,6 @@ void Store::check_header(const std::string& header) {
     }
 }
 
-std::string Store::read_header(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::string h(100, '\0');
-    f.read(h.data(), 100);
-    return f ? h : std::string();
-}
-
 void Store::open_connection(Mode mode) {
     int rc;
     if (mode == Mode::ReadWrite) {
@@ -266,7 +278,7 @@ void Store::open_connection(Mode mode) {
         throw StoreError("cannot open the run store " + path_ + ": " + msg, rc);
     }
     sqlite3_extended_result_codes(db_, 1);
-    sqlite3_busy_timeout(db_, 10000);
+    sqlite3_busy_timeout(db_, static_cast<int>(lock_timeout_seconds() * 1000));
 }
 
 Store::~Store() {
@@ -276,7 +288,12 @@ Store::~Store() {
 
 void Store::check(int rc, const char* what) {
     if (rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW) return;
-    throw StoreError(path_ + ": " + what + ": " + sqlite3_errmsg(db_), rc);
+    const std::string msg = sqlite3_errmsg(db_);
+    // A statement that failed (a lock that outlived the busy timeout) would
+    // otherwise keep its read snapshot open until its next use, and the
+    // connection's next write could never get the lock.
+    for (auto& [sql, st] : cache_) sqlite3_reset(st);
+    throw StoreError(path_ + ": " + what + ": " + msg, rc);
 }
 
 void Store::exec(const std::string& sql) {

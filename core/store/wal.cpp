@@ -1,10 +1,15 @@
 // NormLab core: write-ahead log inspection (see wal.h).
 #include "core/store/wal.h"
 
-#include <cstring>
-#include <fstream>
-#include <iterator>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <mutex>
 
 namespace normlab {
 namespace {
@@ -31,16 +36,67 @@ void checksum(const unsigned char* data, size_t n, bool big_endian, uint32_t& s0
 }
 
 bool read_all(const std::string& path, std::string& out, bool& exists) {
-    struct stat st{};
-    exists = ::stat(path.c_str(), &st) == 0;
-    if (!exists || !S_ISREG(st.st_mode)) return false;
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return false;
-    out.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-    return true;
+    return read_store_file(path, out, exists);
 }
 
 }  // namespace
+
+// POSIX record locks belong to the process, and closing *any* descriptor of a
+// file drops all of them: had we opened a store, its -wal or -shm to read it
+// and closed it again, every lock SQLite's connections in this process hold
+// on that file would silently go — and another process, seeing none, could
+// truncate the -shm under them (SIGBUS in a running GUI, seen in test_gui) or
+// write under a reader. SQLite keeps such descriptors open; so does this: one
+// per file (device, inode), reused, closed only once the file is deleted.
+bool read_store_file(const std::string& path, std::string& out, bool& exists, size_t limit) {
+    out.clear();
+    struct stat st{};
+    exists = ::stat(path.c_str(), &st) == 0;
+    if (!exists || !S_ISREG(st.st_mode)) return false;
+    static std::mutex mu;
+    static std::map<std::pair<dev_t, ino_t>, int> kept;
+    int fd = -1;
+    {
+        std::lock_guard<std::mutex> lock(mu);
+        for (auto it = kept.begin(); it != kept.end();) {   // files deleted since: nobody can lock them any more
+            struct stat k{};
+            if (::fstat(it->second, &k) == 0 && k.st_nlink == 0) {
+                ::close(it->second);
+                it = kept.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        if (auto it = kept.find({st.st_dev, st.st_ino}); it != kept.end()) {
+            fd = it->second;
+        } else {
+            fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+            if (fd < 0) return false;
+            struct stat opened{};
+            ::fstat(fd, &opened);
+            if (auto again = kept.find({opened.st_dev, opened.st_ino}); again != kept.end()) {
+                // Replaced between the stat and the open by a file read before: keep one descriptor of it
+                // (closing this one would drop the locks too, so it is kept as well, under no key).
+                fd = again->second;
+            } else {
+                kept[{opened.st_dev, opened.st_ino}] = fd;
+            }
+        }
+    }
+    struct stat now{};
+    if (::fstat(fd, &now) != 0) return false;
+    const size_t want = std::min<size_t>(static_cast<size_t>(now.st_size), limit);
+    out.resize(want);
+    size_t got = 0;
+    while (got < want) {
+        const ssize_t n = ::pread(fd, out.data() + got, want - got, static_cast<off_t>(got));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += static_cast<size_t>(n);
+    }
+    out.resize(got);
+    return true;
+}
 
 int64_t count_valid_wal_frames(const std::string& wal, std::string* salt, std::string* header) {
     if (wal.size() < 32) return 0;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <string>
 
 namespace normlab {
@@ -27,6 +28,12 @@ struct WalState {
         return committed_frames > safe ? committed_frames - safe : 0;
     }
 };
+
+// The bytes of a store's file, -wal or -shm (at most `limit`), read through a
+// descriptor this process keeps open: closing one would drop the POSIX locks
+// SQLite's connections in this process hold on that file (see wal.cpp).
+// False (out empty) when it does not exist or cannot be read.
+bool read_store_file(const std::string& path, std::string& out, bool& exists, size_t limit = SIZE_MAX);
 
 // Reads PATH-shm (first) and PATH-wal. Never writes.
 WalState inspect_wal(const std::string& db_path);

@@ -3,6 +3,7 @@
 
 #include "core/data/data.h"
 #include "core/errors.h"
+#include "core/store/output_guard.h"
 #include "core/train/trainer.h"
 
 #include <cerrno>
@@ -76,6 +77,27 @@ void save_checkpoint(const std::string& file, GPT& model, torch::optim::Optimize
         return n;
     });
     write_file_atomically(file, bytes);
+}
+
+int64_t load_checkpoint_bytes(const std::string& bytes, GPT& model, torch::optim::Optimizer* opt, json* state) {
+    const fs::path tmp = fs::temp_directory_path() / ("normlab-ckpt-" + std::to_string(::getpid()) + ".pt");
+    { std::ofstream(tmp, std::ios::binary) << bytes; }
+    try {
+        const int64_t step = load_checkpoint(tmp.string(), model, opt, state);
+        fs::remove(tmp);
+        return step;
+    } catch (...) {
+        std::error_code ec;
+        fs::remove(tmp, ec);
+        throw;
+    }
+}
+
+std::string read_checkpoint_bytes(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
 }
 
 int64_t load_checkpoint(const std::string& file, GPT& model, torch::optim::Optimizer* opt, json* state) {
@@ -193,6 +215,7 @@ std::map<std::string, torch::Tensor> read_safetensors(const std::string& file) {
 }
 
 void export_safetensors(const RunInfo& run, const std::string& file) {
+    check_output_path(file, "FILE", {run.checkpoint});
     const RunConfig cfg = run_config_from_json(run.config);
     GPT model = load_run_model(cfg, run.checkpoint);
     std::vector<std::pair<std::string, torch::Tensor>> tensors;
@@ -203,6 +226,7 @@ void export_safetensors(const RunInfo& run, const std::string& file) {
 }
 
 double write_eval_batch(const RunInfo& run, const std::string& file, int batch, uint64_t seed) {
+    check_output_path(file, "FILE", {run.checkpoint});
     const RunConfig cfg = run_config_from_json(run.config);
     GPT model = load_run_model(cfg, run.checkpoint);
     const double branch_alpha = branchnorm_alpha(cfg.model.branchnorm, run.steps_done);

@@ -30,6 +30,13 @@ void save_checkpoint(const std::string& file, GPT& model, torch::optim::Optimize
 int64_t load_checkpoint(const std::string& file, GPT& model, torch::optim::Optimizer* opt,
                         nlohmann::json* state = nullptr);
 
+// A checkpoint's bytes (another rank's, received through the process group):
+// loaded as load_checkpoint loads a file, through a private temporary file.
+int64_t load_checkpoint_bytes(const std::string& bytes, GPT& model, torch::optim::Optimizer* opt,
+                              nlohmann::json* state);
+// The bytes of a checkpoint file ("" when it cannot be read).
+std::string read_checkpoint_bytes(const std::string& file);
+
 // Writes `bytes` to `file` through FILE.tmp + fsync + rename; removes the
 // temporary file and throws RunError on any error (ENOSPC included).
 void write_file_atomically(const std::string& file, const std::string& bytes);

@@ -3,9 +3,15 @@
 // are named and cleaned up (used by trainer.cpp).
 #pragma once
 
+#include "core/config.h"
+#include "core/data/data.h"
+#include "core/errors.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <deque>
 #include <filesystem>
 #include <limits>
@@ -16,6 +22,27 @@ namespace normlab::train_detail {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+// A data source's fingerprint (FNV-1a, 64 bits, as 16 hex digits): recorded
+// in the run's info, compared on resume.
+inline std::string data_fingerprint(const std::vector<uint8_t>& bytes) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ull;
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+}
+
+// Throws RunError when `data` is not what a run's `info` says it trained on
+// (data_bytes, data_hash; runs from before they were recorded pass).
+inline void check_same_data(const json& info, const Dataset& data, const DataConfig& cfg) {
+    if (!info.is_object() || !info.contains("data_hash") || info["data_hash"] == data_fingerprint(data.bytes)) return;
+    const std::string what = cfg.source == DataSource::File ? "data.path " + cfg.path : data.description;
+    throw RunError("its data changed since it was trained: " + what + " now holds " + std::to_string(data.bytes.size()) +
+                   " bytes (hash " + data_fingerprint(data.bytes) + "), the run trained on " +
+                   info.value("data_bytes", json(0)).dump() + " bytes (hash " + info["data_hash"].get<std::string>() +
+                   "). Restore that file, or train a new run on the new data");
+}
+
 // The loop's own state, saved in every checkpoint so that a resumed run
 // continues the trace an uninterrupted run would have written.
 struct LoopState {
@@ -24,11 +51,12 @@ struct LoopState {
     int above = 0;
     double val_loss = std::nan("");
     std::deque<double> recent;                                  // the last 20 train losses
+    bool val_pending = false;   // stopped during the evaluation due at this step: a resume measures it first
 
     json to_json() const {
         return {{"wall_s", wall_s}, {"best", std::isfinite(best) ? json(best) : json(nullptr)}, {"above", above},
                 {"val_loss", std::isfinite(val_loss) ? json(val_loss) : json(nullptr)},
-                {"recent", std::vector<double>(recent.begin(), recent.end())}};
+                {"recent", std::vector<double>(recent.begin(), recent.end())}, {"val_pending", val_pending}};
     }
     static LoopState from(const json& j) {
         LoopState s;
@@ -40,6 +68,7 @@ struct LoopState {
         s.best = num("best", std::numeric_limits<double>::infinity());
         s.above = static_cast<int>(num("above", 0));
         s.val_loss = num("val_loss", std::nan(""));
+        if (auto it = j.find("val_pending"); it != j.end() && it->is_boolean()) s.val_pending = it->get<bool>();
         if (auto it = j.find("recent"); it != j.end() && it->is_array())
             for (auto& v : *it)
                 if (v.is_number()) s.recent.push_back(v.get<double>());

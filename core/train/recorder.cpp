@@ -166,8 +166,31 @@ int default_threads() {
     return n == 0 ? 1 : static_cast<int>(n);
 }
 
+// Before a run: checked, then queued (see trainer.h).
+int64_t queue_run(Store& store, const RunConfig& cfg, int64_t experiment_id, const std::vector<std::string>& tags) {
+    validate(cfg);
+    return store.create_run(cfg.name, scheme_name(cfg.scheme), to_json(cfg), cfg.train.seed, experiment_id, tags);
+}
+
+
+void preflight(const RunConfig& cfg) {
+    validate(cfg);
+    std::string device;
+    try {
+        device = resolve_device(cfg.train.device);
+    } catch (const RunError& e) {
+        std::string m = e.what();
+        if (m.rfind("train.device ", 0) == 0) m = m.substr(13);   // the path names the field already
+        throw ConfigError("train.device", m);
+    }
+    check_data_source(cfg.data, cfg.model.context);
+    if (device == "cpu") check_memory(cfg);
+}
+
 json library_versions() {
     return {{"normlab", NORMLAB_VERSION},
+            {"commit", normlab_commit()},
+            {"trace", NORMLAB_TRACE_VERSION},
             {"libtorch", TORCH_VERSION},
             {"sqlite", sqlite3_libversion()},
             {"compiler", __VERSION__},

@@ -45,26 +45,6 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-int64_t queue_run(Store& store, const RunConfig& cfg, int64_t experiment_id, const std::vector<std::string>& tags) {
-    validate(cfg);
-    return store.create_run(cfg.name, scheme_name(cfg.scheme), to_json(cfg), cfg.train.seed, experiment_id, tags);
-}
-
-
-void preflight(const RunConfig& cfg) {
-    validate(cfg);
-    std::string device;
-    try {
-        device = resolve_device(cfg.train.device);
-    } catch (const RunError& e) {
-        std::string m = e.what();
-        if (m.rfind("train.device ", 0) == 0) m = m.substr(13);   // the path names the field already
-        throw ConfigError("train.device", m);
-    }
-    check_data_source(cfg.data, cfg.model.context);
-    if (device == "cpu") check_memory(cfg);
-}
-
 RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
     auto info = store.run(run_id);
     if (!info) throw StoreError("no run " + std::to_string(run_id) + " in " + store.path());
@@ -120,6 +100,8 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
                            ") was started for " + comm->device() + "; pass --device to choose one for both");
         torch::set_num_threads(cfg.train.threads > 0 ? cfg.train.threads : default_threads());
         data = load_dataset(cfg.data, cfg.model.context, cancelled);
+        // A resume must see the bytes the run trained on: a changed file would silently change the run.
+        if (opts.resume) check_same_data(info->info, data, cfg.data);
         model = GPT(cfg.model);
         model->reset_parameters(cfg.train.seed);
         model->to(torch::Device(device_name));
@@ -143,26 +125,11 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
         // rank, then every rank says whether it is ready: one that is not
         // stops them all before anything is written.
         try {
-            std::string bytes;
-            if (R == 0 && prep_error.empty() && !prep_cancelled && step > 0) {
-                std::ifstream in(info->checkpoint, std::ios::binary);
-                std::ostringstream ss;
-                ss << in.rdbuf();
-                bytes = ss.str();
-            }
-            bytes = comm->share(bytes);
+            const bool sends = R == 0 && prep_error.empty() && !prep_cancelled && step > 0;
+            const std::string bytes = comm->share(sends ? read_checkpoint_bytes(info->checkpoint) : std::string());
             if (R > 0 && !bytes.empty() && prep_error.empty()) {
-                const fs::path tmp = fs::temp_directory_path() /
-                                     ("normlab-rank" + std::to_string(R) + "-" + std::to_string(::getpid()) + ".pt");
-                { std::ofstream(tmp, std::ios::binary) << bytes; }
                 json saved;
-                try {
-                    step = load_checkpoint(tmp.string(), model, optimizer.get(), &saved);
-                } catch (...) {
-                    fs::remove(tmp);
-                    throw;
-                }
-                fs::remove(tmp);
+                step = load_checkpoint_bytes(bytes, model, optimizer.get(), &saved);
                 st = LoopState::from(saved);
             }
         } catch (const std::exception& e) {
@@ -254,8 +221,10 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
         json run_info = {{"parameters", model->parameter_count()},
                          {"data", data.description},
                          {"data_bytes", data.bytes.size()},
+                         {"data_hash", data_fingerprint(data.bytes)},
                          {"tokens_per_step", static_cast<int64_t>(B) * T},
-                         {"threads", torch::get_num_threads()}};
+                         {"threads", torch::get_num_threads()},
+                         {"thread_waiting", thread_waiting_summary()}};
         if (comm)
             run_info["distributed"] = {{"world_size", W}, {"backend", comm->backend()},
                                        {"launcher", comm->launch().launcher},
@@ -295,12 +264,14 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
         const int64_t start_step = step;
         int64_t tokens = static_cast<int64_t>(step) * B * T;
 
+        std::function<void(int)> on_eval_batch;   // progress during a long evaluation (set below)
         auto evaluate = [&]() {
             torch::NoGradGuard ng;
             model->set_branch_alpha(branchnorm_alpha(cfg.model.branchnorm, step));
             model->eval();
             double sum = 0;
             for (int i = 0; i < cfg.train.eval_batches; ++i) {
+                if (on_eval_batch) on_eval_batch(i);
                 if (cancelled()) throw Cancelled();
                 auto tok = shard(batch_tokens(data, cfg.train.seed, i, B, T, true)).to(device);
                 sum += GPTImpl::loss(model->forward(tok.narrow(1, 0, T)), tok.narrow(1, 1, T)).item<double>();
@@ -324,12 +295,16 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             save_checkpoint(file, model, optimizer.get(), step, cfg, st.to_json());
             writer.flush_with_checkpoint(file, step);
             std::error_code ec;
-            if (!current_ckpt.empty() && current_ckpt != file && is_checkpoint_of(current_ckpt, run_id))
+            // Only a file of this store's own: a copy resuming from the
+            // original's checkpoint leaves it to the original.
+            if (!current_ckpt.empty() && current_ckpt != file && is_checkpoint_of(current_ckpt, run_id) &&
+                fs::equivalent(fs::path(current_ckpt).parent_path(), ckpt_dir, ec))
                 fs::remove(current_ckpt, ec);
             current_ckpt = file;
             last_ckpt = std::chrono::steady_clock::now();
             ckpt_cost_s = seconds_since(c0);
         };
+        int eval_at = -1;   // the validation batch being evaluated, for the progress report
         auto report = [&](RunStatus status) {
             if (!opts.on_progress) return;
             Progress p;
@@ -345,10 +320,24 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             p.tokens_per_s = p.elapsed_s > 0 ? done * B * T / p.elapsed_s : 0;
             p.eta_s = done > 0 ? p.elapsed_s / done * (cfg.train.steps - step) : 0;
             p.status = status;
+            p.eval_batch = eval_at;
+            p.eval_batches = eval_at >= 0 ? cfg.train.eval_batches : 0;
             opts.on_progress(p);
+        };
+        on_eval_batch = [&](int i) {
+            if (!opts.on_progress || seconds_since(last_progress) < opts.progress_interval_s) return;
+            eval_at = i;
+            report(RunStatus::Running);
+            eval_at = -1;
+            last_progress = std::chrono::steady_clock::now();
         };
 
         model->train();
+        if (st.val_pending) {   // the evaluation a cancel interrupted, at the step it was due
+            st.val_loss = evaluate();
+            writer.scalar("val/loss", step, st.val_loss);
+            st.val_pending = false;
+        }
         // On a GPU the optimizer, the gradient norm and the clipping run as
         // multi-tensor kernels (optim_step.cpp); on the CPU, LibTorch's loops.
         const bool multi_tensor = torch::Device(device_name).is_cuda();
@@ -450,7 +439,16 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
 
             const bool last = step == cfg.train.steps;
             if ((cfg.train.eval_every > 0 && step % cfg.train.eval_every == 0) || last) {
-                st.val_loss = evaluate();
+                try {
+                    st.val_loss = evaluate();
+                } catch (const Cancelled&) {
+                    // Stopped inside the evaluation: the weights of this step are kept,
+                    // and a resume measures the validation loss it owes first.
+                    model->train();
+                    st.val_pending = true;
+                    checkpoint();
+                    return fail(RunStatus::Cancelled, "cancelled by the user");
+                }
                 writer.scalar("val/loss", step, st.val_loss);
             }
             const bool by_steps = cfg.train.checkpoint_every > 0 && step % cfg.train.checkpoint_every == 0;
@@ -482,6 +480,10 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
         // Inside an evaluation: the last checkpoint stays; a resume redoes the steps after it.
         return fail(RunStatus::Cancelled, "cancelled by the user");
     } catch (const StoreError& e) {
+        if ((e.code() & 0xff) == SQLITE_BUSY)   // resumable: nothing is wrong with the run itself
+            return fail(RunStatus::Interrupted, "the run store stayed locked by another process for more than " +
+                                                    std::to_string(static_cast<int>(Store::lock_timeout_seconds())) +
+                                                    " s (NORMLAB_LOCK_TIMEOUT); resume it when that process has finished: " + e.what());
         return fail(RunStatus::Failed, std::string("the run store could not be written: ") + e.what());
     } catch (const c10::Error& e) {
         return fail(RunStatus::Failed, e.what_without_backtrace());

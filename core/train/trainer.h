@@ -37,6 +37,8 @@ struct Progress {
     double elapsed_s = 0;
     double eta_s = 0;
     RunStatus status = RunStatus::Running;
+    int eval_batch = -1;         // >= 0: evaluating the validation loss due at `step`, this batch of eval_batches
+    int eval_batches = 0;
 };
 
 // Cancel and pause from any thread; the trainer checks between steps.

@@ -1,0 +1,111 @@
+// NormLab core: outputs never overwrite what a command reads (see output_guard.h).
+#include "core/store/output_guard.h"
+
+#include "core/errors.h"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <mutex>
+#include <optional>
+
+namespace normlab {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::mutex g_mu;
+std::vector<std::string> g_stores;   // resolved paths
+
+struct FileId {
+    dev_t dev;
+    ino_t ino;
+    bool operator==(const FileId& o) const { return dev == o.dev && ino == o.ino; }
+};
+
+std::optional<FileId> file_id(const fs::path& p) {
+    struct stat st{};
+    if (::stat(p.c_str(), &st) != 0) return std::nullopt;
+    return FileId{st.st_dev, st.st_ino};
+}
+
+fs::path resolved(const std::string& p) {
+    std::error_code ec;
+    fs::path abs = fs::absolute(p, ec);
+    fs::path r = fs::weakly_canonical(abs, ec);
+    return ec ? abs.lexically_normal() : r;
+}
+
+// The same file: one inode (after symlinks), or one resolved path where it does not exist yet.
+bool same_file(const fs::path& out, const std::optional<FileId>& out_id, const fs::path& other) {
+    if (out_id) {
+        if (auto id = file_id(other); id && *id == *out_id) return true;
+    }
+    return out == resolved(other.string());
+}
+
+// `out` is `dir` or lies below it (by inode for every existing ancestor, by path otherwise).
+bool inside(const fs::path& out, const fs::path& dir) {
+    const auto dir_id = file_id(dir);
+    const fs::path rdir = resolved(dir.string());
+    for (fs::path p = out; !p.empty(); p = p.parent_path()) {
+        if (p == rdir) return true;
+        if (dir_id) {
+            if (auto id = file_id(p); id && *id == *dir_id) return true;
+        }
+        if (p == p.parent_path()) break;
+    }
+    return false;
+}
+
+[[noreturn]] void refuse(const std::string& field, const std::string& out, const std::string& what) {
+    throw ConfigError(field, out + " is " + what + "; writing there would destroy it. Nothing was written: choose"
+                                                   " another file name for " + field + ".");
+}
+
+}  // namespace
+
+void protect_store(const std::string& store_path) {
+    const std::string r = resolved(store_path).string();
+    std::lock_guard<std::mutex> lock(g_mu);
+    for (auto& s : g_stores)
+        if (s == r) return;
+    g_stores.push_back(r);
+}
+
+void check_output_path(const std::string& out, const std::string& field, const std::vector<std::string>& inputs) {
+    if (out.empty() || out == "-") return;
+    const fs::path r = resolved(out);
+    const auto id = file_id(r);
+    std::vector<std::string> stores;
+    {
+        std::lock_guard<std::mutex> lock(g_mu);
+        stores = g_stores;
+    }
+    for (const std::string& s : stores) {
+        if (same_file(r, id, s)) refuse(field, out, "the run store " + s);
+        for (const char* suffix : {"-wal", "-shm", "-journal"})
+            if (same_file(r, id, s + suffix))
+                refuse(field, out, std::string("the run store's ") + (suffix[1] == 'w' ? "write-ahead log" : suffix[1] == 's' ? "shared-memory index" : "journal") + " (" + s + suffix + ")");
+        if (inside(r, s + ".checkpoints"))
+            refuse(field, out, "in the run store's checkpoints folder " + s + ".checkpoints");
+    }
+    for (const std::string& in : inputs)
+        if (!in.empty() && same_file(r, id, in)) refuse(field, out, "an input of this command (" + in + ")");
+}
+
+void check_output_folder(const std::string& dir, const std::string& field) {
+    const fs::path r = resolved(dir);
+    std::vector<std::string> stores;
+    {
+        std::lock_guard<std::mutex> lock(g_mu);
+        stores = g_stores;
+    }
+    for (const std::string& s : stores) {
+        if (same_file(r, file_id(r), s)) refuse(field, dir, "the run store " + s);
+        if (inside(r, s + ".checkpoints"))
+            refuse(field, dir, "in the run store's checkpoints folder " + s + ".checkpoints");
+    }
+}
+
+}  // namespace normlab

@@ -1,0 +1,78 @@
+// Tests (internal): running normlab-cli as a user would, and reading the
+// store it writes while it runs. Shared by test_cli_safety and test_neighbours.
+#pragma once
+
+#include "core/store/store.h"
+
+#include <QtTest/QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+namespace cli_harness {
+
+struct Result {
+    int code;
+    QString out, err;
+};
+
+// normlab-cli with `args`, from `cwd` when given; -1 on a timeout, -2 on a crash.
+inline Result cli(const QStringList& args, const QString& cwd = {}, int timeout_ms = 120000) {
+    QProcess p;
+    if (!cwd.isEmpty()) p.setWorkingDirectory(cwd);
+    p.start(QStringLiteral(NORMLAB_CLI), args);
+    if (!p.waitForFinished(timeout_ms)) {
+        p.kill();
+        p.waitForFinished();
+        return {-1, {}, "timeout"};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+// A tiny experiment: d 32 × 2 layers on a Markov source, one thread.
+inline nlohmann::json tiny(int steps, const nlohmann::json& extra = nlohmann::json::object()) {
+    nlohmann::json base = {{"model", {{"d_model", 32}, {"n_layers", 2}, {"n_heads", 4}, {"d_ff", 64}, {"context", 16}}},
+                           {"train", {{"steps", steps}, {"batch_size", 4}, {"eval_every", 10}, {"threads", 1}}},
+                           {"data", {{"source", "markov"}, {"markov", {{"length", 5000}}}}}};
+    base.merge_patch(extra);
+    return {{"name", "t"}, {"base", base}};
+}
+
+inline QString write_file(const QString& path, const std::string& text) {
+    std::ofstream(path.toStdString(), std::ios::binary) << text;
+    return path;
+}
+
+// Runs in a store another process writes (0 while it does not exist yet).
+inline size_t runs_in(const QString& store) {
+    if (!QFileInfo::exists(store)) return 0;
+    try {
+        normlab::Store s(store.toStdString(), normlab::Store::Mode::ReadOnly);
+        return s.runs().size();
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
+// The most steps any run of that store has recorded as done (its checkpoints).
+inline int64_t steps_in(const QString& store) {
+    if (!QFileInfo::exists(store)) return 0;
+    try {
+        normlab::Store s(store.toStdString(), normlab::Store::Mode::ReadOnly);
+        int64_t most = 0;
+        for (auto& r : s.runs()) most = std::max(most, r.steps_done);
+        return most;
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
+// The bytes of a file ("" when it cannot be read).
+inline QByteArray bytes_of(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+}  // namespace cli_harness
