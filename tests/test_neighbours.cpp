@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include <csignal>
+#include <sys/mount.h>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -277,6 +278,40 @@ private Q_SLOTS:
         QVERIFY(p.waitForFinished(30000));
         const QString err = QString::fromUtf8(p.readAllStandardError());
         QVERIFY2(p.exitCode() == 4 && err.contains("was deleted") && !err.contains("finished after"), qPrintable(err));
+    }
+
+    // 12. A disk that fills under the store itself (another program took the
+    //     last bytes): the run still records why it ended.
+    void aFullDiskStillRecordsWhyTheRunEnded() {
+        if (::geteuid() != 0) QSKIP("needs root to mount a small tmpfs (CI runs as root)");
+        const QString full = path("full");
+        QDir().mkpath(full);
+        if (::mount("tmpfs", full.toUtf8().constData(), "tmpfs", 0, "size=8m") != 0)
+            QSKIP("cannot mount a tmpfs here (a container without CAP_SYS_ADMIN)");
+        struct Unmount {
+            QString p;
+            ~Unmount() { ::umount2(p.toUtf8().constData(), MNT_DETACH); }
+        } unmount{full};
+        // No checkpoint until the end: the store's own log is what needs the space.
+        const QString exp = write("fill.json", tiny(1000000, {{"train", {{"checkpoint_seconds", 0}, {"eval_every", 0}}}}).dump());
+        const QString store = full + "/s.sqlite";
+        QProcess p;
+        p.start(QStringLiteral(NORMLAB_CLI), {"run", exp, "--store", store});
+        QVERIFY(p.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(steps_in(store) >= 1, 60000);
+        {   // another program fills the disk to its last byte
+            std::ofstream filler((full + "/filler").toStdString(), std::ios::binary);
+            const std::string block(4096, 'x');
+            while (filler.write(block.data(), block.size())) filler.flush();
+        }
+        QVERIFY(p.waitForFinished(120000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(p.exitCode() == 4, qPrintable(err.right(600)));
+        QFile::remove(full + "/filler");
+        normlab::RunInfo run = run_of(store);
+        QVERIFY2(run.status == normlab::RunStatus::Failed && run.message.find("full") != std::string::npos,
+                 qPrintable(QString::fromStdString(normlab::status_name(run.status) + ": " + run.message) + " / " + err.right(400)));
+        QVERIFY(!QFile::exists(store + ".checkpoints/.space-reserve"));
     }
 
     // 9. Names hold no control characters; none reaches a script or a terminal raw.

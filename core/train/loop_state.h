@@ -9,6 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -42,6 +45,38 @@ inline void check_same_data(const json& info, const Dataset& data, const DataCon
                    info.value("data_bytes", json(0)).dump() + " bytes (hash " + info["data_hash"].get<std::string>() +
                    "). Restore that file, or train a new run on the new data");
 }
+
+// A little disk space kept aside (64 KiB in the checkpoints folder) so that
+// a run that fills the disk can still record how it ended: freed when its end
+// cannot be written, which is then written again. Removed when the run ends.
+class SpaceReserve {
+public:
+    SpaceReserve(const std::string& dir, bool enabled) {
+        if (!enabled) return;
+        std::error_code ec;
+        fs::create_directories(dir, ec);
+        const std::string path = dir + "/.space-reserve";
+        const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) return;
+        const bool ok = ::posix_fallocate(fd, 0, 64 * 1024) == 0;
+        ::close(fd);
+        if (ok) path_ = path;
+        else ::unlink(path.c_str());
+    }
+    ~SpaceReserve() { release(); }
+    SpaceReserve(const SpaceReserve&) = delete;
+    SpaceReserve& operator=(const SpaceReserve&) = delete;
+    // Frees the space; false when there was none kept.
+    bool release() {
+        if (path_.empty()) return false;
+        ::unlink(path_.c_str());
+        path_.clear();
+        return true;
+    }
+
+private:
+    std::string path_;
+};
 
 // The loop's own state, saved in every checkpoint so that a resumed run
 // continues the trace an uninterrupted run would have written.

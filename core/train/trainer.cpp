@@ -168,6 +168,7 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
     const std::string ckpt_dir = opts.checkpoint_dir.empty() ? store.path() + ".checkpoints" : opts.checkpoint_dir;
     std::string current_ckpt = step > 0 ? info->checkpoint : "";
     RunWriter writer(store, run_id, opts.flush_interval_s);
+    SpaceReserve reserve(ckpt_dir, writes);
     auto fail = [&](RunStatus status, const std::string& msg) {
         result.status = status;
         result.steps = step;
@@ -178,14 +179,19 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
         } catch (const std::exception& e) {
             spdlog::error("run {}: could not write its last rows: {}", run_id, e.what());
         }
-        try {
-            store.finish_run(run_id, status, step, msg, st.val_loss);
-            store.heartbeat(run_id, step);
-        } catch (const std::exception& e) {
-            // The store itself cannot be written (a full disk): the run is
-            // marked interrupted the next time the store is opened.
-            spdlog::error("run {}: could not record its end ({}): {}", run_id, msg, e.what());
-            result.message = msg + "; recording it failed too: " + e.what();
+        // The store itself may be what cannot be written (a full disk): the
+        // space kept aside is freed and the end written again.
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            try {
+                store.finish_run(run_id, status, step, msg, st.val_loss);
+                store.heartbeat(run_id, step);
+                break;
+            } catch (const std::exception& e) {
+                if (attempt == 0 && reserve.release()) continue;
+                // Still not: the run is marked interrupted the next time the store is opened.
+                spdlog::error("run {}: could not record its end ({}): {}", run_id, msg, e.what());
+                result.message = msg + "; recording it failed too: " + e.what();
+            }
         }
         return result;
     };
