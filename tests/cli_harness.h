@@ -8,6 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sys/mount.h>
+#include <unistd.h>
+
 #include <fstream>
 
 namespace cli_harness {
@@ -68,6 +71,31 @@ inline int64_t steps_in(const QString& store) {
         return 0;
     }
 }
+
+// A small tmpfs mounted at `dir` for as long as it lives (a disk that fills).
+// mounted() is false without root or CAP_SYS_ADMIN: the caller skips, saying why.
+class SmallDisk {
+public:
+    SmallDisk(const QString& dir, const char* size) : dir_(dir) {
+        QDir().mkpath(dir);
+        const std::string opts = std::string("size=") + size;
+        mounted_ = ::geteuid() == 0 && ::mount("tmpfs", dir.toUtf8().constData(), "tmpfs", 0, opts.c_str()) == 0;
+    }
+    ~SmallDisk() {
+        if (mounted_) ::umount2(dir_.toUtf8().constData(), MNT_DETACH);
+    }
+    SmallDisk(const SmallDisk&) = delete;
+    SmallDisk& operator=(const SmallDisk&) = delete;
+    bool mounted() const { return mounted_; }
+    static const char* why_not() {
+        return ::geteuid() != 0 ? "needs root to mount a small tmpfs (CI runs as root)"
+                                : "cannot mount a tmpfs here (a container without CAP_SYS_ADMIN)";
+    }
+
+private:
+    QString dir_;
+    bool mounted_ = false;
+};
 
 // The bytes of a file ("" when it cannot be read).
 inline QByteArray bytes_of(const QString& path) {

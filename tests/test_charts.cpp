@@ -449,6 +449,18 @@ private Q_SLOTS:
             QVERIFY2(m.hasMatch(), qPrintable(info));
             QVERIFY2(std::abs(m.captured(1).toDouble() - 183 / 25.4 * 72) < 1.5, qPrintable(info));   // 183 mm
         }
+        // An SVG declares the size asked for (it said 118.5 mm for a single column: 4/3 too large).
+        for (auto [column, mm] : {std::pair<const char*, double>{"single", 89}, {"double", 183}}) {
+            const QString svg = dir_.filePath(QString("size-%1.svg").arg(column));
+            QString out, err;
+            QCOMPARE(run(NORMLAB_APP, {"figure", QString::number(ids[0]), "--view", "loss", "--column", column, "--out", svg,
+                                       "--store", path}, &out, &err), 0);
+            QFile f(svg);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const auto m = QRegularExpression("<svg[^>]*width=\"([0-9.]+)mm\"").match(QString::fromUtf8(f.read(2000)));
+            QVERIFY2(m.hasMatch(), svg.toUtf8().constData());
+            QVERIFY2(std::abs(m.captured(1).toDouble() - mm) < 0.5, qPrintable(QString("%1: %2 mm").arg(column, m.captured(1))));
+        }
         // --view gains: the box plots per layer at the latest step, for the gain --probe names, in every run's colour.
         {
             Store g(path.toStdString());

@@ -52,6 +52,7 @@ bool write_figure(const QString& path, const QString& format, int dpi, QSize siz
         QSvgGenerator gen;
         gen.setFileName(path);
         gen.setSize(size);
+        gen.setResolution(96);   // sizes here are 96 dpi pixels (the PDF's too); Qt's default, 72, declared 4/3 the size
         gen.setViewBox(QRect(QPoint(0, 0), size));
         gen.setTitle(title);
         gen.setDescription(QStringLiteral("NormLab figure"));
