@@ -483,6 +483,10 @@ private Q_SLOTS:
         QString err;
         QCOMPARE(run(NORMLAB_APP, {"figure", QString::number(ids[0]), "--view", "weights", "--out", bad, "--store", path}, nullptr, &err), 2);
         QVERIFY2(err.contains("--view weights") && err.contains("scalars"), qPrintable(err));
+        // Valid probes are listed as --probe takes them, slashes and all (it listed "gainln").
+        QCOMPARE(run(NORMLAB_APP, {"figure", QString::number(ids[0]), "--view", "gains", "--probe", "gain/nope", "--out", bad,
+                                   "--store", path}, nullptr, &err), 2);
+        QVERIFY2(err.contains("gain/ln"), qPrintable(err));
         QCOMPARE(run(NORMLAB_APP, {"figure", "no such run", "--out", bad, "--store", path}, nullptr, &err), 2);
         QVERIFY2(err.contains("no such run"), qPrintable(err));
         QVERIFY(!QFile::exists(bad));

@@ -88,7 +88,11 @@ bool ChartsView::showView(const QString& view, const QString& weight, const QStr
             return true;
         }
         QStringList have;
-        for (int k = 0; k < combo->count(); ++k) have << combo->itemData(k).toString().mid(prefix.size()).remove('/');
+        for (int k = 0; k < combo->count(); ++k) {   // as the option takes them: "fc2", "gain/norm1"
+            QString name = combo->itemData(k).toString().mid(prefix.size());
+            if (!prefix.isEmpty() && name.startsWith('/')) name.remove(0, 1);
+            have << name;
+        }
         if (error) *error = QString("%1 %2 is not one of: %3").arg(option, value, have.join(", "));
         return false;
     };
