@@ -28,6 +28,35 @@ private Q_SLOTS:
         QLocale::setDefault(QLocale::c());
     }
 
+    void theWheelScrollsTheFormNotItsFields() {
+        // Scrolling the form over a drop-down or a spin box leaves them as they were;
+        // once a field is focused (clicked, or reached with Tab), the wheel is its.
+        Designer d;
+        d.resize(400, 300);
+        d.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        d.setScheme(Scheme::BranchNorm);
+        auto* schedule = qobject_cast<QComboBox*>(d.field("model.branchnorm.schedule"));
+        auto* steps = qobject_cast<QSpinBox*>(d.field("train.steps"));
+        QVERIFY(schedule && steps);
+        auto wheel = [](QWidget* w) {
+            const QPointF at(w->width() / 2.0, w->height() / 2.0);
+            QWheelEvent e(at, w->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+            QCoreApplication::sendEvent(w, &e);
+        };
+        const int index = schedule->currentIndex(), value = steps->value();
+        d.setFocus();
+        wheel(schedule);
+        wheel(steps);
+        QCOMPARE(schedule->currentIndex(), index);
+        QCOMPARE(steps->value(), value);
+        steps->setFocus();
+        QTRY_VERIFY(steps->hasFocus());
+        wheel(steps);
+        QVERIFY(steps->value() != value);
+    }
+
     void schemePresetSetsToggles() {
         Designer d;
         d.setScheme(Scheme::NormFormer);

@@ -9,6 +9,7 @@
 #include "core/errors.h"
 #include "core/experiment.h"
 #include "core/store/store.h"
+#include "core/version.h"
 #include "widgets/chartsview.h"
 #include "widgets/designer.h"
 #include "widgets/heatmap.h"
@@ -133,6 +134,22 @@ private Q_SLOTS:
         const auto run = *w.store().run(id);
         QCOMPARE(run.info["resumed_at_step"].get<int64_t>(), int64_t(12));
         QCOMPARE(w.store().points(w.store().series_id(id, "train/loss")).size(), size_t(40));
+    }
+
+    void helpNeedsNoDisplay() {
+        // `normlab --help` on a server without a display prints its options (it aborted in Qt's start-up).
+        QProcess app;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char* v : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"}) env.remove(v);
+        app.setProcessEnvironment(env);
+        for (const char* flag : {"--help", "--version"}) {
+            app.start(QStringLiteral(NORMLAB_APP), {flag});
+            QVERIFY(app.waitForFinished(60000));
+            const QString out = QString::fromUtf8(app.readAllStandardOutput());
+            QVERIFY2(app.exitStatus() == QProcess::NormalExit && app.exitCode() == 0 &&
+                         out.contains(flag == std::string("--help") ? "--store" : NORMLAB_VERSION),
+                     qPrintable(out + app.readAllStandardError()));
+        }
     }
 
     void sigtermCancelsTheRunAndQuits() {

@@ -1,5 +1,6 @@
 // NormLab widgets: Designer (see designer.h).
 #include "widgets/designer.h"
+#include "widgets/wheel_guard.h"
 
 #include "core/experiment.h"
 
@@ -165,6 +166,8 @@ void Designer::build() {
     scheme_label_ = new QLabel(tr("Scheme"), this);
     top->addRow(scheme_label_, scheme_);
     variant_ = new QComboBox(this);
+    take_wheel_only_when_focused(scheme_);
+    take_wheel_only_when_focused(variant_);
     variant_->setObjectName("variant");
     variant_->setVisible(false);
     variant_label_ = new QLabel(tr("Run shown"), this);
@@ -244,6 +247,7 @@ void Designer::build() {
                 }
             }
             w->setObjectName(f.path);
+            if (qobject_cast<QComboBox*>(w) || qobject_cast<QSpinBox*>(w)) take_wheel_only_when_focused(w);
             if (*f.tip) w->setToolTip(tr(f.tip));
             fields_[f.path] = w;
             auto* label = new QLabel(tr(f.label), box);

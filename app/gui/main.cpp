@@ -83,6 +83,14 @@ int main(int argc, char** argv) {
         QApplication app(argc, argv);
         return run_figure(QApplication::arguments().mid(2));
     }
+    // --help and --version print and exit: they need no display (without one, Qt would abort).
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if ((a == "--help" || a == "-h" || a == "--help-all" || a == "--version" || a == "-v") &&
+            qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
+            qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
     QApplication app(argc, argv);
     QApplication::setOrganizationName("NormLab");
     QApplication::setApplicationName("NormLab");
