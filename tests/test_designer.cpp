@@ -172,6 +172,20 @@ private Q_SLOTS:
         QCOMPARE(d.config().optim.weight_decay, 0.0);
         QCOMPARE(d.config().optim.lr, 0.0042);
         QCOMPARE(d.config().model.d_model, 32);
+        // ... and the form says so; leaving nGPT puts back what it changed and the user did not.
+        const QString notice = d.findChild<QLabel*>("designerStatus")->text();
+        QVERIFY2(notice.contains("optim.weight_decay 0.05 → 0.0") && notice.contains("optim.schedule.warmup 20 → 0"),
+                 qPrintable(notice));
+        d.setScheme(Scheme::PreLN);
+        QCOMPARE(d.config().optim.schedule.warmup, 20);
+        QCOMPARE(d.config().optim.weight_decay, 0.05);
+        QVERIFY2(d.findChild<QLabel*>("designerStatus")->text().contains("Restored"),
+                 qPrintable(d.findChild<QLabel*>("designerStatus")->text()));
+        d.setScheme(Scheme::NGPT);
+        qobject_cast<QSpinBox*>(d.field("optim.schedule.warmup"))->setValue(50);   // changed under nGPT: kept
+        d.setScheme(Scheme::PreLN);
+        QCOMPARE(d.config().optim.schedule.warmup, 50);
+        QCOMPARE(d.config().optim.weight_decay, 0.05);
     }
 
     void invalidInputDisablesRunWithItsReason() {

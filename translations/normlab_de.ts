@@ -370,6 +370,14 @@
         <translation>Experiment starten</translation>
     </message>
     <message>
+        <source>%1 sets %2.</source>
+        <translation>%1 setzt %2.</translation>
+    </message>
+    <message>
+        <source>Restored what the previous scheme had changed: %1.</source>
+        <translation>Zurückgesetzt, was das vorige Schema geändert hatte: %1.</translation>
+    </message>
+    <message>
         <source>These apply only to the nGPT layout (Layout: ngpt, or the nGPT scheme)</source>
         <translation>Gilt nur für das nGPT-Layout (Layout: ngpt oder das nGPT-Schema)</translation>
     </message>

@@ -370,6 +370,14 @@
         <translation>运行实验</translation>
     </message>
     <message>
+        <source>%1 sets %2.</source>
+        <translation>%1 设置了 %2。</translation>
+    </message>
+    <message>
+        <source>Restored what the previous scheme had changed: %1.</source>
+        <translation>已恢复上一个方案更改的设置：%1。</translation>
+    </message>
+    <message>
         <source>These apply only to the nGPT layout (Layout: ngpt, or the nGPT scheme)</source>
         <translation>仅适用于 nGPT 布局（布局：ngpt，或 nGPT 方案）</translation>
     </message>

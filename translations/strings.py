@@ -246,6 +246,9 @@ T = {
     "Which run of the opened experiment the form shows": ("Welcher Lauf des geöffneten Experiments im Formular steht", "表单显示已打开实验中的哪个运行"),
     "These apply only to the nGPT layout (Layout: ngpt, or the nGPT scheme)": ("Gilt nur für das nGPT-Layout (Layout: ngpt oder das nGPT-Schema)", "仅适用于 nGPT 布局（布局：ngpt，或 nGPT 方案）"),
     "nGPT has no LayerNorm: these do not apply to the nGPT layout": ("nGPT hat keine LayerNorm: diese Optionen gelten nicht für das nGPT-Layout", "nGPT 没有 LayerNorm：这些选项不适用于 nGPT 布局"),
+    "%1 sets %2.": ("%1 setzt %2.", "%1 设置了 %2。"),
+    "Restored what the previous scheme had changed: %1.": ("Zurückgesetzt, was das vorige Schema geändert hatte: %1.",
+                                                           "已恢复上一个方案更改的设置：%1。"),
     "Saved; %1 is set by the experiment's sweep, so the form's value was not saved": ("Gespeichert; %1 wird vom Sweep des Experiments gesetzt, der Wert aus dem Formular wurde daher nicht gespeichert", "已保存；%1 由实验的扫描设定，因此表单中的值未保存"),
     "cannot write %1: %2": ("%1 kann nicht geschrieben werden: %2", "无法写入 %1：%2"),
 

@@ -7,6 +7,7 @@
 #include "core/errors.h"
 
 #include <QCheckBox>
+#include <algorithm>
 #include <QEvent>
 #include <QComboBox>
 #include <QFile>
@@ -374,21 +375,57 @@ RunConfig Designer::config() const {
     return c;
 }
 
-void Designer::setConfig(const RunConfig& c) { fillForm(to_json(c)); }
+void Designer::setConfig(const RunConfig& c) {
+    preset_saved_.clear();
+    fillForm(to_json(c));
+}
 
 Scheme Designer::scheme() const { return parse_scheme(scheme_->currentData().toString().toStdString()); }
 
 void Designer::setScheme(Scheme s) {
     // A preset changes only what it defines (preset_fields, docs/CONFIG.md):
     // every other field keeps what the user set.
+    // Training fields the previous scheme's preset set, that this one does
+    // not, go back to what they were before it (unless changed since), and
+    // the form says what the scheme changed.
     json j = formJson();
     RunConfig preset;
     apply_scheme(preset, s);
     const json pj = to_json(preset);
+    const std::vector<std::string>& now = preset_fields(s);
+    const auto component = [](const std::string& p) {   // what every scheme sets: not worth a notice
+        for (const char* c : {"model.layout", "model.final_norm", "model.normformer", "model.deepnorm", "model.branchnorm",
+                              "model.ngpt"})
+            if (p == c) return true;
+        return false;
+    };
+    QStringList restored, changed;
+    for (auto it = preset_saved_.begin(); it != preset_saved_.end();) {
+        if (std::find(now.begin(), now.end(), it->first) != now.end()) {
+            ++it;
+            continue;
+        }
+        if (const json* cur = find_path(j, it->first); cur && *cur == it->second.second) {
+            set_path(j, it->first, it->second.first);
+            restored << QString::fromStdString(it->first + " " + it->second.first.dump());
+        }
+        it = preset_saved_.erase(it);
+    }
     j["scheme"] = pj["scheme"];
-    for (const std::string& path : preset_fields(s))
-        if (const json* v = find_path(pj, path)) set_path(j, path, *v);
+    for (const std::string& path : now)
+        if (const json* v = find_path(pj, path)) {
+            const json* cur = find_path(j, path);
+            if (!component(path) && cur && *cur != *v) {
+                if (!preset_saved_.count(path)) preset_saved_[path] = {*cur, *v};
+                changed << QString::fromStdString(path + " " + cur->dump() + " → " + v->dump());
+            }
+            set_path(j, path, *v);
+        }
     fillForm(j);
+    QStringList notice;
+    if (!changed.isEmpty()) notice << tr("%1 sets %2.").arg(scheme_->currentText(), changed.join(", "));
+    if (!restored.isEmpty()) notice << tr("Restored what the previous scheme had changed: %1.").arg(restored.join(", "));
+    if (!notice.isEmpty() && error_.isEmpty()) status_->setText(notice.join(' '));
 }
 
 QWidget* Designer::field(const QString& path) const {

@@ -90,6 +90,10 @@ private:
     void fitWidth();
     QScrollArea* scroll_ = nullptr;
     QString error_, error_path_;
+    // Training fields a scheme's preset set (nGPT's weight decay, warm-up, ...):
+    // path → (the value before it, the preset's). Leaving the scheme puts back
+    // those the user did not change since.
+    std::map<std::string, std::pair<nlohmann::json, nlohmann::json>> preset_saved_;
     std::optional<Experiment> experiment_;
     bool filling_ = false;
     // designer_undo.cpp: form states (JSON text) before the current one, and after it
