@@ -15,6 +15,8 @@
 #include <QSpinBox>
 #include <QtTest/QtTest>
 
+#include <fstream>
+
 using namespace normlab;
 using test::make_tiny;
 
@@ -82,6 +84,29 @@ private Q_SLOTS:
 
     // Save → load keeps an experiment whole (description, variants, sweeps,
     // scales, report entries); a change in the form goes to the variant shown.
+    void runningFromTheFormKeepsWhatItDoesNotShow() {
+        // An experiment with threads 1 ran from the form with 0: every field of the
+        // opened experiment is kept unless the form changes it, and threads is in the form.
+        const QString src = dir_.filePath("hidden.json");
+        std::ofstream(src.toStdString()) << nlohmann::json{
+            {"name", "hidden"},
+            {"base", {{"model", {{"d_model", 32}, {"n_layers", 2}, {"n_heads", 4}, {"d_ff", 64}, {"context", 16}}},
+                      {"train", {{"steps", 30}, {"threads", 1}, {"checkpoint_every", 7}, {"eval_batches", 3},
+                                 {"divergence", {{"patience", 9}}}}},
+                      {"data", {{"source", "markov"}}}}}}.dump();
+        Designer d;
+        QString err;
+        QVERIFY2(d.openExperiment(src, &err), qPrintable(err));
+        QCOMPARE(qobject_cast<QSpinBox*>(d.field("train.threads"))->value(), 1);
+        qobject_cast<QSpinBox*>(d.field("train.steps"))->setValue(40);   // an edit elsewhere keeps them too
+        RunConfig c = d.config();
+        QCOMPARE(c.train.steps, 40);
+        QCOMPARE(c.train.threads, 1);
+        QCOMPARE(c.train.checkpoint_every, 7);
+        QCOMPARE(c.train.eval_batches, 3);
+        QCOMPARE(c.train.divergence.patience, 9);
+    }
+
     void savedExperimentsRoundTrip() {
         for (const char* name : {"all_schemes.json", "reproduction/ngpt.json", "warmup.json"}) {
             const QString src = QString(NORMLAB_SOURCE_DIR "/experiments/") + name;

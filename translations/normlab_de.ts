@@ -794,6 +794,14 @@ Xiong et al.'s analysis assumes inputs with E‖x₀‖² ≈ d.</source>
         <translation>Token-Einbettungen mit √d_model multiplizieren (Vaswani et al. §3.4; fairseq).
 Die Analyse von Xiong et al. setzt Eingaben mit E‖x₀‖² ≈ d voraus.</translation>
     </message>
+    <message>
+        <source>Threads</source>
+        <translation>Threads</translation>
+    </message>
+    <message>
+        <source>CPU threads LibTorch uses; 0: all cores</source>
+        <translation>CPU-Threads, die LibTorch nutzt; 0: alle Kerne</translation>
+    </message>
 </context>
 <context>
     <name>normlab::Heatmap</name>

@@ -793,6 +793,14 @@ Xiong et al.'s analysis assumes inputs with E‖x₀‖² ≈ d.</source>
         <translation>将词元嵌入乘以 √d_model（Vaswani 等 §3.4；fairseq）。
 Xiong 等的分析假设输入满足 E‖x₀‖² ≈ d。</translation>
     </message>
+    <message>
+        <source>Threads</source>
+        <translation>线程数</translation>
+    </message>
+    <message>
+        <source>CPU threads LibTorch uses; 0: all cores</source>
+        <translation>LibTorch 使用的 CPU 线程数；0：全部核心</translation>
+    </message>
 </context>
 <context>
     <name>normlab::Heatmap</name>

@@ -246,6 +246,8 @@ T = {
     "Which run of the opened experiment the form shows": ("Welcher Lauf des geöffneten Experiments im Formular steht", "表单显示已打开实验中的哪个运行"),
     "These apply only to the nGPT layout (Layout: ngpt, or the nGPT scheme)": ("Gilt nur für das nGPT-Layout (Layout: ngpt oder das nGPT-Schema)", "仅适用于 nGPT 布局（布局：ngpt，或 nGPT 方案）"),
     "nGPT has no LayerNorm: these do not apply to the nGPT layout": ("nGPT hat keine LayerNorm: diese Optionen gelten nicht für das nGPT-Layout", "nGPT 没有 LayerNorm：这些选项不适用于 nGPT 布局"),
+    "Threads": ("Threads", "线程数"),
+    "CPU threads LibTorch uses; 0: all cores": ("CPU-Threads, die LibTorch nutzt; 0: alle Kerne", "LibTorch 使用的 CPU 线程数；0：全部核心"),
     "%1 sets %2.": ("%1 setzt %2.", "%1 设置了 %2。"),
     "Restored what the previous scheme had changed: %1.": ("Zurückgesetzt, was das vorige Schema geändert hatte: %1.",
                                                            "已恢复上一个方案更改的设置：%1。"),

@@ -136,6 +136,8 @@ const std::vector<Group>& groups() {
           {"train.batch_size", QT_TRANSLATE_NOOP("normlab::Designer", "Batch"), Kind::Int, ""},
           {"train.seed", QT_TRANSLATE_NOOP("normlab::Designer", "Seed"), Kind::Int, ""},
           {"train.device", QT_TRANSLATE_NOOP("normlab::Designer", "Device"), Kind::Enum, "", {"auto", "cpu", "cuda"}},
+          {"train.threads", QT_TRANSLATE_NOOP("normlab::Designer", "Threads"), Kind::Int,
+           QT_TRANSLATE_NOOP("normlab::Designer", "CPU threads LibTorch uses; 0: all cores")},
           {"train.eval_every", QT_TRANSLATE_NOOP("normlab::Designer", "Validate every"), Kind::Int, ""}}},
         {QT_TRANSLATE_NOOP("normlab::Designer", "Probes (every N steps; 0: off)"),
          {{"probes.grads_every", QT_TRANSLATE_NOOP("normlab::Designer", "Gradients"), Kind::Int, ""},
@@ -312,7 +314,9 @@ void Designer::changeEvent(QEvent* e) {
 }
 
 json Designer::formJson() const {
-    json j = json::object();
+    // What the form does not show (threads before it had a field, divergence,
+    // checkpoint cadence, ...) is kept as the opened configuration has it.
+    json j = loaded_.is_object() ? loaded_ : json::object();
     j["scheme"] = scheme_->currentData().toString().toStdString();
     for (const Group& g : groups())
         for (const Field& f : g.fields) {
@@ -339,6 +343,7 @@ json Designer::formJson() const {
 
 void Designer::fillForm(const json& j) {
     filling_ = true;
+    loaded_ = j;
     if (auto* s = find_path(j, "scheme"); s && s->is_string())
         scheme_->setCurrentIndex(scheme_->findData(QString::fromStdString(s->get<std::string>())));
     for (const Group& g : groups())

@@ -94,6 +94,8 @@ private:
     // path → (the value before it, the preset's). Leaving the scheme puts back
     // those the user did not change since.
     std::map<std::string, std::pair<nlohmann::json, nlohmann::json>> preset_saved_;
+    // The configuration last put into the form, whole: formJson() starts from it.
+    nlohmann::json loaded_;
     std::optional<Experiment> experiment_;
     bool filling_ = false;
     // designer_undo.cpp: form states (JSON text) before the current one, and after it
