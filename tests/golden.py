@@ -14,7 +14,8 @@ Tolerances (|a - b| <= abs + rel * |golden|), by profile:
           abs 1e-6 for every point; the first step's loss within 1e-6 relative. Room for another CPU's
           kernels (AVX2 against AVX-512 rounding), not for a change in what is computed.
   torch2  PyPI's LibTorch 2.x (another BLAS, SDPA attention): rel 2e-3 on the loss and validation
-          loss (as scripts/compare_traces.py), rel 5e-2 / abs 1e-5 on every other series.
+          loss (as scripts/compare_traces.py), rel 5e-3 / abs 1e-6 on every other series (measured: at most
+          7.6e-4 on any point of any series).
 
 A change that moves a trace must regenerate the files (--update, which raises the trace version in
 core/version.h's NORMLAB_TRACE_VERSION by hand first: the files must carry the version the code has)
@@ -38,7 +39,7 @@ GOLDEN = os.path.join(ROOT, "tests", "golden")
 TIMING = {"train/wall_s", "train/tokens_per_s", "dist/allreduce_wait_s"}
 PROFILES = {
     "same": {"first": 1e-6, "loss": 1e-4, "rel": 1e-4, "abs": 1e-6},
-    "torch2": {"first": 1e-5, "loss": 2e-3, "rel": 5e-2, "abs": 1e-5},
+    "torch2": {"first": 1e-5, "loss": 2e-3, "rel": 5e-3, "abs": 1e-6},
 }
 LOSSES = {"train/loss", "val/loss"}
 
