@@ -14,7 +14,6 @@
 #include <sqlite3.h>
 
 #include <csignal>
-#include <sys/mount.h>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -172,7 +171,9 @@ private Q_SLOTS:
         QVERIFY2(r.code == 5 && r.err.contains(bad) && r.err.contains("damaged"), qPrintable(r.err));
         QVERIFY(bytes_of(target) == target_bytes);
         // Named second, after a good one: still nothing is merged.
-        r = cli({"merge", path("copy.sqlite"), bad, "--into", target});
+        const QString other = path("other-good.sqlite");   // a good source not merged yet
+        QVERIFY(cli({"run", write("m2.json", tiny(20).dump()), "--store", other}).code == 0);
+        r = cli({"merge", other, bad, "--into", target});
         QVERIFY2(r.code == 5 && r.err.contains("damaged"), qPrintable(r.err));
         QVERIFY(bytes_of(target) == target_bytes);
     }

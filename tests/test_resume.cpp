@@ -12,6 +12,7 @@
 #include <QtTest/QtTest>
 
 #include <cmath>
+#include <functional>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -64,15 +65,20 @@ QString differences(const Trace& a, const Trace& b) {
     return {};
 }
 
-RunResult cancel_at(Store& store, int64_t id, int64_t at) {
+// Trains the run, cancelling it at the first progress report `when` holds for.
+RunResult cancel_when(Store& store, int64_t id, const std::function<bool(const Progress&)>& when) {
     RunControl control;
     TrainOptions o;
     o.control = &control;
     o.progress_interval_s = 0;
     o.on_progress = [&](const Progress& p) {
-        if (p.step >= at) control.cancel();
+        if (when(p)) control.cancel();
     };
     return train_run(store, id, o);
+}
+
+RunResult cancel_at(Store& store, int64_t id, int64_t at) {
+    return cancel_when(store, id, [at](const Progress& p) { return p.step >= at; });
 }
 
 RunResult resume(Store& store, int64_t id) {
@@ -132,15 +138,10 @@ private Q_SLOTS:
         const int64_t full = queue_run(store, c);
         QCOMPARE(train_run(store, full).status, RunStatus::Finished);
         const int64_t id = queue_run(store, c);
-        RunControl control;
-        TrainOptions o;
-        o.control = &control;
-        o.progress_interval_s = 0;
         bool seen = false;
-        o.on_progress = [&](const Progress& pr) {
-            if (pr.step == 20 && pr.eval_batch == 3) seen = true, control.cancel();
-        };
-        RunResult r = train_run(store, id, o);
+        RunResult r = cancel_when(store, id, [&](const Progress& pr) {
+            return seen = seen || (pr.step == 20 && pr.eval_batch == 3);
+        });
         QVERIFY(seen);
         QCOMPARE(r.status, RunStatus::Cancelled);
         QCOMPARE(r.steps, int64_t(20));

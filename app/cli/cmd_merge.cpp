@@ -13,15 +13,12 @@ static int cmd_merge(const Args& args) {
         throw UsageError("merge needs stores and a target: normlab-cli merge STORE... --into STORE");
     // Every input is checked before anything is written: a refused one stops the merge untouched.
     for (auto& p : args.positional) {
-        Store check(p, Store::Mode::ReadOnly);
-        if (const std::string problems = check.integrity_problems(); !problems.empty())
-            throw StoreError(p + " is damaged (SQLite's integrity check: " + problems + "); nothing was merged and " +
-                             into + " was not touched. Merge a good copy of it.");
+        Store(p, Store::Mode::ReadOnly).require_sound(into);
     }
     Store target(into);
     int added = 0, updated = 0, unchanged = 0;
     for (auto& p : args.positional) {
-        const Store::MergeReport r = target.merge_from(p);
+        const Store::MergeReport r = target.merge_from(p, /*checked=*/true);
         std::fprintf(stderr, "%s: %d run(s) added, %d updated, %d already there\n", p.c_str(), r.added, r.updated, r.unchanged);
         for (auto& w : r.warnings) std::fprintf(stderr, "  warning: %s\n", w.c_str());
         added += r.added;

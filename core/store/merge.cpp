@@ -32,7 +32,7 @@ bool ended(RunStatus s) { return s != RunStatus::Queued && s != RunStatus::Runni
 
 }  // namespace
 
-std::string Store::integrity_problems() {
+void Store::require_sound(const std::string& merge_target) {
     sqlite3_stmt* qc = nullptr;
     sqlite3_prepare_v2(db_, "PRAGMA quick_check", -1, &qc, nullptr);
     std::string problems;
@@ -46,10 +46,12 @@ std::string Store::integrity_problems() {
     if (rc != SQLITE_DONE && problems.empty()) problems = sqlite3_errmsg(db_);
     sqlite3_finalize(qc);
     if (n > 3) problems += "; and " + std::to_string(n - 3) + " more";
-    return problems;
+    if (!problems.empty())
+        throw StoreError(path_ + " is damaged (SQLite's integrity check: " + problems + "); nothing was merged and " +
+                         merge_target + " was not touched. Merge a good copy of it.");
 }
 
-Store::MergeReport Store::merge_from(const std::string& source) {
+Store::MergeReport Store::merge_from(const std::string& source, bool checked) {
     if (read_only()) throw StoreError(path_ + " is open read-only; runs cannot be merged into it");
     std::error_code ec;
     if (fs::exists(source, ec) && fs::exists(path_, ec) && fs::equivalent(source, path_, ec))
@@ -57,9 +59,7 @@ Store::MergeReport Store::merge_from(const std::string& source) {
     if (!fs::exists(source, ec)) throw StoreError(source + " does not exist; nothing was merged");
     Store src(source, Mode::ReadOnly);
     // A damaged source would silently yield fewer rows: refuse it whole.
-    if (const std::string problems = src.integrity_problems(); !problems.empty())
-        throw StoreError(source + " is damaged (SQLite's integrity check: " + problems + "); it was not merged and"
-                         " nothing was written to " + path_ + ". Merge a good copy of it.");
+    if (!checked) src.require_sound(path_);
     // Every row read from the source, or an error: a read that stops early is never taken for the end.
     auto next = [&src](sqlite3_stmt* q, const char* what) {
         const int rc = sqlite3_step(q);

@@ -191,9 +191,11 @@ public:
     // when the source has more steps or has ended since, keeping the name,
     // notes, tags and colour given to it here. Throws StoreError (nothing
     // written) for a source that is not a NormLab store or is this store.
-    MergeReport merge_from(const std::string& source);
-    // What SQLite's quick_check finds wrong with the file ("" when it is sound).
-    std::string integrity_problems();
+    // A source is checked with require_sound first, unless `checked` says the caller did.
+    MergeReport merge_from(const std::string& source, bool checked = false);
+    // Throws StoreError naming this file and what SQLite's quick_check finds
+    // wrong with it, if anything: a damaged source is never merged in part.
+    void require_sound(const std::string& merge_target);
 
 private:
     sqlite3_stmt* prepare(const std::string& sql);  // cached

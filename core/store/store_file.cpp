@@ -1,6 +1,7 @@
 // NormLab core: the store's file itself — where it is by default, how long a
 // writer waits for a lock, its header read without dropping SQLite's locks,
-// and whether it is still the file this connection writes (see store.h).
+// whether it is still the file this connection writes, and where its
+// checkpoints are (see store.h).
 #include "core/errors.h"
 #include "core/store/store.h"
 #include "core/store/wal.h"
@@ -8,10 +9,12 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <filesystem>
 #include <cstdlib>
 #include <cstring>
 
 namespace normlab {
+namespace fs = std::filesystem;
 
 std::string Store::default_path() {
     if (const char* e = std::getenv("NORMLAB_STORE"); e && *e) return e;
@@ -52,6 +55,42 @@ void Store::check_still_there() const {
     if (static_cast<uint64_t>(now.st_dev) != file_dev_ || static_cast<uint64_t>(now.st_ino) != file_ino_)
         throw StoreError("the run store " + path_ + " was replaced by another file while this process wrote to it;"
                          " its rows would go to the removed file. Stopped.");
+}
+
+// Checkpoints below the store's folder are stored relative to it, so the
+// store and its checkpoints can move together and be used from any folder.
+std::string Store::stored_checkpoint(const std::string& path) const {
+    if (path.empty()) return path;
+    std::error_code ec;
+    const fs::path abs = fs::absolute(path, ec).lexically_normal();
+    const fs::path rel = abs.lexically_relative(fs::path(dir_).lexically_normal());
+    if (!rel.empty() && *rel.begin() != "..") return rel.string();
+    return abs.string();
+}
+
+// A relative checkpoint in a "<name>.checkpoints/" folder is looked for in
+// this store's own folder first: a store renamed or copied together with its
+// checkpoints folder finds its own files, and a store copied alone still
+// reads the original's (which it never deletes: owns_checkpoint).
+std::string Store::resolved_checkpoint(const std::string& stored) const {
+    if (stored.empty() || fs::path(stored).is_absolute()) return stored;
+    const fs::path rel(stored);
+    if (std::distance(rel.begin(), rel.end()) == 2) {
+        const std::string folder = rel.begin()->string();
+        const std::string ext = ".checkpoints";
+        if (folder.size() > ext.size() && folder.compare(folder.size() - ext.size(), ext.size(), ext) == 0) {
+            const fs::path own = fs::path(path_ + ext) / rel.filename();
+            std::error_code ec;
+            if (fs::exists(own, ec)) return own.lexically_normal().string();
+        }
+    }
+    return (fs::path(dir_) / stored).lexically_normal().string();
+}
+
+bool Store::owns_checkpoint(const std::string& file) const {
+    std::error_code ec;
+    const fs::path parent = fs::absolute(file, ec).parent_path();
+    return fs::exists(parent, ec) && fs::equivalent(parent, path_ + ".checkpoints", ec);
 }
 
 }  // namespace normlab

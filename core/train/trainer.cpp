@@ -25,12 +25,8 @@
 
 #include <chrono>
 #include <cmath>
-#include <deque>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <thread>
-#include <unistd.h>
 
 namespace normlab {
 namespace fs = std::filesystem;
