@@ -53,6 +53,13 @@ public:
     Cancelled() : std::runtime_error("cancelled by the user") {}
 };
 
+// A server reached over ssh could not be used: ssh failed, NormLab is missing
+// or incompatible there, or its stream was cut or unreadable (core/remote/).
+class RemoteError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 // Anything else that stopped a run (checkpoint I/O, device unavailable...).
 class RunError : public std::runtime_error {
 public:

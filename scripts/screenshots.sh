@@ -10,3 +10,8 @@ mkdir -p "$OUT"
 xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/app/normlab" --language en --store "$STORE" \
   --experiment experiments/quick_look.json --screenshots "$OUT"
 ls -1 "$OUT"
+# The window following runs that train on a server (a real sshd on 127.0.0.1: tests/test_remote_gui.cpp).
+if [ -x "$BUILD/tests/test_remote_gui" ]; then
+  NORMLAB_SCREENSHOTS="$(realpath "$OUT")" QT_QPA_PLATFORM=offscreen "$BUILD/tests/test_remote_gui" trainOnServerLive >/dev/null
+  ls -1 "$OUT/normlab-remote.png"
+fi

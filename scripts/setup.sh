@@ -17,6 +17,7 @@ PACKAGES=(
   poppler-utils                             # pdftoppm/pdftotext: tests look at exported PDFs
   libgloo-dev                               # Gloo's headers, which LibTorch's c10d headers include (data-parallel training)
   slurm-wlm munge                           # a real single-node Slurm for the scale-out tests (tests/slurm_cluster.py)
+  openssh-server openssh-client             # a real sshd on 127.0.0.1 for training on a server (tests/remote_ssh.py)
   clang libclang-rt-14-dev                  # libFuzzer and the sanitizers' runtime (scripts/fuzz.sh, scripts/sanitize.sh)
 )
 

@@ -1032,6 +1032,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Ctrl+.</translation>
     </message>
     <message>
+        <source>Train on a &amp;server…</source>
+        <translation>Auf einem &amp;Server trainieren…</translation>
+    </message>
+    <message>
         <source>Reproduce paper &amp;findings…</source>
         <translation>Befunde der &amp;Paper reproduzieren…</translation>
     </message>
@@ -1127,6 +1131,44 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <source>A run is training. Cancel it and quit? Its data so far stays in the store.</source>
         <translation>Ein Lauf trainiert. Abbrechen und beenden? Seine bisherigen Daten bleiben im Speicher.</translation>
     </message>
+    <message numerus="yes">
+        <source>Following runs on %n server(s) again</source>
+        <translation>
+            <numerusform>Verfolge wieder Läufe auf %n Server</numerusform>
+            <numerusform>Verfolge wieder Läufe auf %n Servern</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The form cannot be trained: %1</source>
+        <translation>Das Formular kann nicht trainiert werden: %1</translation>
+    </message>
+    <message>
+        <source>Cannot write a temporary file: %1</source>
+        <translation>Temporäre Datei kann nicht geschrieben werden: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) started on %1; following them live</source>
+        <translation>
+            <numerusform>%n Lauf auf %1 gestartet; wird live verfolgt</numerusform>
+            <numerusform>%n Läufe auf %1 gestartet; werden live verfolgt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Stopping on %1…</source>
+        <translation>Halte auf %1 an…</translation>
+    </message>
+    <message>
+        <source>Resuming on %1…</source>
+        <translation>Setze auf %1 fort…</translation>
+    </message>
+    <message>
+        <source>Stopped on %1: %2</source>
+        <translation>Auf %1 angehalten: %2</translation>
+    </message>
+    <message>
+        <source>Resumed on %1: %2</source>
+        <translation>Auf %1 fortgesetzt: %2</translation>
+    </message>
     <message>
         <source>Select two or more runs (Ctrl+click) to see the settings in which they differ.</source>
         <translation>Zwei oder mehr Läufe wählen (Strg+Klick), um die abweichenden Einstellungen zu sehen.</translation>
@@ -1217,6 +1259,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>&amp;Resume from checkpoint</source>
         <translation>Ab Checkpoint &amp;fortsetzen</translation>
+    </message>
+    <message>
+        <source>Stop on the &amp;server</source>
+        <translation>Auf dem &amp;Server anhalten</translation>
     </message>
     <message>
         <source>&amp;Load settings into the form</source>
@@ -1393,6 +1439,96 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <source>NormLab figure</source>
         <translation>NormLab-Abbildung</translation>
     </message>
+    <message>
+        <source>ssh asks:</source>
+        <translation>ssh fragt:</translation>
+    </message>
+    <message>
+        <source>NormLab — ssh</source>
+        <translation>NormLab — ssh</translation>
+    </message>
+</context>
+<context>
+    <name>RemoteControl</name>
+    <message>
+        <source>cannot run %1: %2</source>
+        <translation>%1 kann nicht ausgeführt werden: %2</translation>
+    </message>
+    <message>
+        <source>%1: every run followed has ended</source>
+        <translation>%1: Alle verfolgten Läufe sind beendet</translation>
+    </message>
+</context>
+<context>
+    <name>RemoteDialog</name>
+    <message>
+        <source>Train on a server</source>
+        <translation>Auf einem Server trainieren</translation>
+    </message>
+    <message>
+        <source>A host, user@host or an alias of ~/.ssh/config; your ssh, keys and agent are used as they are</source>
+        <translation>Ein Host, user@host oder ein Alias aus ~/.ssh/config; Ihr ssh, Ihre Schlüssel und Ihr Agent werden unverändert verwendet</translation>
+    </message>
+    <message>
+        <source>The server's normlab-cli: a full path, or a name its non-interactive shell finds on its PATH</source>
+        <translation>normlab-cli des Servers: ein vollständiger Pfad oder ein Name, den seine nicht-interaktive Shell im PATH findet</translation>
+    </message>
+    <message>
+        <source>its default store</source>
+        <translation>sein Standardspeicher</translation>
+    </message>
+    <message>
+        <source>Server (ssh):</source>
+        <translation>Server (ssh):</translation>
+    </message>
+    <message>
+        <source>NormLab on the server:</source>
+        <translation>NormLab auf dem Server:</translation>
+    </message>
+    <message>
+        <source>Store on the server:</source>
+        <translation>Speicher auf dem Server:</translation>
+    </message>
+    <message>
+        <source>The opened experiment (none is open)</source>
+        <translation>Das geöffnete Experiment (keines ist geöffnet)</translation>
+    </message>
+    <message>
+        <source>The experiment "%1", every run</source>
+        <translation>Das Experiment „%1“, alle Läufe</translation>
+    </message>
+    <message>
+        <source>The run the form describes</source>
+        <translation>Der Lauf, den das Formular beschreibt</translation>
+    </message>
+    <message>
+        <source>Train:</source>
+        <translation>Trainieren:</translation>
+    </message>
+    <message>
+        <source>The runs train on the server detached: closing the window, sleep or a dropped network do not stop them. They appear here live, marked with the server's name.</source>
+        <translation>Die Läufe trainieren losgelöst auf dem Server: Schließen des Fensters, Ruhezustand oder ein Netzabbruch halten sie nicht an. Sie erscheinen hier live, mit dem Namen des Servers.</translation>
+    </message>
+    <message>
+        <source>&amp;Check server</source>
+        <translation>Server &amp;prüfen</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>&amp;Starten</translation>
+    </message>
+    <message>
+        <source>Server: give a host, user@host or an alias of ~/.ssh/config.</source>
+        <translation>Server: einen Host, user@host oder einen Alias aus ~/.ssh/config angeben.</translation>
+    </message>
+    <message>
+        <source>Checking %1…</source>
+        <translation>Prüfe %1…</translation>
+    </message>
+    <message>
+        <source>Starting on %1…</source>
+        <translation>Starte auf %1…</translation>
+    </message>
 </context>
 <context>
     <name>normlab::ReportDialog</name>
@@ -1503,6 +1639,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Zum Vergleich geöffnet, schreibgeschützt: %1</translation>
     </message>
     <message>
+        <source>Trains on %1 (run %2 of %3 there); followed live into this store over ssh</source>
+        <translation>Trainiert auf %1 (dort Lauf %2 von %3); live über ssh in diesen Speicher verfolgt</translation>
+    </message>
+    <message>
         <source>queued</source>
         <translation>wartend</translation>
     </message>
@@ -1565,6 +1705,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>Notes</source>
         <translation>Notizen</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>Server</translation>
     </message>
     <message>
         <source>Store</source>

@@ -1031,6 +1031,10 @@ NormLab 将改为打开默认存储。</translation>
         <translation>Ctrl+.</translation>
     </message>
     <message>
+        <source>Train on a &amp;server…</source>
+        <translation>在服务器上训练(&amp;S)…</translation>
+    </message>
+    <message>
         <source>Reproduce paper &amp;findings…</source>
         <translation>复现论文结论(&amp;F)…</translation>
     </message>
@@ -1126,6 +1130,42 @@ NormLab 将改为打开默认存储。</translation>
         <source>A run is training. Cancel it and quit? Its data so far stays in the store.</source>
         <translation>有运行正在训练。取消并退出？其已有数据会保留在存储中。</translation>
     </message>
+    <message numerus="yes">
+        <source>Following runs on %n server(s) again</source>
+        <translation>
+            <numerusform>再次跟踪 %n 台服务器上的运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The form cannot be trained: %1</source>
+        <translation>无法训练该表单：%1</translation>
+    </message>
+    <message>
+        <source>Cannot write a temporary file: %1</source>
+        <translation>无法写入临时文件：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) started on %1; following them live</source>
+        <translation>
+            <numerusform>已在 %1 上启动 %n 个运行；正在实时跟踪</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Stopping on %1…</source>
+        <translation>正在 %1 上停止…</translation>
+    </message>
+    <message>
+        <source>Resuming on %1…</source>
+        <translation>正在 %1 上继续…</translation>
+    </message>
+    <message>
+        <source>Stopped on %1: %2</source>
+        <translation>已在 %1 上停止：%2</translation>
+    </message>
+    <message>
+        <source>Resumed on %1: %2</source>
+        <translation>已在 %1 上继续：%2</translation>
+    </message>
     <message>
         <source>Select two or more runs (Ctrl+click) to see the settings in which they differ.</source>
         <translation>选择两个或更多运行（Ctrl+单击）以查看它们不同的设置。</translation>
@@ -1215,6 +1255,10 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>&amp;Resume from checkpoint</source>
         <translation>从检查点继续(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Stop on the &amp;server</source>
+        <translation>在服务器上停止(&amp;S)</translation>
     </message>
     <message>
         <source>&amp;Load settings into the form</source>
@@ -1391,6 +1435,96 @@ NormLab 将改为打开默认存储。</translation>
         <source>NormLab figure</source>
         <translation>NormLab 图</translation>
     </message>
+    <message>
+        <source>ssh asks:</source>
+        <translation>ssh 询问：</translation>
+    </message>
+    <message>
+        <source>NormLab — ssh</source>
+        <translation>NormLab — ssh</translation>
+    </message>
+</context>
+<context>
+    <name>RemoteControl</name>
+    <message>
+        <source>cannot run %1: %2</source>
+        <translation>无法运行 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1: every run followed has ended</source>
+        <translation>%1：所有跟踪的运行均已结束</translation>
+    </message>
+</context>
+<context>
+    <name>RemoteDialog</name>
+    <message>
+        <source>Train on a server</source>
+        <translation>在服务器上训练</translation>
+    </message>
+    <message>
+        <source>A host, user@host or an alias of ~/.ssh/config; your ssh, keys and agent are used as they are</source>
+        <translation>主机、user@host 或 ~/.ssh/config 中的别名；将原样使用您的 ssh、密钥和代理</translation>
+    </message>
+    <message>
+        <source>The server's normlab-cli: a full path, or a name its non-interactive shell finds on its PATH</source>
+        <translation>服务器上的 normlab-cli：完整路径，或其非交互式 shell 能在 PATH 中找到的名称</translation>
+    </message>
+    <message>
+        <source>its default store</source>
+        <translation>其默认存储</translation>
+    </message>
+    <message>
+        <source>Server (ssh):</source>
+        <translation>服务器（ssh）：</translation>
+    </message>
+    <message>
+        <source>NormLab on the server:</source>
+        <translation>服务器上的 NormLab：</translation>
+    </message>
+    <message>
+        <source>Store on the server:</source>
+        <translation>服务器上的存储：</translation>
+    </message>
+    <message>
+        <source>The opened experiment (none is open)</source>
+        <translation>已打开的实验（尚未打开）</translation>
+    </message>
+    <message>
+        <source>The experiment "%1", every run</source>
+        <translation>实验“%1”，全部运行</translation>
+    </message>
+    <message>
+        <source>The run the form describes</source>
+        <translation>表单描述的运行</translation>
+    </message>
+    <message>
+        <source>Train:</source>
+        <translation>训练：</translation>
+    </message>
+    <message>
+        <source>The runs train on the server detached: closing the window, sleep or a dropped network do not stop them. They appear here live, marked with the server's name.</source>
+        <translation>运行在服务器上独立训练：关闭窗口、休眠或网络中断都不会使其停止。它们会实时显示在此处，并标有服务器名称。</translation>
+    </message>
+    <message>
+        <source>&amp;Check server</source>
+        <translation>检查服务器(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>开始(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Server: give a host, user@host or an alias of ~/.ssh/config.</source>
+        <translation>服务器：请填写主机、user@host 或 ~/.ssh/config 中的别名。</translation>
+    </message>
+    <message>
+        <source>Checking %1…</source>
+        <translation>正在检查 %1…</translation>
+    </message>
+    <message>
+        <source>Starting on %1…</source>
+        <translation>正在 %1 上启动…</translation>
+    </message>
 </context>
 <context>
     <name>normlab::ReportDialog</name>
@@ -1500,6 +1634,10 @@ NormLab 将改为打开默认存储。</translation>
         <translation>为比较而打开（只读）：%1</translation>
     </message>
     <message>
+        <source>Trains on %1 (run %2 of %3 there); followed live into this store over ssh</source>
+        <translation>在 %1 上训练（那里 %3 的第 %2 个运行）；通过 ssh 实时跟踪到此存储</translation>
+    </message>
+    <message>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
@@ -1562,6 +1700,10 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>Notes</source>
         <translation>备注</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
     </message>
     <message>
         <source>Store</source>

@@ -1,6 +1,8 @@
 // NormLab widgets: RunTableModel (see runtable.h).
 #include "widgets/runtable.h"
 
+#include "core/remote/mirror.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QDateTime>
@@ -52,6 +54,12 @@ int RunTableModel::rowOf(int64_t run_id, Store* store) const {
     return -1;
 }
 
+bool RunTableModel::hasRemote() const {
+    for (const RunInfo& r : runs_)
+        if (remote_ref(r).run > 0) return true;
+    return false;
+}
+
 int RunTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(runs_.size());
 }
@@ -89,6 +97,10 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
                 return t.join(", ");
             }
             case Notes: return QString::fromStdString(r.notes);
+            case Host: {
+                const RemoteRef ref = remote_ref(r);
+                return ref.run > 0 ? QString::fromStdString(ref.dest) : QString();
+            }
             case Source: {
                 const Store* s = sources_[static_cast<size_t>(index.row())];
                 return s ? QFileInfo(QString::fromStdString(s->path())).fileName() : tr("this store");
@@ -98,6 +110,14 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::ToolTipRole && index.column() == Source && sources_[static_cast<size_t>(index.row())])
         return tr("Opened for comparison, read-only: %1").arg(QString::fromStdString(sources_[static_cast<size_t>(index.row())]->path()));
+    if (role == Qt::ToolTipRole && index.column() == Host) {
+        const RemoteRef ref = remote_ref(r);
+        if (ref.run > 0)
+            return tr("Trains on %1 (run %2 of %3 there); followed live into this store over ssh")
+                .arg(QString::fromStdString(ref.dest))
+                .arg(ref.run)
+                .arg(QString::fromStdString(ref.store));
+    }
     if (role == Qt::DecorationRole && index.column() == Name) return QColor(QString::fromStdString(r.color));   // its colour in every chart
     if (role == Qt::ForegroundRole && index.column() == Status) {
         switch (r.status) {
@@ -142,6 +162,7 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation o, int role) con
         case Created: return tr("Created");
         case Tags: return tr("Tags");
         case Notes: return tr("Notes");
+        case Host: return tr("Server");
         case Source: return tr("Store");
         default: return {};
     }

@@ -1,7 +1,7 @@
 // NormLab widgets: the runs of a store as a table model (Qt Core only).
 //
 // Columns: id, name, scheme, status, final validation loss, steps, created,
-// tags, notes, and the store a run comes from (when stores are compared: the
+// tags, notes, the server a run trains on (runs followed over ssh), and the store a run comes from (when stores are compared: the
 // window's own store first, then the stores opened for comparison). Sorting and filtering go through a QSortFilterProxyModel
 // (numbers sort as numbers: Qt::EditRole holds the raw value). reload()
 // re-reads the store and keeps rows that did not change.
@@ -18,7 +18,7 @@ namespace normlab {
 class RunTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Id, Name, Scheme, Status, FinalLoss, Steps, Created, Tags, Notes, Source, ColumnCount };
+    enum Column { Id, Name, Scheme, Status, FinalLoss, Steps, Created, Tags, Notes, Host, Source, ColumnCount };
 
     explicit RunTableModel(QObject* parent = nullptr) : QAbstractTableModel(parent) {}
 
@@ -27,6 +27,8 @@ public:
     // The store of a row: null for the window's own, else a compared store.
     Store* storeAt(int row) const;
     int rowOf(int64_t run_id, Store* store = nullptr) const;
+    // Whether some run trains on a server (mirrored: the Host column names it).
+    bool hasRemote() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

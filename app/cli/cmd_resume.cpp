@@ -1,24 +1,39 @@
 // normlab-cli resume: continues a cancelled, interrupted or failed run from its checkpoint.
 #include "app/cli/training.h"
 
+#include "core/remote/mirror.h"
+
 #include <cstdio>
 
 namespace normlab::cli {
 
 static int cmd_resume(const Args& args) {
-    if (args.positional.size() != 1) throw UsageError("resume needs one run: normlab-cli resume RUN");
+    if (args.positional.empty()) throw UsageError("resume needs a run: normlab-cli resume RUN [RUN ...]");
     const TrainOptions opts = train_options(args);
+    const bool if_queued = args.has_flag("--if-queued");
     auto pick = [&](Store& store) {
-        RunInfo run = store.find_run(args.positional[0]);
-        if (!resumable(run.status)) {
-            if (run.status == RunStatus::Finished) throw UsageError("run " + std::to_string(run.id) + " already finished");
-            if (run.status == RunStatus::Running)
-                throw UsageError("run " + std::to_string(run.id) + " is running in process " + std::to_string(run.pid));
-            throw UsageError("run " + std::to_string(run.id) + " is " + run.status_text + " and cannot be resumed");
+        std::vector<std::pair<int64_t, std::string>> out;
+        for (const std::string& key : args.positional) {
+            RunInfo run = store.find_run(key);
+            if (const RemoteRef ref = remote_ref(run); ref.run > 0)
+                throw UsageError("run " + std::to_string(run.id) + " is mirrored from " + ref.dest + " (run " +
+                                 std::to_string(ref.run) + " there) and trains there: 'normlab-cli remote resume " +
+                                 ref.dest + " " + std::to_string(ref.run) + "' resumes it");
+            if (if_queued) {
+                out.emplace_back(run.id, run.name);   // train_all skips it unless still queued
+                continue;
+            }
+            if (!resumable(run.status)) {
+                if (run.status == RunStatus::Finished) throw UsageError("run " + std::to_string(run.id) + " already finished");
+                if (run.status == RunStatus::Running)
+                    throw UsageError("run " + std::to_string(run.id) + " is running in process " + std::to_string(run.pid));
+                throw UsageError("run " + std::to_string(run.id) + " is " + run.status_text + " and cannot be resumed");
+            }
+            if (run.checkpoint.empty())
+                std::fprintf(stderr, "run %lld has no checkpoint: it restarts from step 0\n", static_cast<long long>(run.id));
+            out.emplace_back(run.id, run.name);
         }
-        if (run.checkpoint.empty())
-            std::fprintf(stderr, "run %lld has no checkpoint: it restarts from step 0\n", static_cast<long long>(run.id));
-        return std::vector<std::pair<int64_t, std::string>>{{run.id, run.name}};
+        return out;
     };
     if (const LaunchInfo launch = detect_launch(); launch.distributed())
         return train_data_parallel(launch, opts.device.empty() ? "auto" : opts.device, opts,
@@ -27,14 +42,25 @@ static int cmd_resume(const Args& args) {
                                        return pick(*store);
                                    });
     Store store(store_path(args));
-    return exit_for(train_all(store, pick(store), opts));
+    const auto runs = pick(store);
+    if (args.has_flag("--detach")) {
+        std::vector<int64_t> ids;
+        for (auto& r : runs) ids.push_back(r.first);
+        const std::string log = train_detached(store.path(), ids, false);
+        for (auto& r : runs) std::printf("%lld\tresuming\t%s\n", static_cast<long long>(r.first), r.second.c_str());
+        std::fprintf(stderr, "training detached; its output goes to %s\n", log.c_str());
+        return kOk;
+    }
+    return exit_for(train_all(store, runs, opts, false, if_queued));
 }
 
-extern const Command kResumeCommand{"resume", "resume RUN",
+extern const Command kResumeCommand{"resume", "resume RUN [RUN ...]",
     "continue an interrupted, cancelled or failed run from its\n"
     "checkpoint (from step 0 when it has none)\n",
     cmd_resume,
-    "options: --device D, --threads N.\n"
+    "options: --device D, --threads N;\n"
+    "  --detach     train in a process of its own that outlives the terminal and ssh (output: STORE.logs/)\n"
+    "  --if-queued  train each run only if it is still queued (what a detached run uses)\n"
     "The run continues from its last checkpoint to exactly the trace it would have written.\n"};
 
 }  // namespace normlab::cli

@@ -36,6 +36,14 @@ static int cmd_run(const Args& args) {
     std::vector<std::pair<int64_t, std::string>> queued;
     for (auto& r : chosen) queued.emplace_back(queue_run(store, r.config, exp_id, {ex.name}), r.name);
     std::fprintf(stderr, "%s: %zu run(s) queued in %s\n", ex.name.c_str(), queued.size(), store.path().c_str());
+    if (args.has_flag("--detach")) {
+        std::vector<int64_t> ids;
+        for (auto& q : queued) ids.push_back(q.first);
+        const std::string log = train_detached(store.path(), ids, true);
+        for (auto& q : queued) std::printf("%lld\tqueued\t%s\n", static_cast<long long>(q.first), q.second.c_str());
+        std::fprintf(stderr, "training detached; its output goes to %s\n", log.c_str());
+        return kOk;
+    }
     auto results = train_all(store, queued, opts);
     for (auto& r : results)
         if (r.run_id > 0) std::printf("%lld\t%s\n", static_cast<long long>(r.run_id), status_name(r.status).c_str());
@@ -52,6 +60,8 @@ extern const Command kRunCommand{"run", "run EXPERIMENT.json",
     "  --scale NAME     use the experiment's named scale (e.g. gpu)\n"
     "  --steps N        override every run's train.steps\n"
     "  --device D       cpu, cuda, cuda:N or auto;  --threads N  LibTorch threads (0: all cores)\n"
+    "  --detach         queue the runs, print their ids and train them in a process of its own\n"
+    "                   that outlives the terminal and the ssh session (output: STORE.logs/)\n"
     "Every run is checked (fields, data source, device, memory) before anything is written.\n"
     "Ctrl-C or SIGTERM cancels within a second, keeping a checkpoint; a second one exits at once.\n"
     "Data-parallel: started by torchrun --no-python, by srun -n N, or with RANK, WORLD_SIZE,\n"

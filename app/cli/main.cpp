@@ -32,7 +32,7 @@ namespace normlab::cli {
 // One per cmd_*.cpp.
 extern const Command kRunCommand, kValidateCommand, kListCommand, kShowCommand, kExportCommand,
     kExportWeightsCommand, kEvalBatchCommand, kResumeCommand, kPlotCommand, kPresetCommand, kSchemesCommand,
-    kSweepCommand, kMergeCommand;
+    kSweepCommand, kMergeCommand, kCancelCommand, kRemoteCommand, kStreamCommand, kServerInfoCommand;
 }  // namespace normlab::cli
 
 using namespace normlab;
@@ -44,7 +44,7 @@ namespace {
 const Command* const kCommands[] = {
     &kRunCommand,  &kValidateCommand, &kListCommand,   &kShowCommand,   &kExportCommand, &kExportWeightsCommand,
     &kEvalBatchCommand, &kResumeCommand, &kSweepCommand, &kMergeCommand, &kPlotCommand, &kPresetCommand,
-    &kSchemesCommand,
+    &kSchemesCommand, &kCancelCommand, &kRemoteCommand, &kStreamCommand, &kServerInfoCommand,
 };
 
 // "  SYNOPSIS                 first line of help", further lines aligned under it.
@@ -110,7 +110,8 @@ int main(int argc, char** argv) {
             std::fputs(usage_text().c_str(), asked ? stdout : stderr);
             return asked ? kOk : kUsage;
         }
-        static const std::vector<std::string> known_flags{"--csv", "--json", "--verbose", "--help", "--version", "--slurm", "--submit"};
+        static const std::vector<std::string> known_flags{"--csv", "--json", "--verbose", "--help", "--version", "--slurm", "--submit",
+                                                          "--detach", "--follow", "--if-queued"};
         for (auto& f : args.flags)
             if (std::find(known_flags.begin(), known_flags.end(), f) == known_flags.end())
                 throw UsageError("unknown option " + f + " (see normlab-cli --help)");

@@ -24,6 +24,10 @@ std::atomic<int> g_signals{0};
 void on_signal(int) {
     if (g_signals.fetch_add(1) >= 1) ::_exit(kInterrupted);
 }
+// SIGUSR1 (`normlab-cli cancel RUN`): stop the run being trained (saved as
+// cancelled, with a checkpoint) and go on with the next one.
+std::atomic<int> g_skip{0};
+void on_skip(int) { g_skip = 1; }
 
 // Polls the signal flag and cancels the run from a normal thread (a signal
 // handler may not take locks), so a long data load or evaluation sees it too.
@@ -32,9 +36,10 @@ public:
     explicit SignalWatcher(RunControl& control) : control_(control) {
         std::signal(SIGINT, on_signal);
         std::signal(SIGTERM, on_signal);
+        std::signal(SIGUSR1, on_skip);
         thread_ = std::thread([this] {
             while (!stop_) {
-                if (g_signals > 0) control_.cancel();
+                if (g_signals > 0 || g_skip > 0) control_.cancel();
                 std::this_thread::sleep_for(std::chrono::milliseconds(50));
             }
         });
@@ -85,7 +90,7 @@ void cancel_rest(Store& store, const std::vector<std::pair<int64_t, std::string>
 }
 
 std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64_t, std::string>>& queued,
-                                 TrainOptions opts, bool quiet) {
+                                 TrainOptions opts, bool quiet, bool only_queued) {
     RunControl control;
     opts.control = &control;
     SignalWatcher watcher(control);
@@ -94,6 +99,17 @@ std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64
     try {
         for (; i < queued.size(); ++i) {
             if (g_signals > 0) break;
+            if (only_queued) {
+                // A detached launch's runs: one cancelled before it started is left as it is.
+                const std::optional<RunInfo> now = store.run(queued[i].first);
+                if (!now || now->status != RunStatus::Queued) {
+                    std::fprintf(stderr, "[%zu/%zu] %s: %s before it started; skipped\n", i + 1, queued.size(),
+                                 queued[i].second.c_str(), now ? now->status_text.c_str() : "deleted");
+                    continue;
+                }
+            }
+            g_skip = 0;
+            control.reset();
             ProgressPrinter printer(i + 1, queued.size());
             if (!quiet) opts.on_progress = [&](const Progress& p) { printer(p); };
             RunResult r = train_run(store, queued[i].first, opts);
@@ -108,6 +124,8 @@ std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64
             std::fprintf(stderr, "[%zu/%zu] %s: %s after %lld steps, val loss %s%s%s\n", i + 1, queued.size(),
                          queued[i].second.c_str(), mark.c_str(), static_cast<long long>(r.steps),
                          fmt_loss(r.final_loss).c_str(), r.message.empty() ? "" : " — ", r.message.c_str());
+            // `normlab-cli cancel` stopped this run only: the next one trains.
+            if (r.status == RunStatus::Cancelled && g_skip > 0 && g_signals == 0 && !opts.comm) continue;
             // Data-parallel: a failure is usually a lost rank, which the next run would meet too.
             if (r.status == RunStatus::Cancelled || (opts.comm && r.status == RunStatus::Failed)) {
                 ++i;

@@ -23,9 +23,17 @@ TrainOptions train_options(const Args& args);
 void cancel_rest(Store& store, const std::vector<std::pair<int64_t, std::string>>& queued, size_t from);
 // Trains the queued runs one after another with a progress printer; the first
 // Ctrl-C or SIGTERM cancels (the run is saved with a checkpoint), a second exits.
-// `quiet`: no progress (the data-parallel ranks other than 0).
+// `quiet`: no progress (the data-parallel ranks other than 0). `only_queued`:
+// a run no longer queued when its turn comes (cancelled meanwhile) is skipped.
+// SIGUSR1 cancels the run being trained and goes on with the next.
 std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64_t, std::string>>& queued,
-                                 TrainOptions opts, bool quiet = false);
+                                 TrainOptions opts, bool quiet = false, bool only_queued = false);
+
+// Trains `runs` of the store in a process of its own that outlives this one,
+// the terminal and the ssh session that started it (`run --detach`, `resume
+// --detach`): `normlab-cli resume --if-queued` (or plain resume) with its
+// output in <store>.logs/. Returns the log file's path.
+std::string train_detached(const std::string& store, const std::vector<int64_t>& runs, bool if_queued);
 
 // The device of a data-parallel launch: "cuda:LOCAL_RANK" or "cpu". "auto" takes
 // the GPUs when this node has one per process; "cuda" with fewer is a

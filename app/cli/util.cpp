@@ -19,7 +19,8 @@ Args parse_args(int argc, char** argv) {
                                                      "--out",   "--batch",  "--seed",  "--last", "--scale",
                                                      "--index", "--into",   "--dir",   "--partition", "--time",
                                                      "--cpus-per-task", "--gpus-per-task", "--max-parallel",
-                                                     "--runs-per-task", "--status"};
+                                                     "--runs-per-task", "--status", "--remote-cli", "--remote-store", "--runs",
+                                                     "--retries", "--interval", "--connect-timeout"};
     Args a;
     for (int i = 1; i < argc; ++i) {
         std::string s = argv[i];

@@ -24,6 +24,8 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QEventLoop>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QScreen>
 #include <QSettings>
 #include <QTabWidget>
@@ -66,7 +68,24 @@ void wait_for_runs(MainWindow& w, const std::vector<qint64>& ids) {
 
 }  // namespace
 
+// ssh's SSH_ASKPASS (app/gui/remote.h): the window's children have no
+// terminal, so ssh asks for a passphrase, a password or a two-factor code
+// through this program (NORMLAB_ASKPASS=1, the prompt as its one argument).
+int ask_pass(int argc, char** argv) {
+    QApplication app(argc, argv);
+    const QString prompt = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QObject::tr("ssh asks:");
+    // A yes/no question (an unknown host key) is answered in words; a secret is hidden.
+    const bool secret = !prompt.contains("(yes/no");
+    bool ok = false;
+    const QString answer = QInputDialog::getText(nullptr, QObject::tr("NormLab — ssh"), prompt,
+                                                 secret ? QLineEdit::Password : QLineEdit::Normal, QString(), &ok);
+    if (!ok) return 1;
+    std::printf("%s\n", answer.toLocal8Bit().constData());
+    return 0;
+}
+
 int main(int argc, char** argv) {
+    if (qEnvironmentVariable("NORMLAB_ASKPASS") == "1" && argc <= 2) return ask_pass(argc, argv);
     // The window and the report train: they start again with OpenMP's threads
     // waiting passively (core/platform.h); a figure need not pay for that.
     if (!(argc > 1 && std::string(argv[1]) == "figure")) tune_thread_waiting(argv);

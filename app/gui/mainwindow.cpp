@@ -1,5 +1,6 @@
 // NormLab app: MainWindow (see mainwindow.h).
 #include "app/gui/mainwindow.h"
+#include "app/gui/remote.h"
 
 #include "app/gui/reportdialog.h"
 #include "app/gui/worker.h"
@@ -123,6 +124,7 @@ MainWindow::MainWindow(const QString& store_path, QWidget* parent) : QMainWindow
     });
     refresh_->start();
     reloadRuns();
+    startRemote();
     restoreGeometry(settings.value("geometry").toByteArray());
     restoreState(settings.value("windowState").toByteArray());
     applyTheme();
@@ -319,6 +321,7 @@ void MainWindow::buildMenus() {
     run->addAction(tr("&Stop"), this, [this] {
         if (worker_->current()) worker_->cancel(worker_->current());
     })->setShortcut(QKeySequence(tr("Ctrl+.")));
+    run->addAction(tr("Train on a &server…"), this, [this] { trainOnServer(); })->setObjectName("trainOnServer");
     run->addSeparator();
     run->addAction(tr("Reproduce paper &findings…"), this, [this] {
         auto* d = new ReportDialog(QString::fromStdString(store_->path()), this);
@@ -456,6 +459,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     for (qint64 id : shown_) shown << id;
     s.setValue("shownRuns", shown);
     s.setValue("shownStore", QString::fromStdString(store_->path()));
+    remote_->stopAll();   // the runs go on on their servers; reopened, the window follows them again
     e->accept();
 }
 

@@ -34,6 +34,9 @@ namespace normlab {
 
 class ChartsView;
 class Designer;
+class RemoteControl;
+class RemoteDialog;
+struct RemoteTarget;
 class RunTableModel;
 class TrainingWorker;
 struct ProgressInfo;
@@ -94,6 +97,15 @@ public:
     // SIGTERM/SIGINT: cancels the training run (kept as cancelled, with a
     // checkpoint) and quits without asking.
     void stopAndQuit();
+    // Run → Train on a server… (mainwindow_remote.cpp).
+    void trainOnServer();
+    RemoteControl* remote() const { return remote_; }
+    // Cancels ("cancel") or resumes ("resume") the runs among `ids` that train
+    // on a server, there; returns the others (this machine's).
+    std::vector<qint64> remoteAction(const std::vector<qint64>& ids, const QString& action);
+
+Q_SIGNALS:
+    void remoteDialogOpened(RemoteDialog* dialog);   // for tests: the modal dialog, before it runs
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -121,6 +133,11 @@ private:
     QTreeWidgetItem* queueItem(qint64 run, bool create);
     void applyTheme();
     bool quitting_ = false;
+    void startRemote();
+    void onRemoteLaunched(const RemoteTarget& t, const QList<qint64>& runs);
+    RemoteControl* remote_ = nullptr;
+    QString awaited_dest_;
+    QList<qint64> awaited_;
 
     std::unique_ptr<Store> store_;
     std::vector<std::unique_ptr<Store>> compared_;  // opened read-only for comparison

@@ -6,6 +6,7 @@
 #include "app/gui/reportdialog.h"
 #include "app/gui/worker.h"
 #include "core/errors.h"
+#include "core/remote/mirror.h"
 #include "core/train/trainer.h"
 #include "core/version.h"
 #include "widgets/chartsview.h"
@@ -89,6 +90,7 @@ void MainWindow::showRuns(const std::vector<qint64>& ids) {
 void MainWindow::reloadRuns() {
     model_->reload(*store_, comparedPointers());
     table_->setColumnHidden(RunTableModel::Source, compared_.empty());
+    table_->setColumnHidden(RunTableModel::Host, !model_->hasRemote());
 }
 
 std::vector<qint64> MainWindow::selectedRuns() const {
@@ -323,11 +325,12 @@ void MainWindow::editSelected(const QString& what) {
 // Resume: a cancelled, interrupted or failed run continues from its
 // checkpoint on the worker (from step 0 when it has none); the worker claims
 // it atomically, so a run resumed elsewhere meanwhile is left alone.
-void MainWindow::resumeRuns(const std::vector<qint64>& ids) {
+void MainWindow::resumeRuns(const std::vector<qint64>& all) {
     if (store_->read_only()) {
         statusBar()->showMessage(tr("This store is open read-only: runs cannot be resumed into it."), 8000);
         return;
     }
+    const std::vector<qint64> ids = remoteAction(all, "resume");   // a server's runs resume there
     QStringList skipped;
     for (qint64 id : ids) {
         auto r = store_->run(id);
@@ -362,6 +365,12 @@ void MainWindow::showRunMenu(const QPoint& pos) {
         if (auto r = store_->run(id); r && resumable(r->status) && r->status != RunStatus::Queued) can_resume = true;
     auto* resume = menu.addAction(tr("&Resume from checkpoint"), this, [this] { editSelected("resume"); });
     resume->setEnabled(can_resume && !store_->read_only());
+    bool on_server = false;
+    for (qint64 id : ids)
+        if (auto r = store_->run(id); r && remote_ref(*r).run > 0 && (r->status == RunStatus::Running || r->status == RunStatus::Queued))
+            on_server = true;
+    if (on_server)
+        menu.addAction(tr("Stop on the &server"), this, [this] { remoteAction(selectedRuns(), "cancel"); })->setObjectName("stopOnServer");
     menu.addAction(tr("&Load settings into the form"), this, [this] { editSelected("load"); })->setObjectName("loadSettings");
     menu.addSeparator();
     menu.addAction(tr("Re&name…"), this, [this] { editSelected("rename"); });

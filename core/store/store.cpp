@@ -122,6 +122,15 @@ bool Store::claim_run(int64_t run, RunStatus from, const std::string& device, co
     return sqlite3_changes(db_) == 1;
 }
 
+bool Store::cancel_queued(int64_t run, const std::string& message) {
+    sqlite3_stmt* st = prepare("UPDATE runs SET status='cancelled', status_step=0, message=?, ended_at=? WHERE id=? AND status='queued'");
+    sqlite3_bind_text(st, 1, message.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_double(st, 2, now_seconds());
+    sqlite3_bind_int64(st, 3, run);
+    check(sqlite3_step(st), "cancel a queued run");
+    return sqlite3_changes(db_) == 1;
+}
+
 void Store::finish_run(int64_t run, RunStatus status, int64_t step, const std::string& message, double final_loss) {
     sqlite3_stmt* st = prepare(
         "UPDATE runs SET status=?, status_step=?, message=?, ended_at=?, final_loss=?, heartbeat=? WHERE id=?");
@@ -245,7 +254,7 @@ std::string Store::run_columns() const {
     return std::string("id, experiment_id, name, scheme, config, status, status_step, message, created_at, started_at,"
                        " ended_at, device, versions, seed, tags, notes, steps_done, final_loss, info, checkpoint,"
                        " heartbeat, pid, host, ") +
-           (has_color_ ? "color" : "''");
+           (has_color_ ? "color" : "''") + ", proc_start";
 }
 
 RunInfo Store::read_run(sqlite3_stmt* st) {
@@ -285,6 +294,7 @@ RunInfo Store::read_run(sqlite3_stmt* st) {
     r.pid = sqlite3_column_int64(st, 21);
     r.host = text(22);
     r.color = text(23);
+    r.proc_start = text(24);
     if (!is_hex_color(r.color)) r.color = default_run_color(r.id);
     if (r.status == RunStatus::Running && std::find(dead_.begin(), dead_.end(), r.id) != dead_.end()) {
         r.status = RunStatus::Interrupted;
@@ -463,6 +473,9 @@ void Store::write_batch(const std::vector<PointRow>& points, const std::vector<s
     }
     tx.commit();
 }
+
+Store::ReadSnapshot::ReadSnapshot(Store& s) : store_(s) { store_.exec("BEGIN"); }
+Store::ReadSnapshot::~ReadSnapshot() { sqlite3_exec(store_.db_, "ROLLBACK", nullptr, nullptr, nullptr); }
 
 Store::Transaction::Transaction(Store& s) : store_(s) { store_.exec("BEGIN IMMEDIATE"); }
 Store::Transaction::~Transaction() {

@@ -55,6 +55,7 @@ struct RunInfo {
     double heartbeat = 0;
     int64_t pid = 0;
     std::string host;
+    std::string proc_start;           // the writing process's start time (with pid: who trains it now)
     std::string color;                // "#rrggbb", assigned at creation (core/palette.h)
 };
 
@@ -121,6 +122,9 @@ public:
     bool claim_run(int64_t run, RunStatus from, const std::string& device, const nlohmann::json& versions);
     void finish_run(int64_t run, RunStatus status, int64_t step, const std::string& message, double final_loss);
     void set_status(int64_t run, RunStatus status, const std::string& message = "");
+    // Cancels a run that has not started; false when it is no longer queued
+    // (a trainer claimed it first: cancel the process instead).
+    bool cancel_queued(int64_t run, const std::string& message);
     void set_info(int64_t run, const nlohmann::json& info);          // merged into the existing info
     void set_checkpoint(int64_t run, const std::string& path);       // absolute or relative to the cwd
     void heartbeat(int64_t run, int64_t steps_done);
@@ -168,6 +172,21 @@ public:
 
     void exec(const std::string& sql);     // for migrations and tests
 
+    // RAII read snapshot: every read until it ends sees one committed state
+    // of the store (what the remote stream sends between two syncs).
+    class ReadSnapshot {
+    public:
+        explicit ReadSnapshot(Store& s);
+        ~ReadSnapshot();
+    private:
+        Store& store_;
+    };
+
+    // Whether the writer recorded for a running run is gone: a dead process on
+    // this host, or no heartbeat for 10 minutes from another host. Runs
+    // mirrored from a server (info.remote) are never judged here.
+    static bool writer_gone(const RunInfo& r);
+
     // Throws StoreError when the store's file was deleted or replaced since it
     // was opened (checked before every batch of a run's rows is committed).
     void check_still_there() const;
@@ -198,6 +217,7 @@ public:
     void require_sound(const std::string& merge_target);
 
 private:
+    friend class Mirror;                            // core/remote/mirror.cpp writes mirrored rows
     sqlite3_stmt* prepare(const std::string& sql);  // cached
     void check(int rc, const char* what);
     void open_connection(Mode mode);

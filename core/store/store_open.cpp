@@ -418,11 +418,19 @@ void Store::create_or_migrate() {
 // Runs left `running` by a process that is gone. Writable: marked interrupted
 // (best effort: a full disk must not stop the store from opening). Read-only:
 // shown as interrupted by read_run, nothing written.
+bool Store::writer_gone(const RunInfo& r) {
+    if (r.info.is_object() && r.info.contains("remote")) return false;
+    return r.host == host_name() ? !process_alive(r.pid, r.proc_start) : (now_seconds() - r.heartbeat > 600.0);
+}
+
 void Store::find_dead_writers(bool mark) {
     const std::string host = host_name();
     const double now = now_seconds();
     std::vector<std::pair<int64_t, std::string>> dead;
-    sqlite3_stmt* st = prepare("SELECT id, pid, host, proc_start, heartbeat, steps_done FROM runs WHERE status='running'");
+    // A run mirrored from a server (core/remote/mirror.h) is trained there: its
+    // writer is judged by the server, never by the process on this machine.
+    sqlite3_stmt* st = prepare("SELECT id, pid, host, proc_start, heartbeat, steps_done FROM runs WHERE status='running'"
+                               " AND info NOT LIKE '%\"remote\":%'");
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         auto text = [&](int i) {

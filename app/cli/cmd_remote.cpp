@@ -1,0 +1,167 @@
+// normlab-cli remote: training on a GPU server over the user's own ssh —
+// check it, start an experiment there detached, follow its runs live into a
+// local store (the mirror), list, cancel and resume them (docs/REMOTE.md).
+#include "app/cli/cli.h"
+
+#include "core/errors.h"
+#include "core/experiment.h"
+#include "core/remote/remote.h"
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace normlab::cli {
+namespace {
+
+std::atomic<int> g_stop{0};
+void on_stop(int) {
+    if (g_stop.fetch_add(1) >= 1) ::_exit(kInterrupted);
+}
+
+Server server_of(const Args& args, const std::string& dest) {
+    Server s;
+    s.dest = dest;
+    check_destination(dest);
+    if (args.options.count("--remote-cli")) s.cli = args.opt("--remote-cli");
+    if (s.cli.empty()) throw UsageError("--remote-cli is empty; give the server's normlab-cli (a path or a name on its PATH)");
+    s.store = args.opt("--remote-store");
+    if (args.options.count("--connect-timeout"))
+        s.ssh.connect_timeout_s = parse_int("--connect-timeout", args.opt("--connect-timeout"), 1, 600);
+    return s;
+}
+
+std::vector<int64_t> parse_runs(const std::string& list) {
+    std::vector<int64_t> out;
+    std::stringstream ss(list);
+    std::string part;
+    while (std::getline(ss, part, ',')) out.push_back(parse_int("--runs", part, 1));
+    return out;
+}
+
+// Follows until every run has ended, printing each run's status as it changes.
+int follow(const Args& args, const Server& s, const std::vector<int64_t>& runs) {
+    Store local(store_path(args));
+    int retries = 20;
+    if (args.options.count("--retries")) retries = parse_int("--retries", args.opt("--retries"), 0, 1000000);
+    std::signal(SIGINT, on_stop);
+    std::signal(SIGTERM, on_stop);
+    std::map<int64_t, std::string> shown;
+    FollowEvents ev;
+    ev.note = [&](const std::string& m) { std::fprintf(stderr, "%s\n", m.c_str()); };
+    ev.stop = [] { return g_stop > 0; };
+    ev.synced = [&](const Mirror& m) {
+        for (auto& [rid, status] : m.statuses()) {
+            if (shown[rid] == status) continue;
+            shown[rid] = status;
+            std::fprintf(stderr, "%s run %lld: %s\n", s.dest.c_str(), static_cast<long long>(rid), status.c_str());
+        }
+    };
+    const FollowEnd end = follow_remote(s, local, runs, retries, ev);
+    if (end == FollowEnd::Nothing) {
+        std::fprintf(stderr, "nothing to follow: %s mirrors no unfinished run of %s (--runs ID,... picks some)\n",
+                     local.path().c_str(), s.dest.c_str());
+        return kOk;
+    }
+    if (end == FollowEnd::Stopped) {
+        std::fprintf(stderr, "stopped following; the runs go on on %s ('normlab-cli remote follow %s' picks them up again)\n",
+                     s.dest.c_str(), s.dest.c_str());
+        return kInterrupted;
+    }
+    // Exit code as for local runs: 0 when every followed run finished.
+    int code = kOk;
+    for (const RunInfo& r : local.runs()) {
+        const RemoteRef ref = remote_ref(r);
+        if (ref.dest != s.dest) continue;
+        if (!runs.empty() && std::find(runs.begin(), runs.end(), ref.run) == runs.end()) continue;
+        if (r.status == RunStatus::Failed || r.status == RunStatus::Interrupted) code = kFailed;
+        else if (r.status == RunStatus::Diverged && code == kOk) code = kDiverged;
+        else if (r.status == RunStatus::Cancelled && code == kOk) code = kInterrupted;
+    }
+    std::fprintf(stderr, "every run followed has ended; they are in %s\n", local.path().c_str());
+    return code;
+}
+
+}  // namespace
+
+static int cmd_remote(const Args& args) {
+    const auto& p = args.positional;
+    if (p.size() < 2)
+        throw UsageError("remote needs an action and a server: normlab-cli remote check|run|follow|list|cancel|resume DEST ...");
+    const std::string action = p[0];
+    const Server s = server_of(args, p[1]);
+    if (action == "check") {
+        const ServerCheck c = check_server(s);
+        std::printf("%s\n", c.summary().c_str());
+        return kOk;
+    }
+    if (action == "run") {
+        if (p.size() != 3) throw UsageError("remote run needs a server and an experiment: normlab-cli remote run DEST EXPERIMENT.json");
+        // Checked here first: a bad experiment is refused before anything reaches the server.
+        const Experiment ex = load_experiment(p[2], args.opt("--scale"));
+        std::ifstream f(p[2], std::ios::binary);
+        std::stringstream text;
+        text << f.rdbuf();
+        std::vector<std::string> extra;
+        for (const char* o : {"--scale", "--steps", "--device", "--threads", "--index"})
+            if (args.options.count(o)) extra.insert(extra.end(), {o, args.opt(o)});
+        for (auto [it, end] = args.options.equal_range("--only"); it != end; ++it) extra.insert(extra.end(), {"--only", it->second});
+        check_server(s);
+        const std::vector<int64_t> ids = launch_remote(s, ex.name, text.str(), extra);
+        std::string list;
+        for (int64_t id : ids) list += (list.empty() ? "" : ",") + std::to_string(id);
+        std::fprintf(stderr, "%s: %zu run(s) started on %s (runs %s there), training detached\n", ex.name.c_str(), ids.size(),
+                     s.dest.c_str(), list.c_str());
+        if (args.has_flag("--detach")) {
+            std::printf("%s\n", list.c_str());
+            std::fprintf(stderr, "follow them with: normlab-cli remote follow %s --runs %s\n", s.dest.c_str(), list.c_str());
+            return kOk;
+        }
+        return follow(args, s, ids);
+    }
+    if (action == "follow") {
+        if (p.size() != 2) throw UsageError("remote follow takes one server: normlab-cli remote follow DEST [--runs ID,...]");
+        return follow(args, s, args.options.count("--runs") ? parse_runs(args.opt("--runs")) : std::vector<int64_t>{});
+    }
+    if (action == "list") {
+        const RemoteOutput o = run_remote(s.dest, s.command({"list"}), "", 60000, s.ssh);
+        std::fputs(o.out.c_str(), stdout);
+        if (o.exit_code != 0) std::fputs(o.err.c_str(), stderr);
+        return o.exit_code;
+    }
+    if (action == "cancel" || action == "resume") {
+        if (p.size() < 3) throw UsageError("remote " + action + " needs a server and runs (their ids there): normlab-cli remote " + action + " DEST RUN ...");
+        for (size_t i = 2; i < p.size(); ++i) {
+            const int64_t id = parse_int("RUN", p[i], 1);
+            if (action == "cancel") cancel_remote(s, id);
+            else resume_remote(s, id);
+            std::printf("%lld\t%s\n", static_cast<long long>(id), action == "cancel" ? "cancelled" : "resumed");
+        }
+        return kOk;
+    }
+    throw UsageError("unknown remote action \"" + action + "\"; use check, run, follow, list, cancel or resume");
+}
+
+extern const Command kRemoteCommand{"remote", "remote check|run|follow|list|cancel|resume DEST ...",
+    "train on a server over your own ssh: start an experiment there,\n"
+    "follow its runs live into the local store, stop and resume them\n",
+    cmd_remote,
+    "  remote check DEST                   NormLab there, its version, store and GPUs\n"
+    "  remote run DEST EXPERIMENT.json     start its runs there (detached) and follow them here\n"
+    "  remote follow DEST [--runs ID,...]  follow (again) until every run followed has ended\n"
+    "  remote list DEST                    the server's runs\n"
+    "  remote cancel DEST RUN ...          stop runs there (kept with a checkpoint)\n"
+    "  remote resume DEST RUN ...          resume them there (detached)\n"
+    "DEST: a host, user@host or an alias of ~/.ssh/config; ssh is the system's ($NORMLAB_SSH overrides it).\n"
+    "  --store FILE          the local store the runs are mirrored into (default: the usual store)\n"
+    "  --remote-cli PATH     the server's normlab-cli (default: the one on its PATH)\n"
+    "  --remote-store PATH   the server's store (default: its usual store)\n"
+    "  --detach              remote run: start the runs and return without following\n"
+    "  --retries N           reconnections in a row without progress before giving up (default 20)\n"
+    "  --only, --steps, --device, --threads, --scale, --index: as for run, on the server\n"
+    "RUN ids are the server's (remote list shows them). Ctrl-C stops following, not the runs.\n"};
+
+}  // namespace normlab::cli

@@ -1,0 +1,74 @@
+// NormLab core: the mirror — a server's runs kept in a local store from the
+// follow stream (stream.h), so that the window and every command read them as
+// they read local runs.
+//
+// A mirrored run is an ordinary row of the local store with info.remote =
+// {"dest": ssh destination, "store": the server's store (absolute, as the
+// server names it), "run": its id there, "writer": who trains it there,
+// "checkpoint": its checkpoint there, "host": the server's host name}. Its
+// pid is 0: the local store never judges it dead (the server does), and it is
+// never resumed here. Lines are buffered until a "sync" and applied in one
+// short transaction, so the store's write lock is held for milliseconds and a
+// stream cut mid-snapshot leaves the mirror at the previous sync.
+#pragma once
+
+#include "core/remote/stream.h"
+#include "core/store/store.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace normlab {
+
+struct RemoteRef {
+    std::string dest, store, cli;
+    int64_t run = 0;
+};
+// The remote reference of a run of a local store (run = 0 when it is not mirrored).
+RemoteRef remote_ref(const RunInfo& r);
+
+class Mirror {
+public:
+    // `dest`: the ssh destination as the user names it; `cli`: the server's
+    // normlab-cli as given (recorded, so the window can follow again).
+    Mirror(Store& local, std::string dest, std::string cli = "");
+
+    // The server's hello: checks the protocol and remembers its store's path.
+    // Throws RemoteError for a line that is not a compatible hello.
+    void hello(const std::string& line);
+    const std::string& remote_store() const { return store_; }
+    const std::string& remote_host() const { return host_; }
+    const std::string& remote_version() const { return version_; }
+
+    // Mirrored runs of this destination and store that had not ended when last seen (server ids).
+    std::vector<int64_t> unfinished();
+    // The request for `runs` (server ids), with what the local store holds of each.
+    StreamRequest request(const std::vector<int64_t>& runs);
+
+    enum class Got { More, Synced, Ended };
+    // One line of the stream. Throws RemoteError for a line that cannot be
+    // read or an error the server sends (nothing since the last sync is applied).
+    Got apply(const std::string& line);
+    // Forgets the lines received since the last sync (the stream was cut).
+    void drop_pending() { pending_.clear(); }
+    // The local id of a server's run (0 when not mirrored yet).
+    int64_t local_id(int64_t remote_run);
+    // Statuses of the followed runs at the last sync (server id → status text).
+    const std::map<int64_t, std::string>& statuses() const { return statuses_; }
+    int64_t rows_applied() const { return rows_; }
+    const std::string& end_reason() const { return end_reason_; }
+
+private:
+    void commit();
+    void apply_run(int64_t rid, const nlohmann::json& row);
+    Store& s_;
+    std::string dest_, cli_, store_, host_, version_, end_reason_;
+    std::vector<nlohmann::json> pending_;
+    std::map<int64_t, int64_t> ids_;                 // server id → local id
+    std::map<int64_t, std::string> statuses_;
+    int64_t rows_ = 0;
+};
+
+}  // namespace normlab

@@ -1,0 +1,232 @@
+// NormLab core: training on a server over ssh (see remote.h).
+#include "core/remote/remote.h"
+
+#include "core/errors.h"
+#include "core/version.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <sstream>
+#include <thread>
+
+namespace normlab {
+using nlohmann::json;
+
+namespace {
+
+// A remote command's failure for a person: exit 127 is a missing program.
+[[noreturn]] void remote_failed(const Server& s, const RemoteOutput& o, const std::string& what) {
+    std::string err = o.err;
+    while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();
+    if (o.exit_code == 127 || err.find("not found") != std::string::npos)
+        throw RemoteError("NormLab is not installed on " + s.dest + " where looked for (\"" + s.cli +
+                          "\" was not found by its non-interactive shell). Install it there, or give the full path of its"
+                          " normlab-cli (--remote-cli, or the dialog's \"NormLab on the server\")");
+    throw RemoteError(what + " on " + s.dest + " failed (exit " + std::to_string(o.exit_code) + ")" +
+                      (err.empty() ? "" : ": " + err));
+}
+
+bool sleep_unless_stopped(const FollowEvents& ev, double seconds) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < end) {
+        if (ev.stop && ev.stop()) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return true;
+}
+
+}  // namespace
+
+std::string Server::command(std::vector<std::string> args) const {
+    args.insert(args.begin(), cli.empty() ? "normlab-cli" : cli);
+    if (!store.empty()) {
+        args.push_back("--store");
+        args.push_back(store);
+    }
+    return shell_command(args);
+}
+
+std::string ServerCheck::summary() const {
+    std::ostringstream o;
+    o << "NormLab " << info.value("normlab", std::string("?")) << " on " << info.value("host", std::string("?"))
+      << " (LibTorch " << info.value("libtorch", std::string("?")) << "); store " << info.value("store", std::string("?"));
+    if (!info.value("store_exists", false)) o << " (created by the first run)";
+    if (gpus.empty()) o << "; no CUDA GPU: runs train on its CPU";
+    else {
+        o << "; " << gpus.size() << " GPU" << (gpus.size() > 1 ? "s" : "") << ":";
+        for (auto& g : gpus) o << " " << g << ";";
+        if (!info.value("cuda", false)) o << " but its LibTorch has no CUDA: runs train on its CPU";
+    }
+    return o.str();
+}
+
+ServerCheck check_server(const Server& s) {
+    const std::string cmd = s.command({"server-info"}) +
+                            "; echo '--- gpus'; nvidia-smi --query-gpu=name,memory.total,memory.free"
+                            " --format=csv,noheader,nounits 2>/dev/null || true";
+    const RemoteOutput o = run_remote(s.dest, cmd, "", (s.ssh.connect_timeout_s + 60) * 1000, s.ssh);
+    const auto sep = o.out.find("--- gpus\n");
+    const std::string head = o.out.substr(0, sep);
+    ServerCheck c;
+    // The first line that parses (a login banner may come first).
+    std::istringstream lines(head);
+    std::string line;
+    bool found = false;
+    while (std::getline(lines, line)) {
+        try {
+            c.info = json::parse(line);
+            if (c.info.is_object() && c.info.contains("protocol")) {
+                found = true;
+                break;
+            }
+        } catch (...) {
+        }
+    }
+    if (!found) {
+        RemoteOutput failed = o;
+        if (failed.exit_code == 0) failed.exit_code = 127;
+        if (head.find("unknown command") != std::string::npos || o.err.find("unknown command") != std::string::npos)
+            throw RemoteError("the NormLab on " + s.dest + " is too old to be driven from here (it has no server-info"
+                              " command); install NormLab " NORMLAB_VERSION " there");
+        remote_failed(s, failed, "normlab-cli server-info");
+    }
+    const int protocol = c.info.value("protocol", 0);
+    if (protocol != kStreamProtocol)
+        throw RemoteError("the NormLab on " + s.dest + " (" + c.info.value("normlab", std::string("?")) +
+                          ") speaks stream protocol " + std::to_string(protocol) + "; this one (" NORMLAB_VERSION
+                          ") speaks " + std::to_string(kStreamProtocol) + ": install the same version on both");
+    if (c.info.value("store_error", std::string()) != "")
+        throw RemoteError("the store on " + s.dest + " cannot be used: " + c.info.value("store_error", std::string()));
+    if (sep != std::string::npos) {
+        std::istringstream g(o.out.substr(sep + 9));
+        while (std::getline(g, line)) {
+            std::vector<std::string> f;
+            std::stringstream ls(line);
+            std::string part;
+            while (std::getline(ls, part, ',')) {
+                part.erase(0, part.find_first_not_of(' '));
+                f.push_back(part);
+            }
+            if (f.size() == 3) c.gpus.push_back(f[0] + ", " + f[1] + " MiB (" + f[2] + " MiB free)");
+        }
+    }
+    return c;
+}
+
+std::vector<int64_t> launch_remote(const Server& s, const std::string& experiment_name, const std::string& experiment_json,
+                                   const std::vector<std::string>& extra) {
+    // A file name the remote shell cannot misread: letters, digits, - _ . only.
+    std::string stem;
+    for (char c : experiment_name) stem += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
+    if (stem.empty()) stem = "experiment";
+    stem = stem.substr(0, 64) + "-" + std::to_string(static_cast<long long>(now_seconds() * 1000));
+    std::vector<std::string> args{"run", "$FILE", "--detach"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::string run = s.command(args);
+    // "$FILE" stays a variable: the only word not quoted as a literal.
+    const std::string quoted_file = shell_quote("$FILE");
+    run.replace(run.find(quoted_file), quoted_file.size(), "\"$d/" + stem + ".json\"");
+    const std::string cmd = "d=\"$HOME/.normlab/experiments\" && mkdir -p \"$d\" && cat > \"$d/" + stem + ".json\" && " + run;
+    const RemoteOutput o = run_remote(s.dest, cmd, experiment_json, (s.ssh.connect_timeout_s + 300) * 1000, s.ssh);
+    if (o.exit_code != 0) remote_failed(s, o, "starting the experiment");
+    std::vector<int64_t> ids;
+    std::istringstream lines(o.out);
+    std::string line;
+    while (std::getline(lines, line)) {
+        long long id = 0;
+        char status[32] = {};
+        if (std::sscanf(line.c_str(), "%lld\t%31s", &id, status) == 2 && id > 0) ids.push_back(id);
+    }
+    if (ids.empty()) throw RemoteError("the server started no run (its answer: " + o.out.substr(0, 200) + ")");
+    return ids;
+}
+
+void cancel_remote(const Server& s, int64_t run) {
+    const RemoteOutput o = run_remote(s.dest, s.command({"cancel", std::to_string(run)}), "", 60000, s.ssh);
+    if (o.exit_code != 0) remote_failed(s, o, "cancelling run " + std::to_string(run));
+}
+
+void resume_remote(const Server& s, int64_t run) {
+    const RemoteOutput o = run_remote(s.dest, s.command({"resume", std::to_string(run), "--detach"}), "", 120000, s.ssh);
+    if (o.exit_code != 0) remote_failed(s, o, "resuming run " + std::to_string(run));
+}
+
+FollowEnd follow_remote(const Server& s, Store& local, const std::vector<int64_t>& runs, int retries,
+                        const FollowEvents& ev) {
+    auto note = [&](const std::string& m) {
+        if (ev.note) ev.note(m);
+    };
+    auto stopped = [&] { return ev.stop && ev.stop(); };
+    Mirror mirror(local, s.dest, s.cli);
+    int failures = 0;
+    for (;;) {
+        if (stopped()) return FollowEnd::Stopped;
+        std::string why;
+        {
+            Child c(ssh_argv(s.dest, s.command({"stream", "--follow"}), s.ssh));
+            std::string line;
+            Child::Read r;
+            // The hello: ssh's login first (a prompt may wait for the user).
+            const auto t0 = std::chrono::steady_clock::now();
+            while ((r = c.read_line(line, 200)) == Child::Read::Timeout) {
+                if (stopped()) return FollowEnd::Stopped;
+                if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(s.ssh.connect_timeout_s + 120)) break;
+            }
+            if (r != Child::Read::Line) {
+                c.terminate();
+                const int code = c.wait(3000);
+                RemoteOutput o{code, c.partial(), c.stderr_text()};
+                if (code == 255 || code >= 128 || r == Child::Read::Timeout) {
+                    why = r == Child::Read::Timeout ? "no answer" : ssh_failure(s.dest, o.err);
+                } else {
+                    remote_failed(s, o, "following");
+                }
+            } else {
+                mirror.hello(line);
+                std::vector<int64_t> want = runs;
+                for (int64_t id : mirror.unfinished())
+                    if (std::find(want.begin(), want.end(), id) == want.end()) want.push_back(id);
+                if (want.empty()) return FollowEnd::Nothing;
+                c.write(mirror.request(want).to_json().dump() + "\n");
+                c.close_stdin();
+                if (failures == 0) note("following " + std::to_string(want.size()) + " run(s) on " + s.dest);
+                else note("reconnected to " + s.dest + "; following again from the last row held");
+                for (;;) {
+                    r = c.read_line(line, 200);
+                    if (stopped()) return FollowEnd::Stopped;
+                    // The server syncs every half second; a stalled connection is ended by
+                    // ssh's keep-alives (ServerAliveInterval) within ~45 s.
+                    if (r == Child::Read::Timeout) continue;
+                    if (r == Child::Read::Eof) break;
+                    const Mirror::Got got = mirror.apply(line);
+                    if (got == Mirror::Got::Synced) {
+                        failures = 0;
+                        if (ev.synced) ev.synced(mirror);
+                    } else if (got == Mirror::Got::Ended) {
+                        if (ev.synced) ev.synced(mirror);
+                        return FollowEnd::Ended;
+                    }
+                }
+                mirror.drop_pending();
+                const int code = c.wait(3000);
+                if (code != 255 && code != 0 && code < 128) {
+                    // The server's normlab-cli stopped with an error of its own.
+                    std::string err = c.stderr_text();
+                    while (!err.empty() && err.back() == '\n') err.pop_back();
+                    why = "the server's stream ended (exit " + std::to_string(code) + (err.empty() ? "" : ": " + err) + ")";
+                } else {
+                    why = code == 255 ? ssh_failure(s.dest, c.stderr_text()) : "the connection ended";
+                }
+            }
+        }
+        if (++failures > retries)
+            throw RemoteError("lost " + s.dest + " " + std::to_string(failures) + " time(s) in a row (" + why +
+                              "). Every row received is kept; follow again to continue from it");
+        const double wait = std::min(30.0, 0.5 * (1 << std::min(failures, 6)));
+        note(why + "; reconnecting in " + std::to_string(static_cast<int>(wait + 0.5)) + " s");
+        if (!sleep_unless_stopped(ev, wait)) return FollowEnd::Stopped;
+    }
+}
+
+}  // namespace normlab

@@ -1,0 +1,64 @@
+// NormLab core: training on a server over ssh — checking it, launching runs
+// there detached, following them into a local mirror store, and stopping
+// them (docs/REMOTE.md). What `normlab-cli remote` and the window's
+// "Train on a server…" share. No Qt; no port opened, no daemon: everything
+// rides on the user's own ssh (ssh.h) and the server's normlab-cli.
+#pragma once
+
+#include "core/remote/mirror.h"
+#include "core/remote/ssh.h"
+#include "core/store/store.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace normlab {
+
+struct Server {
+    std::string dest;                   // host, user@host or an alias of ~/.ssh/config
+    std::string cli = "normlab-cli";    // the server's normlab-cli (default: the one on its PATH)
+    std::string store;                  // the server's store ("": its default store)
+    SshOptions ssh;
+    // The server's normlab-cli with `args` (and --store when one is named), quoted for its shell.
+    std::string command(std::vector<std::string> args) const;
+};
+
+struct ServerCheck {
+    nlohmann::json info;                // what `normlab-cli server-info` there says
+    std::vector<std::string> gpus;      // "NVIDIA H100 80GB HBM3, 81559 MiB (81000 MiB free)"
+    std::string summary() const;        // one paragraph for a person
+};
+// Throws RemoteError saying what is wrong: ssh fails, NormLab is not there,
+// or is a version whose stream this one cannot follow.
+ServerCheck check_server(const Server& s);
+
+// Sends the experiment (its JSON text) to the server and starts its runs there
+// detached: they survive the window, the laptop sleeping and the network. Its
+// runs are queued there before this returns; their ids there are returned.
+// `extra`: options for the server's `run` (--only, --steps, --device, ...).
+std::vector<int64_t> launch_remote(const Server& s, const std::string& experiment_name, const std::string& experiment_json,
+                                   const std::vector<std::string>& extra = {});
+
+// Cancels (a running run keeps its checkpoint and can be resumed) or resumes
+// (detached) a run on the server (its id there). Throws RemoteError.
+void cancel_remote(const Server& s, int64_t run);
+void resume_remote(const Server& s, int64_t run);
+
+struct FollowEvents {
+    std::function<void(const std::string&)> note;   // progress and reconnection messages
+    std::function<bool()> stop;                     // true: stop following (checked often)
+    std::function<void(const Mirror&)> synced;      // after every applied snapshot
+};
+enum class FollowEnd { Ended, Stopped, Nothing };
+// Follows `runs` (server ids) and every run of this server's store that the
+// local store mirrors and had not ended, until all have ended. Reconnects
+// after a drop (`retries` failures in a row without progress, then throws
+// RemoteError); the mirror keeps every row of every completed snapshot.
+FollowEnd follow_remote(const Server& s, Store& local, const std::vector<int64_t>& runs, int retries,
+                        const FollowEvents& events);
+
+}  // namespace normlab
