@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-BUILD="${NORMLAB_BUILD_DIR:-build}"
+. scripts/torch-choice.sh
+BUILD="$(normlab_build_dir)"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x "$BUILD/app/normlab" ]; then
   # the window opens with the default experiment ready: "Run experiment" (Ctrl+Shift+R) trains it
   exec "$BUILD/app/normlab" --experiment experiments/default.json "$@"

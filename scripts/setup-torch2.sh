@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# The second build: NormLab's core, normlab-cli, normlab-bench and the non-GUI
-# tests against PyPI's LibTorch 2.x (CUDA, Gloo, NCCL) — the LibTorch a GPU
-# server has. The desktop (scripts/setup.sh, Debian's LibTorch 1.13) does not
-# need any of this.
-#   1. the Debian packages and the desktop build (scripts/setup.sh), so the
-#      versions can be compared;
+# The second build: NormLab — the desktop, normlab-cli, normlab-bench and the
+# tests — against PyPI's LibTorch 2.x (CUDA, Gloo, NCCL): what a GPU
+# workstation's window trains with (scripts/setup.sh picks it when an NVIDIA
+# GPU answers) and what a GPU server runs headless.
+#   1. the Debian packages and the Debian build (scripts/setup.sh), so the
+#      versions can be compared (NORMLAB_TORCH2_DEBIAN=0: packages only);
 #   2. PyTorch, pinned in scripts/requirements-torch2.txt, with pandas,
 #      matplotlib and safetensors for the Python recipe, into .venv-torch2
 #      (~3.3 GB; pip keeps the wheels in its cache, so a second machine set-up
 #      downloads nothing);
 #   3. CMake against that LibTorch with CUDA enabled (the CUDA toolkit's nvcc
-#      must be on PATH or in /usr/local/cuda), GUI off, into build-torch2.
+#      must be on PATH or in /usr/local/cuda), GUI on where Qt is, into build-torch2.
 # Safe to run again: a satisfied venv is left alone and the build is incremental.
 #   NORMLAB_TORCH2_VENV=dir  NORMLAB_TORCH2_BUILD_DIR=dir  override the places
 set -euo pipefail
@@ -19,7 +19,11 @@ VENV="${NORMLAB_TORCH2_VENV:-.venv-torch2}"
 BUILD="${NORMLAB_TORCH2_BUILD_DIR:-build-torch2}"
 REQ=scripts/requirements-torch2.txt
 
-bash scripts/setup.sh
+if [ "${NORMLAB_TORCH2_DEBIAN:-1}" = 0 ]; then
+  NORMLAB_TORCH=debian NORMLAB_SETUP_PACKAGES_ONLY=1 bash scripts/setup.sh
+else
+  NORMLAB_TORCH=debian bash scripts/setup.sh
+fi
 
 if [ ! -x "$VENV/bin/python" ]; then
   if ! python3 -m venv "$VENV" 2>/dev/null; then
@@ -53,9 +57,10 @@ PREFIX="$("$VENV/bin/python" -c 'import torch.utils; print(torch.utils.cmake_pre
 NVCC="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
 [ -x "$NVCC" ] || { echo "setup-torch2: the CUDA toolkit (nvcc) is missing: PyPI's LibTorch is built for CUDA" >&2; exit 1; }
 mkdir -p "$BUILD"
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNORMLAB_GUI=OFF \
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNORMLAB_GUI=ON \
   -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_CUDA_COMPILER="$NVCC" -DTORCH_CUDA_ARCH_LIST="9.0" \
-  -DNORMLAB_PYTHON2="$PWD/$VENV/bin/python" -DNORMLAB_PEER_CLI="$PWD/${NORMLAB_BUILD_DIR:-build}/app/normlab-cli" \
+  -DNORMLAB_PYTHON2="$PWD/$VENV/bin/python" \
+  $( [ -x "${NORMLAB_BUILD_DIR:-build}/app/normlab-cli" ] && echo "-DNORMLAB_PEER_CLI=$PWD/${NORMLAB_BUILD_DIR:-build}/app/normlab-cli" ) \
   >"$BUILD/cmake-configure.log" 2>&1 || { cat "$BUILD/cmake-configure.log" >&2; exit 1; }
 cmake --build "$BUILD" -j "$(nproc)"
 echo "setup-torch2: built against LibTorch $("$VENV/bin/python" -c 'import torch; print(torch.__version__)') into $BUILD"

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Installs every Debian package NormLab needs and builds it (Release, Ninja).
 # Safe to run again: installed packages are skipped and the build is incremental.
-#   scripts/setup.sh            install + build into ./build
+#   scripts/setup.sh            install + build into ./build (Debian's LibTorch, CPU)
 #   NORMLAB_BUILD_DIR=dir ...   build elsewhere
+# On a machine with an NVIDIA GPU (nvidia-smi -L answers) the desktop is built
+# against PyPI's CUDA LibTorch instead, into ./build-torch2 (scripts/setup-torch2.sh);
+# NORMLAB_TORCH=debian|pypi forces either (scripts/torch-choice.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/torch-choice.sh
+TORCH="$(normlab_torch)"
 
 PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config
@@ -36,6 +41,11 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+[ "${NORMLAB_SETUP_PACKAGES_ONLY:-0}" = 1 ] && exit 0
+if [ "$TORCH" = pypi ]; then
+  echo "setup: an NVIDIA GPU answers: building the desktop against PyPI's CUDA LibTorch (NORMLAB_TORCH=debian for Debian's)"
+  NORMLAB_TORCH2_DEBIAN=0 exec bash scripts/setup-torch2.sh
+fi
 BUILD="${NORMLAB_BUILD_DIR:-build}"
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD" -j "$(nproc)"

@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export QT_QPA_PLATFORM=offscreen
-ctest --test-dir "${NORMLAB_BUILD_DIR:-build}" --output-on-failure -j 2 "$@"
+. scripts/torch-choice.sh
+ctest --test-dir "$(normlab_build_dir)" --output-on-failure -j 2 "$@"

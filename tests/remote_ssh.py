@@ -17,7 +17,8 @@ config, as GIT_SSH_COMMAND would. The "server" is this machine's own build. Chec
      NormLab and one speaking another stream protocol each fail with a message that says so.
   2. `remote run` with an experiment, a remote store and a local store whose names hold spaces,
      quotes and $(...): nothing is executed, the runs train detached and are followed live;
-     every point and distribution of the server's store equals the mirror's.
+     every point and distribution of the server's store equals the mirror's; `remote fetch`
+     brings the server's weights and checkpoint byte for byte, and refuses an --out onto the store.
   3. the follower's ssh killed mid-run (it reconnects), and the follower itself killed and
      started again (`remote follow` re-attaches): no gap, no duplicate.
   4. `remote cancel` mid-run (the run keeps its checkpoint), `remote resume`: the mirror drops
@@ -55,7 +56,7 @@ def free_port():
 class Sshd:
     """A real sshd on 127.0.0.1 with everything in `work`."""
 
-    def __init__(self, work, cli_dir):
+    def __init__(self, work, cli_dir, env=None):
         self.work, self.pid = work, None
         sshd = shutil.which("sshd") or "/usr/sbin/sshd"
         if not os.path.exists(sshd):
@@ -71,7 +72,7 @@ class Sshd:
                     f"AuthorizedKeysFile {work}/authorized_keys\nPidFile {work}/sshd.pid\nStrictModes no\n"
                     "UsePAM no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
                     "PermitRootLogin prohibit-password\nMaxStartups 50\nMaxSessions 50\n"
-                    f"SetEnv NORMLAB_TEST_PATH={cli_dir}\n")
+                    f"SetEnv NORMLAB_TEST_PATH={cli_dir}" + "".join(f" {k}={v}" for k, v in (env or {}).items()) + "\n")
         with open(os.path.join(work, "ssh_config"), "w") as f:
             # "refused" names the host differently: a shared connection is keyed by host, port and user.
             for alias, key, host in (("gpu", "user_key", "127.0.0.1"), ("refused", "other_key", "localhost")):
@@ -245,6 +246,27 @@ def case_run(rm, work):
         fail("the follower did not report the runs live: " + r.stderr)
     print(f"  trained and followed in {dt:.1f} s", flush=True)
     same_stores(server, mirror, "after remote run")
+    # Weights and checkpoint fetched on demand: the server's bytes, never onto the mirror store.
+    weights = os.path.join(work, "fetched weights.safetensors")
+    r, _ = rm.run("fetch", "gpu", "1", "--out", weights, remote_store=server)
+    direct = os.path.join(work, "direct.safetensors")
+    subprocess.run([rm.cli, "export-weights", "1", direct, "--store", server], check=True, capture_output=True)
+    if r.returncode != 0 or open(weights, "rb").read() != open(direct, "rb").read():
+        fail(f"remote fetch: exit {r.returncode}: {r.stderr}; or the weights differ from the server's export")
+    ckpt = os.path.join(work, "fetched.pt")
+    r, _ = rm.run("fetch", "gpu", "1", "--checkpoint", "--out", ckpt, remote_store=server, store=mirror)
+    db = sqlite3.connect(f"file:{server}?mode=ro", uri=True)
+    stored = db.execute("SELECT checkpoint FROM runs WHERE id=1").fetchone()[0]
+    db.close()
+    src = stored if os.path.isabs(stored) else os.path.join(os.path.dirname(server), stored)
+    if r.returncode != 0 or open(ckpt, "rb").read() != open(src, "rb").read():
+        fail(f"remote fetch --checkpoint: exit {r.returncode}: {r.stderr}")
+    before = open(mirror, "rb").read()
+    r, _ = rm.run("fetch", "gpu", "1", "--out", mirror, remote_store=server, store=mirror)
+    if r.returncode != 2 or open(mirror, "rb").read() != before:
+        fail(f"remote fetch onto the mirror store was not refused: exit {r.returncode}: {r.stderr}")
+    print(f"  fetched weights ({os.path.getsize(weights)} bytes) and checkpoint ({os.path.getsize(ckpt)} bytes):"
+          " the server's bytes; --out onto the store refused", flush=True)
     return server, mirror
 
 

@@ -11,7 +11,10 @@ slurm.conf (SLURM_CONF) - in a scratch folder, so nothing under /etc or /run is 
   2. waits for the array job (squeue), checks `sweep --status`, merges the task stores with
      `normlab-cli merge` (twice: the second adds nothing) and checks 4 finished runs whose
      series are complete (every step of train/loss, the final val/loss);
-  3. `srun -n 2 normlab-cli run` trains one run data-parallel and compares every series with a
+  3. the same sweep submitted over ssh (a real sshd on 127.0.0.1 as the login node:
+     `normlab-cli remote sweep`), every task store followed live into one local store, equal
+     to the task stores row for row; a second sweep cancelled over ssh (`remote cancel --sweep`);
+  4. `srun -n 2 normlab-cli run` trains one run data-parallel and compares every series with a
      single process (tests/data_parallel.py --launcher srun), then kills a rank under srun.
 Stops the daemons it started by their pids. Needs root (slurmd runs jobs as their users):
 when Slurm cannot start, it says why and fails (exit 1), never skips silently.
@@ -182,6 +185,70 @@ def check_store(store, names, steps):
     return problems
 
 
+def sweep_over_ssh(cluster, cli, work, path, exp, steps):
+    """`remote sweep` through an sshd on 127.0.0.1 (the login node): followed live, then a cancel."""
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    import remote_ssh
+    ssh_work = os.path.join(work, "sshd")
+    os.makedirs(ssh_work)
+    sshd = remote_ssh.Sshd(ssh_work, os.path.dirname(cli), env={"SLURM_CONF": cluster.env["SLURM_CONF"]})
+    rm = remote_ssh.Remote(cli, ssh_work, sshd)
+    try:
+        d = os.path.join(work, "over ssh")
+        mirror = os.path.join(work, "mirror.sqlite")
+        t = time.monotonic()
+        r, _ = rm.run("sweep", "gpu", path, "--dir", d, "--cpus-per-task", "1", store=mirror, timeout=600)
+        if r.returncode != 0:
+            fail(f"remote sweep: exit {r.returncode}: {r.stderr}")
+        print(f"remote sweep over ssh: followed to the end in {time.monotonic() - t:.0f} s", flush=True)
+        stores = sorted(os.path.join(d, "stores", f) for f in os.listdir(os.path.join(d, "stores")) if f.endswith(".sqlite"))
+        want_pts, want_runs = {}, {}
+        for st in stores:
+            runs, pts, _ = remote_ssh.store_rows(st)
+            want_runs.update(runs)
+            want_pts.update(pts)
+        got_runs, got_pts, _ = remote_ssh.store_rows(mirror)
+        if got_runs != want_runs or got_pts != want_pts:
+            fail(f"remote sweep: the mirror differs from the task stores: {got_runs} vs {want_runs}")
+        if sorted(got_runs) != sorted(v["name"] for v in exp["variants"]) or any(v[0] != "finished" for v in got_runs.values()):
+            fail(f"remote sweep: runs in the mirror: {got_runs}")
+        print(f"remote sweep: {len(got_runs)} runs, {sum(len(v) for v in got_pts.values())} points, mirror == task stores",
+              flush=True)
+        # A long sweep, cancelled over ssh: the job ends and the follower with it.
+        long = dict(exp, name="slurm-cancel", base=dict(exp["base"], train=dict(exp["base"]["train"], steps=200000)))
+        lpath = os.path.join(work, "long.json")
+        with open(lpath, "w") as f:
+            json.dump(long, f)
+        d2 = os.path.join(work, "cancel over ssh")
+        r, _ = rm.run("sweep", "gpu", lpath, "--dir", d2, "--cpus-per-task", "1", "--detach", timeout=120)
+        if r.returncode != 0:
+            fail(f"remote sweep --detach: {r.stderr}")
+        job = r.stdout.strip()
+        mirror2 = os.path.join(work, "mirror2.sqlite")
+        f = rm.popen("follow", "gpu", "--sweep", d2, store=mirror2)
+        wait_for_rows = time.monotonic()
+        while time.monotonic() - wait_for_rows < 120:
+            if os.path.exists(mirror2) and remote_ssh.status_of(mirror2, 1)[1] > 0:
+                break
+            time.sleep(0.5)
+        else:
+            fail("remote follow --sweep: no run arrived in 120 s")
+        r, _ = rm.run("cancel", "gpu", "--sweep", d2, timeout=60)
+        if r.returncode != 0:
+            fail(f"remote cancel --sweep: {r.stderr}")
+        out, err = f.communicate(timeout=120)
+        q = subprocess.run(["squeue", "-h", "-j", job], env=cluster.env, capture_output=True, text=True)
+        if q.stdout.strip():
+            fail(f"job {job} still queued after remote cancel --sweep: {q.stdout}")
+        runs, _, _ = remote_ssh.store_rows(mirror2)
+        if not runs or any(v[0] in ("running", "queued") for v in runs.values()):
+            fail(f"after remote cancel --sweep the mirror's runs are {runs}; follower said: {err}")
+        print(f"remote cancel --sweep: job {job} gone, the follower ended ({f.returncode}); runs {runs}", flush=True)
+    finally:
+        rm.close_shared()
+        sshd.stop()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cli", required=True)
@@ -242,6 +309,7 @@ def main():
             if problems:
                 fail(f"{label}: merged store: {problems}")
             print(f"{label}: 4 finished runs with complete series in {merged}", flush=True)
+        sweep_over_ssh(cluster, cli, work, path, exp, steps)
         # Data-parallel under srun, against one process; then a rank killed under srun.
         dp = [sys.executable, os.path.join(ROOT, "tests", "data_parallel.py"), "--cli", cli, "--launcher", "srun",
               "--steps", "30", "--workdir", os.path.join(work, "srun")]

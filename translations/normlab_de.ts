@@ -1146,12 +1146,36 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <source>Cannot write a temporary file: %1</source>
         <translation>Temporäre Datei kann nicht geschrieben werden: %1</translation>
     </message>
+    <message>
+        <source>Sweep submitted to Slurm through %1; its runs appear as its tasks start</source>
+        <translation>Sweep über %1 bei Slurm eingereicht; seine Läufe erscheinen, sobald seine Aufgaben starten</translation>
+    </message>
     <message numerus="yes">
         <source>%n run(s) started on %1; following them live</source>
         <translation>
             <numerusform>%n Lauf auf %1 gestartet; wird live verfolgt</numerusform>
             <numerusform>%n Läufe auf %1 gestartet; werden live verfolgt</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Fetch weights from the server</source>
+        <translation>Gewichte vom Server holen</translation>
+    </message>
+    <message>
+        <source>safetensors (*.safetensors)</source>
+        <translation>safetensors (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Fetching the weights of %1 from %2…</source>
+        <translation>Hole die Gewichte von %1 von %2…</translation>
+    </message>
+    <message>
+        <source>Weights written to %1</source>
+        <translation>Gewichte nach %1 geschrieben</translation>
+    </message>
+    <message>
+        <source>Slurm job of %1 on %2 cancelled</source>
+        <translation>Slurm-Job von %1 auf %2 abgebrochen</translation>
     </message>
     <message>
         <source>Stopping on %1…</source>
@@ -1263,6 +1287,14 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>Stop on the &amp;server</source>
         <translation>Auf dem &amp;Server anhalten</translation>
+    </message>
+    <message>
+        <source>&amp;Fetch weights from the server…</source>
+        <translation>Gewichte vom Server &amp;holen…</translation>
+    </message>
+    <message>
+        <source>Cancel the Slurm &amp;job</source>
+        <translation>Slurm-&amp;Job abbrechen</translation>
     </message>
     <message>
         <source>&amp;Load settings into the form</source>
@@ -1412,6 +1444,21 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <source>ETA</source>
         <translation>Restzeit</translation>
     </message>
+    <message numerus="yes">
+        <source>Trains on the CPU (%n thread(s))</source>
+        <translation>
+            <numerusform>Trainiert auf der CPU (%n Thread)</numerusform>
+            <numerusform>Trainiert auf der CPU (%n Threads)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Trains on %1</source>
+        <translation>Trainiert auf %1</translation>
+    </message>
+    <message>
+        <source>Trains on %1 (%2 of %3 GiB free)</source>
+        <translation>Trainiert auf %1 (%2 von %3 GiB frei)</translation>
+    </message>
 <message>
         <source>Resume</source>
         <translation>Fortsetzen</translation>
@@ -1528,6 +1575,18 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>Starting on %1…</source>
         <translation>Starte auf %1…</translation>
+    </message>
+    <message>
+        <source>empty: train on the server itself</source>
+        <translation>leer: auf dem Server selbst trainieren</translation>
+    </message>
+    <message>
+        <source>A folder on the cluster: the runs are submitted there as a Slurm job array (the server is its login node), each task into a store of its own; every task is followed live</source>
+        <translation>Ein Ordner auf dem Cluster: Die Läufe werden dort als Slurm-Job-Array eingereicht (der Server ist sein Login-Knoten), jede Aufgabe in einen eigenen Speicher; jede Aufgabe wird live verfolgt</translation>
+    </message>
+    <message>
+        <source>Slurm sweep folder:</source>
+        <translation>Slurm-Sweep-Ordner:</translation>
     </message>
 </context>
 <context>

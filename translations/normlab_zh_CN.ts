@@ -1144,11 +1144,35 @@ NormLab 将改为打开默认存储。</translation>
         <source>Cannot write a temporary file: %1</source>
         <translation>无法写入临时文件：%1</translation>
     </message>
+    <message>
+        <source>Sweep submitted to Slurm through %1; its runs appear as its tasks start</source>
+        <translation>已通过 %1 将扫描提交给 Slurm；任务启动后其运行会陆续出现</translation>
+    </message>
     <message numerus="yes">
         <source>%n run(s) started on %1; following them live</source>
         <translation>
             <numerusform>已在 %1 上启动 %n 个运行；正在实时跟踪</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Fetch weights from the server</source>
+        <translation>从服务器获取权重</translation>
+    </message>
+    <message>
+        <source>safetensors (*.safetensors)</source>
+        <translation>safetensors (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Fetching the weights of %1 from %2…</source>
+        <translation>正在从 %2 获取 %1 的权重…</translation>
+    </message>
+    <message>
+        <source>Weights written to %1</source>
+        <translation>权重已写入 %1</translation>
+    </message>
+    <message>
+        <source>Slurm job of %1 on %2 cancelled</source>
+        <translation>已取消 %2 上 %1 的 Slurm 作业</translation>
     </message>
     <message>
         <source>Stopping on %1…</source>
@@ -1259,6 +1283,14 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>Stop on the &amp;server</source>
         <translation>在服务器上停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Fetch weights from the server…</source>
+        <translation>从服务器获取权重(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Cancel the Slurm &amp;job</source>
+        <translation>取消 Slurm 作业(&amp;J)</translation>
     </message>
     <message>
         <source>&amp;Load settings into the form</source>
@@ -1408,6 +1440,20 @@ NormLab 将改为打开默认存储。</translation>
         <source>ETA</source>
         <translation>剩余时间</translation>
     </message>
+    <message numerus="yes">
+        <source>Trains on the CPU (%n thread(s))</source>
+        <translation>
+            <numerusform>在 CPU 上训练（%n 个线程）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Trains on %1</source>
+        <translation>在 %1 上训练</translation>
+    </message>
+    <message>
+        <source>Trains on %1 (%2 of %3 GiB free)</source>
+        <translation>在 %1 上训练（%3 GiB 中 %2 GiB 可用）</translation>
+    </message>
 <message>
         <source>Resume</source>
         <translation>继续</translation>
@@ -1524,6 +1570,18 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>Starting on %1…</source>
         <translation>正在 %1 上启动…</translation>
+    </message>
+    <message>
+        <source>empty: train on the server itself</source>
+        <translation>留空：直接在服务器上训练</translation>
+    </message>
+    <message>
+        <source>A folder on the cluster: the runs are submitted there as a Slurm job array (the server is its login node), each task into a store of its own; every task is followed live</source>
+        <translation>集群上的一个文件夹：运行将作为 Slurm 作业数组提交到那里（该服务器是其登录节点），每个任务写入自己的存储；每个任务都会被实时跟踪</translation>
+    </message>
+    <message>
+        <source>Slurm sweep folder:</source>
+        <translation>Slurm 扫描文件夹：</translation>
     </message>
 </context>
 <context>

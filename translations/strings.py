@@ -509,4 +509,21 @@ T = {
     "Trains on %1 (run %2 of %3 there); followed live into this store over ssh":
         ("Trainiert auf %1 (dort Lauf %2 von %3); live über ssh in diesen Speicher verfolgt",
          "在 %1 上训练（那里 %3 的第 %2 个运行）；通过 ssh 实时跟踪到此存储"),
+    "Trains on the CPU (%n thread(s))": (["Trainiert auf der CPU (%n Thread)", "Trainiert auf der CPU (%n Threads)"], "在 CPU 上训练（%n 个线程）"),
+    "Trains on %1": ("Trainiert auf %1", "在 %1 上训练"),
+    "Trains on %1 (%2 of %3 GiB free)": ("Trainiert auf %1 (%2 von %3 GiB frei)", "在 %1 上训练（%3 GiB 中 %2 GiB 可用）"),
+    "empty: train on the server itself": ("leer: auf dem Server selbst trainieren", "留空：直接在服务器上训练"),
+    "A folder on the cluster: the runs are submitted there as a Slurm job array (the server is its login node), each task into a store of its own; every task is followed live":
+        ("Ein Ordner auf dem Cluster: Die Läufe werden dort als Slurm-Job-Array eingereicht (der Server ist sein Login-Knoten), jede Aufgabe in einen eigenen Speicher; jede Aufgabe wird live verfolgt",
+         "集群上的一个文件夹：运行将作为 Slurm 作业数组提交到那里（该服务器是其登录节点），每个任务写入自己的存储；每个任务都会被实时跟踪"),
+    "Slurm sweep folder:": ("Slurm-Sweep-Ordner:", "Slurm 扫描文件夹："),
+    "Sweep submitted to Slurm through %1; its runs appear as its tasks start":
+        ("Sweep über %1 bei Slurm eingereicht; seine Läufe erscheinen, sobald seine Aufgaben starten", "已通过 %1 将扫描提交给 Slurm；任务启动后其运行会陆续出现"),
+    "Slurm job of %1 on %2 cancelled": ("Slurm-Job von %1 auf %2 abgebrochen", "已取消 %2 上 %1 的 Slurm 作业"),
+    "Cancel the Slurm &job": ("Slurm-&Job abbrechen", "取消 Slurm 作业(&J)"),
+    "&Fetch weights from the server…": ("Gewichte vom Server &holen…", "从服务器获取权重(&F)…"),
+    "Fetch weights from the server": ("Gewichte vom Server holen", "从服务器获取权重"),
+    "safetensors (*.safetensors)": ("safetensors (*.safetensors)", "safetensors (*.safetensors)"),
+    "Fetching the weights of %1 from %2…": ("Hole die Gewichte von %1 von %2…", "正在从 %2 获取 %1 的权重…"),
+    "Weights written to %1": ("Gewichte nach %1 geschrieben", "权重已写入 %1"),
 }

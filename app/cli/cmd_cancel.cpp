@@ -5,6 +5,7 @@
 #include "app/cli/cli.h"
 
 #include "core/remote/mirror.h"
+#include "core/store/store_internal.h"
 
 #include <chrono>
 #include <csignal>
@@ -21,12 +22,6 @@ std::string process_name(int64_t pid) {
     std::string name;
     std::getline(f, name);
     return name;
-}
-
-std::string local_host() {
-    char h[256] = {};
-    ::gethostname(h, sizeof h - 1);
-    return h;
 }
 
 }  // namespace
@@ -53,7 +48,7 @@ static int cmd_cancel(const Args& args) {
             std::printf("%s\t%s\t%s (nothing to cancel)\n", id.c_str(), run.status_text.c_str(), run.name.c_str());
             continue;
         }
-        if (run.host != local_host())
+        if (run.host != store_detail::host_name())
             throw UsageError("run " + id + " trains on " + run.host + " (pid " + std::to_string(run.pid) +
                              "); cancel it there (normlab-cli remote cancel " + run.host + " " + id + ")");
         if (Store::writer_gone(run)) {

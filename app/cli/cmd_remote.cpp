@@ -6,8 +6,11 @@
 #include "core/errors.h"
 #include "core/experiment.h"
 #include "core/remote/remote.h"
+#include "core/store/output_guard.h"
 
 #include <atomic>
+#include <filesystem>
+#include <memory>
 #include <csignal>
 #include <cstdio>
 #include <fstream>
@@ -29,6 +32,7 @@ Server server_of(const Args& args, const std::string& dest) {
     if (args.options.count("--remote-cli")) s.cli = args.opt("--remote-cli");
     if (s.cli.empty()) throw UsageError("--remote-cli is empty; give the server's normlab-cli (a path or a name on its PATH)");
     s.store = args.opt("--remote-store");
+    s.sweep = args.opt("--sweep");
     if (args.options.count("--connect-timeout"))
         s.ssh.connect_timeout_s = parse_int("--connect-timeout", args.opt("--connect-timeout"), 1, 600);
     return s;
@@ -49,7 +53,7 @@ int follow(const Args& args, const Server& s, const std::vector<int64_t>& runs) 
     if (args.options.count("--retries")) retries = parse_int("--retries", args.opt("--retries"), 0, 1000000);
     std::signal(SIGINT, on_stop);
     std::signal(SIGTERM, on_stop);
-    std::map<int64_t, std::string> shown;
+    std::map<std::string, std::string> shown;
     FollowEvents ev;
     ev.note = [&](const std::string& m) { std::fprintf(stderr, "%s\n", m.c_str()); };
     ev.stop = [] { return g_stop > 0; };
@@ -57,7 +61,7 @@ int follow(const Args& args, const Server& s, const std::vector<int64_t>& runs) 
         for (auto& [rid, status] : m.statuses()) {
             if (shown[rid] == status) continue;
             shown[rid] = status;
-            std::fprintf(stderr, "%s run %lld: %s\n", s.dest.c_str(), static_cast<long long>(rid), status.c_str());
+            std::fprintf(stderr, "%s %s: %s\n", s.dest.c_str(), rid.c_str(), status.c_str());
         }
     };
     const FollowEnd end = follow_remote(s, local, runs, retries, ev);
@@ -73,13 +77,10 @@ int follow(const Args& args, const Server& s, const std::vector<int64_t>& runs) 
     }
     // Exit code as for local runs: 0 when every followed run finished.
     int code = kOk;
-    for (const RunInfo& r : local.runs()) {
-        const RemoteRef ref = remote_ref(r);
-        if (ref.dest != s.dest) continue;
-        if (!runs.empty() && std::find(runs.begin(), runs.end(), ref.run) == runs.end()) continue;
-        if (r.status == RunStatus::Failed || r.status == RunStatus::Interrupted) code = kFailed;
-        else if (r.status == RunStatus::Diverged && code == kOk) code = kDiverged;
-        else if (r.status == RunStatus::Cancelled && code == kOk) code = kInterrupted;
+    for (auto& [what, status] : shown) {
+        if (status == "failed" || status == "interrupted") code = kFailed;
+        else if (status == "diverged" && code == kOk) code = kDiverged;
+        else if (status == "cancelled" && code == kOk) code = kInterrupted;
     }
     std::fprintf(stderr, "every run followed has ended; they are in %s\n", local.path().c_str());
     return code;
@@ -90,7 +91,7 @@ int follow(const Args& args, const Server& s, const std::vector<int64_t>& runs) 
 static int cmd_remote(const Args& args) {
     const auto& p = args.positional;
     if (p.size() < 2)
-        throw UsageError("remote needs an action and a server: normlab-cli remote check|run|follow|list|cancel|resume DEST ...");
+        throw UsageError("remote needs an action and a server: normlab-cli remote check|run|sweep|follow|list|cancel|resume|fetch DEST ...");
     const std::string action = p[0];
     const Server s = server_of(args, p[1]);
     if (action == "check") {
@@ -122,6 +123,31 @@ static int cmd_remote(const Args& args) {
         }
         return follow(args, s, ids);
     }
+    if (action == "sweep") {
+        if (p.size() != 3 || !args.options.count("--dir"))
+            throw UsageError("remote sweep needs a server, an experiment and the sweep's folder there: normlab-cli remote sweep"
+                             " DEST EXPERIMENT.json --dir DIR");
+        const Experiment ex = load_experiment(p[2], args.opt("--scale"));
+        std::ifstream f(p[2], std::ios::binary);
+        std::stringstream text;
+        text << f.rdbuf();
+        std::vector<std::string> extra;
+        for (const char* o : {"--scale", "--steps", "--device", "--partition", "--time", "--cpus-per-task", "--gpus-per-task",
+                              "--max-parallel", "--runs-per-task"})
+            if (args.options.count(o)) extra.insert(extra.end(), {o, args.opt(o)});
+        Server sw = s;
+        sw.sweep = args.opt("--dir");
+        check_server(sw);
+        const std::string job = submit_sweep(sw, ex.name, text.str(), extra);
+        std::fprintf(stderr, "%s: %zu run(s) submitted on %s as Slurm job %s (folder %s there)\n", ex.name.c_str(), ex.runs.size(),
+                     s.dest.c_str(), job.c_str(), sw.sweep.c_str());
+        if (args.has_flag("--detach")) {
+            std::printf("%s\n", job.c_str());
+            std::fprintf(stderr, "follow it with: normlab-cli remote follow %s --sweep %s\n", s.dest.c_str(), sw.sweep.c_str());
+            return kOk;
+        }
+        return follow(args, sw, {});
+    }
     if (action == "follow") {
         if (p.size() != 2) throw UsageError("remote follow takes one server: normlab-cli remote follow DEST [--runs ID,...]");
         return follow(args, s, args.options.count("--runs") ? parse_runs(args.opt("--runs")) : std::vector<int64_t>{});
@@ -131,6 +157,41 @@ static int cmd_remote(const Args& args) {
         std::fputs(o.out.c_str(), stdout);
         if (o.exit_code != 0) std::fputs(o.err.c_str(), stderr);
         return o.exit_code;
+    }
+    if (action == "fetch") {
+        if (p.size() != 3 || !args.options.count("--out"))
+            throw UsageError("remote fetch needs a server, a run (its id there) and --out FILE: normlab-cli remote fetch DEST RUN"
+                             " --out FILE [--checkpoint]");
+        const int64_t id = parse_int("RUN", p[2], 1);
+        const std::string out = args.opt("--out");
+        std::string checkpoint;
+        // The local store is opened (read-only) so that --out can never be it or its companions.
+        std::error_code ec;
+        std::unique_ptr<Store> mirror;
+        if (std::filesystem::exists(store_path(args), ec)) mirror = std::make_unique<Store>(store_path(args), Store::Mode::ReadOnly);
+        if (args.has_flag("--checkpoint")) {
+            if (!mirror) throw UsageError("--checkpoint: " + store_path(args) + " does not exist; follow the run first");
+            // Its path there, as the mirror last heard it.
+            Store& local = *mirror;
+            for (const RunInfo& r : local.runs()) {
+                const RemoteRef ref = remote_ref(r);
+                if (ref.dest == s.dest && ref.run == id && (s.store.empty() || ref.store == s.store))
+                    checkpoint = r.info["remote"].value("checkpoint", "");
+            }
+            if (checkpoint.empty())
+                throw UsageError("run " + std::to_string(id) + " of " + s.dest + " has no checkpoint in " + local.path() +
+                                 " (follow it first, or fetch its weights without --checkpoint)");
+        }
+        check_output_path(out, "--out");
+        const int64_t bytes = fetch_remote(s, id, checkpoint, out);
+        std::fprintf(stderr, "wrote %s (%lld bytes, run %lld of %s)\n", out.c_str(), static_cast<long long>(bytes),
+                     static_cast<long long>(id), s.dest.c_str());
+        return kOk;
+    }
+    if (action == "cancel" && !s.sweep.empty()) {
+        cancel_sweep(s);
+        std::printf("%s\tcancelled\n", s.sweep.c_str());
+        return kOk;
     }
     if (action == "cancel" || action == "resume") {
         if (p.size() < 3) throw UsageError("remote " + action + " needs a server and runs (their ids there): normlab-cli remote " + action + " DEST RUN ...");
@@ -142,18 +203,22 @@ static int cmd_remote(const Args& args) {
         }
         return kOk;
     }
-    throw UsageError("unknown remote action \"" + action + "\"; use check, run, follow, list, cancel or resume");
+    throw UsageError("unknown remote action \"" + action + "\"; use check, run, sweep, follow, list, cancel, resume or fetch");
 }
 
-extern const Command kRemoteCommand{"remote", "remote check|run|follow|list|cancel|resume DEST ...",
+extern const Command kRemoteCommand{"remote", "remote check|run|sweep|follow|list|cancel|resume|fetch DEST ...",
     "train on a server over your own ssh: start an experiment there,\n"
     "follow its runs live into the local store, stop and resume them\n",
     cmd_remote,
     "  remote check DEST                   NormLab there, its version, store and GPUs\n"
     "  remote run DEST EXPERIMENT.json     start its runs there (detached) and follow them here\n"
+    "  remote sweep DEST EXP.json --dir D  submit it as a Slurm job array there (a login node), follow every task\n"
     "  remote follow DEST [--runs ID,...]  follow (again) until every run followed has ended\n"
+    "  remote follow DEST --sweep D        follow a sweep's task stores until its job has ended\n"
+    "  remote cancel DEST --sweep D        cancel the sweep's job array (scancel)\n"
     "  remote list DEST                    the server's runs\n"
     "  remote cancel DEST RUN ...          stop runs there (kept with a checkpoint)\n"
+    "  remote fetch DEST RUN --out F       its latest weights (safetensors), or --checkpoint its checkpoint\n"
     "  remote resume DEST RUN ...          resume them there (detached)\n"
     "DEST: a host, user@host or an alias of ~/.ssh/config; ssh is the system's ($NORMLAB_SSH overrides it).\n"
     "  --store FILE          the local store the runs are mirrored into (default: the usual store)\n"
@@ -162,6 +227,7 @@ extern const Command kRemoteCommand{"remote", "remote check|run|follow|list|canc
     "  --detach              remote run: start the runs and return without following\n"
     "  --retries N           reconnections in a row without progress before giving up (default 20)\n"
     "  --only, --steps, --device, --threads, --scale, --index: as for run, on the server\n"
+    "  --partition, --time, --cpus-per-task, --gpus-per-task, --max-parallel, --runs-per-task: as for sweep\n"
     "RUN ids are the server's (remote list shows them). Ctrl-C stops following, not the runs.\n"};
 
 }  // namespace normlab::cli

@@ -43,14 +43,7 @@ static int cmd_resume(const Args& args) {
                                    });
     Store store(store_path(args));
     const auto runs = pick(store);
-    if (args.has_flag("--detach")) {
-        std::vector<int64_t> ids;
-        for (auto& r : runs) ids.push_back(r.first);
-        const std::string log = train_detached(store.path(), ids, false);
-        for (auto& r : runs) std::printf("%lld\tresuming\t%s\n", static_cast<long long>(r.first), r.second.c_str());
-        std::fprintf(stderr, "training detached; its output goes to %s\n", log.c_str());
-        return kOk;
-    }
+    if (args.has_flag("--detach")) return detach_and_report(store, runs, "resuming", false);
     return exit_for(train_all(store, runs, opts, false, if_queued));
 }
 

@@ -36,14 +36,7 @@ static int cmd_run(const Args& args) {
     std::vector<std::pair<int64_t, std::string>> queued;
     for (auto& r : chosen) queued.emplace_back(queue_run(store, r.config, exp_id, {ex.name}), r.name);
     std::fprintf(stderr, "%s: %zu run(s) queued in %s\n", ex.name.c_str(), queued.size(), store.path().c_str());
-    if (args.has_flag("--detach")) {
-        std::vector<int64_t> ids;
-        for (auto& q : queued) ids.push_back(q.first);
-        const std::string log = train_detached(store.path(), ids, true);
-        for (auto& q : queued) std::printf("%lld\tqueued\t%s\n", static_cast<long long>(q.first), q.second.c_str());
-        std::fprintf(stderr, "training detached; its output goes to %s\n", log.c_str());
-        return kOk;
-    }
+    if (args.has_flag("--detach")) return detach_and_report(store, queued, "queued", true);
     auto results = train_all(store, queued, opts);
     for (auto& r : results)
         if (r.run_id > 0) std::printf("%lld\t%s\n", static_cast<long long>(r.run_id), status_name(r.status).c_str());

@@ -23,7 +23,8 @@ std::string self_path() {
     return ec ? std::string("normlab-cli") : p.string();
 }
 
-// Runs a command and returns its standard output (throws with its error output on failure).
+}  // namespace
+
 std::string run_command(const std::vector<std::string>& argv) {
     int out[2], err[2];
     if (::pipe(out) != 0 || ::pipe(err) != 0) throw std::runtime_error("pipe failed");
@@ -58,6 +59,28 @@ std::string run_command(const std::vector<std::string>& argv) {
                        (WIFEXITED(status) && WEXITSTATUS(status) == 127 ? " (is Slurm installed here?)" : ""));
     return o;
 }
+
+std::pair<SlurmSweep, json> read_sweep(const std::string& dir, const std::string& option) {
+    std::ifstream in(fs::path(dir) / "sweep.json");
+    if (!in) throw UsageError(option + " " + dir + ": no sweep.json there; give the folder normlab-cli sweep --dir wrote");
+    json j;
+    try {
+        in >> j;
+    } catch (const std::exception& e) {
+        throw UsageError(dir + "/sweep.json cannot be read: " + e.what());
+    }
+    SlurmSweep s = SlurmSweep::from_json(j);
+    try {
+        check_sweep(s);
+    } catch (const ConfigError& e) {
+        throw UsageError(dir + "/sweep.json is not a sweep this version can read: " + e.what());
+    }
+    // The stores are where sweep.json is now, wherever the folder was moved.
+    s.dir = fs::absolute(dir).lexically_normal().string();
+    return {s, j};
+}
+
+namespace {
 
 int write_sweep(const Args& args) {
     if (!args.has_flag("--slurm"))
@@ -118,24 +141,22 @@ int write_sweep(const Args& args) {
     return kOk;
 }
 
+// scancel of the sweep's job array: its running tasks stop (their runs are
+// saved as cancelled: Slurm sends SIGTERM first), pending ones never start.
+int sweep_cancel(const Args& args) {
+    const std::string dir = args.opt("--cancel");
+    const auto [s, j] = read_sweep(dir, "--cancel");
+    if (!j.contains("job_id") || !j["job_id"].is_string())
+        throw UsageError(dir + " was written without --submit: there is no job to cancel");
+    const std::string job = j["job_id"].get<std::string>();
+    run_command({"scancel", job});
+    std::printf("%s\tcancelled\n", job.c_str());
+    return kOk;
+}
+
 int sweep_status(const Args& args) {
     const std::string dir = args.opt("--status");
-    std::ifstream in(fs::path(dir) / "sweep.json");
-    if (!in) throw UsageError("--status " + dir + ": no sweep.json there; give the folder normlab-cli sweep --dir wrote");
-    json j;
-    try {
-        in >> j;
-    } catch (const std::exception& e) {
-        throw UsageError(dir + "/sweep.json cannot be read: " + e.what());
-    }
-    SlurmSweep s = SlurmSweep::from_json(j);
-    try {
-        check_sweep(s);
-    } catch (const ConfigError& e) {
-        throw UsageError(dir + "/sweep.json is not a sweep this version can read: " + e.what());
-    }
-    // The stores are where sweep.json is now, wherever the folder was moved.
-    s.dir = fs::absolute(dir).lexically_normal().string();
+    const auto [s, j] = read_sweep(dir, "--status");
     std::map<std::string, int> counts;
     int64_t steps_done = 0, steps_total = 0;
     std::printf("%-6s %-28s %-12s %s\n", "task", "run", "status", "steps");
@@ -180,6 +201,7 @@ int sweep_status(const Args& args) {
 
 int cmd_sweep(const Args& args) {
     if (args.options.count("--status")) return sweep_status(args);
+    if (args.options.count("--cancel")) return sweep_cancel(args);
     return write_sweep(args);
 }
 
@@ -197,6 +219,7 @@ extern const Command kSweepCommand{"sweep", "sweep EXPERIMENT --slurm",
     "  --max-parallel K     at most K tasks at once (sbatch --array=0-N%K)\n"
     "  --runs-per-task K    K runs one after another per task (default 1)\n"
     "  --scale NAME  --steps N  --device D   passed to each task's run\n"
+    "sweep --cancel DIR cancels its job array (scancel; running runs are saved as cancelled).\n"
     "Every run is checked before anything is written. Runs keep the names, configurations and\n"
     "seeds `run` gives them. Merge the task stores afterwards (they may be read while the job runs):\n"
     "  normlab-cli sweep EXP.json --slurm --dir sw --submit\n"

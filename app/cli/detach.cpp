@@ -5,6 +5,7 @@
 #include "app/cli/training.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
@@ -67,6 +68,16 @@ std::string train_detached(const std::string& store, const std::vector<int64_t>&
     while (::waitpid(first, &status, 0) < 0 && errno == EINTR) {
     }
     return log;
+}
+
+int detach_and_report(const Store& store, const std::vector<std::pair<int64_t, std::string>>& runs, const char* word,
+                      bool if_queued) {
+    std::vector<int64_t> ids;
+    for (auto& r : runs) ids.push_back(r.first);
+    const std::string log = train_detached(store.path(), ids, if_queued);
+    for (auto& r : runs) std::printf("%lld\t%s\t%s\n", static_cast<long long>(r.first), word, r.second.c_str());
+    std::fprintf(stderr, "training detached; its output goes to %s\n", log.c_str());
+    return kOk;
 }
 
 }  // namespace normlab::cli

@@ -111,7 +111,7 @@ int main(int argc, char** argv) {
             return asked ? kOk : kUsage;
         }
         static const std::vector<std::string> known_flags{"--csv", "--json", "--verbose", "--help", "--version", "--slurm", "--submit",
-                                                          "--detach", "--follow", "--if-queued"};
+                                                          "--detach", "--follow", "--if-queued", "--checkpoint"};
         for (auto& f : args.flags)
             if (std::find(known_flags.begin(), known_flags.end(), f) == known_flags.end())
                 throw UsageError("unknown option " + f + " (see normlab-cli --help)");

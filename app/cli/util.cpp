@@ -20,7 +20,8 @@ Args parse_args(int argc, char** argv) {
                                                      "--index", "--into",   "--dir",   "--partition", "--time",
                                                      "--cpus-per-task", "--gpus-per-task", "--max-parallel",
                                                      "--runs-per-task", "--status", "--remote-cli", "--remote-store", "--runs",
-                                                     "--retries", "--interval", "--connect-timeout"};
+                                                     "--retries", "--interval", "--connect-timeout",
+                                                     "--cancel", "--sweep"};
     Args a;
     for (int i = 1; i < argc; ++i) {
         std::string s = argv[i];

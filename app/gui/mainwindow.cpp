@@ -116,7 +116,8 @@ MainWindow::MainWindow(const QString& store_path, QWidget* parent) : QMainWindow
     connect(refresh_, &QTimer::timeout, this, [this] {
         charts_->refresh(*store_);
         if (++refresh_ticks_ % 4 == 0) reloadRuns();
-        status_->setText(tr("Store: %1 · UI latency p50 %2 ms, p99 %3 ms")
+        if (refresh_ticks_ % 20 == 1) device_ = deviceText();   // a GPU's free memory, every 5 s
+        status_->setText(device_ + " · " + tr("Store: %1 · UI latency p50 %2 ms, p99 %3 ms")
                              .arg(QString::fromStdString(store_->path()) +
                                   (store_->read_only() ? tr(" (read-only)") : QString()))
                              .arg(latency_->percentile(50), 0, 'f', 1)

@@ -13,6 +13,7 @@
 #include <QMainWindow>
 
 #include <memory>
+#include <set>
 #include <vector>
 
 QT_BEGIN_NAMESPACE
@@ -103,9 +104,15 @@ public:
     // Cancels ("cancel") or resumes ("resume") the runs among `ids` that train
     // on a server, there; returns the others (this machine's).
     std::vector<qint64> remoteAction(const std::vector<qint64>& ids, const QString& action);
+    // Cancels the Slurm job arrays the runs among `ids` belong to (scancel through the login node).
+    void cancelSweeps(const std::vector<qint64>& ids);
+    // A mirrored run's latest weights from its server into a file the user picks
+    // (`to`: that file, without asking).
+    void fetchRemoteWeights(qint64 id, const QString& to = QString());
 
 Q_SIGNALS:
     void remoteDialogOpened(RemoteDialog* dialog);   // for tests: the modal dialog, before it runs
+    void remoteFetched(const QString& file);          // a fetch ended: the file written, or "" when it failed
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -138,6 +145,8 @@ private:
     RemoteControl* remote_ = nullptr;
     QString awaited_dest_;
     QList<qint64> awaited_;
+    bool awaited_sweep_ = false;
+    std::set<qint64> known_;          // runs in the store before a sweep was submitted
 
     std::unique_ptr<Store> store_;
     std::vector<std::unique_ptr<Store>> compared_;  // opened read-only for comparison
@@ -161,6 +170,9 @@ private:
     QTranslator* qt_translator_ = nullptr;
     std::vector<qint64> shown_;
     int refresh_ticks_ = 0;
+    // What `auto` trains on: "Trains on NVIDIA H100 … (78.6 of 79.1 GiB free)", or the CPU.
+    QString deviceText() const;
+    QString device_;
 };
 
 }  // namespace normlab

@@ -11,11 +11,13 @@
 #include "widgets/runtable.h"
 
 #include <QDir>
+#include <QFileDialog>
 #include <QStatusBar>
 #include <QTemporaryFile>
 
 #include <fstream>
 #include <map>
+#include <set>
 
 namespace normlab {
 
@@ -24,6 +26,19 @@ void MainWindow::startRemote() {
     connect(remote_, &RemoteControl::message, this, [this](const QString& m) { statusBar()->showMessage(m, 10000); });
     connect(remote_, &RemoteControl::changed, this, [this] {
         reloadRuns();
+        if (awaited_sweep_) {
+            // A sweep's runs arrive as its tasks start: each shown as it comes.
+            std::vector<qint64> fresh;
+            for (const RunInfo& r : store_->runs())
+                if (remote_ref(r).run > 0 && !known_.count(r.id)) fresh.push_back(r.id), known_.insert(r.id);
+            if (!fresh.empty()) {
+                std::vector<qint64> shown = shown_;
+                shown.insert(shown.end(), fresh.begin(), fresh.end());
+                selectRuns(shown);
+                showRuns(shown);
+            }
+            return;
+        }
         if (awaited_.isEmpty()) return;
         // The runs just started on a server: shown as soon as their first rows arrive.
         std::vector<qint64> found;
@@ -84,8 +99,54 @@ void MainWindow::trainOnServer() {
 void MainWindow::onRemoteLaunched(const RemoteTarget& t, const QList<qint64>& runs) {
     awaited_dest_ = t.dest;
     awaited_ = runs;
+    awaited_sweep_ = !t.sweep.isEmpty();
+    if (awaited_sweep_) {
+        known_.clear();
+        for (const RunInfo& r : store_->runs()) known_.insert(r.id);
+        shown_.clear();
+    }
     remote_->follow(t, runs);
-    statusBar()->showMessage(tr("%n run(s) started on %1; following them live", "", static_cast<int>(runs.size())).arg(t.dest), 10000);
+    if (awaited_sweep_)
+        statusBar()->showMessage(tr("Sweep submitted to Slurm through %1; its runs appear as its tasks start").arg(t.dest), 10000);
+    else
+        statusBar()->showMessage(tr("%n run(s) started on %1; following them live", "", static_cast<int>(runs.size())).arg(t.dest), 10000);
+}
+
+void MainWindow::fetchRemoteWeights(qint64 id, const QString& to) {
+    const auto r = store_->run(id);
+    if (!r) return;
+    const RemoteRef ref = remote_ref(*r);
+    if (ref.run == 0) return;
+    QString file = to;
+    if (file.isEmpty())
+        file = QFileDialog::getSaveFileName(this, tr("Fetch weights from the server"),
+                                            QString::fromStdString(r->name) + ".safetensors", tr("safetensors (*.safetensors)"));
+    if (file.isEmpty()) return;
+    const RemoteTarget t{QString::fromStdString(ref.dest), QString::fromStdString(ref.cli.empty() ? "normlab-cli" : ref.cli),
+                         QString::fromStdString(ref.store)};
+    statusBar()->showMessage(tr("Fetching the weights of %1 from %2…").arg(QString::fromStdString(r->name), t.dest));
+    remote_->command(QStringList{"fetch", t.dest, QString::number(ref.run), "--out", file, "--store",
+                                 QString::fromStdString(store_->path())} + t.args(),
+                     [this, file](int code, const QString&, const QString& err) {
+                         statusBar()->showMessage(code == 0 ? tr("Weights written to %1").arg(file) : err.trimmed(), 15000);
+                         Q_EMIT remoteFetched(code == 0 ? file : QString());
+                     });
+}
+
+void MainWindow::cancelSweeps(const std::vector<qint64>& ids) {
+    std::set<std::tuple<QString, QString, QString>> sweeps;
+    for (qint64 id : ids)
+        if (const auto r = store_->run(id); r && !remote_ref(*r).sweep.empty()) {
+            const RemoteRef ref = remote_ref(*r);
+            sweeps.emplace(QString::fromStdString(ref.dest), QString::fromStdString(ref.cli.empty() ? "normlab-cli" : ref.cli),
+                           QString::fromStdString(ref.sweep));
+        }
+    for (auto& [dest, cli, dir] : sweeps) {
+        const RemoteTarget t{dest, cli, QString(), dir};
+        remote_->command(QStringList{"cancel", dest} + t.args(), [this, dest, dir](int code, const QString&, const QString& err) {
+            statusBar()->showMessage(code == 0 ? tr("Slurm job of %1 on %2 cancelled").arg(dir, dest) : err.trimmed(), 15000);
+        });
+    }
 }
 
 // The selected runs that train on a server, by server: their ids there.

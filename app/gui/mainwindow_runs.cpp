@@ -371,6 +371,15 @@ void MainWindow::showRunMenu(const QPoint& pos) {
             on_server = true;
     if (on_server)
         menu.addAction(tr("Stop on the &server"), this, [this] { remoteAction(selectedRuns(), "cancel"); })->setObjectName("stopOnServer");
+    if (ids.size() == 1)
+        if (auto r = store_->run(ids.front()); r && remote_ref(*r).run > 0)
+            menu.addAction(tr("&Fetch weights from the server…"), this, [this, id = ids.front()] { fetchRemoteWeights(id); })
+                ->setObjectName("fetchWeights");
+    bool in_sweep = false;
+    for (qint64 id : ids)
+        if (auto r = store_->run(id); r && !remote_ref(*r).sweep.empty() && !follow_ended(r->status)) in_sweep = true;
+    if (in_sweep)
+        menu.addAction(tr("Cancel the Slurm &job"), this, [this] { cancelSweeps(selectedRuns()); })->setObjectName("cancelSweep");
     menu.addAction(tr("&Load settings into the form"), this, [this] { editSelected("load"); })->setObjectName("loadSettings");
     menu.addSeparator();
     menu.addAction(tr("Re&name…"), this, [this] { editSelected("rename"); });

@@ -198,4 +198,15 @@ void MainWindow::retranslate() {
     model_->retranslate();
 }
 
+QString MainWindow::deviceText() const {
+    const std::vector<GpuInfo> gpus = gpu_devices();
+    if (gpus.empty()) return tr("Trains on the CPU (%n thread(s))", "", default_threads());
+    const GpuInfo& g = gpus.front();
+    if (g.total_bytes <= 0) return tr("Trains on %1").arg(QString::fromStdString(g.name));
+    return tr("Trains on %1 (%2 of %3 GiB free)")
+        .arg(QString::fromStdString(g.name))
+        .arg(g.free_bytes / 1073741824.0, 0, 'f', 1)
+        .arg(g.total_bytes / 1073741824.0, 0, 'f', 1);
+}
+
 }  // namespace normlab

@@ -27,6 +27,7 @@ namespace normlab {
 QStringList RemoteTarget::args() const {
     QStringList a{"--remote-cli", cli.isEmpty() ? QStringLiteral("normlab-cli") : cli};
     if (!store.isEmpty()) a << "--remote-store" << store;
+    if (!sweep.isEmpty()) a << "--sweep" << sweep;
     return a;
 }
 
@@ -83,7 +84,7 @@ void RemoteControl::command(const QStringList& args, std::function<void(int, con
 }
 
 void RemoteControl::follow(const RemoteTarget& t, const QList<qint64>& runs) {
-    const QString key = t.dest + "\n" + t.cli + "\n" + t.store;
+    const QString key = t.dest + "\n" + t.cli + "\n" + t.store + "\n" + t.sweep;
     if (auto it = followers_.find(key); it != followers_.end()) {
         // Started again with the new runs (it takes every unfinished mirrored run anyway).
         QProcess* old = it->second;
@@ -123,15 +124,16 @@ void RemoteControl::follow(const RemoteTarget& t, const QList<qint64>& runs) {
 }
 
 int RemoteControl::reattach(Store& store) {
-    std::set<std::tuple<std::string, std::string, std::string>> targets;
+    std::set<std::tuple<std::string, std::string, std::string, std::string>> targets;
     for (const RunInfo& r : store.runs()) {
         const RemoteRef ref = remote_ref(r);
+        // A sweep is followed whole (its other tasks' stores may not exist yet).
         if (ref.run > 0 && (r.status == RunStatus::Queued || r.status == RunStatus::Running))
-            targets.emplace(ref.dest, ref.cli, ref.store);
+            targets.emplace(ref.dest, ref.cli, ref.sweep.empty() ? ref.store : std::string(), ref.sweep);
     }
-    for (auto& [dest, cli, st] : targets)
+    for (auto& [dest, cli, st, sweep] : targets)
         follow(RemoteTarget{QString::fromStdString(dest), cli.empty() ? QStringLiteral("normlab-cli") : QString::fromStdString(cli),
-                            QString::fromStdString(st)});
+                            QString::fromStdString(st), QString::fromStdString(sweep)});
     return static_cast<int>(targets.size());
 }
 
@@ -166,6 +168,11 @@ RemoteDialog::RemoteDialog(RemoteControl* remote, const QString& local_store, co
     form->addRow(tr("Server (ssh):"), dest_);
     form->addRow(tr("NormLab on the server:"), cli_);
     form->addRow(tr("Store on the server:"), store_);
+    sweep_ = new QLineEdit(this);
+    sweep_->setPlaceholderText(tr("empty: train on the server itself"));
+    sweep_->setToolTip(tr("A folder on the cluster: the runs are submitted there as a Slurm job array (the server is its login node), "
+                          "each task into a store of its own; every task is followed live"));
+    form->addRow(tr("Slurm sweep folder:"), sweep_);
     whole_ = new QRadioButton(experiment_name.isEmpty() ? tr("The opened experiment (none is open)")
                                                         : tr("The experiment \"%1\", every run").arg(experiment_name), this);
     whole_->setEnabled(!experiment_name.isEmpty());
@@ -201,6 +208,7 @@ RemoteTarget RemoteDialog::target() const {
     t.dest = dest_->currentText().trimmed();
     t.cli = cli_->text().trimmed().isEmpty() ? QStringLiteral("normlab-cli") : cli_->text().trimmed();
     t.store = store_->text().trimmed();
+    t.sweep = sweep_->text().trimmed();
     return t;
 }
 
@@ -208,6 +216,7 @@ void RemoteDialog::setTarget(const RemoteTarget& t) {
     dest_->setCurrentText(t.dest);
     cli_->setText(t.cli);
     store_->setText(t.store);
+    sweep_->setText(t.sweep);
 }
 
 void RemoteDialog::busy(bool on) {
@@ -248,7 +257,13 @@ void RemoteDialog::start() {
     settings.setValue("remote/store", t.store);
     busy(true);
     result_->setText(tr("Starting on %1…").arg(t.dest));
-    remote_->command(QStringList{"run", t.dest, file, "--detach", "--store", local_store_} + t.args(),
+    RemoteTarget launch = t;
+    QStringList args{"run", t.dest, file, "--detach", "--store", local_store_};
+    if (!t.sweep.isEmpty()) {
+        args = QStringList{"sweep", t.dest, file, "--detach", "--store", local_store_, "--dir", t.sweep};
+        launch.sweep.clear();   // --dir names it
+    }
+    remote_->command(args + launch.args(),
                      [this, t, file](int code, const QString& out, const QString& err) {
                          QFile::remove(file);
                          busy(false);
@@ -257,7 +272,8 @@ void RemoteDialog::start() {
                              return;
                          }
                          QList<qint64> ids;
-                         for (const QString& id : out.trimmed().split(',', Qt::SkipEmptyParts)) ids << id.toLongLong();
+                         if (t.sweep.isEmpty())
+                             for (const QString& id : out.trimmed().split(',', Qt::SkipEmptyParts)) ids << id.toLongLong();
                          Q_EMIT launched(t, ids);
                          accept();
                      });

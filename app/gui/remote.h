@@ -35,7 +35,8 @@ struct RemoteTarget {
     QString dest;                       // ssh destination
     QString cli = "normlab-cli";        // the server's normlab-cli
     QString store;                      // the server's store ("": its default)
-    QStringList args() const;           // DEST-independent options: --remote-cli, --remote-store
+    QString sweep;                      // a Slurm sweep's folder there ("": none)
+    QStringList args() const;           // DEST-independent options: --remote-cli, --remote-store, --sweep
 };
 
 class RemoteControl : public QObject {
@@ -80,6 +81,7 @@ public:
     void setTarget(const RemoteTarget& t);
 
 Q_SIGNALS:
+    // Runs started (their ids there), or a sweep submitted (`runs` empty, t.sweep its folder).
     void launched(const RemoteTarget& t, const QList<qint64>& runs);
 
 private:
@@ -92,6 +94,7 @@ private:
     QComboBox* dest_ = nullptr;
     QLineEdit* cli_ = nullptr;
     QLineEdit* store_ = nullptr;
+    QLineEdit* sweep_ = nullptr;
     QRadioButton* whole_ = nullptr;
     QRadioButton* form_ = nullptr;
     QPushButton* check_ = nullptr;

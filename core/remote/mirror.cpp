@@ -33,6 +33,7 @@ RemoteRef remote_ref(const RunInfo& r) {
     ref.dest = m.value("dest", "");
     ref.store = m.value("store", "");
     ref.cli = m.value("cli", "");
+    ref.sweep = m.value("sweep", "");
     ref.run = m.value("run", int64_t{0});
     return ref;
 }
@@ -56,15 +57,21 @@ void Mirror::hello(const std::string& line) {
                           std::to_string(protocol) + "; this one speaks " + std::to_string(kStreamProtocol) +
                           ": install the same NormLab version on both sides");
     store_ = j.value("store", "");
+    sweep_ = j.value("sweep", false);
+    task_stores_.clear();
+    if (sweep_ && j.contains("stores") && j["stores"].is_array())
+        for (auto& p : j["stores"])
+            if (p.is_string()) task_stores_.push_back(p.get<std::string>());
     host_ = j.value("host", "");
     version_ = j.value("normlab", "");
 }
 
-int64_t Mirror::local_id(int64_t remote_run) {
-    if (auto it = ids_.find(remote_run); it != ids_.end()) return it->second;
+int64_t Mirror::local_id(int64_t remote_run, const std::string& store) {
+    const std::string& st = store.empty() ? store_ : store;
+    if (auto it = ids_.find({st, remote_run}); it != ids_.end()) return it->second;
     for (const RunInfo& r : s_.runs()) {
         const RemoteRef ref = remote_ref(r);
-        if (ref.run == remote_run && ref.dest == dest_ && ref.store == store_) return ids_[remote_run] = r.id;
+        if (ref.run == remote_run && ref.dest == dest_ && ref.store == st) return ids_[{st, remote_run}] = r.id;
     }
     return 0;
 }
@@ -78,27 +85,38 @@ std::vector<int64_t> Mirror::unfinished() {
     return out;
 }
 
+RunCursor Mirror::cursor_of(int64_t id) {
+    RunCursor c;
+    const std::optional<RunInfo> r = s_.run(id);
+    if (!r) return c;
+    c.writer = r->info["remote"].value("writer", "");
+    c.steps = r->steps_done;
+    for (const SeriesInfo& si : s_.series(id, true))
+        if (si.count > 0) c.series[{si.name, si.layer}] = si.last_step;
+    sqlite3_stmt* q = s_.prepare("SELECT name, layer, MAX(step) FROM distributions WHERE run_id=? GROUP BY name, layer");
+    sqlite3_bind_int64(q, 1, id);
+    while (sqlite3_step(q) == SQLITE_ROW)
+        c.dists[{reinterpret_cast<const char*>(sqlite3_column_text(q, 0)), sqlite3_column_int(q, 1)}] =
+            sqlite3_column_int64(q, 2);
+    sqlite3_reset(q);
+    return c;
+}
+
 StreamRequest Mirror::request(const std::vector<int64_t>& runs) {
     StreamRequest req;
-    req.runs = runs;
-    for (int64_t rid : runs) {
-        const int64_t id = local_id(rid);
-        if (id == 0) continue;
-        const std::optional<RunInfo> r = s_.run(id);
-        if (!r) continue;
-        RunCursor c;
-        c.writer = r->info["remote"].value("writer", "");
-        c.steps = r->steps_done;
-        for (const SeriesInfo& si : s_.series(id, true))
-            if (si.count > 0) c.series[{si.name, si.layer}] = si.last_step;
-        sqlite3_stmt* q = s_.prepare("SELECT name, layer, MAX(step) FROM distributions WHERE run_id=? GROUP BY name, layer");
-        sqlite3_bind_int64(q, 1, id);
-        while (sqlite3_step(q) == SQLITE_ROW)
-            c.dists[{reinterpret_cast<const char*>(sqlite3_column_text(q, 0)), sqlite3_column_int(q, 1)}] =
-                sqlite3_column_int64(q, 2);
-        sqlite3_reset(q);
-        req.have[rid] = c;
+    if (sweep_) {
+        // Every task store, all its runs, from what is mirrored of each.
+        for (const std::string& path : task_stores_) req.stores[path].all = true;
+        for (const RunInfo& r : s_.runs()) {
+            const RemoteRef ref = remote_ref(r);
+            if (ref.run > 0 && ref.dest == dest_ && req.stores.count(ref.store))
+                req.stores[ref.store].have[ref.run] = cursor_of(r.id);
+        }
+        return req;
     }
+    req.runs = runs;
+    for (int64_t rid : runs)
+        if (const int64_t id = local_id(rid)) req.have[rid] = cursor_of(id);
     return req;
 }
 
@@ -140,7 +158,7 @@ void Mirror::commit() {
     Store::Transaction tx(s_);
     auto run_of = [&](const json& m, const char* key) {
         const int64_t rid = m.value(key, int64_t{0});
-        const int64_t id = local_id(rid);
+        const int64_t id = local_id(rid, m.value("store", std::string()));
         if (id == 0) throw RemoteError("the server's stream sends rows of run " + std::to_string(rid) + " before the run itself");
         return id;
     };
@@ -148,7 +166,7 @@ void Mirror::commit() {
         for (const json& m : batch) {
             const std::string t = m.value("t", "");
             if (t == "run") {
-                apply_run(m.value("id", int64_t{0}), m.at("row"));
+                apply_run(m.value("store", store_), m.value("id", int64_t{0}), m.at("row"));
             } else if (t == "reset") {
                 const int64_t id = run_of(m, "run");
                 for (const char* d : {"DELETE FROM points WHERE series_id IN (SELECT id FROM series WHERE run_id=?)",
@@ -198,21 +216,23 @@ void Mirror::commit() {
     tx.commit();
 }
 
-void Mirror::apply_run(int64_t rid, const json& row) {
+void Mirror::apply_run(const std::string& store, int64_t rid, const json& row) {
     if (rid <= 0) throw RemoteError("the server's stream names a run without an id");
     json info = row.value("info", json::object());
     if (!info.is_object()) info = json::object();
     info["remote"] = {{"dest", dest_},
                       {"cli", cli_},
-                      {"store", store_},
+                      {"store", store},
                       {"run", rid},
                       {"host", row.value("host", "")},
                       {"writer", row.value("writer", "")},
                       {"checkpoint", row.value("checkpoint", "")},
                       {"pid", row.value("pid", int64_t{0})}};
+    if (sweep_) info["remote"]["sweep"] = store_;
     const std::string status = row.value("status", "queued");
-    statuses_[rid] = status;
-    int64_t id = local_id(rid);
+    // "run 4", or for a sweep "task-002.sqlite run 1".
+    statuses_[(sweep_ ? store.substr(store.rfind('/') + 1) + " run " : std::string("run ")) + std::to_string(rid)] = status;
+    int64_t id = local_id(rid, store);
     // The columns the server owns; name, notes, tags and colour are the user's
     // once the run is here (as merge keeps them).
     static const char* kOwned[] = {"scheme", "config", "status", "status_step", "message", "created_at", "started_at",
@@ -256,7 +276,7 @@ void Mirror::apply_run(int64_t rid, const json& row) {
     sqlite3_reset(st);
     if (id == 0) {
         id = sqlite3_last_insert_rowid(s_.db_);
-        ids_[rid] = id;
+        ids_[{store, rid}] = id;
         // A colour the user chose there is kept; the server's default (its id's) becomes this id's.
         const std::string color = row.value("color", "");
         s_.set_run_color(id, is_hex_color(color) && color != default_run_color(rid) ? color : default_run_color(id));

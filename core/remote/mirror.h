@@ -24,6 +24,7 @@ namespace normlab {
 
 struct RemoteRef {
     std::string dest, store, cli;
+    std::string sweep;        // the Slurm sweep's folder there ("" for a store of its own)
     int64_t run = 0;
 };
 // The remote reference of a run of a local store (run = 0 when it is not mirrored).
@@ -39,12 +40,16 @@ public:
     // Throws RemoteError for a line that is not a compatible hello.
     void hello(const std::string& line);
     const std::string& remote_store() const { return store_; }
+    // A sweep's stream: its folder (remote_store()) and task stores.
+    bool sweep() const { return sweep_; }
+    const std::vector<std::string>& task_stores() const { return task_stores_; }
     const std::string& remote_host() const { return host_; }
     const std::string& remote_version() const { return version_; }
 
     // Mirrored runs of this destination and store that had not ended when last seen (server ids).
     std::vector<int64_t> unfinished();
-    // The request for `runs` (server ids), with what the local store holds of each.
+    // The request for `runs` (server ids), with what the local store holds of
+    // each; for a sweep, every run of every task store.
     StreamRequest request(const std::vector<int64_t>& runs);
 
     enum class Got { More, Synced, Ended };
@@ -53,21 +58,24 @@ public:
     Got apply(const std::string& line);
     // Forgets the lines received since the last sync (the stream was cut).
     void drop_pending() { pending_.clear(); }
-    // The local id of a server's run (0 when not mirrored yet).
-    int64_t local_id(int64_t remote_run);
-    // Statuses of the followed runs at the last sync (server id → status text).
-    const std::map<int64_t, std::string>& statuses() const { return statuses_; }
+    // The local id of a server's run (0 when not mirrored yet), of the hello's store or `store`.
+    int64_t local_id(int64_t remote_run, const std::string& store = "");
+    // Statuses of the followed runs as last sent ("run 4" or "task-002.sqlite run 1" → status text).
+    const std::map<std::string, std::string>& statuses() const { return statuses_; }
     int64_t rows_applied() const { return rows_; }
     const std::string& end_reason() const { return end_reason_; }
 
 private:
     void commit();
-    void apply_run(int64_t rid, const nlohmann::json& row);
+    void apply_run(const std::string& store, int64_t rid, const nlohmann::json& row);
+    RunCursor cursor_of(int64_t local);
     Store& s_;
     std::string dest_, cli_, store_, host_, version_, end_reason_;
     std::vector<nlohmann::json> pending_;
-    std::map<int64_t, int64_t> ids_;                 // server id → local id
-    std::map<int64_t, std::string> statuses_;
+    bool sweep_ = false;
+    std::vector<std::string> task_stores_;
+    std::map<std::pair<std::string, int64_t>, int64_t> ids_;   // (store, server id) → local id
+    std::map<std::string, std::string> statuses_;
     int64_t rows_ = 0;
 };
 

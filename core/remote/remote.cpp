@@ -5,6 +5,10 @@
 #include "core/version.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <unistd.h>
 #include <chrono>
 #include <set>
 #include <sstream>
@@ -114,21 +118,50 @@ ServerCheck check_server(const Server& s) {
     return c;
 }
 
-std::vector<int64_t> launch_remote(const Server& s, const std::string& experiment_name, const std::string& experiment_json,
-                                   const std::vector<std::string>& extra) {
-    // A file name the remote shell cannot misread: letters, digits, - _ . only.
+// Sends the experiment over stdin into ~/.normlab/experiments/ there and runs
+// the server's normlab-cli with `args`, where "$FILE" stands for that file.
+static RemoteOutput with_experiment(const Server& s, const std::string& experiment_name, const std::string& experiment_json,
+                             const std::string& run) {
+    // A file name the remote shell cannot misread: letters, digits, - and _ only.
     std::string stem;
     for (char c : experiment_name) stem += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
     if (stem.empty()) stem = "experiment";
     stem = stem.substr(0, 64) + "-" + std::to_string(static_cast<long long>(now_seconds() * 1000));
+    // "$FILE" stays a variable: the only word not quoted as a literal.
+    std::string cmd = run;
+    const std::string quoted_file = shell_quote("$FILE");
+    cmd.replace(cmd.find(quoted_file), quoted_file.size(), "\"$d/" + stem + ".json\"");
+    cmd = "d=\"$HOME/.normlab/experiments\" && mkdir -p \"$d\" && cat > \"$d/" + stem + ".json\" && " + cmd;
+    return run_remote(s.dest, cmd, experiment_json, (s.ssh.connect_timeout_s + 300) * 1000, s.ssh);
+}
+
+std::string submit_sweep(const Server& s, const std::string& experiment_name, const std::string& experiment_json,
+                         const std::vector<std::string>& extra) {
+    std::vector<std::string> args{"sweep", "$FILE", "--slurm", "--submit", "--dir", s.sweep};
+    args.insert(args.end(), extra.begin(), extra.end());
+    Server plain = s;
+    plain.store.clear();   // a sweep's stores are its tasks'
+    const RemoteOutput o = with_experiment(s, experiment_name, experiment_json, plain.command(args));
+    if (o.exit_code != 0) remote_failed(s, o, "submitting the sweep");
+    std::string job = o.out;
+    while (!job.empty() && (job.back() == '\n' || job.back() == '\r')) job.pop_back();
+    if (job.empty() || job.find_first_not_of("0123456789_") != std::string::npos)
+        throw RemoteError("the server submitted no job (its answer: " + o.out.substr(0, 200) + ")");
+    return job;
+}
+
+void cancel_sweep(const Server& s) {
+    Server plain = s;
+    plain.store.clear();
+    const RemoteOutput o = run_remote(s.dest, plain.command({"sweep", "--cancel", s.sweep}), "", 60000, s.ssh);
+    if (o.exit_code != 0) remote_failed(s, o, "cancelling the sweep in " + s.sweep);
+}
+
+std::vector<int64_t> launch_remote(const Server& s, const std::string& experiment_name, const std::string& experiment_json,
+                                   const std::vector<std::string>& extra) {
     std::vector<std::string> args{"run", "$FILE", "--detach"};
     args.insert(args.end(), extra.begin(), extra.end());
-    std::string run = s.command(args);
-    // "$FILE" stays a variable: the only word not quoted as a literal.
-    const std::string quoted_file = shell_quote("$FILE");
-    run.replace(run.find(quoted_file), quoted_file.size(), "\"$d/" + stem + ".json\"");
-    const std::string cmd = "d=\"$HOME/.normlab/experiments\" && mkdir -p \"$d\" && cat > \"$d/" + stem + ".json\" && " + run;
-    const RemoteOutput o = run_remote(s.dest, cmd, experiment_json, (s.ssh.connect_timeout_s + 300) * 1000, s.ssh);
+    const RemoteOutput o = with_experiment(s, experiment_name, experiment_json, s.command(args));
     if (o.exit_code != 0) remote_failed(s, o, "starting the experiment");
     std::vector<int64_t> ids;
     std::istringstream lines(o.out);
@@ -152,6 +185,47 @@ void resume_remote(const Server& s, int64_t run) {
     if (o.exit_code != 0) remote_failed(s, o, "resuming run " + std::to_string(run));
 }
 
+int64_t fetch_remote(const Server& s, int64_t run, const std::string& checkpoint, const std::string& out) {
+    std::string cmd;
+    if (checkpoint.empty()) {
+        // Exported there into a temporary file, sent, removed.
+        cmd = s.command({"export-weights", std::to_string(run), "$T"});
+        const std::string q = shell_quote("$T");
+        cmd.replace(cmd.find(q), q.size(), "\"$t\"");
+        cmd = "t=$(mktemp) && " + cmd + " >/dev/null && cat \"$t\"; rc=$?; rm -f \"$t\"; exit $rc";
+    } else {
+        cmd = "cat -- " + shell_quote(checkpoint);
+    }
+    Child c(ssh_argv(s.dest, cmd, s.ssh));
+    c.close_stdin();
+    const std::string tmp = out + ".tmp";
+    std::FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f) throw RemoteError("cannot write " + tmp + ": " + std::strerror(errno));
+    int64_t bytes = 0;
+    bool ok = true;
+    std::string chunk;
+    while (c.read_bytes(chunk))
+        if (ok) {
+            ok = std::fwrite(chunk.data(), 1, chunk.size(), f) == chunk.size();
+            bytes += static_cast<int64_t>(chunk.size());
+        }
+    ok = std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0 && ok;
+    ok = std::fclose(f) == 0 && ok;
+    const int code = c.wait(10000);
+    if (!ok || code != 0 || bytes == 0) {
+        std::remove(tmp.c_str());
+        if (!ok) throw RemoteError("writing " + out + " failed (disk full?); nothing was kept");
+        if (code == 255) throw RemoteError(ssh_failure(s.dest, c.stderr_text()));
+        remote_failed(s, RemoteOutput{code == 0 ? 1 : code, "", c.stderr_text()},
+                      checkpoint.empty() ? "exporting the weights of run " + std::to_string(run) : "reading " + checkpoint);
+    }
+    if (std::rename(tmp.c_str(), out.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        throw RemoteError("cannot rename " + tmp + " to " + out + ": " + std::strerror(errno));
+    }
+    return bytes;
+}
+
 FollowEnd follow_remote(const Server& s, Store& local, const std::vector<int64_t>& runs, int retries,
                         const FollowEvents& ev) {
     auto note = [&](const std::string& m) {
@@ -164,7 +238,12 @@ FollowEnd follow_remote(const Server& s, Store& local, const std::vector<int64_t
         if (stopped()) return FollowEnd::Stopped;
         std::string why;
         {
-            Child c(ssh_argv(s.dest, s.command({"stream", "--follow"}), s.ssh));
+            Server plain = s;
+            if (!s.sweep.empty()) plain.store.clear();
+            Child c(ssh_argv(s.dest,
+                             plain.command(s.sweep.empty() ? std::vector<std::string>{"stream", "--follow"}
+                                                           : std::vector<std::string>{"stream", "--follow", "--sweep", s.sweep}),
+                             s.ssh));
             std::string line;
             Child::Read r;
             // The hello: ssh's login first (a prompt may wait for the user).
@@ -187,10 +266,13 @@ FollowEnd follow_remote(const Server& s, Store& local, const std::vector<int64_t
                 std::vector<int64_t> want = runs;
                 for (int64_t id : mirror.unfinished())
                     if (std::find(want.begin(), want.end(), id) == want.end()) want.push_back(id);
-                if (want.empty()) return FollowEnd::Nothing;
+                if (want.empty() && !mirror.sweep()) return FollowEnd::Nothing;
                 c.write(mirror.request(want).to_json().dump() + "\n");
                 c.close_stdin();
-                if (failures == 0) note("following " + std::to_string(want.size()) + " run(s) on " + s.dest);
+                if (failures == 0 && mirror.sweep())
+                    note("following the sweep in " + s.sweep + " on " + s.dest + " (" + std::to_string(mirror.task_stores().size()) +
+                         " task store(s))");
+                else if (failures == 0) note("following " + std::to_string(want.size()) + " run(s) on " + s.dest);
                 else note("reconnected to " + s.dest + "; following again from the last row held");
                 for (;;) {
                     r = c.read_line(line, 200);

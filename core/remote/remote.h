@@ -22,6 +22,7 @@ struct Server {
     std::string dest;                   // host, user@host or an alias of ~/.ssh/config
     std::string cli = "normlab-cli";    // the server's normlab-cli (default: the one on its PATH)
     std::string store;                  // the server's store ("": its default store)
+    std::string sweep;                  // a Slurm sweep's folder there: follow its task stores instead
     SshOptions ssh;
     // The server's normlab-cli with `args` (and --store when one is named), quoted for its shell.
     std::string command(std::vector<std::string> args) const;
@@ -43,10 +44,24 @@ ServerCheck check_server(const Server& s);
 std::vector<int64_t> launch_remote(const Server& s, const std::string& experiment_name, const std::string& experiment_json,
                                    const std::vector<std::string>& extra = {});
 
+// Submits the experiment's runs as a Slurm job array through the server (a
+// login node): `normlab-cli sweep --slurm --submit --dir s.sweep` there.
+// `extra`: the sweep's options (--partition, --time, --gpus-per-task, ...).
+// Returns the job's id. Follow it with a Server whose `sweep` is that folder.
+std::string submit_sweep(const Server& s, const std::string& experiment_name, const std::string& experiment_json,
+                         const std::vector<std::string>& extra = {});
+// scancel of the sweep's job array there (`normlab-cli sweep --cancel DIR`).
+void cancel_sweep(const Server& s);
+
 // Cancels (a running run keeps its checkpoint and can be resumed) or resumes
 // (detached) a run on the server (its id there). Throws RemoteError.
 void cancel_remote(const Server& s, int64_t run);
 void resume_remote(const Server& s, int64_t run);
+
+// Copies a run's latest weights (safetensors, exported there) or its latest
+// checkpoint file (`checkpoint`: its path there) from the server into
+// `out`, through FILE.tmp and a rename. Returns the bytes written.
+int64_t fetch_remote(const Server& s, int64_t run, const std::string& checkpoint, const std::string& out);
 
 struct FollowEvents {
     std::function<void(const std::string&)> note;   // progress and reconnection messages
@@ -55,7 +70,8 @@ struct FollowEvents {
 };
 enum class FollowEnd { Ended, Stopped, Nothing };
 // Follows `runs` (server ids) and every run of this server's store that the
-// local store mirrors and had not ended, until all have ended. Reconnects
+// local store mirrors and had not ended, until all have ended; with
+// `s.sweep`, every run of every task store of the sweep until the job ends. Reconnects
 // after a drop (`retries` failures in a row without progress, then throws
 // RemoteError); the mirror keeps every row of every completed snapshot.
 FollowEnd follow_remote(const Server& s, Store& local, const std::vector<int64_t>& runs, int retries,

@@ -217,6 +217,28 @@ Child::Read Child::read_line(std::string& line, int timeout_ms) {
     }
 }
 
+bool Child::read_bytes(std::string& chunk) {
+    chunk.clear();
+    if (!buf_.empty()) {
+        chunk.swap(buf_);
+        return true;
+    }
+    while (!eof_) {
+        pollfd fds[2] = {{out_, POLLIN, 0}, {err_fd_, POLLIN, 0}};
+        if (::poll(fds, 2, 1000) < 0 && errno != EINTR) throw RemoteError(std::string("poll: ") + std::strerror(errno));
+        if (fds[1].revents) drain_stderr();
+        if (!fds[0].revents) continue;
+        char b[1 << 16];
+        const ssize_t r = ::read(out_, b, sizeof b);
+        if (r > 0) {
+            chunk.assign(b, static_cast<size_t>(r));
+            return true;
+        }
+        if (r == 0 || errno != EINTR) eof_ = true;
+    }
+    return false;
+}
+
 void Child::terminate() {
     if (pid_ > 0 && status_ < 0) ::kill(pid_, SIGTERM);
 }

@@ -53,6 +53,9 @@ public:
     // ended; a last line without a newline is returned in `partial`.
     Read read_line(std::string& line, int timeout_ms);
     const std::string& partial() const { return buf_; }
+    // Raw bytes of its stdout as they come (what read_line buffered first):
+    // false at the end of the stream.
+    bool read_bytes(std::string& chunk);
     std::string stderr_text() const { return err_; }
     // Waits for it to exit (killing it after `timeout_ms`); its exit code, or 128+signal.
     int wait(int timeout_ms = -1);

@@ -2,6 +2,7 @@
 #include "core/remote/stream.h"
 
 #include "core/errors.h"
+#include "core/store/store_internal.h"
 #include "core/version.h"
 
 #include <algorithm>
@@ -57,7 +58,13 @@ json StreamRequest::to_json() const {
         for (auto& [k, step] : c.dists) d.push_back({k.first, k.second, step});
         have_j[std::to_string(id)] = {{"writer", c.writer}, {"series", s}, {"dists", d}, {"steps", c.steps}};
     }
-    return {{"protocol", kStreamProtocol}, {"runs", runs}, {"have", have_j}};
+    json j = {{"protocol", kStreamProtocol}, {"runs", runs}, {"have", have_j}};
+    if (all) j["all"] = true;
+    if (!stores.empty()) {
+        j["stores"] = json::object();
+        for (auto& [path, r] : stores) j["stores"][path] = r.to_json();
+    }
+    return j;
 }
 
 StreamRequest StreamRequest::parse(const std::string& line) {
@@ -74,6 +81,18 @@ StreamRequest StreamRequest::parse(const std::string& line) {
         throw std::runtime_error("the request speaks stream protocol " + j["protocol"].dump() + "; this NormLab speaks " +
                                  std::to_string(kStreamProtocol) + " (update NormLab on the older side)");
     StreamRequest r;
+    r.all = j.value("all", false);
+    if (j.contains("stores")) {
+        if (!j["stores"].is_object()) throw std::runtime_error("\"stores\" must be an object of store paths");
+        for (auto& [path, sub] : j["stores"].items()) {
+            json one = sub;
+            if (!one.is_object()) throw std::runtime_error("\"stores\"." + path + " must be an object");
+            one["protocol"] = kStreamProtocol;
+            if (!one.contains("runs")) one["runs"] = json::array();
+            r.stores[path] = parse(one.dump());
+        }
+        if (!j.contains("runs")) return r;
+    }
     if (!j.contains("runs") || !j["runs"].is_array()) throw std::runtime_error("\"runs\" must be a list of run ids");
     for (auto& id : j["runs"]) {
         if (!id.is_number_integer() || id.get<int64_t>() <= 0) throw std::runtime_error("\"runs\" must hold run ids (integers > 0)");
@@ -100,30 +119,40 @@ StreamRequest StreamRequest::parse(const std::string& line) {
     return r;
 }
 
-StreamServer::StreamServer(Store& store, StreamRequest request, Emit emit)
-    : store_(store), req_(std::move(request)), emit_(std::move(emit)) {}
+StreamServer::StreamServer(Store& store, StreamRequest request, Emit emit, std::string tag)
+    : store_(store), req_(std::move(request)), emit_(std::move(emit)), tag_(std::move(tag)) {}
+
+void StreamServer::out(json message) {
+    if (!tag_.empty()) message["store"] = tag_;
+    emit_(message.dump());
+}
 
 void StreamServer::hello() {
-    char host[256] = {};
-    ::gethostname(host, sizeof host - 1);
     emit_(json{{"t", "hello"}, {"protocol", kStreamProtocol}, {"normlab", NORMLAB_VERSION},
-               {"schema", store_.schema_version()}, {"host", host}, {"store", store_.path()}}
+               {"schema", store_.schema_version()}, {"host", store_detail::host_name()}, {"store", store_.path()}}
               .dump());
 }
 
 void StreamServer::send_run(const RunInfo& r) {
-    std::string row = run_row(r).dump();
+    json row = run_row(r);
+    std::string dumped = row.dump();
     std::string& last = sent_rows_[r.id];
-    if (row == last) return;
-    last = row;
-    emit_("{\"t\":\"run\",\"id\":" + std::to_string(r.id) + ",\"row\":" + row + "}");
+    if (dumped == last) return;
+    last = std::move(dumped);
+    out({{"t", "run"}, {"id", r.id}, {"row", std::move(row)}});
 }
 
-bool StreamServer::poll() {
+bool StreamServer::poll(bool sync) {
     bool all_ended = true;
     {
         Store::ReadSnapshot snapshot(store_);
-        for (int64_t id : req_.runs) {
+        std::vector<int64_t> ids = req_.runs;
+        if (req_.all) {
+            ids.clear();
+            for (const RunInfo& r : store_.runs()) ids.push_back(r.id);
+            if (ids.empty()) all_ended = false;   // its runs are still to be queued
+        }
+        for (int64_t id : ids) {
             std::optional<RunInfo> found = store_.run(id);
             if (!found)
                 throw StoreError("no run with id " + std::to_string(id) + " in " + store_.path() +
@@ -142,7 +171,7 @@ bool StreamServer::poll() {
             // checkpoint: the mirror's rows are dropped and sent again.
             if (c.writer != w || r.steps_done < c.steps) {
                 if (!c.writer.empty() || !c.series.empty() || !c.dists.empty())
-                    emit_("{\"t\":\"reset\",\"run\":" + std::to_string(id) + "}");
+                    out({{"t", "reset"}, {"run", id}});
                 c = RunCursor{};
                 c.writer = w;
             }
@@ -155,7 +184,7 @@ bool StreamServer::poll() {
                     json p = json::array();
                     for (size_t i = at; i < std::min(pts.size(), at + kPointsPerLine); ++i)
                         p.push_back({pts[i].step, number_or_null(pts[i].value)});
-                    emit_(json{{"t", "points"}, {"run", id}, {"name", s.name}, {"layer", s.layer}, {"p", p}}.dump());
+                    out({{"t", "points"}, {"run", id}, {"name", s.name}, {"layer", s.layer}, {"p", std::move(p)}});
                 }
                 if (!pts.empty()) last = pts.back().step;
             }
@@ -168,21 +197,19 @@ bool StreamServer::poll() {
                 int64_t& last = c.dists.try_emplace({d.name, d.layer}, -1).first->second;
                 if (d.step <= last) continue;
                 last = d.step;
-                emit_(json{{"t", "dist"},
-                           {"run", id},
-                           {"d",
-                            {{"name", d.name}, {"layer", d.layer}, {"step", d.step}, {"count", d.count},
-                             {"min", number_or_null(d.min)}, {"q1", number_or_null(d.q1)},
-                             {"median", number_or_null(d.median)}, {"q3", number_or_null(d.q3)},
-                             {"max", number_or_null(d.max)}, {"mean", number_or_null(d.mean)},
-                             {"std", number_or_null(d.std)}, {"hist_lo", number_or_null(d.hist_lo)},
-                             {"hist_hi", number_or_null(d.hist_hi)}, {"hist", d.hist}}}}
-                          .dump());
+                out({{"t", "dist"},
+                     {"run", id},
+                     {"d",
+                      {{"name", d.name}, {"layer", d.layer}, {"step", d.step}, {"count", d.count},
+                       {"min", number_or_null(d.min)}, {"q1", number_or_null(d.q1)}, {"median", number_or_null(d.median)},
+                       {"q3", number_or_null(d.q3)}, {"max", number_or_null(d.max)}, {"mean", number_or_null(d.mean)},
+                       {"std", number_or_null(d.std)}, {"hist_lo", number_or_null(d.hist_lo)},
+                       {"hist_hi", number_or_null(d.hist_hi)}, {"hist", d.hist}}}});
             }
             if (!follow_ended(r.status)) all_ended = false;
         }
     }
-    emit_(json{{"t", "sync"}, {"at", now_seconds()}}.dump());
+    if (sync) emit_(json{{"t", "sync"}, {"at", now_seconds()}}.dump());
     return all_ended;
 }
 

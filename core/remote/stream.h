@@ -20,6 +20,9 @@
 //   {"t":"sync","at":1732400000.5}  end of a snapshot
 //   {"t":"end","reason":"..."}      every followed run has ended (or one pass was asked for)
 //   {"t":"error","message":"..."}   the request cannot be served
+// A sweep's stream (`stream --sweep DIR`) says "sweep":true and "stores":[...]
+// in its hello, takes {"protocol":1,"stores":{PATH:{"all":true,"have":{...}}}},
+// and adds "store":PATH to every run, reset, points and dist message.
 // Request (mirror → server), one line:
 //   {"protocol":1,"runs":[7,8],"have":{"7":{"writer":"...","series":[[name,layer,step],..],
 //                                          "dists":[[name,layer,step],..]}}}
@@ -58,7 +61,10 @@ struct RunCursor {
 
 struct StreamRequest {
     std::vector<int64_t> runs;            // the runs to send (server ids)
+    bool all = false;                     // every run of the store, those added later too (a sweep's task store)
     std::map<int64_t, RunCursor> have;
+    // A sweep (`stream --sweep DIR`): one request per task store, by its path.
+    std::map<std::string, StreamRequest> stores;
     nlohmann::json to_json() const;
     // Throws std::runtime_error naming what is wrong with the line.
     static StreamRequest parse(const std::string& line);
@@ -68,19 +74,24 @@ struct StreamRequest {
 class StreamServer {
 public:
     using Emit = std::function<void(const std::string& line)>;
-    StreamServer(Store& store, StreamRequest request, Emit emit);
+    // `tag`: the store's path, added to every message as "store" (a sweep's
+    // stream carries several stores); "" for a stream of one store.
+    StreamServer(Store& store, StreamRequest request, Emit emit, std::string tag = "");
     // The hello line (first).
     void hello();
-    // Sends what changed since the last poll, then a sync. Returns true when
-    // every requested run has ended and everything of them has been sent.
+    // Sends what changed since the last poll, then (with `sync`) a sync. Returns
+    // true when every requested run has ended and everything of them has been
+    // sent (for `all`: when the store has runs and every one has ended).
     // Throws StoreError for a requested run the store does not have.
-    bool poll();
+    bool poll(bool sync = true);
 
 private:
     void send_run(const RunInfo& r);
+    void out(nlohmann::json message);
     Store& store_;
     StreamRequest req_;
     Emit emit_;
+    std::string tag_;
     std::map<int64_t, std::string> sent_rows_;   // run → the row last sent (dumped)
 };
 

@@ -8,6 +8,7 @@
 #include "core/errors.h"
 #include "core/platform.h"
 #include "core/train/probes.h"
+#include "core/train/trainer.h"
 #include "core/version.h"
 
 #include <sqlite3.h>
@@ -185,6 +186,7 @@ void preflight(const RunConfig& cfg) {
     }
     check_data_source(cfg.data, cfg.model.context);
     if (device == "cpu") check_memory(cfg);
+    else check_gpu_memory(cfg, device);
 }
 
 json library_versions() {

@@ -20,6 +20,7 @@
 #include <functional>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace normlab {
 
@@ -123,6 +124,18 @@ std::string resolve_device(const std::string& requested);
 bool cuda_available();
 int cuda_device_count();   // 0 without CUDA
 nlohmann::json library_versions();
+
+// A CUDA device (core/train/devices.cpp); none in a CPU-only LibTorch.
+struct GpuInfo {
+    int index = 0;
+    std::string name;                       // "NVIDIA H100 80GB HBM3"
+    double total_bytes = 0, free_bytes = 0;   // 0 when unknown
+    std::string summary() const;            // "cuda:0 NVIDIA H100 80GB HBM3, 78.6 of 79.1 GiB free"
+};
+std::vector<GpuInfo> gpu_devices();
+// Throws ConfigError with the numbers when the run's estimated memory exceeds
+// 90% of what is free on `device` ("cuda:N").
+void check_gpu_memory(const RunConfig& cfg, const std::string& device);
 // Threads LibTorch uses when train.threads is 0.
 int default_threads();
 

@@ -1,0 +1,81 @@
+// NormLab core: the CUDA devices this process can train on — name, total and
+// free memory — for the window's device line, `server-info` and refusing a
+// run that does not fit in GPU memory. LibTorch's CUDA build loads the CUDA
+// runtime; its functions are looked up in the process (dlsym), so this file
+// needs no CUDA headers and the CPU build simply finds none.
+#include "core/train/trainer.h"
+
+#include "core/config.h"
+#include "core/errors.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include <cstdio>
+#include <vector>
+
+namespace normlab {
+
+std::vector<GpuInfo> gpu_devices() {
+    std::vector<GpuInfo> out;
+    const int n = cuda_device_count();
+    if (n <= 0) return out;
+    using SetDevice = int (*)(int);
+    using GetDevice = int (*)(int*);
+    using MemGetInfo = int (*)(size_t*, size_t*);
+    using GetProps = int (*)(void*, int);
+    auto set = reinterpret_cast<SetDevice>(::dlsym(RTLD_DEFAULT, "cudaSetDevice"));
+    auto get = reinterpret_cast<GetDevice>(::dlsym(RTLD_DEFAULT, "cudaGetDevice"));
+    auto mem = reinterpret_cast<MemGetInfo>(::dlsym(RTLD_DEFAULT, "cudaMemGetInfo"));
+    auto props = reinterpret_cast<GetProps>(::dlsym(RTLD_DEFAULT, "cudaGetDeviceProperties_v2"));
+    if (!props) props = reinterpret_cast<GetProps>(::dlsym(RTLD_DEFAULT, "cudaGetDeviceProperties"));
+    int current = 0;
+    if (get) get(&current);
+    for (int i = 0; i < n; ++i) {
+        GpuInfo g;
+        g.index = i;
+        // cudaDeviceProp begins with char name[256] in every CUDA version; the rest is not read.
+        std::vector<char> prop(16384, 0);
+        if (props && props(prop.data(), i) == 0) g.name.assign(prop.data(), strnlen(prop.data(), 256));
+        size_t free_b = 0, total_b = 0;
+        if (set && mem && set(i) == 0 && mem(&free_b, &total_b) == 0) {
+            g.free_bytes = static_cast<double>(free_b);
+            g.total_bytes = static_cast<double>(total_b);
+        }
+        if (g.name.empty()) g.name = "CUDA device " + std::to_string(i);
+        out.push_back(g);
+    }
+    if (set) set(current);
+    return out;
+}
+
+std::string GpuInfo::summary() const {
+    char buf[384];
+    if (total_bytes > 0)
+        std::snprintf(buf, sizeof buf, "cuda:%d %s, %.1f of %.1f GiB free", index, name.c_str(), free_bytes / 1073741824.0,
+                      total_bytes / 1073741824.0);
+    else
+        std::snprintf(buf, sizeof buf, "cuda:%d %s", index, name.c_str());
+    return buf;
+}
+
+void check_gpu_memory(const RunConfig& cfg, const std::string& device) {
+    const int index = device.size() > 5 ? std::atoi(device.c_str() + 5) : 0;
+    for (const GpuInfo& g : gpu_devices()) {
+        if (g.index != index || g.free_bytes <= 0) continue;
+        try {
+            check_memory(cfg, 0.9 * g.free_bytes);
+        } catch (const ConfigError& e) {
+            // The same numbers, said of the GPU.
+            std::string m = e.message();
+            const std::string avail = " of memory is available";
+            if (auto at = m.find(avail); at != std::string::npos)
+                m.replace(at, avail.size(), " of GPU memory is free on " + device + " (" + g.name + ")");
+            throw ConfigError(e.path(), m);
+        }
+    }
+}
+
+}  // namespace normlab
