@@ -35,6 +35,19 @@ int stream_error(const std::string& m) {
     return kStore;
 }
 
+// After the hello: the request line on standard input ("" when read, else what is wrong).
+std::string read_request(StreamRequest& req) {
+    std::fflush(stdout);
+    std::string line;
+    if (!std::getline(std::cin, line)) return "no request arrived on standard input";
+    try {
+        req = StreamRequest::parse(line);
+    } catch (const std::exception& e) {
+        return std::string("bad request: ") + e.what();
+    }
+    return "";
+}
+
 // Whether Slurm still knows the job (pending or running tasks).
 bool job_alive(const std::string& job) {
     try {
@@ -53,15 +66,8 @@ int stream_sweep(const Args& args, double interval) {
     emit(json{{"t", "hello"}, {"protocol", kStreamProtocol}, {"normlab", NORMLAB_VERSION}, {"schema", Store::kSchemaVersion},
               {"host", store_detail::host_name()}, {"store", sweep.dir}, {"sweep", true}, {"stores", paths}, {"job", job}}
              .dump());
-    std::fflush(stdout);
-    std::string line;
-    if (!std::getline(std::cin, line)) return stream_error("no request arrived on standard input");
     StreamRequest req;
-    try {
-        req = StreamRequest::parse(line);
-    } catch (const std::exception& e) {
-        return stream_error(std::string("bad request: ") + e.what());
-    }
+    if (std::string why = read_request(req); !why.empty()) return stream_error(why);
     for (auto& [path, r] : req.stores)
         if (std::find(paths.begin(), paths.end(), path) == paths.end())
             return stream_error(path + " is not a task store of the sweep in " + sweep.dir);
@@ -140,15 +146,8 @@ static int cmd_stream(const Args& args) {
     // The hello first; then the request, which may depend on it (the store's path).
     StreamServer first(*store, {}, emit);
     first.hello();
-    std::fflush(stdout);
-    std::string line;
-    if (!std::getline(std::cin, line)) return error("no request arrived on standard input");
     StreamRequest req;
-    try {
-        req = StreamRequest::parse(line);
-    } catch (const std::exception& e) {
-        return error(std::string("bad request: ") + e.what());
-    }
+    if (std::string why = read_request(req); !why.empty()) return error(why);
     StreamServer server(*store, std::move(req), emit);
     const bool follow = args.has_flag("--follow");
     for (;;) {
