@@ -62,13 +62,66 @@ def read_safetensors(path):
     return tensors, meta
 
 
+def check_batches(args):
+    """export-batches: the tokens each training step drew. A run whose learning rate is 1e-30
+    keeps its initial weights to the last bit (an update of ~1e-30 vanishes against weights of
+    ~1e-2 in float32), so the train loss recorded at every step must be the reference model's
+    loss, with the exported weights, on the exported batch of that step."""
+    prefix = os.path.join(args.workdir, "batches")
+    for suffix in (".sqlite", ".sqlite-wal", ".sqlite-shm"):
+        if os.path.exists(prefix + suffix):
+            os.remove(prefix + suffix)
+    steps = 12
+    exp = {"name": "crosscheck-batches",
+           "base": {"model": {"d_model": 32, "n_layers": 2, "n_heads": 4, "d_ff": 64, "context": 16},
+                    "optim": {"lr": 1e-30, "schedule": {"kind": "constant", "warmup": 0}},
+                    "train": {"steps": steps, "batch_size": 4, "threads": 1, "eval_every": 0},
+                    "data": {"source": "markov", "markov": {"length": 5000}}},
+           "variants": [{"name": "pre_ln", "scheme": "pre_ln"}]}
+    with open(prefix + ".json", "w") as f:
+        json.dump(exp, f)
+    store = ["--store", prefix + ".sqlite"]
+    run = subprocess.run([args.cli, "run", prefix + ".json"] + store, capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"normlab-cli run failed ({run.returncode}): {run.stderr}")
+    run_id = run.stdout.split()[0]
+    subprocess.run([args.cli, "export-weights", run_id, prefix + ".weights.safetensors"] + store, check=True)
+    subprocess.run([args.cli, "export-batches", run_id, "--steps", f"0..{steps - 1}", "--out", prefix + ".batches.safetensors"]
+                   + store, check=True, capture_output=True)
+    bad = subprocess.run([args.cli, "export-batches", run_id, "--steps", f"0..{steps}", "--out", prefix + ".x.safetensors"]
+                         + store, capture_output=True, text=True)
+    if bad.returncode != 2 or "--steps" not in bad.stderr or os.path.exists(prefix + ".x.safetensors"):
+        sys.exit(f"a range past the run's steps was not refused naming --steps: {bad.returncode} {bad.stderr}")
+    W, wmeta = read_safetensors(prefix + ".weights.safetensors")
+    B, bmeta = read_safetensors(prefix + ".batches.safetensors")
+    if list(B["tokens"].shape) != [steps, 4, 17] or B["steps"].tolist() != list(range(steps)):
+        sys.exit(f"export-batches: tokens {list(B['tokens'].shape)}, steps {B['steps'].tolist()}")
+    import sqlite3
+    db = sqlite3.connect(f"file:{prefix}.sqlite?mode=ro", uri=True)
+    recorded = dict(db.execute("SELECT p.step, p.value FROM points p JOIN series s ON s.id = p.series_id"
+                               " WHERE s.run_id = ? AND s.name = 'train/loss'", (int(run_id),)).fetchall())
+    ref = Reference(W, json.loads(wmeta["config"]), 1.0)
+    worst = 0.0
+    for i, step in enumerate(B["steps"].tolist()):
+        tok = B["tokens"][i]
+        logits = ref.logits(tok[:, :-1])
+        loss = torch.nn.functional.cross_entropy(logits.reshape(-1, 256), tok[:, 1:].reshape(-1)).item()
+        worst = max(worst, abs(loss - recorded[step]))
+    print(f"batches: {steps} steps exported; max |reference loss on the exported batch - recorded train/loss| = {worst:.3e}"
+          f" (tolerance {LOSS_TOL:g})")
+    if worst > LOSS_TOL:
+        sys.exit("export-batches: the exported batches are not what the steps trained on")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
-    ap.add_argument("--case", required=True, choices=sorted(CASES))
+    ap.add_argument("--case", required=True, choices=sorted(CASES) + ["batches"])
     ap.add_argument("--workdir", required=True)
     args = ap.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
+    if args.case == "batches":
+        return check_batches(args)
     scheme, overrides = CASES[args.case]
     base = {"model": {"d_model": 32, "n_layers": 2, "n_heads": 4, "d_ff": 64, "context": 16},
             "optim": {"lr": 0.005, "schedule": {"kind": "constant", "warmup": 0}},

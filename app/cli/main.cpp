@@ -32,7 +32,7 @@ namespace normlab::cli {
 // One per cmd_*.cpp.
 extern const Command kRunCommand, kValidateCommand, kListCommand, kShowCommand, kExportCommand,
     kExportWeightsCommand, kEvalBatchCommand, kResumeCommand, kPlotCommand, kPresetCommand, kSchemesCommand,
-    kSweepCommand, kMergeCommand, kCancelCommand, kRemoteCommand, kStreamCommand, kServerInfoCommand;
+    kSweepCommand, kMergeCommand, kCancelCommand, kRemoteCommand, kStreamCommand, kServerInfoCommand, kExportBatchesCommand;
 }  // namespace normlab::cli
 
 using namespace normlab;
@@ -43,7 +43,7 @@ namespace {
 // In the order of the usage text.
 const Command* const kCommands[] = {
     &kRunCommand,  &kValidateCommand, &kListCommand,   &kShowCommand,   &kExportCommand, &kExportWeightsCommand,
-    &kEvalBatchCommand, &kResumeCommand, &kSweepCommand, &kMergeCommand, &kPlotCommand, &kPresetCommand,
+    &kEvalBatchCommand, &kExportBatchesCommand, &kResumeCommand, &kSweepCommand, &kMergeCommand, &kPlotCommand, &kPresetCommand,
     &kSchemesCommand, &kCancelCommand, &kRemoteCommand, &kStreamCommand, &kServerInfoCommand,
 };
 

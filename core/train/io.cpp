@@ -4,6 +4,7 @@
 #include "core/data/data.h"
 #include "core/errors.h"
 #include "core/store/output_guard.h"
+#include "core/train/loop_state.h"
 #include "core/train/trainer.h"
 
 #include <cerrno>
@@ -249,6 +250,40 @@ double write_eval_batch(const RunInfo& run, const std::string& file, int batch, 
                        {"branch_alpha", json(branch_alpha).dump()},
                        {"steps_done", std::to_string(run.steps_done)}});
     return loss.item<double>();
+}
+
+int64_t write_train_batches(const RunInfo& run, const std::string& file, int64_t first, int64_t last) {
+    check_output_path(file, "--out", {run.checkpoint});
+    const RunConfig cfg = run_config_from_json(run.config);
+    const int64_t steps = cfg.train.steps;
+    if (first < 0 || last < first || last >= steps)
+        throw ConfigError("--steps", std::to_string(first) + ".." + std::to_string(last) + " is outside the run's steps 0.." +
+                                         std::to_string(steps - 1) + " (A..B, both included)");
+    const int64_t B = cfg.train.batch_size, T = cfg.model.context, n = last - first + 1;
+    const double bytes = static_cast<double>(n) * B * (T + 1) * 8;
+    if (bytes > 2.0 * (1ull << 30))
+        throw ConfigError("--steps", std::to_string(n) + " steps of " + std::to_string(B) + " × " + std::to_string(T + 1) +
+                                         " tokens would take " + std::to_string(static_cast<long long>(bytes / (1 << 20))) +
+                                         " MiB; export at most 2 GiB at once (a shorter range)");
+    const Dataset data = load_dataset(cfg.data, cfg.model.context);
+    // The tokens are the run's only if the data is: refused when its file changed since.
+    train_detail::check_same_data(run.info, data, cfg.data);
+    auto tokens = torch::empty({n, B, T + 1}, torch::kInt64);
+    auto stepv = torch::empty({n}, torch::kInt64);
+    for (int64_t i = 0; i < n; ++i) {
+        // What the trainer draws for update `first + i` (trainer.cpp): the same counter-based batch.
+        tokens[i].copy_(batch_tokens(data, cfg.train.seed, first + i, static_cast<int>(B), static_cast<int>(T), false));
+        stepv[i] = first + i;
+    }
+    write_safetensors(file, {{"tokens", tokens}, {"steps", stepv}},
+                      {{"format", "normlab-batches"},
+                       {"config", to_json(cfg).dump()},
+                       {"run_id", std::to_string(run.id)},
+                       {"run_name", run.name},
+                       {"data_hash", train_detail::data_fingerprint(data.bytes)},
+                       {"first_step", std::to_string(first)},
+                       {"last_step", std::to_string(last)}});
+    return n;
 }
 
 }  // namespace normlab

@@ -148,4 +148,11 @@ void export_safetensors(const RunInfo& run, const std::string& file);
 // (f32 scalar) as safetensors: the cross-implementation check reads it.
 double write_eval_batch(const RunInfo& run, const std::string& file, int batch, uint64_t seed);
 
+// Writes the exact tokens training updates `first`..`last` (both included) of
+// the run drew — tokens (N, B, T+1, int64) and steps (N, int64) — as
+// safetensors, so another framework can replay its training (docs/WEIGHTS.md).
+// Throws ConfigError (field --steps) for a range outside the run, and when
+// its data changed since it trained. Returns N.
+int64_t write_train_batches(const RunInfo& run, const std::string& file, int64_t first, int64_t last);
+
 }  // namespace normlab

@@ -1,0 +1,37 @@
+// normlab-cli export-batches: the exact tokens a run's training steps drew, as
+// safetensors, so that its training can be replayed elsewhere (another
+// framework, a notebook). The store is opened read-only; nothing is changed.
+#include "app/cli/cli.h"
+
+#include "core/train/trainer.h"
+
+#include <cstdio>
+
+namespace normlab::cli {
+
+static int cmd_export_batches(const Args& args) {
+    if (args.positional.size() != 1 || !args.options.count("--out"))
+        throw UsageError("export-batches needs a run and --out: normlab-cli export-batches RUN --steps A..B --out FILE.safetensors");
+    const std::string range = args.opt("--steps", "0..0");
+    const auto dots = range.find("..");
+    if (dots == std::string::npos)
+        throw UsageError("--steps " + range + ": give a range A..B (training updates, 0-based, both included), e.g. 0..99");
+    const int first = parse_int("--steps (its first step)", range.substr(0, dots), 0);
+    const int last = parse_int("--steps (its last step)", range.substr(dots + 2), 0);
+    Store store(store_path(args), Store::Mode::ReadOnly);
+    const RunInfo r = store.find_run(args.positional[0]);
+    const int64_t n = write_train_batches(r, args.opt("--out"), first, last);
+    std::fprintf(stderr, "wrote %s: the tokens of %lld training step(s), %d..%d, of run %lld\n", args.opt("--out").c_str(),
+                 static_cast<long long>(n), first, last, static_cast<long long>(r.id));
+    return kOk;
+}
+
+extern const Command kExportBatchesCommand{"export-batches", "export-batches RUN --steps A..B --out FILE",
+    "the exact tokens training steps A..B of a run drew (safetensors),\n"
+    "to replay its training elsewhere\n",
+    cmd_export_batches,
+    "Tensors: tokens (N, batch, context+1; int64: inputs are [:, :, :-1], targets [:, :, 1:]) and steps (N).\n"
+    "Metadata: the run's configuration, its data's hash. Step s is the batch update s+1 trained on.\n"
+    "The run's data must be what it trained on (refused otherwise); docs/WEIGHTS.md.\n"};
+
+}  // namespace normlab::cli
