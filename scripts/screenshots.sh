@@ -13,5 +13,5 @@ ls -1 "$OUT"
 # The window following runs that train on a server (a real sshd on 127.0.0.1: tests/test_remote_gui.cpp).
 if [ -x "$BUILD/tests/test_remote_gui" ]; then
   NORMLAB_SCREENSHOTS="$(realpath "$OUT")" QT_QPA_PLATFORM=offscreen "$BUILD/tests/test_remote_gui" trainOnServerLive >/dev/null
-  ls -1 "$OUT/normlab-remote.png"
+  ls -1 "$OUT/normlab-remote.png" "$OUT/normlab-remote-dialog.png"
 fi

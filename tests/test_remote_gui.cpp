@@ -82,6 +82,9 @@ class RemoteGuiTest : public QObject {
                 d->checkButton()->click();
                 QTRY_VERIFY_WITH_TIMEOUT(d->checkButton()->isEnabled(), 30000);
                 message = d->result()->text();
+                // scripts/screenshots.sh: the dialog after its check, for the README.
+                if (const QString shots = qEnvironmentVariable("NORMLAB_SCREENSHOTS"); !shots.isEmpty())
+                    d->grab().save(shots + "/normlab-remote-dialog.png");
                 if (!message.startsWith("NormLab")) {
                     d->reject();
                     return;
