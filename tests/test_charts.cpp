@@ -57,6 +57,23 @@ private Q_SLOTS:
         QVERIFY(zoom.front().first >= 999 && zoom.back().first <= 2001);
     }
 
+    // The caption never claims more vertices drawn than points exist (issue 24 item 15: a smoothed
+    // line over 416 points read "416 points → 816 drawn").
+    void captionCountsTheDataOnly() {
+        LineChart c;
+        c.resize(900, 400);
+        std::vector<double> x, y;
+        // Fewer points than the plot has pixel columns: each is drawn as it is.
+        for (int i = 0; i < 200; ++i) x.push_back(i), y.push_back(5.0 - i * 0.005 + 0.1 * std::sin(i));
+        Curve loss{"loss", Qt::blue, x, y};
+        loss.smooth = true;   // a train loss: its smoothed line is drawn over it
+        c.setCurves({loss});
+        c.setSmoothing(0.6);
+        QVERIFY2(c.pointsDrawn() <= 200, qPrintable(c.footer()));
+        QVERIFY2(c.footer().startsWith("200 points → "), qPrintable(c.footer()));
+        QVERIFY(c.pointsDrawn() > 0);
+    }
+
     void nonFiniteAndLogAxis() {
         LineChart c;
         c.resize(600, 400);

@@ -396,21 +396,22 @@ void LineChart::redraw() {
     QList<QPointF> bad;
     for (size_t i = 0; i < curves_.size(); ++i) {
         const View c = viewOf(i);
-        auto push = [&](QLineSeries* s, const std::vector<double>& ys) {
+        // The caption counts the data's own vertices: a smoothed line drawn over them is not more data.
+        auto push = [&](QLineSeries* s, const std::vector<double>& ys, bool counted) {
             auto red = reduce_for_pixels(*c.x, ys, x0, x1, columns, log_y_);
             QList<QPointF> pts;
             pts.reserve(static_cast<qsizetype>(red.size()));
             for (auto& [px, py] : red) pts.append(QPointF(px, log_y_ ? std::log10(py) : py));
-            drawn_ += red.size();
+            if (counted) drawn_ += std::min(red.size(), c.x->size());
             s->replace(pts);
             return pts;
         };
-        auto pts = push(raw_series_[i], *c.y);
+        auto pts = push(raw_series_[i], *c.y, true);
         if (band_series_[i]) {
             band_series_[i]->upperSeries()->replace(envelope(*c.x, *c.hi, x0, x1, columns, log_y_, true));
             band_series_[i]->lowerSeries()->replace(envelope(*c.x, *c.lo, x0, x1, columns, log_y_, false));
         }
-        if (smooth_series_[i] && c.sm) push(smooth_series_[i], *c.sm);
+        if (smooth_series_[i] && c.sm) push(smooth_series_[i], *c.sm, false);
         if (marker_series_[i]) marker_series_[i]->replace(pts);
         const std::vector<double>&cx = *c.x, &cy = *c.y;
         for (size_t k = 0; k < cy.size(); ++k) {
