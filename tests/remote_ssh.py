@@ -25,9 +25,11 @@ config, as GIT_SSH_COMMAND would. The "server" is this machine's own build. Chec
      the rows the resume rewrites and ends equal to the server's store.
   5. a stream that is garbage, and one cut mid-row: the follower says so, keeps every row of
      the last complete snapshot and writes nothing outside the mirror store.
-Stops sshd by its pid (and the shared connections). Fails, never skips, when sshd cannot start.
+Runs sshd in the foreground as its child, ended with it even when this script is killed
+(PR_SET_PDEATHSIG), and stops the shared connections. Fails, never skips, when sshd cannot start.
 """
 import argparse
+import ctypes
 import json
 import os
 import shutil
@@ -80,23 +82,32 @@ class Sshd:
                         f"  IdentityFile {work}/{key}\n  IdentitiesOnly yes\n  StrictHostKeyChecking no\n"
                         f"  UserKnownHostsFile {work}/known_hosts\n  LogLevel ERROR\n  PasswordAuthentication no\n"
                         "  KbdInteractiveAuthentication no\n")
-        r = subprocess.run([sshd, "-f", os.path.join(work, "sshd_config"), "-E", os.path.join(work, "sshd.log")],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            fail("sshd did not start: " + r.stderr)
-        for _ in range(100):
-            if os.path.exists(os.path.join(work, "sshd.pid")):
-                break
+        # In the foreground (-D) as this script's child, told to end when this script ends
+        # (PR_SET_PDEATHSIG): a test killed by a timeout leaves no sshd listening.
+        def die_with_parent():
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)   # PR_SET_PDEATHSIG
+        self.proc = subprocess.Popen([sshd, "-D", "-f", os.path.join(work, "sshd_config"), "-E",
+                                      os.path.join(work, "sshd.log")], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, text=True, preexec_fn=die_with_parent)
+        self.pid = self.proc.pid
+        for _ in range(200):
+            if self.proc.poll() is not None:
+                fail("sshd did not start: " + self.proc.stderr.read() + open(os.path.join(work, "sshd.log")).read())
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
+                    break
             time.sleep(0.05)
-        with open(os.path.join(work, "sshd.pid")) as f:
-            self.pid = int(f.read())
+        else:
+            fail("sshd did not listen on 127.0.0.1:%d within 10 s" % self.port)
 
     def stop(self):
         if self.pid:
+            self.proc.terminate()
             try:
-                os.kill(self.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+            self.pid = None
 
 
 def store_rows(path):
