@@ -62,22 +62,12 @@ def read_safetensors(path):
     return tensors, meta
 
 
-def check_batches(args):
-    """export-batches: the tokens each training step drew. A run whose learning rate is 1e-30
-    keeps its initial weights to the last bit (an update of ~1e-30 vanishes against weights of
-    ~1e-2 in float32), so the train loss recorded at every step must be the reference model's
-    loss, with the exported weights, on the exported batch of that step."""
-    prefix = os.path.join(args.workdir, "batches")
+def train_and_export(args, prefix, exp):
+    """Trains `exp` into PREFIX.sqlite (a fresh store) and exports the run's weights; returns
+    the run's id and the --store arguments."""
     for suffix in (".sqlite", ".sqlite-wal", ".sqlite-shm"):
         if os.path.exists(prefix + suffix):
             os.remove(prefix + suffix)
-    steps = 12
-    exp = {"name": "crosscheck-batches",
-           "base": {"model": {"d_model": 32, "n_layers": 2, "n_heads": 4, "d_ff": 64, "context": 16},
-                    "optim": {"lr": 1e-30, "schedule": {"kind": "constant", "warmup": 0}},
-                    "train": {"steps": steps, "batch_size": 4, "threads": 1, "eval_every": 0},
-                    "data": {"source": "markov", "markov": {"length": 5000}}},
-           "variants": [{"name": "pre_ln", "scheme": "pre_ln"}]}
     with open(prefix + ".json", "w") as f:
         json.dump(exp, f)
     store = ["--store", prefix + ".sqlite"]
@@ -86,6 +76,23 @@ def check_batches(args):
         sys.exit(f"normlab-cli run failed ({run.returncode}): {run.stderr}")
     run_id = run.stdout.split()[0]
     subprocess.run([args.cli, "export-weights", run_id, prefix + ".weights.safetensors"] + store, check=True)
+    return run_id, store
+
+
+def check_batches(args):
+    """export-batches: the tokens each training step drew. A run whose learning rate is 1e-30
+    keeps its initial weights to the last bit (an update of ~1e-30 vanishes against weights of
+    ~1e-2 in float32), so the train loss recorded at every step must be the reference model's
+    loss, with the exported weights, on the exported batch of that step."""
+    prefix = os.path.join(args.workdir, "batches")
+    steps = 12
+    exp = {"name": "crosscheck-batches",
+           "base": {"model": {"d_model": 32, "n_layers": 2, "n_heads": 4, "d_ff": 64, "context": 16},
+                    "optim": {"lr": 1e-30, "schedule": {"kind": "constant", "warmup": 0}},
+                    "train": {"steps": steps, "batch_size": 4, "threads": 1, "eval_every": 0},
+                    "data": {"source": "markov", "markov": {"length": 5000}}},
+           "variants": [{"name": "pre_ln", "scheme": "pre_ln"}]}
+    run_id, store = train_and_export(args, prefix, exp)
     subprocess.run([args.cli, "export-batches", run_id, "--steps", f"0..{steps - 1}", "--out", prefix + ".batches.safetensors"]
                    + store, check=True, capture_output=True)
     bad = subprocess.run([args.cli, "export-batches", run_id, "--steps", f"0..{steps}", "--out", prefix + ".x.safetensors"]
@@ -132,17 +139,7 @@ def main():
     variant["scheme"] = scheme
     exp = {"name": "crosscheck-" + args.case, "base": base, "variants": [variant]}
     prefix = os.path.join(args.workdir, args.case)
-    for suffix in (".sqlite", ".sqlite-wal", ".sqlite-shm"):
-        if os.path.exists(prefix + suffix):
-            os.remove(prefix + suffix)
-    with open(prefix + ".json", "w") as f:
-        json.dump(exp, f)
-    store = ["--store", prefix + ".sqlite"]
-    run = subprocess.run([args.cli, "run", prefix + ".json"] + store, capture_output=True, text=True)
-    if run.returncode != 0:
-        sys.exit(f"normlab-cli run failed ({run.returncode}): {run.stderr}")
-    run_id = run.stdout.split()[0]
-    subprocess.run([args.cli, "export-weights", run_id, prefix + ".weights.safetensors"] + store, check=True)
+    run_id, store = train_and_export(args, prefix, exp)
     subprocess.run([args.cli, "eval-batch", run_id, prefix + ".eval.safetensors", "--batch", "3", "--seed", "11"] + store,
                    check=True, capture_output=True)
 
