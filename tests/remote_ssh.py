@@ -163,8 +163,8 @@ class Remote:
         self.cli, self.work = cli, work
         self.env = dict(os.environ)
         self.env["NORMLAB_SSH"] = f"ssh -F '{work}/ssh_config'"
-        self.env["NORMLAB_SSH_CONTROL_DIR"] = os.path.join(work, "cs")
-        os.makedirs(self.env["NORMLAB_SSH_CONTROL_DIR"], mode=0o700, exist_ok=True)
+        # A short folder: a socket path holds at most 107 bytes, and a build folder may be deep.
+        self.env["NORMLAB_SSH_CONTROL_DIR"] = tempfile.mkdtemp(prefix="nl-cs-")
 
     def args(self, *a, remote_store=None, store=None, remote_cli=None):
         out = [self.cli, "remote", *a, "--remote-cli", remote_cli or self.cli]
@@ -188,6 +188,7 @@ class Remote:
             subprocess.run(["ssh", "-F", f"{self.work}/ssh_config", "-o",
                             f"ControlPath={self.env['NORMLAB_SSH_CONTROL_DIR']}/{f}", "-O", "exit", "gpu"],
                            capture_output=True)
+        shutil.rmtree(self.env["NORMLAB_SSH_CONTROL_DIR"], ignore_errors=True)
 
 
 def status_of(store, run_id):

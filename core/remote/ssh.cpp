@@ -108,8 +108,9 @@ std::vector<std::string> ssh_argv(const std::string& dest, const std::string& re
     const bool share = opts.share && !(share_env && std::string(share_env) == "0");
     if (share) {
         const std::string dir = control_dir();
-        // Unix socket paths are limited to ~104 bytes (%C is 40 hex digits).
-        if (!dir.empty() && dir.size() + 42 < 100) {
+        // A Unix socket path holds at most 107 bytes; ssh makes the master's as
+        // DIR/%C (40 hex digits) plus a temporary ".XXXXXXXXXXXXXXXX" (17). Longer: no sharing.
+        if (!dir.empty() && dir.size() + 1 + 40 + 17 < 104) {
             opt("ControlMaster=auto");
             opt("ControlPath=" + dir + "/%C");
             opt("ControlPersist=60");
