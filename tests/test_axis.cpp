@@ -2,10 +2,12 @@
 // normlab-cli plot: 1-2-5 linear steps, and labelled log axes at any range —
 // under a decade, over a few decades, over many.
 #include "core/axis_ticks.h"
+#include "core/print_ticks.h"
 
 #include <QtTest/QtTest>
 
 #include <cmath>
+#include <random>
 #include <set>
 
 using namespace normlab;
@@ -52,6 +54,61 @@ private Q_SLOTS:
         const auto sub = tick_labels(log_ticks(2, 3, 6));
         QVERIFY(sub.size() >= 4);
         QVERIFY(std::find(sub.begin(), sub.end(), "2.4") != sub.end());
+    }
+
+    // Ticks for print (core/print_ticks.h, issue 24 item 1): over 100,000 random
+    // ranges, linear and log, from 1e-8 to 1e8 and spans from 1.05× to 10^12×,
+    // 4 to 7 ticks inside the range, distinct labels in one notation (never
+    // 0.0001 beside 1e-05), a common factor only with plain numbers.
+    void printTicksAreFourToSevenInOneNotation() {
+        std::mt19937 g(7);
+        std::uniform_real_distribution<double> mag(-8, 8), width(-2.5, 6), decades(0.02, 12);
+        for (int i = 0; i < 100000; ++i) {
+            const bool log = i % 2;
+            const double a = std::pow(10.0, mag(g));
+            const double lo = log ? a : (i % 4 == 0 ? -a : a);
+            const double hi = log ? a * std::pow(10.0, decades(g)) : lo + a * std::pow(10.0, width(g));
+            const PrintTicks t = print_ticks(lo, hi, log);
+            const QString what = QString("[%1, %2]%3").arg(lo, 0, 'g', 6).arg(hi, 0, 'g', 6).arg(log ? " log" : "");
+            QVERIFY2(t.values.size() >= 4 && t.values.size() <= 7, qPrintable(what + QString(": %1 ticks").arg(t.values.size())));
+            QCOMPARE(t.labels.size(), t.values.size());
+            std::set<std::string> seen(t.labels.begin(), t.labels.end());
+            QVERIFY2(seen.size() == t.labels.size(), qPrintable(what + ": labels repeat"));
+            int super = 0;
+            for (size_t k = 0; k < t.values.size(); ++k) {
+                QVERIFY(t.values[k] >= lo - 1e-9 * std::abs(hi - lo) && t.values[k] <= hi + 1e-9 * std::abs(hi - lo));
+                const QString l = QString::fromStdString(t.labels[k]);
+                QVERIFY2(!l.contains('e') && !l.contains("…"), qPrintable(what + ": " + l));
+                super += l.startsWith("10") && l.size() > 2 && l[2].unicode() > 127;
+                if (!l.startsWith("10") || l.size() <= 2 || l[2].unicode() <= 127) {
+                    // a plain number: the value, or the value in units of the common factor
+                    bool ok = false;
+                    const double v = l.toDouble(&ok);
+                    QVERIFY2(ok, qPrintable(what + ": " + l));
+                    double unit = 1;
+                    if (!t.factor.empty()) unit = std::pow(10.0, QString::fromStdString(t.factor).mid(3).replace(QString::fromUtf8("⁻"), "-")
+                                                                     .replace(QString::fromUtf8("⁰"), "0").replace(QString::fromUtf8("¹"), "1")
+                                                                     .replace(QString::fromUtf8("²"), "2").replace(QString::fromUtf8("³"), "3")
+                                                                     .replace(QString::fromUtf8("⁴"), "4").replace(QString::fromUtf8("⁵"), "5")
+                                                                     .replace(QString::fromUtf8("⁶"), "6").replace(QString::fromUtf8("⁷"), "7")
+                                                                     .replace(QString::fromUtf8("⁸"), "8").replace(QString::fromUtf8("⁹"), "9").toInt());
+                    QVERIFY2(std::abs(v * unit - t.values[k]) <= 1e-6 * std::max(std::abs(t.values[k]), std::abs(hi - lo)),
+                             qPrintable(what + ": " + l + " " + QString::fromStdString(t.factor) + " for " + QString::number(t.values[k], 'g', 10)));
+                }
+            }
+            QVERIFY2(super == 0 || super == static_cast<int>(t.labels.size()), qPrintable(what + ": mixed notations"));
+            QVERIFY2(super == 0 || t.factor.empty(), qPrintable(what));
+        }
+        // The issue's loss axis (two ticks, "5.68229" and "2.33322", before): 2.5 … 5.5 by 0.5 with one decimal each.
+        const PrintTicks loss = print_ticks(2.2, 5.85, false);
+        QCOMPARE(loss.labels.front(), std::string("2.5"));
+        QCOMPARE(loss.labels.back(), std::string("5.5"));
+        // Many decades: powers of ten written 10ⁿ, never 1e-06.
+        const PrintTicks many = print_ticks(1e-8, 1e-2, true);
+        QCOMPARE(many.labels.front(), std::string("10⁻⁸"));
+        // A learning rate: one notation, a common factor for tiny values.
+        const PrintTicks lr = print_ticks(0, 3e-5, false);
+        QCOMPARE(lr.factor, std::string("×10⁻⁵"));
     }
 };
 

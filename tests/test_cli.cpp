@@ -110,6 +110,40 @@ private Q_SLOTS:
             const QString svg = QString::fromUtf8(f.readAll());
             QVERIFY2(svg.count("text-anchor=\"end\">") >= 3, qPrintable(QString(name) + ": " + svg.left(400)));
         }
+        // The legend is never cut at the figure's edge (issue 24 item 15: it sat in 150 px at the right):
+        // with an ablation's long run names, every legend text, at a generous 0.62 em a character, ends
+        // inside the declared width.
+        const QString long_store = dir_.filePath("long-names.sqlite");
+        {
+            normlab::Store s(long_store.toStdString());
+            for (const char* name : {"NormFormer without post-attention LN seed=1", "NormFormer without FFN LN seed=1"}) {
+                const int64_t id = s.create_run(name, "normformer", nlohmann::json::object(), 1);
+                s.mark_running(id, "cpu", nlohmann::json::object());
+                normlab::RunWriter w(s, id);
+                for (int i = 0; i <= 20; ++i) w.scalar("train/loss", i, 5.0 - 0.1 * i);
+                for (int i = 0; i <= 20; i += 10) w.scalar("val/loss", i, 5.1 - 0.1 * i);
+                w.flush();
+            }
+        }
+        const QString long_out = dir_.filePath("plots-long");
+        r = cli({"plot", "1", "2", "--out", long_out, "--store", long_store});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile f(long_out + "/loss.svg");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString svg = QString::fromUtf8(f.readAll());
+        const double width = QRegularExpression("<svg[^>]* width=\"([0-9.]+)\"").match(svg).captured(1).toDouble();
+        QVERIFY(width > 100);
+        const int legend = svg.lastIndexOf("<g font-size=\"11\">");
+        QVERIFY(legend > 0);
+        auto it = QRegularExpression("<text x=\"([0-9.]+)\" y=\"[0-9.]+\">([^<]+)</text>").globalMatch(svg.mid(legend));
+        int texts = 0;
+        while (it.hasNext()) {
+            const auto m = it.next();
+            const double right = m.captured(1).toDouble() + 0.62 * 11 * m.captured(2).size();
+            QVERIFY2(right <= width, qPrintable(QString("\"%1\" ends at %2 px of %3").arg(m.captured(2)).arg(right).arg(width)));
+            ++texts;
+        }
+        QVERIFY2(texts >= 4, qPrintable(svg.mid(legend, 600)));   // train and val of both runs
     }
 
     // The usage text is made from the command table: every command appears in

@@ -99,8 +99,16 @@
         <translation> Training</translation>
     </message>
     <message>
+        <source>train</source>
+        <translation>Training</translation>
+    </message>
+    <message>
         <source> val</source>
         <translation> Validierung</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation>Validierung</translation>
     </message>
     <message>
         <source>loss floor (entropy rate)</source>
@@ -817,10 +825,6 @@ Die Analyse von Xiong et al. setzt Eingaben mit E‖x₀‖² ≈ d voraus.</tra
         <source>step</source>
         <translation>Schritt</translation>
     </message>
-    <message>
-        <source>log</source>
-        <translation>log</translation>
-    </message>
 </context>
 <context>
     <name>normlab::LineChart</name>
@@ -1389,8 +1393,8 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>benutzerdefiniert</translation>
     </message>
     <message>
-        <source>Print sizes apply to one line chart; panels and box plots are exported as on screen</source>
-        <translation>Druckgrößen gelten für ein Liniendiagramm; Bereiche und Boxplots werden wie am Bildschirm exportiert</translation>
+        <source>as the figure needs</source>
+        <translation>so hoch wie nötig</translation>
     </message>
     <message>
         <source>Format</source>
@@ -1482,10 +1486,6 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
 </context>
 <context>
     <name>QObject</name>
-    <message>
-        <source>NormLab figure</source>
-        <translation>NormLab-Abbildung</translation>
-    </message>
     <message>
         <source>ssh asks:</source>
         <translation>ssh fragt:</translation>
@@ -1829,6 +1829,10 @@ normlab figure RUN... --out FILE.pdf: ein Diagramm gespeicherter Läufe für ein
     <message>
         <source>unknown format %1; use png, svg, pdf or csv</source>
         <translation>unbekanntes Format %1; png, svg, pdf oder csv verwenden</translation>
+    </message>
+    <message>
+        <source>▲ non-finite (%1)</source>
+        <translation>▲ nicht endlich (%1)</translation>
     </message>
 </context>
 </TS>

@@ -99,8 +99,16 @@
         <translation> 训练</translation>
     </message>
     <message>
+        <source>train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
         <source> val</source>
         <translation> 验证</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation>验证</translation>
     </message>
     <message>
         <source>loss floor (entropy rate)</source>
@@ -816,10 +824,6 @@ Xiong 等的分析假设输入满足 E‖x₀‖² ≈ d。</translation>
         <source>step</source>
         <translation>步</translation>
     </message>
-    <message>
-        <source>log</source>
-        <translation>对数</translation>
-    </message>
 </context>
 <context>
     <name>normlab::LineChart</name>
@@ -1385,8 +1389,8 @@ NormLab 将改为打开默认存储。</translation>
         <translation>自定义</translation>
     </message>
     <message>
-        <source>Print sizes apply to one line chart; panels and box plots are exported as on screen</source>
-        <translation>打印尺寸适用于单个折线图；面板和箱线图按屏幕所示导出</translation>
+        <source>as the figure needs</source>
+        <translation>按图所需</translation>
     </message>
     <message>
         <source>Format</source>
@@ -1477,10 +1481,6 @@ NormLab 将改为打开默认存储。</translation>
 </context>
 <context>
     <name>QObject</name>
-    <message>
-        <source>NormLab figure</source>
-        <translation>NormLab 图</translation>
-    </message>
     <message>
         <source>ssh asks:</source>
         <translation>ssh 询问：</translation>
@@ -1823,6 +1823,10 @@ normlab figure RUN... --out FILE.pdf：为论文绘制已存运行的一张图�
     <message>
         <source>unknown format %1; use png, svg, pdf or csv</source>
         <translation>未知格式 %1；请使用 png、svg、pdf 或 csv</translation>
+    </message>
+    <message>
+        <source>▲ non-finite (%1)</source>
+        <translation>▲ 非有限值（%1）</translation>
     </message>
 </context>
 </TS>

@@ -3,6 +3,11 @@
 # that no string is left unfinished. A plural ("%n run(s)") takes a list of
 # German forms [one, many]; Chinese has one form.
 T = {
+    # figures for print (widgets/plot_figure.h)
+    "train": ("Training", "训练"),
+    "validation": ("Validierung", "验证"),
+    "as the figure needs": ("so hoch wie nötig", "按图所需"),
+    "▲ non-finite (%1)": ("▲ nicht endlich (%1)", "▲ 非有限值（%1）"),
     # resuming runs, read-only stores
     "Resume": ("Fortsetzen", "继续"),
     "&Resume from checkpoint": ("Ab Checkpoint &fortsetzen", "从检查点继续(&R)"),

@@ -352,15 +352,20 @@ void ChartsView::redrawLoss() {
         };
         if (auto* s = r.series("train/loss")) {
             loss.push_back({runLabel(r) + tr(" train"), run_color(r.info()), xs(*s), s->values});
+            loss.back().run = runLabel(r);
+            loss.back().part = tr("train");
             loss_owner.push_back(i);
         }
         if (auto* s = r.series("val/loss")) {
             Curve c{runLabel(r) + tr(" val"), run_color(r.info()), xs(*s), s->values, Qt::DashLine, 1.6, false, true};
+            c.run = runLabel(r);
+            c.part = tr("validation");
             loss.push_back(c);
             loss_owner.push_back(i);
         }
         if (auto* s = r.series("train/lr")) {
             lr.push_back({runLabel(r), run_color(r.info()), xs(*s), s->values, Qt::SolidLine, 1.6, false});
+            lr.back().run = runLabel(r);
             lr_owner.push_back(i);
         }
         if (auto f = r.loss_floor(); f && floors.empty()) floors.push_back({*f, tr("loss floor (entropy rate)")});

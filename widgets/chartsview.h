@@ -13,10 +13,12 @@
 #pragma once
 
 #include "core/store/store.h"
+#include "widgets/plot_figure.h"
 #include "widgets/rundata.h"
 
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -66,8 +68,17 @@ public:
     QWidget* currentChart() const;                 // the chart export acts on
     QWidget* currentPanel() const;                 // all charts of the tab, as one figure
 
-    // Exports a chart or panel: png (dpi), svg, pdf, or csv (the chart's full data).
+    // The gains view's box plots as a figure draws them (plot_figure.h).
+    const BoxSpec& boxSpec() const { return box_spec_; }
+
+    // Exports a chart or panel: png (dpi), svg, pdf, or csv (the chart's full
+    // data). A figure at the size it has on screen, drawn as normlab figure
+    // draws (plot_figure.h): nothing of the window in it.
     bool exportCurrent(const QString& path, const QString& format, int dpi, bool whole_panel, QString* error);
+    // The current chart (whole_panel: all charts of the tab, stacked) as a
+    // figure `width_mm` wide, `height_mm` high (0: as it needs) with fonts at `font_pt`.
+    bool exportFigure(const QString& path, const QString& format, int dpi, bool whole_panel, double width_mm,
+                      double height_mm, double font_pt, QString* error);
 
     // For scripts (normlab figure): shows `view` — loss, gradients, gains,
     // layers or scalars — with the weight (gradients: fc2, q, …), norm (l1,
@@ -114,6 +125,14 @@ private:
     // A per-layer curve's colour: the run's hue from dark (first layer) to
     // bright, or viridis by layer alone.
     static QColor layerColor(const QColor& run, int layer, int layers, bool by_layer);
+    // The current tab's charts as rows of drawings, each with its share of the figure's height.
+    struct PaneRow {
+        double share;
+        std::vector<std::function<void(QPainter&, const QRectF&, const PrintUnits&)>> cells;
+        // what one cell needs at that width for a plot `aspect` × as high as wide
+        std::function<double(double width_mm, double font_pt, double aspect)> height_mm;
+    };
+    std::vector<PaneRow> figureRows(bool whole_panel) const;
 
     QTabWidget* tabs_;
     QComboBox* group_;                             // none, by seed ± std, by seed min–max
@@ -146,6 +165,7 @@ private:
     QSpinBox* gain_layer_;
     QChart* box_chart_;
     QChartView* box_view_;
+    BoxSpec box_spec_;   // what box_chart_ shows, for figures
     LineChart* hist_;
     // layers tab
     LineChart* layer_chart_;

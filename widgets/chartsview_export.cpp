@@ -5,6 +5,7 @@
 #include "widgets/figure.h"
 #include "widgets/heatmap.h"
 #include "widgets/linechart.h"
+#include "widgets/plot_figure.h"
 
 #include <QChart>
 #include <QChartView>
@@ -13,21 +14,6 @@
 #include <QTabWidget>
 
 namespace normlab {
-
-namespace {
-
-// A widget as it looks, to PNG (dpi), SVG or PDF.
-bool export_widget(QWidget* w, const QString& path, const QString& format, int dpi, QString* error) {
-    const QSize size = w->size();
-    return write_figure(path, format, dpi, size, QObject::tr("NormLab figure"),
-                        [&](QPainter& p, const QRectF& target) {
-                            p.scale(target.width() / size.width(), target.height() / size.height());
-                            w->render(&p, QPoint(), QRegion(), QWidget::DrawChildren);
-                        },
-                        error);
-}
-
-}  // namespace
 
 QWidget* ChartsView::currentChart() const {
     switch (tabs_->currentIndex()) {
@@ -44,6 +30,77 @@ QWidget* ChartsView::currentChart() const {
 QWidget* ChartsView::currentPanel() const {
     const int i = tabs_->currentIndex();
     return i >= 0 && i < static_cast<int>(panels_.size()) ? panels_[static_cast<size_t>(i)] : tabs_->currentWidget();
+}
+
+std::vector<ChartsView::PaneRow> ChartsView::figureRows(bool whole_panel) const {
+    auto line = [](const LineChart* c, double share) {
+        auto spec = std::make_shared<PlotSpec>(plot_spec(*c));
+        return PaneRow{share, {[spec](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_plot(p, r, *spec, u); }},
+                       [spec](double w, double pt, double aspect) { return plot_height_mm(*spec, w, pt, aspect); }};
+    };
+    auto boxes = [this](double share) {
+        auto spec = std::make_shared<BoxSpec>(box_spec_);
+        return PaneRow{share, {[spec](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_boxes(p, r, *spec, u); }},
+                       [spec](double w, double pt, double aspect) { return boxes_height_mm(*spec, w, pt, aspect); }};
+    };
+    const int tab = tabs_->currentIndex();
+    if (!whole_panel) {
+        if (tab == 2) return {boxes(1)};
+        if (auto* c = qobject_cast<LineChart*>(currentChart())) return {line(c, 1)};
+        return {};
+    }
+    switch (tab) {
+        case 0: return {line(loss_, 0.65), line(lr_, 0.35)};
+        case 1: {
+            std::vector<PaneRow> rows{line(grad_lines_, 0.5)};
+            // the heatmaps two a row under the lines, on the scale they share
+            const size_t per_row = heatmaps_.size() > 1 ? 2 : 1;
+            const size_t n_rows = (heatmaps_.size() + per_row - 1) / per_row;
+            for (size_t k = 0; k < heatmaps_.size(); k += per_row) {
+                PaneRow row{0.5 / static_cast<double>(std::max<size_t>(1, n_rows)), {}, {}};
+                for (size_t j = k; j < k + per_row && j < heatmaps_.size(); ++j) {
+                    auto spec = std::make_shared<HeatSpec>(heat_spec(*heatmaps_[j]));
+                    row.cells.push_back([spec](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_heatmap(p, r, *spec, u); });
+                }
+                const double cols = static_cast<double>(per_row);
+                row.height_mm = [cols](double w, double pt, double) { return 0.45 * w / cols + 4.5 * pt * 25.4 / 72; };
+                rows.push_back(std::move(row));
+            }
+            return rows;
+        }
+        case 2: return {boxes(0.6), line(hist_, 0.4)};
+        case 3: return {line(layer_chart_, 1)};
+        case 4: return {line(scalar_chart_, 1)};
+    }
+    return {};
+}
+
+bool ChartsView::exportFigure(const QString& path, const QString& format, int dpi, bool whole_panel, double width_mm,
+                              double height_mm, double font_pt, QString* error) {
+    const std::vector<PaneRow> rows = figureRows(whole_panel);
+    if (rows.empty()) {
+        if (error) *error = tr("this view has no chart to export");
+        return false;
+    }
+    // each row's share of the page: of the height given, or what it needs with a plot as high as its share
+    // says (the first row's plot default_aspect × as high as wide)
+    std::vector<double> heights;
+    for (auto& row : rows)
+        heights.push_back(height_mm > 0 ? row.share * height_mm
+                                        : row.height_mm(width_mm / row.cells.size(), font_pt,
+                                                       default_aspect(width_mm) * row.share / rows.front().share));
+    double total = 0;
+    for (double h : heights) total += h;
+    return write_print(path, format, width_mm, total, font_pt, dpi, tabs_->tabText(tabs_->currentIndex()),
+                       [&](QPainter& p, const QRectF& r, const PrintUnits& u) {
+                           double y = r.top();
+                           for (size_t i = 0; i < rows.size(); ++i) {
+                               const double h = r.height() * heights[i] / total, w = r.width() / rows[i].cells.size();
+                               for (size_t k = 0; k < rows[i].cells.size(); ++k) rows[i].cells[k](p, QRectF(r.left() + k * w, y, w, h), u);
+                               y += h;
+                           }
+                       },
+                       error);
 }
 
 bool ChartsView::exportCurrent(const QString& path, const QString& format, int dpi, bool whole_panel, QString* error) {
@@ -66,9 +123,9 @@ bool ChartsView::exportCurrent(const QString& path, const QString& format, int d
                         << d.mean << ',' << d.std << '\n';
         }, error);
     }
-    if (!whole_panel)
-        if (auto* lc = qobject_cast<LineChart*>(target)) return lc->exportFigure(path, format, dpi, error);
-    return export_widget(target, path, format, dpi, error);
+    // the size it has on screen, at 96 px an inch
+    const QSize px = target->size().isEmpty() ? QSize(760, 470) : target->size();
+    return exportFigure(path, format, dpi, whole_panel, px.width() * 25.4 / 96, px.height() * 25.4 / 96, kScreenFigurePt, error);
 }
 
 bool ChartsView::showView(const QString& view, const QString& weight, const QString& norm, const QString& probe,

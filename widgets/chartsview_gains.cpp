@@ -108,6 +108,7 @@ void ChartsView::redrawGains() {
     const QString none = name.empty() ? emptyHint("gain/", tr("learned gains")) : QString();
     box_chart_->setTitle(name.empty() ? none.section('\n', 0, 0) + " " + none.section('\n', 1)
                                       : tr("%1 per layer at step %2").arg(QString::fromStdString(name)).arg(step));
+    box_spec_ = BoxSpec{};
     int max_layers = 0;
     double lo = 1e300, hi = -1e300;
     std::vector<Curve> hist;
@@ -125,6 +126,7 @@ void ChartsView::redrawGains() {
         for (auto& [layer, d] : at) {
             auto* set = new QBoxSet(d->min, d->q1, d->median, d->q3, d->max, layer < 0 ? tr("global") : QString("L%1").arg(layer));
             series->append(set);
+            box_spec_.boxes.push_back({runLabel(r), run_color(r.info()), layer, d->min, d->q1, d->median, d->q3, d->max});
             lo = std::min(lo, d->min);
             hi = std::max(hi, d->max);
             max_layers = std::max(max_layers, layer + 1);
@@ -168,6 +170,9 @@ void ChartsView::redrawGains() {
             }
         }
         for (auto* a : box_chart_->axes(Qt::Horizontal)) a->setTitleText(tr("layer (step %1)").arg(step));
+        box_spec_.title = box_chart_->title();
+        box_spec_.x_title = tr("layer (step %1)").arg(step);
+        box_spec_.y_title = QString::fromStdString(name);
     }
     {
         QSignalBlocker b(gain_layer_);

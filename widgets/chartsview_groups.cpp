@@ -34,7 +34,8 @@ std::vector<Curve> ChartsView::grouped(std::vector<Curve> curves, const std::vec
         Curve c = curves[k];
         std::vector<std::string> names;
         for (size_t j : same) names.push_back(runs_[owner[j]]->info().name);
-        c.label = tr("%1 (×%2)").arg(QString::fromStdString(group_name(names))).arg(same.size()) + key(k);
+        c.run = tr("%1 (×%2)").arg(QString::fromStdString(group_name(names))).arg(same.size());
+        c.label = c.run + key(k);
         c.x = std::move(b.x);
         c.y = std::move(b.mean);
         c.band_lo = std::move(b.lo);

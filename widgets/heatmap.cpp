@@ -4,6 +4,7 @@
 #include "widgets/figure.h"
 
 #include "core/axis_ticks.h"
+#include "core/print_ticks.h"
 
 #include <QFile>
 #include <QPainter>
@@ -174,10 +175,25 @@ void Heatmap::render(QPainter& p, const QRect& r) const {
     }
     p.setPen(fg);
     p.drawRect(bar.adjusted(0, 0, -1, -1));
-    auto label = [&](double v) { return QString::number(v, 'g', 3); };
-    p.drawText(QRectF(bar.right() + 4, bar.top() - 6, 60, 14), Qt::AlignLeft, label(hi_));
-    p.drawText(QRectF(bar.right() + 4, bar.bottom() - 8, 60, 14), Qt::AlignLeft, label(lo_));
-    if (log_) p.drawText(QRectF(bar.right() + 4, bar.center().y() - 7, 60, 14), Qt::AlignLeft, tr("log"));
+    // labelled at its ticks (4 or so, one notation: core/print_ticks.h), not only at its ends
+    const PrintTicks ticks = colourBarTicks();
+    const double a = log_ ? std::log10(lo_) : lo_, b = log_ ? std::log10(hi_) : hi_;
+    for (size_t i = 0; i < ticks.values.size(); ++i) {
+        const double t = b > a ? ((log_ ? std::log10(ticks.values[i]) : ticks.values[i]) - a) / (b - a) : 0.5;
+        const double y = bar.bottom() - t * (bar.height() - 1);
+        p.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 3, y));
+        p.drawText(QRectF(bar.right() + 5, y - 7, right - 24, 14), Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(ticks.labels[i]));
+    }
+    if (!ticks.factor.empty())
+        p.drawText(QRectF(bar.left(), bar.top() - 18, right - 10, 14), Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(ticks.factor));
+}
+
+PrintTicks Heatmap::colourBarTicks() const { return print_ticks(lo_, hi_, log_ && lo_ > 0, 4, 3, 6, false); }
+
+QStringList Heatmap::colourBarLabels() const {
+    QStringList out;
+    for (auto& l : colourBarTicks().labels) out << QString::fromStdString(l);
+    return out;
 }
 
 bool Heatmap::exportFigure(const QString& path, const QString& format, int dpi, QString* error) {

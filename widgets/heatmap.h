@@ -5,6 +5,8 @@
 // heatmap, and forcing one into it would be slow (CHARTS.md).
 #pragma once
 
+#include "core/print_ticks.h"
+
 #include <QImage>
 #include <QString>
 #include <QWidget>
@@ -22,6 +24,9 @@ public:
     // rows[l] = values of layer l at `steps` (NaN where missing).
     void setData(std::vector<double> steps, std::vector<std::vector<double>> rows);
     void setTitle(const QString& t);
+    const QString& title() const { return title_; }
+    const std::vector<double>& steps() const { return steps_; }
+    const std::vector<std::vector<double>>& rows() const { return rows_; }
     void setLogScale(bool on);
     bool logScale() const { return log_; }
     const QImage& image() const { return image_; }
@@ -38,12 +43,15 @@ public:
     QSize sizeHint() const override { return {640, 320}; }
     // The step axis's labels, at 1-2-5 steps (as drawn).
     QStringList xTickLabels() const;
+    // The colour bar's labels as drawn: at 3 to 6 ticks, not only its ends.
+    QStringList colourBarLabels() const;
 
 protected:
     void paintEvent(QPaintEvent*) override;
 
 private:
     void render(QPainter& p, const QRect& r) const;
+    PrintTicks colourBarTicks() const;
     std::vector<std::pair<double, QString>> xTicks() const;   // (fractional cell index, label)
     void rebuildImage();
     std::vector<double> steps_;

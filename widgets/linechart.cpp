@@ -4,6 +4,7 @@
 #include "core/palette.h"
 
 #include "widgets/figure.h"
+#include "widgets/plot_figure.h"
 
 #include "core/axis_ticks.h"
 
@@ -448,25 +449,15 @@ QString LineChart::footer() const {
     return s;
 }
 
+// The chart as a figure of the size it has on screen (96 px an inch), drawn
+// by plot_figure.h: the legend whole, the ticks for that size, nothing of the
+// window (no footer, no readout, no hint).
 bool LineChart::exportFigure(const QString& path, const QString& format, int dpi, QString* error) const {
-    // The readout is for the screen: never in a figure.
-    const bool had_readout = cross_ && cross_->isVisible();
-    if (cross_) cross_->hide(), readout_box_->hide();
-    const bool had_hint = empty_hint_ && !empty_hint_->isHidden();
-    if (had_hint) empty_hint_->hide();
-    struct Restore {
-        QGraphicsLineItem* c;
-        QGraphicsRectItem* b;
-        bool on;
-        QLabel* hint;
-        bool hint_on;
-        ~Restore() {
-            if (on) c->show(), b->show();
-            if (hint_on) hint->show();
-        }
-    } restore{cross_, readout_box_, had_readout, empty_hint_, had_hint};
-    return write_figure(path, format, dpi, view_->size(), chart_->title(),
-                        [this](QPainter& p, const QRectF& target) { view_->render(&p, target, view_->rect()); }, error);
+    const PlotSpec spec = plot_spec(*this);
+    const QSize px = view_->size().isEmpty() ? QSize(760, 470) : view_->size();
+    return write_print(path, format, px.width() * 25.4 / 96, px.height() * 25.4 / 96, kScreenFigurePt, dpi,
+                       spec.title.isEmpty() ? spec.y_title : spec.title,
+                       [&](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_plot(p, r, spec, u); }, error);
 }
 
 bool LineChart::exportCsv(const QString& path, QString* error) const {

@@ -49,6 +49,12 @@ struct Curve {
     bool markers = false;            // short series: a dot per point
     std::vector<double> band_lo = {}, band_hi = {};   // a shaded band around the line (a group's spread), aligned with x
     bool legend = true;              // an entry in the legend (the readout names every curve)
+    // What a figure's legend groups by (plot_figure.h): the run or group the
+    // curve belongs to ("" : its label), which kind of line of it ("train",
+    // "validation"; drawn with its own dash) and its layer (-1: none).
+    QString run = {};
+    QString part = {};
+    int layer = -1;
 };
 
 class LineChart : public QWidget {

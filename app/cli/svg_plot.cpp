@@ -1,13 +1,14 @@
 // normlab-cli: SVG line charts (see svg_plot.h).
 #include "app/cli/svg_plot.h"
 
-#include "core/axis_ticks.h"
 #include "core/palette.h"
+#include "core/print_ticks.h"
 
 #include "core/series.h"
 #include "core/store/output_guard.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -27,6 +28,37 @@ std::string esc(const std::string& s) {
         else o += c;
     }
     return o;
+}
+
+// A conservative width of `s` in DejaVu Sans at `size` px (no font metrics
+// without Qt): wide letters 0.72 em, others 0.6, spaces 0.32 — never less
+// than the text takes, so that a legend laid out by it is never cut.
+double text_width(const std::string& s, double size) {
+    double w = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        if ((c & 0xC0) == 0x80) continue;   // a UTF-8 continuation byte: counted with its lead
+        w += c == ' ' ? 0.32 : (std::isupper(c) || c == 'm' || c == 'w' || c >= 0x80) ? 0.72 : 0.6;
+    }
+    return w * size;
+}
+
+// `s` in lines no wider than `width` px (at spaces; a longer word alone on its line).
+std::vector<std::string> wrap_words(const std::string& s, double width, double size) {
+    std::vector<std::string> lines;
+    std::string line, word;
+    std::istringstream in(s);
+    while (in >> word) {
+        const std::string next = line.empty() ? word : line + " " + word;
+        if (!line.empty() && text_width(next, size) > width) {
+            lines.push_back(line);
+            line = word;
+        } else {
+            line = next;
+        }
+    }
+    if (!line.empty() || lines.empty()) lines.push_back(line);
+    return lines;
 }
 
 std::string num(double v) {
@@ -51,8 +83,48 @@ std::string sequential(double t) {
 }
 
 void write_svg(const Chart& c, const std::string& path) {
-    const double L = 72, R = 16 + (c.series.size() > 1 ? 150 : 0), T = 36, B = 52;
+    const double L = 72, R = 16, T = 36, B = 52;
     const double pw = c.width - L - R, ph = c.height - T - B;
+    // The legend under the x title, in as many columns as fit the width, each
+    // entry whole (wrapped, never cut at the edge); the figure grows to hold it.
+    struct Entry {
+        std::vector<std::string> lines;
+        std::string color;
+        bool dashed;
+        double x, y;
+    };
+    std::vector<Entry> legend;
+    double legend_h = 0;
+    if (c.series.size() > 1) {
+        const double fs = 11, swatch = 34, gap = 16, room = c.width - 24.0, line_h = 15;
+        std::vector<size_t> shown;
+        for (size_t si = 0; si < c.series.size(); ++si)
+            if (!c.series[si].label.empty()) shown.push_back(si);
+        size_t cols = std::max<size_t>(1, shown.size());
+        std::vector<double> colw;
+        for (; cols >= 1; --cols) {
+            colw.assign(cols, 0.0);
+            for (size_t k = 0; k < shown.size(); ++k)
+                colw[k % cols] = std::max(colw[k % cols], swatch + text_width(c.series[shown[k]].label, fs));
+            double total = gap * static_cast<double>(cols - 1);
+            for (double w : colw) total += w;
+            if (total <= room || cols == 1) break;
+        }
+        double y = c.height + 6.0, row_h = 0;
+        for (size_t k = 0; k < shown.size(); ++k) {
+            const Series& s = c.series[shown[k]];
+            const size_t col = k % cols;
+            if (col == 0 && k > 0) y += row_h, row_h = 0;
+            double x = 12;
+            for (size_t j = 0; j < col; ++j) x += colw[j] + gap;
+            Entry e{wrap_words(s.label, std::min(colw[col], room) - swatch, fs),
+                    s.color.empty() ? palette_color(static_cast<int64_t>(shown[k])) : s.color, s.dashed, x, y};
+            row_h = std::max(row_h, line_h * static_cast<double>(e.lines.size()));
+            legend.push_back(std::move(e));
+        }
+        legend_h = legend.empty() ? 0 : y + row_h - c.height + 8;
+    }
+    const double height = c.height + legend_h;
     auto fy = [&](double y) { return c.log_y ? std::log10(y) : y; };
     double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
     for (auto& s : c.series)
@@ -75,24 +147,31 @@ void write_svg(const Chart& c, const std::string& path) {
     auto py = [&](double y) { return T + ph - (fy(y) - y0) / (y1 - y0) * ph; };
 
     std::ostringstream o;
-    o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << c.width << "\" height=\"" << c.height
-      << "\" viewBox=\"0 0 " << c.width << ' ' << c.height << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"
+    o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << c.width << "\" height=\"" << height
+      << "\" viewBox=\"0 0 " << c.width << ' ' << height << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
       << "<text x=\"" << c.width / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\">"
       << esc(c.title) << "</text>\n";
     // grid and ticks
     o << "<g font-size=\"11\" fill=\"#333\">\n";
-    const std::vector<double> xt = nice_ticks(x0, x1, 6, c.integer_x);
-    const std::vector<std::string> xl = tick_labels(xt);
+    // 4 to 7 ticks an axis, in one notation (core/print_ticks.h)
+    const PrintTicks xticks = print_ticks(x0, x1, false, 6, 4, 7, c.integer_x);
+    const std::vector<double>& xt = xticks.values;
+    const std::vector<std::string>& xl = xticks.labels;
     for (size_t i = 0; i < xt.size(); ++i) {
         const double t = xt[i];
         o << "<line x1=\"" << px(t) << "\" y1=\"" << T << "\" x2=\"" << px(t) << "\" y2=\"" << T + ph
           << "\" stroke=\"#e6e6e6\"/>\n<text x=\"" << px(t) << "\" y=\"" << T + ph + 16 << "\" text-anchor=\"middle\">"
           << esc(xl[i]) << "</text>\n";
     }
-    // Log axes get labels at any range (axis_ticks.h), not only at powers of ten.
-    const std::vector<double> yt = c.log_y ? log_ticks(std::pow(10.0, y0), std::pow(10.0, y1), 6) : nice_ticks(y0, y1, 6);
-    const std::vector<std::string> yl = tick_labels(yt);
+    // Log axes get labels at any range, not only at powers of ten.
+    const PrintTicks yticks = c.log_y ? print_ticks(std::pow(10.0, y0), std::pow(10.0, y1), true, 6) : print_ticks(y0, y1, false, 6);
+    const std::vector<double>& yt = yticks.values;
+    const std::vector<std::string>& yl = yticks.labels;
+    if (!yticks.factor.empty())
+        o << "<text x=\"" << L - 6 << "\" y=\"" << T - 6 << "\" text-anchor=\"start\">" << esc(yticks.factor) << "</text>\n";
+    if (!xticks.factor.empty())
+        o << "<text x=\"" << L + pw << "\" y=\"" << T + ph + 32 << "\" text-anchor=\"end\">" << esc(xticks.factor) << "</text>\n";
     for (size_t i = 0; i < yt.size(); ++i) {
         const double y = py(yt[i]);
         if (y < T - 1 || y > T + ph + 1) continue;
@@ -138,20 +217,14 @@ void write_svg(const Chart& c, const std::string& path) {
               << color << "\">✕</text>\n";
     }
     o << "</g>\n";
-    if (c.series.size() > 1) {
-        double ly = T + 8;
-        o << "<g font-size=\"11\">\n";
-        for (size_t si = 0; si < c.series.size(); ++si) {
-            const Series& s = c.series[si];
-            if (s.label.empty()) continue;
-            const std::string color = s.color.empty() ? palette_color(static_cast<int64_t>(si)) : s.color;
-            o << "<line x1=\"" << L + pw + 12 << "\" y1=\"" << ly << "\" x2=\"" << L + pw + 34 << "\" y2=\"" << ly
-              << "\" stroke=\"" << color << "\" stroke-width=\"2.5\"" << (s.dashed ? " stroke-dasharray=\"6,4\"" : "")
-              << "/>\n<text x=\"" << L + pw + 40 << "\" y=\"" << ly + 4 << "\">" << esc(s.label) << "</text>\n";
-            ly += 17;
-        }
-        o << "</g>\n";
+    o << "<g font-size=\"11\">\n";
+    for (const Entry& e : legend) {
+        o << "<line x1=\"" << e.x << "\" y1=\"" << e.y + 8 << "\" x2=\"" << e.x + 26 << "\" y2=\"" << e.y + 8 << "\" stroke=\""
+          << e.color << "\" stroke-width=\"2.5\"" << (e.dashed ? " stroke-dasharray=\"6,4\"" : "") << "/>\n";
+        for (size_t k = 0; k < e.lines.size(); ++k)
+            o << "<text x=\"" << e.x + 34 << "\" y=\"" << e.y + 12 + 15.0 * static_cast<double>(k) << "\">" << esc(e.lines[k]) << "</text>\n";
     }
+    o << "</g>\n";
     o << "</svg>\n";
     check_output_path(path, "--out");
     std::ofstream f(path);

@@ -8,6 +8,7 @@
 #include "widgets/chartsview.h"
 #include "widgets/figure.h"
 #include "widgets/linechart.h"
+#include "widgets/plot_figure.h"
 
 #include <QApplication>
 #include <QChart>
@@ -19,7 +20,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <algorithm>
 #include <memory>
+#include <regex>
 #include <stdexcept>
 
 namespace normlab {
@@ -35,27 +38,25 @@ struct Options : PrintSize {
     QStringList runs;
     QString view = "loss", weight, norm, probe, out, store;
     int group = 0;    // ChartsView::setGrouping
+    bool panel = false;   // every chart of the view, stacked
 };
-
-// The figure's size in pixels at 96 per inch: Qt's PDF and SVG writers then give the page its size in mm.
-QSize print_pixels(const PrintSize& size) {
-    const double h = size.height_mm > 0 ? size.height_mm : std::round(size.width_mm * 0.62);
-    return {static_cast<int>(std::lround(size.width_mm / 25.4 * 96)), static_cast<int>(std::lround(h / 25.4 * 96))};
-}
 
 const char* kUsage =
     "usage: normlab figure RUN... --out FILE.pdf|svg|png\n"
     "                      [--view loss|gradients|gains|layers|scalars] [--weight fc2] [--norm l1|l2|expected_l2]\n"
     "                      [--probe NAME] [--group none|seed|seed-minmax] [--log-y | --linear-y] [--log-x] [--title TEXT]\n"
     "                      [--column single|double | --width-mm W | --width-in W] [--height-mm H | --height-in H]\n"
-    "                      [--font-pt 8] [--dpi 300] [--store FILE]\n"
-    "Draws one chart of the runs (ids or names) as the window draws it, at a size for print:\n"
-    "single column 89 mm, double column 183 mm wide (default single; height 0.62 x width),\n"
+    "                      [--font-pt 8] [--dpi 300] [--panel] [--store FILE]\n"
+    "Draws one chart of the runs (ids or names; a name without its \" seed=N\" takes every seed) at a size for print:\n"
+    "single column 89 mm, double column 183 mm wide (default single; the height fits the legend\n"
+    "and gives the plot a height of half its width at a single column, 0.36 at a double),\n"
     "fonts at --font-pt points, no title unless --title. --probe names a series: for --view layers\n"
     "e.g. hidden/norm, attn/max_logit, cond/q, gain_mean/alpha_A; for --view scalars e.g.\n"
     "train/grad_norm, branchnorm/alpha; for --view gains (box plots per layer) e.g. gain/ffn_norm.\n"
     "--group seed draws runs that differ only by seed as their mean with a ± std band (seed-minmax:\n"
-    "a min–max band). PDF and SVG are vectors; --dpi sets the PNG's resolution.\n";
+    "a min–max band). --panel draws every chart of the view, stacked, as the window's Export panel\n"
+    "(loss with the learning rate, gradients with a heatmap per run, gains with the histogram).\n"
+    "PDF and SVG are vectors; --dpi sets the PNG's resolution.\n";
 
 double number(const QString& flag, const QString& v, double lo, double hi) {
     bool ok = false;
@@ -91,7 +92,8 @@ Options parse(const QStringList& args) {
             else if (g == "seed") o.group = 1;
             else if (g == "seed-minmax") o.group = 2;
             else throw Usage("--group is none, seed (mean ± std) or seed-minmax (mean, min–max band), got \"" + g.toStdString() + "\"");
-        } else if (a == "--log-y") o.log_y = 1;
+        } else if (a == "--panel") o.panel = true;
+        else if (a == "--log-y") o.log_y = 1;
         else if (a == "--linear-y") o.log_y = 0;
         else if (a == "--log-x") o.log_x = 1;
         else if (a == "--linear-x") o.log_x = 0;
@@ -120,68 +122,49 @@ Options parse(const QStringList& args) {
     if (!QFileInfo(QFileInfo(o.out).absolutePath()).isDir())
         throw Usage("--out " + o.out.toStdString() + ": the folder " + QFileInfo(o.out).absolutePath().toStdString() +
                     " does not exist; create it first");
-    if (o.height_mm <= 0) o.height_mm = std::round(o.width_mm * 0.62);
     return o;
+}
+
+// RUN as people name it: an id, a unique name, or the name of runs that
+// differ only by seed ("Post-LN" for "Post-LN seed=1" and "Post-LN seed=2",
+// as an experiment's seed sweep names them).
+std::vector<int64_t> select_runs(Store& store, const std::string& key) {
+    try {
+        return {store.find_run(key).id};
+    } catch (const StoreError&) {
+        std::vector<int64_t> seeds;
+        static const std::regex seed_suffix(" seed=[0-9]+");
+        for (auto& r : store.runs())
+            if (r.name.size() > key.size() && r.name.compare(0, key.size(), key) == 0 &&
+                std::regex_match(r.name.substr(key.size()), seed_suffix))
+                seeds.push_back(r.id);
+        if (seeds.empty()) throw;
+        return seeds;
+    }
 }
 
 }  // namespace
 
 bool write_print_figure(const LineChart& src, const PrintSize& size, const QString& out, QString* error) {
-    LineChart fig;
-    fig.setAttribute(Qt::WA_DontShowOnScreen);
-    fig.setSmoothing(src.smoothing());
-    fig.setTitle(size.title);
-    fig.setAxisTitles(src.xTitle(), src.yTitle());
-    fig.setHLines(src.hlines());
-    fig.setLogY(size.log_y < 0 ? src.logY() : size.log_y == 1);
-    fig.setLogX(size.log_x < 0 ? src.logX() : size.log_x == 1);
-    fig.setCurves(src.curves(), false);
-    fig.setPrintStyle(size.font_pt);
-    const QSize px = print_pixels(size);
-    fig.setMinimumSize(px);
-    fig.setMaximumSize(px);
-    fig.resize(px);
-    fig.show();
-    for (int i = 0; i < 5; ++i) QApplication::processEvents();
-    return fig.exportFigure(out, QFileInfo(out).suffix().toLower(), size.dpi, error);
+    PlotSpec spec = plot_spec(src);
+    spec.title = size.title;
+    if (size.log_y >= 0) spec.log_y = size.log_y == 1;
+    if (size.log_x >= 0) spec.log_x = size.log_x == 1;
+    const double h = size.height_mm > 0 ? size.height_mm : plot_height_mm(spec, size.width_mm, size.font_pt, default_aspect(size.width_mm));
+    return write_print(out, {}, size.width_mm, h, size.font_pt, size.dpi, spec.title.isEmpty() ? spec.y_title : spec.title,
+                       [&](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_plot(p, r, spec, u); }, error);
 }
 
-// The gains' box plots (a plain QChart) at a print size: the chart moves into
-// a view of that size for the export and back into the window's view after.
-bool write_print_boxes(QChartView& src, const PrintSize& size, const QString& out, QString* error) {
-    QChart* chart = src.chart();
-    if (!chart || chart->series().isEmpty()) {
+bool write_print_boxes(const BoxSpec& src, const PrintSize& size, const QString& out, QString* error) {
+    if (src.boxes.empty()) {
         if (error) *error = "--view gains: none of these runs has recorded learned gains (probes.gains_every)";
         return false;
     }
-    auto sized = [](QFont f, double pt, bool bold = false) {
-        f.setPointSizeF(pt);
-        f.setBold(bold);
-        return f;
-    };
-    const QString title = chart->title();
-    chart->setTitle(size.title);
-    chart->setTitleFont(sized(chart->titleFont(), size.font_pt * 1.1, true));
-    chart->legend()->setFont(sized(chart->legend()->font(), size.font_pt));
-    for (QAbstractAxis* a : chart->axes()) {
-        a->setLabelsFont(sized(a->labelsFont(), size.font_pt));
-        a->setTitleFont(sized(a->titleFont(), size.font_pt));
-    }
-    chart->setMargins(QMargins(1, 1, 1, 1));
-    chart->setBackgroundRoundness(0);
-    const QSize px = print_pixels(size);
-    QChartView fig;
-    fig.setAttribute(Qt::WA_DontShowOnScreen);
-    fig.setRenderHint(QPainter::Antialiasing);
-    fig.setChart(chart);
-    fig.setFixedSize(px);
-    fig.show();
-    for (int i = 0; i < 5; ++i) QApplication::processEvents();
-    const bool ok = write_figure(out, QFileInfo(out).suffix().toLower(), size.dpi, fig.size(), size.title,
-                                 [&](QPainter& p, const QRectF& target) { fig.render(&p, target, fig.rect()); }, error);
-    src.setChart(chart);
-    chart->setTitle(title);
-    return ok;
+    BoxSpec spec = src;
+    spec.title = size.title;
+    const double h = size.height_mm > 0 ? size.height_mm : boxes_height_mm(spec, size.width_mm, size.font_pt, 0.9 * default_aspect(size.width_mm));
+    return write_print(out, {}, size.width_mm, h, size.font_pt, size.dpi, spec.title.isEmpty() ? spec.y_title : spec.title,
+                       [&](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_boxes(p, r, spec, u); }, error);
 }
 
 int run_figure(const QStringList& args) {
@@ -202,7 +185,9 @@ int run_figure(const QStringList& args) {
     try {
         const std::string path = o.store.isEmpty() ? Store::default_path() : o.store.toStdString();
         store = std::make_unique<Store>(path, Store::Mode::ReadOnly);
-        for (const QString& r : o.runs) ids.push_back(store->find_run(r.toStdString()).id);
+        for (const QString& r : o.runs)
+            for (int64_t id : select_runs(*store, r.toStdString()))
+                if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
     } catch (const StoreError& e) {
         std::fprintf(stderr, "normlab figure: %s\n", e.what());
         return store ? 2 : 5;
@@ -224,14 +209,23 @@ int run_figure(const QStringList& args) {
         return 2;
     }
     const PrintSize& size = o;
-    auto* src = qobject_cast<LineChart*>(view.currentChart());
-    auto* boxes = qobject_cast<QChartView*>(view.currentChart());   // --view gains: box plots per layer
-    if (!(src ? write_print_figure(*src, size, o.out, &err) : boxes && write_print_boxes(*boxes, size, o.out, &err))) {
+    if (o.panel) {
+        if (o.log_y >= 0) view.setLogY(o.log_y == 1);
+        if (!view.exportFigure(o.out, {}, o.dpi, true, o.width_mm, o.height_mm, o.font_pt, &err)) {
+            std::fprintf(stderr, "normlab figure: %s\n", qPrintable(err));
+            return 1;
+        }
+        std::printf("%s: the %s panel of %d run%s, %.0f mm wide, %g pt\n", qPrintable(o.out), qPrintable(o.view),
+                    static_cast<int>(ids.size()), ids.size() == 1 ? "" : "s", o.width_mm, o.font_pt);
+        return 0;
+    }
+    auto* src = qobject_cast<LineChart*>(view.currentChart());   // else --view gains: box plots per layer
+    if (!(src ? write_print_figure(*src, size, o.out, &err) : write_print_boxes(view.boxSpec(), size, o.out, &err))) {
         std::fprintf(stderr, "normlab figure: %s\n", qPrintable(err));
         return 1;
     }
-    std::printf("%s: %s of %d run%s, %.0f × %.0f mm, %g pt\n", qPrintable(o.out), qPrintable(o.view),
-                static_cast<int>(ids.size()), ids.size() == 1 ? "" : "s", o.width_mm, o.height_mm, o.font_pt);
+    std::printf("%s: %s of %d run%s, %.0f mm wide, %g pt\n", qPrintable(o.out), qPrintable(o.view),
+                static_cast<int>(ids.size()), ids.size() == 1 ? "" : "s", o.width_mm, o.font_pt);
     return 0;
 }
 

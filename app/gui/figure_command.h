@@ -6,26 +6,23 @@
 //                  [--view loss|gradients|gains|layers|scalars] [--weight fc2] [--norm l1|l2|expected_l2]
 //                  [--probe NAME] [--group none|seed|seed-minmax] [--log-y | --linear-y] [--log-x] [--title TEXT]
 //                  [--column single|double | --width-mm W | --width-in W] [--height-mm H | --height-in H]
-//                  [--font-pt 8] [--dpi 300] [--store FILE]
+//                  [--font-pt 8] [--dpi 300] [--panel] [--store FILE]
 //
-// single column: 89 mm wide, double: 183 mm; the height defaults to 0.62 ×
-// the width. Every option is checked and every run found before the file is
+// single column: 89 mm wide, double: 183 mm; the height defaults to what
+// the legend, ticks and titles need plus a plot area half as high as wide. Every option is checked and every run found before the file is
 // written.
 #pragma once
 
 #include <QString>
 #include <QStringList>
 
-QT_BEGIN_NAMESPACE
-class QChartView;
-QT_END_NAMESPACE
-
 namespace normlab {
 
 class LineChart;
+struct BoxSpec;
 
-// A figure's print size: the width and height in mm (height 0: 0.62 × the
-// width), every font at font_pt points, PNG at dpi; log axes -1: as `src` has them.
+// A figure's print size: the width and height in mm (height 0: as the figure
+// needs, plot_height_mm at default_aspect), every font at font_pt points, PNG at dpi; log axes -1: as `src` has them.
 struct PrintSize {
     double width_mm = 89, height_mm = 0, font_pt = 8;
     int dpi = 300;
@@ -34,12 +31,12 @@ struct PrintSize {
 };
 constexpr double kSingleColumnMm = 89, kDoubleColumnMm = 183;
 
-// Draws `src`'s curves, axes and reference lines again in a chart of that
-// size, with no UI text (no footer, no readout), and writes `out` (.pdf,
-// .svg or .png): what `normlab figure` and the window's Export → print size do.
+// Draws `src`'s curves, axes and reference lines as a figure of that size
+// (widgets/plot_figure.h: no UI text, no footer, no readout) and writes `out`
+// (.pdf, .svg or .png): what `normlab figure` and the window's Export do.
 bool write_print_figure(const LineChart& src, const PrintSize& size, const QString& out, QString* error);
-// The gains view's box plots per layer (a QChart in `src`) likewise.
-bool write_print_boxes(QChartView& src, const PrintSize& size, const QString& out, QString* error);
+// The gains view's box plots per layer likewise.
+bool write_print_boxes(const BoxSpec& src, const PrintSize& size, const QString& out, QString* error);
 
 // Needs a QApplication. Returns the process exit code (0 ok, 1 the file could
 // not be written, 2 bad usage or an unknown run, 5 store error).

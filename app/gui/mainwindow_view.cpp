@@ -68,8 +68,9 @@ void MainWindow::exportDialog(bool whole_panel) {
     auto* dpi = new QSpinBox(&dlg);
     dpi->setRange(72, 1200);
     dpi->setValue(QSettings().value("exportDpi", 300).toInt());
-    // A print size for one line chart (what normlab figure draws): a column's
-    // width in mm, fonts in points; panels and box plots export as on screen.
+    // A print size (what normlab figure draws, for a chart or a whole panel):
+    // a column's width in mm, the height the figure needs or a given one,
+    // fonts in points.
     auto* preset = new QComboBox(&dlg);
     preset->setObjectName("exportSize");
     preset->addItem(tr("as on screen"), 0.0);
@@ -81,7 +82,9 @@ void MainWindow::exportDialog(bool whole_panel) {
     width->setSuffix(" mm");
     width->setDecimals(0);
     auto* height = new QDoubleSpinBox(&dlg);
-    height->setRange(20, 500);
+    height->setObjectName("exportHeight");
+    height->setRange(0, 500);
+    height->setSpecialValueText(tr("as the figure needs"));
     height->setSuffix(" mm");
     height->setDecimals(0);
     auto* font = new QDoubleSpinBox(&dlg);
@@ -91,10 +94,9 @@ void MainWindow::exportDialog(bool whole_panel) {
     QSettings st;
     preset->setCurrentIndex(st.value("exportSize", 0).toInt());
     width->setValue(st.value("exportWidthMm", kSingleColumnMm).toDouble());
-    height->setValue(st.value("exportHeightMm", 55).toDouble());
+    height->setValue(st.value("exportHeightMm", 0).toDouble());
     font->setValue(st.value("exportFontPt", 8).toDouble());
-    auto* line = qobject_cast<LineChart*>(charts_->currentChart());
-    const bool printable = line && !whole_panel;
+    const bool printable = charts_->currentChart() != nullptr;
     auto sync = [=] {
         const double w = preset->currentData().toDouble();
         const bool vector = format->currentData().toString() != "csv";
@@ -102,7 +104,7 @@ void MainWindow::exportDialog(bool whole_panel) {
         const bool sized = printable && vector && w != 0;
         if (w > 0) {
             width->setValue(w);
-            height->setValue(std::round(w * 0.62));
+            height->setValue(0);   // as the figure needs: its legend whole, a plot about half as high as wide
         }
         width->setEnabled(sized && w < 0);
         height->setEnabled(sized);
@@ -111,7 +113,6 @@ void MainWindow::exportDialog(bool whole_panel) {
     connect(preset, qOverload<int>(&QComboBox::currentIndexChanged), &dlg, sync);
     connect(format, qOverload<int>(&QComboBox::currentIndexChanged), &dlg, sync);
     sync();
-    if (!printable) preset->setToolTip(tr("Print sizes apply to one line chart; panels and box plots are exported as on screen"));
     form->addRow(tr("Format"), format);
     form->addRow(tr("Resolution (PNG, DPI)"), dpi);
     form->addRow(tr("Size"), preset);
@@ -135,12 +136,7 @@ void MainWindow::exportDialog(bool whole_panel) {
     QString err;
     bool ok;
     if (printable && fmt != "csv" && preset->currentData().toDouble() != 0) {
-        PrintSize size;
-        size.width_mm = width->value();
-        size.height_mm = height->value();
-        size.font_pt = font->value();
-        size.dpi = dpi->value();
-        ok = write_print_figure(*line, size, path, &err);
+        ok = charts_->exportFigure(path, fmt, dpi->value(), whole_panel, width->value(), height->value(), font->value(), &err);
     } else {
         ok = charts_->exportCurrent(path, fmt, dpi->value(), whole_panel, &err);
     }

@@ -1,0 +1,160 @@
+// NormLab core: ticks for print (see print_ticks.h).
+#include "core/print_ticks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace normlab {
+
+namespace {
+
+struct Candidate {
+    std::vector<double> values;
+    double score = std::numeric_limits<double>::infinity();
+};
+
+// How well `n` ticks suit: inside [lo_n, hi_n] as near `target` as can be,
+// outside far behind; `bias` breaks ties between kinds of steps.
+double score_of(size_t n, int target, int lo_n, int hi_n, double bias) {
+    const int k = static_cast<int>(n);
+    if (k < 2) return 1e9;
+    const double off = k < lo_n ? lo_n - k : (k > hi_n ? k - hi_n : 0);
+    return (off > 0 ? 100 + 10 * off : 0) + std::abs(k - target) + bias;
+}
+
+void consider(Candidate& best, std::vector<double> values, double score) {
+    if (score < best.score) best = {std::move(values), score};
+}
+
+// Multiples of m × 10^k inside [lo, hi], for the m and k that suit.
+void linear_candidates(Candidate& best, double lo, double hi, int target, int lo_n, int hi_n, bool integer, double extra_bias,
+                       bool positive_only) {
+    const double span = hi - lo;
+    const int k0 = static_cast<int>(std::floor(std::log10(span))) - 2;
+    for (int k = k0; k <= k0 + 3; ++k)
+        for (double m : {1.0, 2.0, 2.5, 5.0}) {
+            const double step = m * std::pow(10.0, k);
+            if (integer && (step < 1 || std::abs(step - std::round(step)) > 1e-9)) continue;
+            const double first = std::ceil(lo / step - 1e-9), last = std::floor(hi / step + 1e-9);
+            if (last - first > 50) continue;
+            std::vector<double> v;
+            for (double i = first; i <= last; i += 1) {
+                const double x = i * step;
+                if (positive_only && x <= 0) continue;
+                v.push_back(std::abs(x) < 1e-12 * step ? 0.0 : x);
+            }
+            const double sc = score_of(v.size(), target, lo_n, hi_n, (m == 2.5 ? 1.0 : 0.0) + extra_bias);
+            consider(best, std::move(v), sc);
+        }
+}
+
+bool is_power_of_ten(double v) {
+    const double e = std::log10(v);
+    return std::abs(e - std::round(e)) < 1e-9;
+}
+
+// The fewest decimals (0..9) that write every value of `v` exactly.
+int decimals_for(const std::vector<double>& v) {
+    for (int d = 0; d < 9; ++d) {
+        const double s = std::pow(10.0, d);
+        bool exact = true;
+        for (double x : v) {
+            const double y = x * s;
+            exact = exact && std::abs(y - std::round(y)) < 1e-6 * std::max(1.0, std::abs(y));
+        }
+        if (exact) return d;
+    }
+    return 9;
+}
+
+std::string fixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    std::string s = buf;
+    if (s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);   // "-0.0" → "0.0"
+    return s;
+}
+
+}  // namespace
+
+std::string superscript(int n) {
+    static const char* digits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+    std::string s = n < 0 ? "⁻" : "";
+    const std::string d = std::to_string(std::abs(n));
+    for (char c : d) s += digits[c - '0'];
+    return s;
+}
+
+PrintTicks label_ticks(std::vector<double> values, bool log) {
+    PrintTicks t;
+    t.values = std::move(values);
+    const auto& v = t.values;
+    if (v.empty()) return t;
+    double amax = 0, amin = std::numeric_limits<double>::infinity();
+    for (double x : v) amax = std::max(amax, std::abs(x)), amin = std::min(amin, std::abs(x) > 0 ? std::abs(x) : amin);
+    bool even = v.size() > 2;   // evenly spaced: one number of decimals for all (0.0, 0.5, 1.0)
+    for (size_t i = 2; i < v.size(); ++i)
+        even = even && std::abs((v[i] - v[i - 1]) - (v[1] - v[0])) < 1e-6 * std::abs(v[1] - v[0]);
+    if (!log || (v.front() > 0 && v.back() < 10 * v.front())) even = true;   // within a decade: 2.5 3.0 4.0, not 2.5 3 4
+    auto write = [&](const std::vector<double>& w) {
+        t.labels.clear();
+        const int d = decimals_for(w);
+        for (double x : w) t.labels.push_back(fixed(x, even ? d : decimals_for({x})));
+    };
+    const bool plain = log ? (amin >= 1e-3 * (1 - 1e-9) && amax < 1e5 * (1 + 1e-9)) : (amax == 0 || (amax >= 1e-3 && amax < 1e6 * (1 + 1e-9)));
+    if (plain) {
+        write(v);
+        return t;
+    }
+    bool powers = log;
+    for (double x : v) powers = powers && is_power_of_ten(x);
+    if (powers) {
+        for (double x : v) t.labels.push_back("10" + superscript(static_cast<int>(std::lround(std::log10(x)))));
+        return t;
+    }
+    // A common factor: 10^e of the largest (linear) or smallest (log) value.
+    const int e = static_cast<int>(std::floor(std::log10(log ? amin : amax) + 1e-9));
+    std::vector<double> scaled;
+    for (double x : v) scaled.push_back(x / std::pow(10.0, e));
+    write(scaled);
+    t.factor = "×10" + superscript(e);
+    return t;
+}
+
+PrintTicks print_ticks(double lo, double hi, bool log, int target, int min_count, int max_count, bool integer) {
+    if (!(hi > lo) || !std::isfinite(lo) || !std::isfinite(hi) || (log && !(lo > 0)))
+        return label_ticks(std::isfinite(lo) && (!log || lo > 0) ? std::vector<double>{lo} : std::vector<double>{}, log);
+    Candidate best;
+    if (!log) {
+        linear_candidates(best, lo, hi, target, min_count, max_count, integer, 0.0, false);
+        return label_ticks(best.values, false);
+    }
+    const double decades = std::log10(hi / lo);
+    const int e0 = static_cast<int>(std::floor(std::log10(lo))) - 1, e1 = static_cast<int>(std::ceil(std::log10(hi))) + 1;
+    auto in = [&](double x) { return x >= lo * (1 - 1e-9) && x <= hi * (1 + 1e-9); };
+    // Powers of ten, every one or every n-th: the ticks people read a log axis by.
+    for (int every = 1; every <= std::max(1, static_cast<int>(decades)); ++every) {
+        std::vector<double> v;
+        for (int e = e0; e <= e1; ++e)
+            if (((e % every) + every) % every == 0 && in(std::pow(10.0, e))) v.push_back(std::pow(10.0, e));
+        const double sc = score_of(v.size(), target, min_count, max_count, 0.2 * (every - 1));
+        consider(best, std::move(v), sc);
+    }
+    // Mantissas within each decade, for a range of a few decades.
+    const std::vector<std::vector<double>> mantissas = {{1, 3}, {1, 2, 5}, {1, 2, 3, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}};
+    for (size_t m = 0; m < mantissas.size(); ++m) {
+        std::vector<double> v;
+        for (int e = e0; e <= e1; ++e)
+            for (double k : mantissas[m])
+                if (in(k * std::pow(10.0, e))) v.push_back(k * std::pow(10.0, e));
+        const double sc = score_of(v.size(), target, min_count, max_count, 0.3 + 0.2 * static_cast<double>(m));
+        consider(best, std::move(v), sc);
+    }
+    // Less than a decade or so: evenly spaced ticks read best.
+    if (decades < 1.2) linear_candidates(best, lo, hi, target, min_count, max_count, integer, 0.6, true);
+    return label_ticks(best.values, true);
+}
+
+}  // namespace normlab

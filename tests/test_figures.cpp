@@ -1,0 +1,311 @@
+// Figures fit for a paper (issue 24, items 1, 3, 4): every view at single and
+// double column, linear and log, with 1 to 8 runs, written as PDF and read
+// back with pdftotext — 4 to 7 ticks on every axis, all in one notation, each
+// label in the PDF; every legend entry whole; no "…" anywhere; the page the
+// size asked for. Panel exports are the same drawing, with nothing of the
+// window. The references: matplotlib's constrained layout and MaxNLocator.
+#include "core/print_ticks.h"
+#include "core/store/store.h"
+#include "core/train/probes.h"
+#include "widgets/chartsview.h"
+#include "widgets/heatmap.h"
+#include "widgets/linechart.h"
+#include "widgets/plot_figure.h"
+
+#include <QApplication>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <cstring>
+
+using namespace normlab;
+
+namespace {
+
+int run(const QString& program, const QStringList& args, QString* out, QString* err = nullptr) {
+    QProcess p;
+    p.start(program, args);
+    if (!p.waitForFinished(120000)) return -1;
+    if (out) *out = QString::fromUtf8(p.readAllStandardOutput());
+    if (err) *err = QString::fromUtf8(p.readAllStandardError());
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+
+QString squeeze(QString s) { return s.remove(QRegularExpression("\\s+")); }
+
+// pdftotext's text with the font's ligatures spelled out ("gain/ﬀn_norm" → "gain/ffn_norm").
+QString pdf_text(const QString& pdf) {
+    QString text;
+    if (run("pdftotext", {"-layout", pdf, "-"}, &text) != 0) return "(pdftotext failed)";
+    return text.replace(QChar(0xFB00), "ff").replace(QChar(0xFB01), "fi").replace(QChar(0xFB02), "fl")
+        .replace(QChar(0xFB03), "ffi").replace(QChar(0xFB04), "ffl");
+}
+
+// The PDF's page size in mm.
+QSizeF page_mm(const QString& pdf) {
+    QString info;
+    if (run("pdfinfo", {pdf}, &info) != 0) return {};
+    const auto m = QRegularExpression("Page size:\\s+([0-9.]+) x ([0-9.]+) pts").match(info);
+    return m.hasMatch() ? QSizeF(m.captured(1).toDouble() / 72 * 25.4, m.captured(2).toDouble() / 72 * 25.4) : QSizeF();
+}
+
+// One notation per axis: no exponent letters, and powers written 10ⁿ on all labels or on none.
+bool one_notation(const PrintTicks& t, QString* why) {
+    int super = 0;
+    for (auto& s : t.labels) {
+        const QString l = QString::fromStdString(s);
+        if (l.contains('e') || l.contains("…")) {
+            *why = "label " + l;
+            return false;
+        }
+        super += l.contains(QRegularExpression("[⁰¹²³⁴⁵⁶⁷⁸⁹]"));
+    }
+    if (super != 0 && super != static_cast<int>(t.labels.size())) {
+        *why = "10ⁿ on some labels only";
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+class TestFigures : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString store_;
+    std::vector<int64_t> ids_;
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        QLocale::setDefault(QLocale::c());
+        if (qEnvironmentVariableIsSet("NORMLAB_KEEP_FIGURES")) {   // to look at them: pdftoppm -png FILE.pdf
+            dir_.setAutoRemove(false);
+            qInfo("the figures stay in %s", qPrintable(dir_.path()));
+        }
+        // Eight runs with long names, as an ablation has them: loss (train, validation), learning rate, per-layer
+        // gradients spanning five decades, hidden-state norms, a gradient norm with a spike, learned gains.
+        store_ = dir_.filePath("figures.sqlite");
+        Store s(store_.toStdString());
+        const char* names[] = {"Post-LN seed=1", "Post-LN seed=2", "Pre-LN seed=1", "Pre-LN seed=2",
+                               "NormFormer without post-attention LN seed=1", "NormFormer without post-attention LN seed=2",
+                               "DeepNorm alpha=2.83 seed=1", "BranchNorm sigmoid schedule seed=1"};
+        for (int k = 0; k < 8; ++k) {
+            // runs that differ only by their seed group together (--group seed)
+            std::string base = names[k];
+            base = base.substr(0, base.rfind(" seed="));
+            const int seed = names[k][std::strlen(names[k]) - 1] - '0';
+            const int64_t id = s.create_run(names[k], k < 2 ? "post_ln" : "pre_ln",
+                                            nlohmann::json{{"variant", base}, {"train", {{"seed", seed}}}}, 1);
+            s.mark_running(id, "cpu", nlohmann::json::object());
+            RunWriter w(s, id);
+            for (int i = 0; i <= 300; ++i) {
+                w.scalar("train/loss", i, 2.3 + 3.4 * std::exp(-i / 30.0) + 0.05 * k + 0.03 * std::sin(i * 1.7 + k));
+                w.scalar("train/lr", i, 1e-3 * std::min(1.0, i / 30.0) * (0.55 + 0.45 * std::cos(M_PI * i / 300)));
+                w.scalar("train/grad_norm", i, (i == 24 ? 120.0 : 0.3 + 2.5 * std::exp(-i / 20.0)) * (1 + 0.1 * k));
+                if (i % 50 == 0) w.scalar("val/loss", i, 2.35 + 3.3 * std::exp(-i / 30.0) + 0.05 * k);
+                if (i % 10 == 0)
+                    for (int l = 0; l < 8; ++l) {
+                        w.layer("grad_l1/fc2", l, i, 1e-8 * std::pow(10.0, 5.0 * l / 7.0) * (1 + 0.2 * k) * (1 + std::exp(-i / 40.0)));
+                        w.layer("hidden/norm", l, i, 0.5 + l + 5 * (1 - std::exp(-i / 60.0)) + 0.2 * k);
+                    }
+            }
+            for (int64_t step : {0, 300})
+                for (int l = 0; l < 8; ++l) {
+                    std::vector<double> v;
+                    for (int j = 0; j < 64; ++j) v.push_back(step == 0 ? 1.0 : 1.0 + 0.02 * std::sin(j + l + k));
+                    w.distribution(summarize("gain/ffn_norm", l, step, v, 16));
+                }
+            w.flush();
+            s.finish_run(id, RunStatus::Finished, 300, "", 2.4);
+            ids_.push_back(id);
+        }
+    }
+
+    // Item 1: every view, single and double column, linear and log, 1 to 8 runs.
+    void everyViewIsFitForPrint() {
+        Store s(store_.toStdString(), Store::Mode::ReadOnly);
+        int checked = 0;
+        for (int n : {1, 2, 4, 8}) {
+            ChartsView view;
+            view.resize(1100, 750);
+            view.setRuns(std::vector<int64_t>(ids_.begin(), ids_.begin() + n), s);
+            view.show();
+            for (const QString& name : {"loss", "gradients", "gains", "layers", "scalars"}) {
+                QString err;
+                const QString probe = name == "gains" ? "gain/ffn_norm" : name == "layers" ? "hidden/norm" : name == "scalars" ? "train/grad_norm" : "";
+                QVERIFY2(view.showView(name, "", "", probe, &err), qPrintable(err));
+                for (double width : {89.0, 183.0})
+                    for (bool log : {false, true}) {
+                        if (name == "gains" && log) continue;   // box plots of a gain: a linear axis
+                        view.setLogY(log);
+                        for (int i = 0; i < 3; ++i) QApplication::processEvents();
+                        const QString pdf = dir_.filePath(QString("%1-%2-%3-%4.pdf").arg(name).arg(n).arg(width).arg(log));
+                        QVERIFY2(view.exportFigure(pdf, "pdf", 300, false, width, 0, 8, &err), qPrintable(err));
+                        const QString what = QString("%1, %2 runs, %3 mm, %4").arg(name).arg(n).arg(width).arg(log ? "log" : "linear");
+                        const QString text = pdf_text(pdf);
+                        QVERIFY2(!text.contains("…") && !text.contains("..."), qPrintable(what + ": " + text));
+                        const QSizeF page = page_mm(pdf);
+                        QVERIFY2(std::abs(page.width() - width) < 0.5, qPrintable(what + QString(": %1 mm wide").arg(page.width())));
+                        const QStringList tokens = text.split(QRegularExpression("\\s+"), Qt::SkipEmptyParts);
+                        const QString flat = squeeze(text);
+                        // every legend entry whole (a wrapped one is whole once the line breaks are gone)
+                        QStringList legend;
+                        if (name == "gains") {
+                            for (auto& b : view.boxSpec().boxes)
+                                if (!legend.contains(b.run)) legend << b.run;
+                        } else {
+                            for (auto& e : legend_entries(plot_spec(*qobject_cast<LineChart*>(view.currentChart())))) legend << e.text;
+                        }
+                        QVERIFY2(legend.size() >= std::min(n, 2), qPrintable(what + ": " + legend.join(" | ")));
+                        for (const QString& e : legend)
+                            QVERIFY2(flat.contains(squeeze(e)), qPrintable(what + ": legend entry \"" + e + "\" not whole in: " + text));
+                        if (name == "gains") {
+                            for (int l = 0; l < 8; ++l) QVERIFY2(tokens.contains(QString::number(l)), qPrintable(what + ": layer " + QString::number(l)));
+                            ++checked;
+                            continue;
+                        }
+                        // 4 to 7 ticks on each axis, one notation, every label in the PDF
+                        const auto [xt, yt] = plot_ticks(plot_spec(*qobject_cast<LineChart*>(view.currentChart())), width, page.height(), 8);
+                        for (const PrintTicks* t : {&xt, &yt}) {
+                            const QString axis = what + (t == &xt ? " x" : " y");
+                            QVERIFY2(t->labels.size() >= 4 && t->labels.size() <= 7, qPrintable(axis + QString(": %1 ticks").arg(t->labels.size())));
+                            QString why;
+                            QVERIFY2(one_notation(*t, &why), qPrintable(axis + ": " + why));
+                            for (auto& l : t->labels)
+                                QVERIFY2(tokens.contains(QString::fromStdString(l)),
+                                         qPrintable(axis + ": label " + QString::fromStdString(l) + " not in: " + text));
+                            if (!t->factor.empty()) QVERIFY2(text.contains(QString::fromStdString(t->factor)), qPrintable(axis));
+                        }
+                        ++checked;
+                    }
+            }
+        }
+        QCOMPARE(checked, 4 * (4 * 2 * 2 + 2));
+    }
+
+    // Item 3: the legend says what is drawn.
+    void legendsTellWhatIsDrawn() {
+        Store s(store_.toStdString(), Store::Mode::ReadOnly);
+        ChartsView view;
+        view.resize(1100, 750);
+        view.setRuns(std::vector<int64_t>(ids_.begin(), ids_.begin() + 2), s);
+        view.show();
+        QString err;
+        QVERIFY(view.showView("loss", "", "", "", &err));
+        auto entries = legend_entries(plot_spec(*view.lossChart()));
+        auto find = [&](const QString& text) -> const LegendEntry* {
+            for (auto& e : entries)
+                if (e.text == text) return &e;
+            return nullptr;
+        };
+        // train and validation each once, with the dash they are drawn with; each run once
+        QVERIFY(find("train") && find("train")->style == Qt::SolidLine);
+        QVERIFY(find("validation") && find("validation")->style == Qt::DashLine);
+        QVERIFY(find("Post-LN seed=1") && find("Post-LN seed=2"));
+        QCOMPARE(entries.size(), size_t(2 + 2));
+        // eight layers of one run: "layers 0–7" with a ramp through all eight colours
+        ChartsView one;
+        one.resize(1100, 750);
+        one.setRuns(std::vector<int64_t>{ids_[0]}, s);
+        one.show();
+        QVERIFY(one.showView("gradients", "fc2", "l1", "", &err));
+        entries = legend_entries(plot_spec(*one.gradChart()));
+        QCOMPARE(entries.size(), size_t(1));
+        QCOMPARE(entries[0].text, QString("layers 0–7"));
+        QCOMPARE(entries[0].ramp.size(), size_t(8));
+        // two runs: a ramp each, named, and no "L1" that could be read as the L1 norm
+        QVERIFY(view.showView("gradients", "fc2", "l1", "", &err));
+        entries = legend_entries(plot_spec(*view.gradChart()));
+        QCOMPARE(entries.size(), size_t(2));
+        QCOMPARE(entries[1].text, QString("Post-LN seed=2 · layers 0–7"));
+        for (auto& c : view.gradChart()->curves()) QVERIFY2(!c.label.contains(QRegularExpression("\\bL\\d")), qPrintable(c.label));
+    }
+
+    // The issue's own command: normlab figure 1 2 3 4 --view loss --out x.pdf (single column, the default).
+    void theIssuesCommand() {
+        const QString pdf = dir_.filePath("x.pdf");
+        QString out, err;
+        QCOMPARE(run(NORMLAB_APP, {"figure", "1", "2", "3", "4", "--view", "loss", "--out", pdf, "--store", store_}, &out, &err), 0);
+        const QString text = pdf_text(pdf);
+        QVERIFY2(!text.contains("…"), qPrintable(text));
+        for (const char* e : {"Post-LN seed=1", "Post-LN seed=2", "Pre-LN seed=1", "Pre-LN seed=2", "train", "validation"})
+            QVERIFY2(squeeze(text).contains(squeeze(e)), qPrintable(QString(e) + " in " + text));
+        const QStringList tokens = text.split(QRegularExpression("\\s+"), Qt::SkipEmptyParts);
+        int numbers = 0;
+        for (auto& t : tokens) numbers += QRegularExpression("^[0-9]+(\\.[0-9]+)?$").match(t).hasMatch();
+        QVERIFY2(numbers >= 8, qPrintable(text));   // 4+ on each axis, where there were two
+        QVERIFY(std::abs(page_mm(pdf).width() - 89) < 0.5);
+        // The README's example: names without their seed select every seed (item 5: "no run named Post-LN").
+        const QString grouped = dir_.filePath("grouped.pdf");
+        QCOMPARE(run(NORMLAB_APP, {"figure", "Post-LN", "Pre-LN", "--group", "seed", "--view", "loss", "--out", grouped, "--store", store_},
+                     &out, &err), 0);
+        QVERIFY2(out.contains("of 4 runs"), qPrintable(out + err));
+        const QString g = squeeze(pdf_text(grouped));
+        QVERIFY2(g.contains(squeeze("Post-LN (×2)")) && g.contains(squeeze("Pre-LN (×2)")), qPrintable(g));
+        QCOMPARE(run(NORMLAB_APP, {"figure", "Post", "--out", grouped, "--store", store_}, &out, &err), 2);   // not a prefix match
+        QVERIFY2(err.contains("no run named \"Post\""), qPrintable(err));
+    }
+
+    // Item 4: a panel export is a figure — every chart of the tab, nothing of the window (no "points → drawn"
+    // caption), each legend whole; an SVG of it declares its size.
+    void panelExportsAreFigures() {
+        Store s(store_.toStdString(), Store::Mode::ReadOnly);
+        ChartsView view;
+        view.resize(1100, 750);
+        view.setRuns(std::vector<int64_t>(ids_.begin(), ids_.begin() + 4), s);
+        view.show();
+        QString err;
+        struct Want {
+            const char* view;
+            QStringList texts;
+        };
+        for (const Want& w : {Want{"loss", {"loss (nats/byte)", "learning rate", "validation", "Pre-LN seed=2"}},
+                              Want{"gradients", {"layer", "Post-LN seed=1: grad_l1/fc2", "Pre-LN seed=2: grad_l1/fc2"}},
+                              Want{"gains", {"gain/ffn_norm", "value", "count"}}}) {
+            QVERIFY(view.showView(w.view, "", "", "", &err));
+            for (int i = 0; i < 3; ++i) QApplication::processEvents();
+            const QString pdf = dir_.filePath(QString("panel-%1.pdf").arg(w.view));
+            QVERIFY2(view.exportCurrent(pdf, "pdf", 300, true, &err), qPrintable(err));
+            const QString text = pdf_text(pdf);
+            QVERIFY2(!text.contains("drawn") && !text.contains("…"), qPrintable(text));
+            for (const QString& t : w.texts) QVERIFY2(squeeze(text).contains(squeeze(t)), qPrintable(QString("%1: %2 in %3").arg(w.view, t, text)));
+            // at a print size, through the same code
+            const QString svg = dir_.filePath(QString("panel-%1.svg").arg(w.view));
+            QVERIFY2(view.exportFigure(svg, "svg", 300, true, 183, 0, 8, &err), qPrintable(err));
+            QFile f(svg);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const auto m = QRegularExpression("<svg[^>]*width=\"([0-9.]+)mm\"").match(QString::fromUtf8(f.read(2000)));
+            QVERIFY2(m.hasMatch() && std::abs(m.captured(1).toDouble() - 183) < 0.5, qPrintable(m.captured(1)));
+        }
+    }
+
+    // The heatmaps' colour bars are labelled at 3 or more ticks, not only at their ends (item 15).
+    void colourBarsHaveTicks() {
+        HeatSpec h;
+        h.title = "grad";
+        h.steps = {0, 10, 20, 30};
+        h.rows = {{1e-6, 1e-5, 1e-4, 1e-3}, {2e-6, 2e-5, 2e-4, 2e-3}};
+        h.lo = 1e-6, h.hi = 2e-3;
+        const QString pdf = dir_.filePath("heat.pdf");
+        QString err;
+        QVERIFY2(write_print(pdf, {}, 89, 40, 8, 300, "heat", [&](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_heatmap(p, r, h, u); }, &err),
+                 qPrintable(err));
+        const QString text = pdf_text(pdf);
+        for (const char* l : {"10⁻⁶", "10⁻⁵", "10⁻⁴", "10⁻³"}) QVERIFY2(text.contains(QString::fromUtf8(l)), qPrintable(QString(l) + " in " + text));
+        // and on screen (it said only "0.001" and "1e-06" at the bar's ends)
+        Heatmap w;
+        w.resize(640, 300);
+        w.setData(h.steps, h.rows);
+        QCOMPARE(w.colourBarLabels(), (QStringList{"10⁻⁶", "10⁻⁵", "10⁻⁴", "10⁻³"}));
+        w.setLogScale(false);
+        QVERIFY2(w.colourBarLabels().size() >= 3, qPrintable(w.colourBarLabels().join(" ")));
+    }
+};
+
+QTEST_MAIN(TestFigures)
+#include "test_figures.moc"

@@ -1,0 +1,115 @@
+// NormLab widgets: figures for print, laid out by NormLab itself.
+//
+// Qt Charts lays a chart out for a window: its legend takes the plot's width
+// and elides names ("Post-LN seed…"), its tick counts ignore the physical
+// size (two ticks on a single-column loss axis), and its labels collapse to
+// "…". A figure is drawn here instead, straight onto a QPainter, in the spirit
+// of matplotlib's constrained layout: the tick labels, axis titles and the
+// legend are measured first, the plot takes what is left, and nothing is ever
+// elided — a legend wraps into rows and columns below the plot, a long title
+// wraps onto a second line. Ticks: core/print_ticks.h (4–7 per axis, one
+// notation). Every length is in millimetres of the page, every font in points,
+// whatever the device (PDF, SVG, PNG at any dpi).
+//
+// `normlab figure`, the window's chart and panel exports and the report's
+// figures all draw through here, so a panel export is the same drawing as
+// `normlab figure`, with nothing of the window in it.
+#pragma once
+
+#include "core/print_ticks.h"
+#include "widgets/linechart.h"
+
+#include <QColor>
+#include <QPainter>
+#include <QRectF>
+#include <QString>
+
+#include <functional>
+#include <vector>
+
+namespace normlab {
+
+class Heatmap;
+
+// A line chart's content, independent of any widget.
+struct PlotSpec {
+    QString title, x_title, y_title;
+    bool log_x = false, log_y = false;
+    double smoothing = 0;   // debiased EMA of curves with smooth set, drawn over their faint raw line
+    std::vector<Curve> curves;
+    std::vector<std::pair<double, QString>> hlines;   // dashed reference lines, named in the legend
+};
+PlotSpec plot_spec(const LineChart& chart);
+
+// Box plots per layer (the gains view): one group per layer, a box per run.
+struct BoxSpec {
+    QString title, x_title, y_title;
+    struct Box {
+        QString run;
+        QColor color;
+        int layer;   // -1: global
+        double min, q1, median, q3, max;
+    };
+    std::vector<Box> boxes;
+};
+
+// A heatmap's content (a layer × step matrix and its colour scale).
+struct HeatSpec {
+    QString title, value_title;
+    std::vector<double> steps;
+    std::vector<std::vector<double>> rows;   // rows[layer][step index]
+    bool log = true;
+    double lo = 0, hi = 1;                   // the colour scale
+};
+HeatSpec heat_spec(const Heatmap& h);
+
+// One entry of a figure's legend: a line (with its dash), a band, a colour
+// ramp (per-layer lines: "layers 0–7"), or a marker.
+struct LegendEntry {
+    QString text;
+    QColor color;
+    Qt::PenStyle style = Qt::SolidLine;
+    bool band = false;
+    std::vector<QColor> ramp;   // non-empty: a gradient through these colours
+};
+// What a line chart's legend lists: each run (or group) once in its colour;
+// when runs draw several kinds of line (train solid, validation dashed), one
+// grey entry per kind with its dash; per-layer lines as a ramp per run; the
+// reference lines. Never the same name twice.
+std::vector<LegendEntry> legend_entries(const PlotSpec& s);
+
+// The font size of a figure exported at its size on screen.
+constexpr double kScreenFigurePt = 9;
+
+// Page units: `px_per_mm` device pixels per millimetre, fonts at `font_pt`.
+struct PrintUnits {
+    double px_per_mm = 96 / 25.4;
+    double font_pt = 8;
+};
+
+// Draws into `r` (device pixels).
+void draw_plot(QPainter& p, const QRectF& r, const PlotSpec& s, const PrintUnits& u);
+void draw_boxes(QPainter& p, const QRectF& r, const BoxSpec& s, const PrintUnits& u);
+void draw_heatmap(QPainter& p, const QRectF& r, const HeatSpec& s, const PrintUnits& u);
+
+// A plot area's height / width when a figure's height is not given: 0.5 at a
+// single column (89 mm), lower as figures widen (0.36 at a double column).
+double default_aspect(double width_mm);
+// The height (mm) a plot needs at `width_mm` so that its plot area is about
+// `aspect` × its width high after the legend, ticks and titles are placed.
+double plot_height_mm(const PlotSpec& s, double width_mm, double font_pt, double aspect);
+double boxes_height_mm(const BoxSpec& s, double width_mm, double font_pt, double aspect);
+
+// Writes a figure `width_mm` × `height_mm` (format pdf, svg or png at `dpi`;
+// "": by the file's suffix) that `draw` paints in page units with fonts at `font_pt`.
+bool write_print(const QString& path, const QString& format, double width_mm, double height_mm, double font_pt, int dpi, const QString& title,
+                 const std::function<void(QPainter&, const QRectF&, const PrintUnits&)>& draw, QString* error);
+
+// Texts a figure shows (tick labels, titles, legend entries, in drawing
+// order), for tests and for the pdftotext checks: what draw_plot would write
+// into a rectangle of that size.
+QStringList plot_texts(const PlotSpec& s, double width_mm, double height_mm, double font_pt);
+// The ticks draw_plot chooses for each axis at that size.
+std::pair<PrintTicks, PrintTicks> plot_ticks(const PlotSpec& s, double width_mm, double height_mm, double font_pt);
+
+}  // namespace normlab

@@ -1,0 +1,167 @@
+// NormLab widgets: a figure's legend — what it lists and where each entry
+// goes (see plot_figure.h, plot_paint.h).
+#include "widgets/plot_paint.h"
+
+#include <QCoreApplication>
+#include <QLinearGradient>
+
+#include <algorithm>
+#include <map>
+
+namespace normlab {
+
+namespace {
+QString tr_fig(const char* s) { return QCoreApplication::translate("normlab::Figure", s); }
+}  // namespace
+
+std::vector<LegendEntry> legend_entries(const PlotSpec& s) {
+    std::vector<LegendEntry> out;
+    auto run_of = [](const Curve& c) { return c.run.isEmpty() ? c.label : c.run; };
+    std::vector<QString> runs;   // in drawing order
+    for (auto& c : s.curves)
+        if (std::find(runs.begin(), runs.end(), run_of(c)) == runs.end()) runs.push_back(run_of(c));
+    const bool layered = std::any_of(s.curves.begin(), s.curves.end(), [](const Curve& c) { return c.layer >= 0; });
+    if (layered) {
+        // Per-layer lines: a colour ramp per run, and the layers it spans.
+        for (const QString& run : runs) {
+            std::map<int, const Curve*> by_layer;
+            bool band = false;
+            for (auto& c : s.curves)
+                if (run_of(c) == run) by_layer[c.layer] = &c, band = band || !c.band_lo.empty();
+            LegendEntry e;
+            for (auto& [layer, c] : by_layer) e.ramp.push_back(c->color);
+            e.color = by_layer.begin()->second->color;
+            e.band = band;
+            const int first = by_layer.begin()->first, last = by_layer.rbegin()->first;
+            const QString layers = first == last ? tr_fig("layer %1").arg(first) : tr_fig("layers %1–%2").arg(first).arg(last);
+            e.text = runs.size() > 1 ? QString("%1 · %2").arg(run, layers) : layers;
+            out.push_back(e);
+        }
+    } else {
+        // Each run once in its colour; the kinds of line (train, validation) once each, in grey with their dash.
+        std::vector<std::pair<QString, Qt::PenStyle>> parts;
+        for (auto& c : s.curves)
+            if (!c.part.isEmpty() &&
+                std::none_of(parts.begin(), parts.end(), [&](auto& p) { return p.first == c.part; }))
+                parts.emplace_back(c.part, c.style);
+        bool styles_differ = false;
+        for (auto& p : parts) styles_differ = styles_differ || p.second != parts.front().second;
+        for (const QString& run : runs) {
+            LegendEntry e;
+            e.text = run;
+            bool first = true, shown = false;
+            for (auto& c : s.curves) {
+                if (run_of(c) != run) continue;
+                shown = shown || c.legend;
+                if (first) e.color = c.color, e.style = c.style;
+                else if (c.style != e.style) e.style = Qt::SolidLine;
+                e.band = e.band || !c.band_lo.empty();
+                first = false;
+            }
+            if (styles_differ) e.style = Qt::SolidLine;
+            if (shown) out.push_back(e);
+        }
+        if (styles_differ)
+            for (auto& [part, style] : parts) {
+                LegendEntry e;
+                e.text = part;
+                e.color = QColor(80, 80, 80);
+                e.style = style;
+                out.push_back(e);
+            }
+    }
+    for (auto& [v, label] : s.hlines) {
+        LegendEntry e;
+        e.text = label;
+        e.color = QColor(110, 110, 110);
+        e.style = Qt::DashDotLine;
+        out.push_back(e);
+    }
+    return out;
+}
+
+namespace plot {
+
+namespace {
+constexpr double kSwatchMm = 5.5, kSwatchGapMm = 1.2, kColumnGapMm = 3.0, kRowGapMm = 0.3;
+}
+
+LegendLayout layout_legend(const Ink& ink, const std::vector<LegendEntry>& entries, double width) {
+    LegendLayout l;
+    if (entries.empty()) return l;
+    const QFontMetricsF fm = ink.metrics(ink.font());
+    const double sw = ink.mm(kSwatchMm) + ink.mm(kSwatchGapMm), cg = ink.mm(kColumnGapMm), ls = fm.lineSpacing();
+    const size_t n = entries.size();
+    std::vector<double> natural(n);
+    for (size_t i = 0; i < n; ++i) natural[i] = sw + fm.horizontalAdvance(entries[i].text);
+    // The most columns (row by row) that fit the width.
+    size_t cols = 1;
+    std::vector<double> colw;
+    for (size_t c = n; c >= 1; --c) {
+        std::vector<double> w(c, 0.0);
+        for (size_t i = 0; i < n; ++i) w[i % c] = std::max(w[i % c], natural[i]);
+        double total = (c - 1) * cg;
+        for (double x : w) total += x;
+        if (total <= width || c == 1) {
+            cols = c;
+            colw = w;
+            break;
+        }
+    }
+    if (cols == 1) colw[0] = std::min(colw[0], width);
+    l.lines.resize(n);
+    for (size_t i = 0; i < n; ++i) l.lines[i] = wrap(fm, entries[i].text, std::max(ink.mm(10), colw[i % cols] - sw));
+    const size_t rows = (n + cols - 1) / cols;
+    double y = 0;
+    l.cells.resize(n);
+    for (size_t r = 0; r < rows; ++r) {
+        int most = 1;
+        for (size_t c = 0; c < cols && r * cols + c < n; ++c) most = std::max(most, static_cast<int>(l.lines[r * cols + c].size()));
+        double x = 0;
+        for (size_t c = 0; c < cols && r * cols + c < n; ++c) {
+            l.cells[r * cols + c] = QRectF(x, y, colw[c], most * ls);
+            x += colw[c] + cg;
+        }
+        l.width = std::max(l.width, x - cg);
+        y += most * ls + ink.mm(kRowGapMm);
+    }
+    l.height = y - ink.mm(kRowGapMm);
+    return l;
+}
+
+void draw_legend(const Ink& ink, const std::vector<LegendEntry>& entries, const LegendLayout& l, QPointF at) {
+    QPainter& p = ink.p();
+    p.save();
+    p.setFont(ink.font());
+    const QFontMetricsF fm = ink.metrics(ink.font());
+    const double ls = fm.lineSpacing(), sw = ink.mm(kSwatchMm);
+    for (size_t i = 0; i < entries.size() && i < l.cells.size(); ++i) {
+        const LegendEntry& e = entries[i];
+        const QRectF cell = l.cells[i].translated(at);
+        const double cy = cell.top() + ls / 2;
+        if (e.band) {
+            QColor fill = e.color;
+            fill.setAlphaF(0.25);
+            p.fillRect(QRectF(cell.left(), cy - ink.mm(1.0), sw, ink.mm(2.0)), fill);
+        }
+        if (!e.ramp.empty()) {
+            // the colours of the layers, first to last
+            QLinearGradient g(cell.left(), cy, cell.left() + sw, cy);
+            for (size_t k = 0; k < e.ramp.size(); ++k)
+                g.setColorAt(e.ramp.size() > 1 ? double(k) / double(e.ramp.size() - 1) : 0.0, e.ramp[k]);
+            p.fillRect(QRectF(cell.left(), cy - ink.mm(0.45), sw, ink.mm(0.9)), g);
+        } else {
+            p.setPen(pen(ink, e.color, 0.4, e.style));
+            p.drawLine(QPointF(cell.left(), cy), QPointF(cell.left() + sw, cy));
+        }
+        p.setPen(Qt::black);
+        for (int k = 0; k < l.lines[i].size(); ++k)
+            p.drawText(QRectF(cell.left() + sw + ink.mm(kSwatchGapMm), cell.top() + k * ls, cell.width(), fm.height()),
+                       Qt::AlignLeft | Qt::AlignTop, l.lines[i][k]);
+    }
+    p.restore();
+}
+
+}  // namespace plot
+
+}  // namespace normlab
