@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace normlab {
 
@@ -14,6 +15,11 @@ namespace normlab {
 std::string palette_color(int64_t i);
 // The colour a new run gets: the palette in run-id order.
 std::string default_run_color(int64_t run_id);
+// Colours for runs shown together, from several stores: the first `fixed`
+// (the window's own store's runs) keep theirs; each later one keeps its own
+// unless an earlier one has it, else takes the first palette colour no run
+// shown has (two stores' run 1 were both blue). Case-insensitive.
+std::vector<std::string> distinct_colors(const std::vector<std::string>& colors, size_t fixed);
 // True for "#rrggbb" (hex digits, either case).
 bool is_hex_color(const std::string& s);
 

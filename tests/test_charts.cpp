@@ -211,7 +211,7 @@ private Q_SLOTS:
 
     void linearAxesAreTightWithOneTwoFiveTicks() {
         // The 120 steps drawn on 0–200 and ticks at 0.955/0.985/1.014: a
-        // range tight to the data and ticks at multiples of 1, 2 or 5 × 10^k.
+        // range tight to the data and ticks at multiples of 1, 2, 2.5 or 5 × 10^k (matplotlib's MaxNLocator steps).
         LineChart c;
         c.resize(640, 420);
         std::vector<double> x, y;
@@ -231,7 +231,7 @@ private Q_SLOTS:
             QVERIFY2(labels.size() >= 3 && labels.size() <= 12, qPrintable(labels.join(" ")));
             const double step = labels[1].toDouble() - labels[0].toDouble();
             const double mant = step / std::pow(10.0, std::floor(std::log10(step) + 1e-9));
-            QVERIFY2(std::abs(mant - 1) < 1e-6 || std::abs(mant - 2) < 1e-6 || std::abs(mant - 5) < 1e-6,
+            QVERIFY2(std::abs(mant - 1) < 1e-6 || std::abs(mant - 2) < 1e-6 || std::abs(mant - 2.5) < 1e-6 || std::abs(mant - 5) < 1e-6,
                      qPrintable(labels.join(" ")));
             for (const QString& l : labels) {
                 const double k = l.toDouble() / step;
@@ -355,8 +355,8 @@ private Q_SLOTS:
         const QString text = c.readoutText();
         QVERIFY2(text.startsWith("step 2") && text.contains("alpha: 125") && text.contains("beta: 50"), qPrintable(text));
         QVERIFY2(text.contains("smoothed"), qPrintable(text));                       // alpha is smoothed
-        const QString near = c.readoutAt(25.2);                                   // the nearest point, and where it is
-        QVERIFY2(near.contains("alpha: 125") && near.contains("@ 25"), qPrintable(near));
+        const QString near = c.readoutAt(25.2);                                   // the nearest point, named by its own step
+        QVERIFY2(near.startsWith("step 25\n") && near.contains("alpha: 125"), qPrintable(near));
         QTest::mouseClick(vp, Qt::LeftButton, Qt::NoModifier, at);
         QVERIFY(c.readoutPinned());
         QEvent leave(QEvent::Leave);
@@ -369,6 +369,15 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(!QString::fromUtf8(f.readAll()).contains("alpha: 125"));          // not in the figure
         QVERIFY(!c.readoutText().isEmpty());                                      // and back after it
+        // New data of the same curves (a live run): the pinned readout stays, with the new values.
+        std::vector<double> a2 = a;
+        a2[25] = 7;
+        c.setCurves({Curve{"alpha", Qt::blue, x, a2}, Curve{"beta", Qt::red, x, b, Qt::SolidLine, 1.6, false}});
+        QVERIFY2(c.readoutPinned() && c.readoutText().contains("alpha: 7"), qPrintable(c.readoutText()));
+        // Other curves (another selection, grouping or language): it goes, never listing runs no longer drawn.
+        c.setCurves({Curve{"gamma", Qt::green, x, b}});
+        QVERIFY(!c.readoutPinned());
+        QVERIFY2(c.readoutText().isEmpty(), qPrintable(c.readoutText()));
     }
 
     // Groups: three runs that differ only by seed become one line (their mean)

@@ -8,6 +8,7 @@
 #include <QCheckBox>
 #include <QChartView>
 #include <QComboBox>
+#include <QScrollArea>
 #include <QFileInfo>
 #include <QEvent>
 #include <QSignalBlocker>
@@ -72,14 +73,27 @@ QColor ChartsView::layerColor(const QColor& run, int layer, int layers, bool by_
     return QColor::fromHsv(base.hsvHue(), std::min(255, sat), static_cast<int>(255 * (0.38 + 0.57 * t)));
 }
 
+namespace {
+// A view's page in a scroll area: what it needs beyond the room the window
+// gives scrolls, instead of growing the window (issue 24 item 7: Gradients
+// with 4 runs grew it 240 px, off a laptop's screen).
+QWidget* scrolled(QWidget* page) {
+    auto* area = new QScrollArea();
+    area->setWidget(page);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    return area;
+}
+}  // namespace
+
 ChartsView::ChartsView(QWidget* parent) : QWidget(parent) {
     tabs_ = new QTabWidget(this);
     tabs_->setObjectName("chartTabs");
-    tabs_->addTab(buildLossTab(), QString());
-    tabs_->addTab(buildGradTab(), QString());
-    tabs_->addTab(buildGainsTab(), QString());
-    tabs_->addTab(buildLayersTab(), QString());
-    tabs_->addTab(buildScalarsTab(), QString());
+    tabs_->addTab(scrolled(buildLossTab()), QString());
+    tabs_->addTab(scrolled(buildGradTab()), QString());
+    tabs_->addTab(scrolled(buildGainsTab()), QString());
+    tabs_->addTab(scrolled(buildLayersTab()), QString());
+    tabs_->addTab(scrolled(buildScalarsTab()), QString());
     // Runs that differ only by seed: one line with a band, on every line chart.
     group_ = new QComboBox(this);
     group_->setObjectName("groupRuns");
@@ -283,6 +297,17 @@ QWidget* ChartsView::buildScalarsTab() {
     return w;
 }
 
+void ChartsView::setColorSource(std::function<QColor(const RunData&)> color_of) {
+    color_of_ = std::move(color_of);
+    redrawAll();
+}
+
+QColor ChartsView::runColor(const RunData& r) const {
+    if (color_of_)
+        if (const QColor c = color_of_(r); c.isValid()) return c;
+    return run_color(r.info());
+}
+
 void ChartsView::setRuns(const std::vector<int64_t>& ids, Store& store) {
     std::vector<std::pair<Store*, int64_t>> refs;
     for (int64_t id : ids) refs.emplace_back(nullptr, id);
@@ -304,8 +329,14 @@ void ChartsView::setRuns(const std::vector<std::pair<Store*, int64_t>>& refs, St
 
 bool ChartsView::refresh(Store& store) {
     bool changed = false;
-    for (auto& r : runs_)
-        if (r->live() || r->info().id == 0) changed |= r->refresh(store);
+    for (auto& r : runs_) {
+        bool read = r->live() || r->info().id == 0;
+        if (!read) {   // a finished or stopped run that was resumed trains again: drawn live (one row's status to know)
+            const auto now = (r->source() ? *r->source() : store).run(r->id());
+            read = now && now->status != r->info().status;
+        }
+        if (read) changed |= r->refresh(store);
+    }
     if (changed) redrawAll();
     return changed;
 }
@@ -351,20 +382,20 @@ void ChartsView::redrawLoss() {
             return x;
         };
         if (auto* s = r.series("train/loss")) {
-            loss.push_back({runLabel(r) + tr(" train"), run_color(r.info()), xs(*s), s->values});
+            loss.push_back({runLabel(r) + tr(" train"), runColor(r), xs(*s), s->values});
             loss.back().run = runLabel(r);
             loss.back().part = tr("train");
             loss_owner.push_back(i);
         }
         if (auto* s = r.series("val/loss")) {
-            Curve c{runLabel(r) + tr(" val"), run_color(r.info()), xs(*s), s->values, Qt::DashLine, 1.6, false, true};
+            Curve c{runLabel(r) + tr(" val"), runColor(r), xs(*s), s->values, Qt::DashLine, 1.6, false, true};
             c.run = runLabel(r);
             c.part = tr("validation");
             loss.push_back(c);
             loss_owner.push_back(i);
         }
         if (auto* s = r.series("train/lr")) {
-            lr.push_back({runLabel(r), run_color(r.info()), xs(*s), s->values, Qt::SolidLine, 1.6, false});
+            lr.push_back({runLabel(r), runColor(r), xs(*s), s->values, Qt::SolidLine, 1.6, false});
             lr.back().run = runLabel(r);
             lr_owner.push_back(i);
         }
@@ -397,7 +428,7 @@ void ChartsView::redrawScalars() {
         if (auto* s = runs_[i]->series(name)) {
             std::vector<double> x(s->steps.size());
             for (size_t k = 0; k < x.size(); ++k) x[k] = runs_[i]->x_of(static_cast<int64_t>(s->steps[k]), xUnit());
-            curves.push_back({runLabel(*runs_[i]), run_color(runs_[i]->info()), std::move(x), s->values, Qt::SolidLine, 1.6, false});
+            curves.push_back({runLabel(*runs_[i]), runColor(*runs_[i]), std::move(x), s->values, Qt::SolidLine, 1.6, false});
             owner.push_back(i);
         }
     scalar_chart_->setTitle(scalar_series_->currentText());

@@ -26,6 +26,7 @@ QT_BEGIN_NAMESPACE
 class QBoxPlotSeries;
 class QCheckBox;
 class QComboBox;
+class QGridLayout;
 class QLabel;
 class QSlider;
 class QSpinBox;
@@ -67,6 +68,11 @@ public:
     LineChart* layerChart() const { return layer_chart_; }
     QWidget* currentChart() const;                 // the chart export acts on
     QWidget* currentPanel() const;                 // all charts of the tab, as one figure
+
+    // Where a run's colour comes from: its stored colour unless set (the
+    // window: the run table's, distinct across the stores it shows).
+    void setColorSource(std::function<QColor(const RunData&)> color_of);
+    QColor runColor(const RunData& r) const;
 
     // The gains view's box plots as a figure draws them (plot_figure.h).
     const BoxSpec& boxSpec() const { return box_spec_; }
@@ -155,7 +161,7 @@ private:
     QComboBox* grad_norm_;
     QCheckBox* heat_log_;
     QCheckBox* heat_shared_;
-    QVBoxLayout* heat_box_;
+    QGridLayout* heat_box_;   // the heatmaps, one or two a row
     std::vector<Heatmap*> heatmaps_;
     // gains tab
     QComboBox* gain_name_;
@@ -166,6 +172,7 @@ private:
     QChart* box_chart_;
     QChartView* box_view_;
     BoxSpec box_spec_;   // what box_chart_ shows, for figures
+    std::function<QColor(const RunData&)> color_of_;
     LineChart* hist_;
     // layers tab
     LineChart* layer_chart_;

@@ -121,17 +121,17 @@ void ChartsView::redrawGains() {
         if (at.empty()) continue;
         auto* series = new QBoxPlotSeries();
         series->setName(runLabel(r));
-        series->setBrush(run_color(r.info()).lighter(140));
-        series->setPen(QPen(run_color(r.info()).darker(120), 1.2));
+        series->setBrush(runColor(r).lighter(140));
+        series->setPen(QPen(runColor(r).darker(120), 1.2));
         for (auto& [layer, d] : at) {
             auto* set = new QBoxSet(d->min, d->q1, d->median, d->q3, d->max, layer < 0 ? tr("global") : QString("L%1").arg(layer));
             series->append(set);
-            box_spec_.boxes.push_back({runLabel(r), run_color(r.info()), layer, d->min, d->q1, d->median, d->q3, d->max});
+            box_spec_.boxes.push_back({runLabel(r), runColor(r), layer, d->min, d->q1, d->median, d->q3, d->max});
             lo = std::min(lo, d->min);
             hi = std::max(hi, d->max);
             max_layers = std::max(max_layers, layer + 1);
             if (layer == gain_layer_->value() || (layer < 0 && at.size() == 1)) {
-                Curve c{runLabel(r), run_color(r.info()), {}, {}, Qt::SolidLine, 1.8, false};
+                Curve c{runLabel(r), runColor(r), {}, {}, Qt::SolidLine, 1.8, false};
                 const double w = (d->hist_hi - d->hist_lo) / std::max<size_t>(1, d->hist.size());
                 // All values equal (stores written before the probe centred them):
                 // shift the bins so that the one bar is centred on the value.

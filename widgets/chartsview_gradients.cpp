@@ -7,6 +7,7 @@
 #include "widgets/linechart.h"
 
 #include <QCheckBox>
+#include <QGridLayout>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -57,7 +58,7 @@ QWidget* ChartsView::buildGradTab() {
     grad_lines_->setSmoothing(0);
     connect(grad_logx_, &QCheckBox::toggled, grad_lines_, &LineChart::setLogX);
     auto* heat_area = new QWidget(split);
-    heat_box_ = new QVBoxLayout(heat_area);
+    heat_box_ = new QGridLayout(heat_area);
     heat_box_->setContentsMargins(0, 0, 0, 0);
     split->addWidget(grad_lines_);
     split->addWidget(heat_area);
@@ -83,7 +84,7 @@ std::vector<Curve> ChartsView::perLayerCurves(const std::string& name, bool by_l
             if (auto* s = r.series(name, l)) {
                 // "layer 1", never "L1": a gradient's "L1 norm" must not read as a layer
                 QString label = runs_.size() > 1 ? QString("%1 · %2").arg(runLabel(r), tr("layer %1").arg(l)) : tr("layer %1").arg(l);
-                out.push_back({label, layerColor(run_color(r.info()), l, L, by_layer_color), s->steps, s->values, Qt::SolidLine, 1.5, false,
+                out.push_back({label, layerColor(runColor(r), l, L, by_layer_color), s->steps, s->values, Qt::SolidLine, 1.5, false,
                                s->steps.size() < 40});
                 // Several runs: each run's first and last layer in the legend (dark to bright between
                 // them), so that the legend fits; the readout names every layer.
@@ -111,9 +112,14 @@ void ChartsView::redrawGradients() {
         auto* h = new Heatmap(this);
         h->setObjectName(QString("heatmap%1").arg(heatmaps_.size()));
         h->setLogScale(heat_log_->isChecked());
-        heat_box_->addWidget(h, 1);
         heatmaps_.push_back(h);
     }
+    // one per row for one or two runs, two per row beyond: eight runs take four rows, not eight
+    const int per_row = heatmaps_.size() > 2 ? 2 : 1;
+    for (size_t i = 0; i < heatmaps_.size(); ++i)
+        heat_box_->addWidget(heatmaps_[i], static_cast<int>(i) / per_row, static_cast<int>(i) % per_row);
+    for (int r = 0; r < heat_box_->rowCount(); ++r) heat_box_->setRowStretch(r, r * per_row < static_cast<int>(heatmaps_.size()) ? 1 : 0);
+    for (int c = 0; c < 2; ++c) heat_box_->setColumnStretch(c, c < per_row ? 1 : 0);
     for (size_t i = 0; i < runs_.size(); ++i) {
         const RunData& r = *runs_[i];
         const int L = r.layers(name);

@@ -86,6 +86,8 @@ void LineChart::setAxisTitles(const QString& x, const QString& y, const QString&
 
 void LineChart::setCurves(std::vector<Curve> curves, bool keep_zoom) {
     const bool same_shape = curves.size() == curves_.size();
+    bool same_curves = same_shape;   // the same runs and quantities (a live refresh), not another selection
+    for (size_t i = 0; same_curves && i < curves.size(); ++i) same_curves = curves[i].label == curves_[i].label;
     curves_ = std::move(curves);
     smoothed_.clear();
     if (smoothing_ > 0)
@@ -100,6 +102,14 @@ void LineChart::setCurves(std::vector<Curve> curves, bool keep_zoom) {
     if (!zoomed_) fitRanges();
     redraw();
     placeEmptyHint();
+    // A readout describes these curves: after a change of selection, grouping or language it goes;
+    // a live refresh of the same curves updates a pinned one in place.
+    if (!same_curves) {
+        pinned_ = false;
+        hideReadout();
+    } else if (pinned_) {
+        refreshPinnedReadout();
+    }
 }
 
 void LineChart::setHLines(std::vector<std::pair<double, QString>> lines) {

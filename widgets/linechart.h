@@ -173,6 +173,9 @@ private:
     // linechart_readout.cpp
     void showReadout(const QPoint& viewport_pos);
     void hideReadout();
+    void refreshPinnedReadout();   // new data under a pinned readout: its values again
+    double snapX(double x) const;  // the x of the data point nearest to x (a step, never 13.5434)
+    double readout_x_ = 0;
     QGraphicsLineItem* cross_ = nullptr;
     QGraphicsRectItem* readout_box_ = nullptr;
     QGraphicsSimpleTextItem* readout_text_ = nullptr;

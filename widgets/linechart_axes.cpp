@@ -4,6 +4,7 @@
 #include "widgets/linechart.h"
 
 #include "core/axis_ticks.h"
+#include "core/print_ticks.h"
 
 #include <QCategoryAxis>
 #include <QChart>
@@ -63,46 +64,59 @@ void LineChart::applyAxisTitles() {
     applying_titles_ = false;
 }
 
-// Ticks at 1, 2 or 5 × 10^k on multiples of the step (axis_ticks.h), for the
-// axis's current range (also after a zoom); fixed tick counts gave
-// 0.955/0.985/1.014 and 4.45245.
+// Ticks at 1, 2, 2.5 or 5 × 10^k on multiples of the step
+// (core/print_ticks.h), as many as the axis has room for (3 at least), for
+// its current range (also after a zoom), every label with the same decimals
+// or all in one exponent notation: fixed tick counts gave 0.955/0.985/1.014
+// and 4.45245, a low learning-rate chart only "0.002095" and "5e-06".
 void LineChart::updateLinearTicks(QValueAxis* ax, bool integer) {
     if (setting_range_) return;   // fitRanges sets them once both ranges are in place
-    // As many ticks as the axis has room for: a low chart (a histogram under
-    // box plots) with six labels on 50 px showed "…" for each of them.
     const QRectF area = chart_->plotArea();
     const bool vertical = ax->orientation() == Qt::Vertical;
     const double room = vertical ? area.height() : area.width();
-    const int target = room < 40 ? 6 : std::clamp(static_cast<int>(room / (vertical ? 36.0 : 70.0)), 2, 8);
-    const std::vector<double> t = nice_ticks(ax->min(), ax->max(), target, integer);
-    if (t.size() < 2) {
+    const int most = room < 40 ? 6 : std::clamp(static_cast<int>(room / (vertical ? 28.0 : 64.0)) + 1, 3, 8);
+    const PrintTicks t = print_ticks(ax->min(), ax->max(), false, std::min(5, most), std::min(3, most), most, integer);
+    if (t.values.size() < 2) {
         ax->setTickType(QValueAxis::TicksFixed);
         ax->setTickCount(2);
         return;
     }
-    if (ax->tickType() == QValueAxis::TicksDynamic && ax->tickAnchor() == t[0] && ax->tickInterval() == t[1] - t[0]) return;
+    // the labels' notation: the decimals print_ticks chose, or an exponent for every label when it needed a factor
+    const std::string& l = t.labels.back();
+    const size_t dot = l.find('.');
+    const int decimals = dot == std::string::npos ? 0 : static_cast<int>(l.size() - dot - 1);
+    const QString format = t.factor.empty() ? QString("%.%1f").arg(decimals) : QString("%.%1e").arg(decimals);
+    if (ax->labelFormat() != format) ax->setLabelFormat(format);
+    if (ax->tickType() == QValueAxis::TicksDynamic && ax->tickAnchor() == t.values[0] && ax->tickInterval() == t.values[1] - t.values[0]) return;
     ax->setTickType(QValueAxis::TicksDynamic);
-    ax->setTickAnchor(t[0]);
-    ax->setTickInterval(t[1] - t[0]);
+    ax->setTickAnchor(t.values[0]);
+    ax->setTickInterval(t.values[1] - t.values[0]);
 }
 
-// Labels of a log axis (x or y) for its current range (also after a zoom).
+// Labels of a log axis (x or y) for its current range (also after a zoom):
+// as many as fit, in one notation (10⁻⁴ beside 10⁻⁵, never 0.0001 beside 1e-05).
 void LineChart::updateLogLabels(QAbstractAxis* axis) {
     auto* ax = static_cast<QCategoryAxis*>(axis);
     if (!ax || updating_labels_) return;
     updating_labels_ = true;
-    for (const QString& l : ax->categoriesLabels()) ax->remove(l);
+    // every category goes, whatever its label (two with the same label left one behind)
+    while (!ax->categoriesLabels().isEmpty()) ax->remove(ax->categoriesLabels().constFirst());
     const double lo = ax->min(), hi = ax->max();
     // Just below the range's start, so a tick exactly at it (x = 1 on a tight log x axis) is labelled.
     const double start = lo - 1e-9 * std::max(1e-12, hi - lo);
     ax->setStartValue(start);
-    const std::vector<double> ticks = log_ticks(std::pow(10.0, lo), std::pow(10.0, hi), 6);
-    const std::vector<std::string> labels = tick_labels(ticks);
+    const QRectF area = chart_->plotArea();
+    const bool vertical = ax->orientation() == Qt::Vertical;
+    const double room = vertical ? area.height() : area.width();
+    const int most = room < 40 ? 6 : std::clamp(static_cast<int>(room / (vertical ? 28.0 : 64.0)) + 1, 3, 8);
+    const PrintTicks t = print_ticks(std::pow(10.0, lo), std::pow(10.0, hi), true, std::min(5, most), std::min(3, most), most);
     double last = start;
-    for (size_t i = 0; i < ticks.size(); ++i) {
-        const double v = std::log10(ticks[i]);
+    for (size_t i = 0; i < t.values.size(); ++i) {
+        const double v = std::log10(t.values[i]);
         if (v <= last || v > hi + 1e-9 * std::max(1e-12, hi - lo)) continue;
-        ax->append(QString::fromStdString(labels[i]), v);
+        QString label = QString::fromStdString(t.labels[i]);
+        if (!t.factor.empty()) label += QString::fromStdString(t.factor);   // "3×10⁻⁶": no room for a factor beside a category axis
+        ax->append(label, v);
         last = v;
     }
     updating_labels_ = false;
@@ -119,7 +133,8 @@ QStringList linear_labels(const QValueAxis* ax) {
         for (int i = 0; i < n; ++i) t.push_back(ax->min() + i * (ax->max() - ax->min()) / std::max(1, n - 1));
     }
     QStringList out;
-    for (double v : t) out << QString::asprintf("%g", v);
+    const QByteArray format = ax->labelFormat().toUtf8();
+    for (double v : t) out << QString::asprintf(format.constData(), v);
     return out;
 }
 }  // namespace

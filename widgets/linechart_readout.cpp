@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace normlab {
 
@@ -32,7 +33,19 @@ size_t nearest(const std::vector<double>& xs, double x) {
 QString number(double v) { return std::isfinite(v) ? QString::number(v, 'g', 5) : QString::fromUtf8("▲ ") + QString::number(v); }
 }  // namespace
 
+double LineChart::snapX(double x) const {
+    double best = x, dist = std::numeric_limits<double>::infinity();
+    for (const Curve& c : curves_) {
+        if (c.x.empty()) continue;
+        const double v = c.x[nearest(c.x, x)];
+        const double d = log_x_ && v > 0 && x > 0 ? std::abs(std::log10(v / x)) : std::abs(v - x);
+        if (d < dist) dist = d, best = v;
+    }
+    return best;
+}
+
 QString LineChart::readoutAt(double x) const {
+    x = snapX(x);   // the readout names a point of the data: "step 14", not where the mouse is ("step 13.5434")
     QStringList lines;
     lines << QString("%1 %2").arg(x_title_.isEmpty() ? QString("x") : x_title_, QString::number(x, 'g', 6));
     int shown = 0;
@@ -89,6 +102,7 @@ void LineChart::showReadout(const QPoint& viewport_pos) {
     if (log_x_) x = std::pow(10.0, x);   // the axis runs in log10(x)
     cross_->setLine(QLineF(chart_->mapToScene(QPointF(in_chart.x(), area.top())),
                            chart_->mapToScene(QPointF(in_chart.x(), area.bottom()))));
+    readout_x_ = x;
     readout_text_->setText(readoutAt(x));
     const QRectF text = readout_text_->boundingRect();
     readout_text_->setPos(5, 4);
@@ -99,6 +113,13 @@ void LineChart::showReadout(const QPoint& viewport_pos) {
     readout_box_->setPos(chart_->mapToScene(at));
     cross_->show();
     readout_box_->show();
+}
+
+void LineChart::refreshPinnedReadout() {
+    if (!readout_text_ || !readout_box_->isVisible()) return;
+    readout_text_->setText(readoutAt(readout_x_));
+    const QRectF text = readout_text_->boundingRect();
+    readout_box_->setRect(0, 0, text.width() + 10, text.height() + 8);
 }
 
 bool LineChart::eventFilter(QObject* watched, QEvent* event) {

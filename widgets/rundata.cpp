@@ -11,7 +11,18 @@ bool RunData::refresh(Store& own) {
     auto info = store.run(id_);
     if (!info) return false;
     bool changed = info->status != info_.status || info->steps_done != info_.steps_done ||
-                   info->name != info_.name || info->tags != info_.tags || info->notes != info_.notes;
+                   info->name != info_.name || info->tags != info_.tags || info->notes != info_.notes ||
+                   info->color != info_.color;
+    // Resumed (it stopped, and trains again): its checkpoint's step may be before the last point read,
+    // and the store drops what came after it, so everything is read again.
+    auto live = [](RunStatus s) { return s == RunStatus::Running || s == RunStatus::Queued; };
+    if (info_.id != 0 && !live(info_.status) && live(info->status)) {
+        data_.clear();
+        ids_.clear();
+        dists_.clear();
+        last_dist_step_ = -1;
+        changed = true;
+    }
     info_ = *info;
     for (auto& s : store.series(id_, /*with_counts=*/false)) ids_.emplace(std::make_pair(s.name, s.layer), s.id);
     for (auto& [key, sid] : ids_) {

@@ -1,6 +1,8 @@
 // NormLab widgets: RunTableModel (see runtable.h).
 #include "widgets/runtable.h"
 
+#include "core/palette.h"
+
 #include "core/remote/mirror.h"
 
 #include <QBrush>
@@ -26,18 +28,38 @@ void RunTableModel::reload(Store& store, const std::vector<Store*>& compared) {
         beginResetModel();
         runs_ = std::move(fresh);
         sources_ = std::move(sources);
+        colors_.clear();
+        assignColors();
         endResetModel();
         return;
     }
     for (size_t i = 0; i < fresh.size(); ++i) {
         const RunInfo& a = runs_[i];
         const RunInfo& b = fresh[i];
-        const bool changed = a.status != b.status || a.steps_done != b.steps_done || a.name != b.name ||
+        const bool changed = a.status != b.status || a.steps_done != b.steps_done || a.name != b.name || a.color != b.color ||
                              a.tags != b.tags || a.notes != b.notes ||
                              !(a.final_loss == b.final_loss || (std::isnan(a.final_loss) && std::isnan(b.final_loss)));
         runs_[i] = std::move(fresh[i]);
         if (changed) Q_EMIT dataChanged(index(static_cast<int>(i), 0), index(static_cast<int>(i), ColumnCount - 1));
     }
+    assignColors();
+}
+
+void RunTableModel::assignColors() {
+    std::vector<std::string> stored;
+    size_t own = 0;
+    for (size_t i = 0; i < runs_.size(); ++i) {
+        stored.push_back(runs_[i].color);
+        own += sources_[i] == nullptr;   // the window's own rows come first
+    }
+    const std::vector<std::string> before = colors_;
+    colors_ = distinct_colors(stored, own);
+    if (before.size() == colors_.size() && before != colors_)
+        Q_EMIT dataChanged(index(0, Name), index(static_cast<int>(runs_.size()) - 1, Name), {Qt::DecorationRole});
+}
+
+QColor RunTableModel::colorAt(int row) const {
+    return row >= 0 && row < static_cast<int>(colors_.size()) ? QColor(QString::fromStdString(colors_[static_cast<size_t>(row)])) : QColor();
 }
 
 const RunInfo* RunTableModel::runAt(int row) const {
@@ -118,7 +140,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
                 .arg(ref.run)
                 .arg(QString::fromStdString(ref.store));
     }
-    if (role == Qt::DecorationRole && index.column() == Name) return QColor(QString::fromStdString(r.color));   // its colour in every chart
+    if (role == Qt::DecorationRole && index.column() == Name) return colorAt(index.row());   // its colour in every chart
     if (role == Qt::ForegroundRole && index.column() == Status) {
         switch (r.status) {
             case RunStatus::Diverged:

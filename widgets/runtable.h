@@ -27,6 +27,9 @@ public:
     // The store of a row: null for the window's own, else a compared store.
     Store* storeAt(int row) const;
     int rowOf(int64_t run_id, Store* store = nullptr) const;
+    // A row's colour as the table and every chart show it: its own, unless a
+    // run of another store shown here has it (core/palette.h distinct_colors).
+    QColor colorAt(int row) const;
     // Whether some run trains on a server (mirrored: the Host column names it).
     bool hasRemote() const;
 
@@ -40,6 +43,8 @@ public:
 private:
     std::vector<RunInfo> runs_;
     std::vector<Store*> sources_;   // per row; null: the window's own store
+    std::vector<std::string> colors_;   // per row, distinct across stores
+    void assignColors();
 };
 
 }  // namespace normlab

@@ -10,6 +10,7 @@
 #include "widgets/chartsview.h"
 #include "widgets/designer.h"
 #include "widgets/linechart.h"
+#include "widgets/rundata.h"
 #include "widgets/runtable.h"
 
 #include <QAction>
@@ -204,6 +205,14 @@ void MainWindow::buildUi() {
     filter_->setClearButtonEnabled(true);
     bv->addWidget(filter_);
     model_ = new RunTableModel(this);
+    // the charts colour each run as the table does: distinct across the stores shown
+    // (only where the table gave a run another colour: else the run's own, as fresh as the charts' data)
+    charts_->setColorSource([this](const RunData& r) {
+        const int row = model_->rowOf(r.id(), r.source());
+        const RunInfo* shown = model_->runAt(row);
+        const QColor c = model_->colorAt(row);
+        return shown && c.isValid() && c != QColor(QString::fromStdString(shown->color)) ? c : QColor();
+    });
     proxy_ = new QSortFilterProxyModel(this);
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(Qt::UserRole);

@@ -164,7 +164,8 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
             flatten(r->config, "", f);
             f.erase("name");
             flat.push_back(std::move(f));
-            colors.push_back(run_color(*r));
+            const QColor shown = model_->colorAt(model_->rowOf(id, src));   // as the charts draw it
+            colors.push_back(shown.isValid() ? shown : run_color(*r));
             QString head = QString("#%1 %2").arg(id).arg(QString::fromStdString(r->name));
             if (src) head += QString(" (%1)").arg(QFileInfo(QString::fromStdString(src->path())).fileName());
             headers << head;
