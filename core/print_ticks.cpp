@@ -20,7 +20,8 @@ struct Candidate {
 double score_of(size_t n, int target, int lo_n, int hi_n, double bias) {
     const int k = static_cast<int>(n);
     if (k < 2) return 1e9;
-    const double off = k < lo_n ? lo_n - k : (k > hi_n ? k - hi_n : 0);
+    // too few is worse than too many: an axis with two labels is the failure people report
+    const double off = k < lo_n ? 2.0 * (lo_n - k) : (k > hi_n ? k - hi_n : 0);
     return (off > 0 ? 100 + 10 * off : 0) + std::abs(k - target) + bias;
 }
 

@@ -11,6 +11,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QTemporaryDir>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QtTest/QtTest>
@@ -259,6 +260,46 @@ private Q_SLOTS:
         QVERIFY(d.undo());
         QCOMPARE(layers->value(), before + 3);
         QCOMPARE(d.config().model.n_layers, before + 3);    // the form and its configuration agree
+    }
+
+    // Issue 24 item 13: typing 0.0025 over 0.001 and undoing once gives 0.001 back, not "0.002" and "0".
+    void undoTakesBackAWholeFieldEdit() {
+        Designer d;
+        d.show();
+        auto* lr = qobject_cast<QLineEdit*>(d.field("optim.lr"));
+        QVERIFY(lr);
+        const QString before = lr->text();
+        lr->setFocus();
+        lr->selectAll();
+        QTest::keyClicks(lr, "0.0025");
+        QCOMPARE(lr->text(), QString("0.0025"));
+        QVERIFY(d.undo());
+        QCOMPARE(lr->text(), before);
+        QVERIFY(d.redo());
+        QCOMPARE(lr->text(), QString("0.0025"));
+        // Enter ends the edit: the next typing is a step of its own
+        QTest::keyClick(lr, Qt::Key_Return);
+        lr->selectAll();
+        QTest::keyClicks(lr, "0.003");
+        QVERIFY(d.undo());
+        QCOMPARE(lr->text(), QString("0.0025"));
+        QVERIFY(d.undo());
+        QCOMPARE(lr->text(), before);
+    }
+
+    // A new experiment saved from the form opens again (it wrote base.name, which experiments refuse).
+    void aNewExperimentSavedFromTheFormOpensAgain() {
+        QTemporaryDir dir;
+        Designer d;
+        qobject_cast<QLineEdit*>(d.field("optim.lr"))->setText("0.0042");
+        QVERIFY(d.isModified());
+        const QString path = dir.filePath("new.json");
+        QString err;
+        QVERIFY2(d.saveExperiment(path, &err), qPrintable(err));
+        QVERIFY(!d.isModified());
+        Designer again;
+        QVERIFY2(again.openExperiment(path, &err), qPrintable(err));
+        QCOMPARE(again.config().optim.lr, 0.0042);
     }
 };
 

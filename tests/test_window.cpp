@@ -7,11 +7,18 @@
 #include "core/store/store.h"
 #include "core/train/probes.h"
 #include "widgets/chartsview.h"
+#include "widgets/designer.h"
 #include "widgets/heatmap.h"
 #include "widgets/linechart.h"
 #include "widgets/runtable.h"
 
 #include <QApplication>
+#include <QTimer>
+#include <QSettings>
+#include <QPushButton>
+#include <QMessageBox>
+#include <QLineEdit>
+#include <QFileDialog>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QMouseEvent>
@@ -67,7 +74,10 @@ class TestWindow : public QObject {
     QTemporaryDir dir_;
 
 private Q_SLOTS:
-    void initTestCase() { QVERIFY(dir_.isValid()); }
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        QSettings().clear();   // no form or layout left by an earlier run of these tests
+    }
 
     // Item 7: opening every view with 1 to 8 runs leaves the window the size the user gave it; the
     // run table and the status bar stay in it; the heatmaps keep their axes.
@@ -200,6 +210,73 @@ private Q_SLOTS:
         for (int i = 101; i <= 150; ++i) writer.scalar("train/loss", i, 4.0 - 0.01 * (i - 100));
         writer.flush();
         QTRY_VERIFY_WITH_TIMEOUT(!w.charts()->lossChart()->curves().empty() && w.charts()->lossChart()->curves().at(0).x.back() == 150.0, 10000);
+    }
+
+    // Item 14: Quit with form edits not saved asks; Cancel keeps the window and the edits, Save writes
+    // the experiment, and the next start shows the form as it was left; Discard forgets the edits.
+    void quitAsksAboutUnsavedFormEditsAndTheFormComesBack() {
+        const QString path = dir_.filePath("form.sqlite");
+        const QString saved = dir_.filePath("edited.json");
+        auto answer = [](QMessageBox::StandardButton button, const QString& file = {}) {
+            QTimer::singleShot(200, [=] {
+                auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+                if (!box || box->objectName() != "unsavedForm") return;
+                if (!file.isEmpty())
+                    QTimer::singleShot(300, [=] {
+                        if (auto* fd = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+                            fd->setDirectory(QFileInfo(file).absolutePath());
+                            if (auto* name = fd->findChild<QLineEdit*>("fileNameEdit")) name->setText(QFileInfo(file).fileName());
+                            QMetaObject::invokeMethod(fd, "accept", Qt::QueuedConnection);
+                        }
+                    });
+                box->button(button)->click();
+            });
+        };
+        {
+            MainWindow w(path);
+            w.show();
+            auto* lr = qobject_cast<QLineEdit*>(w.designer()->field("optim.lr"));
+            lr->setText("0.0042");
+            QVERIFY(w.designer()->isModified());
+            answer(QMessageBox::Cancel);
+            QVERIFY(!w.close());                       // asked, and stayed
+            QVERIFY(w.isVisible());
+            QCOMPARE(lr->text(), QString("0.0042"));
+            answer(QMessageBox::Save, saved);
+            QVERIFY(w.close());
+            QVERIFY(QFileInfo::exists(saved));
+        }
+        {
+            MainWindow again(path);
+            QCOMPARE(again.designer()->experimentPath(), saved);
+            QCOMPARE(qobject_cast<QLineEdit*>(again.designer()->field("optim.lr"))->text(), QString("0.0042"));
+            QVERIFY(!again.designer()->isModified());
+            qobject_cast<QLineEdit*>(again.designer()->field("optim.lr"))->setText("0.005");   // an edit never saved ...
+            again.show();
+            answer(QMessageBox::Discard);
+            QVERIFY(again.close());
+        }
+        MainWindow third(path);   // ... is forgotten when the user says so; the file stays as saved
+        QVERIFY(third.designer()->experimentPath().isEmpty());
+        QVERIFY(!third.designer()->isModified());
+        QFile f(saved);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readAll().contains("0.0042"));
+    }
+
+    // Item 15: "Settings that differ" keeps a readable width through resizes (it shrank to ~60 px).
+    void settingsThatDifferKeepTheirWidth() {
+        MainWindow w(dir_.filePath("diff.sqlite"));
+        w.resize(1920, 1080);
+        w.show();
+        settle();
+        for (const QSize size : {QSize(1280, 720), QSize(1000, 700), QSize(860, 600), QSize(1600, 900)}) {
+            w.resize(size);
+            settle();
+            auto* dock = w.findChild<QDockWidget*>("diffDock");
+            QVERIFY(dock);
+            QVERIFY2(dock->width() >= 200, qPrintable(QString("%1×%2: %3 px").arg(size.width()).arg(size.height()).arg(dock->width())));
+        }
     }
 };
 

@@ -346,12 +346,12 @@
         <translation>Schema</translation>
     </message>
     <message>
-        <source>Run shown</source>
-        <translation>Angezeigter Lauf</translation>
+        <source>Variant to edit</source>
+        <translation>Zu bearbeitende Variante</translation>
     </message>
     <message>
-        <source>Which run of the opened experiment the form shows</source>
-        <translation>Welcher Lauf des geöffneten Experiments im Formular steht</translation>
+        <source>Which run of the opened experiment the form shows and edits: Run trains it, Save writes its changes</source>
+        <translation>Welcher Lauf des geöffneten Experiments im Formular gezeigt und bearbeitet wird: Starten trainiert ihn, Speichern schreibt seine Änderungen</translation>
     </message>
     <message>
         <source>auto</source>
@@ -956,10 +956,6 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Experiment &amp;speichern…</translation>
     </message>
     <message>
-        <source>Save experiment</source>
-        <translation>Experiment speichern</translation>
-    </message>
-    <message>
         <source>&amp;Recent experiments</source>
         <translation>&amp;Zuletzt geöffnete Experimente</translation>
     </message>
@@ -1134,6 +1130,22 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>A run is training. Cancel it and quit? Its data so far stays in the store.</source>
         <translation>Ein Lauf trainiert. Abbrechen und beenden? Seine bisherigen Daten bleiben im Speicher.</translation>
+    </message>
+    <message>
+        <source>Save experiment</source>
+        <translation>Experiment speichern</translation>
+    </message>
+    <message>
+        <source>The experiment form has changes not saved in a file.</source>
+        <translation>Das Experiment-Formular hat Änderungen, die in keiner Datei gespeichert sind.</translation>
+    </message>
+    <message>
+        <source>Save them in an experiment file? If you do not decide now (Cancel), nothing is lost; Discard forgets them.</source>
+        <translation>In einer Experimentdatei speichern? Wenn Sie jetzt nicht entscheiden (Abbrechen), geht nichts verloren; Verwerfen vergisst sie.</translation>
+    </message>
+    <message>
+        <source>The experiment form is as you left it, with changes not saved in a file</source>
+        <translation>Das Experiment-Formular ist so, wie Sie es verlassen haben, mit Änderungen, die in keiner Datei gespeichert sind</translation>
     </message>
     <message numerus="yes">
         <source>Following runs on %n server(s) again</source>

@@ -346,12 +346,12 @@
         <translation>方案</translation>
     </message>
     <message>
-        <source>Run shown</source>
-        <translation>显示的运行</translation>
+        <source>Variant to edit</source>
+        <translation>要编辑的变体</translation>
     </message>
     <message>
-        <source>Which run of the opened experiment the form shows</source>
-        <translation>表单显示已打开实验中的哪个运行</translation>
+        <source>Which run of the opened experiment the form shows and edits: Run trains it, Save writes its changes</source>
+        <translation>表单显示并编辑已打开实验中的哪个运行：“运行”训练它，“保存”写入其更改</translation>
     </message>
     <message>
         <source>auto</source>
@@ -955,10 +955,6 @@ NormLab 将改为打开默认存储。</translation>
         <translation>保存实验(&amp;S)…</translation>
     </message>
     <message>
-        <source>Save experiment</source>
-        <translation>保存实验</translation>
-    </message>
-    <message>
         <source>&amp;Recent experiments</source>
         <translation>最近的实验(&amp;R)</translation>
     </message>
@@ -1133,6 +1129,22 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>A run is training. Cancel it and quit? Its data so far stays in the store.</source>
         <translation>有运行正在训练。取消并退出？其已有数据会保留在存储中。</translation>
+    </message>
+    <message>
+        <source>Save experiment</source>
+        <translation>保存实验</translation>
+    </message>
+    <message>
+        <source>The experiment form has changes not saved in a file.</source>
+        <translation>实验表单有尚未保存到文件的更改。</translation>
+    </message>
+    <message>
+        <source>Save them in an experiment file? If you do not decide now (Cancel), nothing is lost; Discard forgets them.</source>
+        <translation>要将它们保存到实验文件吗？现在不决定（取消）则不会丢失任何内容；“放弃”会丢弃这些更改。</translation>
+    </message>
+    <message>
+        <source>The experiment form is as you left it, with changes not saved in a file</source>
+        <translation>实验表单保持您离开时的样子，包含尚未保存到文件的更改</translation>
     </message>
     <message numerus="yes">
         <source>Following runs on %n server(s) again</source>

@@ -3,6 +3,19 @@
 # that no string is left unfinished. A plural ("%n run(s)") takes a list of
 # German forms [one, many]; Chinese has one form.
 T = {
+    # the form across a quit (app/gui/mainwindow_form.cpp)
+    "Variant to edit": ("Zu bearbeitende Variante", "要编辑的变体"),
+    "Which run of the opened experiment the form shows and edits: Run trains it, Save writes its changes":
+        ("Welcher Lauf des geöffneten Experiments im Formular gezeigt und bearbeitet wird: Starten trainiert ihn, Speichern schreibt seine Änderungen",
+         "表单显示并编辑已打开实验中的哪个运行：“运行”训练它，“保存”写入其更改"),
+    "The experiment form has changes not saved in a file.":
+        ("Das Experiment-Formular hat Änderungen, die in keiner Datei gespeichert sind.", "实验表单有尚未保存到文件的更改。"),
+    "Save them in an experiment file? If you do not decide now (Cancel), nothing is lost; Discard forgets them.":
+        ("In einer Experimentdatei speichern? Wenn Sie jetzt nicht entscheiden (Abbrechen), geht nichts verloren; Verwerfen vergisst sie.",
+         "要将它们保存到实验文件吗？现在不决定（取消）则不会丢失任何内容；“放弃”会丢弃这些更改。"),
+    "The experiment form is as you left it, with changes not saved in a file":
+        ("Das Experiment-Formular ist so, wie Sie es verlassen haben, mit Änderungen, die in keiner Datei gespeichert sind",
+         "实验表单保持您离开时的样子，包含尚未保存到文件的更改"),
     # figures for print (widgets/plot_figure.h)
     "train": ("Training", "训练"),
     "validation": ("Validierung", "验证"),
@@ -247,8 +260,6 @@ T = {
     "&Colour…": ("&Farbe…", "颜色(&C)…"),
     "Colour of run #%1": ("Farbe von Lauf #%1", "运行 #%1 的颜色"),
     # designer
-    "Run shown": ("Angezeigter Lauf", "显示的运行"),
-    "Which run of the opened experiment the form shows": ("Welcher Lauf des geöffneten Experiments im Formular steht", "表单显示已打开实验中的哪个运行"),
     "These apply only to the nGPT layout (Layout: ngpt, or the nGPT scheme)": ("Gilt nur für das nGPT-Layout (Layout: ngpt oder das nGPT-Schema)", "仅适用于 nGPT 布局（布局：ngpt，或 nGPT 方案）"),
     "nGPT has no LayerNorm: these do not apply to the nGPT layout": ("nGPT hat keine LayerNorm: diese Optionen gelten nicht für das nGPT-Layout", "nGPT 没有 LayerNorm：这些选项不适用于 nGPT 布局"),
     "Threads": ("Threads", "线程数"),

@@ -156,6 +156,7 @@ Designer::Designer(QWidget* parent) : QWidget(parent) {
     apply_scheme(c, Scheme::PreLN);
     c.train.steps = 300;
     setConfig(c);
+    saved_ = formJson().dump();   // a fresh form has nothing to save
 }
 
 void Designer::build() {
@@ -173,9 +174,9 @@ void Designer::build() {
     take_wheel_only_when_focused(variant_);
     variant_->setObjectName("variant");
     variant_->setVisible(false);
-    variant_label_ = new QLabel(tr("Run shown"), this);
+    variant_label_ = new QLabel(tr("Variant to edit"), this);
     variant_label_->setVisible(false);
-    variant_->setToolTip(tr("Which run of the opened experiment the form shows"));
+    variant_->setToolTip(tr("Which run of the opened experiment the form shows and edits: Run trains it, Save writes its changes"));
     top->addRow(variant_label_, variant_);
     outer->addLayout(top);
 
@@ -304,7 +305,7 @@ void Designer::changeEvent(QEvent* e) {
             else if (auto* label = qobject_cast<QLabel*>(w)) label->setText(tr(src));
         }
         scheme_label_->setText(tr("Scheme"));
-        variant_label_->setText(tr("Run shown"));
+        variant_label_->setText(tr("Variant to edit"));
         run_->setText(tr("Run"));
         run_all_->setText(tr("Run experiment"));
         updateEnabled();

@@ -48,6 +48,13 @@ public:
     bool openExperiment(const QString& path, QString* error);
     bool saveExperiment(const QString& path, QString* error) const;
     const std::optional<Experiment>& experiment() const { return experiment_; }
+    QString experimentPath() const { return path_; }   // the file opened or last saved; "" for none
+    // Edits since the form was opened, saved or started (what Quit asks about).
+    bool isModified() const;
+    // The form as the user left it — the experiment file, the variant edited and
+    // every field, saved or not — to be put back at the next start.
+    nlohmann::json formState() const;
+    bool restoreFormState(const nlohmann::json& state);
 
     // Undo/redo of the form (Edit menu): each change of a field, a scheme
     // switch or an opened experiment is one step; 200 steps are kept.
@@ -97,11 +104,14 @@ private:
     // The configuration last put into the form, whole: formJson() starts from it.
     nlohmann::json loaded_;
     std::optional<Experiment> experiment_;
+    mutable QString path_;
+    mutable std::string saved_;   // the form (JSON text) as last opened or saved
     bool filling_ = false;
     // designer_undo.cpp: form states (JSON text) before the current one, and after it
     void recordUndo();
     bool stepUndo(std::vector<std::string>& from, std::vector<std::string>& to);
     std::vector<std::string> undo_, redo_;
+    QObject* typing_ = nullptr;   // the field whose edit the last step holds, while it goes on
     std::string current_;
     bool restoring_ = false;
 };

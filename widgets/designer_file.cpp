@@ -31,6 +31,33 @@ bool Designer::openExperiment(const QString& path, QString* error) {
     variant_->setToolTip(tr("The runs of %1; Run experiment queues them all").arg(QString::fromStdString(experiment_->name)));
     filling_ = false;
     setConfig(experiment_->runs.front().config);
+    path_ = path;
+    saved_ = formJson().dump();
+    return true;
+}
+
+bool Designer::isModified() const { return !saved_.empty() && formJson().dump() != saved_; }
+
+json Designer::formState() const {
+    return {{"form", formJson()}, {"path", path_.toStdString()}, {"variant", variant_->currentIndex()}, {"saved", saved_}};
+}
+
+bool Designer::restoreFormState(const json& state) {
+    if (!state.is_object() || !state.contains("form") || !state["form"].is_object()) return false;
+    const QString path = QString::fromStdString(state.value("path", std::string()));
+    if (!path.isEmpty() && QFileInfo::exists(path)) {
+        QString err;
+        if (openExperiment(path, &err)) {
+            const int v = state.value("variant", 0);
+            if (v >= 0 && v < variant_->count()) variant_->setCurrentIndex(v);
+        }
+    }
+    try {
+        fillForm(state["form"]);   // every field as it was left, edits included
+    } catch (const std::exception&) {
+        return false;   // a form from another version: the defaults stay
+    }
+    saved_ = state.value("saved", formJson().dump());
     return true;
 }
 
@@ -64,7 +91,9 @@ bool Designer::saveExperiment(const QString& path, QString* error) const {
         collect_changes(formJson(), "", experiment_->runs[shown].resolved, changes);
         doc = with_run_changes(*experiment_, shown, changes, &swept);
     } else {
-        doc = {{"name", QFileInfo(path).completeBaseName().toStdString()}, {"base", formJson()}};
+        json base = formJson();
+        base.erase("name");   // an experiment names its runs by variant and sweep (load_experiment refuses base.name)
+        doc = {{"name", QFileInfo(path).completeBaseName().toStdString()}, {"base", base}};
     }
     if (QString why = refused_output(path); !why.isEmpty()) {
         if (error) *error = why;
@@ -76,6 +105,8 @@ bool Designer::saveExperiment(const QString& path, QString* error) const {
         if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
         return false;
     }
+    path_ = path;
+    saved_ = formJson().dump();
     if (!swept.empty()) {
         QStringList keys;
         for (auto& k : swept) keys << QString::fromStdString(k);

@@ -126,8 +126,11 @@ bool x_labels_fit(const QFontMetricsF& fm, const Axis& x, const PrintTicks& t, d
 PrintTicks thinned(const Axis& a, double length, double gap) {
     const PrintTicks dense = print_ticks(a.lo, a.hi, a.log, 10, 8, 14, a.integer);
     std::vector<double> kept;
-    for (double v : dense.values)
-        if (kept.empty() || (a.frac(v) - a.frac(kept.back())) * length >= gap) kept.push_back(v);
+    for (double g = gap; kept.empty() || kept.size() > 7; g *= 1.25) {   // never more than 7
+        kept.clear();
+        for (double v : dense.values)
+            if (kept.empty() || (a.frac(v) - a.frac(kept.back())) * length >= g) kept.push_back(v);
+    }
     PrintTicks t = label_ticks(kept, a.log);
     return t.values.size() >= 4 ? t : print_ticks(a.lo, a.hi, a.log, 4, 2, 4, a.integer);
 }

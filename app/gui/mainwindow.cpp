@@ -130,6 +130,7 @@ MainWindow::MainWindow(const QString& store_path, QWidget* parent) : QMainWindow
     restoreGeometry(settings.value("geometry").toByteArray());
     restoreState(settings.value("windowState").toByteArray());
     applyTheme();
+    restoreFormState();
     // The runs shown when the window last closed on this store, selected in
     // the table too; else the newest run.
     std::vector<qint64> last;
@@ -257,6 +258,7 @@ void MainWindow::buildUi() {
     diff_ = new QTableWidget(this);
     diff_->setObjectName("differences");
     diff_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    diff_->setMinimumWidth(200);   // a key and a value readable through any resize (it shrank to ~60 px)
     auto* diff_dock = new QDockWidget(tr("Settings that differ"), this);
     diff_dock->setObjectName("diffDock");
     diff_dock->setWidget(diff_);
@@ -290,11 +292,7 @@ void MainWindow::buildMenus() {
         s.setValue("recentExperiments", recent.mid(0, 8));
     });
     open->setShortcut(QKeySequence::Open);
-    auto* save = file->addAction(tr("&Save experiment…"), this, [this] {
-        const QString p = QFileDialog::getSaveFileName(this, tr("Save experiment"), QString(), tr("Experiments (*.json)"));
-        QString err;
-        if (!p.isEmpty() && !designer_->saveExperiment(p, &err)) QMessageBox::warning(this, tr("Experiment"), err);
-    });
+    auto* save = file->addAction(tr("&Save experiment…"), this, [this] { saveExperimentAs(); });
     save->setShortcut(QKeySequence::Save);
     auto* recent = file->addMenu(tr("&Recent experiments"));
     connect(recent, &QMenu::aboutToShow, this, [this, recent] {
@@ -461,6 +459,11 @@ void MainWindow::closeEvent(QCloseEvent* e) {
             return;
         }
     }
+    if (!confirmFormOnQuit()) {
+        e->ignore();
+        return;
+    }
+    saveFormState();
     QSettings s;
     s.setValue("geometry", saveGeometry());
     s.setValue("windowState", saveState());

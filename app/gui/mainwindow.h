@@ -121,6 +121,13 @@ protected:
 private:
     void buildUi();
     void buildMenus();
+    // mainwindow_form.cpp: the experiment form across a quit — unsaved edits
+    // asked about (save, discard, or stay), the form as left put back at start.
+    bool confirmFormOnQuit();
+    void saveFormState();
+    void restoreFormState();
+    bool saveExperimentAs();   // File → Save experiment: false when cancelled or it failed
+    bool discard_form_ = false;
     void retranslate();
     static QString shownStatus(const QString& worker_status);
     QStringList queueHeaders() const;
