@@ -19,7 +19,11 @@
 #include <QMessageBox>
 #include <QLineEdit>
 #include <QFileDialog>
+#include <QChart>
 #include <QComboBox>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
+#include <QLegend>
 #include <QDockWidget>
 #include <QMouseEvent>
 #include <QScreen>
@@ -131,6 +135,19 @@ private Q_SLOTS:
                     settle();
                     for (auto* c : w.charts()->findChildren<LineChart*>()) {
                         if (!c->isVisible() || c->curves().empty()) continue;
+                        // what Qt Charts draws on the axes, after its own eliding: the scene's text items outside the legend
+                        auto in_legend = [&](QGraphicsItem* item) {
+                            for (QGraphicsItem* p = item; p; p = p->parentItem())
+                                if (p == c->chart()->legend()) return true;
+                            return false;
+                        };
+                        int drawn = 0;
+                        for (QGraphicsItem* item : c->chart()->scene()->items())
+                            if (auto* t = dynamic_cast<QGraphicsTextItem*>(item); t && t->isVisible() && !in_legend(item) && ++drawn)
+                                QVERIFY2(!t->toPlainText().contains(QString::fromUtf8("…")) && !t->toPlainText().contains("..."),
+                                         qPrintable(QString("%1, %2×%3, tab %4, %5 draws \"%6\"").arg(what).arg(size.width()).arg(size.height())
+                                                        .arg(tab).arg(c->objectName(), t->toPlainText())));
+                        QVERIFY2(drawn >= 6, qPrintable(QString("%1: %2 texts on the axes").arg(c->objectName()).arg(drawn)));   // labels and titles
                         for (const QStringList& labels : {c->xTickLabels(), c->yTickLabels()}) {
                             const QString where = QString("%1, %2×%3, tab %4, %5: %6").arg(what).arg(size.width()).arg(size.height()).arg(tab)
                                                       .arg(c->objectName(), labels.join(" "));
