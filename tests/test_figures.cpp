@@ -305,6 +305,110 @@ private Q_SLOTS:
         w.setLogScale(false);
         QVERIFY2(w.colourBarLabels().size() >= 3, qPrintable(w.colourBarLabels().join(" ")));
     }
+
+    // normlab figure, as the issue asks: a log axis spanning 1.5×, 10× and
+    // 10⁶× has its tick labels in the PDF (pdftotext finds each label the
+    // chart computes), the page is a double column wide, and bad input
+    // writes nothing and names the option.
+    void figureCommandLabelsLogAxesInPdf() {
+        const QString path = dir_.filePath("fig.sqlite");
+        const std::vector<double> spans = {1.5, 10.0, 1e6};
+        std::vector<int64_t> ids;
+        {
+            Store s(path.toStdString());
+            for (double span : spans) {
+                const int64_t id = s.create_run(QString("span %1").arg(span).toStdString(), "pre_ln", nlohmann::json::object(), 1);
+                s.mark_running(id, "cpu", nlohmann::json::object());
+                RunWriter w(s, id);
+                for (int i = 0; i <= 100; ++i) w.scalar("train/grad_norm", i, 2.0 * std::pow(span, i / 100.0));
+                ids.push_back(id);
+            }
+        }
+        auto run = [](const QString& program, const QStringList& args, QString* out, QString* err) {
+            QProcess p;
+            p.start(program, args);
+            if (!p.waitForFinished(120000)) return -1;
+            if (out) *out = QString::fromUtf8(p.readAllStandardOutput());
+            if (err) *err = QString::fromUtf8(p.readAllStandardError());
+            return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        };
+        for (size_t k = 0; k < spans.size(); ++k) {
+            const QString pdf = dir_.filePath(QString("fig%1.pdf").arg(k));
+            QString out, err;
+            QStringList fargs{"figure", QString::number(ids[k]), "--view", "scalars", "--probe", "train/grad_norm",
+                              "--log-y", "--column", "double", "--font-pt", "8", "--out", pdf, "--store", path};
+            if (k == 2) fargs << "--log-x";   // and a log x axis, labelled in the PDF too
+            QCOMPARE(run(NORMLAB_APP, fargs, &out, &err), 0);
+            QString text, info;
+            QCOMPARE(run("pdftotext", {"-layout", pdf, "-"}, &text, &err), 0);
+            const QStringList tokens = text.split(QRegularExpression("\\s+"), Qt::SkipEmptyParts);
+            // the ticks the figure chooses for this data at this size: 4 to 7 on each axis, each in the PDF's text
+            PlotSpec ref;
+            Curve c{"g", Qt::blue};
+            for (int i = 0; i <= 100; ++i) c.x.push_back(i), c.y.push_back(2.0 * std::pow(spans[k], i / 100.0));
+            ref.curves = {c};
+            ref.log_y = true;
+            ref.log_x = k == 2;
+            ref.x_title = "step";
+            ref.y_title = "Global gradient norm (before clipping)";
+            QCOMPARE(run("pdfinfo", {pdf}, &info, &err), 0);
+            const auto size = QRegularExpression("Page size:\\s+([0-9.]+) x ([0-9.]+) pts").match(info);
+            QVERIFY2(size.hasMatch(), qPrintable(info));
+            const auto [xt, yt] = plot_ticks(ref, 183, size.captured(2).toDouble() / 72 * 25.4, 8);
+            for (const PrintTicks* t : {&xt, &yt}) {
+                QVERIFY2(t->labels.size() >= 4 && t->labels.size() <= 7, qPrintable(QString("span %1: %2 ticks").arg(spans[k]).arg(t->labels.size())));
+                for (auto& l : t->labels)
+                    QVERIFY2(tokens.contains(QString::fromStdString(l)),
+                             qPrintable(QString("span %1: label %2 not in the PDF's text: %3").arg(spans[k]).arg(QString::fromStdString(l), tokens.join(" "))));
+            }
+            if (k == 2) QVERIFY2(tokens.contains("10") && tokens.contains("100"), qPrintable(tokens.join(" ")));   // log x: decades
+            QCOMPARE(run("pdfinfo", {pdf}, &info, &err), 0);
+            const auto m = QRegularExpression("Page size:\\s+([0-9.]+) x ([0-9.]+) pts").match(info);
+            QVERIFY2(m.hasMatch(), qPrintable(info));
+            QVERIFY2(std::abs(m.captured(1).toDouble() - 183 / 25.4 * 72) < 1.5, qPrintable(info));   // 183 mm
+        }
+        // An SVG declares the size asked for (it said 118.5 mm for a single column: 4/3 too large).
+        for (auto [column, mm] : {std::pair<const char*, double>{"single", 89}, {"double", 183}}) {
+            const QString svg = dir_.filePath(QString("size-%1.svg").arg(column));
+            QString out, err;
+            QCOMPARE(run(NORMLAB_APP, {"figure", QString::number(ids[0]), "--view", "loss", "--column", column, "--out", svg,
+                                       "--store", path}, &out, &err), 0);
+            QFile f(svg);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const auto m = QRegularExpression("<svg[^>]*width=\"([0-9.]+)mm\"").match(QString::fromUtf8(f.read(2000)));
+            QVERIFY2(m.hasMatch(), svg.toUtf8().constData());
+            QVERIFY2(std::abs(m.captured(1).toDouble() - mm) < 0.5, qPrintable(QString("%1: %2 mm").arg(column, m.captured(1))));
+        }
+        // --view gains: the box plots per layer at the latest step, for the gain --probe names, in every run's colour.
+        {
+            Store g(path.toStdString());
+            RunWriter w(g, ids[0]);
+            for (int64_t step : {0, 10})
+                for (int layer = 0; layer < 2; ++layer) {
+                    std::vector<double> v;
+                    for (int k = 0; k < 64; ++k) v.push_back(step == 0 ? 1.0 : 1.0 + 0.01 * std::sin(k + layer));
+                    w.distribution(summarize("gain/ln", layer, step, v, 16));
+                }
+        }
+        const QString gains = dir_.filePath("gains.pdf");
+        QString gout, gerr, gtext;
+        QCOMPARE(run(NORMLAB_APP, {"figure", QString::number(ids[0]), "--view", "gains", "--probe", "gain/ln", "--out", gains,
+                                   "--store", path}, &gout, &gerr), 0);
+        QCOMPARE(run("pdftotext", {"-layout", gains, "-"}, &gtext, &gerr), 0);
+        for (const char* want : {"layer (step 10)", "gain/ln", "span 1.5"})
+            QVERIFY2(gtext.contains(want), qPrintable(QString("%1 not in %2").arg(want, gtext)));
+        const QString bad = dir_.filePath("bad.pdf");
+        QString err;
+        QCOMPARE(run(NORMLAB_APP, {"figure", QString::number(ids[0]), "--view", "weights", "--out", bad, "--store", path}, nullptr, &err), 2);
+        QVERIFY2(err.contains("--view weights") && err.contains("scalars"), qPrintable(err));
+        // Valid probes are listed as --probe takes them, slashes and all (it listed "gainln").
+        QCOMPARE(run(NORMLAB_APP, {"figure", QString::number(ids[0]), "--view", "gains", "--probe", "gain/nope", "--out", bad,
+                                   "--store", path}, nullptr, &err), 2);
+        QVERIFY2(err.contains("gain/ln"), qPrintable(err));
+        QCOMPARE(run(NORMLAB_APP, {"figure", "no such run", "--out", bad, "--store", path}, nullptr, &err), 2);
+        QVERIFY2(err.contains("no such run"), qPrintable(err));
+        QVERIFY(!QFile::exists(bad));
+    }
 };
 
 QTEST_MAIN(TestFigures)
