@@ -9,6 +9,7 @@
 
 #include <csignal>
 #include <fstream>
+#include <map>
 
 using nlohmann::json;
 
@@ -25,8 +26,13 @@ class TestCli : public QObject {
     QString store_;
     QString exp_;
 
-    Result cli(const QStringList& args, int timeout_ms = 120000) {
+    Result cli(const QStringList& args, int timeout_ms = 120000, const QStringList& env = {}) {
         QProcess p;
+        if (!env.isEmpty()) {
+            QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+            for (const QString& kv : env) e.insert(kv.section('=', 0, 0), kv.section('=', 1));
+            p.setProcessEnvironment(e);
+        }
         p.start(QStringLiteral(NORMLAB_CLI), args);
         if (!p.waitForFinished(timeout_ms)) {
             p.kill();
@@ -223,6 +229,37 @@ private Q_SLOTS:
         QCOMPARE(last.status, normlab::RunStatus::Cancelled);
         QVERIFY(last.steps_done > 0);
         QVERIFY(!last.checkpoint.empty());
+    }
+
+    // Issue 25 item 2: MFU. With the device's peak given ($NORMLAB_PEAK_TFLOPS; a GPU's comes from its data
+    // sheet), every step records train/mfu = FLOPs per token × its tokens/s ÷ the peak, the run's info has both
+    // numbers, and the progress line shows it. FLOPs per token counted here again, as nanoGPT counts them.
+    void mfuIsRecordedWhereThePeakIsKnown() {
+        const QString store = dir_.filePath("mfu.sqlite");
+        const QString exp = write("mfu.json", {{"name", "mfu"},
+                                               {"base", {{"model", {{"d_model", 32}, {"n_layers", 2}, {"n_heads", 4}, {"d_ff", 64}, {"context", 16}}},
+                                                         {"train", {{"steps", 12}, {"batch_size", 4}, {"eval_every", 0}, {"threads", 1}}},
+                                                         {"data", {{"source", "markov"}, {"markov", {{"length", 5000}}}}}}},
+                                               {"variants", {{{"scheme", "pre_ln"}}}}});
+        Result r = cli({"run", exp, "--store", store}, 120000, {"NORMLAB_PEAK_TFLOPS=0.001"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(" MFU "), qPrintable(r.err));
+        const double d = 32, f = 64, L = 2, T = 16, V = 256;
+        const double flops = 6 * (L * (4 * d * d + 2 * d * f) + V * d) + 12 * L * T * d;
+        normlab::Store s(store.toStdString(), normlab::Store::Mode::ReadOnly);
+        const auto run = s.find_run("pre_ln");
+        QCOMPARE(run.info.value("flops_per_token", 0.0), flops);
+        QCOMPARE(run.info.value("peak_flops", 0.0), 1e9);
+        std::map<int64_t, double> tps, mfu;
+        for (auto& series : s.series(run.id, false)) {
+            if (series.name != "train/tokens_per_s" && series.name != "train/mfu") continue;
+            for (auto& p : s.points(series.id, -1)) (series.name == "train/mfu" ? mfu : tps)[p.step] = p.value;
+        }
+        QCOMPARE(mfu.size(), size_t(12));
+        for (auto& [step, m] : mfu) QVERIFY2(std::abs(m - flops * tps[step] / 1e9) <= 1e-9 * m, qPrintable(QString::number(step)));
+        // without a known peak (a CPU): no MFU, and nothing claims one
+        r = cli({"run", exp, "--store", dir_.filePath("no-mfu.sqlite")});
+        QVERIFY2(r.code == 0 && !r.err.contains("MFU"), qPrintable(r.err));
     }
 };
 

@@ -2,6 +2,7 @@
 // DeepNorm constants, BranchNorm schedules, learning-rate schedules,
 // experiment expansion.
 #include "core/config.h"
+#include "core/flops.h"
 #include "core/errors.h"
 #include "core/experiment.h"
 #include "tests/test_util.h"
@@ -276,6 +277,22 @@ private Q_SLOTS:
             Experiment ex = load_experiment(dir.filePath(f).toStdString());
             QVERIFY2(!ex.runs.empty(), qPrintable(f));
         }
+    }
+
+    // FLOPs per token (nanoGPT's estimate_mfu, PaLM Appendix B) and device peaks from the data sheets.
+    void flopsAndPeaks() {
+        ModelConfig m;   // d 128 × 4 layers, d_ff 512, context 128, GELU
+        const double d = 128, f = 512, L = 4, T = 128, V = 256;
+        QCOMPARE(training_flops_per_token(m), 6 * (L * (4 * d * d + 2 * d * f) + V * d) + 12 * L * T * d);
+        m.activation = Activation::SwiGLU;   // gate and value: fc1 is 2f × d
+        QCOMPARE(training_flops_per_token(m), 6 * (L * (4 * d * d + 3 * d * f) + V * d) + 12 * L * T * d);
+        QCOMPARE(device_peak_flops("NVIDIA H100 80GB HBM3", "bf16"), 989.4e12);
+        QCOMPARE(device_peak_flops("NVIDIA H100 PCIe", "bf16"), 756e12);
+        QCOMPARE(device_peak_flops("NVIDIA H200", "fp32"), 66.9e12);
+        QCOMPARE(device_peak_flops("NVIDIA A100-SXM4-80GB", "tf32"), 156e12);
+        QCOMPARE(device_peak_flops("Tesla T4", "fp32"), 0.0);        // not in the table: no MFU rather than a wrong one
+        QCOMPARE(mfu(1e9, 1e5, 1e15), 0.1);
+        QCOMPARE(mfu(1e9, 1e5, 0), 0.0);
     }
 };
 

@@ -334,6 +334,10 @@
         <source>DeepNorm α</source>
         <translation>DeepNorm α</translation>
     </message>
+    <message>
+        <source>Model-FLOPs utilisation (MFU)</source>
+        <translation>Modell-FLOP-Auslastung (MFU)</translation>
+    </message>
 </context>
 <context>
     <name>normlab::Designer</name>
@@ -1224,6 +1228,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>Run #%1 %2: step %3/%4 (%5%) · loss %6 · ETA %7</source>
         <translation>Lauf #%1 %2: Schritt %3/%4 (%5 %) · Verlust %6 · Restzeit %7</translation>
+    </message>
+    <message>
+        <source> · MFU %1%</source>
+        <translation> · MFU %1 %</translation>
     </message>
     <message>
         <source>Run #%1: %2</source>

@@ -334,6 +334,10 @@
         <source>DeepNorm α</source>
         <translation>DeepNorm α</translation>
     </message>
+    <message>
+        <source>Model-FLOPs utilisation (MFU)</source>
+        <translation>模型浮点运算利用率（MFU）</translation>
+    </message>
 </context>
 <context>
     <name>normlab::Designer</name>
@@ -1221,6 +1225,10 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>Run #%1 %2: step %3/%4 (%5%) · loss %6 · ETA %7</source>
         <translation>运行 #%1 %2：第 %3/%4 步（%5%）· 损失 %6 · 剩余 %7</translation>
+    </message>
+    <message>
+        <source> · MFU %1%</source>
+        <translation> · MFU %1%</translation>
     </message>
     <message>
         <source>Run #%1: %2</source>

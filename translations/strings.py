@@ -16,6 +16,9 @@ T = {
     "The experiment form is as you left it, with changes not saved in a file":
         ("Das Experiment-Formular ist so, wie Sie es verlassen haben, mit Änderungen, die in keiner Datei gespeichert sind",
          "实验表单保持您离开时的样子，包含尚未保存到文件的更改"),
+    # MFU (core/flops.h)
+    "Model-FLOPs utilisation (MFU)": ("Modell-FLOP-Auslastung (MFU)", "模型浮点运算利用率（MFU）"),
+    " · MFU %1%": (" · MFU %1 %", " · MFU %1%"),
     # figures for print (widgets/plot_figure.h)
     "train": ("Training", "训练"),
     "validation": ("Validierung", "验证"),

@@ -272,6 +272,7 @@ QWidget* ChartsView::buildScalarsTab() {
     const std::pair<const char*, const char*> items[] = {
         {"train/grad_norm", QT_TRANSLATE_NOOP("normlab::ChartsView", "Global gradient norm (before clipping)")},
         {"train/tokens_per_s", QT_TRANSLATE_NOOP("normlab::ChartsView", "Tokens per second")},
+        {"train/mfu", QT_TRANSLATE_NOOP("normlab::ChartsView", "Model-FLOPs utilisation (MFU)")},
         {"branchnorm/alpha", QT_TRANSLATE_NOOP("normlab::ChartsView", "BranchNorm α_t")},
         {"deepnorm/alpha", QT_TRANSLATE_NOOP("normlab::ChartsView", "DeepNorm α")},
         {"train/lr", QT_TRANSLATE_NOOP("normlab::ChartsView", "Learning rate")}};

@@ -101,10 +101,11 @@ void ProgressPrinter::operator()(const Progress& p) {
     const double frac = p.total > 0 ? static_cast<double>(p.step) / p.total : 0;
     char head[64];
     std::snprintf(head, sizeof head, "[%zu/%zu]", index_, count_);
-    char tail[160];
-    std::snprintf(tail, sizeof tail, "step %lld/%lld loss %s val %s %.0f tok/s ETA %s",
+    char tail[192], mfu[32] = "";
+    if (p.mfu > 0) std::snprintf(mfu, sizeof mfu, " MFU %.1f%%", 100 * p.mfu);   // where the device's peak is known
+    std::snprintf(tail, sizeof tail, "step %lld/%lld loss %s val %s %.0f tok/s%s ETA %s",
                   static_cast<long long>(p.step), static_cast<long long>(p.total), fmt_loss(p.loss).c_str(),
-                  fmt_loss(p.val_loss).c_str(), p.tokens_per_s, format_duration(p.eta_s).c_str());
+                  fmt_loss(p.val_loss).c_str(), p.tokens_per_s, mfu, format_duration(p.eta_s).c_str());
     if (tty_) {
         const int width = 24, filled = static_cast<int>(frac * width);
         std::string bar(static_cast<size_t>(filled), '=');

@@ -247,7 +247,8 @@ void MainWindow::onProgress(const ProgressInfo& p) {
                            .arg(p.total)
                            .arg(pct)
                            .arg(std::isfinite(p.loss) ? QString::number(p.loss, 'f', 3) : QString("nan"))
-                           .arg(paused ? tr("paused") : fmt_eta(p.eta_s)));
+                           .arg(paused ? tr("paused") : fmt_eta(p.eta_s)) +
+                       (p.mfu > 0 ? tr(" · MFU %1%").arg(100 * p.mfu, 0, 'f', 1) : QString()));   // where the device's peak is known
 }
 
 void MainWindow::onRunEnded(qint64 run, const QString& status, const QString& message) {

@@ -93,6 +93,7 @@ void TrainingWorker::process() {
             info.loss = p.loss;
             info.val_loss = p.val_loss;
             info.tokens_per_s = p.tokens_per_s;
+            info.mfu = p.mfu;
             info.eta_s = p.eta_s;
             info.status = control_.paused() ? QStringLiteral("paused") : QString::fromStdString(status_name(p.status));
             Q_EMIT progress(info);

@@ -24,7 +24,7 @@ struct ProgressInfo {
     qint64 run = 0;
     QString name;
     qint64 step = 0, total = 0;
-    double loss = 0, val_loss = 0, tokens_per_s = 0, eta_s = 0;
+    double loss = 0, val_loss = 0, tokens_per_s = 0, eta_s = 0, mfu = 0;
     QString status;
 };
 

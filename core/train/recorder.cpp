@@ -167,6 +167,21 @@ int default_threads() {
     return n == 0 ? 1 : static_cast<int>(n);
 }
 
+// A run train_run may take: queued, or (resuming) stopped with a checkpoint or without.
+void require_trainable(const RunInfo& info, bool resume) {
+    const std::string id_text = "run " + std::to_string(info.id);
+    if (resume && !resumable(info.status)) {
+        if (info.status == RunStatus::Finished) throw RunError(id_text + " already finished; nothing was changed");
+        if (info.status == RunStatus::Running)
+            throw RunError(id_text + " is being trained by process " + std::to_string(info.pid) + " on " + info.host +
+                           "; nothing was changed");
+        throw RunError(id_text + " is " + info.status_text + "; only queued, cancelled, interrupted or failed runs"
+                       " can be resumed");
+    }
+    if (!resume && info.status != RunStatus::Queued)
+        throw RunError(id_text + " is " + info.status_text + ", not queued; resume it instead");
+}
+
 // Before a run: checked, then queued (see trainer.h).
 int64_t queue_run(Store& store, const RunConfig& cfg, int64_t experiment_id, const std::vector<std::string>& tags) {
     validate(cfg);

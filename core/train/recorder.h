@@ -31,6 +31,9 @@ void scale_grads(const std::vector<torch::Tensor>& params, double scale, bool mu
 // AMSGrad) through LibTorch's step().
 void optimizer_step(torch::optim::Optimizer& opt, bool multi_tensor);
 
+// Throws RunError saying why when `info` cannot be trained (resume: resumed) now.
+void require_trainable(const RunInfo& info, bool resume);
+
 // Writes the probes of one step; every probe gathers its device tensors and
 // copies them to the host once.
 struct Recorder {

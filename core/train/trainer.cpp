@@ -11,6 +11,7 @@
 #include "core/data/data.h"
 #include "core/dist/communicator.h"
 #include "core/errors.h"
+#include "core/flops.h"
 #include "core/model/gpt.h"
 #include "core/platform.h"
 #include "core/train/io.h"
@@ -45,17 +46,8 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
     auto info = store.run(run_id);
     if (!info) throw StoreError("no run " + std::to_string(run_id) + " in " + store.path());
     if (store.read_only()) throw StoreError(store.path() + " is open read-only; runs cannot be trained into it");
+    require_trainable(*info, opts.resume);
     const std::string id_text = "run " + std::to_string(run_id);
-    if (opts.resume && !resumable(info->status)) {
-        if (info->status == RunStatus::Finished) throw RunError(id_text + " already finished; nothing was changed");
-        if (info->status == RunStatus::Running)
-            throw RunError(id_text + " is being trained by process " + std::to_string(info->pid) + " on " + info->host +
-                           "; nothing was changed");
-        throw RunError(id_text + " is " + info->status_text + "; only queued, cancelled, interrupted or failed runs"
-                       " can be resumed");
-    }
-    if (!opts.resume && info->status != RunStatus::Queued)
-        throw RunError(id_text + " is " + info->status_text + ", not queued; resume it instead");
     RunConfig cfg = run_config_from_json(info->config);
     validate(cfg);
     if (!opts.device.empty()) cfg.train.device = opts.device;
@@ -220,11 +212,15 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             sync = std::make_unique<GradSync>(*comm, params, opts.bucket_mb, opts.overlap);
         }
 
+        // MFU against the device's peak, for every rank's device together (core/flops.h)
+        const double flops_per_token = training_flops_per_token(cfg.model), peak = device_peak(device_name) * (comm ? W : 1);
         json run_info = {{"parameters", model->parameter_count()},
                          {"data", data.description},
                          {"data_bytes", data.bytes.size()},
                          {"data_hash", data_fingerprint(data.bytes)},
                          {"tokens_per_step", static_cast<int64_t>(B) * T},
+                         {"flops_per_token", flops_per_token},
+                         {"peak_flops", peak},
                          {"threads", torch::get_num_threads()},
                          {"thread_waiting", thread_waiting_summary()}};
         if (comm)
@@ -320,6 +316,7 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             p.elapsed_s = seconds_since(t0);
             const double done = static_cast<double>(step - start_step);
             p.tokens_per_s = p.elapsed_s > 0 ? done * B * T / p.elapsed_s : 0;
+            p.mfu = mfu(flops_per_token, p.tokens_per_s, peak);
             p.eta_s = done > 0 ? p.elapsed_s / done * (cfg.train.steps - step) : 0;
             p.status = status;
             p.eval_batch = eval_at;
@@ -436,6 +433,7 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             writer.scalar("train/tokens", s, static_cast<double>(tokens));
             writer.scalar("train/wall_s", s, wall());
             writer.scalar("train/tokens_per_s", s, step_s > 0 ? B * T / step_s : 0);
+            if (peak > 0) writer.scalar("train/mfu", s, mfu(flops_per_token, step_s > 0 ? B * T / step_s : 0, peak));
             st.recent.push_back(loss_v);
             if (st.recent.size() > 20) st.recent.pop_front();
 

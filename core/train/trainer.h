@@ -35,6 +35,7 @@ struct Progress {
     double val_loss = 0;         // latest validation loss (NaN before the first)
     double lr = 0;
     double tokens_per_s = 0;
+    double mfu = 0;              // model-FLOPs utilisation over the run so far (0: the device's peak is unknown)
     double elapsed_s = 0;
     double eta_s = 0;
     RunStatus status = RunStatus::Running;
@@ -133,6 +134,11 @@ struct GpuInfo {
     std::string summary() const;            // "cuda:0 NVIDIA H100 80GB HBM3, 78.6 of 79.1 GiB free"
 };
 std::vector<GpuInfo> gpu_devices();
+// The dense matmul peak (FLOP/s) a run on `device` ("cpu", "cuda:N") is
+// measured against for its MFU: $NORMLAB_PEAK_TFLOPS when set, else the GPU's
+// data sheet by its name at the core's precision (core/flops.h); 0: unknown,
+// no MFU is recorded.
+double device_peak(const std::string& device);
 // Throws ConfigError with the numbers when the run's estimated memory exceeds
 // 90% of what is free on `device` ("cuda:N").
 void check_gpu_memory(const RunConfig& cfg, const std::string& device);
