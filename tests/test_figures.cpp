@@ -79,6 +79,13 @@ class TestFigures : public QObject {
     QString store_;
     std::vector<int64_t> ids_;
 
+    // The first `n` runs of the store in a view of a window's size.
+    void show(ChartsView& view, Store& s, int n) {
+        view.resize(1100, 750);
+        view.setRuns(std::vector<int64_t>(ids_.begin(), ids_.begin() + n), s);
+        view.show();
+    }
+
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY(dir_.isValid());
@@ -132,9 +139,7 @@ private Q_SLOTS:
         int checked = 0;
         for (int n : {1, 2, 4, 8}) {
             ChartsView view;
-            view.resize(1100, 750);
-            view.setRuns(std::vector<int64_t>(ids_.begin(), ids_.begin() + n), s);
-            view.show();
+            show(view, s, n);
             for (const QString& name : {"loss", "gradients", "gains", "layers", "scalars"}) {
                 QString err;
                 const QString probe = name == "gains" ? "gain/ffn_norm" : name == "layers" ? "hidden/norm" : name == "scalars" ? "train/grad_norm" : "";
@@ -192,9 +197,7 @@ private Q_SLOTS:
     void legendsTellWhatIsDrawn() {
         Store s(store_.toStdString(), Store::Mode::ReadOnly);
         ChartsView view;
-        view.resize(1100, 750);
-        view.setRuns(std::vector<int64_t>(ids_.begin(), ids_.begin() + 2), s);
-        view.show();
+        show(view, s, 2);
         QString err;
         QVERIFY(view.showView("loss", "", "", "", &err));
         auto entries = legend_entries(plot_spec(*view.lossChart()));
@@ -256,9 +259,7 @@ private Q_SLOTS:
     void panelExportsAreFigures() {
         Store s(store_.toStdString(), Store::Mode::ReadOnly);
         ChartsView view;
-        view.resize(1100, 750);
-        view.setRuns(std::vector<int64_t>(ids_.begin(), ids_.begin() + 4), s);
-        view.show();
+        show(view, s, 4);
         QString err;
         struct Want {
             const char* view;

@@ -44,7 +44,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from crosscheck import read_safetensors  # noqa: E402  (the safetensors reader, no package needed)
+from crosscheck import read_safetensors, train_and_export  # noqa: E402  (no safetensors package needed)
 
 from x_transformers import Decoder, TransformerWrapper  # noqa: E402
 import x_transformers.x_transformers as xt  # noqa: E402
@@ -94,21 +94,6 @@ def experiment(case, steps, lr):
                      "probes": {"grads_every": 1, "forward_every": 0, "gains_every": 0, "cond_every": 0},
                      "data": {"source": "markov", "markov": {"length": 20000}}},
             "variants": [variant]}
-
-
-def train(cli, prefix, exp):
-    for suffix in (".sqlite", ".sqlite-wal", ".sqlite-shm"):
-        if os.path.exists(prefix + suffix):
-            os.remove(prefix + suffix)
-    with open(prefix + ".json", "w") as f:
-        json.dump(exp, f)
-    store = ["--store", prefix + ".sqlite"]
-    run = subprocess.run([cli, "run", prefix + ".json"] + store, capture_output=True, text=True)
-    if run.returncode != 0:
-        sys.exit(f"normlab-cli run failed ({run.returncode}): {run.stderr}")
-    run_id = run.stdout.split()[0]
-    subprocess.run([cli, "export-weights", run_id, prefix + ".weights.safetensors"] + store, check=True, capture_output=True)
-    return run_id, store
 
 
 def recorded(prefix, run_id):
@@ -222,10 +207,11 @@ def weights_now(model, pairs):
 
 def check(case, cli, workdir):
     prefix = os.path.join(workdir, case)
-    run_id, store = train(cli, prefix, experiment(case, STEPS, 3e-3))
+    args = argparse.Namespace(cli=cli)
+    run_id, store = train_and_export(args, prefix, experiment(case, STEPS, 3e-3))
     subprocess.run([cli, "export-batches", run_id, "--steps", f"0..{STEPS - 1}", "--out", prefix + ".batches.safetensors"] + store,
                    check=True, capture_output=True)
-    _, _ = train(cli, prefix + "-init", experiment(case, 1, 1e-30))
+    train_and_export(args, prefix + "-init", experiment(case, 1, 1e-30))
     W0, meta = read_safetensors(prefix + "-init.weights.safetensors")
     WN, _ = read_safetensors(prefix + ".weights.safetensors")
     batches, _ = read_safetensors(prefix + ".batches.safetensors")

@@ -95,8 +95,7 @@ void draw_boxes(QPainter& p, const QRectF& r, const BoxSpec& s, const PrintUnits
         p.setBrush(Qt::NoBrush);
     }
     plot::draw_axes(ink, f);
-    plot::draw_legend(ink, L.entries, L.legend,
-                      QPointF(r.left() + std::max(0.0, (r.width() - L.legend.width) / 2), f.legend_box.top()));
+    plot::draw_legend_below(ink, L.entries, L.legend, r, f);
     p.restore();
 }
 

@@ -162,6 +162,11 @@ void draw_legend(const Ink& ink, const std::vector<LegendEntry>& entries, const 
     p.restore();
 }
 
+void draw_legend_below(const Ink& ink, const std::vector<LegendEntry>& entries, const LegendLayout& l, const QRectF& r,
+                       const Frame& f) {
+    draw_legend(ink, entries, l, QPointF(r.left() + std::max(0.0, (r.width() - l.width) / 2), f.legend_box.top()));
+}
+
 }  // namespace plot
 
 }  // namespace normlab

@@ -86,6 +86,9 @@ struct LegendLayout {
 };
 LegendLayout layout_legend(const Ink& ink, const std::vector<LegendEntry>& entries, double width);
 void draw_legend(const Ink& ink, const std::vector<LegendEntry>& entries, const LegendLayout& l, QPointF at);
+// The legend centred in `r`'s width, in the room layout_frame left under the plot.
+void draw_legend_below(const Ink& ink, const std::vector<LegendEntry>& entries, const LegendLayout& l, const QRectF& r,
+                       const Frame& f);
 
 // A pen `width_mm` wide on this device.
 QPen pen(const Ink& ink, const QColor& c, double width_mm, Qt::PenStyle style = Qt::SolidLine);
