@@ -3,6 +3,7 @@
 //
 //   normlab-bench train (--config RUN.json | --scheme S [--d 128 --layers 4 --heads 4 --dff 512 --ctx 128 --batch 16])
 //                       [--steps 30 --warmup 5 --threads 2 --probes off|default|all --device cpu]
+//                       [--profile TRACE.json]   (LibTorch 2.x: a Kineto trace of the run)
 //       → JSON: per-step times (ms) of the timed steps, their median, tokens/s, parameter count
 //   normlab-bench ops [--threads 2 --reps 5]
 //       → JSON: the fused CPU kernels against the eager LibTorch ops they replace,
@@ -44,6 +45,11 @@ using nlohmann::json;
 namespace normlab {
 int bench_ops(int threads, int reps);   // bench_ops.cpp
 }
+
+namespace normlab::bench {
+void profile_start(bool cuda);   // bench_profile.cpp
+void profile_stop(const std::string& path);
+}  // namespace normlab::bench
 
 namespace {
 
@@ -101,7 +107,10 @@ int bench_train(std::map<std::string, std::string> o) {
     {
         Store store(path);
         const int64_t id = queue_run(store, c);
+        const std::string profile = o.count("--profile") ? o["--profile"] : "";
+        if (!profile.empty()) normlab::bench::profile_start(c.train.device.rfind("cuda", 0) == 0);
         RunResult r = train_run(store, id);
+        if (!profile.empty()) normlab::bench::profile_stop(profile);
         if (r.status != RunStatus::Finished) {
             std::fprintf(stderr, "bench run %s: %s\n", status_name(r.status).c_str(), r.message.c_str());
             return 1;
@@ -110,6 +119,13 @@ int bench_train(std::map<std::string, std::string> o) {
         for (auto& p : store.points(tps))
             if (p.step >= warmup) ms.push_back(1000.0 * c.train.batch_size * c.model.context / p.value);
         info = store.run(id)->info;
+    }
+    // GPU memory in use once the run is over (the caching allocator keeps what it reserved), as the peer reports it.
+    json memory_gib = nullptr;
+    if (c.train.device.rfind("cuda", 0) == 0) {
+        const int index = c.train.device.size() > 5 ? std::atoi(c.train.device.c_str() + 5) : 0;
+        for (const GpuInfo& g : gpu_devices())
+            if (g.index == index && g.total_bytes > 0) memory_gib = (g.total_bytes - g.free_bytes) / (1024.0 * 1024 * 1024);
     }
     remove_store(path);
     const double med = median(ms);
@@ -121,6 +137,8 @@ int bench_train(std::map<std::string, std::string> o) {
                 {"parameters", info["parameters"]},
                 {"threads", info["threads"]},
                 {"probes", probes},
+                {"precision", c.train.precision},
+                {"memory_gib", memory_gib},
                 {"cpu_tuning", cpu_tuning_summary()},
                 {"thread_waiting", thread_waiting_summary()},
                 {"blas_core", blas_core_name()}};

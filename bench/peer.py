@@ -247,6 +247,14 @@ class GPT(nn.Module):
                 w.copy_(w / (w.norm(dim=dim, keepdim=True) + eps))
 
 
+def gpu_memory_in_use(dev):
+    """GiB of the GPU in use (total - free: the allocator's reservation and the context), as the core reports it."""
+    if dev.type != "cuda":
+        return None
+    free, total = torch.cuda.mem_get_info(dev)
+    return (total - free) / 2**30
+
+
 def corpus_bytes():
     root = os.environ.get("NORMLAB_CORPUS_DIR", "/usr/share/games/fortunes")
     data = bytearray()
@@ -267,8 +275,13 @@ def main():
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--compile", action="store_true")
     ap.add_argument("--compile-mode", default=None, help="torch.compile mode (default: default)")
-    ap.add_argument("--bf16", action="store_true")
+    ap.add_argument("--bf16", action="store_true", help="autocast the forward pass to bfloat16 (fp32 weights)")
+    ap.add_argument("--tf32", action="store_true", help="float32 matmuls on the GPU's TF32 tensor cores")
+    ap.add_argument("--profile", metavar="TRACE.json", help="write a torch.profiler Chrome trace of the steps")
     args = ap.parse_args()
+    if args.tf32:
+        torch.backends.cuda.matmul.allow_tf32 = True
+        torch.backends.cudnn.allow_tf32 = True
     torch.set_num_threads(args.threads)
     torch.manual_seed(1)
     with open(args.config) as f:
@@ -295,6 +308,11 @@ def main():
     g = torch.Generator(device="cpu").manual_seed(1)
     bn = m["branchnorm"]
     times = []
+    prof = None
+    if args.profile:
+        acts = [torch.profiler.ProfilerActivity.CPU] + ([torch.profiler.ProfilerActivity.CUDA] if dev.type == "cuda" else [])
+        prof = torch.profiler.profile(activities=acts)
+        prof.__enter__()
     for step in range(args.warmup + args.steps):
         t0 = time.perf_counter()
         ix = torch.randint(0, n_train - T - 1, (B,), generator=g).to(dev)
@@ -317,12 +335,16 @@ def main():
         loss.item()
         if step >= args.warmup:
             times.append((time.perf_counter() - t0) * 1000)
+    if prof is not None:
+        prof.__exit__(None, None, None)
+        prof.export_chrome_trace(args.profile)
     med = statistics.median(times)
     print(json.dumps({"impl": "pytorch-compile" if args.compile else "pytorch", "step_ms": times,
                       "compile_mode": args.compile_mode,
                       "step_ms_median": med, "tokens_per_s": B * T / (med / 1000),
                       "parameters": sum(p.numel() for p in model.parameters()),
-                      "torch": torch.__version__, "threads": torch.get_num_threads()}))
+                      "torch": torch.__version__, "threads": torch.get_num_threads(),
+                      "memory_gib": gpu_memory_in_use(dev)}))
 
 
 if __name__ == "__main__":

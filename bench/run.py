@@ -24,13 +24,18 @@ import subprocess
 import sys
 import tempfile
 
+from cpu_levers import kernel_levers, levers
+from gpu_report import gpu_table
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SCHEMES = ["post_ln", "pre_ln", "normformer", "deepnorm", "branchnorm", "ngpt", "pre_ln_glu"]
 # Pre-LN with nGPT's MLP and positions: the baseline for nGPT's overhead, as in the nGPT paper.
 VARIANTS = {"pre_ln_glu": ("pre_ln", {"activation": "swiglu", "positions": "rope", "bias": False, "tie_embeddings": False})}
 SIZES = [("small", dict(d=128, layers=4, heads=4, dff=512, ctx=128, batch=16)),
-         ("medium", dict(d=256, layers=6, heads=8, dff=1024, ctx=128, batch=16))]
+         ("medium", dict(d=256, layers=6, heads=8, dff=1024, ctx=128, batch=16)),
+         # GPT-2 small's shape (124M with GPT-2's 50k vocabulary; 85M + 0.2M with NormLab's 256 bytes): a GPU's size
+         ("gpu", dict(d=768, layers=12, heads=12, dff=3072, ctx=1024, batch=32))]
 TARGETS = {"ratio": 1.0, "ratio_eager2": 1.2, "ratio_compile": 1.0, "probe": 0.05, "store_rows": 200000, "load_s": 1.0,
            "ngpt": 0.25, "normformer": 0.06}
 
@@ -82,44 +87,6 @@ def spread(xs):
 def paired_ratio(r, peer, core="normlab"):
     """Median over repetitions of peer/core step time, each pair measured in the same repetition."""
     return median([p / c for p, c in zip(r["rep_" + peer], r["rep_" + core])])
-
-
-def has_avx512():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("flags"):
-                    flags = set(line.split(":", 1)[1].split())
-                    return {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= flags
-    except OSError:
-        pass
-    return False
-
-
-def levers(bench, path, args):
-    """Both implementations with the environment's BLAS pin and without it (pre_ln, small)."""
-    out = {}
-    base_env = dict(os.environ)
-    unpinned = {k: v for k, v in base_env.items() if k not in ("OPENBLAS_CORETYPE", "NORMLAB_CPU_TUNED")}
-    cases = [("as configured", base_env, base_env),
-             ("BLAS unpinned", unpinned, unpinned)]
-    if has_avx512():   # without AVX-512 the peer would die of SIGILL
-        cases.append(("BLAS unpinned, peer with ATen AVX-512 too", unpinned, dict(unpinned, ATEN_CPU_CAPABILITY="avx512")))
-    common = ["--steps", "20", "--warmup", str(args.warmup), "--threads", str(args.threads)]
-    for name, core_env, peer_env in cases:
-        core, peer = [], []
-        for rep in range(args.reps):
-            c = json.loads(subprocess.run([bench, "train", "--config", path] + common, env=core_env, check=True,
-                                          capture_output=True, text=True).stdout.splitlines()[-1])
-            p = json.loads(subprocess.run([args.python, os.path.join(HERE, "peer.py"), "--config", path] + common,
-                                          env=peer_env, check=True, capture_output=True, text=True).stdout.splitlines()[-1])
-            core.append(c["step_ms_median"])
-            peer.append(p["step_ms_median"])
-            blas, tuning = c["blas_core"], c["cpu_tuning"]
-        out[name] = {"core": median(core), "peer": median(peer),
-                     "ratio": median([b / a for a, b in zip(core, peer)]), "blas": blas, "tuning": tuning}
-        log(f"lever {name}: core {out[name]['core']:.1f} ms, peer {out[name]['peer']:.1f} ms ({blas}; {tuning})")
-    return out
 
 
 def python_torch(py):
@@ -189,7 +156,10 @@ def main():
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--quick", action="store_true", help="one size, pre_ln/normformer/ngpt only")
-    ap.add_argument("--sizes", default=",".join(n for n, _ in SIZES), help="comma-separated: small,medium")
+    ap.add_argument("--schemes", default=None, help="comma-separated schemes (default: all; --quick: four)")
+    ap.add_argument("--precision", default="fp32", choices=["fp32", "tf32", "bf16"],
+                    help="every contestant's: the core's train.precision, the peers' autocast / TF32")
+    ap.add_argument("--sizes", default="small,medium", help="comma-separated: small,medium,gpu (gpu: d 768 x 12, context 1024)")
     ap.add_argument("--throughput-only", action="store_true", help="section 1 only (no probes, store, levers, GUI)")
     ap.add_argument("--throughput-from", metavar="THROUGHPUT.json",
                     help="take section 1 from an earlier run's throughput.json (same contestants) and measure the rest")
@@ -224,9 +194,15 @@ def main():
     for i in impls:
         log(f"contestant {i['name']}: {i['label']}")
     schemes = ["pre_ln", "normformer", "ngpt", "pre_ln_glu"] if args.quick else SCHEMES
+    if args.schemes:
+        schemes = [x for x in args.schemes.split(",") if x]
+        unknown = [x for x in schemes if x not in SCHEMES]
+        if unknown:
+            sys.exit(f"--schemes: unknown {', '.join(unknown)}; known: {', '.join(SCHEMES)}")
     sizes = SIZES[:1] if args.quick else [(n, s) for n, s in SIZES if n in args.sizes.split(",")]
     tmp = tempfile.mkdtemp(prefix="normlab-bench-")
     common = ["--steps", str(args.steps), "--warmup", str(args.warmup), "--threads", str(args.threads)]
+    peer_flags = {"fp32": [], "tf32": ["--tf32"], "bf16": ["--bf16"]}[args.precision]
 
     results = {}  # (size, scheme) -> {impl: [step ms...], "rep_" + impl: [median per rep], "params": {...}}
     if args.throughput_from:
@@ -244,6 +220,7 @@ def main():
             cfg["model"].update(d_model=s["d"], n_layers=s["layers"], n_heads=s["heads"], d_ff=s["dff"], context=s["ctx"])
             cfg["model"].update(extra)
             cfg["train"]["batch_size"] = s["batch"]
+            cfg["train"]["precision"] = args.precision
             path = os.path.join(tmp, f"{size}-{scheme}.json")
             with open(path, "w") as f:
                 json.dump(cfg, f)
@@ -256,7 +233,7 @@ def main():
                 if rep % 2:
                     order = order[::-1]
                 for impl in order:
-                    cmd = impl["cmd"] + ["--config", path] + common
+                    cmd = impl["cmd"] + ["--config", path] + common + (peer_flags if impl["kind"] == "peer" else [])
                     if args.dry_run:
                         print(" ".join(cmd))
                         continue
@@ -264,6 +241,9 @@ def main():
                     r.setdefault(impl["name"], []).extend(out["step_ms"])
                     r.setdefault("rep_" + impl["name"], []).append(out["step_ms_median"])
                     r["params"][impl["name"]] = out["parameters"]
+                    if out.get("memory_gib") is not None:
+                        r.setdefault("memory_gib", {})[impl["name"]] = max(out["memory_gib"],
+                                                                          r.get("memory_gib", {}).get(impl["name"], 0))
             if args.dry_run or args.throughput_from:
                 continue
             log(f"{size:6s} {scheme:10s} " + "  ".join(f"{i['name']} {median(r[i['name']]):7.1f} ms" for i in impls)
@@ -292,7 +272,8 @@ def main():
         json.dump({"results": {f"{k[0]}/{k[1]}": v for k, v in results.items()}, "probe": probe, "store": store,
                    "lever": lever, "fused": fused, "gui": gui, "overhead": overhead,
                    "impls": impls, "args": {k: getattr(args, k) for k in
-                                            ("reps", "steps", "warmup", "threads", "device", "python2")}}, f)
+                                            ("reps", "steps", "warmup", "threads", "device", "python2",
+                                             "precision")}}, f)
     log(f"raw results: {os.path.join(tmp, 'results.json')}")
     write_report(args, results, probe, store, sizes, schemes, impls, lever, fused, gui, overhead)
 
@@ -339,30 +320,6 @@ def scheme_overhead(bench, args, tmp, common):
         overhead[scheme] = {"base": base_s, "ratios": ratios}
         log(f"overhead {scheme} over {base_s}: {median(ratios):+.1%} ({', '.join(f'{r:+.0%}' for r in ratios)})")
     return overhead
-
-
-def kernel_levers(bench, tmp, sizes, schemes, args):
-    """The core with its fused CPU kernels and with LibTorch's eager ops instead, alternated (same binary)."""
-    out = {}
-    common = ["--steps", "20", "--warmup", str(args.warmup), "--threads", str(args.threads)]
-    cases = [(size, sc) for size, _ in sizes for sc in ("pre_ln", "normformer", "ngpt", "pre_ln_glu") if sc in schemes]
-    for size, scheme in cases:
-        path = os.path.join(tmp, f"{size}-{scheme}.json")
-        eager, fused, ratios = [], [], []
-        for rep in range(args.reps):
-            pair = {}
-            for mode in (("1", "0") if rep % 2 == 0 else ("0", "1")):
-                env = dict(os.environ, NORMLAB_FUSED_KERNELS=mode)
-                r = json.loads(subprocess.run([bench, "train", "--config", path] + common, env=env, check=True,
-                                              capture_output=True, text=True).stdout.splitlines()[-1])
-                pair[mode] = r["step_ms_median"]
-            eager.append(pair["0"])
-            fused.append(pair["1"])
-            ratios.append(pair["0"] / pair["1"])
-        out[f"{size}/{scheme}"] = {"eager": median(eager), "fused": median(fused), "speedup": median(ratios)}
-        log(f"fused kernels {size} {scheme}: eager ops {median(eager):.1f} ms, fused {median(fused):.1f} ms"
-            f" ({median(ratios):.2f}×)")
-    return out
 
 
 def gui_latency(args, tmp):
@@ -440,6 +397,8 @@ def write_report(args, results, probe, store, sizes, schemes, impls, lever, fuse
                 cells.append(f"{ratios[(cores[1]['name'], cores[0]['name'])][(size, scheme)]:.2f}×")
             w("| " + " | ".join(cells) + " |")
     w("")
+    if args.device.startswith("cuda"):
+        gpu_table(args, results, sizes, schemes, impls, w)
     tokens = sizes[0][1]["batch"] * sizes[0][1]["ctx"]
     w(f"Sizes: small = d 128 × 4 layers × 4 heads, d_ff 512; medium = d 256 × 6 layers × 8 heads, d_ff 1024;"
       f" context 128, batch 16 ({tokens:,} tokens a step). Parameter counts of every contestant are equal"

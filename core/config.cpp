@@ -316,6 +316,7 @@ template <class V> void fields(V& v, TrainConfig& s) {
     v("seed", s.seed);
     v("device", s.device);
     v("threads", s.threads);
+    v("precision", s.precision);
     v("eval_every", s.eval_every);
     v("eval_batches", s.eval_batches);
     v("checkpoint_every", s.checkpoint_every);

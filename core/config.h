@@ -151,6 +151,7 @@ struct TrainConfig {
     uint64_t seed = 1;
     std::string device = "auto";    // auto | cpu | cuda | cuda:N
     int threads = 0;                // 0: all cores
+    std::string precision = "fp32"; // fp32 | tf32 | bf16 (core/train/precision.h)
     int eval_every = 100;           // validation loss interval (0: only at the end)
     int eval_batches = 4;
     int checkpoint_every = 0;       // also every N steps (0: by time alone)

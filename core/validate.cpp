@@ -207,6 +207,8 @@ void validate(const RunConfig& c) {
             "\"" + dev + "\" is not one of auto, cpu, cuda, cuda:N");
     require(t.threads >= 0 && t.threads <= kMaxThreads, "train.threads",
             std::to_string(t.threads) + " must be 0 to " + std::to_string(kMaxThreads) + " (0: all cores)");
+    require(t.precision == "fp32" || t.precision == "tf32" || t.precision == "bf16", "train.precision",
+            "\"" + t.precision + "\" is not one of fp32, tf32, bf16 (bf16: mixed precision with fp32 weights)");
     require(t.eval_every >= 0, "train.eval_every", std::to_string(t.eval_every) + " must be ≥ 0");
     require(t.eval_batches >= 1 && t.eval_batches <= 10000, "train.eval_batches",
             std::to_string(t.eval_batches) + " must be 1 to 10000");

@@ -4,7 +4,10 @@
 #include "widgets/designer.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QLocale>
 #include <QSpinBox>
+#include <QStandardPaths>
 
 namespace normlab::test {
 
@@ -23,6 +26,13 @@ inline void make_tiny(Designer* d, int steps = 40) {
     set_int("probes.cond_every", 20);
     auto* src = qobject_cast<QComboBox*>(d->field("data.source"));
     src->setCurrentIndex(src->findData("markov"));
+}
+
+// The window's tests: settings in a test location, under a test organization, in the C locale.
+inline void isolate_window_settings() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName("NormLabTest");
+    QLocale::setDefault(QLocale::c());
 }
 
 }  // namespace normlab::test

@@ -73,9 +73,7 @@ class TestGui : public QObject {
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("NormLabTest");
-        QLocale::setDefault(QLocale::c());
+        test::isolate_window_settings();
     }
 
     void tinyRunFromTheWindowReachesStoreAndCharts() {

@@ -814,6 +814,14 @@ Die Analyse von Xiong et al. setzt Eingaben mit E‖x₀‖² ≈ d voraus.</tra
         <source>CPU threads LibTorch uses; 0: all cores</source>
         <translation>CPU-Threads, die LibTorch nutzt; 0: alle Kerne</translation>
     </message>
+    <message>
+        <source>Precision</source>
+        <translation>Genauigkeit</translation>
+    </message>
+    <message>
+        <source>fp32; tf32: GPU tensor cores, fp32 elsewhere; bf16: mixed precision, fp32 weights</source>
+        <translation>fp32; tf32: Tensor-Kerne der GPU, sonst fp32; bf16: gemischte Genauigkeit, Gewichte in fp32</translation>
+    </message>
 </context>
 <context>
     <name>normlab::Heatmap</name>

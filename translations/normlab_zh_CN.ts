@@ -813,6 +813,14 @@ Xiong 等的分析假设输入满足 E‖x₀‖² ≈ d。</translation>
         <source>CPU threads LibTorch uses; 0: all cores</source>
         <translation>LibTorch 使用的 CPU 线程数；0：全部核心</translation>
     </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>fp32; tf32: GPU tensor cores, fp32 elsewhere; bf16: mixed precision, fp32 weights</source>
+        <translation>fp32；tf32：GPU 张量核心，其他设备上为 fp32；bf16：混合精度，权重为 fp32</translation>
+    </message>
 </context>
 <context>
     <name>normlab::Heatmap</name>

@@ -16,6 +16,11 @@ T = {
     "The experiment form is as you left it, with changes not saved in a file":
         ("Das Experiment-Formular ist so, wie Sie es verlassen haben, mit Änderungen, die in keiner Datei gespeichert sind",
          "实验表单保持您离开时的样子，包含尚未保存到文件的更改"),
+    # train.precision (core/train/precision.h)
+    "Precision": ("Genauigkeit", "精度"),
+    "fp32; tf32: GPU tensor cores, fp32 elsewhere; bf16: mixed precision, fp32 weights":
+        ("fp32; tf32: Tensor-Kerne der GPU, sonst fp32; bf16: gemischte Genauigkeit, Gewichte in fp32",
+         "fp32；tf32：GPU 张量核心，其他设备上为 fp32；bf16：混合精度，权重为 fp32"),
     # MFU (core/flops.h)
     "Model-FLOPs utilisation (MFU)": ("Modell-FLOP-Auslastung (MFU)", "模型浮点运算利用率（MFU）"),
     " · MFU %1%": (" · MFU %1 %", " · MFU %1%"),

@@ -53,6 +53,7 @@ extern const Command kRunCommand{"run", "run EXPERIMENT.json",
     "  --scale NAME     use the experiment's named scale (e.g. gpu)\n"
     "  --steps N        override every run's train.steps\n"
     "  --device D       cpu, cuda, cuda:N or auto;  --threads N  LibTorch threads (0: all cores)\n"
+    "  --precision P    fp32, tf32 or bf16 (mixed precision, fp32 weights): overrides train.precision\n"
     "  --detach         queue the runs, print their ids and train them in a process of its own\n"
     "                   that outlives the terminal and the ssh session (output: STORE.logs/)\n"
     "Every run is checked (fields, data source, device, memory) before anything is written.\n"

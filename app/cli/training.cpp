@@ -185,6 +185,7 @@ std::vector<ExperimentRun> chosen_runs(const Experiment& ex, const Args& args) {
     for (auto& r : chosen) {
         if (!device.empty()) r.config.train.device = device;
         if (args.options.count("--threads")) r.config.train.threads = parse_int("--threads", args.opt("--threads"), 0, 1024);
+        if (args.options.count("--precision")) r.config.train.precision = args.opt("--precision");   // validated with the run
     }
     return chosen;
 }

@@ -55,7 +55,9 @@ NormImpl::NormImpl(int64_t dim_, NormKind kind_, double eps_) : kind(kind_), eps
     if (kind == NormKind::LayerNorm) bias = register_parameter("bias", torch::zeros({dim}));
 }
 
-torch::Tensor NormImpl::forward(const torch::Tensor& x) {
+torch::Tensor NormImpl::forward(const torch::Tensor& x_in) {
+    // Statistics in fp32 whatever the precision: a bf16 branch output (train.precision) is upcast first.
+    const torch::Tensor x = x_in.scalar_type() == torch::kFloat ? x_in : x_in.to(torch::kFloat);
     if (kind == NormKind::LayerNorm) return torch::layer_norm(x, {dim}, weight, bias, eps);
     return x * torch::rsqrt(x.pow(2).mean(-1, /*keepdim=*/true) + eps) * weight;
 }
@@ -79,9 +81,9 @@ torch::Tensor AttentionImpl::causal_mask(int64_t T, const torch::Device& dev) {
 torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin,
                                      ForwardCapture* cap) {
     const int64_t B = x.size(0), T = x.size(1), d = cfg.d_model, H = cfg.n_heads, dh = d / H;
+    const auto proj = qkv(x);                                              // (B, T, 3d); bf16 under autocast
     const bool fused = fused_kernels_enabled() && kernels::attention_kernel_available() && x.device().is_cpu() &&
-                       x.scalar_type() == torch::kFloat && !(cfg.dropout > 0 && is_training());
-    const auto proj = qkv(x);                                              // (B, T, 3d)
+                       proj.scalar_type() == torch::kFloat && !(cfg.dropout > 0 && is_training());
     torch::Tensor y, max_logit;                                            // y: (B, T, d)
     double scale = 1.0 / std::sqrt(static_cast<double>(dh));
     if (fused && !cos.defined() && cfg.layout != Layout::NGPT) {
@@ -128,7 +130,7 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor
             y = yh.transpose(1, 2).reshape({B, T, d});
         }
     }
-    if (cap) cap->max_logit.push_back(max_logit.detach());
+    if (cap) cap->max_logit.push_back(max_logit.detach().to(torch::kFloat));
     // HeadScale multiplies head h's d_h columns of y (before the projection) or
     // rows of its output (after). Both fold into the (d, d) projection weight
     // (and bias): (B·T)/d times fewer multiplies than scaling the activations.
@@ -227,8 +229,10 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x_in, double branch, const
         const double base = 1.0 / std::sqrt(d);
         auto aA = ngpt_scaled(alpha_A, cfg.ngpt.alpha_init, base).abs();
         auto aM = ngpt_scaled(alpha_M, cfg.ngpt.alpha_init, base).abs();
-        x = ngpt_update(x, attn(x, cos, sin, cap), aA, eps);
-        return ngpt_update(x, mlp(x, cap), aM, eps);
+        // Under bf16 autocast the branches come out in bf16; nGPT's normalizations and update stay fp32.
+        auto fp32 = [](const torch::Tensor& t) { return t.scalar_type() == torch::kFloat ? t : t.to(torch::kFloat); };
+        x = ngpt_update(x, fp32(attn(x, cos, sin, cap)), aA, eps);
+        return ngpt_update(x, fp32(mlp(x, cap)), aM, eps);
     }
     // α: DeepNorm's residual weight (2N)^¼ (1 when off); α_t: BranchNorm's
     // branch weight at this step (1 when off). Multiplying by 1 is skipped.
@@ -324,7 +328,9 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, ForwardCapture* cap) {
 }
 
 torch::Tensor GPTImpl::loss(const torch::Tensor& logits, const torch::Tensor& targets) {
-    return torch::nn::functional::cross_entropy(logits.reshape({-1, logits.size(-1)}), targets.reshape({-1}));
+    // Softmax and the loss in fp32 whatever the precision the logits were computed in.
+    const auto z = logits.scalar_type() == torch::kFloat ? logits : logits.to(torch::kFloat);
+    return torch::nn::functional::cross_entropy(z.reshape({-1, z.size(-1)}), targets.reshape({-1}));
 }
 std::vector<ProbeTensor> GPTImpl::weights() {
     std::vector<ProbeTensor> out;

@@ -79,7 +79,7 @@ void check_gpu_memory(const RunConfig& cfg, const std::string& device) {
     }
 }
 
-double device_peak(const std::string& device) {
+double device_peak(const std::string& device, const std::string& precision) {
     if (const char* given = std::getenv("NORMLAB_PEAK_TFLOPS")) {   // any device, the CPU too
         const double t = std::atof(given);
         if (t > 0) return t * 1e12;
@@ -87,7 +87,7 @@ double device_peak(const std::string& device) {
     if (device.rfind("cuda", 0) != 0) return 0;
     const int index = device.size() > 5 ? std::atoi(device.c_str() + 5) : 0;
     for (const GpuInfo& g : gpu_devices())
-        if (g.index == index) return device_peak_flops(g.name, "fp32");   // the core's matmuls are fp32 (no TF32, no bf16 yet)
+        if (g.index == index) return device_peak_flops(g.name, precision);   // the rate of the run's matmuls
     return 0;
 }
 

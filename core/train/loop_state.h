@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -92,6 +93,24 @@ struct LoopState {
         return {{"wall_s", wall_s}, {"best", std::isfinite(best) ? json(best) : json(nullptr)}, {"above", above},
                 {"val_loss", std::isfinite(val_loss) ? json(val_loss) : json(nullptr)},
                 {"recent", std::vector<double>(recent.begin(), recent.end())}, {"val_pending", val_pending}};
+    }
+    // Divergence after a step's loss and gradient norm: a non-finite loss or
+    // gradient, a loss above max_loss, or a loss `margin` above the best for
+    // `patience` steps. Returns why, or "" (and updates the tracking).
+    std::string diverged(double loss, double gnorm, double max_loss, const DivergenceConfig& d) {
+        std::string why;
+        if (!std::isfinite(loss)) why = "the loss became non-finite";
+        else if (!std::isfinite(gnorm)) why = "the gradients became non-finite";
+        else if (loss > max_loss) why = "the loss exceeded " + std::to_string(max_loss) + " nats";
+        else if (loss > best + d.margin) {
+            if (++above >= d.patience)
+                why = "the loss stayed " + std::to_string(d.margin) + " nats above its best for " + std::to_string(above) +
+                      " steps";
+        } else {
+            above = 0;
+        }
+        best = std::min(best, loss);
+        return why;
     }
     static LoopState from(const json& j) {
         LoopState s;

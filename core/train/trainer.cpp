@@ -5,7 +5,8 @@
 // host once per probe, not once per value); the same seed gives the same loss
 // trace on the CPU; a failure or divergence ends the run with a status rather
 // than an exception; data-parallel ranks (core/dist) that step identically.
-// Non-goals: mixed precision on the CPU, sharded or model-parallel training.
+// Precision: fp32, TF32 or bf16 autocast with fp32 master weights (precision.h).
+// Non-goals: sharded or model-parallel training.
 #include "core/train/trainer.h"
 
 #include "core/data/data.h"
@@ -16,6 +17,7 @@
 #include "core/platform.h"
 #include "core/train/io.h"
 #include "core/train/loop_state.h"
+#include "core/train/precision.h"
 #include "core/train/probes.h"
 #include "core/train/recorder.h"
 #include "core/version.h"
@@ -195,6 +197,13 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             else spdlog::info("{}: resuming at step {}", id_text, step);
         }
         const torch::Device device(device_name);
+        const std::string& precision = cfg.train.precision;
+        const PrecisionSetting tf32(precision, device.is_cuda());
+        // The forward pass in the run's precision; the loss upcasts its logits (GPTImpl::loss).
+        auto forward = [&](const torch::Tensor& in, ForwardCapture* c) {
+            const AutocastScope ac(precision, device.is_cuda());
+            return model->forward(in, c);
+        };
         const int B = cfg.train.batch_size, T = cfg.model.context;
         const ProbeConfig& pr = cfg.probes;
         std::vector<torch::Tensor> params;
@@ -213,7 +222,7 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
         }
 
         // MFU against the device's peak, for every rank's device together (core/flops.h)
-        const double flops_per_token = training_flops_per_token(cfg.model), peak = device_peak(device_name) * (comm ? W : 1);
+        const double flops_per_token = training_flops_per_token(cfg.model), peak = device_peak(device_name, precision) * (comm ? W : 1);
         json run_info = {{"parameters", model->parameter_count()},
                          {"data", data.description},
                          {"data_bytes", data.bytes.size()},
@@ -221,6 +230,7 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
                          {"tokens_per_step", static_cast<int64_t>(B) * T},
                          {"flops_per_token", flops_per_token},
                          {"peak_flops", peak},
+                         {"precision", precision},
                          {"threads", torch::get_num_threads()},
                          {"thread_waiting", thread_waiting_summary()}};
         if (comm)
@@ -243,7 +253,7 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             for (int i = 0; i < pr.expected_grad_batches; ++i) {
                 if (cancelled()) throw Cancelled();
                 auto tok = shard(batch_tokens(data, cfg.train.seed ^ 0xE6E6ull, i, B, T, false)).to(device);
-                auto loss = GPTImpl::loss(model->forward(tok.narrow(1, 0, T)), tok.narrow(1, 1, T));
+                auto loss = GPTImpl::loss(forward(tok.narrow(1, 0, T), nullptr), tok.narrow(1, 1, T));
                 (loss / pr.expected_grad_batches).backward();
             }
             if (sync) sync->finish();   // the average over every rank's slice
@@ -272,7 +282,7 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
                 if (on_eval_batch) on_eval_batch(i);
                 if (cancelled()) throw Cancelled();
                 auto tok = shard(batch_tokens(data, cfg.train.seed, i, B, T, true)).to(device);
-                sum += GPTImpl::loss(model->forward(tok.narrow(1, 0, T)), tok.narrow(1, 1, T)).item<double>();
+                sum += GPTImpl::loss(forward(tok.narrow(1, 0, T), nullptr), tok.narrow(1, 1, T)).item<double>();
             }
             model->train();
             if (comm) sum = comm->sum({sum})[0] / W;   // equal slices: the mean of the ranks' means
@@ -371,7 +381,7 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             if (cfg.model.dropout > 0) torch::manual_seed(splitmix64(cfg.train.seed * 0x9E3779B97F4A7C15ull + s));
             const bool want_fwd = pr.forward_every > 0 && s % pr.forward_every == 0;
             ForwardCapture cap;
-            auto logits = model->forward(tok.narrow(1, 0, T), want_fwd ? &cap : nullptr);
+            auto logits = forward(tok.narrow(1, 0, T), want_fwd ? &cap : nullptr);
             auto loss = GPTImpl::loss(logits, tok.narrow(1, 1, T));
             clear_grads(params);
             if (sync) sync->arm();
@@ -404,21 +414,7 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             if (cfg.model.branchnorm.enabled) writer.scalar("branchnorm/alpha", s, alpha_t);
             if (cfg.model.deepnorm.residual) writer.scalar("deepnorm/alpha", s, cfg.model.deepnorm_alpha());
 
-            // Divergence: non-finite loss or gradients, a loss above max_loss,
-            // or a loss `margin` above the best for `patience` steps.
-            std::string why;
-            if (!std::isfinite(loss_v)) why = "the loss became non-finite";
-            else if (!std::isfinite(gnorm)) why = "the gradients became non-finite";
-            else if (loss_v > max_loss) why = "the loss exceeded " + std::to_string(max_loss) + " nats";
-            else if (loss_v > st.best + cfg.train.divergence.margin) {
-                if (++st.above >= cfg.train.divergence.patience)
-                    why = "the loss stayed " + std::to_string(cfg.train.divergence.margin) + " nats above its best for " +
-                          std::to_string(st.above) + " steps";
-            } else {
-                st.above = 0;
-            }
-            st.best = std::min(st.best, loss_v);
-            if (!why.empty()) {
+            if (const std::string why = st.diverged(loss_v, gnorm, max_loss, cfg.train.divergence); !why.empty()) {
                 store.set_info(run_id, {{"diverged_step", s}, {"diverged_lr", lr}});
                 spdlog::warn("run {} diverged at step {} (lr {:.3g}): {}", run_id, s, lr, why);
                 step = s;

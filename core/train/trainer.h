@@ -136,9 +136,9 @@ struct GpuInfo {
 std::vector<GpuInfo> gpu_devices();
 // The dense matmul peak (FLOP/s) a run on `device` ("cpu", "cuda:N") is
 // measured against for its MFU: $NORMLAB_PEAK_TFLOPS when set, else the GPU's
-// data sheet by its name at the core's precision (core/flops.h); 0: unknown,
-// no MFU is recorded.
-double device_peak(const std::string& device);
+// data sheet by its name at `precision` (train.precision: fp32, tf32, bf16;
+// core/flops.h); 0: unknown, no MFU is recorded.
+double device_peak(const std::string& device, const std::string& precision = "fp32");
 // Throws ConfigError with the numbers when the run's estimated memory exceeds
 // 90% of what is free on `device` ("cuda:N").
 void check_gpu_memory(const RunConfig& cfg, const std::string& device);

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Side by side: where the GPU time of a training step goes in two or more
+Chrome traces (normlab-bench train --profile, bench/peer.py --profile).
+
+For each trace: the wall span from the first to the last GPU kernel, the GPU's
+busy time (the union of kernel intervals) and idle share, kernels launched,
+and the GPU time per kernel family (GEMM, attention, elementwise, reduction,
+norm, optimizer (foreach), copy, other), then the heaviest kernels by name.
+
+    profile_summary.py core.json peer.json [--steps N] [--top 15]
+"""
+import argparse
+import collections
+import json
+import re
+import sys
+
+FAMILIES = [("gemm", r"gemm|sm90_xmma|cutlass|cublas|nvjet|matmul|gemv"),
+            ("attention", r"flash|fmha|attention|sdpa|efficient"),
+            ("optimizer (foreach)", r"multi_tensor|foreach"),
+            ("norm", r"layer_norm|layernorm|rms|norm_kernel|vectorized_layer"),
+            ("reduction", r"reduce|sum|norm"),
+            ("copy/cast", r"copy|cast|bfloat16_copy|to_copy"),
+            ("elementwise", r"elementwise|vectorized|unrolled|pointwise|triton_poi|triton_per|triton_red")]
+
+
+def family(name):
+    n = name.lower()
+    for fam, pat in FAMILIES:
+        if re.search(pat, n):
+            return fam
+    return "other"
+
+
+def load(path):
+    with open(path) as f:
+        data = json.load(f)
+    events = data["traceEvents"] if isinstance(data, dict) else data
+    kernels = [e for e in events if e.get("ph") == "X" and e.get("cat") in ("kernel", "Kernel", "gpu_memcpy", "gpu_memset")]
+    return kernels
+
+
+def summarize(path, steps, top):
+    ks = sorted(load(path), key=lambda e: e["ts"])
+    if not ks:
+        return {"path": path, "error": "no GPU kernels in the trace"}
+    start, end = ks[0]["ts"], max(e["ts"] + e["dur"] for e in ks)
+    busy, cur_s, cur_e = 0.0, None, None
+    for e in ks:
+        s, t = e["ts"], e["ts"] + e["dur"]
+        if cur_e is None or s > cur_e:
+            if cur_e is not None:
+                busy += cur_e - cur_s
+            cur_s, cur_e = s, t
+        else:
+            cur_e = max(cur_e, t)
+    busy += cur_e - cur_s
+    fam, by_name = collections.Counter(), collections.Counter()
+    for e in ks:
+        fam[family(e["name"])] += e["dur"]
+        by_name[e["name"][:90]] += e["dur"]
+    n = max(1, steps)
+    return {"path": path, "span_ms": (end - start) / 1000 / n, "busy_ms": busy / 1000 / n,
+            "idle": 1 - busy / (end - start), "kernels": len(ks) / n,
+            "families": {k: v / 1000 / n for k, v in fam.most_common()},
+            "top": [(k, v / 1000 / n) for k, v in by_name.most_common(top)]}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("traces", nargs="+")
+    ap.add_argument("--steps", type=int, default=1, help="steps in each trace: figures are per step")
+    ap.add_argument("--top", type=int, default=15)
+    ap.add_argument("--json", help="also write the summaries here")
+    args = ap.parse_args()
+    sums = [summarize(p, args.steps, args.top) for p in args.traces]
+    for s in sums:
+        if "error" in s:
+            print(f"{s['path']}: {s['error']}")
+            continue
+        print(f"== {s['path']}: per step {s['span_ms']:.1f} ms span, GPU busy {s['busy_ms']:.1f} ms"
+              f" (idle {s['idle']:.0%}), {s['kernels']:.0f} kernels")
+        print("   " + ", ".join(f"{k} {v:.1f}" for k, v in s["families"].items()))
+        for name, ms in s["top"]:
+            print(f"   {ms:7.2f} ms  {name}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(sums, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Packs the 2.x build (desktop, CLI, benchmark, GUI tests) with the shared
+# libraries it needs beyond glibc and PyTorch — Qt 6.4 and its dependencies,
+# spdlog, fmt, SQLite, the offscreen platform plugin, a font — and the
+# fortunes corpus, into one archive that runs on a GPU machine which has
+# PyTorch 2.x but no Qt and no package registry (docs/GPU.md). There:
+#   bash scripts/gpu_session.sh BUNDLE.tar.xz OUTDIR STEP...
+# Usage: bash scripts/gpu_bundle.sh [OUT.tar.xz]   (default .gpu/bundle.tar.xz)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT="${1:-.gpu/bundle.tar.xz}"
+B=build-torch2
+for f in app/normlab app/normlab-cli bench/normlab-bench tests/test_gpu_window tests/test_gui; do
+  [ -x "$B/$f" ] || { echo "gpu_bundle: $B/$f is missing: bash scripts/setup-torch2.sh first" >&2; exit 1; }
+done
+T="$(mktemp -d)"
+trap 'rm -rf "$T"' EXIT
+G="$T/gpu"
+mkdir -p "$G/lib" "$G/plugins/platforms" "$G/fonts" "$G/fortunes" "$G/$B/app" "$G/$B/bench" "$G/$B/tests"
+PLUGIN=/usr/lib/x86_64-linux-gnu/qt6/plugins/platforms/libqoffscreen.so
+for f in app/normlab app/normlab-cli bench/normlab-bench tests/test_gpu_window tests/test_gui; do
+  cp "$B/$f" "$G/$B/$f"
+  strip --strip-unneeded "$G/$B/$f"
+done
+# Everything ldd resolves outside PyTorch's folder, but glibc, libstdc++, libgcc
+# and the OpenMP/zlib that PyTorch's folder or every system has.
+for b in "$B"/app/normlab "$B"/app/normlab-cli "$B"/bench/normlab-bench "$B"/tests/test_gpu_window "$B"/tests/test_gui "$PLUGIN"; do
+  ldd "$b"
+done | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | grep -v -e '/torch/lib/' -e '/nvidia/' | sort -u |
+  grep -v -E '/(libc|libm|libdl|libpthread|librt|libutil|libresolv|libstdc\+\+|libgcc_s|ld-linux-x86-64|libgomp|libz)\.so' |
+  while read -r l; do cp -L "$l" "$G/lib/"; done
+cp "$PLUGIN" "$G/plugins/platforms/"
+cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf "$G/fonts/"
+find /usr/share/games/fortunes -maxdepth 1 -type f ! -name '*.dat' ! -name '*.u8' -exec cp {} "$G/fortunes/" \;
+mkdir -p "$(dirname "$OUT")"
+tar -C "$T" -cJf "$OUT" gpu
+echo "gpu_bundle: $OUT ($(du -h "$OUT" | cut -f1))"

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# docs/REPRODUCTION-GPU.md: the papers' findings at a GPU's scale (issue 26).
+#
+#   bash scripts/reproduce_gpu.sh            # on a CUDA machine: the corpus (scripts/make_corpus.py), the GPU
+#                                            # scales of experiments/reproduction/ngpt.json and normformer.json
+#                                            # (bf16, --device cuda) into $NORMLAB_GPU_STORE, then the report
+#   bash scripts/reproduce_gpu.sh --redraw   # anywhere, in seconds: the report again from the runs that were
+#                                            # trained (docs/reproduction-gpu/runs.sqlite, experiments/)
+# The committed runs file is never written: the report reads a copy.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD="${NORMLAB_BUILD_DIR:-build}"
+[ -x "$BUILD/app/normlab" ] || { echo "reproduce_gpu: $BUILD/app/normlab is missing: bash scripts/setup.sh first" >&2; exit 1; }
+OUT=docs/reproduction-gpu
+if [ "${1:-}" = "--redraw" ]; then
+  T="$(mktemp -d)"
+  trap 'rm -rf "$T"' EXIT
+  cp "$OUT/runs.sqlite" "$T/runs.sqlite"
+  EXPERIMENTS=("$OUT"/experiments/ngpt.json "$OUT"/experiments/normformer.json)
+  STORE="$T/runs.sqlite"
+  TRAIN=(--no-train)
+  BY="bash scripts/reproduce_gpu.sh --redraw"
+else
+  [ -s normlab-data/english.txt ] || python3 scripts/make_corpus.py --out normlab-data
+  EXPERIMENTS=(experiments/reproduction/ngpt.json experiments/reproduction/normformer.json)
+  STORE="${NORMLAB_GPU_STORE:-normlab-out/reproduction-gpu.sqlite}"
+  mkdir -p "$(dirname "$STORE")"
+  TRAIN=(--device cuda)
+  BY="bash scripts/reproduce_gpu.sh"
+fi
+QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}" "$BUILD/app/normlab" report "${EXPERIMENTS[@]}" --scale gpu \
+  --store "$STORE" --out "$OUT" --markdown docs/REPRODUCTION-GPU.md --notes "$OUT/NOTES.md" \
+  --generated-by "$BY" "${TRAIN[@]}"
