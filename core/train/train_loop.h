@@ -1,0 +1,108 @@
+// NormLab core (internal, LibTorch): the training loop of one claimed run,
+// in the stages it goes through (train_run prepares the run and claims it,
+// then hands it here):
+//
+//   begin      resume's truncation, the run's info, the expected-gradient probe
+//   per step:  control     pause, cancel (data-parallel: agreed by every rank)
+//              compute     batch → forward (in the run's precision) → loss → backward → gradient sync
+//              probe       gradient, forward, gain and condition probes (before clipping)
+//              clip        global gradient norm, clipping
+//              record      the step's scalars; divergence
+//              update      optimizer step, nGPT's renormalization
+//              evaluate / checkpoint / progress, each on its own cadence
+//   finish     the last gains, the run's end
+//
+// A different step — bf16, a captured CUDA graph — is a different compute()
+// (and update()), nothing else. Every stage reads and writes the loop's
+// state below; fail() ends the run with a status at any point.
+#pragma once
+
+#include "core/data/data.h"
+#include "core/model/gpt.h"
+#include "core/store/store.h"
+#include "core/train/loop_state.h"
+#include "core/train/precision.h"
+#include "core/train/recorder.h"
+#include "core/train/trainer.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace normlab {
+class Communicator;
+class GradSync;
+
+namespace train_detail {
+
+// What preparation made (train_run): the run is claimed and ready to train.
+struct Prepared {
+    std::string device_name;
+    Dataset data;
+    GPT model{nullptr};
+    std::unique_ptr<torch::optim::Optimizer> optimizer;
+    int64_t step = 0;      // updates already done (a resume's checkpoint)
+    LoopState st;
+};
+
+class TrainLoop {
+public:
+    TrainLoop(Store& store, const RunInfo& info, const RunConfig& cfg, const TrainOptions& opts, Prepared& p);
+    ~TrainLoop();
+    // Trains to the end, a divergence, a cancel or a failure; never throws for those.
+    RunResult run();
+
+private:
+    using Clock = std::chrono::steady_clock;
+    void begin();
+    std::optional<RunResult> control();
+    double compute(int64_t s, ForwardCapture* cap, double& comm_s);
+    void probe(int64_t s, const ForwardCapture& cap, bool want_fwd);
+    double clip();
+    void update();
+    double evaluate();
+    void checkpoint();
+    void report(RunStatus status);
+    RunResult finish();
+    RunResult fail(RunStatus status, const std::string& msg);
+    torch::Tensor forward(const torch::Tensor& in, ForwardCapture* cap);
+    bool cancelled() const;
+    double wall() const;
+
+    Store& store_;
+    const RunInfo& info_;
+    const RunConfig& cfg_;
+    const TrainOptions& opts_;
+    Prepared& p_;
+    GPT& model_;
+    int64_t& step_;
+    LoopState& st_;
+    Communicator* const comm_;
+    const int W_, R_;
+    const bool writes_;                 // rank 0 keeps the checkpoints
+    const torch::Device device_;
+    const int B_, T_, Bl_;              // global batch, context, this rank's rows
+    const std::string ckpt_dir_;
+    std::string current_ckpt_;
+    RunResult result_;
+    RunWriter writer_;
+    SpaceReserve reserve_;
+    Recorder rec_;
+    std::vector<torch::Tensor> params_;
+    std::unique_ptr<GradSync> sync_;
+    std::unique_ptr<PrecisionSetting> tf32_;
+    bool multi_tensor_ = false;         // the optimizer, norm and clipping as _foreach kernels (GPUs)
+    double flops_per_token_ = 0, peak_ = 0;
+    double max_loss_ = 0, loss_ = 0, lr_ = 0, ckpt_cost_s_ = 0, wall_offset_ = 0;
+    int64_t start_step_ = 0, tokens_ = 0;
+    int eval_at_ = -1;                  // the validation batch being evaluated, for progress
+    Clock::time_point t0_, last_progress_, last_ckpt_;
+};
+
+}  // namespace train_detail
+}  // namespace normlab
