@@ -2,7 +2,8 @@
 # docs/REPRODUCTION-GPU.md: the papers' findings at a GPU's scale (issue 26).
 #
 #   bash scripts/reproduce_gpu.sh            # on a CUDA machine: the corpus (scripts/make_corpus.py), the GPU
-#                                            # scales of experiments/reproduction/ngpt.json and normformer.json
+#                                            # scales of experiments/reproduction/ngpt.json, normformer.json and
+#                                            # normformer_gains.json (the same NormFormer runs: finding 8)
 #                                            # (bf16, --device cuda) into $NORMLAB_GPU_STORE, then the report
 #   bash scripts/reproduce_gpu.sh --redraw   # anywhere, in seconds: the report again from the runs that were
 #                                            # trained (docs/reproduction-gpu/runs.sqlite, experiments/)
@@ -16,13 +17,14 @@ if [ "${1:-}" = "--redraw" ]; then
   T="$(mktemp -d)"
   trap 'rm -rf "$T"' EXIT
   cp "$OUT/runs.sqlite" "$T/runs.sqlite"
-  EXPERIMENTS=("$OUT"/experiments/ngpt.json "$OUT"/experiments/normformer.json)
+  EXPERIMENTS=("$OUT"/experiments/ngpt.json "$OUT"/experiments/normformer.json "$OUT"/experiments/normformer_gains.json)
   STORE="$T/runs.sqlite"
   TRAIN=(--no-train)
   BY="bash scripts/reproduce_gpu.sh --redraw"
 else
   [ -s normlab-data/english.txt ] || python3 scripts/make_corpus.py --out normlab-data
-  EXPERIMENTS=(experiments/reproduction/ngpt.json experiments/reproduction/normformer.json)
+  EXPERIMENTS=(experiments/reproduction/ngpt.json experiments/reproduction/normformer.json
+               experiments/reproduction/normformer_gains.json)
   STORE="${NORMLAB_GPU_STORE:-normlab-out/reproduction-gpu.sqlite}"
   mkdir -p "$(dirname "$STORE")"
   TRAIN=(--device cuda)
