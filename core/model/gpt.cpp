@@ -33,6 +33,16 @@ namespace normlab {
 
 namespace {
 
+// A linear layer. LibTorch's C++ Linear module computes a (B, T, ·) input as
+// matmul and then a separate in-place bias add — a second pass over the
+// output, under bf16 autocast a casting kernel (12 ms of an 85 ms step at
+// GPT-2 small's shape on an H100, docs/GPU.md); at::linear, as PyTorch's
+// F.linear, flattens the input and fuses the bias into the GEMM. On the CPU
+// the module's path is kept: the golden traces were recorded with it.
+torch::Tensor apply_linear(torch::nn::Linear& layer, const torch::Tensor& x) {
+    return x.is_cuda() ? torch::linear(x, layer->weight, layer->bias) : layer(x);
+}
+
 torch::Tensor rotate_half(const torch::Tensor& x) {   // (..., d_h) → (-x2, x1)
     const int64_t h = x.size(-1) / 2;
     return torch::cat({-x.narrow(-1, h, h), x.narrow(-1, 0, h)}, -1);
@@ -81,7 +91,7 @@ torch::Tensor AttentionImpl::causal_mask(int64_t T, const torch::Device& dev) {
 torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin,
                                      ForwardCapture* cap) {
     const int64_t B = x.size(0), T = x.size(1), d = cfg.d_model, H = cfg.n_heads, dh = d / H;
-    const auto proj = qkv(x);                                              // (B, T, 3d); bf16 under autocast
+    const auto proj = apply_linear(qkv, x);                                // (B, T, 3d); bf16 under autocast
     const bool fused = fused_kernels_enabled() && kernels::attention_kernel_available() && x.device().is_cpu() &&
                        proj.scalar_type() == torch::kFloat && !(cfg.dropout > 0 && is_training());
     torch::Tensor y, max_logit;                                            // y: (B, T, d)
@@ -164,7 +174,7 @@ MLPImpl::MLPImpl(const ModelConfig& c) : cfg(c) {
 }
 
 torch::Tensor MLPImpl::forward(const torch::Tensor& x, ForwardCapture* cap) {
-    auto h = fc1(x);                                                       // (B, T, d_ff | 2·d_ff)
+    auto h = apply_linear(fc1, x);                                         // (B, T, d_ff | 2·d_ff)
     torch::Tensor a;
     bool normed = false;                                                   // FFN LN applied already
     const bool fused = fused_kernels_enabled() && h.device().is_cpu() && h.scalar_type() == torch::kFloat;
@@ -196,7 +206,7 @@ torch::Tensor MLPImpl::forward(const torch::Tensor& x, ForwardCapture* cap) {
         cap->act_active.push_back((act.detach() > 0).to(torch::kFloat).mean());
     }
     if (ffn_norm && !normed) a = ffn_norm(a);
-    auto o = fc2(a);                                                       // (B, T, d)
+    auto o = apply_linear(fc2, a);                                         // (B, T, d)
     if (cfg.dropout > 0) o = torch::dropout(o, cfg.dropout, is_training());
     return o;
 }
