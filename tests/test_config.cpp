@@ -279,6 +279,25 @@ private Q_SLOTS:
         }
     }
 
+    // Every scale a shipped experiment offers (experiments/ and experiments/reproduction/) expands to
+    // valid runs: a GPU scale is checked here, on a machine that cannot train it.
+    void shippedExperimentsLoadAtEveryScale() {
+        int checked = 0;
+        for (const char* sub : {"/experiments", "/experiments/reproduction"}) {
+            QDir dir(QStringLiteral(NORMLAB_SOURCE_DIR) + sub);
+            for (const auto& f : dir.entryList({"*.json"}, QDir::Files)) {
+                const std::string path = dir.filePath(f).toStdString();
+                for (const auto& scale : load_experiment(path).scales) {
+                    Experiment ex = load_experiment(path, scale);
+                    QVERIFY2(!ex.runs.empty(), qPrintable(f + " --scale " + QString::fromStdString(scale)));
+                    for (auto& r : ex.runs) validate(r.config);
+                    ++checked;
+                }
+            }
+        }
+        QVERIFY(checked >= 8);   // the reproduction experiments' and gpt2_small's gpu scales
+    }
+
     // FLOPs per token (nanoGPT's estimate_mfu, PaLM Appendix B) and device peaks from the data sheets.
     void flopsAndPeaks() {
         ModelConfig m;   // d 128 × 4 layers, d_ff 512, context 128, GELU
