@@ -76,9 +76,8 @@ def blocks(text):
     return re.split(r"\n[ \t]*\n", text)
 
 
-def from_rst(text):
+def _rst(text):
     """reStructuredText and AsciiDoc: indented blocks (code, literal) and directives go."""
-    out = []
     for b in blocks(text):
         lines = [l for l in b.split("\n") if l.strip()]
         if not lines:
@@ -92,14 +91,10 @@ def from_rst(text):
         text_ = re.sub(r":\w+:`([^`<]*)(<[^>]*>)?`", r"\1", text_)         # :role:`text <target>`
         text_ = re.sub(r"`([^`<]*)(<[^>]*>)?`_{0,2}", r"\1", text_)        # `link <url>`_
         text_ = text_.replace("``", "").replace("**", "")
-        p = prose(text_)
-        if p:
-            out.append(p)
-    return out
+        yield text_
 
 
-def from_pod(text):
-    out = []
+def _pod(text):
     for b in blocks(text):
         if b.startswith(("=", " ", "\t")):
             continue                                   # command paragraphs and verbatim code
@@ -107,15 +102,11 @@ def from_pod(text):
         for _ in range(3):
             b = re.sub(r"[A-Z]<([^<>]*)>", r"\1", b)   # I<...>, C<...>, L<text|link>
         b = re.sub(r"\|[^ ]*", "", b)
-        p = prose(b)
-        if p:
-            out.append(p)
-    return out
+        yield b
 
 
-def from_dict(text):
+def _dict(text):
     """dictd databases: each entry's definition text, pronunciation markup and sources dropped."""
-    out = []
     for b in blocks(text):
         lines = [l.strip() for l in b.split("\n") if l.strip()]
         if not lines or lines[0].startswith("00-database"):
@@ -123,13 +114,10 @@ def from_dict(text):
         b = " ".join(l for l in lines if not re.fullmatch(r"\[[^\]]*\]", l))   # [1913 Webster]
         b = re.sub(r"\\[^\\]*\\", "", b)               # \Ab*di*ca"tion\ (pronunciation)
         b = re.sub(r"\{([^}]*)\}", r"\1", b)           # {cross-references}
-        p = prose(b)
-        if p:
-            out.append(p)
-    return out
+        yield b
 
 
-def from_wordnet(text):
+def _wordnet(text):
     """WordNet's dictd database: an entry is a headword at the margin and its indented senses."""
     entries, cur = [], []
     for line in text.split("\n"):
@@ -138,16 +126,12 @@ def from_wordnet(text):
             cur = []
         cur.append(line.strip())
     entries.append(" ".join(cur))
-    out = []
     for e in entries:
         e = re.sub(r"\[(syn|ant|also|see also):[^\]]*\]", "", e)
         e = re.sub(r"\b(n|v|adj|adv)\s+1:", "", e)
         e = re.sub(r"\b\d+:\s", "", e)
         e = re.sub(r"\{([^}]*)\}", r"\1", e)
-        p = prose(e)
-        if p:
-            out.append(p)
-    return out
+        yield e
 
 
 class _Html(html.parser.HTMLParser):
@@ -180,19 +164,30 @@ class _Html(html.parser.HTMLParser):
             self.cur = []
 
 
-def from_html(text):
+def _html(text):
     h = _Html()
     h.feed(text)
     h.flush()
-    return [p for p in (prose(x) for x in h.parts) if p]
+    return h.parts
 
 
-def from_fortune(text):
-    return [p for p in (prose(x) for x in text.split("\n%\n")) if p]
+def _fortune(text):
+    return text.split("\n%\n")
 
 
+def kept(extract):
+    """An extractor's candidate paragraphs, cleaned, that prose() keeps."""
+    return lambda text: [p for p in map(prose, extract(text)) if p]
+
+
+from_rst, from_pod, from_dict, from_wordnet, from_html, from_fortune = map(
+    kept, (_rst, _pod, _dict, _wordnet, _html, _fortune))
 EXTRACT = {"rst": from_rst, "pod": from_pod, "dict": from_dict, "wordnet": from_wordnet, "html": from_html,
            "fortune": from_fortune}
+
+
+EXTRACT = {kind: kept(f) for kind, f in {"rst": from_rst, "pod": from_pod, "dict": from_dict, "wordnet": from_wordnet,
+                                         "html": from_html, "fortune": from_fortune}.items()}
 
 
 def read(path):
