@@ -4,6 +4,8 @@
 //   normlab-bench train (--config RUN.json | --scheme S [--d 128 --layers 4 --heads 4 --dff 512 --ctx 128 --batch 16])
 //                       [--steps 30 --warmup 5 --threads 2 --probes off|default|all --device cpu]
 //                       [--profile TRACE.json]   (LibTorch 2.x: a Kineto trace of the run)
+//                       [--cuda-graph auto|on|off] (train.cuda_graph; auto: captured on a GPU)
+//                       [--precision fp32|tf32|bf16]
 //       → JSON: per-step times (ms) of the timed steps, their median, tokens/s, parameter count
 //   normlab-bench ops [--threads 2 --reps 5]
 //       → JSON: the fused CPU kernels against the eager LibTorch ops they replace,
@@ -92,6 +94,8 @@ int bench_train(std::map<std::string, std::string> o) {
     c.train.steps = warmup + geti(o, "--steps", 30);
     c.train.threads = geti(o, "--threads", 2);
     c.train.device = o.count("--device") ? o["--device"] : "cpu";
+    if (o.count("--cuda-graph")) c.train.cuda_graph = o["--cuda-graph"];
+    if (o.count("--precision")) c.train.precision = o["--precision"];
     c.train.eval_every = 0;
     c.train.eval_batches = 1;
     c.optim.schedule.warmup = 0;
@@ -138,6 +142,7 @@ int bench_train(std::map<std::string, std::string> o) {
                 {"threads", info["threads"]},
                 {"probes", probes},
                 {"precision", c.train.precision},
+                {"cuda_graph", info.value("cuda_graph", c.train.cuda_graph == "off" ? "off" : "not captured")},
                 {"memory_gib", memory_gib},
                 {"cpu_tuning", cpu_tuning_summary()},
                 {"thread_waiting", thread_waiting_summary()},

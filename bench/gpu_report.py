@@ -56,3 +56,8 @@ def gpu_table(args, results, sizes, schemes, impls, w):
                 cells.append(f"{tps:,.0f} · {mfu} · {mem:.1f}" if mem is not None else f"{tps:,.0f} · {mfu} · –")
             w("| " + " | ".join(cells) + " |")
     w("")
+    graphs = sorted({(i, st) for r in results.values() for i, st in r.get("cuda_graph", {}).items()})
+    if graphs:
+        w("The core's training step as a CUDA graph (train.cuda_graph): " +
+          "; ".join(f"`{i}` {st}" for i, st in graphs) + ".")
+        w("")

@@ -25,6 +25,7 @@ import sys
 import tempfile
 
 from cpu_levers import kernel_levers, levers
+from contestants import implementations, python_torch
 from gpu_report import gpu_table
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -89,55 +90,6 @@ def paired_ratio(r, peer, core="normlab"):
     return median([p / c for p, c in zip(r["rep_" + peer], r["rep_" + core])])
 
 
-def python_torch(py):
-    """The torch version a Python interpreter imports, or None."""
-    if not py or not os.access(py, os.X_OK):
-        return None
-    out = subprocess.run([py, "-c", "import torch; print(torch.__version__)"], capture_output=True, text=True)
-    return out.stdout.strip() if out.returncode == 0 else None
-
-
-def short_version(v):
-    return ".".join(v.split("+")[0].split(".")[:2])
-
-
-def implementations(args):
-    """The contestants: NormLab's core from each build, PyTorch eager on each interpreter, torch.compile on 2.x.
-
-    Each is {"name", "kind": core|peer, "label", "cmd": [...]} ; the config path and the common flags follow cmd."""
-    impls = []
-    for name, build, label in (("normlab", args.build, "Debian LibTorch + OpenBLAS"),
-                               ("normlab-2", args.build2, "PyPI LibTorch")):
-        if build and build != "none":
-            exe = os.path.join(build, "bench", "normlab-bench")
-            if os.access(exe, os.X_OK) or args.dry_run:
-                impls.append({"name": name, "kind": "core", "label": f"NormLab, {label}",
-                              "cmd": [exe, "train", "--device", args.device]})
-            elif build != args.build2_default:
-                sys.exit(f"{exe} is missing: build first")
-    seen = set()
-    for py in (args.python, args.python2):
-        if not py or py == "none":
-            continue
-        v = python_torch(py) or ("2.x" if args.dry_run else None)
-        if v is None or v in seen:
-            continue
-        seen.add(v)
-        sv = short_version(v)
-        peer = [py, os.path.join(HERE, "peer.py"), "--device", args.device]
-        impls.append({"name": f"pytorch-{sv}", "kind": "peer", "label": f"PyTorch {sv} eager", "cmd": peer,
-                      "version": v})
-        if not v.startswith("1.") and not args.no_compile:
-            impls.append({"name": f"compile-{sv}", "kind": "peer", "label": f"PyTorch {sv} torch.compile",
-                          "cmd": peer + ["--compile"], "version": v})
-            if args.autotune:
-                impls.append({"name": f"autotune-{sv}", "kind": "peer",
-                              "label": f"PyTorch {sv} torch.compile max-autotune-no-cudagraphs",
-                              "cmd": peer + ["--compile", "--compile-mode", "max-autotune-no-cudagraphs"],
-                              "version": v})
-    return impls
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default=os.path.join(ROOT, "build"),
@@ -149,6 +101,8 @@ def main():
     ap.add_argument("--python2", default=None,
                     help="interpreter of the PyTorch 2.x peers (default: .venv-torch2, else this interpreter)")
     ap.add_argument("--no-compile", action="store_true", help="leave torch.compile out")
+    ap.add_argument("--no-graph-pair", action="store_true",
+                    help="on CUDA, leave out the 2.x core with train.cuda_graph off (paired with the captured one)")
     ap.add_argument("--autotune", action="store_true", help="add torch.compile mode max-autotune-no-cudagraphs")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--steps", type=int, default=25)
@@ -241,6 +195,8 @@ def main():
                     r.setdefault(impl["name"], []).extend(out["step_ms"])
                     r.setdefault("rep_" + impl["name"], []).append(out["step_ms_median"])
                     r["params"][impl["name"]] = out["parameters"]
+                    if out.get("cuda_graph"):
+                        r.setdefault("cuda_graph", {})[impl["name"]] = out["cuda_graph"]
                     if out.get("memory_gib") is not None:
                         r.setdefault("memory_gib", {})[impl["name"]] = max(out["memory_gib"],
                                                                           r.get("memory_gib", {}).get(impl["name"], 0))

@@ -317,6 +317,7 @@ template <class V> void fields(V& v, TrainConfig& s) {
     v("device", s.device);
     v("threads", s.threads);
     v("precision", s.precision);
+    v("cuda_graph", s.cuda_graph);
     v("eval_every", s.eval_every);
     v("eval_batches", s.eval_batches);
     v("checkpoint_every", s.checkpoint_every);

@@ -152,6 +152,10 @@ struct TrainConfig {
     std::string device = "auto";    // auto | cpu | cuda | cuda:N
     int threads = 0;                // 0: all cores
     std::string precision = "fp32"; // fp32 | tf32 | bf16 (core/train/precision.h)
+    std::string cuda_graph = "off"; // auto | on | off: the step captured as a CUDA graph (core/train/static_step.h);
+                                    // auto: on a CUDA device when the run allows it and memory suffices;
+                                    // on: always that step (on a CPU run eagerly: what the tests compare);
+                                    // off by default until it has been measured on a GPU (docs/GPU.md)
     int eval_every = 100;           // validation loss interval (0: only at the end)
     int eval_batches = 4;
     int checkpoint_every = 0;       // also every N steps (0: by time alone)
@@ -220,12 +224,14 @@ struct MemoryEstimate {
     double parameters = 0, gradients = 0, optimizer = 0, activations = 0, data = 0;
     double total() const { return parameters + gradients + optimizer + activations + data; }
 };
-MemoryEstimate estimate_memory(const RunConfig& cfg);
+// fused_attention: the attention keeps no (B, H, T, T) probabilities (a GPU
+// with LibTorch ≥ 2.1).
+MemoryEstimate estimate_memory(const RunConfig& cfg, bool fused_attention = false);
 // Bytes of memory available to a new process (MemAvailable, else physical memory).
 double available_memory();
 // Throws ConfigError naming the field to reduce when the estimate exceeds
 // `budget` bytes (available_memory() when negative).
-void check_memory(const RunConfig& cfg, double budget = -1);
+void check_memory(const RunConfig& cfg, double budget = -1, bool fused_attention = false);
 
 // DeepNorm constants for an N-layer decoder.
 double deepnorm_alpha_for(int n_layers);  // (2N)^(1/4)

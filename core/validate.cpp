@@ -209,6 +209,12 @@ void validate(const RunConfig& c) {
             std::to_string(t.threads) + " must be 0 to " + std::to_string(kMaxThreads) + " (0: all cores)");
     require(t.precision == "fp32" || t.precision == "tf32" || t.precision == "bf16", "train.precision",
             "\"" + t.precision + "\" is not one of fp32, tf32, bf16 (bf16: mixed precision with fp32 weights)");
+    require(t.cuda_graph == "auto" || t.cuda_graph == "on" || t.cuda_graph == "off", "train.cuda_graph",
+            "\"" + t.cuda_graph + "\" is not one of auto, on, off");
+    require(t.cuda_graph != "on" || c.model.dropout == 0, "train.cuda_graph",
+            "\"on\" needs model.dropout 0 (its masks are reseeded every step); use auto or off, or set dropout to 0");
+    require(t.cuda_graph != "on" || c.optim.kind != OptimizerKind::SGD, "train.cuda_graph",
+            "\"on\" needs Adam or AdamW (optim.kind is sgd); use auto or off");
     require(t.eval_every >= 0, "train.eval_every", std::to_string(t.eval_every) + " must be ≥ 0");
     require(t.eval_batches >= 1 && t.eval_batches <= 10000, "train.eval_batches",
             std::to_string(t.eval_batches) + " must be 1 to 10000");
@@ -234,7 +240,7 @@ void validate(const RunConfig& c) {
 }
 
 
-MemoryEstimate estimate_memory(const RunConfig& c) {
+MemoryEstimate estimate_memory(const RunConfig& c, bool fused_attention) {
     const ModelConfig& m = c.model;
     const double d = m.d_model, L = m.n_layers, ff = m.d_ff, T = m.context, V = m.vocab_size, H = m.n_heads;
     const double B = c.train.batch_size;
@@ -248,8 +254,15 @@ MemoryEstimate estimate_memory(const RunConfig& c) {
     // Saved for the backward pass per layer: the residual stream, norms,
     // q/k/v, attention output, MLP input and hidden activations, and the
     // attention probabilities; plus logits and their gradient.
+    // Fused attention (a GPU's scaled_dot_product_attention) keeps no
+    // probabilities. In bf16 the matrix products' saved inputs are half as
+    // wide: about half the activations of the LayerNorm schemes, measured on
+    // an H100 at GPT-2 small's shape (13 GiB in use at batch 32 against 29
+    // estimated for Pre-LN); nGPT's normalizations and updates stay fp32.
     const double tokens = B * T;
-    e.activations = 4 * (L * (tokens * (12 * d + 3 * fc1) + 2 * B * H * T * T) + 3 * tokens * V);
+    const double attention = fused_attention ? 0 : 2 * B * H * T * T;
+    const double narrow = c.train.precision == "bf16" && m.layout != Layout::NGPT ? 0.5 : 1.0;
+    e.activations = 4 * (L * (narrow * tokens * (12 * d + 3 * fc1) + attention) + 3 * tokens * V);
     if (c.data.source == DataSource::Markov) e.data = static_cast<double>(c.data.markov.length);
     return e;
 }
@@ -266,9 +279,9 @@ double available_memory() {
     return pages > 0 && page > 0 ? static_cast<double>(pages) * page : 8.0 * (1u << 30);
 }
 
-void check_memory(const RunConfig& c, double budget) {
+void check_memory(const RunConfig& c, double budget, bool fused_attention) {
     if (budget < 0) budget = 0.9 * available_memory();
-    const MemoryEstimate e = estimate_memory(c);
+    const MemoryEstimate e = estimate_memory(c, fused_attention);
     if (e.total() <= budget) return;
     const double weights = e.parameters + e.gradients + e.optimizer;
     const std::string field = e.activations > weights ? "train.batch_size" : "model.d_model";

@@ -7,6 +7,10 @@
 #   check     the GPU, the libraries resolved, the CLI's device line
 #   window    test_gpu_window: the window's worker trains on the GPU in bf16 (a screenshot)
 #   gui       test_gui: every window test, the GPU present
+#   graph     test_static_step and test_fused_ops on the GPU: the step captured as a CUDA graph tracks
+#             the eager step, --batch auto, nGPT's CUDA update kernel against the eager ops; then the
+#             small size, every scheme, captured against not (bench/run.py, bf16); then nGPT at the gpu
+#             size with NORMLAB_CUDA_KERNELS=1 against without
 #   precision six schemes, 100 steps, fp32 / tf32 / bf16 on the GPU (stores kept)
 #   bench     bench/run.py --device cuda at the gpu size (BENCH_ARGS to change)
 #   findings  issue 26's runs at --scale gpu, several at once on the GPU (FINDINGS, FINDINGS_SECONDS)
@@ -47,6 +51,20 @@ for s in "$@"; do
     gui)
       step gui
       timeout 400 build-torch2/tests/test_gui 2>&1 | grep -v QWARN | tee "$OUTDIR/test_gui.log" | grep -E "^(PASS|FAIL|Totals|QINFO)" ;;
+    graph)
+      step graph
+      timeout 300 build-torch2/tests/test_static_step 2>&1 | tee "$OUTDIR/test_static_step.log" | grep -E "^(PASS|FAIL|SKIP|Totals|QINFO)"
+      timeout 120 build-torch2/tests/test_fused_ops 2>&1 | tee "$OUTDIR/test_fused_ops.log" | grep -E "^(PASS|FAIL|SKIP|Totals)"
+      timeout "${GRAPH_TIMEOUT:-300}" python3 bench/run.py --device cuda --build none --build2 build-torch2 --python none --python2 "$(command -v python3)" \
+        --throughput-only --out "$OUTDIR/PERFORMANCE-graph.md" --sizes small --precision bf16 --reps 2 --steps 30 \
+        2>&1 | tee "$OUTDIR/bench-graph.log" | grep -vE "^\s*$" | tail -20
+      # nGPT at GPT-2 small's shape, its CUDA update kernel off and on, alternated
+      for k in 0 1 0 1; do
+        echo -n "NORMLAB_CUDA_KERNELS=$k "
+        NORMLAB_CUDA_KERNELS=$k timeout 150 build-torch2/bench/normlab-bench train --scheme ngpt --d 768 --layers 12 --heads 12 \
+          --ctx 1024 --batch 32 --device cuda --precision bf16 --steps 10 --warmup 3 \
+          | python3 -c 'import json,sys; d=json.load(sys.stdin); print(round(d["step_ms_median"],1), "ms/step", d["memory_gib"], "GiB")'
+      done 2>&1 | tee "$OUTDIR/ngpt-kernel.log" ;;
     precision)
       step precision
       for p in fp32 tf32 bf16; do

@@ -182,6 +182,27 @@ private Q_SLOTS:
         QVERIFY(r.err.contains("base.train.step: unknown field; did you mean \"steps\"?"));
         r = cli({"frobnicate"});
         QCOMPARE(r.code, 2);
+        // --batch auto measures a GPU: on the CPU it is refused, naming the field, before anything is written.
+        const QString nothing = dir_.filePath("never.sqlite");
+        r = cli({"run", exp_, "--batch", "auto", "--device", "cpu", "--store", nothing});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("train.batch_size: auto fits the batch to a GPU's memory") && r.err.contains("give a number"),
+                 qPrintable(r.err));
+        QVERIFY(!QFile::exists(nothing));
+        r = cli({"run", exp_, "--batch", "0", "--store", nothing});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--batch"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(nothing));
+        r = cli({"run", exp_, "--cuda-graph", "sometimes", "--store", nothing});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("train.cuda_graph: \"sometimes\" is not one of auto, on, off"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(nothing));
+        // A number overrides every run's batch, as the run records it.
+        const QString three = dir_.filePath("batch3.sqlite");
+        r = cli({"run", exp_, "--only", "post_ln", "--steps", "2", "--batch", "3", "--store", three});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = cli({"export", "1", "--json", "--store", three});
+        QCOMPARE(json::parse(r.out.toStdString())["run"]["config"]["train"]["batch_size"].get<int>(), 3);
         r = cli({"run", exp_, "--only", "nosuch", "--store", store_});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("post_ln") && r.err.contains("ngpt"));

@@ -16,6 +16,26 @@ using test::param;
 using test::rel;
 using test::tiny;
 
+namespace {
+// ngpt_update with a kernel switched on by `use` against the eager formula
+// on the same inputs: the values and the gradients of x, h and α.
+void compare_update(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha,
+                    const torch::Tensor& g, void (*use)(bool), const QString& what, double grad_atol) {
+    use(false);
+    auto ref = ngpt_update(x, h, alpha, 1e-6);
+    use(true);
+    auto y = ngpt_update(x, h, alpha, 1e-6);
+    auto rg = torch::autograd::grad({ref}, {x, h, alpha}, {g});
+    auto yg = torch::autograd::grad({y}, {x, h, alpha}, {g});
+    QVERIFY2(torch::allclose(y, ref, 1e-5, 1e-6), qPrintable(what + ": values"));
+    const char* names[] = {"x", "h", "alpha"};
+    for (int i = 0; i < 3; ++i)
+        QVERIFY2(torch::allclose(yg[i], rg[i], 1e-4, grad_atol),
+                 qPrintable(what + ": gradient of " + names[i] +
+                            QString(" off by %1").arg((yg[i] - rg[i]).abs().max().item<double>())));
+}
+}  // namespace
+
 class TestFusedOps : public QObject {
     Q_OBJECT
 
@@ -174,22 +194,33 @@ private Q_SLOTS:
                              .requires_grad_(true);
                 auto h = (3 * torch::randn({4, 30, n})).requires_grad_(true);
                 auto alpha = (0.05 + 0.02 * torch::rand({n})).requires_grad_(true);
-                auto g = torch::randn({4, 30, n});
-                set_fused_kernels(false);
-                auto ref = ngpt_update(x, h, alpha, 1e-6);
-                set_fused_kernels(true);
-                auto y = ngpt_update(x, h, alpha, 1e-6);
-                auto rg = torch::autograd::grad({ref}, {x, h, alpha}, {g});
-                auto yg = torch::autograd::grad({y}, {x, h, alpha}, {g});
-                QVERIFY2(torch::allclose(y, ref, 1e-5, 1e-6), qPrintable(what + ": values"));
-                const char* names[] = {"x", "h", "alpha"};
-                for (int i = 0; i < 3; ++i)
-                    QVERIFY2(torch::allclose(yg[i], rg[i], 1e-4, 1e-5),
-                             qPrintable(what + ": gradient of " + names[i] +
-                                        QString(" off by %1").arg((yg[i] - rg[i]).abs().max().item<double>())));
+                compare_update(x, h, alpha, torch::randn({4, 30, n}), set_fused_kernels, what, 1e-5);
+                if (QTest::currentTestFailed()) return;
             }
         }
         torch::set_num_threads(1);
+    }
+
+    // Needs a GPU (scripts/gpu_session.sh graph runs it; CI only compiles the
+    // kernel): nGPT's update as one CUDA kernel each way (core/model/cuda_kernels.cu)
+    // against the eager formula on the same device — rows of 768 (GPT-2 small),
+    // 13 (fewer than a warp) and 2,048, a zero row.
+    void cudaNgptUpdateMatchesEager() {
+        if (!cuda_kernels_built()) QSKIP("this build has no CUDA kernels (the LibTorch 2.x build has)");
+        if (!torch::cuda::is_available()) QSKIP("no CUDA device here");
+        const auto dev = torch::Device("cuda");
+        for (int64_t n : {768, 13, 2048}) {
+            const QString what = QString("n %1").arg(n);
+            auto x = torch::nn::functional::normalize(torch::randn({8, 64, n}, dev),
+                                                      torch::nn::functional::NormalizeFuncOptions().dim(-1));
+            x[0][0].zero_();
+            x.requires_grad_(true);
+            auto h = (3 * torch::randn({8, 64, n}, dev)).requires_grad_(true);
+            auto alpha = (0.05 + 0.02 * torch::rand({n}, dev)).requires_grad_(true);
+            compare_update(x, h, alpha, torch::randn({8, 64, n}, dev), set_cuda_kernels, what, 1e-4);
+            set_cuda_kernels(false);
+            if (QTest::currentTestFailed()) return;
+        }
     }
 
     // The whole model with the fused kernels on and off: same logits, gradients and

@@ -6,6 +6,7 @@
 #include "core/config.h"
 #include "core/data/data.h"
 #include "core/errors.h"
+#include "core/train/fit_batch.h"
 #include "core/experiment.h"
 #include "tests/test_util.h"
 #include "core/json_input.h"
@@ -126,6 +127,35 @@ private Q_SLOTS:
         QVERIFY2(starts(e, "train.batch_size:"), e.c_str());
         QVERIFY(config_error([&] { check_memory(RunConfig{}, 8.0 * (1u << 30)); }).empty());   // the default fits
         QVERIFY(estimate_memory(RunConfig{}).total() < 1e9);
+        // On a GPU (fused attention) no (B, H, T, T) probabilities; bf16 halves a
+        // LayerNorm scheme's activations, not nGPT's. GPT-2 small's shape at batch
+        // 128 in bf16 (~50 GiB in use measured from batch 32 on an H100) fits 80 GiB.
+        RunConfig g;
+        g.model.d_model = 768;
+        g.model.n_layers = 12;
+        g.model.n_heads = 12;
+        g.model.d_ff = 3072;
+        g.model.context = 1024;
+        g.train.batch_size = 128;
+        g.train.precision = "bf16";
+        const double gib = 1024.0 * 1024 * 1024;
+        QVERIFY(estimate_memory(g, true).total() < 72 * gib);
+        QVERIFY(estimate_memory(g, false).total() > 150 * gib);   // the explicit attention keeps its probabilities
+        QVERIFY(config_error([&] { check_memory(g, 0.9 * 79 * gib, true); }).empty());
+        RunConfig f = g;
+        f.train.precision = "fp32";
+        QCOMPARE(estimate_memory(f, true).activations - 4 * 3.0 * 128 * 1024 * 256,
+                 2 * (estimate_memory(g, true).activations - 4 * 3.0 * 128 * 1024 * 256));
+    }
+
+    // --batch auto's choice from the peaks of a step at batch 1 and 2
+    // (core/train/fit_batch.h): the largest power of two predicted to fit.
+    void theFittedBatchIsTheLargestPowerOfTwoUnderTheBudget() {
+        QCOMPARE(choose_batch(10, 12, 100), 32);      // 10 + 2·31 = 72 fits, 10 + 2·63 = 136 does not
+        QCOMPARE(choose_batch(90, 100, 100), 2);
+        QCOMPARE(choose_batch(120, 130, 100), 0);     // not even one row
+        QCOMPARE(choose_batch(10, 10, 100), 65536);   // rows cost nothing measurable: the field's maximum
+        QCOMPARE(choose_batch(0, 5, 100), 0);         // nothing measured
     }
 
     void dataSourcesAreCheckedWithoutLoading() {

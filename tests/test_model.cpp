@@ -190,6 +190,26 @@ private Q_SLOTS:
         QCOMPARE(a->parameter_count() - b->parameter_count(), int64_t(L * (H + d + f + d)));
     }
 
+    // A GPU's probe steps take the max logit from the scaled logits without
+    // gradient, a few batch rows at a time (gpt.cpp): the same value as the
+    // whole (B, H, T, T) matrix gives, whatever the rows per chunk.
+    void maxCausalLogitInChunksIsTheWhole() {
+        torch::manual_seed(3);
+        RunConfig c = tiny(Scheme::PreLN, 1);
+        Attention attn(c.model);
+        auto q = torch::randn({5, 4, 16, 8}), k = torch::randn({5, 4, 16, 8});
+        auto att = torch::matmul(q * 0.35, k.transpose(-2, -1));
+        att.masked_fill_(torch::ones({16, 16}, torch::kBool).triu(1), -std::numeric_limits<float>::infinity());
+        const double want = att.max().item<double>();
+        for (int64_t limit : {int64_t(1) << 27, int64_t(4 * 16 * 16 * 2), int64_t(1)})
+            QCOMPARE(attn->max_causal_logit(q, k, 0.35, limit).item<double>(), want);
+        // The future is masked: a large logit above the diagonal is not seen.
+        auto q2 = q.clone(), k2 = k.clone();
+        q2[4][3][2].fill_(10);
+        k2[4][3][9].fill_(10);
+        QVERIFY(attn->max_causal_logit(q2, k2, 0.35, 1).item<double>() < 0.35 * 800);
+    }
+
     void probesMatchBruteForce() {
         Store store(store_path("probes.sqlite"));
         RunConfig c = tiny(Scheme::NormFormer, 1);

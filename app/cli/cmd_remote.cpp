@@ -107,7 +107,7 @@ static int cmd_remote(const Args& args) {
         std::stringstream text;
         text << f.rdbuf();
         std::vector<std::string> extra;
-        for (const char* o : {"--scale", "--steps", "--device", "--threads", "--precision", "--index"})
+        for (const char* o : {"--scale", "--steps", "--device", "--threads", "--precision", "--cuda-graph", "--batch", "--index"})
             if (args.options.count(o)) extra.insert(extra.end(), {o, args.opt(o)});
         for (auto [it, end] = args.options.equal_range("--only"); it != end; ++it) extra.insert(extra.end(), {"--only", it->second});
         check_server(s);
@@ -226,7 +226,7 @@ extern const Command kRemoteCommand{"remote", "remote check|run|sweep|follow|lis
     "  --remote-store PATH   the server's store (default: its usual store)\n"
     "  --detach              remote run: start the runs and return without following\n"
     "  --retries N           reconnections in a row without progress before giving up (default 20)\n"
-    "  --only, --steps, --device, --threads, --precision, --scale, --index: as for run, on the server\n"
+    "  --only, --steps, --device, --threads, --precision, --cuda-graph, --batch, --scale, --index: as for run, on the server\n"
     "  --partition, --time, --cpus-per-task, --gpus-per-task, --max-parallel, --runs-per-task: as for sweep\n"
     "RUN ids are the server's (remote list shows them). Ctrl-C stops following, not the runs.\n"};
 

@@ -4,12 +4,14 @@
 #include "app/cli/training.h"
 
 #include "core/errors.h"
+#include "core/train/fit_batch.h"
 
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <map>
 #include <thread>
 #include <unistd.h>
 
@@ -186,6 +188,36 @@ std::vector<ExperimentRun> chosen_runs(const Experiment& ex, const Args& args) {
         if (!device.empty()) r.config.train.device = device;
         if (args.options.count("--threads")) r.config.train.threads = parse_int("--threads", args.opt("--threads"), 0, 1024);
         if (args.options.count("--precision")) r.config.train.precision = args.opt("--precision");   // validated with the run
+        if (args.options.count("--cuda-graph")) r.config.train.cuda_graph = args.opt("--cuda-graph");
+    }
+    if (args.options.count("--batch")) {
+        const std::string v = args.opt("--batch");
+        if (v != "auto") {
+            const int b = parse_int("--batch", v, 1, 65536);
+            for (auto& r : chosen) r.config.train.batch_size = b;
+        } else {
+            // Measured on each run's device; runs that differ only in what does
+            // not change memory (learning rate, seed, steps) share one measurement.
+            std::map<std::string, int> fitted;
+            for (auto& r : chosen) {
+                validate(r.config);
+                nlohmann::json key = to_json(r.config);
+                key.erase("name");
+                for (const char* k : {"steps", "seed", "eval_every", "checkpoint_every", "checkpoint_seconds", "batch_size"})
+                    key["train"].erase(k);
+                key["optim"].erase("lr");
+                key.erase("probes");
+                auto [it, fresh] = fitted.emplace(key.dump(), 0);
+                if (fresh) {
+                    const BatchFit f = fit_batch(r.config, 0.85, [] { return g_signals > 0; });
+                    it->second = f.batch;
+                    std::fprintf(stderr, "--batch auto: %s: batch %d on %s (a step's peak %.1f GiB of the %.1f GiB allowed, "
+                                         "85%% of %.1f GiB)\n", r.name.c_str(), f.batch, f.device.c_str(),
+                                 f.peak_bytes / (1 << 30), f.budget_bytes / (1 << 30), f.total_bytes / (1 << 30));
+                }
+                r.config.train.batch_size = it->second;
+            }
+        }
     }
     return chosen;
 }

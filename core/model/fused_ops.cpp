@@ -7,6 +7,13 @@
 
 #include <ATen/Parallel.h>
 
+#ifdef NORMLAB_CUDA_KERNELS
+#include "core/model/cuda_kernels.h"
+
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+#endif
+
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -315,17 +322,70 @@ struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
 
 }  // namespace
 
-bool fused_kernels_enabled() {
-    int on = g_fused_kernels.load();
+namespace {
+// A switch read once from the environment (`name` set to the opposite of
+// `default_on` flips it), until set_… decides it.
+bool env_switch(std::atomic<int>& state, const char* name, bool default_on) {
+    int on = state.load();
     if (on < 0) {
-        const char* env = std::getenv("NORMLAB_FUSED_KERNELS");
-        on = (env && std::strcmp(env, "0") == 0) ? 0 : 1;
-        g_fused_kernels.store(on);
+        const char* env = std::getenv(name);
+        on = (env && std::strcmp(env, default_on ? "0" : "1") == 0) ? !default_on : default_on;
+        state.store(on);
     }
     return on == 1;
 }
+std::atomic<int> g_cuda_kernels{-1};
+}  // namespace
 
+bool fused_kernels_enabled() { return env_switch(g_fused_kernels, "NORMLAB_FUSED_KERNELS", true); }
 void set_fused_kernels(bool on) { g_fused_kernels.store(on ? 1 : 0); }
+
+bool cuda_kernels_built() {
+#ifdef NORMLAB_CUDA_KERNELS
+    return true;
+#else
+    return false;
+#endif
+}
+bool cuda_kernels_enabled() { return env_switch(g_cuda_kernels, "NORMLAB_CUDA_KERNELS", false) && cuda_kernels_built(); }
+void set_cuda_kernels(bool on) { g_cuda_kernels.store(on ? 1 : 0); }
+
+#ifdef NORMLAB_CUDA_KERNELS
+namespace {
+// nGPT's residual update as one CUDA kernel each way (cuda_kernels.cu); saves
+// the inputs and two norms a row, recomputes the rest in the backward pass.
+struct NgptUpdateCudaFn : torch::autograd::Function<NgptUpdateCudaFn> {
+    static variable_list forward(AutogradContext* ctx, const torch::Tensor& x_in, const torch::Tensor& h_in,
+                                 const torch::Tensor& alpha_in, double eps) {
+        const c10::cuda::CUDAGuard guard(x_in.device());
+        const auto x = x_in.contiguous(), h = h_in.contiguous(), alpha = alpha_in.contiguous();
+        const int64_t n = x.size(-1), rows = x.numel() / n;
+        auto y = torch::empty_like(x);
+        auto rh = torch::empty({rows}, x.options()), rz = torch::empty({rows}, x.options());
+        cuda_kernels::ngpt_update_forward(x.data_ptr<float>(), h.data_ptr<float>(), alpha.data_ptr<float>(),
+                                          static_cast<float>(eps), y.data_ptr<float>(), rh.data_ptr<float>(),
+                                          rz.data_ptr<float>(), rows, n, c10::cuda::getCurrentCUDAStream().stream());
+        ctx->save_for_backward({x, h, alpha, rh, rz});
+        ctx->saved_data["eps"] = eps;
+        return {y};
+    }
+    static variable_list backward(AutogradContext* ctx, variable_list grads) {
+        const auto saved = ctx->get_saved_variables();
+        const auto &x = saved[0], &h = saved[1], &alpha = saved[2], &rh = saved[3], &rz = saved[4];
+        const c10::cuda::CUDAGuard guard(x.device());
+        const auto g = grads[0].contiguous();
+        const int64_t n = x.size(-1), rows = x.numel() / n;
+        auto dx = torch::empty_like(x), dh = torch::empty_like(x), da = torch::empty_like(x);
+        cuda_kernels::ngpt_update_backward(x.data_ptr<float>(), h.data_ptr<float>(), alpha.data_ptr<float>(),
+                                           rh.data_ptr<float>(), rz.data_ptr<float>(), g.data_ptr<float>(),
+                                           static_cast<float>(ctx->saved_data["eps"].toDouble()), dx.data_ptr<float>(),
+                                           dh.data_ptr<float>(), da.data_ptr<float>(), rows, n,
+                                           c10::cuda::getCurrentCUDAStream().stream());
+        return {dx, dh, da.view({rows, n}).sum(0).view(alpha.sizes()), torch::Tensor()};
+    }
+};
+}  // namespace
+#endif
 
 torch::Tensor fused_causal_attention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
                                      double scale, torch::Tensor* max_logit) {
@@ -349,6 +409,12 @@ torch::Tensor fused_unit_norm(const torch::Tensor& x, double eps) {
 }
 
 torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha, double eps) {
+#ifdef NORMLAB_CUDA_KERNELS
+    if (cuda_kernels_enabled() && x.is_cuda() && x.scalar_type() == torch::kFloat && h.scalar_type() == torch::kFloat &&
+        alpha.scalar_type() == torch::kFloat && x.sizes() == h.sizes() && alpha.numel() == x.size(-1) && x.numel() > 0 &&
+        h.device() == x.device() && alpha.device() == x.device())
+        return NgptUpdateCudaFn::apply(x, h, alpha, eps)[0];
+#endif
     if (fused_kernels_enabled() && x.device().is_cpu() && x.scalar_type() == torch::kFloat && x.numel() > 0 &&
         alpha.numel() == x.size(-1))
         return NgptUpdateFn::apply(x, h, alpha, eps)[0];

@@ -16,6 +16,13 @@ namespace normlab {
 // the environment sets NORMLAB_FUSED_KERNELS=0.
 bool fused_kernels_enabled();
 void set_fused_kernels(bool on);
+// CUDA kernels of our own (core/model/cuda_kernels.cu: nGPT's residual
+// update), built into the LibTorch 2.x build with CUDA; used on CUDA fp32
+// tensors when enabled — off unless NORMLAB_CUDA_KERNELS=1 until they have
+// been checked and timed on a GPU (docs/GPU.md).
+bool cuda_kernels_built();
+bool cuda_kernels_enabled();
+void set_cuda_kernels(bool on);
 
 // Causal attention through the fused kernel. q, k, v: (B, H, T, d_h) views
 // with a contiguous last dimension (e.g. of the packed QKV projection) →

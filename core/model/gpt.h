@@ -54,6 +54,10 @@ struct AttentionImpl : torch::nn::Module {
     torch::Tensor head_scale;                       // (H) NormFormer HeadScale
     Norm post_norm{nullptr};                        // NormFormer post-attention LN
     torch::Tensor s_qk;                             // (d) nGPT, viewed (H, d_h)
+    // The largest scaled causal logit of q·kᵀ (B, H, T, d_h), without gradient,
+    // at most max_logits logits at a time (whole batch rows).
+    torch::Tensor max_causal_logit(const torch::Tensor& q, const torch::Tensor& k, double scale,
+                                   int64_t max_logits = int64_t(1) << 27);
 private:
     torch::Tensor causal_mask(int64_t T, const torch::Device& dev);
     torch::Tensor mask_;                            // (T, T) true above the diagonal, cached

@@ -9,6 +9,8 @@
 #include "core/errors.h"
 #include "core/flops.h"
 
+#include <torch/version.h>
+
 #include <dlfcn.h>
 
 #include <cstdlib>
@@ -67,13 +69,15 @@ void check_gpu_memory(const RunConfig& cfg, const std::string& device) {
     for (const GpuInfo& g : gpu_devices()) {
         if (g.index != index || g.free_bytes <= 0) continue;
         try {
-            check_memory(cfg, 0.9 * g.free_bytes);
+            // LibTorch ≥ 2.1 attends with scaled_dot_product_attention on a GPU, probe steps too (gpt.cpp).
+            check_memory(cfg, 0.9 * g.free_bytes, TORCH_VERSION_MAJOR * 100 + TORCH_VERSION_MINOR >= 201);
         } catch (const ConfigError& e) {
             // The same numbers, said of the GPU.
             std::string m = e.message();
             const std::string avail = " of memory is available";
             if (auto at = m.find(avail); at != std::string::npos)
                 m.replace(at, avail.size(), " of GPU memory is free on " + device + " (" + g.name + ")");
+            if (e.path() == "train.batch_size") m += "; or let normlab-cli measure the largest batch that fits: --batch auto";
             throw ConfigError(e.path(), m);
         }
     }

@@ -51,11 +51,26 @@ bool adam_eligible(torch::optim::Optimizer& opt, torch::optim::OptimizerParamGro
     return true;
 }
 
+// The optimizer's state of p, made (step 0, zero moments) if it has none yet.
+template <class State>
+State& adam_state(torch::optim::Optimizer& opt, const torch::Tensor& p) {
+    auto& states = opt.state();
+    auto key = state_key<decltype(states)>(p);
+    auto it = states.find(key);
+    if (it == states.end()) {
+        auto s = std::make_unique<State>();
+        s->step(0);
+        s->exp_avg(torch::zeros_like(p, at::MemoryFormat::Preserve));
+        s->exp_avg_sq(torch::zeros_like(p, at::MemoryFormat::Preserve));
+        it = states.emplace(key, std::move(s)).first;
+    }
+    return static_cast<State&>(*it->second);
+}
+
 // Adam (decoupled = false) and AdamW over one parameter group.
 template <class Options, class State>
 void adam_group(torch::optim::Optimizer& opt, torch::optim::OptimizerParamGroup& group, bool decoupled) {
     auto& o = static_cast<Options&>(group.options());
-    auto& states = opt.state();
     std::vector<torch::Tensor> params, grads, exp_avgs, exp_avg_sqs;
     for (auto& p : group.params()) {
         if (!p.grad().defined()) continue;
@@ -65,16 +80,7 @@ void adam_group(torch::optim::Optimizer& opt, torch::optim::OptimizerParamGroup&
     if (params.empty()) return;
     int64_t step = 0;   // the group's step count before this step (adam_eligible: the same for all)
     for (auto& p : params) {
-        auto key = state_key<decltype(states)>(p);
-        auto it = states.find(key);
-        if (it == states.end()) {
-            auto s = std::make_unique<State>();
-            s->step(0);
-            s->exp_avg(torch::zeros_like(p, at::MemoryFormat::Preserve));
-            s->exp_avg_sq(torch::zeros_like(p, at::MemoryFormat::Preserve));
-            it = states.emplace(key, std::move(s)).first;
-        }
-        auto& s = static_cast<State&>(*it->second);
+        auto& s = adam_state<State>(opt, p);
         step = s.step();
         s.step(step + 1);
         exp_avgs.push_back(s.exp_avg());
@@ -97,7 +103,86 @@ void adam_group(torch::optim::Optimizer& opt, torch::optim::OptimizerParamGroup&
     at::_foreach_addcdiv_(params, exp_avgs, denom, -lr / bias1);  // p ← p − lr/(1 − β₁ᵗ) · m / denom
 }
 
+#if TORCH_VERSION_MAJOR >= 2
+// The same Adam/AdamW with the learning rate and the bias corrections as
+// device scalars, so that a CUDA graph replays it with this step's values:
+// lr, bias1 = 1 − β₁ᵗ, rbias2 = 1/√(1 − β₂ᵗ). The states must exist (the
+// eager steps before capture make them); host step counts are not touched.
+template <class Options, class State>
+void adam_group_device(torch::optim::Optimizer& opt, torch::optim::OptimizerParamGroup& group, bool decoupled,
+                       const torch::Tensor& lr, const torch::Tensor& step_size, const torch::Tensor& rbias2) {
+    auto& o = static_cast<Options&>(group.options());
+    std::vector<torch::Tensor> params, grads, exp_avgs, exp_avg_sqs;
+    for (auto& p : group.params()) {
+        if (!p.grad().defined()) continue;
+        auto& s = adam_state<State>(opt, p);
+        params.push_back(p);
+        grads.push_back(p.grad());
+        exp_avgs.push_back(s.exp_avg());
+        exp_avg_sqs.push_back(s.exp_avg_sq());
+    }
+    if (params.empty()) return;
+    const double wd = o.weight_decay(), eps = o.eps();
+    const double beta1 = std::get<0>(o.betas()), beta2 = std::get<1>(o.betas());
+    if (wd != 0) {
+        if (decoupled) at::_foreach_mul_(params, 1 - lr * wd);   // AdamW: p ← p(1 − lr·λ)
+        else grads = at::_foreach_add(grads, params, wd);        // Adam: g ← g + λp
+    }
+    at::_foreach_mul_(exp_avgs, beta1);
+    at::_foreach_add_(exp_avgs, grads, 1 - beta1);
+    at::_foreach_mul_(exp_avg_sqs, beta2);
+    at::_foreach_addcmul_(exp_avg_sqs, grads, grads, 1 - beta2);
+    auto upd = at::_foreach_sqrt(exp_avg_sqs);                   // √v / √(1 − β₂ᵗ) + ε
+    at::_foreach_mul_(upd, rbias2);
+    at::_foreach_add_(upd, eps);
+    at::_foreach_reciprocal_(upd);                               // −lr/(1 − β₁ᵗ) · m / denom
+    at::_foreach_mul_(upd, exp_avgs);
+    at::_foreach_mul_(upd, step_size);
+    at::_foreach_add_(params, upd);
+}
+#endif
+
 }  // namespace
+
+#if TORCH_VERSION_MAJOR >= 2
+void optimizer_step_on_device(torch::optim::Optimizer& opt, const torch::Tensor& lr, const torch::Tensor& step) {
+    using namespace torch::optim;
+    const bool adamw = dynamic_cast<AdamW*>(&opt) != nullptr;
+    TORCH_CHECK(adamw || dynamic_cast<Adam*>(&opt), "the static step needs Adam or AdamW");
+    torch::NoGradGuard ng;
+    step.add_(1);
+    for (auto& g : opt.param_groups()) {
+        // every group shares the step count and the learning rate; betas may differ
+        auto betas = adamw ? static_cast<AdamWOptions&>(g.options()).betas() : static_cast<AdamOptions&>(g.options()).betas();
+        auto step_size = -lr / (1 - at::pow(std::get<0>(betas), step));
+        auto rbias2 = at::rsqrt(1 - at::pow(std::get<1>(betas), step));
+        if (adamw) adam_group_device<AdamWOptions, AdamWParamState>(opt, g, true, lr, step_size, rbias2);
+        else adam_group_device<AdamOptions, AdamParamState>(opt, g, false, lr, step_size, rbias2);
+    }
+}
+
+int64_t optimizer_steps_done(torch::optim::Optimizer& opt, bool advance) {
+    using namespace torch::optim;
+    const bool adamw = dynamic_cast<AdamW*>(&opt) != nullptr;
+    int64_t done = 0;
+    auto& states = opt.state();
+    for (auto& g : opt.param_groups())
+        for (auto& p : g.params()) {
+            auto it = states.find(state_key<decltype(states)>(p));
+            if (it == states.end()) continue;
+            if (adamw) {
+                auto& s = static_cast<AdamWParamState&>(*it->second);
+                if (advance) s.step(s.step() + 1);
+                done = std::max(done, s.step());
+            } else {
+                auto& s = static_cast<AdamParamState&>(*it->second);
+                if (advance) s.step(s.step() + 1);
+                done = std::max(done, s.step());
+            }
+        }
+    return done;
+}
+#endif
 
 // Global L2 norm of all gradients (a device scalar; no host sync).
 torch::Tensor grad_norm(const std::vector<torch::Tensor>& params, bool multi_tensor) {

@@ -8,6 +8,7 @@
 #include "core/store/store.h"
 
 #include <torch/torch.h>
+#include <torch/version.h>
 
 #include <memory>
 #include <vector>
@@ -30,6 +31,15 @@ void scale_grads(const std::vector<torch::Tensor>& params, double scale, bool mu
 // arithmetic of LibTorch's loop and its own state; anything else (SGD,
 // AMSGrad) through LibTorch's step().
 void optimizer_step(torch::optim::Optimizer& opt, bool multi_tensor);
+#if TORCH_VERSION_MAJOR >= 2
+// The same Adam/AdamW step with the learning rate and the step count as
+// device scalars (step is advanced first): what a CUDA graph can replay
+// (static_step.h). Leaves the states' host step counts alone.
+void optimizer_step_on_device(torch::optim::Optimizer& opt, const torch::Tensor& lr, const torch::Tensor& step);
+// The optimizer's step count (the largest of its states'; 0 before the
+// first step), after advancing every state's by one when `advance`.
+int64_t optimizer_steps_done(torch::optim::Optimizer& opt, bool advance);
+#endif
 
 // Throws RunError saying why when `info` cannot be trained (resume: resumed) now.
 void require_trainable(const RunInfo& info, bool resume);

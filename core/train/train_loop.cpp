@@ -54,10 +54,14 @@ RunResult TrainLoop::run() {
             const int64_t s = step_;
             const bool want_fwd = cfg_.probes.forward_every > 0 && s % cfg_.probes.forward_every == 0;
             ForwardCapture cap;
-            double comm_s = 0;
-            loss_ = compute(s, want_fwd ? &cap : nullptr, comm_s);
-            probe(s, cap, want_fwd);
-            const double gnorm = clip();
+            double comm_s = 0, gnorm = 0;
+            if (static_) {
+                gnorm = static_step(s, cap, want_fwd);   // compute, probe, clip and update in one
+            } else {
+                loss_ = compute(s, want_fwd ? &cap : nullptr, comm_s);
+                probe(s, cap, want_fwd);
+                gnorm = clip();
+            }
             const double alpha_t = branchnorm_alpha(cfg_.model.branchnorm, s);
             writer_.scalar("train/loss", s, loss_);
             writer_.scalar("train/lr", s, lr_);
@@ -71,7 +75,7 @@ RunResult TrainLoop::run() {
                 step_ = s;
                 return fail(RunStatus::Diverged, why + " at step " + std::to_string(s));
             }
-            update();
+            if (!static_) update();
             step_ = s + 1;
             tokens_ += static_cast<int64_t>(B_) * T_;
             const double step_s = seconds_since(ts), tps = step_s > 0 ? B_ * T_ / step_s : 0;
@@ -199,6 +203,16 @@ void TrainLoop::begin() {
     // On a GPU the optimizer, the gradient norm and the clipping run as
     // multi-tensor kernels (optim_step.cpp); on the CPU, LibTorch's loops.
     multi_tensor_ = device_.is_cuda();
+    ahead_ = std::make_unique<BatchAhead>(p_.data, cfg_.train.seed, B_, T_, cfg_.train.steps, device_.is_cuda());
+    // The step as a CUDA graph (static_step.h): train.cuda_graph "auto" on a
+    // CUDA device when the run allows it; "on" always (trainer.cpp refused
+    // what cannot), eagerly on a CPU.
+    const std::string& graph_mode = cfg_.train.cuda_graph;
+    if (graph_mode == "on" || (graph_mode == "auto" && device_.is_cuda() && cuda_graphs_built() &&
+                               static_step_unsupported(cfg_, comm_ != nullptr).empty()))
+        static_ = std::make_unique<StaticStep>(model_, *p_.optimizer, params_, cfg_, device_, device_.is_cuda(),
+                                               graph_mode == "on",
+                                               [this](const torch::Tensor& in, ForwardCapture* cap) { return forward(in, cap); });
     model_->train();
     if (st_.val_pending) {   // the evaluation a cancel interrupted, at the step it was due
         st_.val_loss = evaluate();
@@ -235,9 +249,9 @@ double TrainLoop::compute(int64_t s, ForwardCapture* cap, double& comm_s) {
     model_->set_branch_alpha(branchnorm_alpha(cfg_.model.branchnorm, s));
     lr_ = learning_rate(cfg_.optim, cfg_.train.steps, s + 1);
     for (auto& g : p_.optimizer->param_groups()) g.options().set_lr(lr_);
-    auto tok = batch_tokens(p_.data, cfg_.train.seed, s, B_, T_, false);
+    auto tok = ahead_->get(s);
     if (W_ > 1) tok = tok.narrow(0, static_cast<int64_t>(R_) * Bl_, Bl_);   // this rank's rows of the global batch
-    tok = tok.to(device_);
+    tok = tok.to(device_, /*non_blocking=*/true);   // pinned on a GPU: queued behind the step before
     // Dropout masks are a function of (seed, step): reproducible, and exact after a resume.
     if (cfg_.model.dropout > 0) torch::manual_seed(splitmix64(cfg_.train.seed * 0x9E3779B97F4A7C15ull + s));
     auto loss = GPTImpl::loss(forward(tok.narrow(1, 0, T_), cap), tok.narrow(1, 1, T_));
@@ -247,6 +261,31 @@ double TrainLoop::compute(int64_t s, ForwardCapture* cap, double& comm_s) {
     if (!sync_) return loss.item<double>();
     comm_s = sync_->finish();   // every rank now holds the gradient of the global batch
     return comm_->sum({loss.item<double>()})[0] / W_;
+}
+
+// ---- the static step (static_step.h): a replayed CUDA graph, or on probe
+// steps the same arithmetic eagerly with the probes between backward and
+// update; returns the gradient norm, sets the loss
+double TrainLoop::static_step(int64_t s, ForwardCapture& cap, bool want_fwd) {
+    const ProbeConfig& pr = cfg_.probes;
+    const auto due = [s](int every) { return every > 0 && s % every == 0; };
+    const double alpha = branchnorm_alpha(cfg_.model.branchnorm, s);
+    lr_ = learning_rate(cfg_.optim, cfg_.train.steps, s + 1);
+    for (auto& g : p_.optimizer->param_groups()) g.options().set_lr(lr_);   // what a checkpoint keeps
+    auto tok = ahead_->get(s);
+    double gnorm = 0;
+    if (want_fwd || due(pr.grads_every) || due(pr.gains_every) || due(pr.cond_every)) {
+        loss_ = static_->forward_backward(tok, alpha, want_fwd ? &cap : nullptr);
+        probe(s, cap, want_fwd);
+        gnorm = static_->clip_update(lr_);
+    } else {
+        std::tie(loss_, gnorm) = static_->step(tok, lr_, alpha, s);
+    }
+    if (static_->state() != graph_state_) {
+        graph_state_ = static_->state();
+        store_.set_info(info_.id, {{"cuda_graph", graph_state_}});
+    }
+    return gnorm;
 }
 
 // ---- probe: what the gradients, activations and gains look like at this step (before clipping)

@@ -4,7 +4,7 @@
 //
 //   begin      resume's truncation, the run's info, the expected-gradient probe
 //   per step:  control     pause, cancel (data-parallel: agreed by every rank)
-//              compute     batch → forward (in the run's precision) → loss → backward → gradient sync
+//              compute     batch (gathered ahead: batch_ahead.h) → forward (in the run's precision) → loss → backward → gradient sync
 //              probe       gradient, forward, gain and condition probes (before clipping)
 //              clip        global gradient norm, clipping
 //              record      the step's scalars; divergence
@@ -13,16 +13,18 @@
 //   finish     the last gains, the run's end
 //
 // A different step — bf16, a captured CUDA graph — is a different compute()
-// (and update()), nothing else. Every stage reads and writes the loop's
+// (and update()), nothing else: static_step() is the CUDA graph's. Every stage reads and writes the loop's
 // state below; fail() ends the run with a status at any point.
 #pragma once
 
 #include "core/data/data.h"
 #include "core/model/gpt.h"
 #include "core/store/store.h"
+#include "core/train/batch_ahead.h"
 #include "core/train/loop_state.h"
 #include "core/train/precision.h"
 #include "core/train/recorder.h"
+#include "core/train/static_step.h"
 #include "core/train/trainer.h"
 
 #include <torch/torch.h>
@@ -64,6 +66,7 @@ private:
     double compute(int64_t s, ForwardCapture* cap, double& comm_s);
     void probe(int64_t s, const ForwardCapture& cap, bool want_fwd);
     double clip();
+    double static_step(int64_t s, ForwardCapture& cap, bool want_fwd);
     void update();
     double evaluate();
     void checkpoint();
@@ -96,6 +99,9 @@ private:
     std::vector<torch::Tensor> params_;
     std::unique_ptr<GradSync> sync_;
     std::unique_ptr<PrecisionSetting> tf32_;
+    std::unique_ptr<BatchAhead> ahead_;   // the next step's batch, gathered while this one trains
+    std::unique_ptr<StaticStep> static_;  // train.cuda_graph: the capture-safe step, or none
+    std::string graph_state_;
     bool multi_tensor_ = false;         // the optimizer, norm and clipping as _foreach kernels (GPUs)
     double flops_per_token_ = 0, peak_ = 0;
     double max_loss_ = 0, loss_ = 0, lr_ = 0, ckpt_cost_s_ = 0, wall_offset_ = 0;

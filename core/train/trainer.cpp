@@ -21,6 +21,7 @@
 #include "core/train/precision.h"
 #include "core/train/probes.h"
 #include "core/train/recorder.h"
+#include "core/train/static_step.h"
 #include "core/train/train_loop.h"
 #include "core/version.h"
 
@@ -69,6 +70,9 @@ RunResult train_run(Store& store, int64_t run_id, const TrainOptions& opts) {
             throw ConfigError("train.batch_size", std::to_string(cfg.train.batch_size) + " cannot be split among " +
                                                       std::to_string(W) + " processes; use a multiple of " + std::to_string(W));
         p.device_name = resolve_device(cfg.train.device);
+        if (cfg.train.cuda_graph == "on")
+            if (const std::string why = static_step_unsupported(cfg, comm != nullptr); !why.empty())
+                throw ConfigError("train.cuda_graph", "\"on\" cannot train this run: " + why + "; use auto or off");
         // Each rank on its own GPU: the one its process group runs on (cuda:LOCAL_RANK).
         if (comm && p.device_name.rfind("cuda", 0) == 0 && comm->device().rfind("cuda", 0) == 0) p.device_name = comm->device();
         if (comm && (p.device_name.rfind("cuda", 0) == 0) != (comm->device().rfind("cuda", 0) == 0))

@@ -1,0 +1,61 @@
+// NormLab core (internal, LibTorch): the training batches one step ahead.
+//
+// While step s trains, step s+1's batch is gathered on a helper thread —
+// into page-locked (pinned) host memory when the run is on a GPU, so that its
+// copy to the device is asynchronous and a captured step's input buffer is
+// filled without a synchronous transfer. The batches are batch_tokens'
+// (recorder.h) whatever the order of requests: a request for another step
+// than the one prepared (a resume) is gathered on the spot.
+#pragma once
+
+#include "core/data/data.h"
+#include "core/train/io.h"
+
+#include <torch/torch.h>
+
+#include <future>
+
+namespace normlab::train_detail {
+
+class BatchAhead {
+public:
+    BatchAhead(const Dataset& data, uint64_t seed, int batch, int context, int64_t steps, bool pinned)
+        : data_(data), seed_(seed), batch_(batch), context_(context), steps_(steps), pinned_(pinned) {}
+    ~BatchAhead() {
+        if (next_.valid()) next_.wait();
+    }
+    BatchAhead(const BatchAhead&) = delete;
+    BatchAhead& operator=(const BatchAhead&) = delete;
+
+    // Step s's (batch, context + 1) tokens on the host; starts gathering s + 1's.
+    torch::Tensor get(int64_t s) {
+        torch::Tensor t;
+        if (next_.valid()) {
+            if (next_step_ == s) t = next_.get();
+            else next_.wait();   // not the one wanted: dropped
+        }
+        if (!t.defined()) t = make(s);
+        next_ = {};
+        if (s + 1 < steps_) {
+            next_step_ = s + 1;
+            next_ = std::async(std::launch::async, [this, n = s + 1] { return make(n); });
+        }
+        return t;
+    }
+
+private:
+    torch::Tensor make(int64_t s) const {
+        auto t = batch_tokens(data_, seed_, s, batch_, context_, false);
+        return pinned_ ? t.pin_memory() : t;
+    }
+
+    const Dataset& data_;
+    const uint64_t seed_;
+    const int batch_, context_;
+    const int64_t steps_;
+    const bool pinned_;
+    std::future<torch::Tensor> next_;
+    int64_t next_step_ = -1;
+};
+
+}  // namespace normlab::train_detail

@@ -1,0 +1,289 @@
+// NormLab core: the capture-safe training step and its CUDA graph (see static_step.h).
+#include "core/train/static_step.h"
+
+#include "core/errors.h"
+#include "core/train/precision.h"
+#include "core/train/recorder.h"
+
+#include <spdlog/spdlog.h>
+#include <torch/version.h>
+
+#include <cmath>
+
+#ifdef NORMLAB_CUDA_GRAPHS
+#include <ATen/autocast_mode.h>
+#include <ATen/cuda/CUDAContext.h>
+#include <ATen/cuda/CUDAEvent.h>
+#include <ATen/cuda/CUDAGraph.h>
+#include <c10/cuda/CUDACachingAllocator.h>
+#include <c10/cuda/CUDAGuard.h>
+#endif
+
+namespace normlab::train_detail {
+
+bool cuda_graphs_built() {
+#ifdef NORMLAB_CUDA_GRAPHS
+    return true;
+#else
+    return false;
+#endif
+}
+
+std::string static_step_unsupported(const RunConfig& cfg, bool data_parallel) {
+    if (TORCH_VERSION_MAJOR < 2)
+        return "this build's LibTorch (" TORCH_VERSION ") has no device-side optimizer arithmetic; the LibTorch 2.x build has";
+    if (data_parallel) return "a data-parallel run all-reduces its gradients between backward and update";
+    if (cfg.model.dropout > 0) return "model.dropout is " + std::to_string(cfg.model.dropout) + " (its masks are reseeded every step)";
+    if (cfg.optim.kind == OptimizerKind::SGD) return "optim.kind is sgd (the static step has Adam and AdamW)";
+    return "";
+}
+
+#if TORCH_VERSION_MAJOR >= 2
+
+// ---- the CUDA side: a side stream every static step runs on, and the graph
+struct StaticStep::Graph {
+#ifdef NORMLAB_CUDA_GRAPHS
+    explicit Graph(c10::DeviceIndex i) : index(i), stream(c10::cuda::getStreamFromPool(false, i)) {}
+    c10::DeviceIndex index;
+    c10::cuda::CUDAStream stream;
+    std::unique_ptr<at::cuda::CUDAGraph> graph;
+#endif
+};
+
+namespace {
+#ifdef NORMLAB_CUDA_GRAPHS
+// The enclosed work on the graph's side stream, after what the current
+// stream has queued and before what it queues next (PyTorch's torch.cuda.graph
+// warms up and captures on a side stream the same way).
+class OnSideStream {
+public:
+    explicit OnSideStream(StaticStep::Graph* g) : g_(g) {
+        if (!g_) return;
+        prev_ = c10::cuda::getCurrentCUDAStream(g_->index);
+        at::cuda::CUDAEvent before;
+        before.record(*prev_);
+        before.block(g_->stream);
+        guard_.emplace(g_->stream);
+    }
+    ~OnSideStream() {
+        if (!g_) return;
+        guard_.reset();
+        at::cuda::CUDAEvent after;
+        after.record(g_->stream);
+        after.block(*prev_);
+    }
+
+private:
+    StaticStep::Graph* g_;
+    std::optional<c10::cuda::CUDAStream> prev_;
+    std::optional<c10::cuda::CUDAStreamGuard> guard_;
+};
+double allocated_bytes(c10::DeviceIndex i, bool peak) {
+    const auto st = c10::cuda::CUDACachingAllocator::getDeviceStats(i).allocated_bytes[0];   // aggregate
+    return static_cast<double>(peak ? st.peak : st.current);
+}
+#else
+struct OnSideStream {
+    explicit OnSideStream(StaticStep::Graph*) {}
+};
+#endif
+}  // namespace
+
+StaticStep::StaticStep(GPT& model, torch::optim::Optimizer& opt, const std::vector<torch::Tensor>& params,
+                       const RunConfig& cfg, const torch::Device& device, bool capture, bool force, Forward forward)
+    : model_(model), opt_(opt), params_(params), cfg_(cfg), device_(device), capture_(capture && device.is_cuda()),
+      force_(force), forward_(std::move(forward)),
+      final_alpha_(branchnorm_alpha(cfg.model.branchnorm, cfg.train.steps)) {
+    const auto f32 = torch::TensorOptions().dtype(torch::kFloat).device(device);
+    tokens_ = torch::zeros({cfg.train.batch_size, cfg.model.context + 1}, torch::TensorOptions().dtype(torch::kLong).device(device));
+    lr_ = torch::zeros({}, f32);
+    step_ = torch::full({}, static_cast<double>(optimizer_steps_done(opt, false)), f32);   // a resume's count
+    out_ = torch::zeros({2}, f32);
+#ifdef NORMLAB_CUDA_GRAPHS
+    if (capture_) graph_ = std::make_unique<Graph>(device.has_index() ? device.index() : c10::cuda::current_device());
+#else
+    if (capture_) state_ = "not captured: this build has no CUDA graphs (the LibTorch 2.x build with CUDA has)";
+#endif
+}
+
+StaticStep::~StaticStep() = default;
+
+bool StaticStep::captured() const {
+#ifdef NORMLAB_CUDA_GRAPHS
+    return graph_ && graph_->graph;
+#else
+    return false;
+#endif
+}
+
+// ---- compute: forward in the run's precision, the loss, backward into the kept gradients
+void StaticStep::compute(ForwardCapture* cap) {
+    std::vector<torch::Tensor> grads;
+    for (auto& p : params_)
+        if (p.grad().defined()) grads.push_back(p.grad());
+    if (!grads.empty()) at::_foreach_zero_(grads);   // in place: the addresses a graph captured stay
+    const int64_t T = cfg_.model.context;
+    auto loss = GPTImpl::loss(forward_(tokens_.narrow(1, 0, T), cap), tokens_.narrow(1, 1, T));
+    loss.backward();
+    torch::NoGradGuard ng;
+    out_.select(0, 0).copy_(loss.detach());
+}
+
+// ---- update: the gradient norm, clipping, the optimizer, nGPT's renormalization — all on the device
+void StaticStep::update() {
+    torch::NoGradGuard ng;
+    auto norm = grad_norm(params_, true);
+    out_.select(0, 1).copy_(norm);
+    if (cfg_.optim.grad_clip > 0) {
+        std::vector<torch::Tensor> grads;
+        for (auto& p : params_)
+            if (p.grad().defined()) grads.push_back(p.grad());
+        if (!grads.empty()) at::_foreach_mul_(grads, (cfg_.optim.grad_clip / (norm + 1e-6)).clamp_max(1.0));
+    }
+    optimizer_step_on_device(opt_, lr_, step_);
+    if (cfg_.model.ngpt.renormalize) model_->renormalize();
+}
+
+void StaticStep::load(const torch::Tensor& tokens, double lr) {
+    tokens_.copy_(tokens, /*non_blocking=*/true);
+    lr_.fill_(lr);
+}
+
+void StaticStep::advance_host_steps() { optimizer_steps_done(opt_, true); }
+
+std::pair<double, double> StaticStep::read() {
+    auto host = out_.to(torch::kCPU);   // the step's one synchronisation
+    return {host[0].item<double>(), host[1].item<double>()};
+}
+
+std::pair<double, double> StaticStep::step(const torch::Tensor& tokens, double lr, double branch_alpha, int64_t s) {
+    model_->set_branch_alpha(branch_alpha);
+    {
+        OnSideStream on(graph_.get());
+        load(tokens, lr);
+        if (!captured() && capture_ && state_.empty() && branch_alpha == final_alpha_) try_capture(s);
+        if (captured() && branch_alpha == graph_alpha_) {
+#ifdef NORMLAB_CUDA_GRAPHS
+            graph_->graph->replay();
+#endif
+        } else {
+#ifdef NORMLAB_CUDA_GRAPHS
+            const bool measure = capture_ && !captured();
+            double before = 0;
+            if (measure) {
+                c10::cuda::CUDACachingAllocator::resetPeakStats(graph_->index);
+                before = allocated_bytes(graph_->index, false);
+            }
+#endif
+            compute(nullptr);
+            update();
+            ++eager_steps_;
+#ifdef NORMLAB_CUDA_GRAPHS
+            if (measure) step_extra_bytes_ = allocated_bytes(graph_->index, true) - before;
+#endif
+        }
+    }
+    advance_host_steps();
+    return read();
+}
+
+double StaticStep::forward_backward(const torch::Tensor& tokens, double branch_alpha, ForwardCapture* cap) {
+    model_->set_branch_alpha(branch_alpha);
+    {
+        OnSideStream on(graph_.get());
+        tokens_.copy_(tokens, true);
+        compute(cap);
+    }
+    return out_[0].item<double>();
+}
+
+double StaticStep::clip_update(double lr) {
+    {
+        OnSideStream on(graph_.get());
+        lr_.fill_(lr);
+        update();
+    }
+    ++eager_steps_;   // a probe step warms up as well as any
+    advance_host_steps();
+    return out_[1].item<double>();
+}
+
+// Captures the step once the eager steps before it have made the optimizer's
+// state, the gradients and the libraries' workspaces (PyTorch warms up 3
+// steps before capture too), when the graph's memory and an eager probe
+// step's would both fit. Runs inside OnSideStream.
+bool StaticStep::try_capture(int64_t s) {
+#ifdef NORMLAB_CUDA_GRAPHS
+    if (eager_steps_ < 3) return false;
+    const double total = static_cast<double>(at::cuda::getDeviceProperties(graph_->index)->totalGlobalMem);
+    const double held = allocated_bytes(graph_->index, false);
+    const double need = held + 2 * step_extra_bytes_;
+    const auto gib = [](double b) { return b / (1 << 30); };
+    if (!force_ && need > 0.9 * total) {
+        char why[200];
+        std::snprintf(why, sizeof why, "not captured: the graph and an eager probe step would need %.1f GiB of %.1f GiB",
+                      gib(need), gib(total));
+        state_ = why;
+        spdlog::info("{} (train.cuda_graph \"on\" captures regardless)", state_);
+        return false;
+    }
+    c10::cuda::device_synchronize();
+    const bool cache = at::autocast::is_autocast_cache_enabled();
+    at::autocast::set_autocast_cache_enabled(false);   // casts are captured, not cached across replays
+    auto graph = std::make_unique<at::cuda::CUDAGraph>();
+    bool begun = false;
+    try {
+        graph->capture_begin();
+        begun = true;
+        compute(nullptr);
+        update();
+        graph->capture_end();
+    } catch (const std::exception& e) {
+        // Something in the step could not be captured: end the capture (and the
+        // allocator's routing into its pool), drop it, and keep training eagerly.
+        at::autocast::set_autocast_cache_enabled(cache);
+        if (begun) {
+            try {
+                graph->capture_end();
+            } catch (const std::exception&) {
+            }
+        }
+        graph.reset();
+        (void)cudaGetLastError();
+        const std::string what = dynamic_cast<const c10::Error*>(&e) ? static_cast<const c10::Error&>(e).what_without_backtrace()
+                                                                    : e.what();
+        state_ = "not captured: capture failed (" + what.substr(0, 300) + "); training eagerly";
+        spdlog::warn("{}", state_);
+        return false;
+    }
+    at::autocast::set_autocast_cache_enabled(cache);
+    graph_->graph = std::move(graph);
+    graph_alpha_ = model_->branch_alpha;
+    char what[160];
+    std::snprintf(what, sizeof what, "captured at step %lld (a step holds %.0f MiB beyond the weights)",
+                  static_cast<long long>(s), step_extra_bytes_ / (1 << 20));
+    state_ = what;
+    spdlog::info("the training step is a CUDA graph: {}", state_);
+    return true;
+#else
+    return false;
+#endif
+}
+
+#else   // LibTorch 1.x: no static step (static_step_unsupported says so before a run starts)
+
+struct StaticStep::Graph {};
+StaticStep::StaticStep(GPT& model, torch::optim::Optimizer& opt, const std::vector<torch::Tensor>&, const RunConfig& cfg,
+                       const torch::Device& device, bool, bool, Forward)
+    : model_(model), opt_(opt), cfg_(cfg), device_(device), capture_(false), force_(false), final_alpha_(1) {
+    throw RunError(static_step_unsupported(cfg, false));
+}
+StaticStep::~StaticStep() = default;
+bool StaticStep::captured() const { return false; }
+std::pair<double, double> StaticStep::step(const torch::Tensor&, double, double, int64_t) { return {0, 0}; }
+double StaticStep::forward_backward(const torch::Tensor&, double, ForwardCapture*) { return 0; }
+double StaticStep::clip_update(double) { return 0; }
+
+#endif
+
+}  // namespace normlab::train_detail
