@@ -822,6 +822,14 @@ Die Analyse von Xiong et al. setzt Eingaben mit E‖x₀‖² ≈ d voraus.</tra
         <source>fp32; tf32: GPU tensor cores, fp32 elsewhere; bf16: mixed precision, fp32 weights</source>
         <translation>fp32; tf32: Tensor-Kerne der GPU, sonst fp32; bf16: gemischte Genauigkeit, Gewichte in fp32</translation>
     </message>
+    <message>
+        <source>CUDA graph</source>
+        <translation>CUDA-Graph</translation>
+    </message>
+    <message>
+        <source>On a GPU, the training step captured once and replayed with one launch; auto: where the run allows it</source>
+        <translation>Auf einer GPU wird der Trainingsschritt einmal aufgezeichnet und mit einem Start wiederholt; auto: wo der Lauf es erlaubt</translation>
+    </message>
 </context>
 <context>
     <name>normlab::Heatmap</name>

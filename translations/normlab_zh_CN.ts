@@ -821,6 +821,14 @@ Xiong 等的分析假设输入满足 E‖x₀‖² ≈ d。</translation>
         <source>fp32; tf32: GPU tensor cores, fp32 elsewhere; bf16: mixed precision, fp32 weights</source>
         <translation>fp32；tf32：GPU 张量核心，其他设备上为 fp32；bf16：混合精度，权重为 fp32</translation>
     </message>
+    <message>
+        <source>CUDA graph</source>
+        <translation>CUDA 图</translation>
+    </message>
+    <message>
+        <source>On a GPU, the training step captured once and replayed with one launch; auto: where the run allows it</source>
+        <translation>在 GPU 上，训练步骤只捕获一次，之后以一次启动重放；auto：在运行允许时使用</translation>
+    </message>
 </context>
 <context>
     <name>normlab::Heatmap</name>

@@ -21,6 +21,11 @@ T = {
     "fp32; tf32: GPU tensor cores, fp32 elsewhere; bf16: mixed precision, fp32 weights":
         ("fp32; tf32: Tensor-Kerne der GPU, sonst fp32; bf16: gemischte Genauigkeit, Gewichte in fp32",
          "fp32；tf32：GPU 张量核心，其他设备上为 fp32；bf16：混合精度，权重为 fp32"),
+    # train.cuda_graph (core/train/static_step.h)
+    "CUDA graph": ("CUDA-Graph", "CUDA 图"),
+    "On a GPU, the training step captured once and replayed with one launch; auto: where the run allows it":
+        ("Auf einer GPU wird der Trainingsschritt einmal aufgezeichnet und mit einem Start wiederholt; auto: wo der Lauf es erlaubt",
+         "在 GPU 上，训练步骤只捕获一次，之后以一次启动重放；auto：在运行允许时使用"),
     # MFU (core/flops.h)
     "Model-FLOPs utilisation (MFU)": ("Modell-FLOP-Auslastung (MFU)", "模型浮点运算利用率（MFU）"),
     " · MFU %1%": (" · MFU %1 %", " · MFU %1%"),

@@ -25,7 +25,6 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-
 namespace normlab {
 using nlohmann::json;
 
@@ -41,10 +40,7 @@ struct Field {
     std::vector<const char*> choices = {};
 };
 
-struct Group {
-    const char* title;
-    std::vector<Field> fields;
-};
+struct Group { const char* title; std::vector<Field> fields; };
 
 // The form: every field by its JSON path (docs/CONFIG.md), grouped by paper.
 const std::vector<Group>& groups() {
@@ -138,6 +134,8 @@ const std::vector<Group>& groups() {
           {"train.device", QT_TRANSLATE_NOOP("normlab::Designer", "Device"), Kind::Enum, "", {"auto", "cpu", "cuda"}},
           {"train.precision", QT_TRANSLATE_NOOP("normlab::Designer", "Precision"), Kind::Enum, QT_TRANSLATE_NOOP("normlab::Designer",
            "fp32; tf32: GPU tensor cores, fp32 elsewhere; bf16: mixed precision, fp32 weights"), {"fp32", "tf32", "bf16"}},
+          {"train.cuda_graph", QT_TRANSLATE_NOOP("normlab::Designer", "CUDA graph"), Kind::Enum, QT_TRANSLATE_NOOP("normlab::Designer",
+           "On a GPU, the training step captured once and replayed with one launch; auto: where the run allows it"), {"off", "auto", "on"}},
           {"train.threads", QT_TRANSLATE_NOOP("normlab::Designer", "Threads"), Kind::Int,
            QT_TRANSLATE_NOOP("normlab::Designer", "CPU threads LibTorch uses; 0: all cores")},
           {"train.eval_every", QT_TRANSLATE_NOOP("normlab::Designer", "Validate every"), Kind::Int, ""}}},

@@ -15,6 +15,7 @@
 #include "widgets/runtable.h"
 
 #include <QAction>
+#include <QHeaderView>
 #include <QItemSelection>
 #include <QChart>
 #include <QChartView>
@@ -152,7 +153,9 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
         hint->setFlags(Qt::ItemIsEnabled);
         diff_->setItem(0, 0, hint);
         diff_->setWordWrap(true);
-        diff_->resizeColumnsToContents();
+        // The hint wraps within the panel's width (one long line was cut at the panel's edge).
+        diff_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+        diff_->setRowHeight(0, 4 * diff_->fontMetrics().lineSpacing());
         return;
     }
     std::vector<std::map<std::string, std::string>> flat;
@@ -177,6 +180,7 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
             for (auto& f : flat) differs = differs || f[k] != v;
             if (differs) keys.push_back(k);
         }
+    diff_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     diff_->setColumnCount(static_cast<int>(flat.size()));
     diff_->setRowCount(static_cast<int>(keys.size()));
     diff_->setHorizontalHeaderLabels(headers);

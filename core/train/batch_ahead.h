@@ -43,6 +43,14 @@ public:
         return t;
     }
 
+    // Waits until the batch being gathered is ready (kept for get()): the
+    // helper thread makes no CUDA calls after this until the next get() —
+    // what a CUDA graph's capture needs (pinning host memory is a call that
+    // would invalidate a capture in CUDA's global capture mode).
+    void settle() {
+        if (next_.valid()) next_.wait();
+    }
+
 private:
     torch::Tensor make(int64_t s) const {
         auto t = batch_tokens(data_, seed_, s, batch_, context_, false);

@@ -227,13 +227,17 @@ bool StaticStep::try_capture(int64_t s) {
         spdlog::info("{} (train.cuda_graph \"on\" captures regardless)", state_);
         return false;
     }
+    if (before_capture_) before_capture_();
     c10::cuda::device_synchronize();
     const bool cache = at::autocast::is_autocast_cache_enabled();
     at::autocast::set_autocast_cache_enabled(false);   // casts are captured, not cached across replays
     auto graph = std::make_unique<at::cuda::CUDAGraph>();
     bool begun = false;
     try {
-        graph->capture_begin();
+        // Thread-local capture mode: other threads' CUDA calls (the window's device
+        // line, a run being queued, the helper gathering batches) neither fail
+        // nor invalidate the capture, as they would in CUDA's global mode.
+        graph->capture_begin({0, 0}, cudaStreamCaptureModeThreadLocal);
         begun = true;
         compute(nullptr);
         update();

@@ -64,6 +64,11 @@ public:
     double forward_backward(const torch::Tensor& tokens, double branch_alpha, ForwardCapture* cap);
     double clip_update(double lr);
 
+    // Called right before capture begins: whatever else in the process makes
+    // CUDA calls on other threads must finish them first (the batches
+    // gathered ahead, batch_ahead.h).
+    void set_before_capture(std::function<void()> f) { before_capture_ = std::move(f); }
+
     // What became of capture, for the run's info: "captured at step N (X MiB)",
     // "not captured: …", or "" while undecided.
     const std::string& state() const { return state_; }
@@ -86,6 +91,7 @@ private:
     const torch::Device device_;
     const bool capture_, force_;
     Forward forward_;
+    std::function<void()> before_capture_;
     const double final_alpha_;
     torch::Tensor tokens_, lr_, step_, out_;   // out_: [loss, gradient norm]
     std::unique_ptr<Graph> graph_;

@@ -213,6 +213,7 @@ void TrainLoop::begin() {
         static_ = std::make_unique<StaticStep>(model_, *p_.optimizer, params_, cfg_, device_, device_.is_cuda(),
                                                graph_mode == "on",
                                                [this](const torch::Tensor& in, ForwardCapture* cap) { return forward(in, cap); });
+    if (static_) static_->set_before_capture([this] { ahead_->settle(); });
     model_->train();
     if (st_.val_pending) {   // the evaluation a cancel interrupted, at the step it was due
         st_.val_loss = evaluate();
