@@ -108,9 +108,12 @@ void adam_group(torch::optim::Optimizer& opt, torch::optim::OptimizerParamGroup&
 // device scalars, so that a CUDA graph replays it with this step's values:
 // lr, bias1 = 1 − β₁ᵗ, rbias2 = 1/√(1 − β₂ᵗ). The states must exist (the
 // eager steps before capture make them); host step counts are not touched.
+// fused: PyTorch's fused Adam/AdamW kernels (one launch a group; what
+// torch.optim.AdamW(fused=True) runs), reading the same device step count.
 template <class Options, class State>
 void adam_group_device(torch::optim::Optimizer& opt, torch::optim::OptimizerParamGroup& group, bool decoupled,
-                       const torch::Tensor& lr, const torch::Tensor& step_size, const torch::Tensor& rbias2) {
+                       const torch::Tensor& lr, const torch::Tensor& step, const torch::Tensor& step_size,
+                       const torch::Tensor& rbias2, bool fused) {
     auto& o = static_cast<Options&>(group.options());
     std::vector<torch::Tensor> params, grads, exp_avgs, exp_avg_sqs;
     for (auto& p : group.params()) {
@@ -124,6 +127,12 @@ void adam_group_device(torch::optim::Optimizer& opt, torch::optim::OptimizerPara
     if (params.empty()) return;
     const double wd = o.weight_decay(), eps = o.eps();
     const double beta1 = std::get<0>(o.betas()), beta2 = std::get<1>(o.betas());
+    if (fused) {
+        const std::vector<torch::Tensor> steps(params.size(), step);   // read, not advanced, by the kernel
+        if (decoupled) at::_fused_adamw_(params, grads, exp_avgs, exp_avg_sqs, {}, steps, lr, beta1, beta2, wd, eps, false, false);
+        else at::_fused_adam_(params, grads, exp_avgs, exp_avg_sqs, {}, steps, lr, beta1, beta2, wd, eps, false, false);
+        return;
+    }
     if (wd != 0) {
         if (decoupled) at::_foreach_mul_(params, 1 - lr * wd);   // AdamW: p ← p(1 − lr·λ)
         else grads = at::_foreach_add(grads, params, wd);        // Adam: g ← g + λp
@@ -145,7 +154,7 @@ void adam_group_device(torch::optim::Optimizer& opt, torch::optim::OptimizerPara
 }  // namespace
 
 #if TORCH_VERSION_MAJOR >= 2
-void optimizer_step_on_device(torch::optim::Optimizer& opt, const torch::Tensor& lr, const torch::Tensor& step) {
+void optimizer_step_on_device(torch::optim::Optimizer& opt, const torch::Tensor& lr, const torch::Tensor& step, bool fused) {
     using namespace torch::optim;
     const bool adamw = dynamic_cast<AdamW*>(&opt) != nullptr;
     TORCH_CHECK(adamw || dynamic_cast<Adam*>(&opt), "the static step needs Adam or AdamW");
@@ -156,8 +165,8 @@ void optimizer_step_on_device(torch::optim::Optimizer& opt, const torch::Tensor&
         auto betas = adamw ? static_cast<AdamWOptions&>(g.options()).betas() : static_cast<AdamOptions&>(g.options()).betas();
         auto step_size = -lr / (1 - at::pow(std::get<0>(betas), step));
         auto rbias2 = at::rsqrt(1 - at::pow(std::get<1>(betas), step));
-        if (adamw) adam_group_device<AdamWOptions, AdamWParamState>(opt, g, true, lr, step_size, rbias2);
-        else adam_group_device<AdamOptions, AdamParamState>(opt, g, false, lr, step_size, rbias2);
+        if (adamw) adam_group_device<AdamWOptions, AdamWParamState>(opt, g, true, lr, step, step_size, rbias2, fused);
+        else adam_group_device<AdamOptions, AdamParamState>(opt, g, false, lr, step, step_size, rbias2, fused);
     }
 }
 

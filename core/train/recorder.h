@@ -34,8 +34,11 @@ void optimizer_step(torch::optim::Optimizer& opt, bool multi_tensor);
 #if TORCH_VERSION_MAJOR >= 2
 // The same Adam/AdamW step with the learning rate and the step count as
 // device scalars (step is advanced first): what a CUDA graph can replay
-// (static_step.h). Leaves the states' host step counts alone.
-void optimizer_step_on_device(torch::optim::Optimizer& opt, const torch::Tensor& lr, const torch::Tensor& step);
+// (static_step.h). Leaves the states' host step counts alone. fused: PyTorch's
+// fused Adam/AdamW kernels (what the static step uses on a GPU); otherwise
+// _foreach kernels.
+void optimizer_step_on_device(torch::optim::Optimizer& opt, const torch::Tensor& lr, const torch::Tensor& step,
+                              bool fused = false);
 // The optimizer's step count (the largest of its states'; 0 before the
 // first step), after advancing every state's by one when `advance`.
 int64_t optimizer_steps_done(torch::optim::Optimizer& opt, bool advance);

@@ -140,7 +140,7 @@ void StaticStep::update() {
             if (p.grad().defined()) grads.push_back(p.grad());
         if (!grads.empty()) at::_foreach_mul_(grads, (cfg_.optim.grad_clip / (norm + 1e-6)).clamp_max(1.0));
     }
-    optimizer_step_on_device(opt_, lr_, step_);
+    optimizer_step_on_device(opt_, lr_, step_, device_.is_cuda());   // fused kernels on a GPU
     if (cfg_.model.ngpt.renormalize) model_->renormalize();
 }
 
