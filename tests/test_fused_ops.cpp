@@ -35,6 +35,25 @@ void compare_update(const torch::Tensor& x, const torch::Tensor& h, const torch:
                  qPrintable(what + ": gradient of " + names[i] +
                             QString(" off by %1").arg((yg[i] - rg[i]).abs().max().item<double>())));
 }
+// Two identical models of `scheme` (seed 5), each with its own optimizer of
+// `kind` (lr 3e-3, weight decay 0.1 where it applies).
+struct Twins {
+    OptimConfig oc;
+    std::vector<GPT> models;
+    std::vector<std::unique_ptr<torch::optim::Optimizer>> opts;
+};
+Twins twins(OptimizerKind kind, Scheme scheme) {
+    Twins t;
+    t.oc.kind = kind;
+    t.oc.lr = 3e-3;
+    t.oc.weight_decay = 0.1;
+    for (int i = 0; i < 2; ++i) {
+        t.models.emplace_back(tiny(scheme).model);
+        t.models.back()->reset_parameters(5);
+        t.opts.push_back(make_optimizer(t.oc, t.models.back()));
+    }
+    return t;
+}
 }  // namespace
 
 class TestFusedOps : public QObject {
@@ -256,11 +275,6 @@ private Q_SLOTS:
         set_fused_kernels(true);
     }
 
-    // The multi-tensor optimizer step the trainer takes on a GPU (optim_step.cpp)
-    // against LibTorch's own loop, here on the CPU: AdamW and Adam with weight
-    // decay in one group and none in the other, clipping, four steps, then a
-    // save/load of the optimizer's state in the middle (a resume): the
-    // parameters and the moments must come out the same, bit for bit.
     // The static step's optimizer (train.cuda_graph) with PyTorch's fused
     // Adam/AdamW kernels, as on a GPU, against its _foreach form: the same
     // weights after 6 steps of two parameter groups (with and without decay),
@@ -269,20 +283,8 @@ private Q_SLOTS:
     void fusedDeviceOptimizerMatchesForeach() {
 #if TORCH_VERSION_MAJOR * 100 + TORCH_VERSION_MINOR >= 204
         for (auto kind : {OptimizerKind::AdamW, OptimizerKind::Adam}) {
-            OptimConfig oc;
-            oc.kind = kind;
-            oc.lr = 3e-3;
-            oc.weight_decay = 0.1;
-            const ModelConfig mc = tiny(Scheme::NGPT).model;
-            std::vector<GPT> models;
-            std::vector<std::unique_ptr<torch::optim::Optimizer>> opts;
-            std::vector<torch::Tensor> steps;
-            for (int i = 0; i < 2; ++i) {
-                models.emplace_back(mc);
-                models.back()->reset_parameters(5);
-                opts.push_back(make_optimizer(oc, models.back()));
-                steps.push_back(torch::zeros({}));
-            }
+            auto [oc, models, opts] = twins(kind, Scheme::NGPT);
+            std::vector<torch::Tensor> steps{torch::zeros({}), torch::zeros({})};
             const auto lr = torch::full({}, 3e-3);
             for (int step = 0; step < 6; ++step) {
                 auto idx = torch::randint(0, 256, {2, 17}, torch::kInt64);
@@ -307,20 +309,14 @@ private Q_SLOTS:
 #endif
     }
 
+    // The multi-tensor optimizer step the trainer takes on a GPU (optim_step.cpp)
+    // against LibTorch's own loop, here on the CPU: AdamW and Adam with weight
+    // decay in one group and none in the other, clipping, four steps, then a
+    // save/load of the optimizer's state in the middle (a resume): the
+    // parameters and the moments must come out the same, bit for bit.
     void multiTensorOptimizerMatchesLibTorch() {
         for (auto kind : {OptimizerKind::AdamW, OptimizerKind::Adam, OptimizerKind::SGD}) {
-            OptimConfig oc;
-            oc.kind = kind;
-            oc.lr = 3e-3;
-            oc.weight_decay = 0.1;
-            const ModelConfig mc = tiny(Scheme::PreLN).model;
-            std::vector<GPT> models;
-            std::vector<std::unique_ptr<torch::optim::Optimizer>> opts;
-            for (int i = 0; i < 2; ++i) {
-                models.emplace_back(mc);
-                models.back()->reset_parameters(5);
-                opts.push_back(make_optimizer(oc, models.back()));
-            }
+            auto [oc, models, opts] = twins(kind, Scheme::PreLN);
             for (int step = 0; step < 4; ++step) {
                 auto idx = torch::randint(0, 256, {2, 17}, torch::kInt64);
                 for (int i = 0; i < 2; ++i) {
