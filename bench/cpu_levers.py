@@ -2,19 +2,11 @@
 core's fused CPU kernels against LibTorch's eager ops, each alternated within a repetition."""
 import json
 import os
-import statistics
 import subprocess
-import sys
+
+from common import log, median
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def log(*a):
-    print(*a, file=sys.stderr, flush=True)
-
-
-def median(xs):
-    return statistics.median(xs) if xs else float("nan")
 
 
 def has_avx512():

@@ -25,8 +25,10 @@ import sys
 import tempfile
 
 from cpu_levers import kernel_levers, levers
+from common import log, median, run_json
 from contestants import implementations, python_torch
 from gpu_report import gpu_table
+from overheads import probe_overhead, scheme_overhead
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -39,18 +41,6 @@ SIZES = [("small", dict(d=128, layers=4, heads=4, dff=512, ctx=128, batch=16)),
          ("gpu", dict(d=768, layers=12, heads=12, dff=3072, ctx=1024, batch=32))]
 TARGETS = {"ratio": 1.0, "ratio_eager2": 1.2, "ratio_compile": 1.0, "probe": 0.05, "store_rows": 200000, "load_s": 1.0,
            "ngpt": 0.25, "normformer": 0.06}
-
-
-def log(*a):
-    print(*a, file=sys.stderr, flush=True)
-
-
-def run_json(cmd):
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    if out.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} failed (exit {out.returncode}): {out.stderr.strip()[-2000:]}"
-                           f" {out.stdout.strip()[-500:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def machine():
@@ -71,10 +61,6 @@ def machine():
         pass
     blas = os.path.realpath("/usr/lib/x86_64-linux-gnu/libblas.so.3")
     return {"cpu": cpu, "cores": os.cpu_count(), "memory": mem, "os": platform.platform(), "blas": blas}
-
-
-def median(xs):
-    return statistics.median(xs) if xs else float("nan")
 
 
 def spread(xs):
@@ -212,7 +198,7 @@ def main():
         json.dump({f"{k[0]}/{k[1]}": v for k, v in results.items()}, f)
     probe, overhead, store, lever, fused, gui = {}, {}, None, {}, {}, None
     if not args.throughput_only:
-        probe, overhead = probe_overhead(bench, args, tmp, common), scheme_overhead(bench, args, tmp, common)
+        probe, overhead = probe_overhead(bench, args, SIZES[0][1]), scheme_overhead(bench, args, tmp, common)
         store = run_json([bench, "store", "--points", "1000000"])
         log(f"store: {store}")
         if args.device == "cpu":
@@ -232,50 +218,6 @@ def main():
                                              "precision")}}, f)
     log(f"raw results: {os.path.join(tmp, 'results.json')}")
     write_report(args, results, probe, store, sizes, schemes, impls, lever, fused, gui, overhead)
-
-
-def probe_overhead(bench, args, tmp, common):
-    """Probe overhead (small size, pre_ln and normformer), alternating."""
-    probe = {}
-    s = SIZES[0][1]
-    for scheme in ["pre_ln", "normformer"]:
-        base = [bench, "train", "--scheme", scheme, "--d", str(s["d"]), "--layers", str(s["layers"]), "--heads",
-                str(s["heads"]), "--dff", str(s["dff"]), "--ctx", str(s["ctx"]), "--batch", str(s["batch"]),
-                "--device", args.device, "--steps", str(max(args.steps, 40)), "--warmup", str(args.warmup),
-                "--threads", str(args.threads)]
-        # Probes cost on 1 step in 10, so means, not medians. Two estimates: back-to-back runs with and
-        # without probes (ratio of mean step times, median over repetitions), and, free of the machine's
-        # drift, within each probed run: all its steps against its unprobed steps.
-        p = probe.setdefault(scheme, {"off": [], "default": [], "paired": [], "within": []})
-        for rep in range(args.reps):
-            pair = {}
-            for mode in (("off", "default") if rep % 2 == 0 else ("default", "off")):
-                ms = run_json(base + ["--probes", mode])["step_ms"]
-                p[mode].extend(ms)
-                pair[mode] = statistics.mean(ms)
-                if mode == "default":
-                    plain = [t for i, t in enumerate(ms) if (args.warmup + i) % 10 != 0]
-                    p["within"].append(statistics.mean(ms) / statistics.mean(plain) - 1)
-            p["paired"].append(pair["default"] / pair["off"] - 1)
-        log(f"probes {scheme}: paired {median(p['paired']):+.1%}, within-run {median(p['within']):+.1%}")
-    return probe
-
-
-def scheme_overhead(bench, args, tmp, common):
-    """Back to back (small size): NormFormer vs Pre-LN, nGPT vs Pre-LN with nGPT's MLP."""
-    overhead = {}
-    for base_s, scheme in [("pre_ln", "normformer"), ("pre_ln_glu", "ngpt")]:
-        ratios = []
-        for rep in range(max(args.reps, 5)):   # a few percent to resolve on a drifting VM: more pairs
-            means = {}
-            for sc in ((base_s, scheme) if rep % 2 == 0 else (scheme, base_s)):
-                ms = run_json([bench, "train", "--config", os.path.join(tmp, f"small-{sc}.json"), "--device", args.device]
-                              + common)["step_ms"]
-                means[sc] = statistics.mean(ms)
-            ratios.append(means[scheme] / means[base_s] - 1)
-        overhead[scheme] = {"base": base_s, "ratios": ratios}
-        log(f"overhead {scheme} over {base_s}: {median(ratios):+.1%} ({', '.join(f'{r:+.0%}' for r in ratios)})")
-    return overhead
 
 
 def gui_latency(args, tmp):
