@@ -245,11 +245,19 @@ std::optional<RunResult> TrainLoop::control() {
     return std::nullopt;
 }
 
-// ---- compute: batch → forward → loss → backward → gradient sync; returns the (global) loss
-double TrainLoop::compute(int64_t s, ForwardCapture* cap, double& comm_s) {
-    model_->set_branch_alpha(branchnorm_alpha(cfg_.model.branchnorm, s));
+// Step s's schedules: the learning rate (into the optimizer, which a
+// checkpoint keeps) and BranchNorm's α_t (into the model); returns α_t.
+double TrainLoop::schedule(int64_t s) {
+    const double alpha = branchnorm_alpha(cfg_.model.branchnorm, s);
+    model_->set_branch_alpha(alpha);
     lr_ = learning_rate(cfg_.optim, cfg_.train.steps, s + 1);
     for (auto& g : p_.optimizer->param_groups()) g.options().set_lr(lr_);
+    return alpha;
+}
+
+// ---- compute: batch → forward → loss → backward → gradient sync; returns the (global) loss
+double TrainLoop::compute(int64_t s, ForwardCapture* cap, double& comm_s) {
+    schedule(s);
     auto tok = ahead_->get(s);
     if (W_ > 1) tok = tok.narrow(0, static_cast<int64_t>(R_) * Bl_, Bl_);   // this rank's rows of the global batch
     tok = tok.to(device_, /*non_blocking=*/true);   // pinned on a GPU: queued behind the step before
@@ -270,9 +278,7 @@ double TrainLoop::compute(int64_t s, ForwardCapture* cap, double& comm_s) {
 double TrainLoop::static_step(int64_t s, ForwardCapture& cap, bool want_fwd) {
     const ProbeConfig& pr = cfg_.probes;
     const auto due = [s](int every) { return every > 0 && s % every == 0; };
-    const double alpha = branchnorm_alpha(cfg_.model.branchnorm, s);
-    lr_ = learning_rate(cfg_.optim, cfg_.train.steps, s + 1);
-    for (auto& g : p_.optimizer->param_groups()) g.options().set_lr(lr_);   // what a checkpoint keeps
+    const double alpha = schedule(s);
     auto tok = ahead_->get(s);
     double gnorm = 0;
     if (want_fwd || due(pr.grads_every) || due(pr.gains_every) || due(pr.cond_every)) {

@@ -66,6 +66,7 @@ private:
     double compute(int64_t s, ForwardCapture* cap, double& comm_s);
     void probe(int64_t s, const ForwardCapture& cap, bool want_fwd);
     double clip();
+    double schedule(int64_t s);
     double static_step(int64_t s, ForwardCapture& cap, bool want_fwd);
     void update();
     double evaluate();
