@@ -1,7 +1,7 @@
 // NormLab core (internal, LibTorch): the training batches one step ahead.
 //
-// While step s trains, step s+1's batch is gathered on a helper thread —
-// into page-locked (pinned) host memory when the run is on a GPU, so that its
+// On a GPU, while step s trains, step s+1's batch is gathered on a helper
+// thread into page-locked (pinned) host memory, so that its
 // copy to the device is asynchronous and a captured step's input buffer is
 // filled without a synchronous transfer. The batches are batch_tokens'
 // (recorder.h) whatever the order of requests: a request for another step
@@ -19,8 +19,10 @@ namespace normlab::train_detail {
 
 class BatchAhead {
 public:
-    BatchAhead(const Dataset& data, uint64_t seed, int batch, int context, int64_t steps, bool pinned)
-        : data_(data), seed_(seed), batch_(batch), context_(context), steps_(steps), pinned_(pinned) {}
+    // ahead = false gathers each batch when asked (a CPU run: a helper thread
+    // would take a core from LibTorch's own threads for microseconds of work).
+    BatchAhead(const Dataset& data, uint64_t seed, int batch, int context, int64_t steps, bool pinned, bool ahead = true)
+        : data_(data), seed_(seed), batch_(batch), context_(context), steps_(steps), pinned_(pinned), ahead_(ahead) {}
     ~BatchAhead() {
         if (next_.valid()) next_.wait();
     }
@@ -36,7 +38,7 @@ public:
         }
         if (!t.defined()) t = make(s);
         next_ = {};
-        if (s + 1 < steps_) {
+        if (ahead_ && s + 1 < steps_) {
             next_step_ = s + 1;
             next_ = std::async(std::launch::async, [this, n = s + 1] { return make(n); });
         }
@@ -61,7 +63,7 @@ private:
     const uint64_t seed_;
     const int batch_, context_;
     const int64_t steps_;
-    const bool pinned_;
+    const bool pinned_, ahead_;
     std::future<torch::Tensor> next_;
     int64_t next_step_ = -1;
 };

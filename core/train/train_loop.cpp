@@ -203,7 +203,8 @@ void TrainLoop::begin() {
     // On a GPU the optimizer, the gradient norm and the clipping run as
     // multi-tensor kernels (optim_step.cpp); on the CPU, LibTorch's loops.
     multi_tensor_ = device_.is_cuda();
-    ahead_ = std::make_unique<BatchAhead>(p_.data, cfg_.train.seed, B_, T_, cfg_.train.steps, device_.is_cuda());
+    ahead_ = std::make_unique<BatchAhead>(p_.data, cfg_.train.seed, B_, T_, cfg_.train.steps, device_.is_cuda(),
+                                          /*ahead=*/device_.is_cuda());
     // The step as a CUDA graph (static_step.h): train.cuda_graph "auto" on a
     // CUDA device when the run allows it; "on" always (trainer.cpp refused
     // what cannot), eagerly on a CPU.
