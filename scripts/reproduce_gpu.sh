@@ -2,9 +2,13 @@
 # docs/REPRODUCTION-GPU.md: the papers' findings at a GPU's scale (issue 26).
 #
 #   bash scripts/reproduce_gpu.sh            # on a CUDA machine: the corpus (scripts/make_corpus.py), the GPU
-#                                            # scales of experiments/reproduction/ngpt.json, normformer.json and
-#                                            # normformer_gains.json (the same NormFormer runs: finding 8)
-#                                            # (bf16, --device cuda) into $NORMLAB_GPU_STORE, then the report
+#                                            # scales of experiments/reproduction/ngpt.json (finding 10),
+#                                            # normformer_lr.json (finding 6, the learning rate tuned per model;
+#                                            # normformer.json's runs at 2e-3 among them), normformer_gains.json
+#                                            # (finding 8, on the same NormFormer runs) and deep_stack.json
+#                                            # (finding 9) (bf16, --device cuda) into $NORMLAB_GPU_STORE, then
+#                                            # the report. Runs already in that store are reused, so a stopped
+#                                            # reproduction continues where it was.
 #   bash scripts/reproduce_gpu.sh --redraw   # anywhere, in seconds: the report again from the runs that were
 #                                            # trained (docs/reproduction-gpu/runs.sqlite, experiments/)
 # The committed runs file is never written: the report reads a copy.
@@ -23,8 +27,8 @@ if [ "${1:-}" = "--redraw" ]; then
   BY="bash scripts/reproduce_gpu.sh --redraw"
 else
   [ -s normlab-data/english.txt ] || python3 scripts/make_corpus.py --out normlab-data
-  EXPERIMENTS=(experiments/reproduction/ngpt.json experiments/reproduction/normformer.json
-               experiments/reproduction/normformer_gains.json)
+  EXPERIMENTS=(experiments/reproduction/ngpt.json experiments/reproduction/normformer_lr.json
+               experiments/reproduction/normformer_gains.json experiments/reproduction/deep_stack.json)
   STORE="${NORMLAB_GPU_STORE:-normlab-out/reproduction-gpu.sqlite}"
   mkdir -p "$(dirname "$STORE")"
   TRAIN=(--device cuda)
