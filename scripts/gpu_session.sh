@@ -55,10 +55,11 @@ for s in "$@"; do
       step graph
       timeout 300 build-torch2/tests/test_static_step 2>&1 | tee "$OUTDIR/test_static_step.log" | grep -E "^(PASS|FAIL|SKIP|Totals|QINFO)"
       timeout 120 build-torch2/tests/test_fused_ops 2>&1 | tee "$OUTDIR/test_fused_ops.log" | grep -E "^(PASS|FAIL|SKIP|Totals)"
+      timeout 120 build-torch2/tests/test_cuda_kernels 2>&1 | tee "$OUTDIR/test_cuda_kernels.log" | grep -E "^(PASS|FAIL|SKIP|Totals)"
       timeout "${GRAPH_TIMEOUT:-300}" python3 bench/run.py --device cuda --build none --build2 build-torch2 --python none --python2 "$(command -v python3)" \
         --throughput-only --out "$OUTDIR/PERFORMANCE-graph.md" --sizes small --precision bf16 --reps 2 --steps 30 \
         2>&1 | tee "$OUTDIR/bench-graph.log" | grep -vE "^\s*$" | tail -20
-      # nGPT at GPT-2 small's shape, its CUDA update kernel off and on, alternated
+      # nGPT at GPT-2 small's shape, NormLab's CUDA kernels (its update, SwiGLU) off and on, alternated
       for k in 0 1 0 1; do
         echo -n "NORMLAB_CUDA_KERNELS=$k "
         NORMLAB_CUDA_KERNELS=$k timeout 150 build-torch2/bench/normlab-bench train --scheme ngpt --d 768 --layers 12 --heads 12 \

@@ -7,9 +7,23 @@
 // computes it in one kernel each way, recomputing N(h) and z from the inputs
 // rather than keeping them, so its saved tensors are the inputs the layer
 // keeps anyway and two floats a row.
+//
+// SwiGLU (nGPT's MLP gate) runs the bodies of cuda_kernel_bodies.h, which the
+// CPU tests run too: a thread a column, a grid row a chunk of rows.
 #include "core/model/cuda_kernels.h"
 
+#include "core/model/cuda_kernel_bodies.h"
+
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
+
+namespace normlab::kernel_bodies {
+template <>
+struct Io<__nv_bfloat16> {
+    __host__ __device__ static float ld(__nv_bfloat16 v) { return __bfloat162float(v); }
+    __host__ __device__ static __nv_bfloat16 st(float v) { return __float2bfloat16_rn(v); }
+};
+}  // namespace normlab::kernel_bodies
 
 namespace normlab::cuda_kernels {
 namespace {
@@ -85,6 +99,34 @@ __global__ void update_backward(const float* __restrict__ x, const float* __rest
     for (int64_t i = threadIdx.x; i < n; i += kThreads) dh[row * n + i] = dh[row * n + i] * ih - hr[i] * ch;
 }
 
+namespace kb = normlab::kernel_bodies;
+
+// The column and the chunk of rows of this thread; false past the last column.
+__device__ bool column_chunk(int64_t rows, int64_t f, int64_t& j, int64_t& r0, int64_t& r1) {
+    j = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+    r0 = blockIdx.y * kb::rows_per_chunk(rows);
+    r1 = kb::chunk_end(blockIdx.y, rows);
+    return j < f;
+}
+
+template <class T>
+__global__ void swiglu_forward_kernel(const T* h, const float* su, const float* sv, T* a, int64_t rows, int64_t f) {
+    int64_t j, r0, r1;
+    if (column_chunk(rows, f, j, r0, r1)) kb::swiglu_forward_column(h, su, sv, a, r0, r1, j, f);
+}
+
+template <class T>
+__global__ void swiglu_backward_kernel(const T* h, const float* su, const float* sv, const T* da, T* dh, float* psu,
+                                       float* psv, int64_t rows, int64_t f) {
+    int64_t j, r0, r1;
+    if (column_chunk(rows, f, j, r0, r1))
+        kb::swiglu_backward_column(h, su, sv, da, dh, psu + blockIdx.y * f + j, psv + blockIdx.y * f + j, r0, r1, j, f);
+}
+
+dim3 column_grid(int64_t rows, int64_t f) {
+    return dim3(static_cast<unsigned>((f + kThreads - 1) / kThreads), static_cast<unsigned>(kb::row_chunks(rows)));
+}
+
 }  // namespace
 
 void ngpt_update_forward(const float* x, const float* h, const float* alpha, float eps, float* y, float* rh,
@@ -101,5 +143,33 @@ void ngpt_update_backward(const float* x, const float* h, const float* alpha, co
     update_backward<<<static_cast<unsigned>(rows), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
         x, h, alpha, rh, rz, gy, eps, dx, dh, dalpha_rows, n);
 }
+
+void swiglu_forward(const void* h, const float* su, const float* sv, void* a, int64_t rows, int64_t f, bool bf16,
+                    void* stream) {
+    if (rows == 0 || f == 0) return;
+    const auto st = static_cast<cudaStream_t>(stream);
+    if (bf16)
+        swiglu_forward_kernel<<<column_grid(rows, f), kThreads, 0, st>>>(
+            static_cast<const __nv_bfloat16*>(h), su, sv, static_cast<__nv_bfloat16*>(a), rows, f);
+    else
+        swiglu_forward_kernel<<<column_grid(rows, f), kThreads, 0, st>>>(static_cast<const float*>(h), su, sv,
+                                                                        static_cast<float*>(a), rows, f);
+}
+
+void swiglu_backward(const void* h, const float* su, const float* sv, const void* da, void* dh, float* psu,
+                     float* psv, int64_t rows, int64_t f, bool bf16, void* stream) {
+    if (rows == 0 || f == 0) return;
+    const auto st = static_cast<cudaStream_t>(stream);
+    if (bf16)
+        swiglu_backward_kernel<<<column_grid(rows, f), kThreads, 0, st>>>(
+            static_cast<const __nv_bfloat16*>(h), su, sv, static_cast<const __nv_bfloat16*>(da),
+            static_cast<__nv_bfloat16*>(dh), psu, psv, rows, f);
+    else
+        swiglu_backward_kernel<<<column_grid(rows, f), kThreads, 0, st>>>(
+            static_cast<const float*>(h), su, sv, static_cast<const float*>(da), static_cast<float*>(dh), psu, psv,
+            rows, f);
+}
+
+int64_t swiglu_row_chunks(int64_t rows) { return kb::row_chunks(rows); }
 
 }  // namespace normlab::cuda_kernels

@@ -18,4 +18,17 @@ void ngpt_update_backward(const float* x, const float* h, const float* alpha, co
                           const float* gy, float eps, float* dx, float* dh, float* dalpha_rows, int64_t rows,
                           int64_t n, void* stream);
 
+// SwiGLU of the packed projection h = [u | g] (rows × 2f): a = (u·s_u)·silu(g·s_v)
+// (rows × f), in float32 or bfloat16 storage (`bf16`), arithmetic in float;
+// su and sv (float32, f each) may be null. The bodies are those of
+// cuda_kernel_bodies.h.
+void swiglu_forward(const void* h, const float* su, const float* sv, void* a, int64_t rows, int64_t f, bool bf16,
+                    void* stream);
+// Its gradient: dh (rows × 2f, packed as h) and each chunk of rows' share of
+// ds_u and ds_v in psu and psv (swiglu_row_chunks(rows) × f each; summed over
+// chunks by the caller).
+void swiglu_backward(const void* h, const float* su, const float* sv, const void* da, void* dh, float* psu,
+                     float* psv, int64_t rows, int64_t f, bool bf16, void* stream);
+int64_t swiglu_row_chunks(int64_t rows);
+
 }  // namespace normlab::cuda_kernels

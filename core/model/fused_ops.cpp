@@ -8,10 +8,7 @@
 #include <ATen/Parallel.h>
 
 #ifdef NORMLAB_CUDA_KERNELS
-#include "core/model/cuda_kernels.h"
-
-#include <c10/cuda/CUDAGuard.h>
-#include <c10/cuda/CUDAStream.h>
+#include "core/model/cuda_ops.h"
 #endif
 
 #include <atomic>
@@ -350,42 +347,6 @@ bool cuda_kernels_built() {
 bool cuda_kernels_enabled() { return env_switch(g_cuda_kernels, "NORMLAB_CUDA_KERNELS", false) && cuda_kernels_built(); }
 void set_cuda_kernels(bool on) { g_cuda_kernels.store(on ? 1 : 0); }
 
-#ifdef NORMLAB_CUDA_KERNELS
-namespace {
-// nGPT's residual update as one CUDA kernel each way (cuda_kernels.cu); saves
-// the inputs and two norms a row, recomputes the rest in the backward pass.
-struct NgptUpdateCudaFn : torch::autograd::Function<NgptUpdateCudaFn> {
-    static variable_list forward(AutogradContext* ctx, const torch::Tensor& x_in, const torch::Tensor& h_in,
-                                 const torch::Tensor& alpha_in, double eps) {
-        const c10::cuda::CUDAGuard guard(x_in.device());
-        const auto x = x_in.contiguous(), h = h_in.contiguous(), alpha = alpha_in.contiguous();
-        const int64_t n = x.size(-1), rows = x.numel() / n;
-        auto y = torch::empty_like(x);
-        auto rh = torch::empty({rows}, x.options()), rz = torch::empty({rows}, x.options());
-        cuda_kernels::ngpt_update_forward(x.data_ptr<float>(), h.data_ptr<float>(), alpha.data_ptr<float>(),
-                                          static_cast<float>(eps), y.data_ptr<float>(), rh.data_ptr<float>(),
-                                          rz.data_ptr<float>(), rows, n, c10::cuda::getCurrentCUDAStream().stream());
-        ctx->save_for_backward({x, h, alpha, rh, rz});
-        ctx->saved_data["eps"] = eps;
-        return {y};
-    }
-    static variable_list backward(AutogradContext* ctx, variable_list grads) {
-        const auto saved = ctx->get_saved_variables();
-        const auto &x = saved[0], &h = saved[1], &alpha = saved[2], &rh = saved[3], &rz = saved[4];
-        const c10::cuda::CUDAGuard guard(x.device());
-        const auto g = grads[0].contiguous();
-        const int64_t n = x.size(-1), rows = x.numel() / n;
-        auto dx = torch::empty_like(x), dh = torch::empty_like(x), da = torch::empty_like(x);
-        cuda_kernels::ngpt_update_backward(x.data_ptr<float>(), h.data_ptr<float>(), alpha.data_ptr<float>(),
-                                           rh.data_ptr<float>(), rz.data_ptr<float>(), g.data_ptr<float>(),
-                                           static_cast<float>(ctx->saved_data["eps"].toDouble()), dx.data_ptr<float>(),
-                                           dh.data_ptr<float>(), da.data_ptr<float>(), rows, n,
-                                           c10::cuda::getCurrentCUDAStream().stream());
-        return {dx, dh, da.view({rows, n}).sum(0).view(alpha.sizes()), torch::Tensor()};
-    }
-};
-}  // namespace
-#endif
 
 torch::Tensor fused_causal_attention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
                                      double scale, torch::Tensor* max_logit) {
@@ -410,10 +371,7 @@ torch::Tensor fused_unit_norm(const torch::Tensor& x, double eps) {
 
 torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha, double eps) {
 #ifdef NORMLAB_CUDA_KERNELS
-    if (cuda_kernels_enabled() && x.is_cuda() && x.scalar_type() == torch::kFloat && h.scalar_type() == torch::kFloat &&
-        alpha.scalar_type() == torch::kFloat && x.sizes() == h.sizes() && alpha.numel() == x.size(-1) && x.numel() > 0 &&
-        h.device() == x.device() && alpha.device() == x.device())
-        return NgptUpdateCudaFn::apply(x, h, alpha, eps)[0];
+    if (cuda_kernels_enabled() && cuda_ops::ngpt_update_applies(x, h, alpha)) return cuda_ops::ngpt_update(x, h, alpha, eps);
 #endif
     if (fused_kernels_enabled() && x.device().is_cpu() && x.scalar_type() == torch::kFloat && x.numel() > 0 &&
         alpha.numel() == x.size(-1))
@@ -429,6 +387,18 @@ torch::Tensor fused_swiglu(const torch::Tensor& h, const torch::Tensor& su, cons
     // Autograd functions take defined tensors: an absent scaler travels as an empty one.
     const auto none = torch::empty({0}, h.options());
     return SwiGLUFn::apply(h, su.defined() ? su : none, sv.defined() ? sv : none)[0];
+}
+
+torch::Tensor swiglu(const torch::Tensor& h, const torch::Tensor& su, const torch::Tensor& sv) {
+#ifdef NORMLAB_CUDA_KERNELS
+    if (cuda_kernels_enabled() && cuda_ops::swiglu_applies(h, su, sv)) return cuda_ops::swiglu(h, su, sv);
+#endif
+    if (fused_kernels_enabled() && h.device().is_cpu() && h.scalar_type() == torch::kFloat) return fused_swiglu(h, su, sv);
+    auto parts = h.chunk(2, -1);
+    auto u = parts[0], g = parts[1];                                       // (…, f) each
+    if (su.defined()) u = u * su;
+    if (sv.defined()) g = g * sv;
+    return u * torch::silu(g);
 }
 
 torch::Tensor fused_gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,

@@ -17,9 +17,10 @@ namespace normlab {
 bool fused_kernels_enabled();
 void set_fused_kernels(bool on);
 // CUDA kernels of our own (core/model/cuda_kernels.cu: nGPT's residual
-// update), built into the LibTorch 2.x build with CUDA; used on CUDA fp32
-// tensors when enabled — off unless NORMLAB_CUDA_KERNELS=1 until they have
-// been checked and timed on a GPU (docs/GPU.md).
+// update on float32, SwiGLU on float32 and bfloat16), built into the LibTorch
+// 2.x build with CUDA (core/model/cuda_ops.h); used on CUDA tensors when
+// enabled — off unless NORMLAB_CUDA_KERNELS=1 until they have been checked
+// and timed on a GPU (docs/GPU.md).
 bool cuda_kernels_built();
 bool cuda_kernels_enabled();
 void set_cuda_kernels(bool on);
@@ -40,7 +41,9 @@ torch::Tensor fused_unit_norm(const torch::Tensor& x, double eps);
 // one fused pass on fp32 CPU tensors, the eager ops elsewhere.
 torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha, double eps);
 // SwiGLU of a packed projection h = [u | g]: (u·s_u)·silu(g·s_v), the scalers
-// optional (undefined: 1).
+// optional (undefined: 1). swiglu picks NormLab's CUDA kernel, the fused CPU
+// kernel or the eager ops; fused_swiglu is the CPU kernel (fp32 CPU tensors).
+torch::Tensor swiglu(const torch::Tensor& h, const torch::Tensor& su = {}, const torch::Tensor& sv = {});
 torch::Tensor fused_swiglu(const torch::Tensor& h, const torch::Tensor& su = {}, const torch::Tensor& sv = {});
 // LayerNorm(GELU(h)) over the last dimension with gain γ and bias β, in one pass.
 torch::Tensor fused_gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,

@@ -205,15 +205,7 @@ torch::Tensor MLPImpl::forward(const torch::Tensor& x, ForwardCapture* cap) {
             su = s_u;                                                      // s_init = s_scale = 1
             sv = s_v * std::sqrt(static_cast<double>(cfg.d_model));
         }
-        if (fused) {
-            a = fused_swiglu(h, su, sv);
-        } else {
-            auto parts = h.chunk(2, -1);
-            auto u = parts[0], g = parts[1];                               // (B, T, d_ff) each
-            if (su.defined()) u = u * su;
-            if (sv.defined()) g = g * sv;
-            a = u * torch::silu(g);
-        }
+        a = swiglu(h, su, sv);                                             // (B, T, d_ff)
     } else if (cfg.activation == Activation::GELU && ffn_norm && ffn_norm->kind == NormKind::LayerNorm && fused) {
         a = fused_gelu_layer_norm(h, ffn_norm->weight, ffn_norm->bias, ffn_norm->eps);   // NormFormer's FFN LN
         normed = true;

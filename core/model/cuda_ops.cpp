@@ -1,0 +1,118 @@
+// NormLab core: NormLab's CUDA kernels (cuda_kernels.cu) as LibTorch autograd
+// operations (cuda_ops.h). Each launches on the current stream, so the ops
+// are captured with the rest of a step into a CUDA graph
+// (train/static_step.h).
+#include "core/model/cuda_ops.h"
+
+#include "core/model/cuda_kernels.h"
+
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+
+namespace normlab::cuda_ops {
+namespace {
+
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
+
+void* stream() { return c10::cuda::getCurrentCUDAStream().stream(); }
+
+// nGPT's residual update, one kernel each way; saves the inputs and two norms
+// a row, and recomputes the rest in the backward pass.
+struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
+    static variable_list forward(AutogradContext* ctx, const torch::Tensor& x_in, const torch::Tensor& h_in,
+                                 const torch::Tensor& alpha_in, double eps) {
+        const c10::cuda::CUDAGuard guard(x_in.device());
+        const auto x = x_in.contiguous(), h = h_in.contiguous(), alpha = alpha_in.contiguous();
+        const int64_t n = x.size(-1), rows = x.numel() / n;
+        auto y = torch::empty_like(x);
+        auto rh = torch::empty({rows}, x.options()), rz = torch::empty({rows}, x.options());
+        cuda_kernels::ngpt_update_forward(x.data_ptr<float>(), h.data_ptr<float>(), alpha.data_ptr<float>(),
+                                          static_cast<float>(eps), y.data_ptr<float>(), rh.data_ptr<float>(),
+                                          rz.data_ptr<float>(), rows, n, stream());
+        ctx->save_for_backward({x, h, alpha, rh, rz});
+        ctx->saved_data["eps"] = eps;
+        return {y};
+    }
+    static variable_list backward(AutogradContext* ctx, variable_list grads) {
+        const auto saved = ctx->get_saved_variables();
+        const auto &x = saved[0], &h = saved[1], &alpha = saved[2], &rh = saved[3], &rz = saved[4];
+        const c10::cuda::CUDAGuard guard(x.device());
+        const auto g = grads[0].contiguous();
+        const int64_t n = x.size(-1), rows = x.numel() / n;
+        auto dx = torch::empty_like(x), dh = torch::empty_like(x), da = torch::empty_like(x);
+        cuda_kernels::ngpt_update_backward(x.data_ptr<float>(), h.data_ptr<float>(), alpha.data_ptr<float>(),
+                                           rh.data_ptr<float>(), rz.data_ptr<float>(), g.data_ptr<float>(),
+                                           static_cast<float>(ctx->saved_data["eps"].toDouble()), dx.data_ptr<float>(),
+                                           dh.data_ptr<float>(), da.data_ptr<float>(), rows, n, stream());
+        return {dx, dh, da.view({rows, n}).sum(0).view(alpha.sizes()), torch::Tensor()};
+    }
+};
+
+// SwiGLU, one kernel each way over h's storage type; saves h (the linear
+// layer's output, which autograd keeps anyway) and recomputes silu backward.
+// The scalers' gradients are summed per chunk of rows by the kernel and over
+// the chunks here, in a fixed order.
+struct SwiGLUFn : torch::autograd::Function<SwiGLUFn> {
+    static variable_list forward(AutogradContext* ctx, const torch::Tensor& h_in, const torch::Tensor& su,
+                                 const torch::Tensor& sv) {
+        const c10::cuda::CUDAGuard guard(h_in.device());
+        const auto h = h_in.contiguous();
+        const int64_t f = h.size(-1) / 2, rows = h.numel() / h.size(-1);
+        auto sizes = h.sizes().vec();
+        sizes.back() = f;
+        auto a = torch::empty(sizes, h.options());
+        const auto suc = su.contiguous(), svc = sv.contiguous();   // empty: no scaler
+        cuda_kernels::swiglu_forward(h.data_ptr(), suc.numel() ? suc.data_ptr<float>() : nullptr,
+                                     svc.numel() ? svc.data_ptr<float>() : nullptr, a.data_ptr(), rows, f,
+                                     h.scalar_type() == torch::kBFloat16, stream());
+        ctx->save_for_backward({h, suc, svc});
+        return {a};
+    }
+    static variable_list backward(AutogradContext* ctx, variable_list grads) {
+        const auto saved = ctx->get_saved_variables();
+        const auto &h = saved[0], &su = saved[1], &sv = saved[2];
+        const c10::cuda::CUDAGuard guard(h.device());
+        const auto da = grads[0].to(h.scalar_type()).contiguous();
+        const int64_t f = h.size(-1) / 2, rows = h.numel() / h.size(-1);
+        auto dh = torch::empty_like(h);
+        auto partial = torch::empty({2, cuda_kernels::swiglu_row_chunks(rows), f}, h.options().dtype(torch::kFloat));
+        cuda_kernels::swiglu_backward(h.data_ptr(), su.numel() ? su.data_ptr<float>() : nullptr,
+                                      sv.numel() ? sv.data_ptr<float>() : nullptr, da.data_ptr(), dh.data_ptr(),
+                                      partial[0].data_ptr<float>(), partial[1].data_ptr<float>(), rows, f,
+                                      h.scalar_type() == torch::kBFloat16, stream());
+        const auto sums = partial.sum(1);
+        return {dh, su.numel() ? sums[0] : torch::Tensor(), sv.numel() ? sums[1] : torch::Tensor()};
+    }
+};
+
+bool float_on(const torch::Tensor& t, const torch::Device& d) {
+    return t.scalar_type() == torch::kFloat && t.device() == d;
+}
+
+}  // namespace
+
+bool ngpt_update_applies(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha) {
+    return x.is_cuda() && x.numel() > 0 && float_on(x, x.device()) && float_on(h, x.device()) &&
+           float_on(alpha, x.device()) && x.sizes() == h.sizes() && alpha.numel() == x.size(-1);
+}
+
+torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha, double eps) {
+    return NgptUpdateFn::apply(x, h, alpha, eps)[0];
+}
+
+bool swiglu_applies(const torch::Tensor& h, const torch::Tensor& su, const torch::Tensor& sv) {
+    if (!h.is_cuda() || h.numel() == 0 || h.size(-1) % 2 != 0) return false;
+    if (h.scalar_type() != torch::kFloat && h.scalar_type() != torch::kBFloat16) return false;
+    const int64_t f = h.size(-1) / 2;
+    auto scaler_ok = [&](const torch::Tensor& s) { return !s.defined() || (float_on(s, h.device()) && s.numel() == f); };
+    return scaler_ok(su) && scaler_ok(sv);
+}
+
+torch::Tensor swiglu(const torch::Tensor& h, const torch::Tensor& su, const torch::Tensor& sv) {
+    // Autograd functions take defined tensors: an absent scaler travels as an empty one.
+    const auto none = torch::empty({0}, h.options().dtype(torch::kFloat));
+    return SwiGLUFn::apply(h, su.defined() ? su : none, sv.defined() ? sv : none)[0];
+}
+
+}  // namespace normlab::cuda_ops

@@ -1,0 +1,23 @@
+// NormLab core: autograd operations around NormLab's own CUDA kernels
+// (cuda_kernels.h). Only the LibTorch 2.x build with CUDA compiles them
+// (NORMLAB_CUDA_KERNELS); fused_ops.cpp dispatches to them when
+// cuda_kernels_enabled() and the inputs qualify (`…_applies`).
+#pragma once
+
+#include <torch/torch.h>
+
+namespace normlab::cuda_ops {
+
+// nGPT's residual update norm(x + α ⊙ (norm(h) − x)): float32 CUDA tensors of
+// one shape, α over the last dimension.
+bool ngpt_update_applies(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha);
+torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha, double eps);
+
+// SwiGLU of the packed projection h = [u | g]: (u·s_u)·silu(g·s_v), on a
+// float32 or bfloat16 CUDA h; the result has h's type (under bf16 autocast
+// the next linear layer takes it as it is). su, sv: undefined or float32 of
+// h's last dimension / 2.
+bool swiglu_applies(const torch::Tensor& h, const torch::Tensor& su, const torch::Tensor& sv);
+torch::Tensor swiglu(const torch::Tensor& h, const torch::Tensor& su, const torch::Tensor& sv);
+
+}  // namespace normlab::cuda_ops
