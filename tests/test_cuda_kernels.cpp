@@ -6,6 +6,9 @@
 // (scripts/gpu_session.sh graph runs this).
 #include "core/model/cuda_kernel_bodies.h"
 #include "core/model/fused_ops.h"
+#include "core/model/gpt.h"
+#include "core/train/precision.h"
+#include "tests/test_util.h"
 
 #include <QtTest/QtTest>
 
@@ -69,6 +72,28 @@ Reference eager(const torch::Tensor& h, const torch::Tensor& su, const torch::Te
     return r;
 }
 
+// nGPT's queries and keys, eagerly as the model writes them, from a float32 copy of
+// the packed projection (B, T, 3d): q', k' and the gradients of proj and s.
+struct QkReference {
+    torch::Tensor q, k, dproj, ds;
+};
+QkReference eager_qk(const torch::Tensor& proj, int64_t H, const torch::Tensor& cos, const torch::Tensor& sin,
+                     const torch::Tensor& s, double eps, const torch::Tensor& gq, const torch::Tensor& gk) {
+    const int64_t B = proj.size(0), T = proj.size(1), d = proj.size(2) / 3, dh = d / H, half = dh / 2;
+    auto pf = proj.to(torch::kFloat).detach().requires_grad_(true);
+    auto sf = s.detach().requires_grad_(true);
+    auto qkv = pf.view({B, T, 3, H, dh}).permute({2, 0, 3, 1, 4});
+    auto rot = [&](const torch::Tensor& x) { return torch::cat({-x.narrow(-1, half, half), x.narrow(-1, 0, half)}, -1); };
+    QkReference r;
+    auto q = qkv[0], k = qkv[1];
+    if (cos.defined()) q = q * cos + rot(q) * sin, k = k * cos + rot(k) * sin;
+    r.q = q / (q.norm(2, -1, true) + eps) * sf.view({1, H, 1, dh});
+    r.k = k / (k.norm(2, -1, true) + eps) * sf.view({1, H, 1, dh});
+    auto g = torch::autograd::grad({r.q, r.k}, {pf, sf}, {gq.to(torch::kFloat), gk.to(torch::kFloat)});
+    r.dproj = g[0], r.ds = g[1];
+    return r;
+}
+
 QString off(const torch::Tensor& a, const torch::Tensor& b) {
     return QString(" off by %1").arg((a.to(torch::kFloat) - b.to(torch::kFloat)).abs().max().item<double>());
 }
@@ -123,6 +148,62 @@ private Q_SLOTS:
         }
     }
 
+    // nGPT's query/key bodies (RoPE, unit norm, s_qk) over the kernels' grids: a
+    // thread a row forward and for dq, dk; a column a chunk of rows for ds_qk.
+    // With RoPE (generic tables, not only the rotary ones) and without; heads of
+    // 8 and 64; a row count above the 256 chunks; a zero row; fp32 and bf16.
+    void qkBodiesMatchEager() {
+        torch::manual_seed(4);
+        struct Qk { int64_t B, T, H, dh; bool rope; };
+        for (auto c : {Qk{2, 5, 3, 8, true}, Qk{1, 7, 2, 8, false}, Qk{2, 150, 2, 64, true}}) {
+            for (bool bf16 : {false, true}) {
+                const QString what = QString("B %1, T %2, H %3, d_h %4, %5, %6").arg(c.B).arg(c.T).arg(c.H).arg(c.dh)
+                                         .arg(c.rope ? "RoPE" : "no RoPE").arg(bf16 ? "bf16" : "fp32");
+                const auto type = bf16 ? torch::kBFloat16 : torch::kFloat;
+                const int64_t d = c.H * c.dh, rows = c.B * c.T * c.H, bt = c.B * c.T;
+                auto proj = torch::randn({c.B, c.T, 3 * d});
+                proj.select(1, 0).narrow(-1, 0, c.dh).zero_();             // head 0's q at t = 0: a zero row
+                proj = proj.to(type);
+                torch::Tensor cos, sin;
+                if (c.rope) cos = torch::randn({c.T, c.dh}), sin = torch::randn({c.T, c.dh});
+                const auto s = 0.5 + torch::rand({d});
+                const auto gq = torch::randn({c.B, c.H, c.T, c.dh}).to(type), gk = torch::randn({c.B, c.H, c.T, c.dh}).to(type);
+                const kb::QkShape z{c.B, c.T, c.H, c.dh, 3 * d, 1e-6f};
+                const float* cs = c.rope ? cos.data_ptr<float>() : nullptr;
+                const float* sn = c.rope ? sin.data_ptr<float>() : nullptr;
+                auto q = torch::empty({c.B, c.H, c.T, c.dh}, type), k = torch::empty_like(q);
+                auto nq = torch::empty({rows}), nk = torch::empty({rows});
+                auto dqk = torch::empty({c.B, c.T, 2 * d}, type);
+                auto ps = torch::full({kb::row_chunks(bt), d}, std::nanf(""));
+                auto run = [&](auto tag) {
+                    using T = decltype(tag);
+                    for (int64_t r = 0; r < rows; ++r)
+                        kb::qk_forward_row(proj.data_ptr<T>(), cs, sn, s.data_ptr<float>(), q.data_ptr<T>(), k.data_ptr<T>(),
+                                           nq.data_ptr<float>(), nk.data_ptr<float>(), r, z);
+                    for (int64_t r = 0; r < rows; ++r)
+                        kb::qk_backward_row(proj.data_ptr<T>(), cs, sn, s.data_ptr<float>(), gq.data_ptr<T>(), gk.data_ptr<T>(),
+                                            nq.data_ptr<float>(), nk.data_ptr<float>(), dqk.data_ptr<T>(), r, z);
+                    for (int64_t ch = 0; ch < kb::row_chunks(bt); ++ch)
+                        for (int64_t col = 0; col < d; ++col)
+                            kb::qk_scale_grad_column(proj.data_ptr<T>(), cs, sn, gq.data_ptr<T>(), gk.data_ptr<T>(),
+                                                     nq.data_ptr<float>(), nk.data_ptr<float>(), ps.data_ptr<float>() + ch * d + col,
+                                                     ch * kb::rows_per_chunk(bt), kb::chunk_end(ch, bt), col, z);
+                };
+                if (bf16) run(c10::BFloat16());
+                else run(float());
+                const auto ref = eager_qk(proj, c.H, cos, sin, s, 1e-6, gq, gk);
+                const double rtol = bf16 ? 8e-3 : 1e-5;
+                QVERIFY2(torch::allclose(q.to(torch::kFloat), ref.q, rtol, 1e-5), qPrintable(what + ": q'" + off(q, ref.q)));
+                QVERIFY2(torch::allclose(k.to(torch::kFloat), ref.k, rtol, 1e-5), qPrintable(what + ": k'" + off(k, ref.k)));
+                const auto dref = ref.dproj.narrow(-1, 0, 2 * d);
+                QVERIFY2(torch::allclose(dqk.to(torch::kFloat), dref, bf16 ? 1e-2 : 1e-4, bf16 ? 1e-2 : 1e-4),
+                         qPrintable(what + ": dq, dk" + off(dqk, dref)));
+                QVERIFY2(!torch::isnan(ps).any().item<bool>(), qPrintable(what + ": a chunk's partial sum unwritten"));
+                QVERIFY2(torch::allclose(ps.sum(0), ref.ds, 1e-4, 1e-4), qPrintable(what + ": ds_qk" + off(ps.sum(0), ref.ds)));
+            }
+        }
+    }
+
     // The grid's chunks cover every row once, in order, for any row count.
     void chunksCoverTheRows() {
         for (int64_t rows : {0, 1, 2, 255, 256, 257, 300, 511, 512, 513, 32768, 32769}) {
@@ -166,6 +247,88 @@ private Q_SLOTS:
                 for (size_t i = 0; i < inputs.size(); ++i)
                     QVERIFY2(torch::allclose(yg[i].to(torch::kFloat), rg[i].to(torch::kFloat), i == 0 ? rtol : 1e-3, 1e-3),
                              qPrintable(what + QString(": gradient %1").arg(i) + off(yg[i], rg[i])));
+            }
+        }
+    }
+
+    // Needs a GPU: nGPT's query/key kernel through ngpt_queries_keys() against the
+    // eager ops, at GPT-2 small's heads (d_h 64) with RoPE's real tables and with none.
+    void cudaNgptQkMatchesEager() {
+        if (!cuda_kernels_built()) QSKIP("this build has no CUDA kernels (the LibTorch 2.x build has)");
+        if (!torch::cuda::is_available()) QSKIP("no CUDA device here");
+        const auto dev = torch::Device("cuda");
+        const int64_t B = 2, T = 128, H = 12, dh = 64, d = H * dh;
+        auto inv = torch::pow(10000.0, -torch::arange(0, dh, 2, torch::kDouble) / dh);
+        auto freqs = torch::outer(torch::arange(T, torch::kDouble), inv);
+        auto emb = torch::cat({freqs, freqs}, -1);
+        const auto cos = emb.cos().to(torch::kFloat).to(dev), sin = emb.sin().to(torch::kFloat).to(dev);
+        for (auto type : {torch::kFloat, torch::kBFloat16}) {
+            for (bool rope : {true, false}) {
+                const QString what = QString("%1, %2").arg(type == torch::kFloat ? "fp32" : "bf16").arg(rope ? "RoPE" : "no RoPE");
+                const auto proj = torch::randn({B, T, 3 * d}, dev).to(type);
+                const auto s = 0.5 + torch::rand({d}, dev);
+                const auto gq = torch::randn({B, H, T, dh}, dev).to(type), gk = torch::randn({B, H, T, dh}, dev).to(type);
+                auto p = proj.detach().requires_grad_(true);
+                auto sg = s.detach().requires_grad_(true);
+                torch::Tensor q, k;
+                set_cuda_kernels(true);
+                const bool used = ngpt_queries_keys(p, H, rope ? cos : torch::Tensor(), rope ? sin : torch::Tensor(), sg, 1e-8, q, k);
+                set_cuda_kernels(false);
+                QVERIFY2(used, qPrintable(what + ": the kernel did not apply"));
+                QCOMPARE(q.scalar_type(), type);
+                const auto g = torch::autograd::grad({q, k}, {p, sg}, {gq, gk});
+                const auto ref = eager_qk(proj, H, rope ? cos : torch::Tensor(), rope ? sin : torch::Tensor(), s, 1e-8, gq, gk);
+                const double rtol = type == torch::kFloat ? 1e-5 : 8e-3;
+                QVERIFY2(torch::allclose(q.to(torch::kFloat), ref.q, rtol, 1e-5), qPrintable(what + ": q'" + off(q, ref.q)));
+                QVERIFY2(torch::allclose(k.to(torch::kFloat), ref.k, rtol, 1e-5), qPrintable(what + ": k'" + off(k, ref.k)));
+                QVERIFY2(torch::allclose(g[0].to(torch::kFloat), ref.dproj, type == torch::kFloat ? 1e-4 : 1e-2, 1e-3),
+                         qPrintable(what + ": dproj" + off(g[0], ref.dproj)));
+                QVERIFY2(torch::allclose(g[1], ref.ds, 1e-3, 1e-3), qPrintable(what + ": ds_qk" + off(g[1], ref.ds)));
+            }
+        }
+    }
+
+    // Needs a GPU: a whole nGPT model (RoPE, SwiGLU, its update) with NormLab's CUDA
+    // kernels on and off, in fp32 and under bf16 autocast: the same loss and the
+    // same gradient for every parameter.
+    void cudaKernelsLeaveNgptUnchanged() {
+        if (!cuda_kernels_built()) QSKIP("this build has no CUDA kernels (the LibTorch 2.x build has)");
+        if (!torch::cuda::is_available()) QSKIP("no CUDA device here");
+        const auto dev = torch::Device("cuda");
+        ModelConfig mc = test::tiny(Scheme::NGPT).model;                   // RoPE, SwiGLU, qk-norm, scalers
+        mc.d_model = 256, mc.n_layers = 2, mc.n_heads = 4, mc.d_ff = 512, mc.context = 64;
+        GPT model(mc);
+        model->reset_parameters(7);
+        model->to(dev);
+        const auto idx = torch::randint(0, 256, {4, 64}, torch::TensorOptions().dtype(torch::kLong).device(dev));
+        const auto targets = torch::randint(0, 256, {4, 64}, idx.options());
+        for (const std::string precision : {"fp32", "bf16"}) {
+            auto run = [&](bool kernels) {
+                set_cuda_kernels(kernels);
+                model->zero_grad();
+                torch::Tensor loss;
+                {
+                    AutocastScope autocast(precision, true);
+                    const auto logits = model->forward(idx);
+                    loss = torch::cross_entropy_loss(logits.to(torch::kFloat).view({-1, 256}), targets.view({-1}));
+                }
+                loss.backward();
+                std::vector<torch::Tensor> grads;
+                for (auto& p : model->parameters()) grads.push_back(p.grad().defined() ? p.grad().clone() : torch::zeros_like(p));
+                set_cuda_kernels(false);
+                return std::make_pair(loss.item<double>(), grads);
+            };
+            const auto [l0, g0] = run(false);
+            const auto [l1, g1] = run(true);
+            const double tol = precision == "fp32" ? 1e-5 : 2e-2;
+            QVERIFY2(std::abs(l1 - l0) <= tol * std::abs(l0),
+                     qPrintable(QString::fromStdString(precision) + QString(": loss %1 against %2").arg(l1).arg(l0)));
+            for (size_t i = 0; i < g0.size(); ++i) {
+                const double scale = g0[i].abs().max().item<double>();
+                const double diff = (g1[i] - g0[i]).abs().max().item<double>();
+                QVERIFY2(diff <= (precision == "fp32" ? 1e-3 : 5e-2) * scale + 1e-6,
+                         qPrintable(QString::fromStdString(precision) + QString(": parameter %1's gradient off by %2 of %3")
+                                        .arg(i).arg(diff).arg(scale)));
             }
         }
     }

@@ -89,4 +89,98 @@ NORMLAB_HD void swiglu_backward_column(const T* h, const float* su, const float*
     *psv = ssv;
 }
 
+// ---- nGPT's queries and keys: RoPE, then x / (‖x‖ + eps) · s_qk ----------
+//
+// Eager LibTorch runs RoPE as five kernels (two products, a negation, a
+// concatenation, a sum), the normalization as three and the scaler as one, for
+// q and for k, in float32 and, under bf16 autocast, a cast for attention. Here a
+// thread takes one row (b, t, h) of d_h values of the packed projection and
+// writes q' and k' (B, H, T, d_h) as attention takes them. The backward pass
+// runs a row kernel for dq and dk, and a column kernel for ds_qk, which sums
+// over the rows.
+//
+// qk: the first 2d values of each of the B·T rows of the packed projection
+// [q | k | v], rows `ld` apart. cs, sn: RoPE's (T, d_h) cos and sin tables
+// (null: no RoPE). s: the effective s_qk (d = H·d_h). nq, nk: one norm a row
+// (b, t, h), row = (b·T + t)·H + h.
+struct QkShape {
+    int64_t B, T, H, dh, ld;
+    float eps;
+};
+
+// Element e of RoPE(x) at position t: x_e·cos + (−x_{e+d_h/2} | x_{e−d_h/2})·sin.
+template <class T>
+NORMLAB_HD float roped(const T* x, const float* cs, const float* sn, int64_t t, int64_t e, int64_t dh) {
+    const float v = Io<T>::ld(x[e]);
+    if (!cs) return v;
+    const int64_t half = dh / 2;
+    const float p = e < half ? -Io<T>::ld(x[e + half]) : Io<T>::ld(x[e - half]);
+    return v * cs[t * dh + e] + p * sn[t * dh + e];
+}
+
+template <class T>
+NORMLAB_HD void qk_forward_row(const T* qk, const float* cs, const float* sn, const float* s, T* qo, T* ko, float* nq,
+                               float* nk, int64_t row, const QkShape& z) {
+    const int64_t bt = row / z.H, h = row % z.H, b = bt / z.T, t = bt % z.T, d = z.H * z.dh;
+    for (int part = 0; part < 2; ++part) {
+        const T* x = qk + bt * z.ld + part * d + h * z.dh;
+        T* o = (part ? ko : qo) + ((b * z.H + h) * z.T + t) * z.dh;
+        float ss = 0;
+        for (int64_t e = 0; e < z.dh; ++e) {
+            const float r = roped(x, cs, sn, t, e, z.dh);
+            ss += r * r;
+        }
+        const float n = sqrtf(ss);
+        for (int64_t e = 0; e < z.dh; ++e) o[e] = Io<T>::st(roped(x, cs, sn, t, e, z.dh) / (n + z.eps) * s[h * z.dh + e]);
+        (part ? nk : nq)[row] = n;
+    }
+}
+
+// dq, dk of row (b, t, h) from the gradients gq, gk of q' and k' ((B, H, T, d_h)),
+// written into dqk (B·T rows of 2d, contiguous). With r = RoPE(x), n = ‖r‖ and
+// gy = g ⊙ s: dr = gy / (n + eps) − r (r·gy) / (n (n + eps)²) (the second term
+// 0 at n = 0), and dx = RoPEᵀ(dr): dx_j = dr_j·cos_j + dr_{j+d_h/2}·sin_{j+d_h/2}
+// for j < d_h/2, dr_j·cos_j − dr_{j−d_h/2}·sin_{j−d_h/2} above.
+template <class T>
+NORMLAB_HD void qk_backward_row(const T* qk, const float* cs, const float* sn, const float* s, const T* gq, const T* gk,
+                                const float* nq, const float* nk, T* dqk, int64_t row, const QkShape& z) {
+    const int64_t bt = row / z.H, h = row % z.H, b = bt / z.T, t = bt % z.T, d = z.H * z.dh, half = z.dh / 2;
+    const float* sh = s + h * z.dh;
+    for (int part = 0; part < 2; ++part) {
+        const T* x = qk + bt * z.ld + part * d + h * z.dh;
+        const T* g = (part ? gk : gq) + ((b * z.H + h) * z.T + t) * z.dh;
+        const float n = (part ? nk : nq)[row], ie = 1.f / (n + z.eps);
+        float dot = 0;   // r · gy
+        for (int64_t e = 0; e < z.dh; ++e) dot += roped(x, cs, sn, t, e, z.dh) * Io<T>::ld(g[e]) * sh[e];
+        const float c = n > 0 ? dot / (n * (n + z.eps) * (n + z.eps)) : 0.f;
+        auto dr = [&](int64_t e) { return Io<T>::ld(g[e]) * sh[e] * ie - roped(x, cs, sn, t, e, z.dh) * c; };
+        T* out = dqk + bt * 2 * d + part * d + h * z.dh;
+        for (int64_t j = 0; j < z.dh; ++j) {
+            float v = dr(j);
+            if (cs) {
+                v *= cs[t * z.dh + j];
+                v += j < half ? dr(j + half) * sn[t * z.dh + j + half] : -dr(j - half) * sn[t * z.dh + j - half];
+            }
+            out[j] = Io<T>::st(v);
+        }
+    }
+}
+
+// ds_qk's share of the (b, t) rows [r0, r1) for column c = h·d_h + e of d:
+// Σ gq'·RoPE(q)/(‖·‖ + eps) + gk'·RoPE(k)/(‖·‖ + eps) into *ps.
+template <class T>
+NORMLAB_HD void qk_scale_grad_column(const T* qk, const float* cs, const float* sn, const T* gq, const T* gk,
+                                     const float* nq, const float* nk, float* ps, int64_t r0, int64_t r1, int64_t c,
+                                     const QkShape& z) {
+    const int64_t h = c / z.dh, e = c % z.dh, d = z.H * z.dh;
+    float acc = 0;
+    for (int64_t bt = r0; bt < r1; ++bt) {
+        const int64_t b = bt / z.T, t = bt % z.T, row = bt * z.H + h, o = ((b * z.H + h) * z.T + t) * z.dh + e;
+        const float yq = roped(qk + bt * z.ld + h * z.dh, cs, sn, t, e, z.dh) / (nq[row] + z.eps);
+        const float yk = roped(qk + bt * z.ld + d + h * z.dh, cs, sn, t, e, z.dh) / (nk[row] + z.eps);
+        acc += Io<T>::ld(gq[o]) * yq + Io<T>::ld(gk[o]) * yk;
+    }
+    *ps = acc;
+}
+
 }  // namespace normlab::kernel_bodies

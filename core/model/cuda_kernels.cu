@@ -123,6 +123,31 @@ __global__ void swiglu_backward_kernel(const T* h, const float* su, const float*
         kb::swiglu_backward_column(h, su, sv, da, dh, psu + blockIdx.y * f + j, psv + blockIdx.y * f + j, r0, r1, j, f);
 }
 
+template <class T>
+__global__ void qk_forward_kernel(const T* qk, const float* cs, const float* sn, const float* s, T* qo, T* ko,
+                                  float* nq, float* nk, kb::QkShape z) {
+    const int64_t row = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+    if (row < z.B * z.T * z.H) kb::qk_forward_row(qk, cs, sn, s, qo, ko, nq, nk, row, z);
+}
+
+template <class T>
+__global__ void qk_backward_kernel(const T* qk, const float* cs, const float* sn, const float* s, const T* gq,
+                                   const T* gk, const float* nq, const float* nk, T* dqk, kb::QkShape z) {
+    const int64_t row = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+    if (row < z.B * z.T * z.H) kb::qk_backward_row(qk, cs, sn, s, gq, gk, nq, nk, dqk, row, z);
+}
+
+template <class T>
+__global__ void qk_scale_grad_kernel(const T* qk, const float* cs, const float* sn, const T* gq, const T* gk,
+                                     const float* nq, const float* nk, float* ps, kb::QkShape z) {
+    int64_t c, r0, r1;
+    const int64_t d = z.H * z.dh;
+    if (column_chunk(z.B * z.T, d, c, r0, r1))
+        kb::qk_scale_grad_column(qk, cs, sn, gq, gk, nq, nk, ps + blockIdx.y * d + c, r0, r1, c, z);
+}
+
+unsigned row_blocks(int64_t rows) { return static_cast<unsigned>((rows + kThreads - 1) / kThreads); }
+
 dim3 column_grid(int64_t rows, int64_t f) {
     return dim3(static_cast<unsigned>((f + kThreads - 1) / kThreads), static_cast<unsigned>(kb::row_chunks(rows)));
 }
@@ -170,6 +195,52 @@ void swiglu_backward(const void* h, const float* su, const float* sv, const void
             rows, f);
 }
 
-int64_t swiglu_row_chunks(int64_t rows) { return kb::row_chunks(rows); }
+namespace {
+kb::QkShape qk_shape(const QkDims& q) { return {q.B, q.T, q.H, q.dh, q.ld, q.eps}; }
+}  // namespace
+
+void ngpt_qk_forward(const void* qk, const float* cs, const float* sn, const float* s, void* qo, void* ko, float* nq,
+                     float* nk, const QkDims& dims, bool bf16, void* stream) {
+    const auto z = qk_shape(dims);
+    const int64_t rows = z.B * z.T * z.H;
+    if (rows == 0) return;
+    const auto st = static_cast<cudaStream_t>(stream);
+    if (bf16)
+        qk_forward_kernel<<<row_blocks(rows), kThreads, 0, st>>>(static_cast<const __nv_bfloat16*>(qk), cs, sn, s,
+                                                                 static_cast<__nv_bfloat16*>(qo),
+                                                                 static_cast<__nv_bfloat16*>(ko), nq, nk, z);
+    else
+        qk_forward_kernel<<<row_blocks(rows), kThreads, 0, st>>>(static_cast<const float*>(qk), cs, sn, s,
+                                                                 static_cast<float*>(qo), static_cast<float*>(ko), nq,
+                                                                 nk, z);
+}
+
+void ngpt_qk_backward(const void* qk, const float* cs, const float* sn, const float* s, const void* gq, const void* gk,
+                      const float* nq, const float* nk, void* dqk, float* ps, const QkDims& dims, bool bf16,
+                      void* stream) {
+    const auto z = qk_shape(dims);
+    const int64_t rows = z.B * z.T * z.H;
+    if (rows == 0) return;
+    const auto st = static_cast<cudaStream_t>(stream);
+    const dim3 cols = column_grid(z.B * z.T, z.H * z.dh);
+    if (bf16) {
+        using B = __nv_bfloat16;
+        qk_backward_kernel<<<row_blocks(rows), kThreads, 0, st>>>(static_cast<const B*>(qk), cs, sn, s,
+                                                                  static_cast<const B*>(gq), static_cast<const B*>(gk),
+                                                                  nq, nk, static_cast<B*>(dqk), z);
+        qk_scale_grad_kernel<<<cols, kThreads, 0, st>>>(static_cast<const B*>(qk), cs, sn, static_cast<const B*>(gq),
+                                                        static_cast<const B*>(gk), nq, nk, ps, z);
+    } else {
+        qk_backward_kernel<<<row_blocks(rows), kThreads, 0, st>>>(static_cast<const float*>(qk), cs, sn, s,
+                                                                  static_cast<const float*>(gq),
+                                                                  static_cast<const float*>(gk), nq, nk,
+                                                                  static_cast<float*>(dqk), z);
+        qk_scale_grad_kernel<<<cols, kThreads, 0, st>>>(static_cast<const float*>(qk), cs, sn,
+                                                        static_cast<const float*>(gq), static_cast<const float*>(gk), nq,
+                                                        nk, ps, z);
+    }
+}
+
+int64_t row_chunks(int64_t rows) { return kb::row_chunks(rows); }
 
 }  // namespace normlab::cuda_kernels

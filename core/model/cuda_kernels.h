@@ -25,10 +25,28 @@ void ngpt_update_backward(const float* x, const float* h, const float* alpha, co
 void swiglu_forward(const void* h, const float* su, const float* sv, void* a, int64_t rows, int64_t f, bool bf16,
                     void* stream);
 // Its gradient: dh (rows × 2f, packed as h) and each chunk of rows' share of
-// ds_u and ds_v in psu and psv (swiglu_row_chunks(rows) × f each; summed over
+// ds_u and ds_v in psu and psv (row_chunks(rows) × f each; summed over
 // chunks by the caller).
 void swiglu_backward(const void* h, const float* su, const float* sv, const void* da, void* dh, float* psu,
                      float* psv, int64_t rows, int64_t f, bool bf16, void* stream);
-int64_t swiglu_row_chunks(int64_t rows);
+// How many chunks of rows the column kernels cut `rows` into (≤ 256).
+int64_t row_chunks(int64_t rows);
+
+// nGPT's queries and keys: q' = RoPE(q) / (‖RoPE(q)‖ + eps) · s_qk and the same
+// for k, from qk = the first 2d values of the B·T rows of the packed
+// projection (rows ld apart), into q', k' (B, H, T, d_h); the norms, one a
+// (b, t, h), into nq, nk. cs, sn: RoPE's (T, d_h) tables, or null (no RoPE);
+// s: s_qk's effective values (d).
+struct QkDims {
+    int64_t B, T, H, dh, ld;
+    float eps;
+};
+void ngpt_qk_forward(const void* qk, const float* cs, const float* sn, const float* s, void* qo, void* ko, float* nq,
+                     float* nk, const QkDims& dims, bool bf16, void* stream);
+// Its gradient: dqk (B·T rows of 2d, contiguous) from gq, gk (B, H, T, d_h), and
+// each chunk of (b, t) rows' share of ds_qk in ps (row_chunks(B·T) × d).
+void ngpt_qk_backward(const void* qk, const float* cs, const float* sn, const float* s, const void* gq, const void* gk,
+                      const float* nq, const float* nk, void* dqk, float* ps, const QkDims& dims, bool bf16,
+                      void* stream);
 
 }  // namespace normlab::cuda_kernels

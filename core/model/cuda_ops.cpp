@@ -76,13 +76,57 @@ struct SwiGLUFn : torch::autograd::Function<SwiGLUFn> {
         const auto da = grads[0].to(h.scalar_type()).contiguous();
         const int64_t f = h.size(-1) / 2, rows = h.numel() / h.size(-1);
         auto dh = torch::empty_like(h);
-        auto partial = torch::empty({2, cuda_kernels::swiglu_row_chunks(rows), f}, h.options().dtype(torch::kFloat));
+        auto partial = torch::empty({2, cuda_kernels::row_chunks(rows), f}, h.options().dtype(torch::kFloat));
         cuda_kernels::swiglu_backward(h.data_ptr(), su.numel() ? su.data_ptr<float>() : nullptr,
                                       sv.numel() ? sv.data_ptr<float>() : nullptr, da.data_ptr(), dh.data_ptr(),
                                       partial[0].data_ptr<float>(), partial[1].data_ptr<float>(), rows, f,
                                       h.scalar_type() == torch::kBFloat16, stream());
         const auto sums = partial.sum(1);
         return {dh, su.numel() ? sums[0] : torch::Tensor(), sv.numel() ? sums[1] : torch::Tensor()};
+    }
+};
+
+// nGPT's queries and keys from the packed projection: RoPE, the unit norm and
+// s_qk in one kernel forward and two backward (cuda_kernel_bodies.h). Saves
+// the projection's q | k part (the projection stays alive anyway), the tables,
+// s_qk and a norm a head and token; the rest is recomputed in the backward pass.
+struct NgptQkFn : torch::autograd::Function<NgptQkFn> {
+    static cuda_kernels::QkDims dims(const torch::Tensor& qk, int64_t H, double eps) {
+        const int64_t d = qk.size(2) / 2;
+        return {qk.size(0), qk.size(1), H, d / H, qk.stride(1), static_cast<float>(eps)};
+    }
+    static const float* table(const torch::Tensor& t) { return t.numel() ? t.data_ptr<float>() : nullptr; }
+    static variable_list forward(AutogradContext* ctx, const torch::Tensor& qk, const torch::Tensor& s,
+                                 const torch::Tensor& cos, const torch::Tensor& sin, int64_t H, double eps) {
+        const c10::cuda::CUDAGuard guard(qk.device());
+        const auto z = dims(qk, H, eps);
+        auto q = torch::empty({z.B, H, z.T, z.dh}, qk.options()), k = torch::empty_like(q);
+        auto nq = torch::empty({z.B * z.T * H}, qk.options().dtype(torch::kFloat)), nk = torch::empty_like(nq);
+        const auto sc = s.contiguous();
+        cuda_kernels::ngpt_qk_forward(qk.data_ptr(), table(cos), table(sin), sc.data_ptr<float>(), q.data_ptr(),
+                                      k.data_ptr(), nq.data_ptr<float>(), nk.data_ptr<float>(), z,
+                                      qk.scalar_type() == torch::kBFloat16, stream());
+        ctx->save_for_backward({qk, sc, cos, sin, nq, nk});
+        ctx->saved_data["H"] = H;
+        ctx->saved_data["eps"] = eps;
+        return {q, k};
+    }
+    static variable_list backward(AutogradContext* ctx, variable_list grads) {
+        const auto saved = ctx->get_saved_variables();
+        const auto &qk = saved[0], &s = saved[1], &cos = saved[2], &sin = saved[3], &nq = saved[4], &nk = saved[5];
+        const c10::cuda::CUDAGuard guard(qk.device());
+        const auto z = dims(qk, ctx->saved_data["H"].toInt(), ctx->saved_data["eps"].toDouble());
+        auto grad = [&](const torch::Tensor& g) {   // an unused output's gradient comes undefined
+            return g.defined() ? g.to(qk.scalar_type()).contiguous()
+                               : torch::zeros({z.B, z.H, z.T, z.dh}, qk.options());
+        };
+        const auto gq = grad(grads[0]), gk = grad(grads[1]);
+        auto dqk = torch::empty({z.B, z.T, 2 * z.H * z.dh}, qk.options());
+        auto ps = torch::empty({cuda_kernels::row_chunks(z.B * z.T), z.H * z.dh}, qk.options().dtype(torch::kFloat));
+        cuda_kernels::ngpt_qk_backward(qk.data_ptr(), table(cos), table(sin), s.data_ptr<float>(), gq.data_ptr(),
+                                       gk.data_ptr(), nq.data_ptr<float>(), nk.data_ptr<float>(), dqk.data_ptr(),
+                                       ps.data_ptr<float>(), z, qk.scalar_type() == torch::kBFloat16, stream());
+        return {dqk, ps.sum(0), torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor()};
     }
 };
 
@@ -113,6 +157,29 @@ torch::Tensor swiglu(const torch::Tensor& h, const torch::Tensor& su, const torc
     // Autograd functions take defined tensors: an absent scaler travels as an empty one.
     const auto none = torch::empty({0}, h.options().dtype(torch::kFloat));
     return SwiGLUFn::apply(h, su.defined() ? su : none, sv.defined() ? sv : none)[0];
+}
+
+bool ngpt_qk_applies(const torch::Tensor& proj, int64_t H, const torch::Tensor& cos, const torch::Tensor& sin,
+                     const torch::Tensor& s) {
+    if (!proj.is_cuda() || proj.dim() != 3 || !proj.is_contiguous() || proj.numel() == 0 || H <= 0) return false;
+    if (proj.scalar_type() != torch::kFloat && proj.scalar_type() != torch::kBFloat16) return false;
+    const int64_t d = proj.size(2) / 3, T = proj.size(1);
+    if (proj.size(2) != 3 * d || d % H != 0 || (d / H) % 2 != 0) return false;
+    if (!float_on(s, proj.device()) || s.numel() != d || !s.is_contiguous()) return false;
+    if (cos.defined() != sin.defined()) return false;
+    auto table_ok = [&](const torch::Tensor& t) {
+        return float_on(t, proj.device()) && t.dim() == 2 && t.size(0) == T && t.size(1) == d / H && t.is_contiguous();
+    };
+    return !cos.defined() || (table_ok(cos) && table_ok(sin));
+}
+
+std::pair<torch::Tensor, torch::Tensor> ngpt_qk(const torch::Tensor& proj, int64_t H, const torch::Tensor& cos,
+                                                const torch::Tensor& sin, const torch::Tensor& s, double eps) {
+    const auto none = torch::empty({0}, proj.options().dtype(torch::kFloat));
+    const int64_t d = proj.size(2) / 3;
+    auto out = NgptQkFn::apply(proj.narrow(2, 0, 2 * d), s.view({d}), cos.defined() ? cos : none,
+                               sin.defined() ? sin : none, H, eps);
+    return {out[0], out[1]};
 }
 
 }  // namespace normlab::cuda_ops

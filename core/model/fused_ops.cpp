@@ -389,6 +389,17 @@ torch::Tensor fused_swiglu(const torch::Tensor& h, const torch::Tensor& su, cons
     return SwiGLUFn::apply(h, su.defined() ? su : none, sv.defined() ? sv : none)[0];
 }
 
+bool ngpt_queries_keys(const torch::Tensor& proj, int64_t n_heads, const torch::Tensor& cos, const torch::Tensor& sin,
+                       const torch::Tensor& s_qk, double eps, torch::Tensor& q, torch::Tensor& k) {
+#ifdef NORMLAB_CUDA_KERNELS
+    if (cuda_kernels_enabled() && cuda_ops::ngpt_qk_applies(proj, n_heads, cos, sin, s_qk)) {
+        std::tie(q, k) = cuda_ops::ngpt_qk(proj, n_heads, cos, sin, s_qk, eps);
+        return true;
+    }
+#endif
+    return false;
+}
+
 torch::Tensor swiglu(const torch::Tensor& h, const torch::Tensor& su, const torch::Tensor& sv) {
 #ifdef NORMLAB_CUDA_KERNELS
     if (cuda_kernels_enabled() && cuda_ops::swiglu_applies(h, su, sv)) return cuda_ops::swiglu(h, su, sv);

@@ -45,6 +45,13 @@ torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h, const 
 // kernel or the eager ops; fused_swiglu is the CPU kernel (fp32 CPU tensors).
 torch::Tensor swiglu(const torch::Tensor& h, const torch::Tensor& su = {}, const torch::Tensor& sv = {});
 torch::Tensor fused_swiglu(const torch::Tensor& h, const torch::Tensor& su = {}, const torch::Tensor& sv = {});
+// nGPT's queries and keys in one CUDA kernel where NormLab's CUDA kernels are on
+// and apply (cuda_ops.h): from the packed projection proj (B, T, 3d), q and k
+// ← RoPE (cos, sin: (T, d_h) tables, or undefined), the unit norm with eps, ⊙
+// s_qk (d) per head, as (B, H, T, d_h). False (q, k untouched) where they do not
+// apply: the caller runs the eager ops.
+bool ngpt_queries_keys(const torch::Tensor& proj, int64_t n_heads, const torch::Tensor& cos, const torch::Tensor& sin,
+                       const torch::Tensor& s_qk, double eps, torch::Tensor& q, torch::Tensor& k);
 // LayerNorm(GELU(h)) over the last dimension with gain γ and bias β, in one pass.
 torch::Tensor fused_gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
                                     double eps);

@@ -119,20 +119,25 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor
     } else {
         auto qkv_ = proj.view({B, T, 3, H, dh}).permute({2, 0, 3, 1, 4});  // (3, B, H, T, d_h)
         auto q = qkv_[0], k = qkv_[1], v = qkv_[2];                       // (B, H, T, d_h)
-        if (cos.defined()) {
-            q = q * cos + rotate_half(q) * sin;
-            k = k * cos + rotate_half(k) * sin;
-        }
+        torch::Tensor sqk;                                                 // nGPT: s_qk's effective values (d)
         if (cfg.layout == Layout::NGPT) {
-            const double base = 1.0 / std::sqrt(static_cast<double>(d));
-            auto sqk = ngpt_scaled(s_qk, 1.0, base).view({1, H, 1, dh});
-            if (cfg.ngpt.qk_norm) {
-                q = unit_norm(q, -1, cfg.ngpt.eps);
-                k = unit_norm(k, -1, cfg.ngpt.eps);
-            }
-            q = q * sqk;
-            k = k * sqk;
+            sqk = ngpt_scaled(s_qk, 1.0, 1.0 / std::sqrt(static_cast<double>(d)));
             scale = std::sqrt(static_cast<double>(dh));                    // logits = cos·d_h^(1/2)·s_qk²
+        }
+        // nGPT on a GPU: RoPE, the unit norm and s_qk as one CUDA kernel (NORMLAB_CUDA_KERNELS).
+        if (!(sqk.defined() && cfg.ngpt.qk_norm && ngpt_queries_keys(proj, H, cos, sin, sqk, cfg.ngpt.eps, q, k))) {
+            if (cos.defined()) {
+                q = q * cos + rotate_half(q) * sin;
+                k = k * cos + rotate_half(k) * sin;
+            }
+            if (sqk.defined()) {
+                if (cfg.ngpt.qk_norm) {
+                    q = unit_norm(q, -1, cfg.ngpt.eps);
+                    k = unit_norm(k, -1, cfg.ngpt.eps);
+                }
+                q = q * sqk.view({1, H, 1, dh});
+                k = k * sqk.view({1, H, 1, dh});
+            }
         }
         if (fused) {
             y = fused_causal_attention(q, k, v, scale, cap ? &max_logit : nullptr);
