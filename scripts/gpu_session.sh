@@ -59,13 +59,15 @@ for s in "$@"; do
       timeout "${GRAPH_TIMEOUT:-300}" python3 bench/run.py --device cuda --build none --build2 build-torch2 --python none --python2 "$(command -v python3)" \
         --throughput-only --out "$OUTDIR/PERFORMANCE-graph.md" --sizes small --precision bf16 --reps 2 --steps 30 \
         2>&1 | tee "$OUTDIR/bench-graph.log" | grep -vE "^\s*$" | tail -20
-      # nGPT at GPT-2 small's shape, NormLab's CUDA kernels (its update, SwiGLU) off and on, alternated
-      for k in 0 1 0 1; do
-        echo -n "NORMLAB_CUDA_KERNELS=$k "
-        NORMLAB_CUDA_KERNELS=$k timeout 150 build-torch2/bench/normlab-bench train --scheme ngpt --d 768 --layers 12 --heads 12 \
-          --ctx 1024 --batch 32 --device cuda --precision bf16 --steps 10 --warmup 3 \
-          | python3 -c 'import json,sys; d=json.load(sys.stdin); print(round(d["step_ms_median"],1), "ms/step", d["memory_gib"], "GiB")'
-      done 2>&1 | tee "$OUTDIR/ngpt-kernel.log" ;;
+      # nGPT and NormFormer at GPT-2 small's shape, NormLab's CUDA kernels off and on, alternated
+      for scheme in ngpt normformer; do
+        for k in 0 1 0 1; do
+          echo -n "$scheme NORMLAB_CUDA_KERNELS=$k "
+          NORMLAB_CUDA_KERNELS=$k timeout 150 build-torch2/bench/normlab-bench train --scheme $scheme --d 768 --layers 12 --dff 3072 \
+            --heads 12 --ctx 1024 --batch 32 --device cuda --precision bf16 --steps 10 --warmup 3 \
+            | python3 -c 'import json,sys; d=json.load(sys.stdin); print(round(d["step_ms_median"],1), "ms/step", d["memory_gib"], "GiB")'
+        done
+      done 2>&1 | tee "$OUTDIR/cuda-kernels.log" ;;
     precision)
       step precision
       for p in fp32 tf32 bf16; do

@@ -204,6 +204,72 @@ private Q_SLOTS:
         }
     }
 
+    // NormFormer's FFN LN bodies, run as the kernels do: for every row, each phase
+    // for every thread of a 256-thread block, the partial sums added between
+    // phases; dγ and dβ over the column grid. Rows shorter than the block (13),
+    // not a multiple of it (300) and GPT-2 small's d_ff (3072); fp32 and bf16.
+    void geluLayerNormBodiesMatchEager() {
+        torch::manual_seed(5);
+        constexpr int64_t nt = 256;
+        for (int64_t n : {13, 300, 3072}) {
+            for (bool bf16 : {false, true}) {
+                const QString what = QString("n %1, %2").arg(n).arg(bf16 ? "bf16" : "fp32");
+                const auto type = bf16 ? torch::kBFloat16 : torch::kFloat;
+                const int64_t rows = 40;
+                const auto h = (1.5 * torch::randn({rows, n}) + 0.3).to(type), g = torch::randn({rows, n}).to(type);
+                const auto gamma = 0.5 + torch::rand({n}), beta = 0.1 * torch::randn({n});
+                auto out = torch::empty({rows, n}, type), dh = torch::empty_like(out);
+                auto mean = torch::empty({rows}), rstd = torch::empty({rows});
+                auto partial = torch::full({2, kb::row_chunks(rows), n}, std::nanf(""));
+                const float eps = 1e-5f;
+                auto run = [&](auto tag) {
+                    using T = decltype(tag);
+                    const T *hp = h.data_ptr<T>(), *gp = g.data_ptr<T>();
+                    for (int64_t r = 0; r < rows; ++r) {
+                        const T *hr = hp + r * n, *gr = gp + r * n;
+                        float s = 0, q = 0, sg = 0, sgx = 0;
+                        for (int64_t t = 0; t < nt; ++t) s += kb::gelu_ln_sum(hr, n, t, nt);
+                        const float m = s / n;
+                        for (int64_t t = 0; t < nt; ++t) q += kb::gelu_ln_sq(hr, m, n, t, nt);
+                        const float rs = 1.f / std::sqrt(q / n + eps);
+                        mean[r] = m, rstd[r] = rs;
+                        for (int64_t t = 0; t < nt; ++t)
+                            kb::gelu_ln_write(hr, gamma.data_ptr<float>(), beta.data_ptr<float>(), m, rs,
+                                              out.data_ptr<T>() + r * n, n, t, nt);
+                        for (int64_t t = 0; t < nt; ++t) {
+                            float a, b;
+                            kb::gelu_ln_grad_sums(hr, gamma.data_ptr<float>(), gr, m, rs, n, t, nt, a, b);
+                            sg += a, sgx += b;
+                        }
+                        for (int64_t t = 0; t < nt; ++t)
+                            kb::gelu_ln_grad_write(hr, gamma.data_ptr<float>(), gr, m, rs, sg, sgx, dh.data_ptr<T>() + r * n,
+                                                   n, t, nt);
+                    }
+                    for (int64_t c = 0; c < kb::row_chunks(rows); ++c)
+                        for (int64_t j = 0; j < n; ++j)
+                            kb::gelu_ln_param_grad_column(hp, gp, mean.data_ptr<float>(), rstd.data_ptr<float>(),
+                                                          partial[0].data_ptr<float>() + c * n + j,
+                                                          partial[1].data_ptr<float>() + c * n + j,
+                                                          c * kb::rows_per_chunk(rows), kb::chunk_end(c, rows), j, n);
+                };
+                if (bf16) run(c10::BFloat16());
+                else run(float());
+                auto hf = h.to(torch::kFloat).requires_grad_(true);
+                auto gf = gamma.clone().requires_grad_(true), bf = beta.clone().requires_grad_(true);
+                const auto ref = torch::layer_norm(torch::gelu(hf), {n}, gf, bf, eps);
+                const auto rg = torch::autograd::grad({ref}, {hf, gf, bf}, {g.to(torch::kFloat)});
+                const double rtol = bf16 ? 8e-3 : 1e-4;
+                QVERIFY2(torch::allclose(out.to(torch::kFloat), ref, rtol, 1e-4), qPrintable(what + ": out" + off(out, ref)));
+                QVERIFY2(torch::allclose(dh.to(torch::kFloat), rg[0], bf16 ? 1e-2 : 1e-4, 1e-4),
+                         qPrintable(what + ": dh" + off(dh, rg[0])));
+                QVERIFY2(!torch::isnan(partial).any().item<bool>(), qPrintable(what + ": a chunk's partial sum unwritten"));
+                const auto sums = partial.sum(1);
+                QVERIFY2(torch::allclose(sums[0], rg[1], 1e-4, 1e-4), qPrintable(what + ": dγ" + off(sums[0], rg[1])));
+                QVERIFY2(torch::allclose(sums[1], rg[2], 1e-4, 1e-4), qPrintable(what + ": dβ" + off(sums[1], rg[2])));
+            }
+        }
+    }
+
     // The grid's chunks cover every row once, in order, for any row count.
     void chunksCoverTheRows() {
         for (int64_t rows : {0, 1, 2, 255, 256, 257, 300, 511, 512, 513, 32768, 32769}) {
@@ -288,14 +354,49 @@ private Q_SLOTS:
         }
     }
 
-    // Needs a GPU: a whole nGPT model (RoPE, SwiGLU, its update) with NormLab's CUDA
-    // kernels on and off, in fp32 and under bf16 autocast: the same loss and the
-    // same gradient for every parameter.
-    void cudaKernelsLeaveNgptUnchanged() {
+    // Needs a GPU: NormFormer's FFN LN kernel through gelu_layer_norm() against GELU
+    // and LayerNorm eagerly, at GPT-2 small's d_ff and a row shorter than a block.
+    void cudaGeluLayerNormMatchesEager() {
         if (!cuda_kernels_built()) QSKIP("this build has no CUDA kernels (the LibTorch 2.x build has)");
         if (!torch::cuda::is_available()) QSKIP("no CUDA device here");
         const auto dev = torch::Device("cuda");
-        ModelConfig mc = test::tiny(Scheme::NGPT).model;                   // RoPE, SwiGLU, qk-norm, scalers
+        for (auto type : {torch::kFloat, torch::kBFloat16}) {
+            for (int64_t n : {3072, 13}) {
+                const QString what = QString("n %1, %2").arg(n).arg(type == torch::kFloat ? "fp32" : "bf16");
+                auto h = (1.5 * torch::randn({4, 128, n}, dev)).to(type).requires_grad_(true);
+                auto gamma = (0.5 + torch::rand({n}, dev)).requires_grad_(true), beta = (0.1 * torch::randn({n}, dev)).requires_grad_(true);
+                const auto g = torch::randn({4, 128, n}, dev).to(type);
+                const auto ref = torch::layer_norm(torch::gelu(h.to(torch::kFloat)), {n}, gamma, beta, 1e-5);
+                const auto rg = torch::autograd::grad({ref}, {h, gamma, beta}, {g.to(torch::kFloat)});
+                set_cuda_kernels(true);
+                const auto y = gelu_layer_norm(h, gamma, beta, 1e-5);
+                set_cuda_kernels(false);
+                QVERIFY2(y.defined(), qPrintable(what + ": the kernel did not apply"));
+                QCOMPARE(y.scalar_type(), type);
+                const auto yg = torch::autograd::grad({y}, {h, gamma, beta}, {g});
+                const double rtol = type == torch::kFloat ? 1e-4 : 1e-2;
+                QVERIFY2(torch::allclose(y.to(torch::kFloat), ref, rtol, 1e-4), qPrintable(what + ": out" + off(y, ref)));
+                for (int i = 0; i < 3; ++i)
+                    QVERIFY2(torch::allclose(yg[i].to(torch::kFloat), rg[i].to(torch::kFloat), i == 0 ? rtol : 1e-3, 1e-3),
+                             qPrintable(what + QString(": gradient %1").arg(i) + off(yg[i], rg[i])));
+            }
+        }
+    }
+
+    // Needs a GPU: a whole nGPT model (RoPE, SwiGLU, its update) and a NormFormer
+    // (FFN LN) with NormLab's CUDA kernels on and off, in fp32 and under bf16
+    // autocast: the same loss and the same gradient for every parameter.
+    void cudaKernelsLeaveModelsUnchanged_data() {
+        QTest::addColumn<int>("scheme");
+        QTest::newRow("ngpt") << static_cast<int>(Scheme::NGPT);               // RoPE, SwiGLU, qk-norm, scalers, update
+        QTest::newRow("normformer") << static_cast<int>(Scheme::NormFormer);   // FFN LN on GELU
+    }
+    void cudaKernelsLeaveModelsUnchanged() {
+        QFETCH(int, scheme);
+        if (!cuda_kernels_built()) QSKIP("this build has no CUDA kernels (the LibTorch 2.x build has)");
+        if (!torch::cuda::is_available()) QSKIP("no CUDA device here");
+        const auto dev = torch::Device("cuda");
+        ModelConfig mc = test::tiny(static_cast<Scheme>(scheme)).model;
         mc.d_model = 256, mc.n_layers = 2, mc.n_heads = 4, mc.d_ff = 512, mc.context = 64;
         GPT model(mc);
         model->reset_parameters(7);

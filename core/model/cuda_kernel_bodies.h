@@ -183,4 +183,80 @@ NORMLAB_HD void qk_scale_grad_column(const T* qk, const float* cs, const float* 
     *ps = acc;
 }
 
+// ---- NormFormer's FFN LN: LayerNorm(GELU(h)) over a row -----------------
+//
+// Under bf16 autocast eager runs GELU in bf16, casts to float32 for the
+// LayerNorm, and casts its float32 output back for the next linear layer:
+// ~6 passes over the (B, T, d_ff) activations forward and more backward.
+// Here a block of nt threads takes a row of n, in phases separated by the
+// block's sums. Thread tid takes the elements tid, tid + nt, …. On the CPU
+// the tests run each phase for every tid, then add the partial sums. GELU is
+// the exact (erf) form, as LibTorch's default.
+NORMLAB_HD float gelu(float x) { return 0.5f * x * (1.f + erff(x * 0.70710678118654752f)); }
+NORMLAB_HD float gelu_grad(float x) {   // Φ(x) + x·φ(x)
+    return 0.5f * (1.f + erff(x * 0.70710678118654752f)) + x * 0.39894228040143268f * expf(-0.5f * x * x);
+}
+
+// Phase 1: this thread's share of Σ GELU(h).
+template <class T>
+NORMLAB_HD float gelu_ln_sum(const T* h, int64_t n, int64_t tid, int64_t nt) {
+    float s = 0;
+    for (int64_t i = tid; i < n; i += nt) s += gelu(Io<T>::ld(h[i]));
+    return s;
+}
+// Phase 2: its share of Σ (GELU(h) − mean)² (two passes: no cancellation).
+template <class T>
+NORMLAB_HD float gelu_ln_sq(const T* h, float mean, int64_t n, int64_t tid, int64_t nt) {
+    float s = 0;
+    for (int64_t i = tid; i < n; i += nt) {
+        const float c = gelu(Io<T>::ld(h[i])) - mean;
+        s += c * c;
+    }
+    return s;
+}
+// Phase 3: out = (GELU(h) − mean)·rstd·γ + β, rstd = 1/√(var + eps).
+template <class T>
+NORMLAB_HD void gelu_ln_write(const T* h, const float* gamma, const float* beta, float mean, float rstd, T* out,
+                              int64_t n, int64_t tid, int64_t nt) {
+    for (int64_t i = tid; i < n; i += nt)
+        out[i] = Io<T>::st((gelu(Io<T>::ld(h[i])) - mean) * rstd * gamma[i] + beta[i]);
+}
+
+// Backward, phase 1: this thread's shares of Σ ĝ and Σ ĝ·x̂, with ĝ = g·γ and
+// x̂ = (GELU(h) − mean)·rstd.
+template <class T>
+NORMLAB_HD void gelu_ln_grad_sums(const T* h, const float* gamma, const T* g, float mean, float rstd, int64_t n,
+                                  int64_t tid, int64_t nt, float& sg, float& sgx) {
+    sg = 0, sgx = 0;
+    for (int64_t i = tid; i < n; i += nt) {
+        const float gh = Io<T>::ld(g[i]) * gamma[i], xh = (gelu(Io<T>::ld(h[i])) - mean) * rstd;
+        sg += gh;
+        sgx += gh * xh;
+    }
+}
+// Backward, phase 2: dh = rstd·(ĝ − Σĝ/n − x̂·Σĝx̂/n)·GELU'(h).
+template <class T>
+NORMLAB_HD void gelu_ln_grad_write(const T* h, const float* gamma, const T* g, float mean, float rstd, float sg,
+                                   float sgx, T* dh, int64_t n, int64_t tid, int64_t nt) {
+    const float mg = sg / static_cast<float>(n), mgx = sgx / static_cast<float>(n);
+    for (int64_t i = tid; i < n; i += nt) {
+        const float x = Io<T>::ld(h[i]), xh = (gelu(x) - mean) * rstd;
+        dh[i] = Io<T>::st(rstd * (Io<T>::ld(g[i]) * gamma[i] - mg - xh * mgx) * gelu_grad(x));
+    }
+}
+// dγ and dβ's share of the rows [r0, r1) for column j: Σ g·x̂ into *pg, Σ g into *pb.
+template <class T>
+NORMLAB_HD void gelu_ln_param_grad_column(const T* h, const T* g, const float* mean, const float* rstd, float* pg,
+                                          float* pb, int64_t r0, int64_t r1, int64_t j, int64_t n) {
+    float sgam = 0, sbet = 0;
+    for (int64_t r = r0; r < r1; ++r) {
+        const float gv = Io<T>::ld(g[r * n + j]);
+        sgam += gv * (gelu(Io<T>::ld(h[r * n + j])) - mean[r]) * rstd[r];
+        sbet += gv;
+    }
+    *pg = sgam;
+    *pb = sbet;
+}
+
 }  // namespace normlab::kernel_bodies
+

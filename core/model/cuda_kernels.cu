@@ -146,6 +146,41 @@ __global__ void qk_scale_grad_kernel(const T* qk, const float* cs, const float* 
         kb::qk_scale_grad_column(qk, cs, sn, gq, gk, nq, nk, ps + blockIdx.y * d + c, r0, r1, c, z);
 }
 
+// LayerNorm(GELU(h)): a block a row, the phases of cuda_kernel_bodies.h between block sums.
+template <class T>
+__global__ void gelu_ln_forward_kernel(const T* h, const float* gamma, const float* beta, float eps, T* out,
+                                       float* mean, float* rstd, int64_t n) {
+    __shared__ float shared[kThreads / 32];
+    const int64_t row = blockIdx.x, tid = threadIdx.x;
+    const T* hr = h + row * n;
+    const float m = block_sum(kb::gelu_ln_sum(hr, n, tid, kThreads), shared) / static_cast<float>(n);
+    const float var = block_sum(kb::gelu_ln_sq(hr, m, n, tid, kThreads), shared) / static_cast<float>(n);
+    const float rs = 1.f / sqrtf(var + eps);
+    kb::gelu_ln_write(hr, gamma, beta, m, rs, out + row * n, n, tid, kThreads);
+    if (tid == 0) mean[row] = m, rstd[row] = rs;
+}
+
+template <class T>
+__global__ void gelu_ln_backward_kernel(const T* h, const float* gamma, const T* g, const float* mean,
+                                        const float* rstd, T* dh, int64_t n) {
+    __shared__ float shared[kThreads / 32];
+    const int64_t row = blockIdx.x, tid = threadIdx.x;
+    float sg, sgx;
+    kb::gelu_ln_grad_sums(h + row * n, gamma, g + row * n, mean[row], rstd[row], n, tid, kThreads, sg, sgx);
+    sg = block_sum(sg, shared);
+    sgx = block_sum(sgx, shared);
+    kb::gelu_ln_grad_write(h + row * n, gamma, g + row * n, mean[row], rstd[row], sg, sgx, dh + row * n, n, tid,
+                           kThreads);
+}
+
+template <class T>
+__global__ void gelu_ln_param_grad_kernel(const T* h, const T* g, const float* mean, const float* rstd, float* pg,
+                                          float* pb, int64_t rows, int64_t n) {
+    int64_t j, r0, r1;
+    if (column_chunk(rows, n, j, r0, r1))
+        kb::gelu_ln_param_grad_column(h, g, mean, rstd, pg + blockIdx.y * n + j, pb + blockIdx.y * n + j, r0, r1, j, n);
+}
+
 unsigned row_blocks(int64_t rows) { return static_cast<unsigned>((rows + kThreads - 1) / kThreads); }
 
 dim3 column_grid(int64_t rows, int64_t f) {
@@ -242,5 +277,38 @@ void ngpt_qk_backward(const void* qk, const float* cs, const float* sn, const fl
 }
 
 int64_t row_chunks(int64_t rows) { return kb::row_chunks(rows); }
+
+void gelu_layer_norm_forward(const void* h, const float* gamma, const float* beta, float eps, void* out, float* mean,
+                             float* rstd, int64_t rows, int64_t n, bool bf16, void* stream) {
+    if (rows == 0 || n == 0) return;
+    const auto st = static_cast<cudaStream_t>(stream);
+    const auto blocks = static_cast<unsigned>(rows);
+    if (bf16)
+        gelu_ln_forward_kernel<<<blocks, kThreads, 0, st>>>(static_cast<const __nv_bfloat16*>(h), gamma, beta, eps,
+                                                            static_cast<__nv_bfloat16*>(out), mean, rstd, n);
+    else
+        gelu_ln_forward_kernel<<<blocks, kThreads, 0, st>>>(static_cast<const float*>(h), gamma, beta, eps,
+                                                            static_cast<float*>(out), mean, rstd, n);
+}
+
+void gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, const float* mean, const float* rstd,
+                              void* dh, float* pg, float* pb, int64_t rows, int64_t n, bool bf16, void* stream) {
+    if (rows == 0 || n == 0) return;
+    const auto st = static_cast<cudaStream_t>(stream);
+    const auto blocks = static_cast<unsigned>(rows);
+    if (bf16) {
+        using B = __nv_bfloat16;
+        gelu_ln_backward_kernel<<<blocks, kThreads, 0, st>>>(static_cast<const B*>(h), gamma, static_cast<const B*>(g),
+                                                             mean, rstd, static_cast<B*>(dh), n);
+        gelu_ln_param_grad_kernel<<<column_grid(rows, n), kThreads, 0, st>>>(
+            static_cast<const B*>(h), static_cast<const B*>(g), mean, rstd, pg, pb, rows, n);
+    } else {
+        gelu_ln_backward_kernel<<<blocks, kThreads, 0, st>>>(static_cast<const float*>(h), gamma,
+                                                             static_cast<const float*>(g), mean, rstd,
+                                                             static_cast<float*>(dh), n);
+        gelu_ln_param_grad_kernel<<<column_grid(rows, n), kThreads, 0, st>>>(
+            static_cast<const float*>(h), static_cast<const float*>(g), mean, rstd, pg, pb, rows, n);
+    }
+}
 
 }  // namespace normlab::cuda_kernels

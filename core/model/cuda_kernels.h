@@ -49,4 +49,14 @@ void ngpt_qk_backward(const void* qk, const float* cs, const float* sn, const fl
                       const float* nq, const float* nk, void* dqk, float* ps, const QkDims& dims, bool bf16,
                       void* stream);
 
+// NormFormer's FFN LN: out = LayerNorm(GELU(h)) over rows of n with gain γ and
+// bias β (float32, n each), h and out in float32 or bfloat16; each row's mean
+// and 1/√(var + eps) into mean, rstd (rows floats).
+void gelu_layer_norm_forward(const void* h, const float* gamma, const float* beta, float eps, void* out, float* mean,
+                             float* rstd, int64_t rows, int64_t n, bool bf16, void* stream);
+// Its gradient: dh from g, and each chunk of rows' share of dγ, dβ in pg, pb
+// (row_chunks(rows) × n each).
+void gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, const float* mean, const float* rstd,
+                              void* dh, float* pg, float* pb, int64_t rows, int64_t n, bool bf16, void* stream);
+
 }  // namespace normlab::cuda_kernels

@@ -130,6 +130,41 @@ struct NgptQkFn : torch::autograd::Function<NgptQkFn> {
     }
 };
 
+// NormFormer's FFN LN on the GELU output: one kernel forward (a block a row),
+// a row kernel and a column kernel backward. Saves h and two floats a row; the
+// GELU output is recomputed, never stored.
+struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
+    static variable_list forward(AutogradContext* ctx, const torch::Tensor& h_in, const torch::Tensor& gamma,
+                                 const torch::Tensor& beta, double eps) {
+        const c10::cuda::CUDAGuard guard(h_in.device());
+        const auto h = h_in.contiguous(), gc = gamma.contiguous(), bc = beta.contiguous();
+        const int64_t n = h.size(-1), rows = h.numel() / n;
+        auto out = torch::empty_like(h);
+        auto mean = torch::empty({rows}, h.options().dtype(torch::kFloat)), rstd = torch::empty_like(mean);
+        cuda_kernels::gelu_layer_norm_forward(h.data_ptr(), gc.data_ptr<float>(), bc.data_ptr<float>(),
+                                              static_cast<float>(eps), out.data_ptr(), mean.data_ptr<float>(),
+                                              rstd.data_ptr<float>(), rows, n, h.scalar_type() == torch::kBFloat16,
+                                              stream());
+        ctx->save_for_backward({h, gc, mean, rstd});
+        return {out};
+    }
+    static variable_list backward(AutogradContext* ctx, variable_list grads) {
+        const auto saved = ctx->get_saved_variables();
+        const auto &h = saved[0], &gamma = saved[1], &mean = saved[2], &rstd = saved[3];
+        const c10::cuda::CUDAGuard guard(h.device());
+        const auto g = grads[0].to(h.scalar_type()).contiguous();
+        const int64_t n = h.size(-1), rows = h.numel() / n;
+        auto dh = torch::empty_like(h);
+        auto partial = torch::empty({2, cuda_kernels::row_chunks(rows), n}, h.options().dtype(torch::kFloat));
+        cuda_kernels::gelu_layer_norm_backward(h.data_ptr(), gamma.data_ptr<float>(), g.data_ptr(),
+                                               mean.data_ptr<float>(), rstd.data_ptr<float>(), dh.data_ptr(),
+                                               partial[0].data_ptr<float>(), partial[1].data_ptr<float>(), rows, n,
+                                               h.scalar_type() == torch::kBFloat16, stream());
+        const auto sums = partial.sum(1);
+        return {dh, sums[0], sums[1], torch::Tensor()};
+    }
+};
+
 bool float_on(const torch::Tensor& t, const torch::Device& d) {
     return t.scalar_type() == torch::kFloat && t.device() == d;
 }
@@ -157,6 +192,18 @@ torch::Tensor swiglu(const torch::Tensor& h, const torch::Tensor& su, const torc
     // Autograd functions take defined tensors: an absent scaler travels as an empty one.
     const auto none = torch::empty({0}, h.options().dtype(torch::kFloat));
     return SwiGLUFn::apply(h, su.defined() ? su : none, sv.defined() ? sv : none)[0];
+}
+
+bool gelu_layer_norm_applies(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta) {
+    if (!h.is_cuda() || h.numel() == 0 || h.size(-1) == 0) return false;
+    if (h.scalar_type() != torch::kFloat && h.scalar_type() != torch::kBFloat16) return false;
+    return gamma.defined() && beta.defined() && float_on(gamma, h.device()) && float_on(beta, h.device()) &&
+           gamma.numel() == h.size(-1) && beta.numel() == h.size(-1);
+}
+
+torch::Tensor gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
+                              double eps) {
+    return GeluLayerNormFn::apply(h, gamma, beta, eps)[0];
 }
 
 bool ngpt_qk_applies(const torch::Tensor& proj, int64_t H, const torch::Tensor& cos, const torch::Tensor& sin,

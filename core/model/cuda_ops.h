@@ -20,6 +20,12 @@ torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h, const 
 bool swiglu_applies(const torch::Tensor& h, const torch::Tensor& su, const torch::Tensor& sv);
 torch::Tensor swiglu(const torch::Tensor& h, const torch::Tensor& su, const torch::Tensor& sv);
 
+// NormFormer's FFN LN: LayerNorm(GELU(h)) over the last dimension, gain γ and
+// bias β float32, h float32 or bfloat16 on a CUDA device; the result has h's type.
+bool gelu_layer_norm_applies(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta);
+torch::Tensor gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
+                              double eps);
+
 // nGPT's queries and keys from the packed projection proj (B, T, 3d) [q | k | v],
 // float32 or bfloat16 on a CUDA device: q' = RoPE(q) / (‖RoPE(q)‖ + eps) ⊙ s
 // per head, the same for k, as (B, H, T, d_h) of proj's type. cos, sin: RoPE's

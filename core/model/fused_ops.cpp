@@ -389,6 +389,17 @@ torch::Tensor fused_swiglu(const torch::Tensor& h, const torch::Tensor& su, cons
     return SwiGLUFn::apply(h, su.defined() ? su : none, sv.defined() ? sv : none)[0];
 }
 
+torch::Tensor gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
+                              double eps) {
+#ifdef NORMLAB_CUDA_KERNELS
+    if (cuda_kernels_enabled() && cuda_ops::gelu_layer_norm_applies(h, gamma, beta))
+        return cuda_ops::gelu_layer_norm(h, gamma, beta, eps);
+#endif
+    if (fused_kernels_enabled() && h.device().is_cpu() && h.scalar_type() == torch::kFloat)
+        return fused_gelu_layer_norm(h, gamma, beta, eps);
+    return {};
+}
+
 bool ngpt_queries_keys(const torch::Tensor& proj, int64_t n_heads, const torch::Tensor& cos, const torch::Tensor& sin,
                        const torch::Tensor& s_qk, double eps, torch::Tensor& q, torch::Tensor& k) {
 #ifdef NORMLAB_CUDA_KERNELS

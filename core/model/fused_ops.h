@@ -52,7 +52,12 @@ torch::Tensor fused_swiglu(const torch::Tensor& h, const torch::Tensor& su = {},
 // apply: the caller runs the eager ops.
 bool ngpt_queries_keys(const torch::Tensor& proj, int64_t n_heads, const torch::Tensor& cos, const torch::Tensor& sin,
                        const torch::Tensor& s_qk, double eps, torch::Tensor& q, torch::Tensor& k);
-// LayerNorm(GELU(h)) over the last dimension with gain γ and bias β, in one pass.
+// LayerNorm(GELU(h)) over the last dimension with gain γ and bias β through a
+// fused kernel: NormLab's CUDA kernel where it is on and applies, the CPU's
+// for fp32 CPU tensors; undefined where neither does (the caller runs GELU and
+// its LayerNorm). fused_gelu_layer_norm is the CPU kernel, in one pass.
+torch::Tensor gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
+                              double eps);
 torch::Tensor fused_gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
                                     double eps);
 

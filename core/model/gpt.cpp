@@ -203,7 +203,6 @@ torch::Tensor MLPImpl::forward(const torch::Tensor& x, ForwardCapture* cap) {
     auto h = apply_linear(fc1, x);                                         // (B, T, d_ff | 2·d_ff)
     torch::Tensor a;
     bool normed = false;                                                   // FFN LN applied already
-    const bool fused = fused_kernels_enabled() && h.device().is_cpu() && h.scalar_type() == torch::kFloat;
     if (cfg.activation == Activation::SwiGLU) {
         torch::Tensor su, sv;                                              // nGPT's scalers, effective values
         if (cfg.layout == Layout::NGPT) {
@@ -211,11 +210,12 @@ torch::Tensor MLPImpl::forward(const torch::Tensor& x, ForwardCapture* cap) {
             sv = s_v * std::sqrt(static_cast<double>(cfg.d_model));
         }
         a = swiglu(h, su, sv);                                             // (B, T, d_ff)
-    } else if (cfg.activation == Activation::GELU && ffn_norm && ffn_norm->kind == NormKind::LayerNorm && fused) {
-        a = fused_gelu_layer_norm(h, ffn_norm->weight, ffn_norm->bias, ffn_norm->eps);   // NormFormer's FFN LN
-        normed = true;
     } else {
-        a = activation(h, cfg.activation);
+        if (cfg.activation == Activation::GELU && ffn_norm && ffn_norm->kind == NormKind::LayerNorm) {
+            a = gelu_layer_norm(h, ffn_norm->weight, ffn_norm->bias, ffn_norm->eps);   // NormFormer's FFN LN, fused
+            normed = a.defined();
+        }
+        if (!normed) a = activation(h, cfg.activation);
     }
     if (cap) {
         // GELU and ReLU are positive exactly where h is; SwiGLU's sign is its own.
