@@ -5,6 +5,7 @@
 #include "core/model/cuda_ops.h"
 
 #include "core/model/cuda_kernels.h"
+#include "core/model/fused_ops.h"
 
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
@@ -59,12 +60,9 @@ struct SwiGLUFn : torch::autograd::Function<SwiGLUFn> {
         const c10::cuda::CUDAGuard guard(h_in.device());
         const auto h = h_in.contiguous();
         const int64_t f = h.size(-1) / 2, rows = h.numel() / h.size(-1);
-        auto sizes = h.sizes().vec();
-        sizes.back() = f;
-        auto a = torch::empty(sizes, h.options());
+        auto a = swiglu_output(h);
         const auto suc = su.contiguous(), svc = sv.contiguous();   // empty: no scaler
-        cuda_kernels::swiglu_forward(h.data_ptr(), suc.numel() ? suc.data_ptr<float>() : nullptr,
-                                     svc.numel() ? svc.data_ptr<float>() : nullptr, a.data_ptr(), rows, f,
+        cuda_kernels::swiglu_forward(h.data_ptr(), scaler_data(suc), scaler_data(svc), a.data_ptr(), rows, f,
                                      h.scalar_type() == torch::kBFloat16, stream());
         ctx->save_for_backward({h, suc, svc});
         return {a};
@@ -77,8 +75,7 @@ struct SwiGLUFn : torch::autograd::Function<SwiGLUFn> {
         const int64_t f = h.size(-1) / 2, rows = h.numel() / h.size(-1);
         auto dh = torch::empty_like(h);
         auto partial = torch::empty({2, cuda_kernels::row_chunks(rows), f}, h.options().dtype(torch::kFloat));
-        cuda_kernels::swiglu_backward(h.data_ptr(), su.numel() ? su.data_ptr<float>() : nullptr,
-                                      sv.numel() ? sv.data_ptr<float>() : nullptr, da.data_ptr(), dh.data_ptr(),
+        cuda_kernels::swiglu_backward(h.data_ptr(), scaler_data(su), scaler_data(sv), da.data_ptr(), dh.data_ptr(),
                                       partial[0].data_ptr<float>(), partial[1].data_ptr<float>(), rows, f,
                                       h.scalar_type() == torch::kBFloat16, stream());
         const auto sums = partial.sum(1);

@@ -197,12 +197,9 @@ struct SwiGLUFn : torch::autograd::Function<SwiGLUFn> {
                                  const torch::Tensor& sv) {
         const auto h = h_in.contiguous();
         const int64_t f = h.size(-1) / 2, rows = h.numel() / h.size(-1);
-        auto sizes = h.sizes().vec();
-        sizes.back() = f;
-        auto a = torch::empty(sizes, h.options());
+        auto a = swiglu_output(h);
         const auto suc = su.contiguous(), svc = sv.contiguous();   // empty: no scaler
-        const float* sup = suc.numel() ? suc.data_ptr<float>() : nullptr;
-        const float* svp = svc.numel() ? svc.data_ptr<float>() : nullptr;
+        const float *sup = scaler_data(suc), *svp = scaler_data(svc);
         for_row_chunks(rows, [&](int64_t, int64_t r0, int64_t r1) {
             kernels::swiglu_forward_rows(h.data_ptr<float>() + r0 * 2 * f, sup, svp, a.data_ptr<float>() + r0 * f,
                                          r1 - r0, f);
@@ -218,8 +215,7 @@ struct SwiGLUFn : torch::autograd::Function<SwiGLUFn> {
         const int64_t chunks = row_chunk_count(rows);
         auto dh = torch::empty_like(h);
         auto partial = torch::zeros({2, chunks, f}, h.options());   // ds_u, ds_v per chunk
-        const float* sup = su.numel() ? su.data_ptr<float>() : nullptr;
-        const float* svp = sv.numel() ? sv.data_ptr<float>() : nullptr;
+        const float *sup = scaler_data(su), *svp = scaler_data(sv);
         for_row_chunks(rows, [&](int64_t c, int64_t r0, int64_t r1) {
             kernels::swiglu_backward_rows(h.data_ptr<float>() + r0 * 2 * f, sup, svp, da.data_ptr<float>() + r0 * f,
                                           dh.data_ptr<float>() + r0 * 2 * f, partial[0][c].data_ptr<float>(),

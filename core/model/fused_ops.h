@@ -61,6 +61,16 @@ torch::Tensor gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma
 torch::Tensor fused_gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
                                     double eps);
 
+// SwiGLU's output for a packed h = [u | g]: empty, h's shape with the last
+// dimension halved, h's type and device (the CPU and CUDA kernels share it).
+inline torch::Tensor swiglu_output(const torch::Tensor& h) {
+    auto sizes = h.sizes().vec();
+    sizes.back() /= 2;
+    return torch::empty(sizes, h.options());
+}
+// A scaler's data, or null for an empty tensor (an absent scaler).
+inline const float* scaler_data(const torch::Tensor& s) { return s.numel() ? s.data_ptr<float>() : nullptr; }
+
 // x / (‖x‖₂ + eps) over `dim` (nGPT's norm(·); the reference has no eps);
 // the fused kernel for the last dimension of fp32 CPU tensors.
 torch::Tensor unit_norm(const torch::Tensor& x, int64_t dim, double eps);
