@@ -9,6 +9,7 @@
 #include "core/model/gpt.h"
 #include "core/store/store.h"
 #include "core/train/io.h"
+#include "core/train/precision.h"
 #include "core/train/trainer.h"
 #include "tests/test_util.h"
 #include "tests/model_util.h"
@@ -203,6 +204,17 @@ private Q_SLOTS:
         const double want = att.max().item<double>();
         for (int64_t limit : {int64_t(1) << 27, int64_t(4 * 16 * 16 * 2), int64_t(1)})
             QCOMPARE(attn->max_causal_logit(q, k, 0.35, limit).item<double>(), want);
+        // float32 inside a bf16 autocast forward, as every probe (a bf16 product is off by ~2e-3
+        // here), also from bf16 queries and keys (nGPT's CUDA kernel hands attention those).
+        const auto q16 = q.to(torch::kBFloat16), k16 = k.to(torch::kBFloat16);
+        auto att16 = torch::matmul(q16.to(torch::kFloat) * 0.35, k16.to(torch::kFloat).transpose(-2, -1));
+        att16.masked_fill_(torch::ones({16, 16}, torch::kBool).triu(1), -std::numeric_limits<float>::infinity());
+        const double want16 = att16.max().item<double>();
+        {
+            const AutocastScope bf16("bf16", false);
+            QCOMPARE(attn->max_causal_logit(q, k, 0.35, int64_t(1) << 27).item<double>(), want);
+            QCOMPARE(attn->max_causal_logit(q16, k16, 0.35, int64_t(1) << 27).item<double>(), want16);
+        }
         // The future is masked: a large logit above the diagonal is not seen.
         auto q2 = q.clone(), k2 = k.clone();
         q2[4][3][2].fill_(10);

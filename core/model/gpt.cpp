@@ -17,6 +17,7 @@
 #include "core/model/gpt.h"
 
 #include "core/model/cpu_kernels.h"
+#include "core/train/precision.h"
 
 #include <torch/version.h>
 
@@ -85,13 +86,17 @@ AttentionImpl::AttentionImpl(const ModelConfig& c) : cfg(c) {
 torch::Tensor AttentionImpl::max_causal_logit(const torch::Tensor& q, const torch::Tensor& k, double scale,
                                               int64_t max_logits) {
     torch::NoGradGuard ng;
+    // A probe is float32 in every precision: under bf16 autocast the product would be bf16
+    // (logits to 3 digits), and nGPT's CUDA kernel hands attention bf16 queries and keys.
+    const AutocastOff fp32(q.is_cuda());
+    const auto qf = q.to(torch::kFloat), kf = k.to(torch::kFloat);
     const int64_t B = q.size(0), H = q.size(1), T = q.size(2);
     const int64_t rows = std::max<int64_t>(1, max_logits / std::max<int64_t>(1, H * T * T));   // batch rows at once
     const auto mask = causal_mask(T, q.device());
     torch::Tensor m;
     for (int64_t b0 = 0; b0 < B; b0 += rows) {
         const int64_t n = std::min(rows, B - b0);
-        auto att = torch::matmul(q.narrow(0, b0, n) * scale, k.narrow(0, b0, n).transpose(-2, -1));
+        auto att = torch::matmul(qf.narrow(0, b0, n) * scale, kf.narrow(0, b0, n).transpose(-2, -1));
         att.masked_fill_(mask, -std::numeric_limits<float>::infinity());
         auto mb = att.max();
         m = m.defined() ? torch::maximum(m, mb) : mb;

@@ -56,4 +56,12 @@ AutocastScope::~AutocastScope() {
     set_dtype(cuda_, static_cast<at::ScalarType>(was_dtype_));
 }
 
+AutocastOff::AutocastOff(bool cuda) : cuda_(cuda), was_enabled_(enabled(cuda)) {
+    if (was_enabled_) enable(cuda, false);
+}
+
+AutocastOff::~AutocastOff() {
+    if (was_enabled_) enable(cuda_, true);
+}
+
 }  // namespace normlab

@@ -46,4 +46,17 @@ private:
     int was_dtype_ = 0;
 };
 
+// Autocast off on this thread for a scope inside an autocast forward: a probe
+// computed in float32 from the forward's tensors (the max-logit probe).
+class AutocastOff {
+public:
+    explicit AutocastOff(bool cuda);
+    ~AutocastOff();
+    AutocastOff(const AutocastOff&) = delete;
+    AutocastOff& operator=(const AutocastOff&) = delete;
+
+private:
+    bool cuda_ = false, was_enabled_ = false;
+};
+
 }  // namespace normlab
