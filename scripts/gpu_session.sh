@@ -65,7 +65,10 @@ for s in "$@"; do
           echo -n "$scheme NORMLAB_CUDA_KERNELS=$k "
           NORMLAB_CUDA_KERNELS=$k timeout 150 build-torch2/bench/normlab-bench train --scheme $scheme --d 768 --layers 12 --dff 3072 \
             --heads 12 --ctx 1024 --batch 32 --device cuda --precision bf16 --steps 10 --warmup 3 \
-            | python3 -c 'import json,sys; d=json.load(sys.stdin); print(round(d["step_ms_median"],1), "ms/step", d["memory_gib"], "GiB")'
+            | python3 -c 'import json,sys
+t = sys.stdin.read()
+try: d = json.loads(t); print(round(d["step_ms_median"], 1), "ms/step", d["memory_gib"], "GiB")
+except ValueError: print("no result (the error is above)")'
         done
       done 2>&1 | tee "$OUTDIR/cuda-kernels.log" ;;
     precision)
