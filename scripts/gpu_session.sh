@@ -54,6 +54,9 @@ for s in "$@"; do
     graph)
       step graph
       timeout 300 build-torch2/tests/test_static_step 2>&1 | tee "$OUTDIR/test_static_step.log" | grep -E "^(PASS|FAIL|SKIP|Totals|QINFO)"
+      # the captured step again with NormLab's CUDA kernels inside the graph
+      NORMLAB_CUDA_KERNELS=1 timeout 300 build-torch2/tests/test_static_step onAGpuTheCapturedStepTracksTheOrdinaryStep 2>&1 \
+        | tee "$OUTDIR/test_static_step-kernels.log" | grep -E "^(PASS|FAIL|SKIP|Totals|QINFO)"
       timeout 120 build-torch2/tests/test_fused_ops 2>&1 | tee "$OUTDIR/test_fused_ops.log" | grep -E "^(PASS|FAIL|SKIP|Totals)"
       timeout 120 build-torch2/tests/test_cuda_kernels 2>&1 | tee "$OUTDIR/test_cuda_kernels.log" | grep -E "^(PASS|FAIL|SKIP|Totals)"
       timeout "${GRAPH_TIMEOUT:-300}" python3 bench/run.py --device cuda --build none --build2 build-torch2 --python none --python2 "$(command -v python3)" \
