@@ -204,76 +204,58 @@ void ngpt_update_backward(const float* x, const float* h, const float* alpha, co
         x, h, alpha, rh, rz, gy, eps, dx, dh, dalpha_rows, n);
 }
 
+namespace {
+// Calls f with a value of the storage type: one launch written for both.
+template <class F>
+void by_storage(bool bf16, F&& f) {
+    if (bf16) f(__nv_bfloat16{});
+    else f(float{});
+}
+}  // namespace
+
 void swiglu_forward(const void* h, const float* su, const float* sv, void* a, int64_t rows, int64_t f, bool bf16,
                     void* stream) {
     if (rows == 0 || f == 0) return;
-    const auto st = static_cast<cudaStream_t>(stream);
-    if (bf16)
-        swiglu_forward_kernel<<<column_grid(rows, f), kThreads, 0, st>>>(
-            static_cast<const __nv_bfloat16*>(h), su, sv, static_cast<__nv_bfloat16*>(a), rows, f);
-    else
-        swiglu_forward_kernel<<<column_grid(rows, f), kThreads, 0, st>>>(static_cast<const float*>(h), su, sv,
-                                                                        static_cast<float*>(a), rows, f);
+    by_storage(bf16, [&](auto tag) {
+        using T = decltype(tag);
+        swiglu_forward_kernel<<<column_grid(rows, f), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
+            static_cast<const T*>(h), su, sv, static_cast<T*>(a), rows, f);
+    });
 }
 
 void swiglu_backward(const void* h, const float* su, const float* sv, const void* da, void* dh, float* psu,
                      float* psv, int64_t rows, int64_t f, bool bf16, void* stream) {
     if (rows == 0 || f == 0) return;
-    const auto st = static_cast<cudaStream_t>(stream);
-    if (bf16)
-        swiglu_backward_kernel<<<column_grid(rows, f), kThreads, 0, st>>>(
-            static_cast<const __nv_bfloat16*>(h), su, sv, static_cast<const __nv_bfloat16*>(da),
-            static_cast<__nv_bfloat16*>(dh), psu, psv, rows, f);
-    else
-        swiglu_backward_kernel<<<column_grid(rows, f), kThreads, 0, st>>>(
-            static_cast<const float*>(h), su, sv, static_cast<const float*>(da), static_cast<float*>(dh), psu, psv,
-            rows, f);
+    by_storage(bf16, [&](auto tag) {
+        using T = decltype(tag);
+        swiglu_backward_kernel<<<column_grid(rows, f), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
+            static_cast<const T*>(h), su, sv, static_cast<const T*>(da), static_cast<T*>(dh), psu, psv, rows, f);
+    });
 }
 
-namespace {
-kb::QkShape qk_shape(const QkDims& q) { return {q.B, q.T, q.H, q.dh, q.ld, q.eps}; }
-}  // namespace
-
 void ngpt_qk_forward(const void* qk, const float* cs, const float* sn, const float* s, void* qo, void* ko, float* nq,
-                     float* nk, const QkDims& dims, bool bf16, void* stream) {
-    const auto z = qk_shape(dims);
+                     float* nk, const QkDims& z, bool bf16, void* stream) {
     const int64_t rows = z.B * z.T * z.H;
     if (rows == 0) return;
-    const auto st = static_cast<cudaStream_t>(stream);
-    if (bf16)
-        qk_forward_kernel<<<row_blocks(rows), kThreads, 0, st>>>(static_cast<const __nv_bfloat16*>(qk), cs, sn, s,
-                                                                 static_cast<__nv_bfloat16*>(qo),
-                                                                 static_cast<__nv_bfloat16*>(ko), nq, nk, z);
-    else
-        qk_forward_kernel<<<row_blocks(rows), kThreads, 0, st>>>(static_cast<const float*>(qk), cs, sn, s,
-                                                                 static_cast<float*>(qo), static_cast<float*>(ko), nq,
-                                                                 nk, z);
+    by_storage(bf16, [&](auto tag) {
+        using T = decltype(tag);
+        qk_forward_kernel<<<row_blocks(rows), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
+            static_cast<const T*>(qk), cs, sn, s, static_cast<T*>(qo), static_cast<T*>(ko), nq, nk, z);
+    });
 }
 
 void ngpt_qk_backward(const void* qk, const float* cs, const float* sn, const float* s, const void* gq, const void* gk,
-                      const float* nq, const float* nk, void* dqk, float* ps, const QkDims& dims, bool bf16,
+                      const float* nq, const float* nk, void* dqk, float* ps, const QkDims& z, bool bf16,
                       void* stream) {
-    const auto z = qk_shape(dims);
     const int64_t rows = z.B * z.T * z.H;
     if (rows == 0) return;
     const auto st = static_cast<cudaStream_t>(stream);
-    const dim3 cols = column_grid(z.B * z.T, z.H * z.dh);
-    if (bf16) {
-        using B = __nv_bfloat16;
-        qk_backward_kernel<<<row_blocks(rows), kThreads, 0, st>>>(static_cast<const B*>(qk), cs, sn, s,
-                                                                  static_cast<const B*>(gq), static_cast<const B*>(gk),
-                                                                  nq, nk, static_cast<B*>(dqk), z);
-        qk_scale_grad_kernel<<<cols, kThreads, 0, st>>>(static_cast<const B*>(qk), cs, sn, static_cast<const B*>(gq),
-                                                        static_cast<const B*>(gk), nq, nk, ps, z);
-    } else {
-        qk_backward_kernel<<<row_blocks(rows), kThreads, 0, st>>>(static_cast<const float*>(qk), cs, sn, s,
-                                                                  static_cast<const float*>(gq),
-                                                                  static_cast<const float*>(gk), nq, nk,
-                                                                  static_cast<float*>(dqk), z);
-        qk_scale_grad_kernel<<<cols, kThreads, 0, st>>>(static_cast<const float*>(qk), cs, sn,
-                                                        static_cast<const float*>(gq), static_cast<const float*>(gk), nq,
-                                                        nk, ps, z);
-    }
+    by_storage(bf16, [&](auto tag) {
+        using T = decltype(tag);
+        const auto *q = static_cast<const T*>(qk), *g1 = static_cast<const T*>(gq), *g2 = static_cast<const T*>(gk);
+        qk_backward_kernel<<<row_blocks(rows), kThreads, 0, st>>>(q, cs, sn, s, g1, g2, nq, nk, static_cast<T*>(dqk), z);
+        qk_scale_grad_kernel<<<column_grid(z.B * z.T, z.H * z.dh), kThreads, 0, st>>>(q, cs, sn, g1, g2, nq, nk, ps, z);
+    });
 }
 
 int64_t row_chunks(int64_t rows) { return kb::row_chunks(rows); }
@@ -281,34 +263,24 @@ int64_t row_chunks(int64_t rows) { return kb::row_chunks(rows); }
 void gelu_layer_norm_forward(const void* h, const float* gamma, const float* beta, float eps, void* out, float* mean,
                              float* rstd, int64_t rows, int64_t n, bool bf16, void* stream) {
     if (rows == 0 || n == 0) return;
-    const auto st = static_cast<cudaStream_t>(stream);
-    const auto blocks = static_cast<unsigned>(rows);
-    if (bf16)
-        gelu_ln_forward_kernel<<<blocks, kThreads, 0, st>>>(static_cast<const __nv_bfloat16*>(h), gamma, beta, eps,
-                                                            static_cast<__nv_bfloat16*>(out), mean, rstd, n);
-    else
-        gelu_ln_forward_kernel<<<blocks, kThreads, 0, st>>>(static_cast<const float*>(h), gamma, beta, eps,
-                                                            static_cast<float*>(out), mean, rstd, n);
+    by_storage(bf16, [&](auto tag) {
+        using T = decltype(tag);
+        gelu_ln_forward_kernel<<<static_cast<unsigned>(rows), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
+            static_cast<const T*>(h), gamma, beta, eps, static_cast<T*>(out), mean, rstd, n);
+    });
 }
 
 void gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, const float* mean, const float* rstd,
                               void* dh, float* pg, float* pb, int64_t rows, int64_t n, bool bf16, void* stream) {
     if (rows == 0 || n == 0) return;
     const auto st = static_cast<cudaStream_t>(stream);
-    const auto blocks = static_cast<unsigned>(rows);
-    if (bf16) {
-        using B = __nv_bfloat16;
-        gelu_ln_backward_kernel<<<blocks, kThreads, 0, st>>>(static_cast<const B*>(h), gamma, static_cast<const B*>(g),
-                                                             mean, rstd, static_cast<B*>(dh), n);
-        gelu_ln_param_grad_kernel<<<column_grid(rows, n), kThreads, 0, st>>>(
-            static_cast<const B*>(h), static_cast<const B*>(g), mean, rstd, pg, pb, rows, n);
-    } else {
-        gelu_ln_backward_kernel<<<blocks, kThreads, 0, st>>>(static_cast<const float*>(h), gamma,
-                                                             static_cast<const float*>(g), mean, rstd,
-                                                             static_cast<float*>(dh), n);
-        gelu_ln_param_grad_kernel<<<column_grid(rows, n), kThreads, 0, st>>>(
-            static_cast<const float*>(h), static_cast<const float*>(g), mean, rstd, pg, pb, rows, n);
-    }
+    by_storage(bf16, [&](auto tag) {
+        using T = decltype(tag);
+        const auto *hp = static_cast<const T*>(h), *gp = static_cast<const T*>(g);
+        gelu_ln_backward_kernel<<<static_cast<unsigned>(rows), kThreads, 0, st>>>(hp, gamma, gp, mean, rstd,
+                                                                                static_cast<T*>(dh), n);
+        gelu_ln_param_grad_kernel<<<column_grid(rows, n), kThreads, 0, st>>>(hp, gp, mean, rstd, pg, pb, rows, n);
+    });
 }
 
 }  // namespace normlab::cuda_kernels

@@ -4,6 +4,8 @@
 // Built only in the LibTorch 2.x build with CUDA (NORMLAB_CUDA_KERNELS).
 #pragma once
 
+#include "core/model/cuda_kernel_bodies.h"
+
 #include <cstdint>
 
 namespace normlab::cuda_kernels {
@@ -37,10 +39,7 @@ int64_t row_chunks(int64_t rows);
 // projection (rows ld apart), into q', k' (B, H, T, d_h); the norms, one a
 // (b, t, h), into nq, nk. cs, sn: RoPE's (T, d_h) tables, or null (no RoPE);
 // s: s_qk's effective values (d).
-struct QkDims {
-    int64_t B, T, H, dh, ld;
-    float eps;
-};
+using QkDims = kernel_bodies::QkShape;   // B, T, H, d_h, ld, eps
 void ngpt_qk_forward(const void* qk, const float* cs, const float* sn, const float* s, void* qo, void* ko, float* nq,
                      float* nk, const QkDims& dims, bool bf16, void* stream);
 // Its gradient: dqk (B·T rows of 2d, contiguous) from gq, gk (B, H, T, d_h), and

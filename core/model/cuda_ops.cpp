@@ -17,6 +17,13 @@ using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
 void* stream() { return c10::cuda::getCurrentCUDAStream().stream(); }
+// The kernels' storage types: float32 and bfloat16.
+bool bf16(const torch::Tensor& t) { return t.scalar_type() == torch::kBFloat16; }
+bool kernel_storage(const torch::Tensor& t) { return t.scalar_type() == torch::kFloat || bf16(t); }
+// A float32 tensor on t's device: per-row statistics, per-chunk partial sums.
+torch::Tensor floats(const torch::Tensor& t, at::IntArrayRef sizes) {
+    return torch::empty(sizes, t.options().dtype(torch::kFloat));
+}
 
 // nGPT's residual update, one kernel each way; saves the inputs and two norms
 // a row, and recomputes the rest in the backward pass.
@@ -27,7 +34,7 @@ struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
         const auto x = x_in.contiguous(), h = h_in.contiguous(), alpha = alpha_in.contiguous();
         const int64_t n = x.size(-1), rows = x.numel() / n;
         auto y = torch::empty_like(x);
-        auto rh = torch::empty({rows}, x.options()), rz = torch::empty({rows}, x.options());
+        auto rh = floats(x, {rows}), rz = floats(x, {rows});
         cuda_kernels::ngpt_update_forward(x.data_ptr<float>(), h.data_ptr<float>(), alpha.data_ptr<float>(),
                                           static_cast<float>(eps), y.data_ptr<float>(), rh.data_ptr<float>(),
                                           rz.data_ptr<float>(), rows, n, stream());
@@ -63,7 +70,7 @@ struct SwiGLUFn : torch::autograd::Function<SwiGLUFn> {
         auto a = swiglu_output(h);
         const auto suc = su.contiguous(), svc = sv.contiguous();   // empty: no scaler
         cuda_kernels::swiglu_forward(h.data_ptr(), scaler_data(suc), scaler_data(svc), a.data_ptr(), rows, f,
-                                     h.scalar_type() == torch::kBFloat16, stream());
+                                     bf16(h), stream());
         ctx->save_for_backward({h, suc, svc});
         return {a};
     }
@@ -74,10 +81,10 @@ struct SwiGLUFn : torch::autograd::Function<SwiGLUFn> {
         const auto da = grads[0].to(h.scalar_type()).contiguous();
         const int64_t f = h.size(-1) / 2, rows = h.numel() / h.size(-1);
         auto dh = torch::empty_like(h);
-        auto partial = torch::empty({2, cuda_kernels::row_chunks(rows), f}, h.options().dtype(torch::kFloat));
+        auto partial = floats(h, {2, cuda_kernels::row_chunks(rows), f});
         cuda_kernels::swiglu_backward(h.data_ptr(), scaler_data(su), scaler_data(sv), da.data_ptr(), dh.data_ptr(),
                                       partial[0].data_ptr<float>(), partial[1].data_ptr<float>(), rows, f,
-                                      h.scalar_type() == torch::kBFloat16, stream());
+                                      bf16(h), stream());
         const auto sums = partial.sum(1);
         return {dh, su.numel() ? sums[0] : torch::Tensor(), sv.numel() ? sums[1] : torch::Tensor()};
     }
@@ -98,11 +105,11 @@ struct NgptQkFn : torch::autograd::Function<NgptQkFn> {
         const c10::cuda::CUDAGuard guard(qk.device());
         const auto z = dims(qk, H, eps);
         auto q = torch::empty({z.B, H, z.T, z.dh}, qk.options()), k = torch::empty_like(q);
-        auto nq = torch::empty({z.B * z.T * H}, qk.options().dtype(torch::kFloat)), nk = torch::empty_like(nq);
+        auto nq = floats(qk, {z.B * z.T * H}), nk = floats(qk, {z.B * z.T * H});
         const auto sc = s.contiguous();
         cuda_kernels::ngpt_qk_forward(qk.data_ptr(), table(cos), table(sin), sc.data_ptr<float>(), q.data_ptr(),
                                       k.data_ptr(), nq.data_ptr<float>(), nk.data_ptr<float>(), z,
-                                      qk.scalar_type() == torch::kBFloat16, stream());
+                                      bf16(qk), stream());
         ctx->save_for_backward({qk, sc, cos, sin, nq, nk});
         ctx->saved_data["H"] = H;
         ctx->saved_data["eps"] = eps;
@@ -119,10 +126,10 @@ struct NgptQkFn : torch::autograd::Function<NgptQkFn> {
         };
         const auto gq = grad(grads[0]), gk = grad(grads[1]);
         auto dqk = torch::empty({z.B, z.T, 2 * z.H * z.dh}, qk.options());
-        auto ps = torch::empty({cuda_kernels::row_chunks(z.B * z.T), z.H * z.dh}, qk.options().dtype(torch::kFloat));
+        auto ps = floats(qk, {cuda_kernels::row_chunks(z.B * z.T), z.H * z.dh});
         cuda_kernels::ngpt_qk_backward(qk.data_ptr(), table(cos), table(sin), s.data_ptr<float>(), gq.data_ptr(),
                                        gk.data_ptr(), nq.data_ptr<float>(), nk.data_ptr<float>(), dqk.data_ptr(),
-                                       ps.data_ptr<float>(), z, qk.scalar_type() == torch::kBFloat16, stream());
+                                       ps.data_ptr<float>(), z, bf16(qk), stream());
         return {dqk, ps.sum(0), torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor()};
     }
 };
@@ -137,10 +144,10 @@ struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
         const auto h = h_in.contiguous(), gc = gamma.contiguous(), bc = beta.contiguous();
         const int64_t n = h.size(-1), rows = h.numel() / n;
         auto out = torch::empty_like(h);
-        auto mean = torch::empty({rows}, h.options().dtype(torch::kFloat)), rstd = torch::empty_like(mean);
+        auto mean = floats(h, {rows}), rstd = floats(h, {rows});
         cuda_kernels::gelu_layer_norm_forward(h.data_ptr(), gc.data_ptr<float>(), bc.data_ptr<float>(),
                                               static_cast<float>(eps), out.data_ptr(), mean.data_ptr<float>(),
-                                              rstd.data_ptr<float>(), rows, n, h.scalar_type() == torch::kBFloat16,
+                                              rstd.data_ptr<float>(), rows, n, bf16(h),
                                               stream());
         ctx->save_for_backward({h, gc, mean, rstd});
         return {out};
@@ -152,11 +159,11 @@ struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
         const auto g = grads[0].to(h.scalar_type()).contiguous();
         const int64_t n = h.size(-1), rows = h.numel() / n;
         auto dh = torch::empty_like(h);
-        auto partial = torch::empty({2, cuda_kernels::row_chunks(rows), n}, h.options().dtype(torch::kFloat));
+        auto partial = floats(h, {2, cuda_kernels::row_chunks(rows), n});
         cuda_kernels::gelu_layer_norm_backward(h.data_ptr(), gamma.data_ptr<float>(), g.data_ptr(),
                                                mean.data_ptr<float>(), rstd.data_ptr<float>(), dh.data_ptr(),
                                                partial[0].data_ptr<float>(), partial[1].data_ptr<float>(), rows, n,
-                                               h.scalar_type() == torch::kBFloat16, stream());
+                                               bf16(h), stream());
         const auto sums = partial.sum(1);
         return {dh, sums[0], sums[1], torch::Tensor()};
     }
@@ -179,7 +186,7 @@ torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h, const 
 
 bool swiglu_applies(const torch::Tensor& h, const torch::Tensor& su, const torch::Tensor& sv) {
     if (!h.is_cuda() || h.numel() == 0 || h.size(-1) % 2 != 0) return false;
-    if (h.scalar_type() != torch::kFloat && h.scalar_type() != torch::kBFloat16) return false;
+    if (!kernel_storage(h)) return false;
     const int64_t f = h.size(-1) / 2;
     auto scaler_ok = [&](const torch::Tensor& s) { return !s.defined() || (float_on(s, h.device()) && s.numel() == f); };
     return scaler_ok(su) && scaler_ok(sv);
@@ -187,13 +194,13 @@ bool swiglu_applies(const torch::Tensor& h, const torch::Tensor& su, const torch
 
 torch::Tensor swiglu(const torch::Tensor& h, const torch::Tensor& su, const torch::Tensor& sv) {
     // Autograd functions take defined tensors: an absent scaler travels as an empty one.
-    const auto none = torch::empty({0}, h.options().dtype(torch::kFloat));
+    const auto none = floats(h, {0});
     return SwiGLUFn::apply(h, su.defined() ? su : none, sv.defined() ? sv : none)[0];
 }
 
 bool gelu_layer_norm_applies(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta) {
     if (!h.is_cuda() || h.numel() == 0 || h.size(-1) == 0) return false;
-    if (h.scalar_type() != torch::kFloat && h.scalar_type() != torch::kBFloat16) return false;
+    if (!kernel_storage(h)) return false;
     return gamma.defined() && beta.defined() && float_on(gamma, h.device()) && float_on(beta, h.device()) &&
            gamma.numel() == h.size(-1) && beta.numel() == h.size(-1);
 }
@@ -206,7 +213,7 @@ torch::Tensor gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma
 bool ngpt_qk_applies(const torch::Tensor& proj, int64_t H, const torch::Tensor& cos, const torch::Tensor& sin,
                      const torch::Tensor& s) {
     if (!proj.is_cuda() || proj.dim() != 3 || !proj.is_contiguous() || proj.numel() == 0 || H <= 0) return false;
-    if (proj.scalar_type() != torch::kFloat && proj.scalar_type() != torch::kBFloat16) return false;
+    if (!kernel_storage(proj)) return false;
     const int64_t d = proj.size(2) / 3, T = proj.size(1);
     if (proj.size(2) != 3 * d || d % H != 0 || (d / H) % 2 != 0) return false;
     if (!float_on(s, proj.device()) || s.numel() != d || !s.is_contiguous()) return false;
@@ -219,7 +226,7 @@ bool ngpt_qk_applies(const torch::Tensor& proj, int64_t H, const torch::Tensor& 
 
 std::pair<torch::Tensor, torch::Tensor> ngpt_qk(const torch::Tensor& proj, int64_t H, const torch::Tensor& cos,
                                                 const torch::Tensor& sin, const torch::Tensor& s, double eps) {
-    const auto none = torch::empty({0}, proj.options().dtype(torch::kFloat));
+    const auto none = floats(proj, {0});
     const int64_t d = proj.size(2) / 3;
     auto out = NgptQkFn::apply(proj.narrow(2, 0, 2 * d), s.view({d}), cos.defined() ? cos : none,
                                sin.defined() ? sin : none, H, eps);
