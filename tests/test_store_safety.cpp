@@ -225,6 +225,26 @@ private Q_SLOTS:
         QVERIFY(!resumable(runs[0].status));
     }
 
+    // A histogram blob cut short, empty or NULL (a damaged or hand-edited file)
+    // reads as the whole counts it holds; the fuzzer once found the cut one
+    // (fuzz/regressions/fuzz_store_open/hist-not-whole-floats.sqlite).
+    void damagedHistogramsReadAsTheirWholeCounts() {
+        const std::string p = path("hist.sqlite");
+        Store s(p);
+        const int64_t run = s.create_run("a", "pre_ln", nlohmann::json::object(), 1);
+        const std::string cols = "INSERT INTO distributions(run_id, name, layer, step, count, hist) VALUES(" +
+                                 std::to_string(run) + ", 'gain/norm1', 0, ";
+        s.exec(cols + "1, 4, x'0102')");                   // 2 bytes: no whole float
+        s.exec(cols + "2, 4, x'0000803f000000')");         // 7 bytes: one float, 1.0
+        s.exec(cols + "3, 4, x'')");
+        s.exec(cols + "4, 4, NULL)");
+        const auto d = s.distributions(run);
+        QCOMPARE(d.size(), size_t(4));
+        QVERIFY(d[0].hist.empty());
+        QCOMPARE(d[1].hist, std::vector<float>{1.0f});
+        QVERIFY(d[2].hist.empty() && d[3].hist.empty());
+    }
+
     void aRunIsClaimedOnce() {
         const std::string p = path("claim.sqlite");
         Store a(p), b(p);

@@ -4,6 +4,7 @@
 #include "core/config.h"
 #include "core/errors.h"
 #include "core/palette.h"
+#include "core/store/store_internal.h"
 
 #include <sqlite3.h>
 
@@ -96,7 +97,7 @@ RunCursor Mirror::cursor_of(int64_t id) {
     sqlite3_stmt* q = s_.prepare("SELECT name, layer, MAX(step) FROM distributions WHERE run_id=? GROUP BY name, layer");
     sqlite3_bind_int64(q, 1, id);
     while (sqlite3_step(q) == SQLITE_ROW)
-        c.dists[{reinterpret_cast<const char*>(sqlite3_column_text(q, 0)), sqlite3_column_int(q, 1)}] =
+        c.dists[{store_detail::column_string(q, 0), sqlite3_column_int(q, 1)}] =
             sqlite3_column_int64(q, 2);
     sqlite3_reset(q);
     return c;

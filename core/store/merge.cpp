@@ -5,6 +5,7 @@
 
 #include "core/errors.h"
 #include "core/palette.h"
+#include "core/store/store_internal.h"
 
 #include <sqlite3.h>
 
@@ -107,7 +108,7 @@ Store::MergeReport Store::merge_from(const std::string& source, bool checked) {
         std::set<std::string> out;
         sqlite3_stmt* st = nullptr;
         sqlite3_prepare_v2(db, "PRAGMA table_info(runs)", -1, &st, nullptr);
-        while (sqlite3_step(st) == SQLITE_ROW) out.insert(reinterpret_cast<const char*>(sqlite3_column_text(st, 1)));
+        while (sqlite3_step(st) == SQLITE_ROW) out.insert(store_detail::column_string(st, 1));
         sqlite3_finalize(st);
         return out;
     };
@@ -207,7 +208,7 @@ Store::MergeReport Store::merge_from(const std::string& source, bool checked) {
         sqlite3_bind_int64(sq, 1, r.id);
         std::vector<std::tuple<int64_t, std::string, int>> ser;
         while (next(sq, "read a run's series"))
-            ser.emplace_back(sqlite3_column_int64(sq, 0), reinterpret_cast<const char*>(sqlite3_column_text(sq, 1)),
+            ser.emplace_back(sqlite3_column_int64(sq, 0), store_detail::column_string(sq, 1),
                              sqlite3_column_int(sq, 2));
         sqlite3_reset(sq);
         for (auto& [sid, name, layer] : ser) {

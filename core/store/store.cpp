@@ -379,7 +379,7 @@ std::vector<SeriesInfo> Store::series(int64_t run, bool with_counts) {
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         SeriesInfo s;
         s.id = sqlite3_column_int64(st, 0);
-        s.name = reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
+        s.name = store_detail::column_string(st, 1);
         s.layer = sqlite3_column_int(st, 2);
         s.count = sqlite3_column_int64(st, 3);
         s.last_step = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 4);
@@ -414,16 +414,14 @@ std::vector<Distribution> Store::distributions(int64_t run, const std::string& n
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         Distribution d;
-        d.name = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+        d.name = store_detail::column_string(st, 0);
         d.layer = sqlite3_column_int(st, 1);
         d.step = sqlite3_column_int64(st, 2);
         d.count = sqlite3_column_int64(st, 3);
         double* vals[] = {&d.min, &d.q1, &d.median, &d.q3, &d.max, &d.mean, &d.std, &d.hist_lo, &d.hist_hi};
         for (int i = 0; i < 9; ++i)
             *vals[i] = sqlite3_column_type(st, 4 + i) == SQLITE_NULL ? std::nan("") : sqlite3_column_double(st, 4 + i);
-        const int bytes = sqlite3_column_bytes(st, 13);
-        d.hist.resize(static_cast<size_t>(bytes) / sizeof(float));
-        if (bytes > 0) std::memcpy(d.hist.data(), sqlite3_column_blob(st, 13), d.hist.size() * sizeof(float));
+        d.hist = store_detail::column_floats(st, 13);
         out.push_back(std::move(d));
     }
     check(rc, "read distributions");

@@ -24,6 +24,14 @@ namespace fs = std::filesystem;
 
 namespace store_detail {
 
+std::vector<float> column_floats(sqlite3_stmt* st, int i) {
+    const void* blob = sqlite3_column_blob(st, i);  // before _bytes, as SQLite asks
+    const size_t n = static_cast<size_t>(sqlite3_column_bytes(st, i)) / sizeof(float);
+    std::vector<float> out(n);
+    if (n > 0 && blob) std::memcpy(out.data(), blob, n * sizeof(float));
+    return out;
+}
+
 std::string host_name() {
     char buf[256] = {0};
     if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
