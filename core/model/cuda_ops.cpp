@@ -7,6 +7,7 @@
 #include "core/model/cuda_kernels.h"
 #include "core/model/fused_ops.h"
 
+#include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 
@@ -20,6 +21,12 @@ void* stream() { return c10::cuda::getCurrentCUDAStream().stream(); }
 // The kernels' storage types: float32 and bfloat16.
 bool bf16(const torch::Tensor& t) { return t.scalar_type() == torch::kBFloat16; }
 bool kernel_storage(const torch::Tensor& t) { return t.scalar_type() == torch::kFloat || bf16(t); }
+// On a GPU the kernels were built for: compute capability 8.0 or later
+// (CMake builds sm_80 and sm_90 code and compute_80 PTX; bf16 needs Ampere). On
+// an older GPU (a V100, a T4) the eager ops run instead of a failed launch.
+bool kernel_gpu(const torch::Tensor& t) {
+    return t.is_cuda() && at::cuda::getDeviceProperties(t.get_device())->major >= 8;
+}
 // A float32 tensor on t's device: per-row statistics, per-chunk partial sums.
 torch::Tensor floats(const torch::Tensor& t, at::IntArrayRef sizes) {
     return torch::empty(sizes, t.options().dtype(torch::kFloat));
@@ -176,7 +183,7 @@ bool float_on(const torch::Tensor& t, const torch::Device& d) {
 }  // namespace
 
 bool ngpt_update_applies(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha) {
-    return x.is_cuda() && x.numel() > 0 && float_on(x, x.device()) && float_on(h, x.device()) &&
+    return kernel_gpu(x) && x.numel() > 0 && float_on(x, x.device()) && float_on(h, x.device()) &&
            float_on(alpha, x.device()) && x.sizes() == h.sizes() && alpha.numel() == x.size(-1);
 }
 
@@ -185,7 +192,7 @@ torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h, const 
 }
 
 bool swiglu_applies(const torch::Tensor& h, const torch::Tensor& su, const torch::Tensor& sv) {
-    if (!h.is_cuda() || h.numel() == 0 || h.size(-1) % 2 != 0) return false;
+    if (!kernel_gpu(h) || h.numel() == 0 || h.size(-1) % 2 != 0) return false;
     if (!kernel_storage(h)) return false;
     const int64_t f = h.size(-1) / 2;
     auto scaler_ok = [&](const torch::Tensor& s) { return !s.defined() || (float_on(s, h.device()) && s.numel() == f); };
@@ -199,7 +206,7 @@ torch::Tensor swiglu(const torch::Tensor& h, const torch::Tensor& su, const torc
 }
 
 bool gelu_layer_norm_applies(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta) {
-    if (!h.is_cuda() || h.numel() == 0 || h.size(-1) == 0) return false;
+    if (!kernel_gpu(h) || h.numel() == 0 || h.size(-1) == 0) return false;
     if (!kernel_storage(h)) return false;
     return gamma.defined() && beta.defined() && float_on(gamma, h.device()) && float_on(beta, h.device()) &&
            gamma.numel() == h.size(-1) && beta.numel() == h.size(-1);
@@ -212,7 +219,7 @@ torch::Tensor gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma
 
 bool ngpt_qk_applies(const torch::Tensor& proj, int64_t H, const torch::Tensor& cos, const torch::Tensor& sin,
                      const torch::Tensor& s) {
-    if (!proj.is_cuda() || proj.dim() != 3 || !proj.is_contiguous() || proj.numel() == 0 || H <= 0) return false;
+    if (!kernel_gpu(proj) || proj.dim() != 3 || !proj.is_contiguous() || proj.numel() == 0 || H <= 0) return false;
     if (!kernel_storage(proj)) return false;
     const int64_t d = proj.size(2) / 3, T = proj.size(1);
     if (proj.size(2) != 3 * d || d % H != 0 || (d / H) % 2 != 0) return false;
