@@ -10,7 +10,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${1:-.gpu/bundle.tar.xz}"
 B=build-torch2
-for f in app/normlab app/normlab-cli bench/normlab-bench tests/test_gpu_window tests/test_gui tests/test_static_step tests/test_fused_ops tests/test_cuda_kernels; do
+BINARIES="app/normlab app/normlab-cli bench/normlab-bench tests/test_gpu_window tests/test_gui tests/test_gui_compare
+  tests/test_static_step tests/test_fused_ops tests/test_cuda_kernels"
+for f in $BINARIES; do
   [ -x "$B/$f" ] || { echo "gpu_bundle: $B/$f is missing: bash scripts/setup-torch2.sh first" >&2; exit 1; }
 done
 T="$(mktemp -d)"
@@ -18,15 +20,13 @@ trap 'rm -rf "$T"' EXIT
 G="$T/gpu"
 mkdir -p "$G/lib" "$G/plugins/platforms" "$G/fonts" "$G/fortunes" "$G/$B/app" "$G/$B/bench" "$G/$B/tests"
 PLUGIN=/usr/lib/x86_64-linux-gnu/qt6/plugins/platforms/libqoffscreen.so
-for f in app/normlab app/normlab-cli bench/normlab-bench tests/test_gpu_window tests/test_gui tests/test_static_step tests/test_fused_ops tests/test_cuda_kernels; do
+for f in $BINARIES; do
   cp "$B/$f" "$G/$B/$f"
   strip --strip-unneeded "$G/$B/$f"
 done
 # Everything ldd resolves outside PyTorch's folder, but glibc, libstdc++, libgcc
 # and the OpenMP/zlib that PyTorch's folder or every system has.
-for b in "$B"/app/normlab "$B"/app/normlab-cli "$B"/bench/normlab-bench "$B"/tests/test_gpu_window "$B"/tests/test_gui "$B"/tests/test_static_step "$B"/tests/test_fused_ops "$B"/tests/test_cuda_kernels "$PLUGIN"; do
-  ldd "$b"
-done | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | grep -v -e '/torch/lib/' -e '/nvidia/' | sort -u |
+{ for b in $BINARIES; do ldd "$B/$b"; done; ldd "$PLUGIN"; } | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | grep -v -e '/torch/lib/' -e '/nvidia/' | sort -u |
   grep -v -E '/(libc|libm|libdl|libpthread|librt|libutil|libresolv|libstdc\+\+|libgcc_s|ld-linux-x86-64|libgomp|libz)\.so' |
   while read -r l; do cp -L "$l" "$G/lib/"; done
 cp "$PLUGIN" "$G/plugins/platforms/"

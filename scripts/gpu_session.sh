@@ -6,7 +6,7 @@
 # OUTDIR. Steps:
 #   check     the GPU, the libraries resolved, the CLI's device line
 #   window    test_gpu_window: the window's worker trains on the GPU in bf16 (a screenshot)
-#   gui       test_gui: every window test, the GPU present
+#   gui       test_gui and test_gui_compare: the window tests, the GPU present
 #   graph     test_static_step and test_fused_ops on the GPU: the step captured as a CUDA graph tracks
 #             the eager step, --batch auto, nGPT's CUDA update kernel against the eager ops; then the
 #             small size, every scheme, captured against not (bench/run.py, bf16); then nGPT at the gpu
@@ -50,7 +50,9 @@ for s in "$@"; do
       NORMLAB_SCREENSHOT_DIR="$OUTDIR" timeout 300 build-torch2/tests/test_gpu_window 2>&1 | grep -v QWARN | tee "$OUTDIR/test_gpu_window.log" ;;
     gui)
       step gui
-      timeout 400 build-torch2/tests/test_gui 2>&1 | grep -v QWARN | tee "$OUTDIR/test_gui.log" | grep -E "^(PASS|FAIL|Totals|QINFO)" ;;
+      for t in test_gui test_gui_compare; do
+        timeout 400 build-torch2/tests/$t 2>&1 | grep -v QWARN | tee "$OUTDIR/$t.log" | grep -E "^(PASS|FAIL|Totals|QINFO)"
+      done ;;
     graph)
       step graph
       timeout 300 build-torch2/tests/test_static_step 2>&1 | tee "$OUTDIR/test_static_step.log" | grep -E "^(PASS|FAIL|SKIP|Totals|QINFO)"

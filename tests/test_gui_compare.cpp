@@ -1,0 +1,206 @@
+// The desktop app, offscreen: saved runs compared side by side (each in its own
+// colour in every view and across selections, the settings that differ, one
+// colour scale for compared heatmaps) and every chart exported as PNG, SVG,
+// PDF and CSV, File → Export chart… at a journal's double-column width.
+#include "app/gui/mainwindow.h"
+#include "core/store/store.h"
+#include "widgets/chartsview.h"
+#include "widgets/designer.h"
+#include "widgets/heatmap.h"
+#include "widgets/linechart.h"
+#include "widgets/plot_figure.h"
+#include "tests/designer_util.h"
+#include "tests/window_util.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStatusBar>
+#include <QTableWidget>
+#include <QtTest/QtTest>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace normlab;
+using test::head;
+using test::make_tiny;
+using test::wait_idle;
+
+class TestGuiCompare : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString store() { return dir_.filePath("gui.sqlite"); }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        test::isolate_window_settings();
+    }
+
+    void comparingTwoRunsOverlaysBoth() {
+        MainWindow w(store());
+        make_tiny(w.designer(), 20);
+        const qint64 a = w.runCurrent();
+        wait_idle(w, a);
+        // the status bar keeps the current run in view, and its end
+        QVERIFY2(w.findChild<QLabel*>("runProgress")->text() == QString("Run #%1: finished").arg(a),
+                 qPrintable(w.findChild<QLabel*>("runProgress")->text()));
+        // one run: Settings that differ says how to compare instead of listing everything
+        w.showRuns({a});
+        auto* diff1 = w.findChild<QTableWidget*>("differences");
+        QCOMPARE(diff1->rowCount(), 1);
+        QVERIFY(diff1->item(0, 0)->text().contains("two or more"));
+        w.designer()->setScheme(Scheme::PostLN);
+        make_tiny(w.designer(), 20);
+        const qint64 b = w.runCurrent();
+        wait_idle(w, b);
+        w.showRuns({a, b});
+        auto& curves = w.charts()->lossChart()->curves();
+        int trains = 0;
+        QColor ca, cb;
+        for (auto& c : curves) {
+            // a run's label: its name, with its id only where the names clash
+            auto is = [&](qint64 id) {
+                const QString name = QString::fromStdString(w.store().run(id)->name);
+                return c.label == name + " train" || c.label == QString("%1 (#%2) train").arg(name).arg(id);
+            };
+            if (is(a)) ++trains, ca = c.color;
+            if (is(b)) ++trains, cb = c.color;
+        }
+        QCOMPARE(trains, 2);
+        QVERIFY(ca != cb);
+        auto* diff = w.findChild<QTableWidget*>("differences");
+        QVERIFY(diff);
+        QCOMPARE(diff->columnCount(), 2);
+        bool layout_differs = false;
+        for (int r = 0; r < diff->rowCount(); ++r)
+            layout_differs |= diff->verticalHeaderItem(r)->toolTip() == "model.layout" && diff->verticalHeaderItem(r)->text() == "layout";
+        QVERIFY(layout_differs);
+
+        // A run keeps its colour whatever else is selected, in every view, and
+        // a colour the user picks is kept with the run.
+        w.designer()->setScheme(Scheme::NGPT);
+        make_tiny(w.designer(), 10);
+        const qint64 c = w.runCurrent();
+        wait_idle(w, c);
+        auto color_of = [&](qint64 id) {
+            const QString name = QString::fromStdString(w.store().run(id)->name);
+            for (auto& cv : w.charts()->lossChart()->curves())
+                if (cv.label == name + " train" || cv.label == QString("%1 (#%2) train").arg(name).arg(id)) return cv.color;
+            return QColor();
+        };
+        w.showRuns({b, c});
+        QCOMPARE(color_of(b), cb);
+        w.showRuns({c, a, b});
+        QCOMPARE(color_of(b), cb);
+        QCOMPARE(color_of(a), ca);
+        QCOMPARE(color_of(b), QColor(QString::fromStdString(w.store().run(b)->color)));
+        // compared heatmaps share one colour scale unless asked otherwise
+        w.showRuns({a, b});
+        w.charts()->tabs()->setCurrentIndex(1);
+        QTest::qWait(50);
+        auto* h0 = w.charts()->findChild<Heatmap*>("heatmap0");
+        auto* h1 = w.charts()->findChild<Heatmap*>("heatmap1");
+        QVERIFY(h0 && h1);
+        QCOMPARE(h0->minValue(), h1->minValue());
+        QCOMPARE(h0->maxValue(), h1->maxValue());
+        QCOMPARE(h0->minValue(), std::min(h0->dataMin(), h1->dataMin()));
+        w.charts()->findChild<QCheckBox*>("heatShared")->setChecked(false);
+        QCOMPARE(h0->maxValue(), h0->dataMax());
+        QCOMPARE(h1->maxValue(), h1->dataMax());
+        QVERIFY(h0->maxValue() != h1->maxValue());
+        w.charts()->findChild<QCheckBox*>("heatShared")->setChecked(true);
+        w.charts()->tabs()->setCurrentIndex(0);
+        w.store().set_run_color(b, "#112233");
+        w.showRuns({a, b});
+        QCOMPARE(color_of(b), QColor("#112233"));
+    }
+
+    void exportsWriteValidFiles() {
+        MainWindow w(store());
+        w.resize(1200, 800);
+        w.show();
+        make_tiny(w.designer(), 20);
+        const qint64 id = w.runCurrent();
+        wait_idle(w, id);
+        w.showRuns({id});
+        for (int tab : {0, 1, 2}) {
+            w.charts()->tabs()->setCurrentIndex(tab);
+            QTest::qWait(100);
+            for (bool panel : {false, true}) {
+                const QString stem = dir_.filePath(QString("fig%1%2").arg(tab).arg(panel ? "p" : "c"));
+                QString err;
+                QVERIFY2(w.charts()->exportCurrent(stem + ".png", "png", 300, panel, &err), qPrintable(err));
+                QImage img(stem + ".png");
+                QVERIFY(!img.isNull() && img.width() > 1000);            // 300 DPI: ~3× the screen size
+                QVERIFY(w.charts()->exportCurrent(stem + ".svg", "svg", 300, panel, &err));
+                QVERIFY(head(stem + ".svg", 400).contains("<svg"));
+                QVERIFY(QFileInfo(stem + ".svg").size() > 1000);
+                QVERIFY(w.charts()->exportCurrent(stem + ".pdf", "pdf", 300, panel, &err));
+                QVERIFY(head(stem + ".pdf", 5) == "%PDF-");
+                QVERIFY(QFileInfo(stem + ".pdf").size() > 1000);
+            }
+            QString err;
+            QVERIFY(w.charts()->exportCurrent(dir_.filePath("data.csv"), "csv", 0, false, &err));
+            QVERIFY(QFileInfo(dir_.filePath("data.csv")).size() > 50);
+        }
+        QString err;
+        QVERIFY(!w.charts()->exportCurrent(dir_.filePath("x.bmp"), "bmp", 300, false, &err));
+        QVERIFY(err.contains("unknown format"));
+
+        // File → Export chart… at a print size: double column, PDF; the page is 183 mm wide.
+        w.charts()->tabs()->setCurrentIndex(0);
+        QTest::qWait(50);
+        const QString pdf = dir_.filePath("double-column.pdf");
+        QAction* export_chart = nullptr;
+        for (QAction* a : w.menuBar()->actions())
+            if (a->menu())
+                for (QAction* b : a->menu()->actions())
+                    if (b->text() == "&Export chart…") export_chart = b;
+        QVERIFY(export_chart);
+        bool sized = false, saved = false;
+        QTimer::singleShot(300, &w, [&] {
+            auto* dlg = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+            if (!dlg) return;
+            auto combos = dlg->findChildren<QComboBox*>();
+            auto* size = dlg->findChild<QComboBox*>("exportSize");
+            if (!size || combos.isEmpty()) return;
+            combos.front()->setCurrentIndex(combos.front()->findData("pdf"));
+            size->setCurrentIndex(2);   // double column
+            sized = size->isEnabled();
+            QTimer::singleShot(400, &w, [&] {
+                if (auto* fd = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+                    fd->setDirectory(QFileInfo(pdf).absolutePath());
+                    if (auto* name = fd->findChild<QLineEdit*>("fileNameEdit")) name->setText(QFileInfo(pdf).fileName());
+                    QMetaObject::invokeMethod(fd, "accept", Qt::QueuedConnection);
+                    saved = true;
+                }
+            });
+            dlg->accept();
+        });
+        export_chart->trigger();
+        QVERIFY(sized);
+        QVERIFY(saved);
+        QTRY_VERIFY2_WITH_TIMEOUT(QFileInfo::exists(pdf), qPrintable(w.statusBar()->currentMessage()), 5000);
+        QProcess info;
+        info.start("pdfinfo", {pdf});
+        QVERIFY(info.waitForFinished(30000));
+        const QString out = QString::fromUtf8(info.readAllStandardOutput());
+        const auto m = QRegularExpression("Page size:\\s+([0-9.]+) x ([0-9.]+) pts").match(out);
+        QVERIFY2(m.hasMatch(), qPrintable(out));
+        QVERIFY2(std::abs(m.captured(1).toDouble() - 183 / 25.4 * 72) < 1.5, qPrintable(out));
+        // as high as the figure needs: its legend whole and a plot default_aspect × as high as wide
+        const double h_mm = plot_height_mm(plot_spec(*w.charts()->lossChart()), 183, 8, default_aspect(183));
+        QVERIFY2(std::abs(m.captured(2).toDouble() - h_mm / 25.4 * 72) < 1.5, qPrintable(out + QString(" want %1 mm").arg(h_mm)));
+    }
+};
+
+QTEST_MAIN(TestGuiCompare)
+#include "test_gui_compare.moc"
