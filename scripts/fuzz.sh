@@ -27,7 +27,9 @@ cmake --build "$BUILD" -j "$(nproc)"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 status=0
-for target in fuzz_experiment fuzz_store_open fuzz_wal; do
+TARGETS=(fuzz_experiment fuzz_store_open fuzz_wal fuzz_follow_stream)
+failed=0
+for target in "${TARGETS[@]}"; do
   corpus=fuzz/corpus/${target#fuzz_}
   work="$BUILD/corpus-${target#fuzz_}"
   mkdir -p "$work" "fuzz/regressions/$target"
@@ -37,7 +39,7 @@ for target in fuzz_experiment fuzz_store_open fuzz_wal; do
   seeds=$(find "$corpus" "fuzz/regressions/$target" "${extra[@]}" -maxdepth 1 -type f | sort)
   if [ -n "$seeds" ]; then
     # shellcheck disable=SC2086
-    "$BUILD/$target" -runs=0 $seeds >"$BUILD/$target.replay.log" 2>&1 || { echo "fuzz: $target crashed on a committed input:"; tail -30 "$BUILD/$target.replay.log"; status=1; continue; }
+    "$BUILD/$target" -runs=0 $seeds >"$BUILD/$target.replay.log" 2>&1 || { echo "fuzz: $target crashed on a committed input:"; tail -30 "$BUILD/$target.replay.log"; status=1; failed=$((failed + 1)); continue; }
   fi
   if [ -n "$SECONDS_PER_TARGET" ]; then
     budget=(-max_total_time="$SECONDS_PER_TARGET")
@@ -49,6 +51,7 @@ for target in fuzz_experiment fuzz_store_open fuzz_wal; do
       fuzz_experiment) runs=400000 ;;
       fuzz_store_open) runs=20000 ;;
       fuzz_wal) runs=8000000 ;;
+      fuzz_follow_stream) runs=8000 ;;
     esac
     budget=(-seed=20261124 -runs="$runs" -reload=0)
     echo "fuzz: $target, $runs inputs from the fixed seed"
@@ -61,10 +64,10 @@ for target in fuzz_experiment fuzz_store_open fuzz_wal; do
   if ! "${norandom[@]}" "$BUILD/$target" "${budget[@]}" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
         -artifact_prefix="$BUILD/crash-$target-" -print_final_stats=1 "$work" "$corpus" "${extra[@]}" \
         >"$BUILD/$target.log" 2>&1; then
-    echo "fuzz: $target found a crash:"; tail -40 "$BUILD/$target.log"; status=1
+    echo "fuzz: $target found a crash:"; tail -40 "$BUILD/$target.log"; status=1; failed=$((failed + 1))
   else
     grep -E "^stat::number_of_executed_units|^stat::new_units_added" "$BUILD/$target.log" | sed "s/^/fuzz: $target /"
   fi
 done
-if ((status)); then echo "fuzz: 0 passed, 1 failed"; else echo "fuzz: 3 passed, 0 failed"; fi
+echo "fuzz: $((${#TARGETS[@]} - failed)) passed, $failed failed"
 exit $status

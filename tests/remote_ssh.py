@@ -342,7 +342,7 @@ def case_cancel_resume(rm, work):
 
 
 def case_bad_stream(rm, work, cli):
-    print("5. a garbage stream and a stream cut mid-row", flush=True)
+    print("5. a garbage stream, a message of the wrong shape and a stream cut mid-row", flush=True)
     fake = os.path.join(work, "fake_ssh.py")
     # Speaks for a server: a hello, one complete snapshot, then garbage or a cut line.
     with open(fake, "w") as f:
@@ -358,11 +358,13 @@ print(json.dumps({"t": "sync", "at": 0}), flush=True)
 print(json.dumps({"t": "points", "run": 1, "name": "train/loss", "layer": -1, "p": [[2, 3.0]]}))
 if mode == "garbage":
     print("\x00\x01 this is no JSON", flush=True)
+elif mode == "mistyped":
+    print(json.dumps({"t": ["points"], "run": 1}), flush=True)
 else:
     sys.stdout.write('{"t":"points","run":1,"name":"train/loss","layer":-1,"p":[[3,2.')
     sys.stdout.flush()
 ''')
-    for mode in ("garbage", "cut"):
+    for mode in ("garbage", "mistyped", "cut"):
         sub = os.path.join(work, "bad-" + mode)
         os.makedirs(sub)
         mirror = os.path.join(sub, "mirror.sqlite")
@@ -371,7 +373,7 @@ else:
                            capture_output=True, text=True, timeout=60, env=env)
         if r.returncode == 0:
             fail(f"{mode}: the follower accepted a bad stream: {r.stderr}")
-        want = "not JSON" if mode == "garbage" else "lost gpu"
+        want = {"garbage": "not JSON", "mistyped": "malformed message", "cut": "lost gpu"}[mode]
         if want not in r.stderr:
             fail(f"{mode}: the message does not say what happened: {r.stderr}")
         _, pts, _ = store_rows(mirror)

@@ -107,6 +107,26 @@ private Q_SLOTS:
         QVERIFY(s.series(id).empty());
     }
 
+    // A series created in a transaction that rolls back is forgotten with it:
+    // its id goes to the next series inserted, and a cached id would send the
+    // first run's later points into that one (a mirror's failed snapshot).
+    void rolledBackSeriesAreForgotten() {
+        Store s(path("rollback.sqlite"));
+        const int64_t a = s.create_run("a", "pre_ln", nlohmann::json::object(), 1);
+        const int64_t b = s.create_run("b", "pre_ln", nlohmann::json::object(), 1);
+        int64_t gone = 0;
+        {
+            Store::Transaction tx(s);
+            gone = s.series_id(a, "train/loss");
+        }   // no commit: rolled back
+        const int64_t other = s.series_id(b, "train/loss");
+        const int64_t again = s.series_id(a, "train/loss");
+        QVERIFY(gone > 0 && other > 0 && again > 0);
+        QVERIFY2(again != other, "run a's series was given run b's id");
+        QCOMPARE(s.series(a).size(), size_t(1));
+        QCOMPARE(s.series(b).size(), size_t(1));
+    }
+
     void readersSeeRowsWhileARunWrites() {
         const std::string p = path("concurrent.sqlite");
         int64_t id, sid;

@@ -42,6 +42,15 @@ RemoteRef remote_ref(const RunInfo& r) {
 Mirror::Mirror(Store& local, std::string dest, std::string cli) : s_(local), dest_(std::move(dest)), cli_(std::move(cli)) {}
 
 void Mirror::hello(const std::string& line) {
+    try {
+        read_hello(line);
+    } catch (const json::exception& e) {
+        throw RemoteError(std::string("the server's stream hello has a value of the wrong type (") + e.what() +
+                          "): install the same NormLab version on both sides");
+    }
+}
+
+void Mirror::read_hello(const std::string& line) {
     json j;
     try {
         j = json::parse(line);
@@ -122,6 +131,16 @@ StreamRequest Mirror::request(const std::vector<int64_t>& runs) {
 }
 
 Mirror::Got Mirror::apply(const std::string& line) {
+    try {
+        return read_line(line);
+    } catch (const json::exception& e) {
+        pending_.clear();
+        throw RemoteError(std::string("the server's stream has a malformed message (") + e.what() +
+                          "); the mirror keeps every row up to the last complete snapshot");
+    }
+}
+
+Mirror::Got Mirror::read_line(const std::string& line) {
     json j;
     try {
         j = json::parse(line);
@@ -156,6 +175,15 @@ void Mirror::commit() {
     if (pending_.empty()) return;
     std::vector<json> batch;
     batch.swap(pending_);
+    try {
+        commit_batch(batch);
+    } catch (...) {
+        ids_.clear();   // runs mirrored in the rolled-back snapshot are not in the store
+        throw;
+    }
+}
+
+void Mirror::commit_batch(const std::vector<json>& batch) {
     Store::Transaction tx(s_);
     auto run_of = [&](const json& m, const char* key) {
         const int64_t rid = m.value(key, int64_t{0});
@@ -163,56 +191,53 @@ void Mirror::commit() {
         if (id == 0) throw RemoteError("the server's stream sends rows of run " + std::to_string(rid) + " before the run itself");
         return id;
     };
-    try {
-        for (const json& m : batch) {
-            const std::string t = m.value("t", "");
-            if (t == "run") {
-                apply_run(m.value("store", store_), m.value("id", int64_t{0}), m.at("row"));
-            } else if (t == "reset") {
-                const int64_t id = run_of(m, "run");
-                for (const char* d : {"DELETE FROM points WHERE series_id IN (SELECT id FROM series WHERE run_id=?)",
-                                      "DELETE FROM series WHERE run_id=?", "DELETE FROM distributions WHERE run_id=?"}) {
-                    sqlite3_stmt* del = s_.prepare(d);
-                    sqlite3_bind_int64(del, 1, id);
-                    s_.check(sqlite3_step(del), "reset a mirrored run");
-                    sqlite3_reset(del);
-                }
-                s_.series_cache_.clear();
-            } else if (t == "points") {
-                const int64_t sid = s_.series_id(run_of(m, "run"), m.at("name").get<std::string>(), m.at("layer").get<int>());
-                sqlite3_stmt* ins = s_.prepare("INSERT OR REPLACE INTO points(series_id, step, value) VALUES(?,?,?)");
-                for (const json& p : m.at("p")) {
-                    sqlite3_bind_int64(ins, 1, sid);
-                    sqlite3_bind_int64(ins, 2, p.at(0).get<int64_t>());
-                    bind_number(ins, 3, p.at(1));
-                    s_.check(sqlite3_step(ins), "mirror points");
-                    sqlite3_reset(ins);
-                    ++rows_;
-                }
-            } else if (t == "dist") {
-                const json& d = m.at("d");
-                sqlite3_stmt* ins = s_.prepare(
-                    "INSERT OR REPLACE INTO distributions(run_id, name, layer, step, count, min, q1, median, q3, max,"
-                    " mean, std, hist_lo, hist_hi, hist) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-                sqlite3_bind_int64(ins, 1, run_of(m, "run"));
-                bind_text(ins, 2, d.at("name").get<std::string>());
-                sqlite3_bind_int(ins, 3, d.at("layer").get<int>());
-                sqlite3_bind_int64(ins, 4, d.at("step").get<int64_t>());
-                sqlite3_bind_int64(ins, 5, d.at("count").get<int64_t>());
-                int i = 6;
-                for (const char* k : {"min", "q1", "median", "q3", "max", "mean", "std", "hist_lo", "hist_hi"})
-                    bind_number(ins, i++, d.value(k, json()));
-                std::vector<float> hist;
-                for (const json& h : d.at("hist")) hist.push_back(static_cast<float>(number(h)));
-                sqlite3_bind_blob(ins, 15, hist.data(), static_cast<int>(hist.size() * sizeof(float)), SQLITE_TRANSIENT);
-                s_.check(sqlite3_step(ins), "mirror a distribution");
+    // A wrongly typed value throws json::exception: the transaction rolls back
+    // and apply() says so as a RemoteError.
+    for (const json& m : batch) {
+        const std::string t = m.value("t", "");
+        if (t == "run") {
+            apply_run(m.value("store", store_), m.value("id", int64_t{0}), m.at("row"));
+        } else if (t == "reset") {
+            const int64_t id = run_of(m, "run");
+            for (const char* d : {"DELETE FROM points WHERE series_id IN (SELECT id FROM series WHERE run_id=?)",
+                                  "DELETE FROM series WHERE run_id=?", "DELETE FROM distributions WHERE run_id=?"}) {
+                sqlite3_stmt* del = s_.prepare(d);
+                sqlite3_bind_int64(del, 1, id);
+                s_.check(sqlite3_step(del), "reset a mirrored run");
+                sqlite3_reset(del);
+            }
+            s_.series_cache_.clear();
+        } else if (t == "points") {
+            const int64_t sid = s_.series_id(run_of(m, "run"), m.at("name").get<std::string>(), m.at("layer").get<int>());
+            sqlite3_stmt* ins = s_.prepare("INSERT OR REPLACE INTO points(series_id, step, value) VALUES(?,?,?)");
+            for (const json& p : m.at("p")) {
+                sqlite3_bind_int64(ins, 1, sid);
+                sqlite3_bind_int64(ins, 2, p.at(0).get<int64_t>());
+                bind_number(ins, 3, p.at(1));
+                s_.check(sqlite3_step(ins), "mirror points");
                 sqlite3_reset(ins);
                 ++rows_;
             }
+        } else if (t == "dist") {
+            const json& d = m.at("d");
+            sqlite3_stmt* ins = s_.prepare(
+                "INSERT OR REPLACE INTO distributions(run_id, name, layer, step, count, min, q1, median, q3, max,"
+                " mean, std, hist_lo, hist_hi, hist) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+            sqlite3_bind_int64(ins, 1, run_of(m, "run"));
+            bind_text(ins, 2, d.at("name").get<std::string>());
+            sqlite3_bind_int(ins, 3, d.at("layer").get<int>());
+            sqlite3_bind_int64(ins, 4, d.at("step").get<int64_t>());
+            sqlite3_bind_int64(ins, 5, d.at("count").get<int64_t>());
+            int i = 6;
+            for (const char* k : {"min", "q1", "median", "q3", "max", "mean", "std", "hist_lo", "hist_hi"})
+                bind_number(ins, i++, d.value(k, json()));
+            std::vector<float> hist;
+            for (const json& h : d.at("hist")) hist.push_back(static_cast<float>(number(h)));
+            sqlite3_bind_blob(ins, 15, hist.data(), static_cast<int>(hist.size() * sizeof(float)), SQLITE_TRANSIENT);
+            s_.check(sqlite3_step(ins), "mirror a distribution");
+            sqlite3_reset(ins);
+            ++rows_;
         }
-    } catch (const json::exception& e) {
-        throw RemoteError(std::string("the server's stream has a malformed message (") + e.what() +
-                          "); the mirror keeps every row up to the last complete snapshot");
     }
     tx.commit();
 }

@@ -66,7 +66,10 @@ public:
     const std::string& end_reason() const { return end_reason_; }
 
 private:
+    void read_hello(const std::string& line);
+    Got read_line(const std::string& line);   // apply(), a wrongly typed value left to throw
     void commit();
+    void commit_batch(const std::vector<nlohmann::json>& batch);
     void apply_run(const std::string& store, int64_t rid, const nlohmann::json& row);
     RunCursor cursor_of(int64_t local);
     Store& s_;

@@ -68,6 +68,16 @@ json StreamRequest::to_json() const {
 }
 
 StreamRequest StreamRequest::parse(const std::string& line) {
+    // A value of the wrong type (a number where a name goes) is a malformed
+    // request too, said as one rather than as the JSON library's message.
+    try {
+        return parse_json(line);
+    } catch (const json::exception& e) {
+        throw std::runtime_error(std::string("the request has a value of the wrong type (") + e.what() + ")");
+    }
+}
+
+StreamRequest StreamRequest::parse_json(const std::string& line) {
     json j;
     try {
         j = json::parse(line);
@@ -89,7 +99,7 @@ StreamRequest StreamRequest::parse(const std::string& line) {
             if (!one.is_object()) throw std::runtime_error("\"stores\"." + path + " must be an object");
             one["protocol"] = kStreamProtocol;
             if (!one.contains("runs")) one["runs"] = json::array();
-            r.stores[path] = parse(one.dump());
+            r.stores[path] = parse_json(one.dump());
         }
         if (!j.contains("runs")) return r;
     }

@@ -68,6 +68,9 @@ struct StreamRequest {
     nlohmann::json to_json() const;
     // Throws std::runtime_error naming what is wrong with the line.
     static StreamRequest parse(const std::string& line);
+
+private:
+    static StreamRequest parse_json(const std::string& line);
 };
 
 // Serves one request from a store opened read-only.

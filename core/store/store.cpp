@@ -477,7 +477,11 @@ Store::ReadSnapshot::~ReadSnapshot() { sqlite3_exec(store_.db_, "ROLLBACK", null
 
 Store::Transaction::Transaction(Store& s) : store_(s) { store_.exec("BEGIN IMMEDIATE"); }
 Store::Transaction::~Transaction() {
-    if (!done_) sqlite3_exec(store_.db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    if (done_) return;
+    sqlite3_exec(store_.db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    // Series created inside are gone, and their ids free for the next insert:
+    // a cached one would send a later point to whichever series takes it.
+    store_.series_cache_.clear();
 }
 void Store::Transaction::commit() {
     store_.exec("COMMIT");
