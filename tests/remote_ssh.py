@@ -238,6 +238,14 @@ def case_check(rm, work):
     if r.returncode == 0 or "protocol 99" not in r.stderr:
         fail(f"an incompatible NormLab: exit {r.returncode}: {r.stderr}")
     print("  incompatible NormLab:", r.stderr.strip(), flush=True)
+    other = os.path.join(work, "other normlab-cli")
+    with open(other, "w") as f:
+        f.write("#!/bin/sh\necho '{\"protocol\": \"1\", \"normlab\": 3}'\n")
+    os.chmod(other, 0o755)
+    r, _ = rm.run("check", "gpu", remote_cli=other)
+    if r.returncode == 0 or "is not NormLab's" not in r.stderr or "json.exception" in r.stderr:
+        fail(f"another program's JSON: exit {r.returncode}: {r.stderr}")
+    print("  another program's JSON:", r.stderr.strip(), flush=True)
 
 
 def case_run(rm, work):

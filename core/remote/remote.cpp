@@ -1,6 +1,7 @@
 // NormLab core: training on a server over ssh (see remote.h).
 #include "core/remote/remote.h"
 
+#include "core/config.h"
 #include "core/errors.h"
 #include "core/version.h"
 
@@ -37,6 +38,15 @@ bool sleep_unless_stopped(const FollowEvents& ev, double seconds) {
         if (ev.stop && ev.stop()) return false;
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
+    return true;
+}
+
+// server-info's fields that NormLab reads: strings and booleans, where present.
+bool string_fields(const json& info) {
+    for (const char* k : {"normlab", "host", "libtorch", "store", "store_error"})
+        if (info.contains(k) && !info[k].is_string()) return false;
+    for (const char* k : {"store_exists", "cuda"})
+        if (info.contains(k) && !info[k].is_boolean()) return false;
     return true;
 }
 
@@ -95,6 +105,11 @@ ServerCheck check_server(const Server& s) {
                               " command); install NormLab " NORMLAB_VERSION " there");
         remote_failed(s, failed, "normlab-cli server-info");
     }
+    // server-info's fields, read as the types NormLab writes them; another
+    // program's JSON line with a "protocol" is not NormLab's.
+    if (!c.info["protocol"].is_number_integer() || !string_fields(c.info))
+        throw RemoteError("the answer of normlab-cli server-info on " + s.dest + " is not NormLab's (" +
+                          printable_name(c.info.dump().substr(0, 80)) + "): is the remote command normlab-cli?");
     const int protocol = c.info.value("protocol", 0);
     if (protocol != kStreamProtocol)
         throw RemoteError("the NormLab on " + s.dest + " (" + c.info.value("normlab", std::string("?")) +
