@@ -5,8 +5,8 @@
 #   scripts/fuzz.sh                 what CI runs: a fixed seed and a fixed number
 #                                   of inputs per target (about a minute each), so
 #                                   the same commit fuzzes the same inputs (the
-#                                   store and stream targets nearly: the stores
-#                                   they write carry timestamps)
+#                                   store and stream targets nearly: the files
+#                                   they write carry the pid and the time)
 #   scripts/fuzz.sh --seconds 3600  exploring, by hand: a fresh random seed and a
 #                                   time limit per target; run it before a release
 #                                   and after changing a reader
