@@ -10,11 +10,11 @@
 #include "core/remote/mirror.h"
 #include "core/remote/stream.h"
 #include "core/store/store.h"
+#include "scratch.h"
 
 #include <cstdint>
 #include <cstdio>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -56,12 +56,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         } catch (const std::runtime_error&) {
         }
     }
-    static const std::string path = "/tmp/normlab-fuzz-follow-" + std::to_string(::getpid()) + ".sqlite";
-    for (const char* ext : {"", "-wal", "-shm"}) std::remove((path + ext).c_str());
+    const std::string& path = normlab::fuzz::scratch_store();
+    normlab::fuzz::remove_scratch_store();
     try {
         follow(lines, path);
     } catch (const normlab::StoreError&) {
     }
-    for (const char* ext : {"", "-wal", "-shm"}) std::remove((path + ext).c_str());
+    normlab::fuzz::remove_scratch_store();
     return 0;
 }

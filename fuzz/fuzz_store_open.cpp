@@ -3,12 +3,12 @@
 // StoreError — never a crash, a sanitizer report or another exception.
 #include "core/errors.h"
 #include "core/store/store.h"
+#include "scratch.h"
 
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 namespace {
 void read_everything(normlab::Store& s) {
@@ -20,8 +20,8 @@ void read_everything(normlab::Store& s) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    static const std::string path = "/tmp/normlab-fuzz-" + std::to_string(::getpid()) + ".sqlite";
-    for (const char* ext : {"", "-wal", "-shm"}) std::remove((path + ext).c_str());
+    const std::string& path = normlab::fuzz::scratch_store();
+    normlab::fuzz::remove_scratch_store();
     {
         std::ofstream f(path, std::ios::binary);
         f.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
@@ -33,6 +33,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         } catch (const normlab::StoreError&) {
         }
     }
-    for (const char* ext : {"", "-wal", "-shm"}) std::remove((path + ext).c_str());
+    normlab::fuzz::remove_scratch_store();
     return 0;
 }

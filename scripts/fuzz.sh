@@ -4,9 +4,11 @@
 # (fuzz/regressions/), then fuzzes each target.
 #   scripts/fuzz.sh                 what CI runs: a fixed seed and a fixed number
 #                                   of inputs per target (about a minute each), so
-#                                   the same commit fuzzes the same inputs (the
-#                                   store and stream targets nearly: the files
-#                                   they write carry the pid and the time)
+#                                   the same commit fuzzes the same inputs on
+#                                   any machine (the fuzzing build answers the
+#                                   host name, live pids and the clock with
+#                                   constants: fuzz/CMakeLists.txt; below, no
+#                                   mutations from compared values)
 #   scripts/fuzz.sh --seconds 3600  exploring, by hand: a fresh random seed and a
 #                                   time limit per target; run it before a release
 #                                   and after changing a reader
@@ -53,7 +55,11 @@ for target in "${TARGETS[@]}"; do
       fuzz_wal) runs=8000000 ;;
       fuzz_follow_stream) runs=8000 ;;
     esac
-    budget=(-seed=20261124 -runs="$runs" -reload=0)
+    # -use_cmp=0 -use_memmem=0: no mutations taken from the values compared
+    # at run time; those include pointers, which move with the environment's
+    # and the paths' lengths, so the inputs kept differed from one machine to
+    # the next (experiments: 6,021 and 5,899 kept from the same seed).
+    budget=(-seed=20261124 -runs="$runs" -reload=0 -use_cmp=0 -use_memmem=0)
     echo "fuzz: $target, $runs inputs from the fixed seed"
   fi
   # Address-space randomisation off where the kernel allows it: hashes of

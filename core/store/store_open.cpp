@@ -32,11 +32,18 @@ std::vector<float> column_floats(sqlite3_stmt* st, int i) {
     return out;
 }
 
+// A fuzzing build (fuzz/CMakeLists.txt) answers the questions about this
+// machine and the clock with constants, so that a fixed seed reaches the same
+// inputs on any machine, at any time, whatever processes happen to be alive.
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+std::string host_name() { return "fuzz-host"; }
+#else
 std::string host_name() {
     char buf[256] = {0};
     if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
     return buf;
 }
+#endif
 
 std::string process_start(int64_t pid) {
     std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
@@ -53,6 +60,9 @@ std::string process_start(int64_t pid) {
 
 bool process_alive(int64_t pid, const std::string& start) {
     if (pid <= 0) return false;
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+    return pid % 2 == 1 && !start.empty();  // both answers reachable, the same on every machine
+#endif
     if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return false;
     const std::string now = process_start(pid);
     return start.empty() || now.empty() || now == start;
