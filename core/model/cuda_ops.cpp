@@ -8,6 +8,7 @@
 #include "core/model/fused_ops.h"
 
 #include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAException.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 
@@ -45,6 +46,7 @@ struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
         cuda_kernels::ngpt_update_forward(x.data_ptr<float>(), h.data_ptr<float>(), alpha.data_ptr<float>(),
                                           static_cast<float>(eps), y.data_ptr<float>(), rh.data_ptr<float>(),
                                           rz.data_ptr<float>(), rows, n, stream());
+        C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         ctx->save_for_backward({x, h, alpha, rh, rz});
         ctx->saved_data["eps"] = eps;
         return {y};
@@ -60,6 +62,7 @@ struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
                                            rh.data_ptr<float>(), rz.data_ptr<float>(), g.data_ptr<float>(),
                                            static_cast<float>(ctx->saved_data["eps"].toDouble()), dx.data_ptr<float>(),
                                            dh.data_ptr<float>(), da.data_ptr<float>(), rows, n, stream());
+        C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         return {dx, dh, da.view({rows, n}).sum(0).view(alpha.sizes()), torch::Tensor()};
     }
 };
@@ -78,6 +81,7 @@ struct SwiGLUFn : torch::autograd::Function<SwiGLUFn> {
         const auto suc = su.contiguous(), svc = sv.contiguous();   // empty: no scaler
         cuda_kernels::swiglu_forward(h.data_ptr(), scaler_data(suc), scaler_data(svc), a.data_ptr(), rows, f,
                                      bf16(h), stream());
+        C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         ctx->save_for_backward({h, suc, svc});
         return {a};
     }
@@ -92,6 +96,7 @@ struct SwiGLUFn : torch::autograd::Function<SwiGLUFn> {
         cuda_kernels::swiglu_backward(h.data_ptr(), scaler_data(su), scaler_data(sv), da.data_ptr(), dh.data_ptr(),
                                       partial[0].data_ptr<float>(), partial[1].data_ptr<float>(), rows, f,
                                       bf16(h), stream());
+        C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         const auto sums = partial.sum(1);
         return {dh, su.numel() ? sums[0] : torch::Tensor(), sv.numel() ? sums[1] : torch::Tensor()};
     }
@@ -117,6 +122,7 @@ struct NgptQkFn : torch::autograd::Function<NgptQkFn> {
         cuda_kernels::ngpt_qk_forward(qk.data_ptr(), table(cos), table(sin), sc.data_ptr<float>(), q.data_ptr(),
                                       k.data_ptr(), nq.data_ptr<float>(), nk.data_ptr<float>(), z,
                                       bf16(qk), stream());
+        C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         ctx->save_for_backward({qk, sc, cos, sin, nq, nk});
         ctx->saved_data["H"] = H;
         ctx->saved_data["eps"] = eps;
@@ -137,6 +143,7 @@ struct NgptQkFn : torch::autograd::Function<NgptQkFn> {
         cuda_kernels::ngpt_qk_backward(qk.data_ptr(), table(cos), table(sin), s.data_ptr<float>(), gq.data_ptr(),
                                        gk.data_ptr(), nq.data_ptr<float>(), nk.data_ptr<float>(), dqk.data_ptr(),
                                        ps.data_ptr<float>(), z, bf16(qk), stream());
+        C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         return {dqk, ps.sum(0), torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor()};
     }
 };
@@ -156,6 +163,7 @@ struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
                                               static_cast<float>(eps), out.data_ptr(), mean.data_ptr<float>(),
                                               rstd.data_ptr<float>(), rows, n, bf16(h),
                                               stream());
+        C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         ctx->save_for_backward({h, gc, mean, rstd});
         return {out};
     }
@@ -171,6 +179,7 @@ struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
                                                mean.data_ptr<float>(), rstd.data_ptr<float>(), dh.data_ptr(),
                                                partial[0].data_ptr<float>(), partial[1].data_ptr<float>(), rows, n,
                                                bf16(h), stream());
+        C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         const auto sums = partial.sum(1);
         return {dh, sums[0], sums[1], torch::Tensor()};
     }
