@@ -27,8 +27,9 @@ using namespace store_detail;
 double now_seconds() {
 #ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
     return 1.8e9;  // a fixed clock for fuzzing (see host_name in store_open.cpp)
-#endif
+#else
     return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+#endif
 }
 
 namespace {

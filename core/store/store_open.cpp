@@ -62,10 +62,11 @@ bool process_alive(int64_t pid, const std::string& start) {
     if (pid <= 0) return false;
 #ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
     return pid % 2 == 1 && !start.empty();  // both answers reachable, the same on every machine
-#endif
+#else
     if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return false;
     const std::string now = process_start(pid);
     return start.empty() || now.empty() || now == start;
+#endif
 }
 
 }  // namespace store_detail
