@@ -6,8 +6,9 @@
 #                                            # normformer_lr.json (finding 6, the learning rate tuned per model;
 #                                            # normformer.json's runs at 2e-3 among them), normformer_gains.json
 #                                            # (finding 8, on the same NormFormer runs) and deep_stack.json
-#                                            # (finding 9) (bf16, --device cuda), and xiong_init.json (findings
-#                                            # 1-3, at initialization: nothing trained) into $NORMLAB_GPU_STORE, then
+#                                            # (finding 9) (bf16, --device cuda), xiong_init.json (findings 1-3, at
+#                                            # initialization: nothing trained) and experiments/normformer_early.json
+#                                            # (finding 5: the first 100 steps) into $NORMLAB_GPU_STORE, then
 #                                            # the report. Runs already in that store are reused, so a stopped
 #                                            # reproduction continues where it was.
 #   bash scripts/reproduce_gpu.sh --redraw   # anywhere, in seconds: the report again from the runs that were
@@ -22,15 +23,16 @@ if [ "${1:-}" = "--redraw" ]; then
   T="$(mktemp -d)"
   trap 'rm -rf "$T"' EXIT
   cp "$OUT/runs.sqlite" "$T/runs.sqlite"
-  EXPERIMENTS=("$OUT"/experiments/xiong_init.json "$OUT"/experiments/ngpt.json "$OUT"/experiments/normformer.json
-               "$OUT"/experiments/normformer_gains.json)
+  EXPERIMENTS=("$OUT"/experiments/xiong_init.json "$OUT"/experiments/normformer_early.json "$OUT"/experiments/ngpt.json
+               "$OUT"/experiments/normformer.json "$OUT"/experiments/normformer_gains.json)
   STORE="$T/runs.sqlite"
   TRAIN=(--no-train)
   BY="bash scripts/reproduce_gpu.sh --redraw"
 else
   [ -s normlab-data/english.txt ] || python3 scripts/make_corpus.py --out normlab-data
-  EXPERIMENTS=(experiments/reproduction/xiong_init.json experiments/reproduction/ngpt.json experiments/reproduction/normformer_lr.json
-               experiments/reproduction/normformer_gains.json experiments/reproduction/deep_stack.json)
+  EXPERIMENTS=(experiments/reproduction/xiong_init.json experiments/normformer_early.json experiments/reproduction/ngpt.json
+               experiments/reproduction/normformer_lr.json experiments/reproduction/normformer_gains.json
+               experiments/reproduction/deep_stack.json)
   STORE="${NORMLAB_GPU_STORE:-normlab-out/reproduction-gpu.sqlite}"
   mkdir -p "$(dirname "$STORE")"
   TRAIN=(--device cuda)

@@ -298,6 +298,38 @@ private Q_SLOTS:
         QVERIFY(checked >= 8);   // the reproduction experiments' and gpt2_small's gpu scales
     }
 
+    // normformer_early.json: at the default scale normformer.json's own runs (a report reuses them); at
+    // the gpu scale the first 101 steps of its runs (finding 5, trained without a GPU): the same model,
+    // optimizer, data and seeds, and in every step the learning rate the long run has at that step.
+    // Only the batch, the precision, the probes and the length may differ there.
+    void earlyNormFormerRunsAreTheFirstStepsOfTheLongOnes() {
+        const std::string dir = std::string(NORMLAB_SOURCE_DIR) + "/experiments/";
+        for (const std::string scale : {"", "gpu"}) {
+            const Experiment early = load_experiment(dir + "normformer_early.json", scale);
+            const Experiment full = load_experiment(dir + "reproduction/normformer.json", scale);
+            QCOMPARE(early.runs.size(), size_t(6));   // Post-LN, Pre-LN, NormFormer × 2 seeds
+            for (const auto& e : early.runs) {
+                const ExperimentRun* match = nullptr;
+                for (const auto& f : full.runs) match = f.name == e.name ? &f : match;
+                QVERIFY2(match, (e.name + " is not a run of normformer.json").c_str());
+                json a = to_json(e.config), b = to_json(match->config);
+                QVERIFY2(a["model"] == b["model"], (scale + " " + e.name).c_str());
+                QVERIFY2(a["optim"] == b["optim"], (scale + " " + e.name).c_str());
+                QVERIFY2(a["data"] == b["data"], (scale + " " + e.name).c_str());
+                QCOMPARE(e.config.scheme, match->config.scheme);
+                QCOMPARE(e.config.train.seed, match->config.train.seed);
+                QVERIFY(e.config.train.steps >= 101 && e.config.train.steps <= match->config.train.steps);
+                if (scale.empty()) {   // the very runs: same configuration but for the run's name
+                    a.erase("name"), b.erase("name");
+                    QVERIFY2(a == b, e.name.c_str());
+                }
+                for (int64_t s = 0; s < e.config.train.steps; ++s)
+                    QCOMPARE(learning_rate(e.config.optim, e.config.train.steps, s),
+                             learning_rate(match->config.optim, match->config.train.steps, s));
+            }
+        }
+    }
+
     // FLOPs per token (nanoGPT's estimate_mfu, PaLM Appendix B) and device peaks from the data sheets.
     void flopsAndPeaks() {
         ModelConfig m;   // d 128 × 4 layers, d_ff 512, context 128, GELU
