@@ -45,6 +45,28 @@ QString pdf_text(const QString& pdf) {
         .replace(QChar(0xFB03), "ffi").replace(QChar(0xFB04), "ffl");
 }
 
+// Whether every word of the PDF that contains `word` lies on the page (pdftotext finds text drawn
+// beside the page too; -bbox says where each word is, in points from the page's corner).
+bool on_page(const QString& pdf, const QString& word) {
+    QString xml;
+    if (run("pdftotext", {"-bbox", pdf, "-"}, &xml) != 0) return false;
+    const QRegularExpression page_re("<page width=\"([0-9.]+)\" height=\"([0-9.]+)\""),
+        word_re("<word xMin=\"([-0-9.]+)\" yMin=\"([-0-9.]+)\" xMax=\"([-0-9.]+)\" yMax=\"([-0-9.]+)\">([^<]*)</word>");
+    const auto pm = page_re.match(xml);
+    if (!pm.hasMatch()) return false;
+    const double w = pm.captured(1).toDouble(), h = pm.captured(2).toDouble();
+    int found = 0;
+    for (auto it = word_re.globalMatch(xml); it.hasNext();) {
+        const auto m = it.next();
+        if (!m.captured(5).contains(word)) continue;
+        ++found;
+        if (m.captured(1).toDouble() < 0 || m.captured(2).toDouble() < 0 || m.captured(3).toDouble() > w ||
+            m.captured(4).toDouble() > h)
+            return false;
+    }
+    return found > 0;
+}
+
 // The PDF's page size in mm.
 QSizeF page_mm(const QString& pdf) {
     QString info;
@@ -184,7 +206,10 @@ private Q_SLOTS:
                             for (auto& l : t->labels)
                                 QVERIFY2(tokens.contains(QString::fromStdString(l)),
                                          qPrintable(axis + ": label " + QString::fromStdString(l) + " not in: " + text));
-                            if (!t->factor.empty()) QVERIFY2(text.contains(QString::fromStdString(t->factor)), qPrintable(axis));
+                            if (!t->factor.empty()) {
+                                QVERIFY2(text.contains(QString::fromStdString(t->factor)), qPrintable(axis));
+                                QVERIFY2(on_page(pdf, QString::fromStdString(t->factor)), qPrintable(axis + ": its factor lies off the page"));
+                            }
                         }
                         ++checked;
                     }
@@ -311,6 +336,33 @@ private Q_SLOTS:
     // 10⁶× has its tick labels in the PDF (pdftotext finds each label the
     // chart computes), the page is a double column wide, and bad input
     // writes nothing and names the option.
+    // Gradients of 2–7×10⁻⁴ (a paper's usual y axis): the axis names its common factor on the page, at
+    // both journal widths, on a linear and a log axis.
+    void aCommonFactorIsOnThePage() {
+        PlotSpec spec;
+        spec.x_title = "layer";
+        spec.y_title = "mean |∂L/∂W|";
+        Curve c;
+        c.label = "Post-LN";
+        c.color = Qt::blue;
+        for (int l = 1; l <= 8; ++l) c.x.push_back(l), c.y.push_back(2e-4 + 6e-5 * l);
+        spec.curves.push_back(c);
+        for (double width : {89.0, 183.0})
+            for (bool log : {false, true}) {
+                spec.log_y = log;
+                const double h = plot_height_mm(spec, width, 8, default_aspect(width));
+                const auto ticks = plot_ticks(spec, width, h, 8);
+                const QString factor = QString::fromStdString(ticks.second.factor);
+                QVERIFY2(!factor.isEmpty(), "the test's values need a factor");
+                const QString pdf = dir_.filePath(QString("factor-%1-%2.pdf").arg(width).arg(log));
+                QString err;
+                QVERIFY2(write_print(pdf, "pdf", width, h, 8, 300, "factor",
+                                     [&](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_plot(p, r, spec, u); }, &err),
+                         qPrintable(err));
+                QVERIFY2(on_page(pdf, factor), qPrintable(QString("%1 mm, %2: %3 lies off the page").arg(width).arg(log).arg(factor)));
+            }
+    }
+
     void figureCommandLabelsLogAxesInPdf() {
         const QString path = dir_.filePath("fig.sqlite");
         const std::vector<double> spans = {1.5, 10.0, 1e6};

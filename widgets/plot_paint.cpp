@@ -233,8 +233,10 @@ void draw_axes(const Ink& ink, const Frame& f) {
                    QString::fromStdString(f.y.ticks.labels[i]));
     }
     if (!f.y.ticks.factor.empty())
+        // right-aligned at the axis: the layout reserved the labels' column for it (left-aligned 40 mm
+        // out, it was drawn beside the page, where a PDF's text extraction still found it)
         p.drawText(QRectF(a.left() - tick - gap - ink.mm(40), a.top() - 1.6 * lh, ink.mm(40) + tick + gap, lh),
-                   Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(f.y.ticks.factor));
+                   Qt::AlignRight | Qt::AlignVCenter, QString::fromStdString(f.y.ticks.factor));
     for (size_t i = 0; i < f.x.ticks.values.size(); ++i) {
         const double x = a.left() + f.x.frac(f.x.ticks.values[i]) * a.width();
         p.drawLine(QPointF(x, a.bottom()), QPointF(x, a.bottom() + tick));
