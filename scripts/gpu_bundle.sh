@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 OUT="${1:-.gpu/bundle.tar.xz}"
 B=build-torch2
 BINARIES="app/normlab app/normlab-cli bench/normlab-bench tests/test_gpu_window tests/test_gui tests/test_gui_compare
-  tests/test_static_step tests/test_fused_ops tests/test_cuda_kernels"
+  tests/test_static_step tests/test_fused_ops tests/test_cuda_kernels tests/test_cuda_residual_ln"
 for f in $BINARIES; do
   [ -x "$B/$f" ] || { echo "gpu_bundle: $B/$f is missing: bash scripts/setup-torch2.sh first" >&2; exit 1; }
 done

@@ -9,8 +9,8 @@
 #   gui       test_gui and test_gui_compare: the window tests, the GPU present
 #   graph     test_static_step and test_fused_ops on the GPU: the step captured as a CUDA graph tracks
 #             the eager step, --batch auto, nGPT's CUDA update kernel against the eager ops; then the
-#             small size, every scheme, captured against not (bench/run.py, bf16); then nGPT at the gpu
-#             size with NORMLAB_CUDA_KERNELS=1 against without
+#             small size, every scheme, captured against not (bench/run.py, bf16); then nGPT, NormFormer
+#             and Pre-LN at the gpu size with NORMLAB_CUDA_KERNELS=1 against without
 #   precision six schemes, 100 steps, fp32 / tf32 / bf16 on the GPU (stores kept)
 #   bench     bench/run.py --device cuda at the gpu size (BENCH_ARGS to change)
 #   findings  issue 26's runs at --scale gpu, several at once on the GPU (FINDINGS, FINDINGS_SECONDS)
@@ -60,12 +60,14 @@ for s in "$@"; do
       NORMLAB_CUDA_KERNELS=1 timeout 300 build-torch2/tests/test_static_step onAGpuTheCapturedStepTracksTheOrdinaryStep 2>&1 \
         | tee "$OUTDIR/test_static_step-kernels.log" | grep -E "^(PASS|FAIL|SKIP|Totals|QINFO)"
       timeout 120 build-torch2/tests/test_fused_ops 2>&1 | tee "$OUTDIR/test_fused_ops.log" | grep -E "^(PASS|FAIL|SKIP|Totals)"
-      timeout 120 build-torch2/tests/test_cuda_kernels 2>&1 | tee "$OUTDIR/test_cuda_kernels.log" | grep -E "^(PASS|FAIL|SKIP|Totals)"
+      for t in test_cuda_kernels test_cuda_residual_ln; do
+        timeout 120 build-torch2/tests/$t 2>&1 | tee "$OUTDIR/$t.log" | grep -E "^(PASS|FAIL|SKIP|Totals)"
+      done
       timeout "${GRAPH_TIMEOUT:-300}" python3 bench/run.py --device cuda --build none --build2 build-torch2 --python none --python2 "$(command -v python3)" \
         --throughput-only --out "$OUTDIR/PERFORMANCE-graph.md" --sizes small --precision bf16 --reps 2 --steps 30 \
         2>&1 | tee "$OUTDIR/bench-graph.log" | grep -vE "^\s*$" | tail -20
-      # nGPT and NormFormer at GPT-2 small's shape, NormLab's CUDA kernels off and on, alternated
-      for scheme in ngpt normformer; do
+      # nGPT, NormFormer and Pre-LN at GPT-2 small's shape, NormLab's CUDA kernels off and on, alternated
+      for scheme in ngpt normformer pre_ln; do
         for k in 0 1 0 1; do
           echo -n "$scheme NORMLAB_CUDA_KERNELS=$k "
           NORMLAB_CUDA_KERNELS=$k timeout 150 build-torch2/bench/normlab-bench train --scheme $scheme --d 768 --layers 12 --dff 3072 \

@@ -4,25 +4,16 @@
 // LibTorch's eager ops in float32 and bfloat16 storage. On a machine with a
 // GPU, the kernels themselves against the eager ops on the same device
 // (scripts/gpu_session.sh graph runs this).
-#include "core/model/cuda_kernel_bodies.h"
 #include "core/model/fused_ops.h"
 #include "core/model/gpt.h"
 #include "core/train/precision.h"
+#include "tests/kernel_bodies_cpu.h"
 #include "tests/test_util.h"
 
 #include <QtTest/QtTest>
 
-#include <c10/util/BFloat16.h>
-
-namespace normlab::kernel_bodies {
-template <>
-struct Io<c10::BFloat16> {
-    static float ld(c10::BFloat16 v) { return static_cast<float>(v); }
-    static c10::BFloat16 st(float v) { return c10::BFloat16(v); }   // round to nearest even, as __float2bfloat16_rn
-};
-}  // namespace normlab::kernel_bodies
-
 using namespace normlab;
+using normlab::test::off;
 namespace kb = normlab::kernel_bodies;
 
 namespace {
@@ -92,10 +83,6 @@ QkReference eager_qk(const torch::Tensor& proj, int64_t H, const torch::Tensor& 
     auto g = torch::autograd::grad({r.q, r.k}, {pf, sf}, {gq.to(torch::kFloat), gk.to(torch::kFloat)});
     r.dproj = g[0], r.ds = g[1];
     return r;
-}
-
-QString off(const torch::Tensor& a, const torch::Tensor& b) {
-    return QString(" off by %1").arg((a.to(torch::kFloat) - b.to(torch::kFloat)).abs().max().item<double>());
 }
 
 }  // namespace
@@ -383,23 +370,37 @@ private Q_SLOTS:
         }
     }
 
-    // Needs a GPU: a whole nGPT model (RoPE, SwiGLU, its update) and a NormFormer
-    // (FFN LN) with NormLab's CUDA kernels on and off, in fp32 and under bf16
-    // autocast: the same loss and the same gradient for every parameter.
+    // Needs a GPU: whole models with NormLab's CUDA kernels on and off, in fp32
+    // and under bf16 autocast: the same loss and the same gradient for every
+    // parameter. nGPT: RoPE, SwiGLU, its queries and keys, its update;
+    // NormFormer: FFN LN; every LayerNorm scheme: the residual add with the
+    // LayerNorm after it (Pre-LN's across blocks and into the final LN).
     void cudaKernelsLeaveModelsUnchanged_data() {
         QTest::addColumn<int>("scheme");
-        QTest::newRow("ngpt") << static_cast<int>(Scheme::NGPT);               // RoPE, SwiGLU, qk-norm, scalers, update
-        QTest::newRow("normformer") << static_cast<int>(Scheme::NormFormer);   // FFN LN on GELU
+        QTest::addColumn<bool>("res_scale");
+        QTest::addColumn<double>("branch");   // BranchNorm's α_t for the forward
+        QTest::newRow("ngpt") << static_cast<int>(Scheme::NGPT) << false << 1.0;
+        QTest::newRow("normformer") << static_cast<int>(Scheme::NormFormer) << false << 1.0;
+        QTest::newRow("normformer + ResScale") << static_cast<int>(Scheme::NormFormer) << true << 1.0;
+        QTest::newRow("pre_ln") << static_cast<int>(Scheme::PreLN) << false << 1.0;
+        QTest::newRow("post_ln") << static_cast<int>(Scheme::PostLN) << false << 1.0;
+        QTest::newRow("post_ln + ResScale") << static_cast<int>(Scheme::PostLN) << true << 1.0;
+        QTest::newRow("deepnorm") << static_cast<int>(Scheme::DeepNorm) << false << 1.0;
+        QTest::newRow("branchnorm") << static_cast<int>(Scheme::BranchNorm) << false << 0.4;
     }
     void cudaKernelsLeaveModelsUnchanged() {
         QFETCH(int, scheme);
+        QFETCH(bool, res_scale);
+        QFETCH(double, branch);
         if (!cuda_kernels_built()) QSKIP("this build has no CUDA kernels (the LibTorch 2.x build has)");
         if (!torch::cuda::is_available()) QSKIP("no CUDA device here");
         const auto dev = torch::Device("cuda");
         ModelConfig mc = test::tiny(static_cast<Scheme>(scheme)).model;
         mc.d_model = 256, mc.n_layers = 2, mc.n_heads = 4, mc.d_ff = 512, mc.context = 64;
+        if (res_scale) mc.normformer.res_scale = true;
         GPT model(mc);
         model->reset_parameters(7);
+        model->set_branch_alpha(branch);
         model->to(dev);
         const auto idx = torch::randint(0, 256, {4, 64}, torch::TensorOptions().dtype(torch::kLong).device(dev));
         const auto targets = torch::randint(0, 256, {4, 64}, idx.options());

@@ -14,6 +14,7 @@
 #include <QDirIterator>
 #include <QImage>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -225,6 +226,30 @@ private Q_SLOTS:
         VERDICT(Verdict::Reproduced, 5, with({4, 3, 2, 1}, {1, 2, 3, 4}, {2, 2, 1.9, 1.8}), {{"early_steps", 100}});
         VERDICT(Verdict::Partly, 5, with({4, 3, 2, 1}, {1, 2, 3, 4}, {8, 2, 1, 1}), {{"early_steps", 100}});
         VERDICT(Verdict::NotReproduced, 5, with({1, 2, 3, 4}, {4, 3, 2, 1}, {8, 2, 1, 1}), {{"early_steps", 100}});
+    }
+
+    // A seed that diverged inside the early steps: the per-step curves go on as
+    // the other seeds' mean (they used to stop at its last step) and say so.
+    void finding5_perStepCurvesOutliveADivergedSeed() {
+        RunData a = mk("Pre-LN", "pre_ln", 2), c = mk("NormFormer", "normformer", 2);
+        RunData b1 = mk("Post-LN seed=1", "post_ln", 2, 1), b2 = mk("Post-LN seed=2", "post_ln", 2, 2);
+        b2.status = RunStatus::Diverged, b2.status_step = 41;
+        for (int l = 0; l < 2; ++l)
+            for (int64_t st = 0; st <= 100; st += 20) {
+                for (RunData* r : {&a, &c}) curve(*r, "grad_l1/fc2", l, {{st, 2.0 - l}});
+                curve(b1, "grad_l1/fc2", l, {{st, 1.0 + l}});
+                if (st <= 40) curve(b2, "grad_l1/fc2", l, {{st, 3.0 + l}});
+            }
+        const Finding f = analyze({{"finding", 5}, {"early_steps", 50}}, {a, b1, b2, c}, "synthetic");
+        auto fig = std::find_if(f.figures.begin(), f.figures.end(), [](const Figure& g) { return g.id == "f05-fc2-per-step-post-ln"; });
+        QVERIFY(fig != f.figures.end());
+        const Line& layer2 = fig->lines.at(1);
+        QCOMPARE(layer2.x.back(), 100.0);
+        QCOMPARE(layer2.y.front(), 3.0);   // both seeds: (2 + 4) / 2
+        QCOMPARE(layer2.y.back(), 2.0);    // seed 1 alone
+        QVERIFY2(fig->caption.find("Seed 2 diverged at step 41") != std::string::npos, fig->caption.c_str());
+        auto pre = std::find_if(f.figures.begin(), f.figures.end(), [](const Figure& g) { return g.id == "f05-fc2-per-step-pre-ln"; });
+        QVERIFY(pre != f.figures.end() && pre->caption.find("diverged") == std::string::npos);
     }
 
     void finding6_ablation() {

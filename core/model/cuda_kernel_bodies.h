@@ -258,5 +258,100 @@ NORMLAB_HD void gelu_ln_param_grad_column(const T* h, const T* g, const float* m
     *pb = sbet;
 }
 
+// ---- The residual add and the LayerNorm after it -----------------------------
+//
+// s = a·(λ ⊙ x) + b·f and y = LayerNorm(s)·γ + β over a row of n: Post-LN's
+// LN(α·x + α_t·F(x)) (y is the next residual), Pre-LN's and NormFormer's
+// x + F(LN(x)) followed by the next LN (s is the next residual, y the next
+// linear layer's input), with DeepNorm's α (a), BranchNorm's α_t (b) and
+// ResScale's λ (null: 1). x and s are float32, the branch output f has the
+// branch's type F, y the type Y the next layer takes. Eager LibTorch runs the
+// scalings, the add, the LayerNorm and, under bf16 autocast, a cast of its
+// float32 output for the next linear layer, each a pass over the (B, T, d)
+// activations (and more backward). Here a block of nt threads takes a row in
+// phases separated by the block's sums, as the FFN LN above.
+//
+// Phase 1: writes s and returns this thread's share of Σ s. λ ⊙ (a·x) + b·f in
+// that order, as eager's addcmul(f, α·x, λ).
+template <class F>
+NORMLAB_HD float res_ln_sum(const float* x, const F* f, const float* lam, float a, float b, float* s, int64_t n,
+                            int64_t tid, int64_t nt) {
+    float sum = 0;
+    for (int64_t i = tid; i < n; i += nt) {
+        const float ax = a * x[i], v = (lam ? ax * lam[i] : ax) + b * Io<F>::ld(f[i]);
+        s[i] = v;
+        sum += v;
+    }
+    return sum;
+}
+// Phase 2: its share of Σ (s − mean)² (two passes: no cancellation).
+NORMLAB_HD float res_ln_sq(const float* s, float mean, int64_t n, int64_t tid, int64_t nt) {
+    float q = 0;
+    for (int64_t i = tid; i < n; i += nt) q += (s[i] - mean) * (s[i] - mean);
+    return q;
+}
+// Phase 3: y = (s − mean)·rstd·γ + β.
+template <class Y>
+NORMLAB_HD void res_ln_write(const float* s, const float* gamma, const float* beta, float mean, float rstd, Y* y,
+                             int64_t n, int64_t tid, int64_t nt) {
+    for (int64_t i = tid; i < n; i += nt) y[i] = Io<Y>::st((s[i] - mean) * rstd * gamma[i] + beta[i]);
+}
+
+// Backward, phase 1: this thread's shares of Σ ĝ and Σ ĝ·ŝ, ĝ = gy·γ, ŝ = (s − mean)·rstd.
+template <class Y>
+NORMLAB_HD void res_ln_grad_sums(const float* s, const float* gamma, const Y* gy, float mean, float rstd, int64_t n,
+                                 int64_t tid, int64_t nt, float& sg, float& sgx) {
+    sg = 0, sgx = 0;
+    for (int64_t i = tid; i < n; i += nt) {
+        const float gh = Io<Y>::ld(gy[i]) * gamma[i];
+        sg += gh;
+        sgx += gh * (s[i] - mean) * rstd;
+    }
+}
+// The gradient of s at element i of a row: the LayerNorm's,
+// rstd·(ĝ − Σĝ/n − ŝ·Σĝŝ/n), plus gs (the gradient s gets as the next
+// residual; null: none).
+template <class Y>
+NORMLAB_HD float res_ln_ds(const float* s, const float* gamma, const Y* gy, const float* gs, float mean, float rstd,
+                           float mg, float mgx, int64_t i) {
+    const float d = rstd * (Io<Y>::ld(gy[i]) * gamma[i] - mg - (s[i] - mean) * rstd * mgx);
+    return gs ? d + gs[i] : d;
+}
+// Backward, phase 2: dx = a·λ ⊙ ds (float32), df = b·ds (F).
+template <class F, class Y>
+NORMLAB_HD void res_ln_grad_write(const float* s, const float* gamma, const Y* gy, const float* gs, const float* lam,
+                                  float a, float b, float mean, float rstd, float sg, float sgx, float* dx, F* df,
+                                  int64_t n, int64_t tid, int64_t nt) {
+    const float mg = sg / static_cast<float>(n), mgx = sgx / static_cast<float>(n);
+    for (int64_t i = tid; i < n; i += nt) {
+        const float ds = res_ln_ds(s, gamma, gy, gs, mean, rstd, mg, mgx, i);
+        dx[i] = lam ? a * lam[i] * ds : a * ds;
+        df[i] = Io<F>::st(b * ds);
+    }
+}
+// The column sums of the rows [r0, r1) for column j: dγ's share Σ gy·ŝ into
+// *pg, dβ's Σ gy into *pb and, with λ, dλ's Σ a·x·ds into *pl. sg, sgx: each
+// row's sums of phase 1 (rows floats each).
+template <class Y>
+NORMLAB_HD void res_ln_param_grad_column(const float* s, const float* x, const float* gamma, const Y* gy,
+                                         const float* gs, const float* lam, float a, const float* mean,
+                                         const float* rstd, const float* sg, const float* sgx, float* pg, float* pb,
+                                         float* pl, int64_t r0, int64_t r1, int64_t j, int64_t n) {
+    float sgam = 0, sbet = 0, slam = 0;
+    for (int64_t r = r0; r < r1; ++r) {
+        const int64_t o = r * n;
+        const float gv = Io<Y>::ld(gy[o + j]);
+        sgam += gv * (s[o + j] - mean[r]) * rstd[r];
+        sbet += gv;
+        if (lam) {
+            const float mg = sg[r] / static_cast<float>(n), mgx = sgx[r] / static_cast<float>(n);
+            slam += a * x[o + j] * res_ln_ds(s + o, gamma, gy + o, gs ? gs + o : nullptr, mean[r], rstd[r], mg, mgx, j);
+        }
+    }
+    *pg = sgam;
+    *pb = sbet;
+    if (lam) *pl = slam;
+}
+
 }  // namespace normlab::kernel_bodies
 

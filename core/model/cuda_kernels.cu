@@ -181,6 +181,51 @@ __global__ void gelu_ln_param_grad_kernel(const T* h, const T* g, const float* m
         kb::gelu_ln_param_grad_column(h, g, mean, rstd, pg + blockIdx.y * n + j, pb + blockIdx.y * n + j, r0, r1, j, n);
 }
 
+// The residual add and the LayerNorm after it: a block a row, the phases of
+// cuda_kernel_bodies.h between block sums; a column kernel for dγ, dβ, dλ.
+template <class F, class Y>
+__global__ void res_ln_forward_kernel(const float* x, const F* f, const float* lam, float a, float b,
+                                      const float* gamma, const float* beta, float eps, float* s, Y* y, float* mean,
+                                      float* rstd, int64_t n) {
+    __shared__ float shared[kThreads / 32];
+    const int64_t row = blockIdx.x, tid = threadIdx.x, o = row * n;
+    // Each thread reads back only the elements of s it wrote: no barrier needed between phases 1 and 2.
+    const float m = block_sum(kb::res_ln_sum(x + o, f + o, lam, a, b, s + o, n, tid, kThreads), shared) /
+                    static_cast<float>(n);
+    const float var = block_sum(kb::res_ln_sq(s + o, m, n, tid, kThreads), shared) / static_cast<float>(n);
+    const float rs = 1.f / sqrtf(var + eps);
+    kb::res_ln_write(s + o, gamma, beta, m, rs, y + o, n, tid, kThreads);
+    if (tid == 0) mean[row] = m, rstd[row] = rs;
+}
+
+template <class F, class Y>
+__global__ void res_ln_backward_kernel(const float* s, const float* gamma, const Y* gy, const float* gs,
+                                       const float* lam, float a, float b, const float* mean, const float* rstd,
+                                       float* dx, F* df, float* sg_rows, float* sgx_rows, int64_t n) {
+    __shared__ float shared[kThreads / 32];
+    const int64_t row = blockIdx.x, tid = threadIdx.x, o = row * n;
+    float sg, sgx;
+    kb::res_ln_grad_sums(s + o, gamma, gy + o, mean[row], rstd[row], n, tid, kThreads, sg, sgx);
+    sg = block_sum(sg, shared);
+    sgx = block_sum(sgx, shared);
+    kb::res_ln_grad_write(s + o, gamma, gy + o, gs ? gs + o : nullptr, lam, a, b, mean[row], rstd[row], sg, sgx,
+                          dx + o, df + o, n, tid, kThreads);
+    if (tid == 0) sg_rows[row] = sg, sgx_rows[row] = sgx;
+}
+
+template <class Y>
+__global__ void res_ln_param_grad_kernel(const float* s, const float* x, const float* gamma, const Y* gy,
+                                         const float* gs, const float* lam, float a, const float* mean,
+                                         const float* rstd, const float* sg, const float* sgx, float* pg, float* pb,
+                                         float* pl, int64_t rows, int64_t n) {
+    int64_t j, r0, r1;
+    if (column_chunk(rows, n, j, r0, r1)) {
+        const int64_t at = blockIdx.y * n + j;
+        kb::res_ln_param_grad_column(s, x, gamma, gy, gs, lam, a, mean, rstd, sg, sgx, pg + at, pb + at,
+                                     lam ? pl + at : nullptr, r0, r1, j, n);
+    }
+}
+
 unsigned row_blocks(int64_t rows) { return static_cast<unsigned>((rows + kThreads - 1) / kThreads); }
 
 dim3 column_grid(int64_t rows, int64_t f) {
@@ -280,6 +325,42 @@ void gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, 
         gelu_ln_backward_kernel<<<static_cast<unsigned>(rows), kThreads, 0, st>>>(hp, gamma, gp, mean, rstd,
                                                                                 static_cast<T*>(dh), n);
         gelu_ln_param_grad_kernel<<<column_grid(rows, n), kThreads, 0, st>>>(hp, gp, mean, rstd, pg, pb, rows, n);
+    });
+}
+
+void residual_layer_norm_forward(const float* x, const void* f, const float* lam, float a, float b,
+                                 const float* gamma, const float* beta, float eps, float* s, void* y, float* mean,
+                                 float* rstd, int64_t rows, int64_t n, bool f_bf16, bool y_bf16, void* stream) {
+    if (rows == 0 || n == 0) return;
+    by_storage(f_bf16, [&](auto ftag) {
+        by_storage(y_bf16, [&](auto ytag) {
+            using F = decltype(ftag);
+            using Y = decltype(ytag);
+            res_ln_forward_kernel<<<static_cast<unsigned>(rows), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
+                x, static_cast<const F*>(f), lam, a, b, gamma, beta, eps, s, static_cast<Y*>(y), mean, rstd, n);
+        });
+    });
+}
+
+void residual_layer_norm_backward(const float* s, const float* x, const float* gamma, const void* gy,
+                                  const float* gs, const float* lam, float a, float b, const float* mean,
+                                  const float* rstd, float* dx, void* df, float* sg, float* sgx, float* pg, float* pb,
+                                  float* pl, int64_t rows, int64_t n, bool f_bf16, bool y_bf16, void* stream) {
+    if (rows == 0 || n == 0) return;
+    const auto st = static_cast<cudaStream_t>(stream);
+    by_storage(f_bf16, [&](auto ftag) {
+        by_storage(y_bf16, [&](auto ytag) {
+            using F = decltype(ftag);
+            using Y = decltype(ytag);
+            res_ln_backward_kernel<<<static_cast<unsigned>(rows), kThreads, 0, st>>>(
+                s, gamma, static_cast<const Y*>(gy), gs, lam, a, b, mean, rstd, dx, static_cast<F*>(df), sg, sgx, n);
+        });
+    });
+    // The column kernel reads each row's sums: it runs after the row kernel, on the same stream.
+    by_storage(y_bf16, [&](auto ytag) {
+        using Y = decltype(ytag);
+        res_ln_param_grad_kernel<<<column_grid(rows, n), kThreads, 0, st>>>(
+            s, x, gamma, static_cast<const Y*>(gy), gs, lam, a, mean, rstd, sg, sgx, pg, pb, pl, rows, n);
     });
 }
 

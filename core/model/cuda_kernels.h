@@ -58,4 +58,21 @@ void gelu_layer_norm_forward(const void* h, const float* gamma, const float* bet
 void gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, const float* mean, const float* rstd,
                               void* dh, float* pg, float* pb, int64_t rows, int64_t n, bool bf16, void* stream);
 
+// The residual add and the LayerNorm after it: s = a·(λ ⊙ x) + b·f and
+// y = LayerNorm(s)·γ + β over rows of n (Post-LN, Pre-LN, NormFormer's
+// ResScale λ, DeepNorm's a, BranchNorm's b). x, s, λ (n, or null), γ, β
+// float32; f float32 or bfloat16 (`f_bf16`), y too (`y_bf16`); each row's mean
+// and 1/√(var + eps) into mean, rstd.
+void residual_layer_norm_forward(const float* x, const void* f, const float* lam, float a, float b,
+                                 const float* gamma, const float* beta, float eps, float* s, void* y, float* mean,
+                                 float* rstd, int64_t rows, int64_t n, bool f_bf16, bool y_bf16, void* stream);
+// Its gradient from gy and gs (s's own gradient, or null): dx (float32), df
+// (f's type), each row's two sums into sg, sgx (rows floats each), and each
+// chunk of rows' share of dγ, dβ and, with λ, dλ in pg, pb, pl
+// (row_chunks(rows) × n each; pl unused without λ). x is read only for dλ.
+void residual_layer_norm_backward(const float* s, const float* x, const float* gamma, const void* gy,
+                                  const float* gs, const float* lam, float a, float b, const float* mean,
+                                  const float* rstd, float* dx, void* df, float* sg, float* sgx, float* pg, float* pb,
+                                  float* pl, int64_t rows, int64_t n, bool f_bf16, bool y_bf16, void* stream);
+
 }  // namespace normlab::cuda_kernels

@@ -185,6 +185,66 @@ struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
     }
 };
 
+// The residual add and the LayerNorm after it: one kernel forward (a block a
+// row), a row kernel and a column kernel backward. Returns s and y; saves s
+// (the LayerNorm's input, which eager keeps too), x only with λ (for dλ), and
+// two floats a row. Either output may go unused (Post-LN uses only y): its
+// gradient is then undefined, not zeros.
+struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
+    static variable_list forward(AutogradContext* ctx, const torch::Tensor& x_in, const torch::Tensor& f_in,
+                                 const torch::Tensor& lam_in, const torch::Tensor& gamma, const torch::Tensor& beta,
+                                 double a, double b, double eps, bool y_bf16) {
+        const c10::cuda::CUDAGuard guard(x_in.device());
+        const auto x = x_in.contiguous(), f = f_in.contiguous(), lam = lam_in.contiguous();
+        const auto gc = gamma.contiguous(), bc = beta.contiguous();
+        const bool scaled = lam.numel() > 0;
+        const int64_t n = x.size(-1), rows = x.numel() / n;
+        auto s = torch::empty_like(x);
+        auto y = torch::empty(x.sizes(), x.options().dtype(y_bf16 ? torch::kBFloat16 : torch::kFloat));
+        auto mean = floats(x, {rows}), rstd = floats(x, {rows});
+        cuda_kernels::residual_layer_norm_forward(
+            x.data_ptr<float>(), f.data_ptr(), scaled ? lam.data_ptr<float>() : nullptr, static_cast<float>(a),
+            static_cast<float>(b), gc.data_ptr<float>(), bc.data_ptr<float>(), static_cast<float>(eps),
+            s.data_ptr<float>(), y.data_ptr(), mean.data_ptr<float>(), rstd.data_ptr<float>(), rows, n, bf16(f), y_bf16,
+            stream());
+        C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
+        ctx->set_materialize_grads(false);
+        ctx->save_for_backward({s, scaled ? x : lam, lam, gc, mean, rstd});
+        ctx->saved_data["a"] = a;
+        ctx->saved_data["b"] = b;
+        ctx->saved_data["f_bf16"] = bf16(f);
+        ctx->saved_data["y_bf16"] = y_bf16;
+        return {s, y};
+    }
+    static variable_list backward(AutogradContext* ctx, variable_list grads) {
+        const auto saved = ctx->get_saved_variables();
+        const auto &s = saved[0], &x = saved[1], &lam = saved[2], &gamma = saved[3], &mean = saved[4], &rstd = saved[5];
+        const c10::cuda::CUDAGuard guard(s.device());
+        const bool scaled = lam.numel() > 0, f_bf16 = ctx->saved_data["f_bf16"].toBool(),
+                   y_bf16 = ctx->saved_data["y_bf16"].toBool();
+        const auto y_type = y_bf16 ? torch::kBFloat16 : torch::kFloat;
+        if (!grads[0].defined() && !grads[1].defined()) return variable_list(9);
+        const auto gs = grads[0].defined() ? grads[0].to(torch::kFloat).contiguous() : torch::Tensor();
+        const auto gy = grads[1].defined() ? grads[1].to(y_type).contiguous() : torch::zeros(s.sizes(), s.options().dtype(y_type));
+        const int64_t n = s.size(-1), rows = s.numel() / n;
+        auto dx = torch::empty_like(s);
+        auto df = torch::empty(s.sizes(), s.options().dtype(f_bf16 ? torch::kBFloat16 : torch::kFloat));
+        auto row_sums = floats(s, {2, rows});
+        auto partial = floats(s, {3, cuda_kernels::row_chunks(rows), n});
+        cuda_kernels::residual_layer_norm_backward(
+            s.data_ptr<float>(), scaled ? x.data_ptr<float>() : nullptr, gamma.data_ptr<float>(), gy.data_ptr(),
+            gs.defined() ? gs.data_ptr<float>() : nullptr, scaled ? lam.data_ptr<float>() : nullptr,
+            static_cast<float>(ctx->saved_data["a"].toDouble()), static_cast<float>(ctx->saved_data["b"].toDouble()),
+            mean.data_ptr<float>(), rstd.data_ptr<float>(), dx.data_ptr<float>(), df.data_ptr(),
+            row_sums[0].data_ptr<float>(), row_sums[1].data_ptr<float>(), partial[0].data_ptr<float>(),
+            partial[1].data_ptr<float>(), partial[2].data_ptr<float>(), rows, n, f_bf16, y_bf16, stream());
+        C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
+        const auto sums = partial.sum(1);
+        return {dx, df, scaled ? sums[2] : torch::Tensor(), sums[0], sums[1], torch::Tensor(), torch::Tensor(),
+                torch::Tensor(), torch::Tensor()};
+    }
+};
+
 bool float_on(const torch::Tensor& t, const torch::Device& d) {
     return t.scalar_type() == torch::kFloat && t.device() == d;
 }
@@ -246,6 +306,26 @@ std::pair<torch::Tensor, torch::Tensor> ngpt_qk(const torch::Tensor& proj, int64
     const int64_t d = proj.size(2) / 3;
     auto out = NgptQkFn::apply(proj.narrow(2, 0, 2 * d), s.view({d}), cos.defined() ? cos : none,
                                sin.defined() ? sin : none, H, eps);
+    return {out[0], out[1]};
+}
+
+bool residual_layer_norm_applies(const torch::Tensor& x, const torch::Tensor& f, const torch::Tensor& lam,
+                                 const torch::Tensor& gamma, const torch::Tensor& beta) {
+    if (!kernel_gpu(x) || x.numel() == 0 || x.size(-1) == 0 || !float_on(x, x.device())) return false;
+    if (!kernel_storage(f) || f.device() != x.device() || f.sizes() != x.sizes()) return false;
+    const int64_t n = x.size(-1);
+    if (lam.defined() && !(float_on(lam, x.device()) && lam.numel() == n)) return false;
+    return gamma.defined() && beta.defined() && float_on(gamma, x.device()) && float_on(beta, x.device()) &&
+           gamma.numel() == n && beta.numel() == n;
+}
+
+std::pair<torch::Tensor, torch::Tensor> residual_layer_norm(const torch::Tensor& x, const torch::Tensor& f,
+                                                            const torch::Tensor& lam, double a, double b,
+                                                            const torch::Tensor& gamma, const torch::Tensor& beta,
+                                                            double eps, bool y_bf16) {
+    // Autograd functions take defined tensors: an absent λ travels as an empty one.
+    auto out = ResidualLayerNormFn::apply(x, f, lam.defined() ? lam.view({x.size(-1)}) : floats(x, {0}), gamma, beta, a,
+                                          b, eps, y_bf16);
     return {out[0], out[1]};
 }
 

@@ -36,4 +36,16 @@ bool ngpt_qk_applies(const torch::Tensor& proj, int64_t H, const torch::Tensor& 
 std::pair<torch::Tensor, torch::Tensor> ngpt_qk(const torch::Tensor& proj, int64_t H, const torch::Tensor& cos,
                                                 const torch::Tensor& sin, const torch::Tensor& s, double eps);
 
+// The residual add and the LayerNorm after it: s = a·(λ ⊙ x) + b·f and
+// y = LayerNorm(s)·γ + β over the last dimension (Post-LN, Pre-LN, NormFormer's
+// ResScale λ, DeepNorm's a, BranchNorm's b). x float32 on a CUDA device, f of
+// x's shape in float32 or bfloat16, λ undefined or float32 of the last
+// dimension; returns s (float32) and y (bfloat16 if y_bf16, else float32).
+bool residual_layer_norm_applies(const torch::Tensor& x, const torch::Tensor& f, const torch::Tensor& lam,
+                                 const torch::Tensor& gamma, const torch::Tensor& beta);
+std::pair<torch::Tensor, torch::Tensor> residual_layer_norm(const torch::Tensor& x, const torch::Tensor& f,
+                                                            const torch::Tensor& lam, double a, double b,
+                                                            const torch::Tensor& gamma, const torch::Tensor& beta,
+                                                            double eps, bool y_bf16);
+
 }  // namespace normlab::cuda_ops

@@ -396,6 +396,19 @@ torch::Tensor gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma
     return {};
 }
 
+bool residual_layer_norm(const torch::Tensor& x, const torch::Tensor& f, const torch::Tensor& lam, double a, double b,
+                         const torch::Tensor& gamma, const torch::Tensor& beta, double eps, torch::ScalarType y_type,
+                         torch::Tensor& s, torch::Tensor& y) {
+#ifdef NORMLAB_CUDA_KERNELS
+    if (cuda_kernels_enabled() && (y_type == torch::kFloat || y_type == torch::kBFloat16) &&
+        cuda_ops::residual_layer_norm_applies(x, f, lam, gamma, beta)) {
+        std::tie(s, y) = cuda_ops::residual_layer_norm(x, f, lam, a, b, gamma, beta, eps, y_type == torch::kBFloat16);
+        return true;
+    }
+#endif
+    return false;
+}
+
 bool ngpt_queries_keys(const torch::Tensor& proj, int64_t n_heads, const torch::Tensor& cos, const torch::Tensor& sin,
                        const torch::Tensor& s_qk, double eps, torch::Tensor& q, torch::Tensor& k) {
 #ifdef NORMLAB_CUDA_KERNELS

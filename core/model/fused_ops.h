@@ -17,7 +17,8 @@ namespace normlab {
 bool fused_kernels_enabled();
 void set_fused_kernels(bool on);
 // CUDA kernels of our own (core/model/cuda_kernels.cu: nGPT's residual
-// update on float32, SwiGLU on float32 and bfloat16), built into the LibTorch
+// update, queries and keys, SwiGLU, NormFormer's FFN LN, the residual add with
+// the LayerNorm after it), built into the LibTorch
 // 2.x build with CUDA (core/model/cuda_ops.h); used on CUDA tensors when
 // enabled — off unless NORMLAB_CUDA_KERNELS=1 until they have been checked
 // and timed on a GPU (docs/GPU.md).
@@ -60,6 +61,16 @@ torch::Tensor gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma
                               double eps);
 torch::Tensor fused_gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
                                     double eps);
+
+// The residual add and the LayerNorm after it in one NormLab CUDA kernel each
+// way: s = a·(λ ⊙ x) + b·f and y = LayerNorm(s)·γ + β over the last dimension,
+// y of type y_type (float32, or bfloat16 for a linear layer under bf16
+// autocast). λ: ResScale's gains or undefined. True with s and y written where
+// NormLab's CUDA kernels are on and apply (cuda_ops.h); false (s, y untouched)
+// elsewhere: the caller runs the eager ops.
+bool residual_layer_norm(const torch::Tensor& x, const torch::Tensor& f, const torch::Tensor& lam, double a, double b,
+                         const torch::Tensor& gamma, const torch::Tensor& beta, double eps, torch::ScalarType y_type,
+                         torch::Tensor& s, torch::Tensor& y);
 
 // SwiGLU's output for a packed h = [u | g]: empty, h's shape with the last
 // dimension halved, h's type and device (the CPU and CUDA kernels share it).

@@ -44,6 +44,13 @@ torch::Tensor apply_linear(torch::nn::Linear& layer, const torch::Tensor& x) {
     return x.is_cuda() ? torch::linear(x, layer->weight, layer->bias) : layer(x);
 }
 
+// The type a linear layer takes x's LayerNorm in: bfloat16 on a GPU under bf16
+// autocast (a fused kernel then writes it so, the rounding autocast would
+// apply), float32 elsewhere.
+torch::ScalarType linear_input_type(const torch::Tensor& x) {
+    return x.is_cuda() && cuda_autocast_bf16() ? torch::kBFloat16 : torch::kFloat;
+}
+
 torch::Tensor rotate_half(const torch::Tensor& x) {   // (..., d_h) → (-x2, x1)
     const int64_t h = x.size(-1) / 2;
     return torch::cat({-x.narrow(-1, h, h), x.narrow(-1, 0, h)}, -1);
@@ -269,25 +276,50 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x_in, double branch, const
     }
     // α: DeepNorm's residual weight (2N)^¼ (1 when off); α_t: BranchNorm's
     // branch weight at this step (1 when off). Multiplying by 1 is skipped.
-    const double a = residual_alpha;
-    auto residual = [&](const torch::Tensor& r) { return a == 1.0 ? r : r * a; };
-    auto branch_out = [&](const torch::Tensor& f) { return branch == 1.0 ? f : f * branch; };
     if (cfg.layout == Layout::Post) {
         // Post-LN (Xiong et al., Table 1 left), with DeepNorm (Wang et al.) and BranchNorm:
         //   x ← LN₁(α·x + α_t·ATTN(x))
         //   x ← LN₂(α·x + α_t·MLP(x))        ResScale: LN₂(λ ⊙ α·x + α_t·MLP(x))
-        x = norm1(residual(x) + branch_out(attn(x, cos, sin, cap)));
-        auto f = branch_out(mlp(x, cap));
-        return norm2(res_scale.defined() ? torch::addcmul(f, residual(x), res_scale) : residual(x) + f);
+        x = add_norm(norm1, x, attn(x, cos, sin, cap), torch::Tensor(), branch, torch::kFloat);
+        return add_norm(norm2, x, mlp(x, cap), res_scale, branch, torch::kFloat);
     }
     // Pre-LN (Xiong et al., Table 1 right) and NormFormer (Shleifer et al.; its extra norms
     // and HeadScale sit inside ATTN and MLP):
     //   x ← x + ATTN(LN₁(x))
     //   x ← x + MLP(LN₂(x))                  ResScale: λ ⊙ x + MLP(LN₂(x))
-    x = residual(x) + branch_out(attn(norm1(x), cos, sin, cap));
-    auto f = branch_out(mlp(norm2(x), cap));
-    if (res_scale.defined()) return torch::addcmul(f, residual(x), res_scale);   // λ ⊙ x + f in one pass
-    return residual(x) + f;
+    const auto [x1, f] = forward_pre_ln(x, torch::Tensor(), branch, cos, sin, cap);
+    return residual_sum(x1, f, branch);
+}
+
+std::pair<torch::Tensor, torch::Tensor> BlockImpl::forward_pre_ln(const torch::Tensor& x, const torch::Tensor& x_normed,
+                                                                  double branch, const torch::Tensor& cos,
+                                                                  const torch::Tensor& sin, ForwardCapture* cap) {
+    const auto a = attn(x_normed.defined() ? x_normed : norm1(x), cos, sin, cap);
+    torch::Tensor x1, h;   // x₁ = α·x + α_t·ATTN(LN₁(x)), h = LN₂(x₁): one CUDA kernel where it applies
+    if (!residual_layer_norm(x, a, torch::Tensor(), residual_alpha, branch, norm2->weight, norm2->bias, norm2->eps,
+                             linear_input_type(x), x1, h)) {
+        x1 = (residual_alpha == 1.0 ? x : x * residual_alpha) + (branch == 1.0 ? a : a * branch);
+        h = norm2(x1);
+    }
+    return {x1, mlp(h, cap)};
+}
+
+torch::Tensor BlockImpl::residual_sum(const torch::Tensor& x1, const torch::Tensor& f_in, double branch) {
+    const auto r = residual_alpha == 1.0 ? x1 : x1 * residual_alpha;
+    const auto f = branch == 1.0 ? f_in : f_in * branch;
+    if (res_scale.defined()) return torch::addcmul(f, r, res_scale);   // λ ⊙ x + f in one pass
+    return r + f;
+}
+
+// norm(λ ⊙ α·r + α_t·f) (λ undefined: 1) in y_type: one CUDA kernel each way where it applies, else eager.
+torch::Tensor BlockImpl::add_norm(Norm& norm, const torch::Tensor& r_in, const torch::Tensor& f_in,
+                                  const torch::Tensor& lam, double branch, torch::ScalarType y_type) {
+    torch::Tensor s, y;
+    if (residual_layer_norm(r_in, f_in, lam, residual_alpha, branch, norm->weight, norm->bias, norm->eps, y_type, s, y))
+        return y;
+    const auto r = residual_alpha == 1.0 ? r_in : r_in * residual_alpha;
+    const auto f = branch == 1.0 ? f_in : f_in * branch;
+    return norm(lam.defined() ? torch::addcmul(f, r, lam) : r + f);
 }
 
 // ---- GPT --------------------------------------------------------------------
@@ -341,9 +373,23 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, ForwardCapture* cap) {
     torch::Tensor cos, sin;
     if (cfg.positions == Positions::RoPE) rope_tables(T, x.device(), cos, sin);
     if (cfg.dropout > 0) x = torch::dropout(x, cfg.dropout, is_training());
-    for (auto& m : *blocks) {
+    // Pre-LN and NormFormer: where NormLab's CUDA kernel applies, a block's last
+    // residual add is made in one pass with the LayerNorm after it (the next
+    // block's LN₁ or the final LN); `normed` carries that LN's output.
+    torch::Tensor normed;
+    for (size_t i = 0; i < blocks->size(); ++i) {
+        auto block = blocks[i]->as<Block>();
         auto prev = x;
-        x = m->as<Block>()->forward(x, branch_alpha, cos, sin, cap);
+        if (cfg.layout == Layout::Pre) {
+            const auto [x1, f] = block->forward_pre_ln(x, normed, branch_alpha, cos, sin, cap);
+            Norm next = i + 1 < blocks->size() ? blocks[i + 1]->as<Block>()->norm1 : final_norm;
+            normed = torch::Tensor();
+            if (!next || !residual_layer_norm(x1, f, block->res_scale, block->residual_alpha, branch_alpha,
+                                              next->weight, next->bias, next->eps, linear_input_type(x1), x, normed))
+                x = block->residual_sum(x1, f, branch_alpha);
+        } else {
+            x = block->forward(x, branch_alpha, cos, sin, cap);
+        }
         if (cap) {
             torch::NoGradGuard ng;
             auto xd = x.detach(), pd = prev.detach();
@@ -353,7 +399,7 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, ForwardCapture* cap) {
             cap->cos_prev.push_back(torch::cosine_similarity(pd, xd, -1).mean());
         }
     }
-    if (final_norm) x = final_norm(x);
+    if (final_norm) x = normed.defined() ? normed : final_norm(x);
     auto W = lm_head.defined() ? lm_head : tok_emb->weight;
     auto logits = torch::matmul(x, W.t());                                 // (B, T, V)
     if (s_z.defined()) logits = logits * ngpt_scaled(s_z, 1.0, 1.0 / std::sqrt(double(cfg.d_model)));

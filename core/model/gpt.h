@@ -78,6 +78,19 @@ struct BlockImpl : torch::nn::Module {
     explicit BlockImpl(const ModelConfig& cfg);
     torch::Tensor forward(const torch::Tensor& x, double branch_alpha, const torch::Tensor& cos,
                           const torch::Tensor& sin, ForwardCapture* cap);
+    // Pre-LN and NormFormer with the last residual add left to the caller, who
+    // may make it together with the LayerNorm that follows (the next block's
+    // LN₁ or the final LN) in one CUDA kernel (GPTImpl::forward). x_normed:
+    // LN₁(x) where such an add computed it, else undefined. Returns x₁ (the
+    // residual after attention) and F = MLP(LN₂(x₁)); the block's output is
+    // residual_sum(x₁, F) = λ ⊙ α·x₁ + α_t·F.
+    std::pair<torch::Tensor, torch::Tensor> forward_pre_ln(const torch::Tensor& x, const torch::Tensor& x_normed,
+                                                           double branch_alpha, const torch::Tensor& cos,
+                                                           const torch::Tensor& sin, ForwardCapture* cap);
+    torch::Tensor residual_sum(const torch::Tensor& x1, const torch::Tensor& f, double branch_alpha);
+    // Post-LN's norm(λ ⊙ α·r + α_t·f), λ undefined: 1; y_type: the output's type.
+    torch::Tensor add_norm(Norm& norm, const torch::Tensor& r, const torch::Tensor& f, const torch::Tensor& lam,
+                           double branch_alpha, torch::ScalarType y_type);
     ModelConfig cfg;
     double residual_alpha;                          // DeepNorm α (1 when off)
     Norm norm1{nullptr}, norm2{nullptr};            // Post-/Pre-LN norms (absent for nGPT)

@@ -59,7 +59,7 @@ static Finding early_fc2_grads(const json& e, const std::vector<RunData>& runs) 
                                 "mean |∂L/∂W|",
                                 true);
         for (int l = 0; l < L; ++l) {
-            auto [x, y] = mean_curve(*rs, "grad_l1/" + w, l);
+            auto [x, y] = mean_curve(*rs, "grad_l1/" + w, l, /*every_run=*/false);   // on past a seed that diverged
             Line line;
             line.label = "layer " + layer_label(l);
             line.color = l;
@@ -68,6 +68,10 @@ static Finding early_fc2_grads(const json& e, const std::vector<RunData>& runs) 
             fl.lines.push_back(line);
         }
         fl.caption = "Mean over seeds, first " + std::to_string(2 * early) + " steps.";
+        for (auto* r : *rs)
+            if (r->status == RunStatus::Diverged && r->status_step <= 2 * early)
+                fl.caption += " Seed " + std::to_string(r->seed()) + " diverged at step " + std::to_string(r->status_step) +
+                              ": after it, the mean of the other seeds.";
         f.figures.push_back(fl);
     }
     return f;

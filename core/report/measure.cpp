@@ -27,15 +27,15 @@ double mean_between(const std::vector<Point>& p, int64_t from, int64_t to) {
         if (pt.step >= from && pt.step <= to) v.push_back(pt.value);
     return mean_of(v);
 }
-// Point-wise mean over runs (of the steps every run recorded).
+// Point-wise mean over runs (of the steps every run recorded, or any did).
 std::pair<std::vector<double>, std::vector<double>> mean_curve(const std::vector<const RunData*>& runs,
-                                                               const std::string& name, int layer) {
+                                                               const std::string& name, int layer, bool every_run) {
     std::map<int64_t, std::vector<double>> at;
     for (auto* r : runs)
         for (auto& p : r->get(name, layer)) at[p.step].push_back(p.value);
     std::vector<double> x, y;
     for (auto& [s, vals] : at) {
-        if (vals.size() != runs.size()) continue;
+        if (every_run && vals.size() != runs.size()) continue;
         double sum = 0;
         bool finite = true;
         for (double v : vals) finite = finite && std::isfinite(v), sum += v;

@@ -45,9 +45,12 @@ inline const char* const kPre = "pre_ln";
 double value_at(const std::vector<Point>& p, int64_t step);   // NaN when the step was not recorded
 double last_finite(const std::vector<Point>& p);
 double mean_between(const std::vector<Point>& p, int64_t from, int64_t to);
-// Point-wise mean over runs (of the steps every run recorded); x is the step.
+// Point-wise mean over runs; x is the step. every_run: of the steps every run
+// recorded; otherwise of the steps any run recorded, each over the runs that
+// recorded it (a curve that goes on past a seed that diverged).
 std::pair<std::vector<double>, std::vector<double>> mean_curve(const std::vector<const RunData*>& runs,
-                                                               const std::string& name, int layer = -1);
+                                                               const std::string& name, int layer = -1,
+                                                               bool every_run = true);
 // Final validation loss; +∞ for a run that diverged (it is worse than any number).
 double final_val(const RunData& r);
 // Final validation losses of runs (diverged: +∞).

@@ -56,6 +56,8 @@ AutocastScope::~AutocastScope() {
     set_dtype(cuda_, static_cast<at::ScalarType>(was_dtype_));
 }
 
+bool cuda_autocast_bf16() { return enabled(true) && dtype(true) == at::kBFloat16; }
+
 AutocastOff::AutocastOff(bool cuda) : cuda_(cuda), was_enabled_(enabled(cuda)) {
     if (was_enabled_) enable(cuda, false);
 }

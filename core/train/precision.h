@@ -59,4 +59,9 @@ private:
     bool cuda_ = false, was_enabled_ = false;
 };
 
+// Whether a CUDA linear layer on this thread takes its input in bfloat16 (bf16
+// autocast on for CUDA): a fused kernel feeding one may then write its output
+// in bfloat16 itself — the rounding autocast would apply before the product.
+bool cuda_autocast_bf16();
+
 }  // namespace normlab

@@ -1,0 +1,220 @@
+// NormLab's CUDA kernel for the residual add and the LayerNorm after it
+// (Post-LN, Pre-LN, NormFormer's ResScale, DeepNorm's α, BranchNorm's α_t):
+// its bodies (core/model/cuda_kernel_bodies.h, res_ln_*) on the CPU, called for
+// every row, thread and column chunk as the kernels' grid calls them, against
+// LibTorch's eager formula and autograd; on a machine with a GPU, the kernels
+// themselves through residual_layer_norm() (scripts/gpu_session.sh graph runs
+// this). Whole models with the kernel on and off: test_cuda_kernels.
+#include "core/model/fused_ops.h"
+#include "tests/kernel_bodies_cpu.h"
+
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+using namespace normlab;
+using normlab::test::off;
+namespace kb = normlab::kernel_bodies;
+
+namespace {
+
+constexpr float kEps = 1e-5f;
+
+// One case: s = a·(λ ⊙ x) + b·f, y = LN(s)·γ + β; gy (y's type) and gs (or undefined) come back.
+struct Inputs {
+    torch::Tensor x, f, lam, gamma, beta, gy, gs;
+    double a = 1, b = 1;
+};
+struct Results {
+    torch::Tensor s, y, dx, df, dgamma, dbeta, dlam;
+};
+
+Inputs make_inputs(const torch::Device& dev, at::IntArrayRef shape, torch::ScalarType f_type, torch::ScalarType y_type,
+                   bool res_scale, bool scaled, bool grad_s) {
+    const int64_t n = shape.back();
+    const auto fl = torch::TensorOptions().device(dev);
+    Inputs in;
+    in.x = 2 * torch::randn(shape, fl) + 0.4;
+    in.f = torch::randn(shape, fl).to(f_type);
+    if (res_scale) in.lam = 0.5 + torch::rand({n}, fl);
+    in.gamma = 0.5 + torch::rand({n}, fl);
+    in.beta = 0.1 * torch::randn({n}, fl);
+    in.gy = torch::randn(shape, fl).to(y_type);
+    if (grad_s) in.gs = 0.3 * torch::randn(shape, fl);
+    if (scaled) in.a = 1.7, in.b = 0.6;
+    return in;
+}
+
+// The eager formula on float32 copies, and its gradients by autograd.
+Results eager(const Inputs& in) {
+    auto x = in.x.clone().requires_grad_(true), f = in.f.to(torch::kFloat).requires_grad_(true);
+    auto gamma = in.gamma.clone().requires_grad_(true), beta = in.beta.clone().requires_grad_(true);
+    auto lam = in.lam.defined() ? in.lam.clone().requires_grad_(true) : torch::Tensor();
+    const auto ax = x * in.a;
+    const auto s = (lam.defined() ? ax * lam : ax) + f * in.b;
+    const auto y = torch::layer_norm(s, {x.size(-1)}, gamma, beta, kEps);
+    std::vector<torch::Tensor> wrt{x, f, gamma, beta};
+    if (lam.defined()) wrt.push_back(lam);
+    const auto g = torch::autograd::grad({y, s}, wrt, {in.gy.to(torch::kFloat), in.gs.defined() ? in.gs : torch::zeros_like(s)});
+    return {s.detach(), y.detach(), g[0], g[1], g[2], g[3], lam.defined() ? g[4] : torch::Tensor()};
+}
+
+// The bodies over the kernels' grid: for every row each phase for every thread
+// of a 256-thread block, the block's sums between phases; then the column
+// kernel over every (chunk, column). Partial sums start as NaN: one left
+// unwritten shows.
+template <class F, class Y>
+Results through_bodies(const Inputs& in) {
+    constexpr int64_t nt = 256;
+    const int64_t rows = in.x.size(0), n = in.x.size(1);
+    Results o;
+    o.s = torch::empty({rows, n});
+    o.y = torch::empty({rows, n}, in.gy.scalar_type());
+    o.dx = torch::empty({rows, n});
+    o.df = torch::empty({rows, n}, in.f.scalar_type());
+    auto stats = torch::empty({4, rows});   // mean, rstd, Σĝ, Σĝŝ
+    auto partial = torch::full({3, kb::row_chunks(rows), n}, std::nanf(""));
+    const float *x = in.x.data_ptr<float>(), *gamma = in.gamma.data_ptr<float>(), *beta = in.beta.data_ptr<float>();
+    const float* lam = in.lam.defined() ? in.lam.data_ptr<float>() : nullptr;
+    const float* gs = in.gs.defined() ? in.gs.data_ptr<float>() : nullptr;
+    const F* f = in.f.data_ptr<F>();
+    const Y* gy = in.gy.data_ptr<Y>();
+    float *s = o.s.data_ptr<float>(), *dx = o.dx.data_ptr<float>();
+    float *mean = stats[0].data_ptr<float>(), *rstd = stats[1].data_ptr<float>();
+    float *sg = stats[2].data_ptr<float>(), *sgx = stats[3].data_ptr<float>();
+    const auto a = static_cast<float>(in.a), b = static_cast<float>(in.b);
+    for (int64_t r = 0; r < rows; ++r) {
+        const int64_t at = r * n;
+        float sum = 0, sq = 0, g1 = 0, g2 = 0;
+        for (int64_t t = 0; t < nt; ++t) sum += kb::res_ln_sum(x + at, f + at, lam, a, b, s + at, n, t, nt);
+        mean[r] = sum / static_cast<float>(n);
+        for (int64_t t = 0; t < nt; ++t) sq += kb::res_ln_sq(s + at, mean[r], n, t, nt);
+        rstd[r] = 1.f / std::sqrt(sq / static_cast<float>(n) + kEps);
+        for (int64_t t = 0; t < nt; ++t)
+            kb::res_ln_write(s + at, gamma, beta, mean[r], rstd[r], o.y.data_ptr<Y>() + at, n, t, nt);
+        for (int64_t t = 0; t < nt; ++t) {
+            float p = 0, q = 0;
+            kb::res_ln_grad_sums(s + at, gamma, gy + at, mean[r], rstd[r], n, t, nt, p, q);
+            g1 += p, g2 += q;
+        }
+        sg[r] = g1, sgx[r] = g2;
+        for (int64_t t = 0; t < nt; ++t)
+            kb::res_ln_grad_write(s + at, gamma, gy + at, gs ? gs + at : nullptr, lam, a, b, mean[r], rstd[r], g1, g2,
+                                  dx + at, o.df.data_ptr<F>() + at, n, t, nt);
+    }
+    float* pp = partial.data_ptr<float>();
+    const int64_t plane = kb::row_chunks(rows) * n;
+    for (int64_t c = 0; c < kb::row_chunks(rows); ++c)
+        for (int64_t j = 0; j < n; ++j)
+            kb::res_ln_param_grad_column(s, x, gamma, gy, gs, lam, a, mean, rstd, sg, sgx, pp + c * n + j,
+                                         pp + plane + c * n + j, lam ? pp + 2 * plane + c * n + j : nullptr,
+                                         c * kb::rows_per_chunk(rows), kb::chunk_end(c, rows), j, n);
+    const auto used = lam ? partial : partial.narrow(0, 0, 2);
+    if (torch::isnan(used).any().item<bool>()) return {};   // a chunk's partial sum unwritten
+    const auto sums = partial.sum(1);
+    o.dgamma = sums[0], o.dbeta = sums[1];
+    if (lam) o.dlam = sums[2];
+    return o;
+}
+
+QString describe(int64_t n, torch::ScalarType f, torch::ScalarType y, bool lam, bool scaled, bool gs) {
+    auto name = [](torch::ScalarType t) { return t == torch::kFloat ? "fp32" : "bf16"; };
+    return QString("n %1, f %2, y %3%4%5%6")
+        .arg(n)
+        .arg(name(f))
+        .arg(name(y))
+        .arg(lam ? ", λ" : "")
+        .arg(scaled ? ", a 1.7, b 0.6" : "")
+        .arg(gs ? ", s's own gradient" : "");
+}
+
+// The storage pairs a model meets: fp32 throughout; under bf16 autocast a bf16
+// branch into a bf16 LN output (Pre-LN: the next linear layer's input) or into
+// a float32 one (Post-LN: the next residual).
+const std::pair<torch::ScalarType, torch::ScalarType> kStorages[] = {
+    {torch::kFloat, torch::kFloat}, {torch::kBFloat16, torch::kBFloat16}, {torch::kBFloat16, torch::kFloat}};
+
+}  // namespace
+
+class TestCudaResidualLn : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    // Rows shorter than the block (13), not a multiple of it (300) and GPT-2
+    // small's width (768); with and without λ, DeepNorm's and BranchNorm's
+    // scalars, and a gradient of s (Pre-LN's residual) besides y's.
+    void bodiesMatchEager() {
+        torch::manual_seed(11);
+        for (int64_t n : {13, 300, 768})
+            for (const auto& [ft, yt] : kStorages)
+                for (bool lam : {false, true})
+                    for (bool scaled : {false, true})
+                        for (bool gs : {false, true}) {
+                            const QString what = describe(n, ft, yt, lam, scaled, gs);
+                            const auto in = make_inputs(torch::kCPU, {40, n}, ft, yt, lam, scaled, gs);
+                            const Results ref = eager(in);
+                            Results got;
+                            if (ft == torch::kFloat) got = through_bodies<float, float>(in);
+                            else if (yt == torch::kFloat) got = through_bodies<c10::BFloat16, float>(in);
+                            else got = through_bodies<c10::BFloat16, c10::BFloat16>(in);
+                            QVERIFY2(got.s.defined(), qPrintable(what + ": a chunk's partial sum unwritten"));
+                            compare(what, got, ref, ft, yt);
+                            if (QTest::currentTestFailed()) return;
+                        }
+    }
+
+    // Needs a GPU: the kernels through residual_layer_norm() against the eager
+    // formula on the same device, at GPT-2 small's width and a row shorter than
+    // a block; s unused (Post-LN: its gradient undefined) and used.
+    void cudaMatchesEager() {
+        if (!cuda_kernels_built()) QSKIP("this build has no CUDA kernels (the LibTorch 2.x build has)");
+        if (!torch::cuda::is_available()) QSKIP("no CUDA device here");
+        torch::manual_seed(12);
+        const auto dev = torch::Device("cuda");
+        for (int64_t n : {768, 13})
+            for (const auto& [ft, yt] : kStorages)
+                for (bool lam : {false, true})
+                    for (bool gs : {false, true}) {
+                        const QString what = describe(n, ft, yt, lam, true, gs);
+                        const auto in = make_inputs(dev, {4, 128, n}, ft, yt, lam, true, gs);
+                        const Results ref = eager(in);
+                        auto x = in.x.clone().requires_grad_(true), f = in.f.clone().requires_grad_(true);
+                        auto gamma = in.gamma.clone().requires_grad_(true), beta = in.beta.clone().requires_grad_(true);
+                        auto l = lam ? in.lam.clone().requires_grad_(true) : torch::Tensor();
+                        torch::Tensor s, y;
+                        set_cuda_kernels(true);
+                        const bool used = residual_layer_norm(x, f, l, in.a, in.b, gamma, beta, kEps, yt, s, y);
+                        set_cuda_kernels(false);
+                        QVERIFY2(used, qPrintable(what + ": the kernel did not apply"));
+                        QCOMPARE(y.scalar_type(), yt);
+                        std::vector<torch::Tensor> wrt{x, f, gamma, beta};
+                        if (lam) wrt.push_back(l);
+                        const auto g = gs ? torch::autograd::grad({y, s}, wrt, {in.gy, in.gs})
+                                          : torch::autograd::grad({y}, wrt, {in.gy});
+                        Results got{s, y, g[0], g[1], g[2], g[3], lam ? g[4] : torch::Tensor()};
+                        compare(what, got, ref, ft, yt);
+                        if (QTest::currentTestFailed()) return;
+                    }
+    }
+
+private:
+    void compare(const QString& what, const Results& got, const Results& ref, torch::ScalarType ft,
+                 torch::ScalarType yt) {
+        auto close = [&](const char* name, const torch::Tensor& a, const torch::Tensor& b, double rtol, double atol) {
+            if (QTest::currentTestFailed()) return;   // the first difference says it
+            QVERIFY2(torch::allclose(a.to(torch::kFloat).cpu(), b.to(torch::kFloat).cpu(), rtol, atol),
+                     qPrintable(what + ": " + name + off(a.cpu(), b.cpu())));
+        };
+        close("s", got.s, ref.s, 1e-6, 1e-6);
+        close("y", got.y, ref.y, yt == torch::kFloat ? 1e-4 : 8e-3, 1e-4);
+        close("dx", got.dx, ref.dx, 1e-4, 1e-4);
+        close("df", got.df, ref.df, ft == torch::kFloat ? 1e-4 : 1e-2, 1e-4);
+        close("dγ", got.dgamma, ref.dgamma, 1e-4, 1e-4);
+        close("dβ", got.dbeta, ref.dbeta, 1e-4, 1e-4);
+        QCOMPARE(got.dlam.defined(), ref.dlam.defined());
+        if (ref.dlam.defined()) close("dλ", got.dlam, ref.dlam, 1e-4, 1e-4);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCudaResidualLn)
+#include "test_cuda_residual_ln.moc"
