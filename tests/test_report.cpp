@@ -247,7 +247,7 @@ private Q_SLOTS:
         QCOMPARE(layer2.x.back(), 100.0);
         QCOMPARE(layer2.y.front(), 3.0);   // both seeds: (2 + 4) / 2
         QCOMPARE(layer2.y.back(), 2.0);    // seed 1 alone
-        QVERIFY2(fig->caption.find("Seed 2 diverged at step 41") != std::string::npos, fig->caption.c_str());
+        QVERIFY2(fig->caption.find("steps 0–100. Seed 2 diverged at step 41") != std::string::npos, fig->caption.c_str());
         auto pre = std::find_if(f.figures.begin(), f.figures.end(), [](const Figure& g) { return g.id == "f05-fc2-per-step-pre-ln"; });
         QVERIFY(pre != f.figures.end() && pre->caption.find("diverged") == std::string::npos);
     }

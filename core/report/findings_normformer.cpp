@@ -67,7 +67,10 @@ static Finding early_fc2_grads(const json& e, const std::vector<RunData>& runs) 
                 if (x[i] <= 2 * early) line.x.push_back(x[i]), line.y.push_back(y[i]);
             fl.lines.push_back(line);
         }
-        fl.caption = "Mean over seeds, first " + std::to_string(2 * early) + " steps.";
+        int64_t last = 0;   // the runs may end before 2·early
+        for (auto& line : fl.lines)
+            if (!line.x.empty()) last = std::max(last, static_cast<int64_t>(line.x.back()));
+        fl.caption = "Mean over seeds, steps 0–" + std::to_string(last) + ".";
         for (auto* r : *rs)
             if (r->status == RunStatus::Diverged && r->status_step <= 2 * early)
                 fl.caption += " Seed " + std::to_string(r->seed()) + " diverged at step " + std::to_string(r->status_step) +
