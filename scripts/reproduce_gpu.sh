@@ -5,8 +5,11 @@
 #                                            # scales of experiments/reproduction/ngpt.json (finding 10),
 #                                            # normformer_lr.json (finding 6, the learning rate tuned per model;
 #                                            # normformer.json's runs at 2e-3 among them), normformer_gains.json
-#                                            # (finding 8, on the same NormFormer runs) and deep_stack.json
-#                                            # (finding 9) (bf16, --device cuda), xiong_init.json (findings 1-3, at
+#                                            # (finding 8, on the same NormFormer runs), deep_stack.json
+#                                            # (finding 9), then xiong_warmup.json (finding 4: 16 runs of 41 M
+#                                            # tokens) and normformer_lr_stability.json (finding 7: 6 runs, each
+#                                            # until it diverges, ≤ 98 M tokens) (bf16, --device cuda, the English
+#                                            # corpus), xiong_init.json (findings 1-3, at
 #                                            # initialization: nothing trained) and experiments/normformer_early.json
 #                                            # (finding 5: the first 100 steps) into $NORMLAB_GPU_STORE, then
 #                                            # the report. Runs already in that store are reused, so a stopped
@@ -32,7 +35,8 @@ else
   [ -s normlab-data/english.txt ] || python3 scripts/make_corpus.py --out normlab-data
   EXPERIMENTS=(experiments/reproduction/xiong_init.json experiments/normformer_early.json experiments/reproduction/ngpt.json
                experiments/reproduction/normformer_lr.json experiments/reproduction/normformer_gains.json
-               experiments/reproduction/deep_stack.json)
+               experiments/reproduction/deep_stack.json experiments/reproduction/xiong_warmup.json
+               experiments/reproduction/normformer_lr_stability.json)
   STORE="${NORMLAB_GPU_STORE:-normlab-out/reproduction-gpu.sqlite}"
   mkdir -p "$(dirname "$STORE")"
   TRAIN=(--device cuda)

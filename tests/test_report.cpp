@@ -94,6 +94,14 @@ private Q_SLOTS:
             if (path.find("/reproduction/") == std::string::npos) continue;
             QVERIFY2(ex.report.is_array() && !ex.report.empty(), path.c_str());
             QVERIFY2(!ex.scales.empty(), (path + " has no gpu scale").c_str());
+            // At the gpu scale every run reads the English corpus (the fortunes overfit at that size), and
+            // whatever trains past its first step does so in bf16.
+            for (auto& r : load_experiment(path, "gpu").runs) {
+                QVERIFY2(r.config.data.source == DataSource::File && r.config.data.path == "normlab-data/english.txt",
+                         (path + ": " + r.name + " does not read normlab-data/english.txt at the gpu scale").c_str());
+                QVERIFY2(r.config.train.steps <= 1 || r.config.train.precision == "bf16",
+                         (path + ": " + r.name + " trains in " + r.config.train.precision + " at the gpu scale").c_str());
+            }
             for (auto& r : ex.report) {
                 QVERIFY(known_finding(r["finding"].get<int>()));
                 findings.insert(r["finding"].get<int>());
