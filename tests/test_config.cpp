@@ -9,6 +9,8 @@
 
 #include <QtTest/QtTest>
 
+#include <QDirIterator>
+
 #include <cmath>
 #include <fstream>
 
@@ -296,6 +298,24 @@ private Q_SLOTS:
             }
         }
         QVERIFY(checked >= 8);   // the reproduction experiments' and gpt2_small's gpu scales
+    }
+
+    // At the gpu scale every reproduction run reads the English corpus (the fortunes would be memorized at
+    // that size), and whatever trains past its first step does so in bf16.
+    void gpuScalesReadTheCorpusInBf16() {
+        QDirIterator it(NORMLAB_SOURCE_DIR "/experiments/reproduction", {"*.json"}, QDir::Files);
+        int files = 0;
+        while (it.hasNext()) {
+            const std::string path = it.next().toStdString();
+            ++files;
+            for (auto& r : load_experiment(path, "gpu").runs) {
+                QVERIFY2(r.config.data.source == DataSource::File && r.config.data.path == "normlab-data/english.txt",
+                         (path + ": " + r.name + " does not read normlab-data/english.txt").c_str());
+                QVERIFY2(r.config.train.steps <= 1 || r.config.train.precision == "bf16",
+                         (path + ": " + r.name + " trains in " + r.config.train.precision).c_str());
+            }
+        }
+        QVERIFY(files >= 8);
     }
 
     // normformer_early.json: at the default scale normformer.json's own runs (a report reuses them); at
