@@ -6,7 +6,9 @@
 // themselves through residual_layer_norm() (scripts/gpu_session.sh graph runs
 // this). Whole models with the kernel on and off: test_cuda_kernels.
 #include "core/model/fused_ops.h"
+#include "core/model/gpt.h"
 #include "tests/kernel_bodies_cpu.h"
+#include "tests/test_util.h"
 
 #include <QtTest/QtTest>
 
@@ -195,6 +197,70 @@ private Q_SLOTS:
                         compare(what, got, ref, ft, yt);
                         if (QTest::currentTestFailed()) return;
                     }
+    }
+
+    // The model's use of the kernel — Post-LN's two adds a block, Pre-LN's LN₂
+    // inside a block and its last add across blocks with the next block's LN₁
+    // or the final LN; each with its block's λ, α and the step's α_t — checked
+    // on the CPU: residual_layer_norm computes its contract with eager ops
+    // there (set_residual_layer_norm_on_cpu), and the loss and every gradient
+    // must be the eager model's. The norms' gains and biases and λ are made to
+    // differ from layer to layer first, so a norm taken from the wrong place
+    // shows.
+    void modelsUseItRight_data() {
+        QTest::addColumn<int>("scheme");
+        QTest::addColumn<bool>("res_scale");
+        QTest::addColumn<double>("alpha");    // DeepNorm's residual α (0: the scheme's own)
+        QTest::addColumn<double>("branch");   // BranchNorm's α_t
+        QTest::newRow("pre_ln") << static_cast<int>(Scheme::PreLN) << false << 0.0 << 1.0;
+        QTest::newRow("pre_ln + α + α_t") << static_cast<int>(Scheme::PreLN) << false << 1.3 << 0.7;
+        QTest::newRow("normformer + ResScale") << static_cast<int>(Scheme::NormFormer) << true << 0.0 << 1.0;
+        QTest::newRow("post_ln") << static_cast<int>(Scheme::PostLN) << false << 0.0 << 1.0;
+        QTest::newRow("post_ln + ResScale") << static_cast<int>(Scheme::PostLN) << true << 0.0 << 1.0;
+        QTest::newRow("deepnorm") << static_cast<int>(Scheme::DeepNorm) << false << 0.0 << 1.0;
+        QTest::newRow("branchnorm") << static_cast<int>(Scheme::BranchNorm) << false << 0.0 << 0.4;
+    }
+    void modelsUseItRight() {
+        QFETCH(int, scheme);
+        QFETCH(bool, res_scale);
+        QFETCH(double, alpha);
+        QFETCH(double, branch);
+        torch::manual_seed(13);
+        ModelConfig mc = test::tiny(static_cast<Scheme>(scheme)).model;
+        mc.n_layers = 3;
+        if (res_scale) mc.normformer.res_scale = true;
+        if (alpha > 0) mc.deepnorm.residual = true, mc.deepnorm.alpha = alpha;
+        GPT model(mc);
+        model->reset_parameters(7);
+        model->set_branch_alpha(branch);
+        {
+            torch::NoGradGuard ng;
+            for (auto& p : model->named_parameters()) {
+                const bool norm = p.key().find("norm") != std::string::npos || p.key().find("res_scale") != std::string::npos;
+                if (norm) p.value().copy_(p.key().find("bias") != std::string::npos ? 0.2 * torch::randn_like(p.value())
+                                                                                     : 0.5 + torch::rand_like(p.value()));
+            }
+        }
+        const auto idx = torch::randint(0, 256, {4, 16}, torch::kLong), targets = torch::randint(0, 256, {4, 16}, torch::kLong);
+        auto run = [&](bool contract) {
+            set_residual_layer_norm_on_cpu(contract);
+            model->zero_grad();
+            const auto loss = model->loss(model->forward(idx), targets);
+            loss.backward();
+            set_residual_layer_norm_on_cpu(false);
+            std::vector<torch::Tensor> grads;
+            for (auto& p : model->parameters()) grads.push_back(p.grad().defined() ? p.grad().clone() : torch::zeros_like(p));
+            return std::make_pair(loss.item<double>(), grads);
+        };
+        const auto [l0, g0] = run(false);
+        const int64_t before = residual_layer_norm_calls();
+        const auto [l1, g1] = run(true);
+        QCOMPARE(residual_layer_norm_calls() - before, int64_t(2 * mc.n_layers));   // every LayerNorm after an add
+        QVERIFY2(std::abs(l1 - l0) <= 1e-6 * std::abs(l0), qPrintable(QString("loss %1 against %2").arg(l1).arg(l0)));
+        for (size_t i = 0; i < g0.size(); ++i) {
+            const double scale = g0[i].abs().max().item<double>(), diff = (g1[i] - g0[i]).abs().max().item<double>();
+            QVERIFY2(diff <= 1e-5 * scale + 1e-9, qPrintable(QString("parameter %1's gradient off by %2 of %3").arg(i).arg(diff).arg(scale)));
+        }
     }
 
 private:

@@ -71,6 +71,11 @@ torch::Tensor fused_gelu_layer_norm(const torch::Tensor& h, const torch::Tensor&
 bool residual_layer_norm(const torch::Tensor& x, const torch::Tensor& f, const torch::Tensor& lam, double a, double b,
                          const torch::Tensor& gamma, const torch::Tensor& beta, double eps, torch::ScalarType y_type,
                          torch::Tensor& s, torch::Tensor& y);
+// Tests: residual_layer_norm computes its contract with eager ops on CPU
+// tensors too (the model's use of it — which norms, λ, α, α_t — is then
+// checked without a GPU), and how many times it has taken over.
+void set_residual_layer_norm_on_cpu(bool on);
+int64_t residual_layer_norm_calls();
 
 // SwiGLU's output for a packed h = [u | g]: empty, h's shape with the last
 // dimension halved, h's type and device (the CPU and CUDA kernels share it).
