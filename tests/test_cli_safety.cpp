@@ -129,7 +129,10 @@ private Q_SLOTS:
         QProcess p;
         p.start(QStringLiteral(NORMLAB_CLI), {"run", exp, "--store", store});
         QVERIFY(p.waitForStarted());
-        QTest::qWait(2500);
+        // Until both runs are queued, however slow the machine (a fixed 2.5 s was too short for
+        // test_cli's like test under the sanitizers beside test_neighbours' load), then into the first.
+        QTRY_VERIFY_WITH_TIMEOUT(runs_in(store) >= 2, 60000);
+        QTest::qWait(1000);
         ::kill(static_cast<pid_t>(p.processId()), SIGINT);
         QVERIFY(p.waitForFinished(20000));
         QCOMPARE(p.exitCode(), 130);
