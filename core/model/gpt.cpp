@@ -51,6 +51,9 @@ torch::ScalarType linear_input_type(const torch::Tensor& x) {
     return x.is_cuda() && cuda_autocast_bf16() ? torch::kBFloat16 : torch::kFloat;
 }
 
+// t·k, the product skipped for k = 1 (DeepNorm's α and BranchNorm's α_t when off).
+torch::Tensor times(const torch::Tensor& t, double k) { return k == 1.0 ? t : t * k; }
+
 torch::Tensor rotate_half(const torch::Tensor& x) {   // (..., d_h) → (-x2, x1)
     const int64_t h = x.size(-1) / 2;
     return torch::cat({-x.narrow(-1, h, h), x.narrow(-1, 0, h)}, -1);
@@ -298,15 +301,14 @@ std::pair<torch::Tensor, torch::Tensor> BlockImpl::forward_pre_ln(const torch::T
     torch::Tensor x1, h;   // x₁ = α·x + α_t·ATTN(LN₁(x)), h = LN₂(x₁): one CUDA kernel where it applies
     if (!residual_layer_norm(x, a, torch::Tensor(), residual_alpha, branch, norm2->weight, norm2->bias, norm2->eps,
                              linear_input_type(x), x1, h)) {
-        x1 = (residual_alpha == 1.0 ? x : x * residual_alpha) + (branch == 1.0 ? a : a * branch);
+        x1 = times(x, residual_alpha) + times(a, branch);
         h = norm2(x1);
     }
     return {x1, mlp(h, cap)};
 }
 
 torch::Tensor BlockImpl::residual_sum(const torch::Tensor& x1, const torch::Tensor& f_in, double branch) {
-    const auto r = residual_alpha == 1.0 ? x1 : x1 * residual_alpha;
-    const auto f = branch == 1.0 ? f_in : f_in * branch;
+    const auto r = times(x1, residual_alpha), f = times(f_in, branch);
     if (res_scale.defined()) return torch::addcmul(f, r, res_scale);   // λ ⊙ x + f in one pass
     return r + f;
 }
@@ -317,8 +319,7 @@ torch::Tensor BlockImpl::add_norm(Norm& norm, const torch::Tensor& r_in, const t
     torch::Tensor s, y;
     if (residual_layer_norm(r_in, f_in, lam, residual_alpha, branch, norm->weight, norm->bias, norm->eps, y_type, s, y))
         return y;
-    const auto r = residual_alpha == 1.0 ? r_in : r_in * residual_alpha;
-    const auto f = branch == 1.0 ? f_in : f_in * branch;
+    const auto r = times(r_in, residual_alpha), f = times(f_in, branch);
     return norm(lam.defined() ? torch::addcmul(f, r, lam) : r + f);
 }
 
