@@ -85,8 +85,11 @@ fuzz_one() {
 
 # The targets side by side, one per core (each is one process on one thread,
 # and each fuzzes the same inputs whatever runs beside it); the reports are
-# printed in the targets' order once all have ended. Ctrl-C stops them all.
-trap 'kill $(jobs -p) 2>/dev/null; exit 130' INT TERM
+# printed in the targets' order once all have ended. Ctrl-C or SIGTERM stops
+# them all: each target runs in a process group of its own (set -m), ended
+# whole, fuzzer included (killing the job's shell alone left it running).
+set -m
+trap 'for p in $(jobs -p); do kill -TERM -- "-$p"; done 2>/dev/null; exit 130' INT TERM
 jobs_max=$(nproc)
 declare -A pid_of
 for target in "${TARGETS[@]}"; do
