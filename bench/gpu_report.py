@@ -49,7 +49,10 @@ def gpu_table(args, results, sizes, schemes, impls, w):
             fpt = flops_per_token(s, glu=scheme in ("ngpt", "pre_ln_glu"))
             cells = [size, scheme]
             for i in impls:
-                ms = median(r[i["name"]])
+                ms = median(r.get(i["name"], []))
+                if ms != ms:   # the contestant failed
+                    cells.append("failed")
+                    continue
                 tps = s["batch"] * s["ctx"] / (ms / 1000)
                 mem = r.get("memory_gib", {}).get(i["name"])
                 mfu = f"{fpt * tps / peak:.1%}" if peak else "–"

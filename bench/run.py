@@ -25,9 +25,10 @@ import sys
 import tempfile
 
 from cpu_levers import kernel_levers, levers
-from common import log, median, run_json
+from common import ContestantError, log, median, run_json
 from contestants import implementations, python_torch
 from gpu_report import gpu_table
+from raw import load_raw, ms_cell, paired_ratio, ratio_cell, save_raw
 from overheads import probe_overhead, scheme_overhead
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -71,11 +72,6 @@ def spread(xs):
     return (q[2] - q[0]) / statistics.median(xs)
 
 
-def paired_ratio(r, peer, core="normlab"):
-    """Median over repetitions of peer/core step time, each pair measured in the same repetition."""
-    return median([p / c for p, c in zip(r["rep_" + peer], r["rep_" + core])])
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default=os.path.join(ROOT, "build"),
@@ -106,14 +102,13 @@ def main():
     ap.add_argument("--dry-run", action="store_true",
                     help="print the commands section 1 would run, run nothing (keeps the CUDA path checked on CPU)")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "PERFORMANCE.md"))
-    ap.add_argument("--from-results", metavar="RESULTS.json",
-                    help="write the report again from a run's raw results (its last line names them), running nothing")
+    ap.add_argument("--from-results", metavar="RESULTS.json", nargs="+",
+                    help="write the report again from a run's raw results (its last line names them), running nothing;"
+                         " several files (runs of other schemes or sizes with the same contestants) make one report")
     args = ap.parse_args()
     if args.from_results:
-        with open(args.from_results) as f:
-            raw = json.load(f)
+        raw, results = load_raw(args.from_results)
         args.__dict__.update(raw.get("args", {}))
-        results = {tuple(k.split("/")): v for k, v in raw["results"].items()}
         sizes = [(n, s) for n, s in SIZES if any(k[0] == n for k in results)]
         schemes = [sc for sc in SCHEMES if any(k[1] == sc for k in results)]
         write_report(args, results, raw["probe"], raw["store"], sizes, schemes, raw["impls"], raw["lever"],
@@ -177,7 +172,15 @@ def main():
                     if args.dry_run:
                         print(" ".join(cmd))
                         continue
-                    out = run_json(cmd)
+                    if impl["name"] in r.get("failed", {}):
+                        continue
+                    try:
+                        out = run_json(cmd)
+                    except ContestantError as e:
+                        # One contestant's failure (a compiler error, memory) is recorded; the others go on.
+                        log(f"{size} {scheme}: {impl['name']} failed: {str(e)[-1500:]}")
+                        r.setdefault("failed", {})[impl["name"]] = e.why
+                        continue
                     r.setdefault(impl["name"], []).extend(out["step_ms"])
                     r.setdefault("rep_" + impl["name"], []).append(out["step_ms_median"])
                     r["params"][impl["name"]] = out["parameters"]
@@ -188,7 +191,8 @@ def main():
                                                                           r.get("memory_gib", {}).get(impl["name"], 0))
             if args.dry_run or args.throughput_from:
                 continue
-            log(f"{size:6s} {scheme:10s} " + "  ".join(f"{i['name']} {median(r[i['name']]):7.1f} ms" for i in impls)
+            save_raw(os.path.join(tmp, "results.json"), results, impls, args)
+            log(f"{size:6s} {scheme:10s} " + "  ".join(f"{i['name']} {ms_cell(r, i['name']):>7s} ms" for i in impls)
                 + "  " + "  ".join(f"{c['name']}/{p['name']} {paired_ratio(r, p['name'], c['name']):.2f}"
                                    for c in cores[:1] for p in peers))
     if args.dry_run:
@@ -210,12 +214,7 @@ def main():
                 log(f"op {o['op']} {o['shape']}: eager {o['eager_ms']:.2f} ms, fused {o['fused_ms']:.2f} ms")
         gui = gui_latency(args, tmp)
     # raw measurements first, so a report bug never loses an hour's run
-    with open(os.path.join(tmp, "results.json"), "w") as f:
-        json.dump({"results": {f"{k[0]}/{k[1]}": v for k, v in results.items()}, "probe": probe, "store": store,
-                   "lever": lever, "fused": fused, "gui": gui, "overhead": overhead,
-                   "impls": impls, "args": {k: getattr(args, k) for k in
-                                            ("reps", "steps", "warmup", "threads", "device", "python2",
-                                             "precision")}}, f)
+    save_raw(os.path.join(tmp, "results.json"), results, impls, args, probe, store, lever, fused, gui, overhead)
     log(f"raw results: {os.path.join(tmp, 'results.json')}")
     write_report(args, results, probe, store, sizes, schemes, impls, lever, fused, gui, overhead)
 
@@ -273,7 +272,8 @@ def write_report(args, results, probe, store, sizes, schemes, impls, lever, fuse
     for size, s in sizes:
         for scheme in schemes:
             r = results[(size, scheme)]
-            cells = [size, scheme, f"{r['params'][cores[0]['name']]:,}"] + [f"{median(r[i['name']]):.1f}" for i in impls]
+            params = r["params"].get(cores[0]["name"], next(iter(r["params"].values()), None))
+            cells = [size, scheme, f"{params:,}" if params else "–"] + [ms_cell(r, i["name"]) for i in impls]
             w("| " + " | ".join(cells) + " |")
             for c in cores:
                 for p in peers + [x for x in cores if x is not c]:
@@ -290,17 +290,23 @@ def write_report(args, results, probe, store, sizes, schemes, impls, lever, fuse
     w("|" + "---|" * (head.count("|") - 1))
     for size, s in sizes:
         for scheme in schemes:
-            cells = [size, scheme] + [f"**{ratios[(c['name'], p['name'])][(size, scheme)]:.2f}×**" for c, p in pairs]
+            cells = [size, scheme] + [ratio_cell(ratios[(c["name"], p["name"])][(size, scheme)]) for c, p in pairs]
             if len(cores) == 2:
-                cells.append(f"{ratios[(cores[1]['name'], cores[0]['name'])][(size, scheme)]:.2f}×")
+                cells.append(ratio_cell(ratios[(cores[1]["name"], cores[0]["name"])][(size, scheme)], bold=False))
             w("| " + " | ".join(cells) + " |")
     w("")
+    failed = [(k, name, why) for k in sorted(results) for name, why in results[k].get("failed", {}).items()]
+    if failed:
+        w("Contestants that failed (the others were measured): " + "; ".join(
+            f"{k[0]} {k[1]} `{name}` ({why})"
+            for k, name, why in failed) + ".")
+        w("")
     if args.device.startswith("cuda"):
         gpu_table(args, results, sizes, schemes, impls, w)
     tokens = sizes[0][1]["batch"] * sizes[0][1]["ctx"]
     w(f"Sizes: small = d 128 × 4 layers × 4 heads, d_ff 512; medium = d 256 × 6 layers × 8 heads, d_ff 1024;"
       f" context 128, batch 16 ({tokens:,} tokens a step). Parameter counts of every contestant are equal"
-      f" ({'yes' if all(len(set(results[k]['params'].values())) == 1 for k in results) else 'NO'}).")
+      f" ({'yes' if all(len(set(results[k]['params'].values())) <= 1 for k in results) else 'NO'}).")
     w("")
     overhead, scheme_over = {}, {}
     if probe:
@@ -402,13 +408,15 @@ def write_report(args, results, probe, store, sizes, schemes, impls, lever, fuse
     w("|---|---|---|")
 
     def target(core, peer, goal, what):
-        rs = ratios.get((core["name"], peer["name"]))
+        rs = {k: x for k, x in ratios.get((core["name"], peer["name"]), {}).items() if x == x}
         if not rs:
             return
         lo = min(rs.values())
         worst = min(rs, key=rs.get)
+        unmeasured = len(ratios[(core["name"], peer["name"])]) - len(rs)
         w(f"| `{core['name']}` ≥ {goal:.1f}× {what}, every scheme and size | lowest {lo:.2f}× ({worst[0]} {worst[1]})"
-          f" | {'yes' if lo >= goal else '**no**'} |")
+          + (f"; {unmeasured} not measured (a contestant failed)" if unmeasured else "")
+          + f" | {'yes' if lo >= goal and not unmeasured else '**no**'} |")
 
     for c in cores:
         for p in peers:

@@ -89,6 +89,7 @@ fuzz_one() {
 # them all: each target runs in a process group of its own (set -m), ended
 # whole, fuzzer included (killing the job's shell alone left it running).
 set -m
+# shellcheck disable=SC2154  # p is the trap's own loop variable
 trap 'for p in $(jobs -p); do kill -TERM -- "-$p"; done 2>/dev/null; exit 130' INT TERM
 jobs_max=$(nproc)
 declare -A pid_of

@@ -35,3 +35,10 @@ find /usr/share/games/fortunes -maxdepth 1 -type f ! -name '*.dat' ! -name '*.u8
 mkdir -p "$(dirname "$OUT")"
 tar -C "$T" -cJf "$OUT" gpu
 echo "gpu_bundle: $OUT ($(du -h "$OUT" | cut -f1))"
+# The English corpus travels beside the bundle: gpu_session.sh's findings step unpacks it.
+if [ -s normlab-data/english.txt.xz ]; then
+  cp normlab-data/english.txt.xz "$(dirname "$OUT")/"
+  echo "gpu_bundle: $(dirname "$OUT")/english.txt.xz ($(du -h normlab-data/english.txt.xz | cut -f1)), for the findings step"
+else
+  echo "gpu_bundle: no normlab-data/english.txt.xz (python3 scripts/make_corpus.py makes it): the findings step needs it" >&2
+fi

@@ -13,19 +13,36 @@
 #             and Pre-LN at the gpu size with NORMLAB_CUDA_KERNELS=1 against without
 #   precision six schemes, 100 steps, fp32 / tf32 / bf16 on the GPU (stores kept)
 #   bench     bench/run.py --device cuda at the gpu size (BENCH_ARGS to change)
-#   findings  issue 26's runs at --scale gpu, several at once on the GPU (FINDINGS, FINDINGS_SECONDS)
+#   findings  issue 26's runs at --scale gpu, several at once on the GPU (FINDINGS, FINDINGS_SECONDS), waited
+#             for; with FINDINGS_DETACH=1 started in a process session of their own (setsid), so that they go on
+#             after this call returns, into the next calls on the same warm machine (the device tool ends a call's
+#             other processes when it returns), and this step returns once each has trained a step
+#   collect   waits for the detached runs (at most COLLECT_SECONDS, default 540), then merges every run
+#             (a consistent copy of one still training) into OUTDIR/findings.sqlite and prints the logs' last lines
 #   profile   Kineto traces of the core and eager PyTorch at the gpu size in bf16, summed per kernel
+# GPU_SESSION_DEVICE=cpu rehearses the steps that train (findings, collect, precision) on a machine without a GPU,
+# so that a change to the CLI or the experiments that would break them is found before device time is spent.
 # Usage: bash scripts/gpu_session.sh BUNDLE.tar.xz OUTDIR STEP...
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 BUNDLE="$1" OUTDIR="$2"
 shift 2
 mkdir -p "$OUTDIR"
-W="$(mktemp -d)"
-tar -C "$W" -xJf "$BUNDLE" || { echo "gpu_session: cannot unpack $BUNDLE" >&2; exit 1; }
+DEVICE="${GPU_SESSION_DEVICE:-cuda}"
+# The bundle is unpacked once per machine, into a folder that outlives the call: the detached runs of one
+# call read its libraries while later calls run.
+W="${GPU_SESSION_DIR:-/tmp/normlab-gpu-session}"
+SUM="$(sha256sum "$BUNDLE" | cut -c1-16)"
+if [ "$(cat "$W/bundle.sum" 2>/dev/null)" != "$SUM" ]; then
+  pgrep -f "$W/" > /dev/null && { echo "gpu_session: runs of another bundle are still training from $W" >&2; exit 1; }
+  rm -rf "$W/gpu" && mkdir -p "$W"
+  tar -C "$W" -xJf "$BUNDLE" || { echo "gpu_session: cannot unpack $BUNDLE" >&2; exit 1; }
+  echo "$SUM" > "$W/bundle.sum"
+fi
 G="$W/gpu"
 mkdir -p build-torch2
-cp -r "$G"/build-torch2/. build-torch2/
+# --remove-destination: a binary that a detached run executes is replaced, not written into (ETXTBSY)
+cp -r --remove-destination "$G"/build-torch2/. build-torch2/
 # The binaries name their sources and siblings by the absolute path they were built at (/work/main).
 if [ ! -e /work/main ] && [ "$(pwd)" != /work/main ]; then mkdir -p /work && ln -s "$(pwd)" /work/main; fi
 TORCH_LIB="$(python3 -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')"
@@ -35,6 +52,49 @@ printf '<?xml version="1.0"?>\n<fontconfig><dir>%s</dir><cachedir>%s</cachedir><
 export FONTCONFIG_FILE="$W/fonts.conf" NORMLAB_CORPUS_DIR="$G/fortunes" PYTHONUNBUFFERED=1
 CLI=build-torch2/app/normlab-cli
 step() { echo "=== $1 ($(date -u +%T))"; }
+DETACH=""; [ "${FINDINGS_DETACH:-0}" = 1 ] && DETACH=1
+# bench/run.py against the GPU build in a scratch folder of its own; its raw results (written after each
+# configuration, so a benchmark stopped by its time limit keeps what it measured) come back as
+# OUTDIR/results-NAME.json, to be drawn here with bench/run.py --from-results (several files make one table).
+bench_py() {
+  local name="$1" seconds="$2" t="$W/bench-$1"
+  shift 2
+  rm -rf "$t" && mkdir -p "$t"
+  TMPDIR="$t" timeout "$seconds" python3 bench/run.py --device cuda --build none --build2 build-torch2 --python none \
+    --python2 "$(command -v python3)" --throughput-only --out "$OUTDIR/PERFORMANCE-$name.md" "$@"
+  cp "$t"/normlab-bench-*/results.json "$OUTDIR/results-$name.json" 2>/dev/null
+}
+summarize_findings() {
+  for f in "$W"/stores/*.log; do
+    [ -e "$f" ] || continue
+    echo "-- $(basename "$f" .log)"; grep -v " step " "$f" | tail -3; grep " step " "$f" | tail -1
+  done
+}
+# Every run into one store in OUTDIR (findings.sqlite: the device tool brings back 8 files): SQLite's backup
+# of each run's store first, a consistent copy even of one a run still writes, then normlab-cli merge.
+# Past 15 MiB it comes back xz-compressed (findings.sqlite.xz; the tool's limit is 16 MiB a file).
+collect_findings() {
+  summarize_findings
+  local copies="$W/copies" f
+  rm -rf "$copies" && mkdir -p "$copies"
+  for f in "$W"/stores/*.sqlite; do
+    [ -e "$f" ] || continue
+    python3 -c 'import sqlite3, sys
+src = sqlite3.connect(sys.argv[1], timeout=60); dst = sqlite3.connect(sys.argv[2])
+src.backup(dst); dst.close(); src.close()' "$f" "$copies/$(basename "$f")" || echo "gpu_session: could not copy $f" >&2
+  done
+  if ls "$copies"/*.sqlite > /dev/null 2>&1; then
+    rm -f "$OUTDIR/findings.sqlite" "$OUTDIR/findings.sqlite.xz"
+    # the checkpoints stay on the machine (hundreds of MB each): the merge says so for each run
+    $CLI merge "$copies"/*.sqlite --into "$OUTDIR/findings.sqlite" 2>&1 | grep -v "could not be copied"
+    rm -rf "$OUTDIR/findings.sqlite.checkpoints"
+    if [ "$(stat -c %s "$OUTDIR/findings.sqlite")" -gt $((15 * 1024 * 1024)) ]; then
+      xz -T0 -6 "$OUTDIR/findings.sqlite"
+    fi
+    ls -ld "$OUTDIR"/findings.sqlite*
+  fi
+  pgrep -f "$W/stores/" > /dev/null && echo "gpu_session: runs still training; their stores were copied as they stand"
+}
 for s in "$@"; do
   case "$s" in
     check)
@@ -63,8 +123,7 @@ for s in "$@"; do
       for t in test_cuda_kernels test_cuda_residual_ln; do
         timeout 120 build-torch2/tests/$t 2>&1 | tee "$OUTDIR/$t.log" | grep -E "^(PASS|FAIL|SKIP|Totals)"
       done
-      timeout "${GRAPH_TIMEOUT:-300}" python3 bench/run.py --device cuda --build none --build2 build-torch2 --python none --python2 "$(command -v python3)" \
-        --throughput-only --out "$OUTDIR/PERFORMANCE-graph.md" --sizes small --precision bf16 --reps 2 --steps 30 \
+      bench_py graph "${GRAPH_TIMEOUT:-300}" --sizes small --precision bf16 --reps 2 --steps 30 \
         2>&1 | tee "$OUTDIR/bench-graph.log" | grep -vE "^\s*$" | tail -20
       # nGPT, NormFormer and Pre-LN at GPT-2 small's shape, NormLab's CUDA kernels off and on, alternated
       for scheme in ngpt normformer pre_ln; do
@@ -81,16 +140,13 @@ except ValueError: print("no result (the error is above)")'
     precision)
       step precision
       for p in fp32 tf32 bf16; do
-        timeout 200 $CLI run tests/data/precision.json --store "$OUTDIR/precision-$p.sqlite" --device cuda --precision "$p" 2>&1 | tail -7
+        timeout 200 $CLI run tests/data/precision.json --store "$OUTDIR/precision-$p.sqlite" --device "$DEVICE" --precision "$p" 2>&1 | tail -7
       done
       python3 tests/precision_parity.py --compare "$OUTDIR"/precision-fp32.sqlite "$OUTDIR"/precision-tf32.sqlite "$OUTDIR"/precision-bf16.sqlite | tee "$OUTDIR/precision.txt" ;;
     bench)
       step bench
       # shellcheck disable=SC2086
-      timeout "${BENCH_TIMEOUT:-560}" python3 bench/run.py --device cuda --build none --build2 build-torch2 --python none --python2 "$(command -v python3)" \
-        --throughput-only --out "$OUTDIR/PERFORMANCE-gpu.md" ${BENCH_ARGS:---sizes gpu --precision bf16 --reps 2 --steps 20} \
-        2>&1 | tee "$OUTDIR/bench.log"
-      cp /tmp/normlab-bench-*/results.json "$OUTDIR/" 2>/dev/null ;;
+      bench_py gpu "${BENCH_TIMEOUT:-560}" ${BENCH_ARGS:---sizes gpu --precision bf16 --reps 2 --steps 20} 2>&1 | tee "$OUTDIR/bench.log" ;;
     profile)
       # Kineto traces of the core and of eager PyTorch (PROFILE_SCHEMES at the gpu size, bf16), summed per kernel.
       step profile
@@ -109,7 +165,9 @@ json.dump(c, open(sys.argv[1], "w"))' "$W/$scheme.json"
       done ;;
     findings)
       # Issue 26: the runs FINDINGS names ("EXPERIMENT|RUN;..."), at --scale gpu, side by side on the one GPU, each
-      # into its own store; stopped with Ctrl-C (a checkpoint kept) after FINDINGS_SECONDS; the stores land in OUTDIR.
+      # into its own store; stopped with Ctrl-C (a checkpoint kept) after FINDINGS_SECONDS; merged into OUTDIR.
+      # The stores stay on the machine: a later findings step adds runs beside those still training (a run
+      # whose store is there already is not started again), and collect brings them all.
       step findings
       if [ ! -s normlab-data/english.txt ]; then
         mkdir -p normlab-data
@@ -118,17 +176,48 @@ json.dump(c, open(sys.argv[1], "w"))' "$W/$scheme.json"
       fi
       sha256sum normlab-data/english.txt
       mkdir -p "$W/stores"
+      started=()
       IFS=';' read -ra pairs <<< "${FINDINGS:?FINDINGS=EXPERIMENT|RUN;...}"
       for pair in "${pairs[@]}"; do
         exp="${pair%%|*}" run="${pair#*|}"
         name="$(basename "$exp" .json)-$(echo "$run" | tr -c 'A-Za-z0-9.\n' '_')"
-        timeout -s INT "${FINDINGS_SECONDS:-480}" $CLI run "$exp" --scale gpu --only "$run" --device cuda \
-          --store "$W/stores/$name.sqlite" > "$W/stores/$name.log" 2>&1 &
+        if [ -e "$W/stores/$name.sqlite" ]; then
+          echo "gpu_session: $name was started on this machine already (collect brings it)"
+          continue
+        fi
+        # The store's path names $W/stores/, which is how collect finds the runs still training.
+        ${DETACH:+setsid} timeout -s INT "${FINDINGS_SECONDS:-480}" "$(pwd)/$CLI" run "$exp" --scale gpu --only "$run" \
+          --device "$DEVICE" --store "$W/stores/$name.sqlite" > "$W/stores/$name.log" 2>&1 < /dev/null &
+        started+=("$name")
       done
-      wait
-      for f in "$W"/stores/*.log; do echo "-- $(basename "$f")"; grep -v " step " "$f" | tail -3; grep " step " "$f" | tail -1; done
-      cp "$W"/stores/*.sqlite "$OUTDIR"/ ;;
+      if [ -n "$DETACH" ]; then
+        # back once every run started here has logged a step or ended (a refused configuration ends at once)
+        for _ in $(seq 1 "${FINDINGS_START_SECONDS:-300}"); do
+          waiting=0
+          for name in "${started[@]}"; do
+            grep -q " step " "$W/stores/$name.log" 2> /dev/null || ! pgrep -f "$W/stores/$name.sqlite" > /dev/null || waiting=1
+          done
+          [ "$waiting" = 0 ] && break
+          sleep 1
+        done
+        summarize_findings
+      else
+        wait
+        collect_findings
+      fi ;;
+    collect)
+      step collect
+      for _ in $(seq 1 "${COLLECT_SECONDS:-540}"); do
+        pgrep -f "$W/stores/" > /dev/null || break
+        sleep 1
+      done
+      collect_findings ;;
     *) echo "gpu_session: unknown step $s" >&2 ;;
   esac
 done
-rm -rf "$W"
+# The device tool brings back 8 files of OUTDIR: past that the logs travel as one archive.
+if [ "$(find "$OUTDIR" -maxdepth 1 -type f | wc -l)" -gt 8 ]; then
+  (cd "$OUTDIR" && tar -cJf session-logs.tar.xz ./*.log && rm -f ./*.log)
+  echo "gpu_session: the logs are in $OUTDIR/session-logs.tar.xz"
+fi
+ls -l "$OUTDIR"

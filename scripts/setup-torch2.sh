@@ -57,10 +57,11 @@ PREFIX="$("$VENV/bin/python" -c 'import torch.utils; print(torch.utils.cmake_pre
 NVCC="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
 [ -x "$NVCC" ] || { echo "setup-torch2: the CUDA toolkit (nvcc) is missing: PyPI's LibTorch is built for CUDA" >&2; exit 1; }
 mkdir -p "$BUILD"
+PEER=()
+[ -x "${NORMLAB_BUILD_DIR:-build}/app/normlab-cli" ] && PEER=("-DNORMLAB_PEER_CLI=$PWD/${NORMLAB_BUILD_DIR:-build}/app/normlab-cli")
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNORMLAB_GUI=ON \
   -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_CUDA_COMPILER="$NVCC" -DTORCH_CUDA_ARCH_LIST="9.0" \
-  -DNORMLAB_PYTHON2="$PWD/$VENV/bin/python" \
-  $( [ -x "${NORMLAB_BUILD_DIR:-build}/app/normlab-cli" ] && echo "-DNORMLAB_PEER_CLI=$PWD/${NORMLAB_BUILD_DIR:-build}/app/normlab-cli" ) \
+  -DNORMLAB_PYTHON2="$PWD/$VENV/bin/python" "${PEER[@]}" \
   >"$BUILD/cmake-configure.log" 2>&1 || { cat "$BUILD/cmake-configure.log" >&2; exit 1; }
 cmake --build "$BUILD" -j "$(nproc)"
 echo "setup-torch2: built against LibTorch $("$VENV/bin/python" -c 'import torch; print(torch.__version__)') into $BUILD"

@@ -24,6 +24,7 @@ PACKAGES=(
   slurm-wlm munge                           # a real single-node Slurm for the scale-out tests (tests/slurm_cluster.py)
   openssh-server openssh-client             # a real sshd on 127.0.0.1 for training on a server (tests/remote_ssh.py)
   clang libclang-rt-14-dev                  # libFuzzer and the sanitizers' runtime (scripts/fuzz.sh, scripts/sanitize.sh)
+  shellcheck                                # the scripts checked as a test (shell_scripts)
 )
 
 missing=()

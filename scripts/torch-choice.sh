@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/setup.sh, run.sh and test.sh: which LibTorch the desktop
 # builds against, and where that build lives.
 #   NORMLAB_TORCH=debian   Debian's LibTorch 1.13 (CPU) into ./build

@@ -1,0 +1,51 @@
+"""bench/run.py's raw results: written after every configuration, read back (several runs into one report),
+and the cells of the report drawn from them (a failed contestant has none)."""
+import json
+import os
+import sys
+
+from common import median
+
+
+def paired_ratio(r, peer, core="normlab"):
+    """Median over repetitions of peer/core step time, each pair measured in the same repetition (nan where
+    either failed)."""
+    return median([p / c for p, c in zip(r.get("rep_" + peer, []), r.get("rep_" + core, []))])
+
+
+def ms_cell(r, name):
+    """A contestant's pooled median ms/step, or why there is none."""
+    if r.get(name):
+        return f"{median(r[name]):.1f}"
+    return "failed" if name in r.get("failed", {}) else "–"
+
+
+def ratio_cell(x, bold=True):
+    if x != x:  # nan: a contestant failed
+        return "–"
+    return f"**{x:.2f}×**" if bold else f"{x:.2f}×"
+
+
+def save_raw(path, results, impls, args, probe=None, store=None, lever=None, fused=None, gui=None, overhead=None):
+    """The raw measurements as --from-results reads them; written after every configuration too, so that a
+    benchmark stopped by a time limit keeps what it measured."""
+    with open(path + ".tmp", "w") as f:
+        json.dump({"results": {f"{k[0]}/{k[1]}": v for k, v in results.items()}, "probe": probe or {}, "store": store,
+                   "lever": lever or {}, "fused": fused or {}, "gui": gui, "overhead": overhead or {},
+                   "impls": impls, "args": {k: getattr(args, k) for k in
+                                            ("reps", "steps", "warmup", "threads", "device", "python2",
+                                             "precision")}}, f)
+    os.replace(path + ".tmp", path)
+
+
+def load_raw(paths):
+    """The first file's raw results with every file's configurations added (the same contestants in each)."""
+    raw, results = None, {}
+    for path in paths:
+        with open(path) as f:
+            one = json.load(f)
+        if raw is not None and [i["name"] for i in one["impls"]] != [i["name"] for i in raw["impls"]]:
+            sys.exit(f"--from-results: {path} has other contestants than {paths[0]}")
+        raw = raw or one
+        results.update({tuple(k.split("/")): v for k, v in one["results"].items()})
+    return raw, results

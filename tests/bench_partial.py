@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""bench/run.py keeps what it measured when part of a benchmark fails or is cut off — on a GPU machine lent
+for 30 minutes, with 10 a call, a benchmark that loses everything to one compiler error or one time limit
+costs the whole measurement.
+
+1. torch.compile fails (an interpreter that refuses `--compile`): the other contestants are measured, the
+   report says `failed` in its cells and names the failure, and the run exits 0.
+2. Stopped after its first configuration (SIGTERM, as `timeout` stops it): results.json already holds that
+   configuration, and `--from-results` draws a report from it.
+3. Two runs of other schemes with the same contestants make one report (`--from-results A B`); runs with
+   other contestants are refused.
+
+    python3 tests/bench_partial.py --build2 BUILD --python2 PYTHON --workdir DIR
+"""
+import argparse
+import glob
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RUN = os.path.join(os.path.dirname(HERE), "bench", "run.py")
+
+
+def fail(msg):
+    print(f"FAIL: {msg}")
+    sys.exit(1)
+
+
+def bench(args, work, tag, extra, python2):
+    tmp = os.path.join(work, tag)
+    os.makedirs(tmp)
+    env = dict(os.environ, TMPDIR=tmp)
+    cmd = [sys.executable, RUN, "--device", "cpu", "--build", "none", "--build2", args.build2, "--python", "none",
+           "--python2", python2, "--sizes", "small", "--reps", "1", "--steps", "2", "--warmup", "1", "--threads", "2",
+           "--throughput-only", "--out", os.path.join(work, tag + ".md")] + extra
+    return cmd, env, tmp
+
+
+def raw_results(tmp):
+    found = glob.glob(os.path.join(tmp, "normlab-bench-*", "results.json"))
+    if len(found) != 1:
+        fail(f"{tmp}: expected one results.json, found {found}")
+    with open(found[0]) as f:
+        return found[0], json.load(f)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build2", required=True)
+    ap.add_argument("--python2", required=True)
+    ap.add_argument("--workdir", required=True)
+    args = ap.parse_args()
+    work = os.path.abspath(args.workdir)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    # An interpreter whose torch.compile fails, as inductor can on a new GPU or driver.
+    broken = os.path.join(work, "python-compile-fails")
+    with open(broken, "w") as f:
+        f.write(f'#!/bin/sh\ncase " $* " in *" --compile "*) echo "InductorError: no compiler for this device" >&2;'
+                f' exit 1;; esac\nexec {args.python2} "$@"\n')
+    os.chmod(broken, 0o755)
+
+    # 1. torch.compile fails: the others are measured.
+    cmd, env, tmp = bench(args, work, "broken", ["--schemes", "pre_ln"], broken)
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    if out.returncode != 0:
+        fail(f"a failed contestant ended the benchmark (exit {out.returncode}): {out.stderr[-1500:]}")
+    with open(os.path.join(work, "broken.md")) as f:
+        report = f.read()
+    row = next((line for line in report.splitlines() if line.startswith("| small | pre_ln | ")), None)
+    if row is None or "failed" not in row or row.count(" failed ") != 1:
+        fail(f"the throughput row should say failed for torch.compile alone: {row}")
+    if "Contestants that failed" not in report or "InductorError" not in report:
+        fail("the report does not name the failure")
+    _, raw = raw_results(tmp)
+    r = raw["results"]["small/pre_ln"]
+    if "compile-" not in "".join(r.get("failed", {})) or not r.get("normlab-2") or not any(
+            k.startswith("pytorch-") and r[k] for k in r):
+        fail(f"results.json should hold the core's and eager's steps and compile's failure: {sorted(r)}")
+    print("ok 1: torch.compile failed, the core and eager PyTorch measured, the report says so")
+
+    # 2. Stopped after its first configuration: what it measured is on disk.
+    cmd, env, tmp = bench(args, work, "cut", ["--schemes", "post_ln,ngpt", "--no-compile"], args.python2)
+    p = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    for line in p.stderr:
+        if line.startswith("small  post_ln"):
+            p.send_signal(signal.SIGTERM)
+            break
+    p.stderr.read()
+    p.wait(timeout=120)
+    if p.returncode == 0:
+        fail("the benchmark was not stopped before its second configuration (nothing to check)")
+    cut, raw = raw_results(tmp)
+    if sorted(raw["results"]) != ["small/post_ln"]:
+        fail(f"a stopped benchmark should keep its first configuration: {sorted(raw['results'])}")
+    drawn = os.path.join(work, "cut-redrawn.md")
+    out = subprocess.run([sys.executable, RUN, "--from-results", cut, "--out", drawn], capture_output=True, text=True)
+    if out.returncode != 0 or "| small | post_ln | " not in open(drawn).read():
+        fail(f"--from-results could not draw the stopped benchmark: {out.stderr[-1500:]}")
+    print("ok 2: stopped after post_ln, its results kept and drawn")
+
+    # 3. Two benchmarks of other schemes, one report; other contestants refused.
+    cmd, env, tmp = bench(args, work, "rest", ["--schemes", "ngpt", "--no-compile"], args.python2)
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    if out.returncode != 0:
+        fail(f"the second benchmark failed: {out.stderr[-1500:]}")
+    rest, _ = raw_results(tmp)
+    merged = os.path.join(work, "merged.md")
+    out = subprocess.run([sys.executable, RUN, "--from-results", cut, rest, "--out", merged],
+                         capture_output=True, text=True)
+    text = open(merged).read() if out.returncode == 0 else ""
+    if "| small | post_ln | " not in text or "| small | ngpt | " not in text:
+        fail(f"--from-results A B should draw both schemes: {out.stderr[-1500:]}")
+    other = subprocess.run([sys.executable, RUN, "--from-results", cut, raw_results(os.path.join(work, "broken"))[0],
+                            "--out", os.path.join(work, "refused.md")], capture_output=True, text=True)
+    if other.returncode == 0 or "other contestants" not in other.stderr:
+        fail(f"results of other contestants should be refused: {other.returncode} {other.stderr[-500:]}")
+    print("ok 3: two benchmarks drawn as one; other contestants refused")
+
+
+if __name__ == "__main__":
+    main()
