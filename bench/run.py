@@ -102,6 +102,9 @@ def main():
     ap.add_argument("--dry-run", action="store_true",
                     help="print the commands section 1 would run, run nothing (keeps the CUDA path checked on CPU)")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "PERFORMANCE.md"))
+    ap.add_argument("--raw", metavar="RESULTS.json",
+                    help="the raw results here too (they are always in the run's scratch folder), rewritten after"
+                         " every configuration")
     ap.add_argument("--from-results", metavar="RESULTS.json", nargs="+",
                     help="write the report again from a run's raw results (its last line names them), running nothing;"
                          " several files (runs of other schemes or sizes with the same contestants) make one report")
@@ -191,7 +194,8 @@ def main():
                                                                           r.get("memory_gib", {}).get(impl["name"], 0))
             if args.dry_run or args.throughput_from:
                 continue
-            save_raw(os.path.join(tmp, "results.json"), results, impls, args)
+            for path in [os.path.join(tmp, "results.json")] + ([args.raw] if args.raw else []):
+                save_raw(path, results, impls, args)
             log(f"{size:6s} {scheme:10s} " + "  ".join(f"{i['name']} {ms_cell(r, i['name']):>7s} ms" for i in impls)
                 + "  " + "  ".join(f"{c['name']}/{p['name']} {paired_ratio(r, p['name'], c['name']):.2f}"
                                    for c in cores[:1] for p in peers))
@@ -214,7 +218,8 @@ def main():
                 log(f"op {o['op']} {o['shape']}: eager {o['eager_ms']:.2f} ms, fused {o['fused_ms']:.2f} ms")
         gui = gui_latency(args, tmp)
     # raw measurements first, so a report bug never loses an hour's run
-    save_raw(os.path.join(tmp, "results.json"), results, impls, args, probe, store, lever, fused, gui, overhead)
+    for path in [os.path.join(tmp, "results.json")] + ([args.raw] if args.raw else []):
+        save_raw(path, results, impls, args, probe, store, lever, fused, gui, overhead)
     log(f"raw results: {os.path.join(tmp, 'results.json')}")
     write_report(args, results, probe, store, sizes, schemes, impls, lever, fused, gui, overhead)
 

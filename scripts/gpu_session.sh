@@ -20,7 +20,7 @@
 #   collect   waits for the detached runs (at most COLLECT_SECONDS, default 540), then merges every run
 #             (a consistent copy of one still training) into OUTDIR/findings.sqlite and prints the logs' last lines
 #   profile   Kineto traces of the core and eager PyTorch at the gpu size in bf16, summed per kernel
-# GPU_SESSION_DEVICE=cpu rehearses the steps that train (findings, collect, precision) on a machine without a GPU,
+# GPU_SESSION_DEVICE=cpu rehearses the steps that train (findings, collect, precision, bench) on a machine without a GPU,
 # so that a change to the CLI or the experiments that would break them is found before device time is spent.
 # Usage: bash scripts/gpu_session.sh BUNDLE.tar.xz OUTDIR STEP...
 set -uo pipefail
@@ -53,16 +53,17 @@ export FONTCONFIG_FILE="$W/fonts.conf" NORMLAB_CORPUS_DIR="$G/fortunes" PYTHONUN
 CLI=build-torch2/app/normlab-cli
 step() { echo "=== $1 ($(date -u +%T))"; }
 DETACH=""; [ "${FINDINGS_DETACH:-0}" = 1 ] && DETACH=1
-# bench/run.py against the GPU build in a scratch folder of its own; its raw results (written after each
-# configuration, so a benchmark stopped by its time limit keeps what it measured) come back as
-# OUTDIR/results-NAME.json, to be drawn here with bench/run.py --from-results (several files make one table).
+# bench/run.py against the GPU build in a scratch folder of its own; its raw results, rewritten in OUTDIR
+# after each configuration (so a benchmark stopped by a time limit, or a call cut off by its own, keeps what
+# it measured), come back as results-NAME.json, to be drawn here with bench/run.py --from-results (several
+# files make one table).
 bench_py() {
   local name="$1" seconds="$2" t="$W/bench-$1"
   shift 2
   rm -rf "$t" && mkdir -p "$t"
-  TMPDIR="$t" timeout "$seconds" python3 bench/run.py --device cuda --build none --build2 build-torch2 --python none \
-    --python2 "$(command -v python3)" --throughput-only --out "$OUTDIR/PERFORMANCE-$name.md" "$@"
-  cp "$t"/normlab-bench-*/results.json "$OUTDIR/results-$name.json" 2>/dev/null
+  TMPDIR="$t" timeout "$seconds" python3 bench/run.py --device "$DEVICE" --build none --build2 build-torch2 --python none \
+    --python2 "$(command -v python3)" --throughput-only --out "$OUTDIR/PERFORMANCE-$name.md" \
+    --raw "$OUTDIR/results-$name.json" "$@"
 }
 summarize_findings() {
   for f in "$W"/stores/*.log; do
@@ -115,13 +116,17 @@ for s in "$@"; do
       done ;;
     graph)
       step graph
-      timeout 300 build-torch2/tests/test_static_step 2>&1 | tee "$OUTDIR/test_static_step.log" | grep -E "^(PASS|FAIL|SKIP|Totals|QINFO)"
+      # every test's whole output in one file (the device tool brings back 8), a call cut off by its limit included
+      T="$OUTDIR/graph-tests.log"
+      echo "=== test_static_step" >> "$T"
+      timeout 300 build-torch2/tests/test_static_step 2>&1 | tee -a "$T" | grep -E "^(PASS|FAIL|SKIP|Totals|QINFO)"
       # the captured step again with NormLab's CUDA kernels inside the graph
+      echo "=== test_static_step, NORMLAB_CUDA_KERNELS=1" >> "$T"
       NORMLAB_CUDA_KERNELS=1 timeout 300 build-torch2/tests/test_static_step onAGpuTheCapturedStepTracksTheOrdinaryStep 2>&1 \
-        | tee "$OUTDIR/test_static_step-kernels.log" | grep -E "^(PASS|FAIL|SKIP|Totals|QINFO)"
-      timeout 120 build-torch2/tests/test_fused_ops 2>&1 | tee "$OUTDIR/test_fused_ops.log" | grep -E "^(PASS|FAIL|SKIP|Totals)"
-      for t in test_cuda_kernels test_cuda_residual_ln; do
-        timeout 120 build-torch2/tests/$t 2>&1 | tee "$OUTDIR/$t.log" | grep -E "^(PASS|FAIL|SKIP|Totals)"
+        | tee -a "$T" | grep -E "^(PASS|FAIL|SKIP|Totals|QINFO)"
+      for t in test_fused_ops test_cuda_kernels test_cuda_residual_ln; do
+        echo "=== $t" >> "$T"
+        timeout 120 build-torch2/tests/$t 2>&1 | tee -a "$T" | grep -E "^(PASS|FAIL|SKIP|Totals)"
       done
       bench_py graph "${GRAPH_TIMEOUT:-300}" --sizes small --precision bf16 --reps 2 --steps 30 \
         2>&1 | tee "$OUTDIR/bench-graph.log" | grep -vE "^\s*$" | tail -20

@@ -5,8 +5,8 @@ costs the whole measurement.
 
 1. torch.compile fails (an interpreter that refuses `--compile`): the other contestants are measured, the
    report says `failed` in its cells and names the failure, and the run exits 0.
-2. Stopped after its first configuration (SIGTERM, as `timeout` stops it): results.json already holds that
-   configuration, and `--from-results` draws a report from it.
+2. Stopped after its first configuration (SIGTERM, as `timeout` stops it): results.json (and the file `--raw`
+   names) already holds that configuration, and `--from-results` draws a report from it.
 3. Two runs of other schemes with the same contestants make one report (`--from-results A B`); runs with
    other contestants are refused.
 
@@ -84,7 +84,8 @@ def main():
     print("ok 1: torch.compile failed, the core and eager PyTorch measured, the report says so")
 
     # 2. Stopped after its first configuration: what it measured is on disk.
-    cmd, env, tmp = bench(args, work, "cut", ["--schemes", "post_ln,ngpt", "--no-compile"], args.python2)
+    cmd, env, tmp = bench(args, work, "cut", ["--schemes", "post_ln,ngpt", "--no-compile",
+                                              "--raw", os.path.join(work, "cut-raw.json")], args.python2)
     p = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     for line in p.stderr:
         if line.startswith("small  post_ln"):
@@ -97,6 +98,9 @@ def main():
     cut, raw = raw_results(tmp)
     if sorted(raw["results"]) != ["small/post_ln"]:
         fail(f"a stopped benchmark should keep its first configuration: {sorted(raw['results'])}")
+    with open(os.path.join(work, "cut-raw.json")) as f:   # --raw: the same, where the caller asked
+        if json.load(f) != raw:
+            fail("--raw's file differs from the scratch folder's results.json")
     drawn = os.path.join(work, "cut-redrawn.md")
     out = subprocess.run([sys.executable, RUN, "--from-results", cut, "--out", drawn], capture_output=True, text=True)
     if out.returncode != 0 or "| small | post_ln | " not in open(drawn).read():
