@@ -15,7 +15,9 @@
 #                                            # the report. Runs already in that store are reused, so a stopped
 #                                            # reproduction continues where it was.
 #   bash scripts/reproduce_gpu.sh --redraw   # anywhere, in seconds: the report again from the runs that were
-#                                            # trained (docs/reproduction-gpu/runs.sqlite, experiments/)
+#                                            # trained (docs/reproduction-gpu/runs.sqlite, experiments/); a run
+#                                            # stopped early (a lease's time limit) counts as far as it got
+#                                            # (normlab report --accept-stopped)
 # The committed runs file is never written: the report reads a copy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,7 +31,8 @@ if [ "${1:-}" = "--redraw" ]; then
   EXPERIMENTS=("$OUT"/experiments/xiong_init.json "$OUT"/experiments/normformer_early.json "$OUT"/experiments/ngpt.json
                "$OUT"/experiments/normformer.json "$OUT"/experiments/normformer_gains.json)
   STORE="$T/runs.sqlite"
-  TRAIN=(--no-train)
+  # A run a GPU lease's time limit stopped is used as far as it got, its experiment compared at equal steps.
+  TRAIN=(--no-train --accept-stopped)
   BY="bash scripts/reproduce_gpu.sh --redraw"
 else
   [ -s normlab-data/english.txt ] || python3 scripts/make_corpus.py --out normlab-data

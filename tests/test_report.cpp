@@ -1,8 +1,7 @@
 // The reproduction report: every experiment file loads (with each of its
-// scales), the verdict logic of each finding on tiny synthetic runs, reuse of
-// finished runs from the store, and `normlab report` end to end on a tiny
-// experiment (training, figures drawn by the app's charts, Markdown/HTML/JSON).
-#include "app/gui/report.h"
+// scales), the verdict logic of each finding on tiny synthetic runs, the
+// documents and the figure files. Which stored runs a report uses, and
+// `normlab report` end to end: tests/test_report_runs.cpp.
 #include "core/errors.h"
 #include "core/experiment.h"
 #include "core/report/report.h"
@@ -421,25 +420,6 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(j["findings"][0]["verdict"].get<std::string>()), QString("reproduced"));
     }
 
-    void reusesFinishedRunsOnly() {
-        const std::string p = dir_.filePath("reuse.sqlite").toStdString();
-        Store s(p);
-        auto ex = parse_experiment({{"base", {{"model", {{"d_model", 32}, {"n_heads", 2}}}}}, {"sweep", {{"train.seed", {1, 2}}}}});
-        const int64_t a = s.create_run(ex.runs[0].name, "pre_ln", ex.runs[0].resolved, 1);
-        QCOMPARE(find_completed_run(s, ex.runs[0].resolved), int64_t(0));   // queued: not reusable
-        s.finish_run(a, RunStatus::Finished, 10, "", 2.0);
-        QCOMPARE(find_completed_run(s, ex.runs[0].resolved), a);
-        QCOMPARE(find_completed_run(s, ex.runs[1].resolved), int64_t(0));   // another seed
-        json renamed = ex.runs[0].resolved;
-        renamed["name"] = "something else";
-        renamed["train"]["device"] = "cuda";
-        renamed["train"]["threads"] = 16;
-        QCOMPARE(find_completed_run(s, renamed), a);   // name, device and threads do not change the science
-        const int64_t b = s.create_run(ex.runs[1].name, "pre_ln", ex.runs[1].resolved, 2);
-        s.finish_run(b, RunStatus::Cancelled, 3, "", kNaN);
-        QCOMPARE(find_completed_run(s, ex.runs[1].resolved), int64_t(0));
-    }
-
     void figureFilesFromTheAppCharts() {
         Figure fig;
         fig.id = "test";
@@ -460,41 +440,6 @@ private Q_SLOTS:
         QVERIFY(svg.open(QIODevice::ReadOnly));
         const QByteArray text = svg.readAll();
         QVERIFY(text.contains("<svg") && text.contains("A figure"));
-    }
-
-    // The whole command on a tiny experiment: trains two 1-step runs, then
-    // reuses them the second time, writes every file, and refuses bad input.
-    void endToEnd() {
-        const QString exp = dir_.filePath("tiny.json");
-        {
-            std::ofstream f(exp.toStdString());
-            f << json{{"name", "tiny"},
-                      {"base", {{"model", {{"d_model", 32}, {"n_layers", 3}, {"n_heads", 2}, {"d_ff", 64}, {"context", 16}}},
-                                {"train", {{"steps", 1}, {"batch_size", 2}, {"eval_every", 0}, {"threads", 1}}},
-                                {"probes", {{"forward_every", 1}, {"cond_every", 0}, {"gains_every", 0}}},
-                                {"data", {{"source", "markov"}, {"markov", {{"length", 20000}}}}}}},
-                      {"variants", {{{"scheme", "post_ln"}}, {{"scheme", "pre_ln"}}}},
-                      {"report", {{{"finding", 3}}}}}
-                     .dump(2);
-        }
-        const QString store = dir_.filePath("e2e.sqlite"), out = dir_.filePath("report");
-        QCOMPARE(run_report({exp, "--out", out, "--store", store, "--dpi", "72"}), 0);
-        for (auto f : {"report.md", "index.html", "report.json", "figures/f03-hidden-norm-per-layer.png",
-                       "figures/f03-hidden-norm-per-layer.svg"})
-            QVERIFY2(QFile::exists(out + "/" + f), f);
-        QCOMPARE(Store(store.toStdString()).runs().size(), size_t(2));
-        // Again: both runs come from the store (--no-train would fail otherwise).
-        QCOMPARE(run_report({exp, "--out", out, "--store", store, "--no-train"}), 0);
-        QCOMPARE(Store(store.toStdString()).runs().size(), size_t(2));
-        QFile md(out + "/report.md");
-        QVERIFY(md.open(QIODevice::ReadOnly));
-        const QString text = QString::fromUtf8(md.readAll());
-        QVERIFY(text.contains("## 3. Hidden-state norms"));
-        QVERIFY(text.contains("(figures/f03-hidden-norm-per-layer.png)"));
-        // Bad input: usage and configuration errors are refused before training.
-        QCOMPARE(run_report({exp}), 2);                                          // no --out
-        QCOMPARE(run_report({exp, "--out", out, "--scale", "gpu"}), 2);          // no such scale
-        QCOMPARE(run_report({exp, "--out", out, "--retrain", "--no-train"}), 2);
     }
 };
 

@@ -35,7 +35,7 @@ struct Options {
     QStringList experiments;
     QString out, markdown, notes, store, scale, device, generated_by;
     int threads = -1, dpi = 150;
-    bool retrain = false, no_train = false;
+    bool retrain = false, no_train = false, accept_stopped = false;
 };
 
 struct Usage : std::runtime_error {
@@ -44,11 +44,14 @@ struct Usage : std::runtime_error {
 
 const char* kUsage =
     "usage: normlab report EXPERIMENT.json... --out DIR [--markdown FILE] [--notes FILE.md]\n"
-    "                      [--store FILE] [--scale NAME] [--retrain] [--no-train]\n"
+    "                      [--store FILE] [--scale NAME] [--retrain] [--no-train] [--accept-stopped]\n"
     "                      [--device cpu|cuda|auto] [--threads N] [--dpi N] [--generated-by TEXT]\n"
     "Trains the experiments' runs (finished runs with the same configuration are reused from the\n"
     "store unless --retrain), measures the findings each experiment's \"report\" names and writes\n"
-    "DIR/report.md, DIR/index.html, DIR/report.json and DIR/figures/*.png|svg.\n";
+    "DIR/report.md, DIR/index.html, DIR/report.json and DIR/figures/*.png|svg.\n"
+    "--accept-stopped reuses a run that stopped before its last step (cancelled or interrupted, with its\n"
+    "data: a GPU lease's time limit) where no finished one matches, and then compares all the runs of its\n"
+    "experiment over the steps every one of them reached; the report says so.\n";
 
 Options parse(const QStringList& args) {
     Options o;
@@ -77,12 +80,14 @@ Options parse(const QStringList& args) {
         else if (a == "--help" || a == "-h") throw Usage("");
         else if (a == "--retrain") o.retrain = true;
         else if (a == "--no-train") o.no_train = true;
+        else if (a == "--accept-stopped") o.accept_stopped = true;
         else if (a.startsWith("--")) throw Usage("unknown option " + a.toStdString());
         else o.experiments << a;
     }
     if (o.experiments.isEmpty()) throw Usage("name at least one experiment file, e.g. experiments/reproduction/*.json");
     if (o.out.isEmpty()) throw Usage("--out DIR is required (where the report and its figures go)");
     if (o.retrain && o.no_train) throw Usage("--retrain and --no-train contradict each other; pick one");
+    if (o.retrain && o.accept_stopped) throw Usage("--retrain and --accept-stopped contradict each other; pick one");
     return o;
 }
 
@@ -191,7 +196,7 @@ int run_report(const QStringList& args) {
         last_decile = decile;
     };
     std::string device_used = resolve_device(o.device.isEmpty() ? "auto" : o.device.toStdString());
-    report::CompletedRuns completed(*store);
+    report::CompletedRuns completed(*store, o.accept_stopped);
     for (auto& ex : exps) {
         std::vector<report::RunData> runs;
         int64_t exp_id = 0;
@@ -226,9 +231,12 @@ int run_report(const QStringList& args) {
             runs.push_back(std::move(rd));
         }
         std::fprintf(stderr, "%s: %zu run(s) reused from the store, %zu trained\n", ex.name.c_str(), reused, trained);
+        const std::string aligned = o.accept_stopped ? report::align_runs(runs) : "";
+        if (!aligned.empty()) std::fprintf(stderr, "%s: %s\n", ex.name.c_str(), aligned.c_str());
         for (size_t i = 0; i < ex.report.size(); ++i) {
             try {
                 findings.push_back(report::analyze(ex.report[i], runs, ex.name));
+                if (!aligned.empty()) findings.back().setup += "; " + aligned;
             } catch (const ConfigError& e) {
                 std::fprintf(stderr, "normlab report: %s: report[%zu]: %s\n", ex.file.c_str(), i, e.what());
                 report::Finding f;

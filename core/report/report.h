@@ -58,17 +58,36 @@ std::string variant_of(const std::string& run_name);
 // them again. Stored configurations are read through the current parser, so
 // runs of an older NormLab match with today's defaults filled in. Built once
 // per report: one read of the store, one parse per stored run.
+//
+// With `stopped_too`, a run that stopped before its last step with some of
+// its data (cancelled, or interrupted: a GPU lease's time limit, a killed
+// job) matches too where no finished run does: `normlab report
+// --accept-stopped`, for runs that cannot be continued where they were
+// trained. align_runs then compares its experiment's runs over the steps all
+// of them reached.
 class CompletedRuns {
 public:
-    explicit CompletedRuns(Store& store);
+    explicit CompletedRuns(Store& store, bool stopped_too = false);
     int64_t find(const nlohmann::json& config) const;   // the latest match; 0 when none
     void add(int64_t run, const nlohmann::json& config);  // a run finished since the index was built
 
 private:
-    std::map<std::string, int64_t> by_key_;
+    std::map<std::string, int64_t> by_key_, stopped_;
 };
 // One lookup (builds the index for it).
 int64_t find_completed_run(Store& store, const nlohmann::json& config);
+
+// Whether a run stopped before its configured last step and did not diverge
+// (cancelled or interrupted, with at least one step).
+bool stopped_early(const RunData& r);
+// Where one of `runs` stopped early: every run is cut to the last step all of
+// them reached (S, the fewest steps among the stopped ones and the others'
+// configured steps; a run that diverged by S keeps its divergence, one that
+// diverged or finished after S is a run stopped at S), so that final losses
+// and curves compare at equal steps. Returns what was done, for the report's
+// "Runs:" line ("compared over the first S of N steps: …"), or "" when every
+// run is whole (nothing changed).
+std::string align_runs(std::vector<RunData>& runs);
 
 enum class Verdict { Reproduced, Partly, NotReproduced, Inconclusive };
 std::string verdict_name(Verdict v);   // "reproduced", "partly reproduced", ...

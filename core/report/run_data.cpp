@@ -6,6 +6,10 @@
 #include "core/errors.h"
 #include "core/experiment.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 namespace normlab::report {
 
 using nlohmann::json;
@@ -66,9 +70,12 @@ static std::string config_key(json c) {
     return c.dump();
 }
 
-CompletedRuns::CompletedRuns(Store& store) {
-    for (auto& r : store.runs())   // in id order: a later run replaces an earlier match
+CompletedRuns::CompletedRuns(Store& store, bool stopped_too) {
+    for (auto& r : store.runs()) {   // in id order: a later run replaces an earlier match
         if (r.status == RunStatus::Finished || r.status == RunStatus::Diverged) add(r.id, r.config);
+        else if (stopped_too && (r.status == RunStatus::Cancelled || r.status == RunStatus::Interrupted) && r.steps_done > 0)
+            if (auto k = config_key(r.config); !k.empty()) stopped_[k] = r.id;
+    }
 }
 
 void CompletedRuns::add(int64_t run, const json& config) {
@@ -77,10 +84,56 @@ void CompletedRuns::add(int64_t run, const json& config) {
 
 int64_t CompletedRuns::find(const json& config) const {
     const auto k = config_key(config);
-    auto it = k.empty() ? by_key_.end() : by_key_.find(k);
-    return it == by_key_.end() ? 0 : it->second;
+    if (k.empty()) return 0;
+    if (auto it = by_key_.find(k); it != by_key_.end()) return it->second;
+    auto it = stopped_.find(k);
+    return it == stopped_.end() ? 0 : it->second;
 }
 
 int64_t find_completed_run(Store& store, const json& config) { return CompletedRuns(store).find(config); }
+
+static int64_t configured_steps(const RunData& r) { return static_cast<int64_t>(r.cfg_number("train.steps", 0)); }
+
+bool stopped_early(const RunData& r) {
+    return (r.status == RunStatus::Cancelled || r.status == RunStatus::Interrupted) && r.steps_done < configured_steps(r);
+}
+
+std::string align_runs(std::vector<RunData>& runs) {
+    int64_t S = -1;
+    std::string who;
+    for (auto& r : runs)
+        if (stopped_early(r)) {
+            S = S < 0 ? r.steps_done : std::min(S, r.steps_done);
+            who += (who.empty() ? "" : ", ") + r.name + " stopped at step " + std::to_string(r.steps_done) + " (" +
+                   status_name(r.status) + ")";
+        }
+    if (S < 0) return "";
+    int64_t longest = 0;
+    for (auto& r : runs) {
+        longest = std::max(longest, configured_steps(r));
+        if (!stopped_early(r) && r.status != RunStatus::Diverged) S = std::min(S, configured_steps(r));
+    }
+    for (auto& r : runs) {
+        if (r.status == RunStatus::Diverged && r.status_step >= 0 && r.status_step <= S) continue;   // ended before S
+        for (auto& [key, pts] : r.series)
+            pts.erase(std::remove_if(pts.begin(), pts.end(), [&](const Point& p) { return p.step > S; }), pts.end());
+        r.distributions.erase(std::remove_if(r.distributions.begin(), r.distributions.end(),
+                                             [&](const Distribution& d) { return d.step > S; }),
+                              r.distributions.end());
+        if (r.steps_done > S || r.status == RunStatus::Diverged) {
+            r.status = RunStatus::Cancelled;
+            r.status_step = -1;
+        }
+        r.steps_done = std::min(r.steps_done, S);
+        r.final_loss = std::numeric_limits<double>::quiet_NaN();   // the last validation loss at or before S
+        for (auto it = r.get("val/loss").rbegin(); it != r.get("val/loss").rend(); ++it)
+            if (std::isfinite(it->value)) {
+                r.final_loss = it->value;
+                break;
+            }
+    }
+    return "compared over the first " + std::to_string(S) + " of " + std::to_string(longest) +
+           " steps, where every run was: " + who + " (`normlab report --accept-stopped`)";
+}
 
 }  // namespace normlab::report
