@@ -77,7 +77,14 @@ private Q_SLOTS:
         renamed["name"] = "something else";
         renamed["train"]["device"] = "cuda";
         renamed["train"]["threads"] = 16;
-        QCOMPARE(find_completed_run(s, renamed), a);   // name, device and threads do not change the science
+        renamed["train"]["cuda_graph"] = "auto";
+        renamed["train"]["checkpoint_seconds"] = 5;
+        renamed["train"]["checkpoint_every"] = 100;
+        // name, device, threads, the CUDA graph and checkpoints do not change the science
+        QCOMPARE(find_completed_run(s, renamed), a);
+        json other = ex.runs[0].resolved;
+        other["train"]["precision"] = "bf16";
+        QCOMPARE(find_completed_run(s, other), int64_t(0));   // the precision does
         const int64_t b = s.create_run(ex.runs[1].name, "pre_ln", ex.runs[1].resolved, 2);
         s.finish_run(b, RunStatus::Cancelled, 3, "", kNaN);
         QCOMPARE(find_completed_run(s, ex.runs[1].resolved), int64_t(0));

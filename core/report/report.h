@@ -53,7 +53,8 @@ RunData load_run(Store& store, const RunInfo& info);
 std::string variant_of(const std::string& run_name);
 
 // The finished (or, for stability tests, diverged) runs of a store, indexed
-// by their configuration up to the run name, device and threads, so a report
+// by their configuration up to what only says how a run was executed (its
+// name, device, threads, CUDA graph and checkpoint intervals), so a report
 // reuses runs trained earlier (also on another machine) instead of training
 // them again. Stored configurations are read through the current parser, so
 // runs of an older NormLab match with today's defaults filled in. Built once

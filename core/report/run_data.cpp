@@ -58,7 +58,12 @@ RunData load_run(Store& store, const RunInfo& info) {
     return r;
 }
 
-// The comparison key of a configuration; "" when it no longer parses.
+// The comparison key of a configuration; "" when it no longer parses. What
+// only says how a run was executed is left out: its name, device and threads,
+// whether its step was captured as a CUDA graph (the same arithmetic up to
+// float32 rounding, as another thread count; its default changes once it has
+// been measured on a GPU, and runs stored with the old one must still match),
+// and when it wrote checkpoints (a resumed run's trace is bit-identical).
 static std::string config_key(json c) {
     try {
         c = to_json(run_config_from_json(c));
@@ -66,7 +71,8 @@ static std::string config_key(json c) {
         return "";
     }
     c.erase("name");
-    if (c.contains("train")) c["train"].erase("device"), c["train"].erase("threads");
+    if (c.contains("train"))
+        for (const char* k : {"device", "threads", "cuda_graph", "checkpoint_every", "checkpoint_seconds"}) c["train"].erase(k);
     return c.dump();
 }
 
