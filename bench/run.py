@@ -139,6 +139,7 @@ def main():
             sys.exit(f"--schemes: unknown {', '.join(unknown)}; known: {', '.join(SCHEMES)}")
     sizes = SIZES[:1] if args.quick else [(n, s) for n, s in SIZES if n in args.sizes.split(",")]
     tmp = tempfile.mkdtemp(prefix="normlab-bench-")
+    raw_paths = [os.path.join(tmp, "results.json")] + ([args.raw] if args.raw else [])
     common = ["--steps", str(args.steps), "--warmup", str(args.warmup), "--threads", str(args.threads)]
     peer_flags = {"fp32": [], "tf32": ["--tf32"], "bf16": ["--bf16"]}[args.precision]
 
@@ -194,7 +195,7 @@ def main():
                                                                           r.get("memory_gib", {}).get(impl["name"], 0))
             if args.dry_run or args.throughput_from:
                 continue
-            for path in [os.path.join(tmp, "results.json")] + ([args.raw] if args.raw else []):
+            for path in raw_paths:
                 save_raw(path, results, impls, args)
             log(f"{size:6s} {scheme:10s} " + "  ".join(f"{i['name']} {ms_cell(r, i['name']):>7s} ms" for i in impls)
                 + "  " + "  ".join(f"{c['name']}/{p['name']} {paired_ratio(r, p['name'], c['name']):.2f}"
@@ -218,7 +219,7 @@ def main():
                 log(f"op {o['op']} {o['shape']}: eager {o['eager_ms']:.2f} ms, fused {o['fused_ms']:.2f} ms")
         gui = gui_latency(args, tmp)
     # raw measurements first, so a report bug never loses an hour's run
-    for path in [os.path.join(tmp, "results.json")] + ([args.raw] if args.raw else []):
+    for path in raw_paths:
         save_raw(path, results, impls, args, probe, store, lever, fused, gui, overhead)
     log(f"raw results: {os.path.join(tmp, 'results.json')}")
     write_report(args, results, probe, store, sizes, schemes, impls, lever, fused, gui, overhead)

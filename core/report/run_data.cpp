@@ -5,10 +5,9 @@
 #include "core/config.h"
 #include "core/errors.h"
 #include "core/experiment.h"
+#include "core/report/measure.h"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 
 namespace normlab::report {
 
@@ -131,12 +130,7 @@ std::string align_runs(std::vector<RunData>& runs) {
             r.status_step = -1;
         }
         r.steps_done = std::min(r.steps_done, S);
-        r.final_loss = std::numeric_limits<double>::quiet_NaN();   // the last validation loss at or before S
-        for (auto it = r.get("val/loss").rbegin(); it != r.get("val/loss").rend(); ++it)
-            if (std::isfinite(it->value)) {
-                r.final_loss = it->value;
-                break;
-            }
+        r.final_loss = detail::last_finite(r.get("val/loss"));   // the last validation loss at or before S
     }
     return "compared over the first " + std::to_string(S) + " of " + std::to_string(longest) +
            " steps, where every run was: " + who + " (`normlab report --accept-stopped`)";
