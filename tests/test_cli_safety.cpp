@@ -1,6 +1,6 @@
 // normlab-cli as a hostile user meets it: every bad input is refused with
 // exit 2 and the field named before a store exists; Ctrl-C and SIGTERM stop
-// long work within a second; two resumes of one run train it once; a
+// long work within a second, and one stop sent twice at once is one; two resumes of one run train it once; a
 // relative --store works from anywhere; a full disk ends a run cleanly.
 #include "core/store/store.h"
 #include "tests/cli_harness.h"
@@ -119,6 +119,40 @@ private Q_SLOTS:
             QCOMPARE(r.status, normlab::RunStatus::Cancelled);
             QVERIFY2(r.message.find("before training started") != std::string::npos, r.message.c_str());
         }
+    }
+
+    // One stop sent twice at once — GNU timeout signals its command and then the command's process
+    // group, a scheduler every process of a job — is one Ctrl-C: the run is kept as cancelled with
+    // its checkpoint. It used to count as a second Ctrl-C, which ends the process at once, whenever
+    // the first had been taken before the second arrived (the run then ended `interrupted`).
+    void oneStopSentTwiceIsOneStop() {
+        const QString exp = write("twice-stopped.json", tiny(100000).dump());
+        const QString store = dir_.filePath("twice-stopped.sqlite");
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(QStringLiteral(NORMLAB_CLI), {"run", exp, "--store", store});
+        QVERIFY(p.waitForStarted());
+        // once it trains (a progress line past step 0), however slow the machine
+        QString out;
+        const QRegularExpression training(" step [1-9]");
+        QElapsedTimer waited;
+        waited.start();
+        while (!out.contains(training) && p.state() == QProcess::Running && waited.elapsed() < 300000) {
+            p.waitForReadyRead(500);
+            out += QString::fromUtf8(p.readAll());
+        }
+        QVERIFY2(out.contains(training), qPrintable("no progress line: " + out));
+        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+        ::usleep(50000);   // the first is taken by then: the two cannot merge into one pending signal
+        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 130);
+        normlab::Store s(store.toStdString(), normlab::Store::Mode::ReadOnly);
+        const auto runs = s.runs();
+        QCOMPARE(runs.size(), size_t(1));
+        QCOMPARE(runs[0].status, normlab::RunStatus::Cancelled);
+        QVERIFY(runs[0].steps_done > 0);
+        QVERIFY(!runs[0].checkpoint.empty());
     }
 
     void aStoppedExperimentLeavesNoRunQueued() {

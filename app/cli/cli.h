@@ -5,6 +5,7 @@
 #include "core/store/store.h"
 #include "core/train/trainer.h"
 
+#include <atomic>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -30,6 +31,14 @@ struct Args {
         return it == options.end() ? def : it->second;
     }
 };
+
+// For a SIGINT/SIGTERM handler: whether this signal is a second stop, which
+// ends the process at once. `first_ns` keeps when the first came (0: none
+// yet). A signal within half a second of the first is that stop sent twice
+// (GNU timeout signals its command and then the command's process group; a
+// shell's or Slurm's signal reaches every process of a group or step), not a
+// user's second Ctrl-C. Async-signal-safe (clock_gettime and a lock-free atomic).
+bool second_stop_signal(std::atomic<long long>& first_ns);
 
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;

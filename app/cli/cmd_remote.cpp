@@ -21,8 +21,10 @@ namespace normlab::cli {
 namespace {
 
 std::atomic<int> g_stop{0};
+std::atomic<long long> g_first_stop{0};
 void on_stop(int) {
-    if (g_stop.fetch_add(1) >= 1) ::_exit(kInterrupted);
+    if (second_stop_signal(g_first_stop)) ::_exit(kInterrupted);
+    g_stop = 1;
 }
 
 Server server_of(const Args& args, const std::string& dest) {

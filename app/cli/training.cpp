@@ -20,11 +20,14 @@ namespace {
 
 
 // Ctrl-C / SIGTERM: the first asks the run to stop (it is saved as cancelled
-// within a second); a second one ends the process at once (the store stays
-// consistent and the run becomes `interrupted`).
+// within a second); a second one, half a second or more later, ends the
+// process at once (the store stays consistent and the run becomes
+// `interrupted`).
 std::atomic<int> g_signals{0};
+std::atomic<long long> g_first_signal{0};
 void on_signal(int) {
-    if (g_signals.fetch_add(1) >= 1) ::_exit(kInterrupted);
+    if (second_stop_signal(g_first_signal)) ::_exit(kInterrupted);
+    g_signals = 1;
 }
 // SIGUSR1 (`normlab-cli cancel RUN`): stop the run being trained (saved as
 // cancelled, with a checkpoint) and go on with the next one.

@@ -149,4 +149,14 @@ void write_output_file(const std::string& path, const std::string& bytes) {
     }
 }
 
+bool second_stop_signal(std::atomic<long long>& first_ns) {
+    static_assert(std::atomic<long long>::is_always_lock_free, "used in a signal handler");
+    timespec ts{};
+    ::clock_gettime(CLOCK_MONOTONIC, &ts);
+    const long long now = static_cast<long long>(ts.tv_sec) * 1000000000LL + ts.tv_nsec + 1;   // never 0
+    long long first = 0;
+    if (first_ns.compare_exchange_strong(first, now)) return false;   // the first stop
+    return now - first >= 500000000LL;
+}
+
 }  // namespace normlab::cli
