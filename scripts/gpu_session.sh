@@ -8,9 +8,9 @@
 #   window    test_gpu_window: the window's worker trains on the GPU in bf16 (a screenshot)
 #   gui       test_gui and test_gui_compare: the window tests, the GPU present
 #   graph     test_static_step and test_fused_ops on the GPU: the step captured as a CUDA graph tracks
-#             the eager step, --batch auto, nGPT's CUDA update kernel against the eager ops; then the
-#             small size, every scheme, captured against not (bench/run.py, bf16); then nGPT, NormFormer
-#             and Pre-LN at the gpu size with NORMLAB_CUDA_KERNELS=1 against without
+#             the eager step, --batch auto, nGPT's CUDA update kernel against the eager ops; then nGPT,
+#             NormFormer and Pre-LN at the gpu size with NORMLAB_CUDA_KERNELS=1 against without; then the
+#             small size, every scheme, captured against not (bench/run.py, bf16; GRAPH_BENCH_ARGS)
 #   precision six schemes, 100 steps, fp32 / tf32 / bf16 on the GPU (stores kept)
 #   bench     bench/run.py --device cuda at the gpu size (BENCH_ARGS to change)
 #   findings  issue 26's runs at --scale gpu, several at once on the GPU (FINDINGS, FINDINGS_SECONDS), waited
@@ -22,6 +22,9 @@
 #   profile   Kineto traces of the core and eager PyTorch at the gpu size in bf16, summed per kernel
 # GPU_SESSION_DEVICE=cpu rehearses the steps that train (findings, collect, precision, bench) on a machine without a GPU,
 # so that a change to the CLI or the experiments that would break them is found before device time is spent.
+# GPU_SESSION_SECONDS=N: the whole call's budget (the device tool's timeout_s less a little). Every limit below is
+# cut to what is left of it, less 20 s to write and bring back the files, and a step with too little left is
+# skipped with a line that says so: a call ends on its own with what it measured, never killed mid-write.
 # Usage: bash scripts/gpu_session.sh BUNDLE.tar.xz OUTDIR STEP...
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -45,13 +48,27 @@ mkdir -p build-torch2
 cp -r --remove-destination "$G"/build-torch2/. build-torch2/
 # The binaries name their sources and siblings by the absolute path they were built at (/work/main).
 if [ ! -e /work/main ] && [ "$(pwd)" != /work/main ]; then mkdir -p /work && ln -s "$(pwd)" /work/main; fi
-TORCH_LIB="$(python3 -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')"
+# (a CPU rehearsal may have no torch in python3: the binaries find LibTorch by their RUNPATH then)
+TORCH_LIB="$(python3 -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))' 2> /dev/null)"
+[ -n "$TORCH_LIB" ] || [ "$DEVICE" = cpu ] || { echo "gpu_session: python3 has no torch: PyTorch's LibTorch is needed" >&2; exit 1; }
 export LD_LIBRARY_PATH="$TORCH_LIB:$G/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export QT_QPA_PLATFORM=offscreen QT_PLUGIN_PATH="$G/plugins"
 printf '<?xml version="1.0"?>\n<fontconfig><dir>%s</dir><cachedir>%s</cachedir></fontconfig>\n' "$G/fonts" "$W/fc" > "$W/fonts.conf"
 export FONTCONFIG_FILE="$W/fonts.conf" NORMLAB_CORPUS_DIR="$G/fortunes" PYTHONUNBUFFERED=1
 CLI=build-torch2/app/normlab-cli
 step() { echo "=== $1 ($(date -u +%T))"; }
+BUDGET="${GPU_SESSION_SECONDS:-0}"
+# seconds left of the call's budget, less the margin (a large number without a budget)
+left() { if [ "$BUDGET" -gt 0 ]; then echo $((BUDGET - SECONDS - 20)); else echo 86400; fi; }
+# lim N: N seconds, or what is left if that is less (at least 1: timeout 0 would mean no limit)
+lim() { local l; l="$(left)"; [ "$l" -lt "$1" ] && { [ "$l" -gt 1 ] && echo "$l" || echo 1; } || echo "$1"; }
+# enough STEP N: whether N seconds are left for STEP; if not, says that it is skipped
+enough() {
+  local l; l="$(left)"
+  [ "$l" -ge "$2" ] && return 0
+  echo "=== $1 skipped: it needs ${2} s, ${l} s of GPU_SESSION_SECONDS=$BUDGET are left"
+  return 1
+}
 DETACH=""; [ "${FINDINGS_DETACH:-0}" = 1 ] && DETACH=1
 # bench/run.py against the GPU build in a scratch folder of its own; its raw results, rewritten in OUTDIR
 # after each configuration (so a benchmark stopped by a time limit, or a call cut off by its own, keeps what
@@ -61,7 +78,7 @@ bench_py() {
   local name="$1" seconds="$2" t="$W/bench-$1"
   shift 2
   rm -rf "$t" && mkdir -p "$t"
-  TMPDIR="$t" timeout "$seconds" python3 bench/run.py --device "$DEVICE" --build none --build2 build-torch2 --python none \
+  TMPDIR="$t" timeout "$(lim "$seconds")" python3 bench/run.py --device "$DEVICE" --build none --build2 build-torch2 --python none \
     --python2 "$(command -v python3)" --throughput-only --out "$OUTDIR/PERFORMANCE-$name.md" \
     --raw "$OUTDIR/results-$name.json" "$@"
 }
@@ -96,7 +113,10 @@ src.backup(dst); dst.close(); src.close()' "$f" "$copies/$(basename "$f")" || ec
   fi
   pgrep -f "$W/stores/" > /dev/null && echo "gpu_session: runs still training; their stores were copied as they stand"
 }
+# the least time each step is started with (collect always runs: it brings back what trained)
+declare -A NEEDS=([check]=10 [window]=60 [gui]=60 [graph]=90 [precision]=90 [bench]=90 [profile]=90 [findings]=60 [collect]=0)
 for s in "$@"; do
+  enough "$s" "${NEEDS[$s]:-0}" || continue
   case "$s" in
     check)
       step check
@@ -108,44 +128,48 @@ for s in "$@"; do
       $CLI --version | tee -a "$OUTDIR/gpu.txt" ;;
     window)
       step window
-      NORMLAB_SCREENSHOT_DIR="$OUTDIR" timeout 300 build-torch2/tests/test_gpu_window 2>&1 | grep -v QWARN | tee "$OUTDIR/test_gpu_window.log" ;;
+      NORMLAB_SCREENSHOT_DIR="$OUTDIR" timeout "$(lim 300)" build-torch2/tests/test_gpu_window 2>&1 | grep -v QWARN | tee "$OUTDIR/test_gpu_window.log" ;;
     gui)
       step gui
       for t in test_gui test_gui_compare; do
-        timeout 400 build-torch2/tests/$t 2>&1 | grep -v QWARN | tee "$OUTDIR/$t.log" | grep -E "^(PASS|FAIL|Totals|QINFO)"
+        timeout "$(lim 400)" build-torch2/tests/$t 2>&1 | grep -v QWARN | tee "$OUTDIR/$t.log" | grep -E "^(PASS|FAIL|Totals|QINFO)"
       done ;;
     graph)
       step graph
       # every test's whole output in one file (the device tool brings back 8), a call cut off by its limit included
       T="$OUTDIR/graph-tests.log"
       echo "=== test_static_step" >> "$T"
-      timeout 300 build-torch2/tests/test_static_step 2>&1 | tee -a "$T" | grep -E "^(PASS|FAIL|SKIP|Totals|QINFO)"
+      timeout "$(lim 300)" build-torch2/tests/test_static_step 2>&1 | tee -a "$T" | grep -E "^(PASS|FAIL|SKIP|Totals|QINFO)"
       # the captured step again with NormLab's CUDA kernels inside the graph
       echo "=== test_static_step, NORMLAB_CUDA_KERNELS=1" >> "$T"
-      NORMLAB_CUDA_KERNELS=1 timeout 300 build-torch2/tests/test_static_step onAGpuTheCapturedStepTracksTheOrdinaryStep 2>&1 \
+      NORMLAB_CUDA_KERNELS=1 timeout "$(lim 300)" build-torch2/tests/test_static_step onAGpuTheCapturedStepTracksTheOrdinaryStep 2>&1 \
         | tee -a "$T" | grep -E "^(PASS|FAIL|SKIP|Totals|QINFO)"
       for t in test_fused_ops test_cuda_kernels test_cuda_residual_ln; do
         echo "=== $t" >> "$T"
-        timeout 120 build-torch2/tests/$t 2>&1 | tee -a "$T" | grep -E "^(PASS|FAIL|SKIP|Totals)"
+        timeout "$(lim 120)" build-torch2/tests/$t 2>&1 | tee -a "$T" | grep -E "^(PASS|FAIL|SKIP|Totals)"
       done
-      bench_py graph "${GRAPH_TIMEOUT:-300}" --sizes small --precision bf16 --reps 2 --steps 30 \
-        2>&1 | tee "$OUTDIR/bench-graph.log" | grep -vE "^\s*$" | tail -20
       # nGPT, NormFormer and Pre-LN at GPT-2 small's shape, NormLab's CUDA kernels off and on, alternated
-      for scheme in ngpt normformer pre_ln; do
-        for k in 0 1 0 1; do
+      # (KERNEL_PAIRS pairs; an H100's step times vary by under 1 %)
+      for scheme in ${KERNEL_SCHEMES:-ngpt normformer pre_ln}; do
+        for k in $(for _ in $(seq 1 "${KERNEL_PAIRS:-2}"); do echo 0 1; done); do
+          enough "$scheme NORMLAB_CUDA_KERNELS=$k" 40 || break 2
           echo -n "$scheme NORMLAB_CUDA_KERNELS=$k "
-          NORMLAB_CUDA_KERNELS=$k timeout 150 build-torch2/bench/normlab-bench train --scheme $scheme --d 768 --layers 12 --dff 3072 \
+          NORMLAB_CUDA_KERNELS=$k timeout "$(lim 150)" build-torch2/bench/normlab-bench train --scheme "$scheme" --d 768 --layers 12 --dff 3072 \
             --heads 12 --ctx 1024 --batch 32 --device cuda --precision bf16 --steps 10 --warmup 3 \
             | python3 -c 'import json,sys
 t = sys.stdin.read()
 try: d = json.loads(t); print(round(d["step_ms_median"], 1), "ms/step", d["memory_gib"], "GiB")
 except ValueError: print("no result (the error is above)")'
         done
-      done 2>&1 | tee "$OUTDIR/cuda-kernels.log" ;;
+      done 2>&1 | tee "$OUTDIR/cuda-kernels.log"
+      enough "graph's small-size bench" 60 || continue
+      # shellcheck disable=SC2086
+      bench_py graph "${GRAPH_TIMEOUT:-300}" ${GRAPH_BENCH_ARGS:---sizes small --precision bf16 --reps 2 --steps 30} \
+        2>&1 | tee "$OUTDIR/bench-graph.log" | grep -vE "^\s*$" | tail -20 ;;
     precision)
       step precision
       for p in fp32 tf32 bf16; do
-        timeout 200 $CLI run tests/data/precision.json --store "$OUTDIR/precision-$p.sqlite" --device "$DEVICE" --precision "$p" 2>&1 | tail -7
+        timeout "$(lim 200)" $CLI run tests/data/precision.json --store "$OUTDIR/precision-$p.sqlite" --device "$DEVICE" --precision "$p" 2>&1 | tail -7
       done
       python3 tests/precision_parity.py --compare "$OUTDIR"/precision-fp32.sqlite "$OUTDIR"/precision-tf32.sqlite "$OUTDIR"/precision-bf16.sqlite | tee "$OUTDIR/precision.txt" ;;
     bench)
@@ -156,14 +180,15 @@ except ValueError: print("no result (the error is above)")'
       # Kineto traces of the core and of eager PyTorch (PROFILE_SCHEMES at the gpu size, bf16), summed per kernel.
       step profile
       for scheme in ${PROFILE_SCHEMES:-pre_ln ngpt}; do
+        enough "profile $scheme" 90 || break
         $CLI preset "$scheme" | python3 -c 'import json, sys
 c = json.load(sys.stdin)
 c["model"].update(d_model=768, n_layers=12, n_heads=12, d_ff=3072, context=1024)
 c["train"].update(batch_size=32, precision="bf16")
 json.dump(c, open(sys.argv[1], "w"))' "$W/$scheme.json"
-        timeout 120 build-torch2/bench/normlab-bench train --device cuda --config "$W/$scheme.json" --steps 4 --warmup 3 \
+        timeout "$(lim 120)" build-torch2/bench/normlab-bench train --device cuda --config "$W/$scheme.json" --steps 4 --warmup 3 \
           --threads 16 --profile "$W/core-$scheme.json" > /dev/null
-        timeout 120 python3 bench/peer.py --device cuda --config "$W/$scheme.json" --steps 4 --warmup 3 --threads 16 \
+        timeout "$(lim 120)" python3 bench/peer.py --device cuda --config "$W/$scheme.json" --steps 4 --warmup 3 --threads 16 \
           --bf16 --profile "$W/eager-$scheme.json" > /dev/null 2>&1
         python3 bench/profile_summary.py "$W/core-$scheme.json" "$W/eager-$scheme.json" --steps 7 \
           --json "$OUTDIR/profile-$scheme.json" | tee "$OUTDIR/profile-$scheme.txt"
@@ -197,7 +222,7 @@ json.dump(c, open(sys.argv[1], "w"))' "$W/$scheme.json"
       done
       if [ -n "$DETACH" ]; then
         # back once every run started here has logged a step or ended (a refused configuration ends at once)
-        for _ in $(seq 1 "${FINDINGS_START_SECONDS:-300}"); do
+        for _ in $(seq 1 "$(lim "${FINDINGS_START_SECONDS:-300}")"); do
           waiting=0
           for name in "${started[@]}"; do
             grep -q " step " "$W/stores/$name.log" 2> /dev/null || ! pgrep -f "$W/stores/$name.sqlite" > /dev/null || waiting=1
@@ -207,15 +232,27 @@ json.dump(c, open(sys.argv[1], "w"))' "$W/$scheme.json"
         done
         summarize_findings
       else
+        # not detached: the runs are this call's children; past the budget they are stopped (Ctrl-C, data kept)
+        while pgrep -f "$W/stores/" > /dev/null && [ "$(left)" -gt 30 ]; do sleep 1; done
+        pkill -INT -f "^timeout .*$W/stores/" 2> /dev/null
         wait
         collect_findings
       fi ;;
     collect)
       step collect
+      # the merge itself takes seconds; a budget leaves 15 s for it (45 with COLLECT_STOP=1: the runs stop first)
       for _ in $(seq 1 "${COLLECT_SECONDS:-540}"); do
+        [ "$(left)" -gt $(( ${COLLECT_STOP:-0} == 1 ? 45 : 15 )) ] || break
         pgrep -f "$W/stores/" > /dev/null || break
         sleep 1
       done
+      # COLLECT_STOP=1 (the lease's last call): the runs still training are stopped as Ctrl-C stops them
+      # (cancelled, a checkpoint written) and merged as they ended, not copied mid-run
+      if [ "${COLLECT_STOP:-0}" = 1 ] && pgrep -f "$W/stores/" > /dev/null; then
+        echo "gpu_session: stopping the runs still training"
+        pkill -INT -f "^timeout .*$W/stores/"
+        for _ in $(seq 1 30); do pgrep -f "$W/stores/" > /dev/null || break; sleep 1; done
+      fi
       collect_findings ;;
     *) echo "gpu_session: unknown step $s" >&2 ;;
   esac
