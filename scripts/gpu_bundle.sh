@@ -5,15 +5,17 @@
 # fortunes corpus, into one archive that runs on a GPU machine which has
 # PyTorch 2.x but no Qt and no package registry (docs/GPU.md). There:
 #   bash scripts/gpu_session.sh BUNDLE.tar.xz OUTDIR STEP...
-# Usage: bash scripts/gpu_bundle.sh [OUT.tar.xz]   (default .gpu/bundle.tar.xz)
+# Usage: bash scripts/gpu_bundle.sh [OUT.tar.xz]   (default .gpu/bundle.tar.xz; XZ_OPT=-0 packs faster, larger)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${1:-.gpu/bundle.tar.xz}"
+# the 2.x build packed (GPU_BUNDLE_BUILD, default build-torch2); the bundle holds it as build-torch2
+SRC="${GPU_BUNDLE_BUILD:-build-torch2}"
 B=build-torch2
 BINARIES="app/normlab app/normlab-cli bench/normlab-bench tests/test_gpu_window tests/test_gui tests/test_gui_compare
   tests/test_static_step tests/test_fused_ops tests/test_cuda_kernels tests/test_cuda_residual_ln"
 for f in $BINARIES; do
-  [ -x "$B/$f" ] || { echo "gpu_bundle: $B/$f is missing: bash scripts/setup-torch2.sh first" >&2; exit 1; }
+  [ -x "$SRC/$f" ] || { echo "gpu_bundle: $SRC/$f is missing: bash scripts/setup-torch2.sh first" >&2; exit 1; }
 done
 T="$(mktemp -d)"
 trap 'rm -rf "$T"' EXIT
@@ -21,17 +23,19 @@ G="$T/gpu"
 mkdir -p "$G/lib" "$G/plugins/platforms" "$G/fonts" "$G/fortunes" "$G/$B/app" "$G/$B/bench" "$G/$B/tests"
 PLUGIN=/usr/lib/x86_64-linux-gnu/qt6/plugins/platforms/libqoffscreen.so
 for f in $BINARIES; do
-  cp "$B/$f" "$G/$B/$f"
+  cp "$SRC/$f" "$G/$B/$f"
   strip --strip-unneeded "$G/$B/$f"
 done
 # Everything ldd resolves outside PyTorch's folder, but glibc, libstdc++, libgcc
 # and the OpenMP/zlib that PyTorch's folder or every system has.
-{ for b in $BINARIES; do ldd "$B/$b"; done; ldd "$PLUGIN"; } | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | grep -v -e '/torch/lib/' -e '/nvidia/' | sort -u |
+{ for b in $BINARIES; do ldd "$SRC/$b"; done; ldd "$PLUGIN"; } | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | grep -v -e '/torch/lib/' -e '/nvidia/' | sort -u |
   grep -v -E '/(libc|libm|libdl|libpthread|librt|libutil|libresolv|libstdc\+\+|libgcc_s|ld-linux-x86-64|libgomp|libz)\.so' |
   while read -r l; do cp -L "$l" "$G/lib/"; done
 cp "$PLUGIN" "$G/plugins/platforms/"
 cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf "$G/fonts/"
 find /usr/share/games/fortunes -maxdepth 1 -type f ! -name '*.dat' ! -name '*.u8' -exec cp {} "$G/fortunes/" \;
+# where the binaries were built: they name their siblings by that path, which gpu_session.sh makes exist
+pwd > "$G/build_root"
 mkdir -p "$(dirname "$OUT")"
 tar -C "$T" -cJf "$OUT" gpu
 echo "gpu_bundle: $OUT ($(du -h "$OUT" | cut -f1))"

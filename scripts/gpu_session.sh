@@ -46,8 +46,10 @@ G="$W/gpu"
 mkdir -p build-torch2
 # --remove-destination: a binary that a detached run executes is replaced, not written into (ETXTBSY)
 cp -r --remove-destination "$G"/build-torch2/. build-torch2/
-# The binaries name their sources and siblings by the absolute path they were built at (/work/main).
-if [ ! -e /work/main ] && [ "$(pwd)" != /work/main ]; then mkdir -p /work && ln -s "$(pwd)" /work/main; fi
+# The binaries name their sources and siblings by the absolute path they were built at (the bundle says
+# which; /work/main before it did): where that path does not exist, it becomes a link to this checkout.
+ROOT="$(cat "$G/build_root" 2> /dev/null || echo /work/main)"
+if [ ! -e "$ROOT" ] && [ "$(pwd)" != "$ROOT" ]; then mkdir -p "$(dirname "$ROOT")" && ln -s "$(pwd)" "$ROOT"; fi
 # (a CPU rehearsal may have no torch in python3: the binaries find LibTorch by their RUNPATH then)
 TORCH_LIB="$(python3 -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))' 2> /dev/null)"
 [ -n "$TORCH_LIB" ] || [ "$DEVICE" = cpu ] || { echo "gpu_session: python3 has no torch: PyTorch's LibTorch is needed" >&2; exit 1; }
@@ -114,7 +116,7 @@ src.backup(dst); dst.close(); src.close()' "$f" "$copies/$(basename "$f")" || ec
   pgrep -f "$W/stores/" > /dev/null && echo "gpu_session: runs still training; their stores were copied as they stand"
 }
 # the least time each step is started with (collect always runs: it brings back what trained)
-declare -A NEEDS=([check]=10 [window]=60 [gui]=60 [graph]=90 [precision]=90 [bench]=90 [profile]=90 [findings]=60 [collect]=0)
+declare -A NEEDS=([check]=10 [window]=60 [gui]=60 [graph]=90 [precision]=90 [bench]=90 [profile]=90 [findings]=45 [collect]=0)
 for s in "$@"; do
   enough "$s" "${NEEDS[$s]:-0}" || continue
   case "$s" in
@@ -199,12 +201,13 @@ json.dump(c, open(sys.argv[1], "w"))' "$W/$scheme.json"
       # The stores stay on the machine: a later findings step adds runs beside those still training (a run
       # whose store is there already is not started again), and collect brings them all.
       step findings
-      if [ ! -s normlab-data/english.txt ]; then
+      if [ ! -s normlab-data/english.txt ] && [ -s "$(dirname "$BUNDLE")/english.txt.xz" ]; then
         mkdir -p normlab-data
         python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' \
           "$(dirname "$BUNDLE")/english.txt.xz" normlab-data/english.txt
       fi
-      sha256sum normlab-data/english.txt
+      if [ -s normlab-data/english.txt ]; then sha256sum normlab-data/english.txt
+      else echo "gpu_session: no English corpus here (english.txt.xz beside the bundle): a run that reads it will say so"; fi
       mkdir -p "$W/stores"
       started=()
       IFS=';' read -ra pairs <<< "${FINDINGS:?FINDINGS=EXPERIMENT|RUN;...}"
