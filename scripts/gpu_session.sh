@@ -90,6 +90,12 @@ summarize_findings() {
     echo "-- $(basename "$f" .log)"; grep -v " step " "$f" | tail -3; grep " step " "$f" | tail -1
   done
 }
+# Stops the findings runs still training as Ctrl-C stops them (cancelled, a checkpoint written; through
+# their timeout, which passes the signal on) and waits up to 30 s for them to end.
+stop_findings() {
+  pkill -INT -f "^timeout .*$W/stores/" 2> /dev/null
+  for _ in $(seq 1 30); do pgrep -f "$W/stores/" > /dev/null || break; sleep 1; done
+}
 # Every run into one store in OUTDIR (findings.sqlite: the device tool brings back 8 files): SQLite's backup
 # of each run's store first, a consistent copy even of one a run still writes, then normlab-cli merge.
 # Past 15 MiB it comes back xz-compressed (findings.sqlite.xz; the tool's limit is 16 MiB a file).
@@ -237,7 +243,7 @@ json.dump(c, open(sys.argv[1], "w"))' "$W/$scheme.json"
       else
         # not detached: the runs are this call's children; past the budget they are stopped (Ctrl-C, data kept)
         while pgrep -f "$W/stores/" > /dev/null && [ "$(left)" -gt 30 ]; do sleep 1; done
-        pkill -INT -f "^timeout .*$W/stores/" 2> /dev/null
+        stop_findings
         wait
         collect_findings
       fi ;;
@@ -253,8 +259,7 @@ json.dump(c, open(sys.argv[1], "w"))' "$W/$scheme.json"
       # (cancelled, a checkpoint written) and merged as they ended, not copied mid-run
       if [ "${COLLECT_STOP:-0}" = 1 ] && pgrep -f "$W/stores/" > /dev/null; then
         echo "gpu_session: stopping the runs still training"
-        pkill -INT -f "^timeout .*$W/stores/"
-        for _ in $(seq 1 30); do pgrep -f "$W/stores/" > /dev/null || break; sleep 1; done
+        stop_findings
       fi
       collect_findings ;;
     *) echo "gpu_session: unknown step $s" >&2 ;;

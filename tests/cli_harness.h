@@ -1,5 +1,6 @@
 // Tests (internal): running normlab-cli as a user would, and reading the
-// store it writes while it runs. Shared by test_cli_safety and test_neighbours.
+// store it writes while it runs. Shared by test_cli_safety and test_neighbours
+// (test_cli waits for training with it).
 #pragma once
 
 #include "core/store/store.h"
@@ -46,6 +47,25 @@ inline nlohmann::json tiny(int steps, const nlohmann::json& extra = nlohmann::js
 inline QString write_file(const QString& path, const std::string& text) {
     std::ofstream(path.toStdString(), std::ios::binary) << text;
     return path;
+}
+
+// Whether a CLI's output has a progress line past step 0.
+inline bool trains(const QString& out) { return out.contains(QRegularExpression(" step [1-9]")); }
+
+// Waits until a normlab-cli started with merged channels trains (a progress
+// line past step 0), however slow the machine (a fixed 2.5 s was too short
+// under the sanitizers beside test_neighbours' load; a signal before
+// training starts ends the process by the signal, not as a cancelled run).
+// Returns what it printed; check it with trains().
+inline QString wait_until_training(QProcess& p) {
+    QString out;
+    QElapsedTimer waited;
+    waited.start();
+    while (!trains(out) && p.state() == QProcess::Running && waited.elapsed() < 300000) {
+        p.waitForReadyRead(500);
+        out += QString::fromUtf8(p.readAll());
+    }
+    return out;
 }
 
 // Runs in a store another process writes (0 while it does not exist yet).

@@ -2,6 +2,7 @@
 // export-weights, resume of an interrupted run, and the exit codes and
 // messages of bad input.
 #include "core/store/store.h"
+#include "tests/cli_harness.h"
 
 #include <QtTest/QtTest>
 
@@ -241,18 +242,9 @@ private Q_SLOTS:
         p.setProcessChannelMode(QProcess::MergedChannels);
         p.start(QStringLiteral(NORMLAB_CLI), {"run", slow, "--store", store_});
         QVERIFY(p.waitForStarted());
-        // Interrupt it once it trains (a progress line past step 0): a fixed 2.5 s was too short under
-        // the sanitizers beside test_neighbours' load, and a SIGINT before training starts ends the
-        // process by the signal (exit code 2), not as a cancelled run.
-        QString out;
-        const QRegularExpression training(" step [1-9]");
-        QElapsedTimer waited;
-        waited.start();
-        while (!out.contains(training) && p.state() == QProcess::Running && waited.elapsed() < 300000) {
-            p.waitForReadyRead(500);
-            out += QString::fromUtf8(p.readAll());
-        }
-        QVERIFY2(out.contains(training), qPrintable("no progress line: " + out));
+        // Interrupt it once it trains (before, a SIGINT ends the process by the signal, exit code 2).
+        const QString out = cli_harness::wait_until_training(p);
+        QVERIFY2(cli_harness::trains(out), qPrintable("no progress line: " + out));
         ::kill(static_cast<pid_t>(p.processId()), SIGINT);
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 130);

@@ -132,16 +132,8 @@ private Q_SLOTS:
         p.setProcessChannelMode(QProcess::MergedChannels);
         p.start(QStringLiteral(NORMLAB_CLI), {"run", exp, "--store", store});
         QVERIFY(p.waitForStarted());
-        // once it trains (a progress line past step 0), however slow the machine
-        QString out;
-        const QRegularExpression training(" step [1-9]");
-        QElapsedTimer waited;
-        waited.start();
-        while (!out.contains(training) && p.state() == QProcess::Running && waited.elapsed() < 300000) {
-            p.waitForReadyRead(500);
-            out += QString::fromUtf8(p.readAll());
-        }
-        QVERIFY2(out.contains(training), qPrintable("no progress line: " + out));
+        const QString out = wait_until_training(p);
+        QVERIFY2(trains(out), qPrintable("no progress line: " + out));
         ::kill(static_cast<pid_t>(p.processId()), SIGINT);
         ::usleep(50000);   // the first is taken by then: the two cannot merge into one pending signal
         ::kill(static_cast<pid_t>(p.processId()), SIGINT);

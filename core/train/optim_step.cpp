@@ -160,14 +160,19 @@ void optimizer_step_on_device(torch::optim::Optimizer& opt, const torch::Tensor&
     TORCH_CHECK(adamw || dynamic_cast<Adam*>(&opt), "the static step needs Adam or AdamW");
     torch::NoGradGuard ng;
     step.add_(1);
+    // The bias corrections in double, as the eager step (std::pow) and the
+    // fused kernels take them: in float32 1 − 0.999ᵗ is 1.3e-5 off at t = 1.
+    // The fused kernels work them out themselves from the step count.
+    const torch::Tensor t = fused ? torch::Tensor() : step.to(torch::kDouble);
+    const torch::Tensor lr64 = fused ? torch::Tensor() : lr.to(torch::kDouble);
     for (auto& g : opt.param_groups()) {
         // every group shares the step count and the learning rate; betas may differ
         auto betas = adamw ? static_cast<AdamWOptions&>(g.options()).betas() : static_cast<AdamOptions&>(g.options()).betas();
-        // The bias corrections in double, as the eager step (std::pow) and the
-        // fused kernels take them: in float32 1 − 0.999ᵗ is 1.3e-5 off at t = 1.
-        const auto t = step.to(torch::kDouble);
-        auto step_size = (-lr.to(torch::kDouble) / (1 - at::pow(std::get<0>(betas), t))).to(lr.scalar_type());
-        auto rbias2 = at::rsqrt(1 - at::pow(std::get<1>(betas), t)).to(lr.scalar_type());
+        torch::Tensor step_size, rbias2;
+        if (!fused) {
+            step_size = (-lr64 / (1 - at::pow(std::get<0>(betas), t))).to(lr.scalar_type());
+            rbias2 = at::rsqrt(1 - at::pow(std::get<1>(betas), t)).to(lr.scalar_type());
+        }
         if (adamw) adam_group_device<AdamWOptions, AdamWParamState>(opt, g, true, lr, step, step_size, rbias2, fused);
         else adam_group_device<AdamOptions, AdamParamState>(opt, g, false, lr, step, step_size, rbias2, fused);
     }
