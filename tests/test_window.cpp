@@ -281,6 +281,22 @@ private Q_SLOTS:
         QVERIFY(f.readAll().contains("0.0042"));
     }
 
+    // A first start (no saved geometry) opens a window inside the screen's work area, with room for
+    // a frame: it opened at 1500×950 whatever the screen, so on a laptop the runs table and the status
+    // bar lay below its edge. (The offscreen platform's screen is 800×600.)
+    void aFirstStartFitsTheScreen() {
+        QSettings().remove("geometry");
+        QSettings().remove("windowState");
+        MainWindow w(dir_.filePath("first.sqlite"));
+        const QRect room = w.screen()->availableGeometry();
+        QVERIFY2(w.width() < room.width() && w.height() < room.height(),
+                 qPrintable(QString("%1×%2 on a %3×%4 screen").arg(w.width()).arg(w.height()).arg(room.width()).arg(room.height())));
+        QVERIFY(w.width() >= room.width() - 40 && w.height() >= room.height() - 80);   // and uses it
+        w.show();
+        settle();
+        QVERIFY(w.statusBar()->isVisible() && w.runTable()->isVisible() && w.runTable()->height() >= 60);
+    }
+
     // Item 15: "Settings that differ" keeps a readable width through resizes (it shrank to ~60 px).
     void settingsThatDifferKeepTheirWidth() {
         MainWindow w(dir_.filePath("diff.sqlite"));

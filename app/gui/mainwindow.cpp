@@ -36,6 +36,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
@@ -270,7 +271,19 @@ void MainWindow::buildUi() {
     progress_ = new QLabel(this);   // the current run, always in view
     progress_->setObjectName("runProgress");
     statusBar()->addPermanentWidget(progress_);
-    resize(1500, 950);
+    resize(firstSize());
+}
+
+// The size of a first start (no saved geometry): 1500×950 where the screen
+// has room, else what its work area leaves beside the window manager's
+// frame — a 1366×768 laptop got a window whose runs table and status bar lay
+// below the screen's edge.
+QSize MainWindow::firstSize() const {
+    const QSize wanted(1500, 950);
+    const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+    if (!s) return wanted;
+    const QSize room = s->availableGeometry().size() - QSize(16, 48);   // a frame's borders and title bar
+    return room.isValid() ? wanted.boundedTo(room) : wanted;
 }
 
 void MainWindow::buildMenus() {

@@ -120,6 +120,7 @@ protected:
 
 private:
     void buildUi();
+    QSize firstSize() const;
     void buildMenus();
     // mainwindow_form.cpp: the experiment form across a quit — unsaved edits
     // asked about (save, discard, or stay), the form as left put back at start.
