@@ -26,13 +26,18 @@ def ratio_cell(x, bold=True):
     return f"**{x:.2f}×**" if bold else f"{x:.2f}×"
 
 
+def core_env():
+    """The switches in the environment that change what the core's step runs (its CUDA kernels)."""
+    return {k: os.environ[k] for k in ("NORMLAB_CUDA_KERNELS",) if k in os.environ}
+
+
 def save_raw(path, results, impls, args, probe=None, store=None, lever=None, fused=None, gui=None, overhead=None):
     """The raw measurements as --from-results reads them; written after every configuration too, so that a
     benchmark stopped by a time limit keeps what it measured."""
     with open(path + ".tmp", "w") as f:
         json.dump({"results": {f"{k[0]}/{k[1]}": v for k, v in results.items()}, "probe": probe or {}, "store": store,
                    "lever": lever or {}, "fused": fused or {}, "gui": gui, "overhead": overhead or {},
-                   "impls": impls, "args": {k: getattr(args, k) for k in
+                   "impls": impls, "core_env": core_env(), "args": {k: getattr(args, k) for k in
                                             ("reps", "steps", "warmup", "threads", "device", "python2",
                                              "precision")}}, f)
     os.replace(path + ".tmp", path)
@@ -49,3 +54,31 @@ def load_raw(paths):
         raw = raw or one
         results.update({tuple(k.split("/")): v for k, v in one["results"].items()})
     return raw, results
+
+
+def measured_elsewhere(paths, precision, names):
+    """The configurations ((size, scheme) → the file) that earlier runs' raw results, with these contestants at
+    this precision and the same core switches (core_env), already hold for each contestant — a time, or a failure (a compiler error comes back the
+    same): a GPU lease goes on where the last one stopped, and --from-results draws all the files as one table.
+    A configuration a time limit cut off was never written, so it is measured again."""
+    done = {}
+    for path in paths:
+        try:
+            with open(path) as f:
+                one = json.load(f)
+            precision_there = one.get("args", {}).get("precision", "fp32")
+            names_there = [i["name"] for i in one["impls"]]
+            env_there = one.get("core_env", {})
+            results = one["results"]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            sys.exit(f"--skip-measured: {path} is not a results file of bench/run.py ({e}); give the results-*.json"
+                     " a benchmark wrote (its --raw, or the results.json its last line names)")
+        if precision_there != precision or names_there != names or env_there != core_env():
+            print(f"--skip-measured: {path} skips nothing: it was measured in {precision_there} by "
+                  f"{', '.join(names_there)} with {env_there or 'no core switches'}; this run is {precision} by "
+                  f"{', '.join(names)} with {core_env() or 'no core switches'}", file=sys.stderr)
+            continue
+        for key, r in results.items():
+            if all(r.get(n) or n in r.get("failed", {}) for n in names):
+                done.setdefault(tuple(key.split("/")), os.path.basename(path))
+    return done

@@ -28,7 +28,7 @@ from cpu_levers import kernel_levers, levers
 from common import ContestantError, log, median, run_json
 from contestants import implementations, python_torch
 from gpu_report import gpu_table
-from raw import load_raw, ms_cell, paired_ratio, ratio_cell, save_raw
+from raw import load_raw, measured_elsewhere, ms_cell, paired_ratio, ratio_cell, save_raw
 from overheads import probe_overhead, scheme_overhead
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -108,6 +108,10 @@ def main():
     ap.add_argument("--from-results", metavar="RESULTS.json", nargs="+",
                     help="write the report again from a run's raw results (its last line names them), running nothing;"
                          " several files (runs of other schemes or sizes with the same contestants) make one report")
+    ap.add_argument("--skip-measured", metavar="RESULTS.json", nargs="+", default=[],
+                    help="leave out the configurations these earlier runs' raw results hold for every contestant"
+                         " (at the same precision): a benchmark spread over several GPU leases goes on where the"
+                         " last stopped; --from-results with all the files draws one table")
     args = ap.parse_args()
     if args.from_results:
         raw, results = load_raw(args.from_results)
@@ -138,6 +142,7 @@ def main():
         if unknown:
             sys.exit(f"--schemes: unknown {', '.join(unknown)}; known: {', '.join(SCHEMES)}")
     sizes = SIZES[:1] if args.quick else [(n, s) for n, s in SIZES if n in args.sizes.split(",")]
+    done = measured_elsewhere(args.skip_measured, args.precision, [i["name"] for i in impls])
     tmp = tempfile.mkdtemp(prefix="normlab-bench-")
     raw_paths = [os.path.join(tmp, "results.json")] + ([args.raw] if args.raw else [])
     common = ["--steps", str(args.steps), "--warmup", str(args.warmup), "--threads", str(args.threads)]
@@ -150,6 +155,9 @@ def main():
         log(f"section 1 from {args.throughput_from}: {len(results)} configurations")
     for size, s in sizes:
         for scheme in schemes:
+            if (size, scheme) in done:
+                log(f"{size:6s} {scheme:10s} measured in {done[(size, scheme)]}: skipped")
+                continue
             preset, extra = VARIANTS.get(scheme, (scheme, {}))
             if args.dry_run:
                 cfg = {"model": {}, "train": {}}
@@ -202,6 +210,13 @@ def main():
                                    for c in cores[:1] for p in peers))
     if args.dry_run:
         return
+    if not results:
+        log("every configuration asked for is measured in the --skip-measured files: nothing to do; draw them with"
+            " bench/run.py --from-results")
+        return
+    if done:   # the report draws what this run measured
+        sizes = [(n, s) for n, s in sizes if any(k[0] == n for k in results)]
+        schemes = [sc for sc in schemes if any(k[1] == sc for k in results)]
     bench = cores[0]["cmd"][0]
     with open(os.path.join(tmp, "throughput.json"), "w") as f:
         json.dump({f"{k[0]}/{k[1]}": v for k, v in results.items()}, f)

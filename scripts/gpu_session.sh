@@ -12,7 +12,9 @@
 #             NormFormer and Pre-LN at the gpu size with NORMLAB_CUDA_KERNELS=1 against without; then the
 #             small size, every scheme, captured against not (bench/run.py, bf16; GRAPH_BENCH_ARGS)
 #   precision six schemes, 100 steps, fp32 / tf32 / bf16 on the GPU (stores kept)
-#   bench     bench/run.py --device cuda at the gpu size (BENCH_ARGS to change)
+#   bench     bench/run.py --device cuda at the gpu size (BENCH_ARGS to change), Pre-LN first; the configurations
+#             that earlier leases' results in bench/results/gpu-table/ (results-*.json committed there) hold are skipped, so
+#             every lease's bench is this one command and goes on where the last stopped
 #   findings  issue 26's runs at --scale gpu, several at once on the GPU (FINDINGS, FINDINGS_SECONDS), waited
 #             for; with FINDINGS_DETACH=1 started in a process session of their own (setsid), so that they go on
 #             after this call returns, into the next calls on the same warm machine (the device tool ends a call's
@@ -182,8 +184,12 @@ except ValueError: print("no result (the error is above)")'
       python3 tests/precision_parity.py --compare "$OUTDIR"/precision-fp32.sqlite "$OUTDIR"/precision-tf32.sqlite "$OUTDIR"/precision-bf16.sqlite | tee "$OUTDIR/precision.txt" ;;
     bench)
       step bench
+      measured=()
+      for f in "${MEASURED_DIR:-bench/results/gpu-table}"/*.json; do [ -e "$f" ] && measured+=("$f"); done
+      [ ${#measured[@]} -gt 0 ] && measured=(--skip-measured "${measured[@]}")
       # shellcheck disable=SC2086
-      bench_py gpu "${BENCH_TIMEOUT:-560}" ${BENCH_ARGS:---sizes gpu --precision bf16 --reps 2 --steps 20} 2>&1 | tee "$OUTDIR/bench.log" ;;
+      bench_py gpu "${BENCH_TIMEOUT:-560}" ${BENCH_ARGS:---sizes gpu --precision bf16 --reps 1 --steps 15 --schemes pre_ln,ngpt,normformer,post_ln,deepnorm,branchnorm,pre_ln_glu} \
+        "${measured[@]}" 2>&1 | tee "$OUTDIR/bench.log" ;;
     profile)
       # Kineto traces of the core and of eager PyTorch (PROFILE_SCHEMES at the gpu size, bf16), summed per kernel.
       step profile

@@ -9,6 +9,9 @@ costs the whole measurement.
    names) already holds that configuration, and `--from-results` draws a report from it.
 3. Two runs of other schemes with the same contestants make one report (`--from-results A B`); runs with
    other contestants are refused.
+4. `--skip-measured A B` leaves out what those results hold (a benchmark spread over several leases), not
+   what was measured at another precision or with other core switches (NORMLAB_CUDA_KERNELS); a file that is
+   not results is refused.
 
     python3 tests/bench_partial.py --build2 BUILD --python2 PYTHON --workdir DIR
 """
@@ -124,6 +127,39 @@ def main():
     if other.returncode == 0 or "other contestants" not in other.stderr:
         fail(f"results of other contestants should be refused: {other.returncode} {other.stderr[-500:]}")
     print("ok 3: two benchmarks drawn as one; other contestants refused")
+
+    # 4. A benchmark spread over leases: the configurations earlier results hold are left out, the rest
+    #    measured; results of another precision or other core switches skip nothing; a file that is not results
+    #    is refused.
+    cmd, env, tmp = bench(args, work, "next", ["--schemes", "post_ln,ngpt,pre_ln", "--no-compile",
+                                               "--skip-measured", cut, rest], args.python2)
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    if out.returncode != 0:
+        fail(f"the benchmark with --skip-measured failed: {out.stderr[-1500:]}")
+    _, raw = raw_results(tmp)
+    if sorted(raw["results"]) != ["small/pre_ln"]:
+        fail(f"post_ln and ngpt were measured already; only pre_ln should be: {sorted(raw['results'])}")
+    for scheme, where in (("post_ln", os.path.basename(cut)), ("ngpt", os.path.basename(rest))):
+        if f"{scheme:10s} measured in {where}: skipped" not in out.stderr:
+            fail(f"the log should say where {scheme} was measured: {out.stderr[-1500:]}")
+    cmd, env, tmp = bench(args, work, "other-precision", ["--schemes", "post_ln", "--no-compile", "--precision", "bf16",
+                                                          "--skip-measured", cut], args.python2)
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    if out.returncode != 0 or sorted(raw_results(tmp)[1]["results"]) != ["small/post_ln"] \
+            or "skips nothing: it was measured in fp32" not in out.stderr:
+        fail(f"results in fp32 should skip nothing of a bf16 benchmark: {out.stderr[-1500:]}")
+    cmd, env, tmp = bench(args, work, "other-kernels", ["--schemes", "post_ln", "--no-compile", "--skip-measured", cut],
+                          args.python2)
+    out = subprocess.run(cmd, env=dict(env, NORMLAB_CUDA_KERNELS="1"), capture_output=True, text=True, timeout=600)
+    if out.returncode != 0 or sorted(raw_results(tmp)[1]["results"]) != ["small/post_ln"] \
+            or "with no core switches; this run is fp32" not in out.stderr:
+        fail(f"results without NORMLAB_CUDA_KERNELS should skip nothing of a run with it: {out.stderr[-1500:]}")
+    cmd, env, tmp = bench(args, work, "not-results", ["--schemes", "post_ln", "--no-compile",
+                                                      "--skip-measured", os.path.join(work, "merged.md")], args.python2)
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    if out.returncode == 0 or "--skip-measured:" not in out.stderr or "merged.md is not a results file" not in out.stderr:
+        fail(f"a file that is not results should be refused, naming it: {out.returncode} {out.stderr[-500:]}")
+    print("ok 4: --skip-measured measured only what the earlier results did not hold")
 
 
 if __name__ == "__main__":

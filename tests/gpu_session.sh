@@ -6,11 +6,13 @@
 #   2. a findings run in the call's foreground is stopped (cancelled, its data kept) before the budget
 #      ends and merged into OUTDIR/findings.sqlite, and the call ends inside its budget;
 #   3. a detached run outlives its call: the first call's collect brings a copy while it trains on, the
-#      next call's collect with COLLECT_STOP=1 stops it and merges it cancelled, further along.
-# Usage: bash tests/gpu_session.sh BUILD2 CLI   (the 2.x build folder, and a normlab-cli to read stores)
+#      next call's collect with COLLECT_STOP=1 stops it and merges it cancelled, further along;
+#   4. the bench goes on where the last lease's stopped: what results in bench/results/gpu-table/ hold is skipped.
+# Usage: bash tests/gpu_session.sh BUILD2 CLI PYTHON2   (the 2.x build folder, a normlab-cli to read stores,
+# the interpreter with PyTorch 2.x that the benchmark's peer runs on)
 set -euo pipefail
 SRC="$(cd "$(dirname "$0")/.." && pwd)"
-BUILD2="$(cd "$1" && pwd)" CLI="$2"
+BUILD2="$(cd "$1" && pwd)" CLI="$2" PY2="$3"
 T="$(mktemp -d)"
 stop_runs() { pkill -INT -f "^timeout .*$T/" 2> /dev/null || true; }
 trap 'stop_runs; sleep 2; pkill -KILL -f "$T/" 2> /dev/null || true; rm -rf "$T"' EXIT
@@ -18,7 +20,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 XZ_OPT=-0 GPU_BUNDLE_BUILD="$BUILD2" bash "$SRC/scripts/gpu_bundle.sh" "$T/b/bundle.tar.xz" > /dev/null
 # the tree as the device gets it, as far as these steps read it
-mkdir -p "$T/tree" && cp -r "$SRC/scripts" "$T/tree/"
+mkdir -p "$T/tree" && cp -r "$SRC/scripts" "$SRC/bench" "$T/tree/" && rm -rf "$T/tree/bench/results/gpu-table"
 cat > "$T/tree/tiny.json" << 'EOF'
 {"name": "tiny", "base": {
    "model": {"d_model": 32, "n_layers": 2, "n_heads": 4, "d_ff": 64, "context": 16},
@@ -62,4 +64,17 @@ grep -q "stopping the runs still training" <<< "$out" || fail "collect with COLL
 read -r st2 steps2 <<< "$(status_of "$T/o4/findings.sqlite" detached)"
 [ "$st2" = cancelled ] || fail "the detached run came back '$st2', not cancelled"
 [ "${steps2:-0}" -gt "$steps1" ] || fail "the last collect brought no more steps ($steps2 after $steps1)"
-echo "OK: skipped with a line; foreground run cancelled after $steps steps in ${took} s; detached run $steps1 steps, then cancelled after $steps2"
+
+# 4. A bench over two leases: the first measures Pre-LN; its results, committed to bench/results/gpu-table/ as
+#    docs/GPU-LEASES.md says, make the second skip it and measure only what is left.
+B="--sizes small --reps 1 --steps 2 --warmup 1 --threads 2 --no-compile"
+(PATH="$(dirname "$PY2"):$PATH"; export PATH
+ BENCH_ARGS="$B --schemes pre_ln" session "$T/o5" bench > "$T/o5.log" 2>&1 || true
+ mkdir -p "$T/tree/bench/results/gpu-table" && cp "$T/o5/results-gpu.json" "$T/tree/bench/results/gpu-table/results-gpu-lease1.json" 2> /dev/null
+ BENCH_ARGS="$B --schemes pre_ln,ngpt" session "$T/o6" bench > "$T/o6.log" 2>&1 || true)
+tail -n 3 "$T/o5.log" "$T/o6.log"
+schemes_in() { python3 -c 'import json, sys; print(",".join(sorted(json.load(open(sys.argv[1]))["results"])))' "$1" 2> /dev/null; }
+[ "$(schemes_in "$T/o5/results-gpu.json")" = small/pre_ln ] || fail "the first lease's bench measured no Pre-LN"
+grep -q "pre_ln     measured in results-gpu-lease1.json: skipped" "$T/o6.log" || fail "the second lease measured Pre-LN again"
+[ "$(schemes_in "$T/o6/results-gpu.json")" = small/ngpt ] || fail "the second lease should have measured nGPT alone"
+echo "OK: skipped with a line; foreground run cancelled after $steps steps in ${took} s; detached run $steps1 steps, then cancelled after $steps2; the bench went on where the last lease stopped"
