@@ -16,7 +16,8 @@
 #             that earlier leases' results in bench/results/gpu-table/ (results-*.json committed there) hold are skipped, so
 #             every lease's bench is this one command and goes on where the last stopped
 #   findings  issue 26's runs at --scale gpu, several at once on the GPU (FINDINGS, FINDINGS_SECONDS), waited
-#             for; with FINDINGS_DETACH=1 started in a process session of their own (setsid), so that they go on
+#             for; FINDINGS=queue takes the next lease of docs/reproduction-gpu/queue.txt that runs.sqlite lacks;
+#             with FINDINGS_DETACH=1 started in a process session of their own (setsid), so that they go on
 #             after this call returns, into the next calls on the same warm machine (the device tool ends a call's
 #             other processes when it returns), and this step returns once each has trained a step
 #   collect   waits for the detached runs (at most COLLECT_SECONDS, default 540), then merges every run
@@ -123,6 +124,26 @@ src.backup(dst); dst.close(); src.close()' "$f" "$copies/$(basename "$f")" || ec
   fi
   pgrep -f "$W/stores/" > /dev/null && echo "gpu_session: runs still training; their stores were copied as they stand"
 }
+# queue_next QUEUE STORE: the first line of QUEUE (one lease's "EXPERIMENT|RUN;..." a line; # comments) naming a run
+# that STORE lacks: a run of that experiment file named RUN, or RUN and more ("RUN seed=2"), as --only takes it
+queue_next() {
+  python3 - "$1" "$2" << 'PY'
+import os, sqlite3, sys
+queue, store = sys.argv[1:]
+have = set()
+if os.path.exists(store):
+    db = sqlite3.connect(f"file:{store}?immutable=1", uri=True)
+    have = {(os.path.basename(f or ""), n) for f, n in db.execute(
+        "SELECT e.file, r.name FROM runs r LEFT JOIN experiments e ON e.id = r.experiment_id")}
+def trained(exp, run):
+    return any(f == os.path.basename(exp) and (n == run or n.startswith(run + " ")) for f, n in have)
+for line in open(queue):
+    line = line.split("#", 1)[0].strip()
+    if line and not all(trained(*p.split("|", 1)) for p in line.split(";")):
+        print(line)
+        break
+PY
+}
 # the least time each step is started with (collect always runs: it brings back what trained)
 declare -A NEEDS=([check]=10 [window]=60 [gui]=60 [graph]=90 [precision]=90 [bench]=90 [profile]=90 [findings]=45 [collect]=0)
 for s in "$@"; do
@@ -222,7 +243,13 @@ json.dump(c, open(sys.argv[1], "w"))' "$W/$scheme.json"
       else echo "gpu_session: no English corpus here (english.txt.xz beside the bundle): a run that reads it will say so"; fi
       mkdir -p "$W/stores"
       started=()
-      IFS=';' read -ra pairs <<< "${FINDINGS:?FINDINGS=EXPERIMENT|RUN;...}"
+      if [ "${FINDINGS:-}" = queue ]; then
+        # the first lease of FINDINGS_QUEUE with a run the committed report's store does not hold yet
+        FINDINGS="$(queue_next "${FINDINGS_QUEUE:-docs/reproduction-gpu/queue.txt}" "${FINDINGS_DONE:-docs/reproduction-gpu/runs.sqlite}")"
+        [ -n "$FINDINGS" ] || { echo "gpu_session: every lease of the findings queue is trained; nothing to start"; continue; }
+        echo "gpu_session: FINDINGS=queue takes $FINDINGS"
+      fi
+      IFS=';' read -ra pairs <<< "${FINDINGS:?FINDINGS=EXPERIMENT|RUN;... or queue}"
       for pair in "${pairs[@]}"; do
         exp="${pair%%|*}" run="${pair#*|}"
         name="$(basename "$exp" .json)-$(echo "$run" | tr -c 'A-Za-z0-9.\n' '_')"

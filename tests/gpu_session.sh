@@ -5,8 +5,9 @@
 #   1. a step that does not fit what is left of GPU_SESSION_SECONDS is skipped with a line saying so;
 #   2. a findings run in the call's foreground is stopped (cancelled, its data kept) before the budget
 #      ends and merged into OUTDIR/findings.sqlite, and the call ends inside its budget;
-#   3. a detached run outlives its call: the first call's collect brings a copy while it trains on, the
-#      next call's collect with COLLECT_STOP=1 stops it and merges it cancelled, further along;
+#   3. FINDINGS=queue takes the first lease of a queue whose runs a store lacks; a detached run outlives its
+#      call: the first call's collect brings a copy while it trains on, the next call's collect with
+#      COLLECT_STOP=1 stops it and merges it cancelled, further along;
 #   4. the bench goes on where the last lease's stopped: what results in bench/results/gpu-table/ hold is skipped.
 # Usage: bash tests/gpu_session.sh BUILD2 CLI PYTHON2   (the 2.x build folder, a normlab-cli to read stores,
 # the interpreter with PyTorch 2.x that the benchmark's peer runs on)
@@ -50,9 +51,13 @@ echo "the budgeted call took ${took} s of 70"
 read -r st steps <<< "$(status_of "$T/o2/findings.sqlite" foreground)"
 [ "$st" = cancelled ] && [ "${steps:-0}" -gt 0 ] || fail "the foreground run came back '$st' after '$steps' steps"
 
-# 3. Detached across two calls.
-out="$(GPU_SESSION_SECONDS=70 COLLECT_SECONDS=5 FINDINGS_DETACH=1 FINDINGS='tiny.json|detached' session "$T/o3" findings collect)"
+# 3. Detached across two calls, the run taken from a queue: its first lease (foreground) is in the
+#    store of call 2, so FINDINGS=queue starts the second.
+printf '# a comment\ntiny.json|foreground\n\ntiny.json|detached  # the next\n' > "$T/tree/queue.txt"
+out="$(GPU_SESSION_SECONDS=70 COLLECT_SECONDS=5 FINDINGS_DETACH=1 FINDINGS=queue FINDINGS_QUEUE=queue.txt \
+       FINDINGS_DONE="$T/o2/findings.sqlite" session "$T/o3" findings collect)"
 echo "$out"
+grep -q "FINDINGS=queue takes tiny.json|detached$" <<< "$out" || fail "the queue did not take its first lease not trained"
 pgrep -f "$T/w/stores/tiny-detached" > /dev/null || fail "the detached run did not outlive its call"
 read -r st1 steps1 <<< "$(status_of "$T/o3/findings.sqlite" detached)"
 [ "${steps1:-0}" -gt 0 ] || fail "the first collect brought no steps of the detached run ('$st1')"
