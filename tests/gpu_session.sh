@@ -8,7 +8,8 @@
 #   3. FINDINGS=queue takes the first lease of a queue whose runs a store lacks; a detached run outlives its
 #      call: the first call's collect brings a copy while it trains on, the next call's collect with
 #      COLLECT_STOP=1 stops it and merges it cancelled, further along;
-#   4. the bench goes on where the last lease's stopped: what results in bench/results/gpu-table/ hold is skipped.
+#   4. the bench goes on where the last lease's stopped: what results in bench/results/gpu-table/ hold is skipped;
+#   5. every run docs/reproduction-gpu/queue.txt names exists at --scale gpu, and each lease fits an H100.
 # Usage: bash tests/gpu_session.sh BUILD2 CLI PYTHON2   (the 2.x build folder, a normlab-cli to read stores,
 # the interpreter with PyTorch 2.x that the benchmark's peer runs on)
 set -euo pipefail
@@ -82,4 +83,21 @@ schemes_in() { python3 -c 'import json, sys; print(",".join(sorted(json.load(ope
 [ "$(schemes_in "$T/o5/results-gpu.json")" = small/pre_ln ] || fail "the first lease's bench measured no Pre-LN"
 grep -q "pre_ln     measured in results-gpu-lease1.json: skipped" "$T/o6.log" || fail "the second lease measured Pre-LN again"
 [ "$(schemes_in "$T/o6/results-gpu.json")" = small/ngpt ] || fail "the second lease should have measured nGPT alone"
+# 5. The real queue: every run it names is a run of its experiment at --scale gpu, and each lease's runs,
+#    side by side on one GPU, fit an H100's 78 GiB by validate's estimate.
+n=0
+while IFS= read -r line; do
+  line="${line%%#*}"; line="${line%"${line##*[![:space:]]}"}"
+  [ -n "$line" ] || continue
+  n=$((n + 1)) gib=0
+  IFS=';' read -ra pairs <<< "$line"
+  for pair in "${pairs[@]}"; do
+    v="$(cd "$SRC" && "$CLI" validate "${pair%%|*}" --scale gpu --only "${pair#*|}" 2>&1)" || fail "queue lease $n: $pair: $v"
+    gib="$(awk -v g="$gib" '{ if (match($0, /mem~[0-9.]+GiB/)) g += substr($0, RSTART + 4, RLENGTH - 7) } END { print g }' <<< "$v")"
+  done
+  awk -v g="$gib" 'BEGIN { exit !(g <= 78) }' || fail "queue lease $n needs ${gib} GiB side by side"
+  echo "queue lease $n: ${#pairs[@]} group(s), ${gib} GiB"
+done < "$SRC/docs/reproduction-gpu/queue.txt"
+[ "$n" -ge 6 ] || fail "the queue has $n leases"
+
 echo "OK: skipped with a line; foreground run cancelled after $steps steps in ${took} s; detached run $steps1 steps, then cancelled after $steps2; the bench went on where the last lease stopped"
