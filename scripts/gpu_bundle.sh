@@ -33,6 +33,9 @@ done
   while read -r l; do cp -L "$l" "$G/lib/"; done
 cp "$PLUGIN" "$G/plugins/platforms/"
 cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf "$G/fonts/"
+# the window's tests switch to 简体中文, which a machine without a Chinese font refuses (1.5 MB compressed)
+cp /usr/share/fonts/truetype/wqy/wqy-microhei.ttc "$G/fonts/" 2> /dev/null ||
+  echo "gpu_bundle: no /usr/share/fonts/truetype/wqy/wqy-microhei.ttc (scripts/setup.sh installs it): test_gui will fail in gpu_session.sh's gui step" >&2
 find /usr/share/games/fortunes -maxdepth 1 -type f ! -name '*.dat' ! -name '*.u8' -exec cp {} "$G/fortunes/" \;
 # where the binaries were built: they name their siblings by that path, which gpu_session.sh makes exist
 pwd > "$G/build_root"

@@ -20,6 +20,7 @@ PACKAGES=(
   fortunes                                  # the default English corpus
   xvfb xauth                                # the GUI under a virtual display
   poppler-utils                             # pdftoppm/pdftotext: tests look at exported PDFs
+  fonts-wqy-microhei                        # a font with Chinese characters: the window in 简体中文 (View → Language)
   libgloo-dev                               # Gloo's headers, which LibTorch's c10d headers include (data-parallel training)
   slurm-wlm munge                           # a real single-node Slurm for the scale-out tests (tests/slurm_cluster.py)
   openssh-server openssh-client             # a real sshd on 127.0.0.1 for training on a server (tests/remote_ssh.py)

@@ -369,8 +369,11 @@ void MainWindow::buildMenus() {
     panels->setObjectName("panelsMenu");
     for (auto* dock : findChildren<QDockWidget*>()) panels->addAction(dock->toggleViewAction());
     auto* lang = view->addMenu(tr("&Language"));
+    // 简体中文 drawn as boxes, where no font has its characters, would name nothing: then in English too
+    const QString chinese = fontMissingFor(QLocale("zh_CN")).isEmpty() ? QString("简体中文")
+                                                                        : QString("简体中文 (Chinese, no font installed)");
     for (auto [label, code] : {std::pair{tr("System"), QString()}, {QString("English"), QString("en")},
-                               {QString("Deutsch"), QString("de")}, {QString("简体中文"), QString("zh_CN")}})
+                               {QString("Deutsch"), QString("de")}, {chinese, QString("zh_CN")}})
         lang->addAction(label, this, [this, code = code] {
             QSettings().setValue("language", code);
             switchLanguage(code);

@@ -10,6 +10,7 @@
 #include "core/store/store.h"
 
 #include <QElapsedTimer>
+#include <QLocale>
 #include <QMainWindow>
 
 #include <memory>
@@ -95,6 +96,8 @@ public:
     // Selects these runs in the table (and so shows them); ids not in the store are skipped.
     void selectRuns(const std::vector<qint64>& ids);
     bool switchLanguage(const QString& locale);   // "" = system, "en", "de", "zh_CN"
+    // Why the locale's script cannot be shown here (no font for it), in English; "" when it can.
+    static QString fontMissingFor(const QLocale& loc);
     // SIGTERM/SIGINT: cancels the training run (kept as cancelled, with a
     // checkpoint) and quits without asking.
     void stopAndQuit();

@@ -14,6 +14,8 @@
 #include "widgets/linechart.h"
 #include "widgets/runtable.h"
 
+#include <cstdio>
+
 #include <QAction>
 #include <QChart>
 #include <QChartView>
@@ -25,6 +27,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontDatabase>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -144,14 +147,39 @@ void MainWindow::exportDialog(bool whole_panel) {
     else statusBar()->showMessage(tr("Wrote %1").arg(path), 6000);
 }
 
+// Why a language cannot be shown, in English (the language itself would be
+// unreadable), or "": its writing system has no font on this machine. A Debian
+// without a Chinese font drew 简体中文 as boxes — the whole window, the menu
+// entry that would switch back among them.
+QString MainWindow::fontMissingFor(const QLocale& loc) {
+    QFontDatabase::WritingSystem ws = QFontDatabase::Any;
+    QString package;
+    switch (loc.script()) {
+    case QLocale::SimplifiedHanScript: ws = QFontDatabase::SimplifiedChinese, package = "fonts-wqy-microhei"; break;
+    case QLocale::TraditionalHanScript: ws = QFontDatabase::TraditionalChinese, package = "fonts-wqy-microhei"; break;
+    default: return {};
+    }
+    if (!QFontDatabase::families(ws).isEmpty()) return {};
+    return QString("%1 needs a font with its characters, and none is installed: the window stays in English. "
+                   "Install one and start NormLab again (Debian: sudo apt install %2; scripts/setup.sh installs it).")
+        .arg(loc.nativeLanguageName().isEmpty() ? loc.name() : loc.nativeLanguageName(), package);
+}
+
 bool MainWindow::switchLanguage(const QString& locale) {
     if (!translator_) {
         translator_ = new QTranslator(this);
         qt_translator_ = new QTranslator(this);
     }
+    const QLocale loc = locale.isEmpty() ? QLocale::system() : QLocale(locale);
+    if (const QString missing = fontMissingFor(loc); !missing.isEmpty()) {
+        std::fprintf(stderr, "normlab: %s\n", qPrintable(missing));
+        qApp->removeTranslator(translator_);
+        qApp->removeTranslator(qt_translator_);
+        statusBar()->showMessage(missing);   // until the next message: it explains what the user chose
+        return false;
+    }
     qApp->removeTranslator(translator_);
     qApp->removeTranslator(qt_translator_);
-    const QLocale loc = locale.isEmpty() ? QLocale::system() : QLocale(locale);
     bool ok = locale == "en";
     if (!ok && translator_->load(loc, "normlab", "_", ":/i18n")) {
         qApp->installTranslator(translator_);
