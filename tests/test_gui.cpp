@@ -32,6 +32,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
@@ -373,15 +374,42 @@ private Q_SLOTS:
                        "probes": {"forward_every": 1, "cond_every": 0, "gains_every": 0},
                        "data": {"source": "markov", "markov": {"length": 20000}}},
               "variants": [{"scheme": "post_ln"}, {"scheme": "pre_ln"}],
+              "scales": {"two": {"base": {"train": {"steps": 2}}}},
               "report": [{"finding": 3}]})";
         }
         ReportDialog d(store());
         QVERIFY(default_reproduction_experiments().size() >= 6);   // experiments/reproduction/*.json
         QCOMPARE(d.experiments(), default_reproduction_experiments());
-        d.setExperiments({exp});
+        // Size: the shipped experiments' gpu scale relabels every one with its runs and memory there
+        QVERIFY(d.setScale("gpu"));
+        auto* list = d.findChild<QListWidget*>("reportFiles");
+        QVERIFY(list && list->count() == d.experiments().size());
+        for (int i = 0; i < list->count(); ++i)
+            QVERIFY2(list->item(i)->text().contains("GiB each"), qPrintable(list->item(i)->text()));
+        QVERIFY(list->item(0)->text().startsWith("deep_stack.json — findings 9; 3 run(s), up to 17."));
+        QVERIFY(d.arguments().mid(d.arguments().indexOf("--scale"), 2) == (QStringList{"--scale", "gpu"}));
+        QPushButton* start = nullptr;
+        for (auto* b : d.findChildren<QPushButton*>())
+            if (b->text() == "Start") start = b;
+        QVERIFY(start && start->isEnabled());
+        // a file without the chosen scale says so, and nothing starts
+        const QString deep = default_reproduction_experiments().first();
+        d.setExperiments({exp, deep});
+        QCOMPARE(d.scale(), QString("gpu"));   // still offered (by deep_stack.json)
+        QVERIFY(list->item(0)->text().contains("cannot be used"));
+        QVERIFY(!start->isEnabled());
+        QVERIFY(d.setScale("two"));
+        QVERIFY(list->item(1)->text().contains("cannot be used") && !start->isEnabled());
+        d.setExperiments({exp});   // "gpu" is offered no more: "two" is
+        QCOMPARE(d.scale(), QString("two"));
+        QVERIFY(!d.setScale("gpu"));
+        QVERIFY(d.setScale(""));
         const QString out = dir_.filePath("dialog-report");
         d.setOutputDir(out);
+        QVERIFY(start->isEnabled());
         QCOMPARE(d.arguments(), (QStringList{"report", exp, "--out", out, "--store", store()}));
+        QVERIFY(d.setScale("two"));
+        QCOMPARE(d.arguments(), (QStringList{"report", exp, "--out", out, "--scale", "two", "--store", store()}));
         d.setProgram(NORMLAB_APP);
         QSignalSpy done(&d, &ReportDialog::reportFinished);
         d.start();
@@ -390,8 +418,11 @@ private Q_SLOTS:
         QCOMPARE(done.first().first().toInt(), 0);
         QVERIFY2(QFile::exists(out + "/index.html"), qPrintable(d.log()));
         QVERIFY(d.log().contains("Hidden-state norms"));
-        // The window's store sees the runs the child trained.
-        QCOMPARE(Store(store().toStdString()).runs().size() >= 2, true);
+        // The window's store sees the runs the child trained, at the chosen scale.
+        int at_scale = 0;
+        for (const RunInfo& r : Store(store().toStdString()).runs())
+            if (r.steps_done == 2 && r.config.value("train", nlohmann::json::object()).value("steps", 0) == 2) ++at_scale;
+        QVERIFY2(at_scale >= 2, qPrintable(d.log()));
     }
 };
 

@@ -1652,6 +1652,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Experimente (*.json)</translation>
     </message>
     <message>
+        <source>The lab's sizes train every finding on a CPU in minutes; an experiment's named scale (gpu: the sizes of docs/REPRODUCTION-GPU.md, for a GPU) trains larger models longer, into the same store beside the other runs</source>
+        <translation>Die Größen des Labors trainieren jeden Befund in Minuten auf einer CPU; eine benannte Skala eines Experiments (gpu: die Größen aus docs/REPRODUCTION-GPU.md, für eine GPU) trainiert größere Modelle länger, in denselben Speicher neben die anderen Läufe</translation>
+    </message>
+    <message>
         <source>Browse…</source>
         <translation>Durchsuchen…</translation>
     </message>
@@ -1680,6 +1684,22 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Schließen</translation>
     </message>
     <message>
+        <source>Model size</source>
+        <translation>Modellgröße</translation>
+    </message>
+    <message>
+        <source>The lab's sizes (a CPU, minutes)</source>
+        <translation>Die Größen des Labors (eine CPU, Minuten)</translation>
+    </message>
+    <message>
+        <source>gpu: the sizes of docs/REPRODUCTION-GPU.md, for a GPU</source>
+        <translation>gpu: die Größen aus docs/REPRODUCTION-GPU.md, für eine GPU</translation>
+    </message>
+    <message>
+        <source>%1: a scale the experiments define</source>
+        <translation>%1: eine Skala, die die Experimente festlegen</translation>
+    </message>
+    <message>
         <source> — no findings to report</source>
         <translation> — keine Befunde zu berichten</translation>
     </message>
@@ -1693,6 +1713,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
             <numerusform>; %n Lauf</numerusform>
             <numerusform>; %n Läufe</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>, up to %1 GiB each</source>
+        <translation>, bis zu %1 GiB je Lauf</translation>
     </message>
     <message>
         <source> — cannot be used: %1</source>
@@ -1717,6 +1741,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>Finished with errors (exit code %1); see the log</source>
         <translation>Mit Fehlern beendet (Exit-Code %1); siehe Protokoll</translation>
+    </message>
+    <message>
+        <source>Cannot start: %1 cannot be used at this size; remove it or pick another size</source>
+        <translation>Start nicht möglich: %1 ist in dieser Größe nicht verwendbar; entfernen Sie es oder wählen Sie eine andere Größe</translation>
     </message>
 </context>
 <context>

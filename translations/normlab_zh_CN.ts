@@ -1647,6 +1647,10 @@ NormLab 将改为打开默认存储。</translation>
         <translation>实验 (*.json)</translation>
     </message>
     <message>
+        <source>The lab's sizes train every finding on a CPU in minutes; an experiment's named scale (gpu: the sizes of docs/REPRODUCTION-GPU.md, for a GPU) trains larger models longer, into the same store beside the other runs</source>
+        <translation>实验室的规模在 CPU 上几分钟内训练每条结论；实验的命名规模（gpu：docs/REPRODUCTION-GPU.md 中的规模，适用于 GPU）会更长时间地训练更大的模型，写入同一存储，与其他运行并列</translation>
+    </message>
+    <message>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
@@ -1675,6 +1679,22 @@ NormLab 将改为打开默认存储。</translation>
         <translation>关闭</translation>
     </message>
     <message>
+        <source>Model size</source>
+        <translation>模型规模</translation>
+    </message>
+    <message>
+        <source>The lab's sizes (a CPU, minutes)</source>
+        <translation>实验室的规模（CPU，数分钟）</translation>
+    </message>
+    <message>
+        <source>gpu: the sizes of docs/REPRODUCTION-GPU.md, for a GPU</source>
+        <translation>gpu：docs/REPRODUCTION-GPU.md 中的规模，适用于 GPU</translation>
+    </message>
+    <message>
+        <source>%1: a scale the experiments define</source>
+        <translation>%1：实验定义的规模</translation>
+    </message>
+    <message>
         <source> — no findings to report</source>
         <translation> — 无可报告的结论</translation>
     </message>
@@ -1687,6 +1707,10 @@ NormLab 将改为打开默认存储。</translation>
         <translation>
             <numerusform>；%n 个运行</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>, up to %1 GiB each</source>
+        <translation>，每个最多 %1 GiB</translation>
     </message>
     <message>
         <source> — cannot be used: %1</source>
@@ -1711,6 +1735,10 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>Finished with errors (exit code %1); see the log</source>
         <translation>结束但有错误（退出码 %1）；请查看日志</translation>
+    </message>
+    <message>
+        <source>Cannot start: %1 cannot be used at this size; remove it or pick another size</source>
+        <translation>无法开始：%1 无法在此规模下使用；请将其移除或选择其他规模</translation>
     </message>
 </context>
 <context>

@@ -52,30 +52,6 @@ T = {
          "此存储以只读方式打开：请打开可写的存储再训练（文件 → 打开运行存储）。"),
     " (read-only)": (" (schreibgeschützt)", "（只读）"),
     "NormLab — %1 (read-only)": ("NormLab — %1 (schreibgeschützt)", "NormLab — %1（只读）"),
-    # reproduction report dialog
-    "Reproduce paper &findings…": ("Befunde der &Paper reproduzieren…", "复现论文结论(&F)…"),
-    "Reproduce paper findings": ("Befunde der Paper reproduzieren", "复现论文结论"),
-    "Trains the experiments' runs into the open store (finished runs with the same configuration are reused), measures each finding, draws its figures and writes a Markdown/HTML report with a verdict per finding.":
-        ("Trainiert die Läufe der Experimente in den geöffneten Speicher (fertige Läufe mit gleicher Konfiguration werden wiederverwendet), misst jeden Befund, zeichnet seine Abbildungen und schreibt einen Markdown/HTML-Bericht mit einem Urteil je Befund.",
-         "将实验的运行训练到当前存储中（配置相同且已完成的运行会被复用），测量每条结论，绘制图表，并写出带有逐条判定的 Markdown/HTML 报告。"),
-    "Add…": ("Hinzufügen…", "添加…"),
-    "Remove": ("Entfernen", "移除"),
-    "Experiments": ("Experimente", "实验"),
-    "Report folder": ("Berichtsordner", "报告文件夹"),
-    "Browse…": ("Durchsuchen…", "浏览…"),
-    "The report's progress appears here.": ("Hier erscheint der Fortschritt des Berichts.", "报告进度显示在此处。"),
-    "Start": ("Starten", "开始"),
-    "Stop": ("Anhalten", "停止"),
-    "Open report": ("Bericht öffnen", "打开报告"),
-    "Close": ("Schließen", "关闭"),
-    "Training and measuring…": ("Trainiere und messe…", "正在训练和测量…"),
-    "Report written to %1": ("Bericht geschrieben nach %1", "报告已写入 %1"),
-    "Stopped; finished runs are kept and reused next time": ("Angehalten; fertige Läufe bleiben erhalten und werden beim nächsten Mal wiederverwendet", "已停止；已完成的运行会保留并在下次复用"),
-    "Finished with errors (exit code %1); see the log": ("Mit Fehlern beendet (Exit-Code %1); siehe Protokoll", "结束但有错误（退出码 %1）；请查看日志"),
-    "Could not start %1: %2": ("%1 konnte nicht gestartet werden: %2", "无法启动 %1：%2"),
-    " — no findings to report": (" — keine Befunde zu berichten", " — 无可报告的结论"),
-    " — findings %1": (" — Befunde %1", " — 结论 %1"),
-    " — cannot be used: %1": (" — nicht verwendbar: %1", " — 无法使用：%1"),
     "Embeddings × √d": ("Einbettungen × √d", "嵌入 × √d"),
     # main window
     "NormLab": ("NormLab", "NormLab"),
@@ -493,66 +469,12 @@ T = {
     "lr": ("LR", "学习率"),
     "loss": ("Verlust", "损失"),
     "gradient": ("Gradient", "梯度"),
-    # training on a server over ssh (app/gui/remote.cpp)
-    "NormLab — ssh": ("NormLab — ssh", "NormLab — ssh"),
-    "ssh asks:": ("ssh fragt:", "ssh 询问："),
-    "%1: every run followed has ended": ("%1: Alle verfolgten Läufe sind beendet", "%1：所有跟踪的运行均已结束"),
-    "cannot run %1: %2": ("%1 kann nicht ausgeführt werden: %2", "无法运行 %1：%2"),
-    "The runs train on the server detached: closing the window, sleep or a dropped network do not stop them. They appear here live, marked with the server's name.":
-        ("Die Läufe trainieren losgelöst auf dem Server: Schließen des Fensters, Ruhezustand oder ein Netzabbruch halten sie nicht an. Sie erscheinen hier live, mit dem Namen des Servers.",
-         "运行在服务器上独立训练：关闭窗口、休眠或网络中断都不会使其停止。它们会实时显示在此处，并标有服务器名称。"),
-    "The server's normlab-cli: a full path, or a name its non-interactive shell finds on its PATH":
-        ("normlab-cli des Servers: ein vollständiger Pfad oder ein Name, den seine nicht-interaktive Shell im PATH findet",
-         "服务器上的 normlab-cli：完整路径，或其非交互式 shell 能在 PATH 中找到的名称"),
-    "&Check server": ("Server &prüfen", "检查服务器(&C)"),
-    "&Start": ("&Starten", "开始(&S)"),
-    "A host, user@host or an alias of ~/.ssh/config; your ssh, keys and agent are used as they are":
-        ("Ein Host, user@host oder ein Alias aus ~/.ssh/config; Ihr ssh, Ihre Schlüssel und Ihr Agent werden unverändert verwendet",
-         "主机、user@host 或 ~/.ssh/config 中的别名；将原样使用您的 ssh、密钥和代理"),
-    "Checking %1…": ("Prüfe %1…", "正在检查 %1…"),
-    "NormLab on the server:": ("NormLab auf dem Server:", "服务器上的 NormLab："),
-    "Server (ssh):": ("Server (ssh):", "服务器（ssh）："),
-    "Server: give a host, user@host or an alias of ~/.ssh/config.":
-        ("Server: einen Host, user@host oder einen Alias aus ~/.ssh/config angeben.", "服务器：请填写主机、user@host 或 ~/.ssh/config 中的别名。"),
-    "Starting on %1…": ("Starte auf %1…", "正在 %1 上启动…"),
-    "Store on the server:": ("Speicher auf dem Server:", "服务器上的存储："),
-    "The experiment \"%1\", every run": ("Das Experiment „%1“, alle Läufe", "实验“%1”，全部运行"),
-    "The opened experiment (none is open)": ("Das geöffnete Experiment (keines ist geöffnet)", "已打开的实验（尚未打开）"),
-    "The run the form describes": ("Der Lauf, den das Formular beschreibt", "表单描述的运行"),
-    "Train on a server": ("Auf einem Server trainieren", "在服务器上训练"),
-    "Train:": ("Trainieren:", "训练："),
-    "its default store": ("sein Standardspeicher", "其默认存储"),
-    "%n run(s) started on %1; following them live": (["%n Lauf auf %1 gestartet; wird live verfolgt", "%n Läufe auf %1 gestartet; werden live verfolgt"],
-                                                     "已在 %1 上启动 %n 个运行；正在实时跟踪"),
-    "Cannot write a temporary file: %1": ("Temporäre Datei kann nicht geschrieben werden: %1", "无法写入临时文件：%1"),
-    "Following runs on %n server(s) again": (["Verfolge wieder Läufe auf %n Server", "Verfolge wieder Läufe auf %n Servern"],
-                                             "再次跟踪 %n 台服务器上的运行"),
-    "Resumed on %1: %2": ("Auf %1 fortgesetzt: %2", "已在 %1 上继续：%2"),
-    "Resuming on %1…": ("Setze auf %1 fort…", "正在 %1 上继续…"),
-    "Stop on the &server": ("Auf dem &Server anhalten", "在服务器上停止(&S)"),
-    "Stopped on %1: %2": ("Auf %1 angehalten: %2", "已在 %1 上停止：%2"),
-    "Stopping on %1…": ("Halte auf %1 an…", "正在 %1 上停止…"),
-    "The form cannot be trained: %1": ("Das Formular kann nicht trainiert werden: %1", "无法训练该表单：%1"),
-    "Train on a &server…": ("Auf einem &Server trainieren…", "在服务器上训练(&S)…"),
-    "Server": ("Server", "服务器"),
-    "Trains on %1 (run %2 of %3 there); followed live into this store over ssh":
-        ("Trainiert auf %1 (dort Lauf %2 von %3); live über ssh in diesen Speicher verfolgt",
-         "在 %1 上训练（那里 %3 的第 %2 个运行）；通过 ssh 实时跟踪到此存储"),
-    "Trains on the CPU (%n thread(s))": (["Trainiert auf der CPU (%n Thread)", "Trainiert auf der CPU (%n Threads)"], "在 CPU 上训练（%n 个线程）"),
-    "Trains on %1": ("Trainiert auf %1", "在 %1 上训练"),
-    "Trains on %1 (%2 of %3 GiB free)": ("Trainiert auf %1 (%2 von %3 GiB frei)", "在 %1 上训练（%3 GiB 中 %2 GiB 可用）"),
-    "empty: train on the server itself": ("leer: auf dem Server selbst trainieren", "留空：直接在服务器上训练"),
-    "A folder on the cluster: the runs are submitted there as a Slurm job array (the server is its login node), each task into a store of its own; every task is followed live":
-        ("Ein Ordner auf dem Cluster: Die Läufe werden dort als Slurm-Job-Array eingereicht (der Server ist sein Login-Knoten), jede Aufgabe in einen eigenen Speicher; jede Aufgabe wird live verfolgt",
-         "集群上的一个文件夹：运行将作为 Slurm 作业数组提交到那里（该服务器是其登录节点），每个任务写入自己的存储；每个任务都会被实时跟踪"),
-    "Slurm sweep folder:": ("Slurm-Sweep-Ordner:", "Slurm 扫描文件夹："),
-    "Sweep submitted to Slurm through %1; its runs appear as its tasks start":
-        ("Sweep über %1 bei Slurm eingereicht; seine Läufe erscheinen, sobald seine Aufgaben starten", "已通过 %1 将扫描提交给 Slurm；任务启动后其运行会陆续出现"),
-    "Slurm job of %1 on %2 cancelled": ("Slurm-Job von %1 auf %2 abgebrochen", "已取消 %2 上 %1 的 Slurm 作业"),
-    "Cancel the Slurm &job": ("Slurm-&Job abbrechen", "取消 Slurm 作业(&J)"),
-    "&Fetch weights from the server…": ("Gewichte vom Server &holen…", "从服务器获取权重(&F)…"),
-    "Fetch weights from the server": ("Gewichte vom Server holen", "从服务器获取权重"),
-    "safetensors (*.safetensors)": ("safetensors (*.safetensors)", "safetensors (*.safetensors)"),
-    "Fetching the weights of %1 from %2…": ("Hole die Gewichte von %1 von %2…", "正在从 %2 获取 %1 的权重…"),
-    "Weights written to %1": ("Gewichte nach %1 geschrieben", "权重已写入 %1"),
 }
+
+# the dialogs kept in files of their own (each under ~500 lines)
+from strings_remote import REMOTE  # noqa: E402
+from strings_report import REPORT  # noqa: E402
+
+for _part in (REPORT, REMOTE):
+    assert not set(_part) & set(T), f"a string translated twice: {sorted(set(_part) & set(T))}"
+    T.update(_part)

@@ -1,8 +1,13 @@
 // NormLab: the reproduction report dialog (see reportdialog.h).
 #include "app/gui/reportdialog.h"
 
+#include "core/config.h"
 #include "core/experiment.h"
+#include "core/train/trainer.h"
 
+#include <set>
+
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDesktopServices>
 #include <QDir>
@@ -62,7 +67,16 @@ ReportDialog::ReportDialog(const QString& store_path, QWidget* parent) : QDialog
     files_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     connect(remove, &QPushButton::clicked, this, [this] {
         qDeleteAll(files_->selectedItems());
-        updateButtons();
+        updateScales();
+        relabel();
+    });
+    scale_ = new QComboBox(this);
+    scale_->setObjectName("reportScale");
+    scale_->setToolTip(tr("The lab's sizes train every finding on a CPU in minutes; an experiment's named scale "
+                          "(gpu: the sizes of docs/REPRODUCTION-GPU.md, for a GPU) trains larger models longer, "
+                          "into the same store beside the other runs"));
+    connect(scale_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+        if (!scale_->signalsBlocked()) relabel();
     });
     out_ = new QLineEdit(this);
     out_->setObjectName("reportOut");
@@ -102,6 +116,7 @@ ReportDialog::ReportDialog(const QString& store_path, QWidget* parent) : QDialog
     outRow->addWidget(browse);
     auto* form = new QFormLayout;
     form->addRow(tr("Experiments"), fileRow);
+    form->addRow(tr("Model size"), scale_);
     form->addRow(tr("Report folder"), outRow);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(state_, 1);
@@ -116,6 +131,9 @@ ReportDialog::ReportDialog(const QString& store_path, QWidget* parent) : QDialog
     lay->addLayout(buttons);
 
     setExperiments(default_reproduction_experiments());
+    // the size last started, else a GPU's where the window trains on one
+    const QVariant last = QSettings().value("report/scale");
+    setScale(last.isValid() ? last.toString() : gpu_devices().empty() ? QString() : QString("gpu"));
     const QString docs = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
     setOutputDir(QSettings().value("report/out", QDir(docs.isEmpty() ? QDir::homePath() : docs).filePath("normlab-report")).toString());
     updateButtons();
@@ -131,23 +149,76 @@ ReportDialog::~ReportDialog() {
 void ReportDialog::setExperiments(const QStringList& files) {
     files_->clear();
     for (auto& f : files) {
-        // "xiong_init.json — findings 1, 2, 3: <description>", or why the file cannot be used
-        QString label = QFileInfo(f).fileName();
+        auto* item = new QListWidgetItem(QFileInfo(f).fileName(), files_);
+        item->setData(Qt::UserRole, f);
+        item->setToolTip(f);
+    }
+    updateScales();
+    relabel();
+}
+
+// The scales the listed experiments offer, the chosen one kept where it still is one.
+void ReportDialog::updateScales() {
+    std::set<std::string> names;
+    for (const QString& f : experiments()) {
         try {
             const Experiment ex = load_experiment(f.toStdString());
+            names.insert(ex.scales.begin(), ex.scales.end());
+        } catch (const std::exception&) {
+        }   // relabel says why
+    }
+    const QString was = scale_->currentData().toString();
+    scale_->blockSignals(true);
+    scale_->clear();
+    scale_->addItem(tr("The lab's sizes (a CPU, minutes)"), QString());
+    for (const std::string& n : names) {
+        const QString name = QString::fromStdString(n);
+        scale_->addItem(name == "gpu" ? tr("gpu: the sizes of docs/REPRODUCTION-GPU.md, for a GPU")
+                                      : tr("%1: a scale the experiments define").arg(name),
+                        name);
+    }
+    scale_->setCurrentIndex(std::max(0, scale_->findData(was)));
+    scale_->blockSignals(false);
+}
+
+// "xiong_init.json — findings 1, 2, 3; 30 run(s)", at a scale with the memory the
+// largest run takes, or why the file cannot be used at the chosen scale
+void ReportDialog::relabel() {
+    const QString scale = this->scale();
+    unusable_.clear();
+    for (int i = 0; i < files_->count(); ++i) {
+        QListWidgetItem* item = files_->item(i);
+        const QString f = item->data(Qt::UserRole).toString();
+        QString label = QFileInfo(f).fileName();
+        try {
+            const Experiment ex = load_experiment(f.toStdString(), scale.toStdString());
             QStringList nums;
             if (ex.report.is_array())
                 for (auto& r : ex.report) nums << QString::number(r["finding"].get<int>());
             label += nums.isEmpty() ? tr(" — no findings to report") : tr(" — findings %1").arg(nums.join(", "));
             label += tr("; %n run(s)", "", static_cast<int>(ex.runs.size()));
+            if (!scale.isEmpty()) {
+                double gib = 0;
+                for (const auto& r : ex.runs) gib = std::max(gib, estimate_memory(r.config).total() / 1073741824.0);
+                label += tr(", up to %1 GiB each").arg(gib, 0, 'f', 1);
+            }
         } catch (const std::exception& e) {
             label += tr(" — cannot be used: %1").arg(QString::fromUtf8(e.what()));
+            unusable_ << QFileInfo(f).fileName();
         }
-        auto* item = new QListWidgetItem(label, files_);
-        item->setData(Qt::UserRole, f);
-        item->setToolTip(f);
+        item->setText(label);
     }
     updateButtons();
+}
+
+QString ReportDialog::scale() const { return scale_->currentData().toString(); }
+
+bool ReportDialog::setScale(const QString& name) {
+    const int i = scale_->findData(name);
+    if (i < 0) return false;
+    if (i == scale_->currentIndex()) relabel();
+    else scale_->setCurrentIndex(i);   // relabels
+    return true;
 }
 
 QStringList ReportDialog::experiments() const {
@@ -161,6 +232,7 @@ void ReportDialog::setOutputDir(const QString& dir) { out_->setText(dir); }
 QStringList ReportDialog::arguments() const {
     QStringList a{"report"};
     a << experiments() << "--out" << out_->text();
+    if (!scale().isEmpty()) a << "--scale" << scale();
     if (!store_.isEmpty()) a << "--store" << store_;
     return a;
 }
@@ -169,8 +241,9 @@ bool ReportDialog::running() const { return proc_ && proc_->state() != QProcess:
 QString ReportDialog::log() const { return log_->toPlainText(); }
 
 void ReportDialog::start() {
-    if (running() || experiments().isEmpty() || out_->text().isEmpty()) return;
+    if (running() || experiments().isEmpty() || out_->text().isEmpty() || !unusable_.isEmpty()) return;
     QSettings().setValue("report/out", out_->text());
+    QSettings().setValue("report/scale", scale());
     log_->clear();
     delete proc_;
     proc_ = new QProcess(this);
@@ -206,7 +279,15 @@ void ReportDialog::onFinished(int code) {
 
 void ReportDialog::updateButtons() {
     const bool busy = running();
-    start_->setEnabled(!busy && files_->count() > 0 && !out_->text().isEmpty());
+    start_->setEnabled(!busy && files_->count() > 0 && !out_->text().isEmpty() && unusable_.isEmpty());
+    if (!busy && !unusable_.isEmpty()) {
+        state_->setText(tr("Cannot start: %1 cannot be used at this size; remove it or pick another size")
+                            .arg(unusable_.join(", ")));
+        said_cannot_ = true;
+    } else if (said_cannot_) {
+        state_->clear();
+        said_cannot_ = false;
+    }
     stop_->setEnabled(busy);
     open_->setEnabled(!busy && QFile::exists(QDir(out_->text()).filePath("index.html")));
 }

@@ -1,5 +1,5 @@
-// NormLab: Run → Reproduce paper findings… — picks experiment files and an
-// output folder, runs `normlab report` as a child process (training in it,
+// NormLab: Run → Reproduce paper findings… — picks experiment files, the size
+// they train at (the lab's, or a scale such as gpu) and an output folder, runs `normlab report` as a child process (training in it,
 // so the window stays responsive and the runs land in the open store), shows
 // its log, and opens the finished report.
 #pragma once
@@ -8,6 +8,7 @@
 #include <QStringList>
 
 QT_BEGIN_NAMESPACE
+class QComboBox;
 class QListWidget;
 class QLineEdit;
 class QPlainTextEdit;
@@ -27,6 +28,11 @@ public:
     void setExperiments(const QStringList& files);
     QStringList experiments() const;
     void setOutputDir(const QString& dir);
+    // The size the runs train at: "" the lab's own (a CPU, minutes), else one of the
+    // experiments' named scales ("gpu": docs/REPRODUCTION-GPU.md's sizes); the choices
+    // are the scales the listed experiments offer.
+    QString scale() const;
+    bool setScale(const QString& name);
     // The normlab executable to run (default: this program).
     void setProgram(const QString& path) { program_ = path; }
     // The `normlab report ...` arguments the dialog would run.
@@ -45,9 +51,14 @@ private:
     void onOutput();
     void onFinished(int code);
     void updateButtons();
+    void relabel();
+    void updateScales();
 
     QString store_, program_;
     QListWidget* files_;
+    QComboBox* scale_;
+    QStringList unusable_;   // the listed files that cannot be reported at the chosen scale
+    bool said_cannot_ = false;
     QLineEdit* out_;
     QPlainTextEdit* log_;
     QLabel* state_;
