@@ -4,11 +4,14 @@
 #include "core/errors.h"
 #include "core/json_input.h"
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 
 namespace normlab {
+
+namespace fs = std::filesystem;
 
 using nlohmann::json;
 
@@ -228,12 +231,55 @@ Experiment parse_experiment(const json& original, const std::string& name_hint, 
     return ex;
 }
 
+namespace {
+
+// A relative data.path that does not exist from the working directory, looked
+// for beside the experiment file and in each folder above it: found there, the
+// runs read it by its absolute path. The reproduction experiments in
+// experiments/reproduction/ name normlab-data/english.txt, which is in the
+// project's root; the window's report, started from the home folder, refused
+// every gpu-scale run. What exists from the working directory stays as written.
+void find_data_paths(json& j, const fs::path& dir) {
+    auto find = [&](json& v) {
+        if (!v.is_string() || v.get<std::string>().empty()) return;
+        const fs::path p(v.get<std::string>());
+        std::error_code ec;
+        if (p.is_absolute() || fs::exists(p, ec)) return;
+        for (fs::path d = dir; !d.empty(); d = d.parent_path()) {
+            if (fs::exists(d / p, ec)) {
+                v = (d / p).lexically_normal().string();
+                return;
+            }
+            if (d == d.parent_path()) return;
+        }
+    };
+    if (j.is_array())
+        for (json& v : j) find_data_paths(v, dir);
+    if (!j.is_object()) return;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        if (it.key() == "data" && it.value().is_object() && it.value().contains("path")) find(it.value()["path"]);
+        if (it.key() == "data.path") {   // a sweep over files
+            if (it.value().is_array())
+                for (json& v : it.value()) find(v);
+            else
+                find(it.value());
+        }
+        find_data_paths(it.value(), dir);
+    }
+}
+
+}  // namespace
+
 Experiment load_experiment(const std::string& path, const std::string& scale) {
     const json spec = read_json_file(path);
     std::string stem = path;
     if (auto s = stem.find_last_of('/'); s != std::string::npos) stem = stem.substr(s + 1);
     if (auto d = stem.rfind(".json"); d != std::string::npos) stem = stem.substr(0, d);
-    Experiment ex = parse_experiment(spec, stem, scale);
+    json found = spec;
+    std::error_code ec;
+    find_data_paths(found, fs::absolute(fs::path(path), ec).parent_path());
+    Experiment ex = parse_experiment(found, stem, scale);
+    ex.spec = spec;   // the file as written: what saving it again keeps
     ex.file = path;
     return ex;
 }
