@@ -374,24 +374,29 @@ private Q_SLOTS:
                        "probes": {"forward_every": 1, "cond_every": 0, "gains_every": 0},
                        "data": {"source": "markov", "markov": {"length": 20000}}},
               "variants": [{"scheme": "post_ln"}, {"scheme": "pre_ln"}],
-              "scales": {"two": {"base": {"train": {"steps": 2}}}},
+              "scales": {"two": {"base": {"train": {"steps": 2}}},
+                         "nofile": {"base": {"data": {"source": "file", "path": "no-such-file.txt"}}}},
               "report": [{"finding": 3}]})";
         }
         ReportDialog d(store());
         QVERIFY(default_reproduction_experiments().size() >= 6);   // experiments/reproduction/*.json
         QCOMPARE(d.experiments(), default_reproduction_experiments());
-        // Size: the shipped experiments' gpu scale relabels every one with its runs and memory there
+        // Model size: the shipped experiments' gpu scale relabels every one with its runs and memory there,
+        // where the English corpus has been made (scripts/make_corpus.py); else each says how to make it
+        const bool corpus = QFile::exists(NORMLAB_SOURCE_DIR "/normlab-data/english.txt");
         QVERIFY(d.setScale("gpu"));
         auto* list = d.findChild<QListWidget*>("reportFiles");
         QVERIFY(list && list->count() == d.experiments().size());
         for (int i = 0; i < list->count(); ++i)
-            QVERIFY2(list->item(i)->text().contains("GiB each"), qPrintable(list->item(i)->text()));
-        QVERIFY(list->item(0)->text().startsWith("deep_stack.json — findings 9; 3 run(s), up to 17."));
+            QVERIFY2(list->item(i)->text().contains(corpus ? "GiB each" : "python3 scripts/make_corpus.py"),
+                     qPrintable(list->item(i)->text()));
+        if (corpus) QVERIFY(list->item(0)->text().startsWith("deep_stack.json — findings 9; 3 run(s), up to 17."));
         QVERIFY(d.arguments().mid(d.arguments().indexOf("--scale"), 2) == (QStringList{"--scale", "gpu"}));
         QPushButton* start = nullptr;
         for (auto* b : d.findChildren<QPushButton*>())
             if (b->text() == "Start") start = b;
-        QVERIFY(start && start->isEnabled());
+        QVERIFY(start);
+        QCOMPARE(start->isEnabled(), corpus);
         // a file without the chosen scale says so, and nothing starts
         const QString deep = default_reproduction_experiments().first();
         d.setExperiments({exp, deep});
@@ -402,6 +407,10 @@ private Q_SLOTS:
         QVERIFY(list->item(1)->text().contains("cannot be used") && !start->isEnabled());
         d.setExperiments({exp});   // "gpu" is offered no more: "two" is
         QCOMPARE(d.scale(), QString("two"));
+        QVERIFY(d.setScale("nofile"));   // a file to read that is not there: said before anything trains
+        QVERIFY2(list->item(0)->text().contains("cannot be used: data.path: no-such-file.txt does not exist"),
+                 qPrintable(list->item(0)->text()));
+        QVERIFY(!start->isEnabled());
         QVERIFY(!d.setScale("gpu"));
         QVERIFY(d.setScale(""));
         const QString out = dir_.filePath("dialog-report");

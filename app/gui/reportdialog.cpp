@@ -2,6 +2,7 @@
 #include "app/gui/reportdialog.h"
 
 #include "core/config.h"
+#include "core/data/data.h"
 #include "core/experiment.h"
 #include "core/train/trainer.h"
 
@@ -197,6 +198,7 @@ void ReportDialog::relabel() {
                 for (auto& r : ex.report) nums << QString::number(r["finding"].get<int>());
             label += nums.isEmpty() ? tr(" — no findings to report") : tr(" — findings %1").arg(nums.join(", "));
             label += tr("; %n run(s)", "", static_cast<int>(ex.runs.size()));
+            for (const auto& r : ex.runs) check_data_source(r.config.data, r.config.model.context);   // the corpus made?
             if (!scale.isEmpty()) {
                 double gib = 0;
                 for (const auto& r : ex.runs) gib = std::max(gib, estimate_memory(r.config).total() / 1073741824.0);

@@ -187,7 +187,11 @@ void check_data_source(const DataConfig& cfg, int context) {
             const fs::path p(cfg.path);
             const auto st = fs::status(p, ec);
             if (ec || !fs::exists(st))
-                throw ConfigError("data.path", cfg.path + " does not exist; give the path of a text or binary file");
+                throw ConfigError("data.path", cfg.path + " does not exist; give the path of a text or binary file" +
+                                                   (p.filename() == "english.txt" && p.parent_path().filename() == "normlab-data"
+                                                        ? std::string(" (the English corpus: python3 scripts/make_corpus.py makes"
+                                                                      " it in the project's folder, docs/CORPUS.md)")
+                                                        : std::string()));
             if (fs::is_directory(st))
                 throw ConfigError("data.path", cfg.path + " is a folder; give a file (or data.source \"corpus\" for a folder of texts)");
             if (!fs::is_regular_file(st))
