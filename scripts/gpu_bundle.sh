@@ -49,3 +49,10 @@ if [ -s normlab-data/english.txt.xz ]; then
 else
   echo "gpu_bundle: no normlab-data/english.txt.xz (python3 scripts/make_corpus.py makes it): the findings step needs it" >&2
 fi
+# What a device call carries: the files git tracks and the untracked ones it does not ignore (64 MiB at most).
+carried=$({ git ls-files -z; git ls-files -z --others --exclude-standard; } | du -cb --files0-from=- 2> /dev/null | tail -1 | cut -f1)
+if [ -n "$carried" ]; then
+  echo "gpu_bundle: a device call carries $((carried / 1048576)) MiB of the tree (at most 64)"
+  [ "$carried" -le $((64 * 1048576)) ] ||
+    echo "gpu_bundle: more than a device call carries: leave english.txt.xz out of .gpu/ for a call that trains no findings" >&2
+fi
