@@ -85,6 +85,8 @@ grep -q "pre_ln     measured in results-gpu-lease1.json: skipped" "$T/o6.log" ||
 [ "$(schemes_in "$T/o6/results-gpu.json")" = small/ngpt ] || fail "the second lease should have measured nGPT alone"
 # 5. The real queue: every run it names is a run of its experiment at --scale gpu, and each lease's runs,
 #    side by side on one GPU, fit an H100's 78 GiB by validate's estimate.
+#    The runs read the English corpus, which a clean clone has not made: a stand-in in a folder of its own.
+mkdir -p "$T/qcwd/normlab-data" && head -c 200000 /dev/urandom | base64 > "$T/qcwd/normlab-data/english.txt"
 n=0
 while IFS= read -r line; do
   line="${line%%#*}"; line="${line%"${line##*[![:space:]]}"}"
@@ -92,7 +94,7 @@ while IFS= read -r line; do
   n=$((n + 1)) gib=0
   IFS=';' read -ra pairs <<< "$line"
   for pair in "${pairs[@]}"; do
-    v="$(cd "$SRC" && "$CLI" validate "${pair%%|*}" --scale gpu --only "${pair#*|}" 2>&1)" || fail "queue lease $n: $pair: $v"
+    v="$(cd "$T/qcwd" && "$CLI" validate "$SRC/${pair%%|*}" --scale gpu --only "${pair#*|}" 2>&1)" || fail "queue lease $n: $pair: $v"
     gib="$(awk -v g="$gib" '{ if (match($0, /mem~[0-9.]+GiB/)) g += substr($0, RSTART + 4, RLENGTH - 7) } END { print g }' <<< "$v")"
   done
   awk -v g="$gib" 'BEGIN { exit !(g <= 78) }' || fail "queue lease $n needs ${gib} GiB side by side"
