@@ -9,7 +9,8 @@
 #      call: the first call's collect brings a copy while it trains on, the next call's collect with
 #      COLLECT_STOP=1 stops it and merges it cancelled, further along;
 #   4. the bench goes on where the last lease's stopped: what results in bench/results/gpu-table/ hold is skipped;
-#   5. every run docs/reproduction-gpu/queue.txt names exists at --scale gpu, and each lease fits an H100.
+#   5. scripts/gpu_ingest.sh takes a lease's results and runs into the tree, and never overwrites;
+#   6. every run docs/reproduction-gpu/queue.txt names exists at --scale gpu, and each lease fits an H100.
 # Usage: bash tests/gpu_session.sh BUILD2 CLI PYTHON2   (the 2.x build folder, a normlab-cli to read stores,
 # the interpreter with PyTorch 2.x that the benchmark's peer runs on)
 set -euo pipefail
@@ -83,7 +84,23 @@ schemes_in() { python3 -c 'import json, sys; print(",".join(sorted(json.load(ope
 [ "$(schemes_in "$T/o5/results-gpu.json")" = small/pre_ln ] || fail "the first lease's bench measured no Pre-LN"
 grep -q "pre_ln     measured in results-gpu-lease1.json: skipped" "$T/o6.log" || fail "the second lease measured Pre-LN again"
 [ "$(schemes_in "$T/o6/results-gpu.json")" = small/ngpt ] || fail "the second lease should have measured nGPT alone"
-# 5. The real queue: every run it names is a run of its experiment at --scale gpu, and each lease's runs,
+# 5. After the leases, here: gpu_ingest.sh takes what came back into the tree — the results into the
+#    table's folder (named by date and device), the runs merged into the report's store with the
+#    experiment they came from — and a second time refuses to overwrite, writing nothing.
+mkdir -p "$T/back" && cp "$T/o4/findings.sqlite" "$T/o6/results-gpu.json" "$T/back/"
+ingest() { (cd "$T/tree" && NORMLAB_CLI="$CLI" GPU_RUNS_STORE="$T/tree/runs/runs.sqlite" bash scripts/gpu_ingest.sh "$T/back" h100); }
+out="$(ingest)" || fail "gpu_ingest failed: $out"
+echo "$out"
+ls "$T/tree/bench/results/gpu-table/"*-h100.json > /dev/null 2>&1 || fail "the results did not reach the table's folder"
+read -r st3 steps3 <<< "$(status_of "$T/tree/runs/runs.sqlite" detached)"
+[ "$st3" = cancelled ] && [ "$steps3" = "$steps2" ] || fail "the run came into the store '$st3' after '$steps3' steps"
+cmp -s "$T/tree/tiny.json" "$T/tree/runs/experiments/tiny.json" || fail "the experiment was not kept beside the store"
+before="$(sha256sum "$T/tree/runs/runs.sqlite")"
+if out="$(ingest 2>&1)"; then fail "a second ingest of the same results went through: $out"; fi
+grep -q "exists already: nothing written" <<< "$out" || fail "the second ingest did not say why: $out"
+[ "$(sha256sum "$T/tree/runs/runs.sqlite")" = "$before" ] || fail "a refused ingest changed the store"
+
+# 6. The real queue: every run it names is a run of its experiment at --scale gpu, and each lease's runs,
 #    side by side on one GPU, fit an H100's 78 GiB by validate's estimate.
 #    The runs read the English corpus, which a clean clone has not made: a stand-in in a folder of its own.
 mkdir -p "$T/qcwd/normlab-data" && head -c 200000 /dev/urandom | base64 > "$T/qcwd/normlab-data/english.txt"

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# After a GPU lease, on this machine: takes what scripts/gpu_session.sh brought
+# back (the device tool's files_at folder) into the tree, where the next lease
+# reads it (docs/GPU-LEASES.md):
+#   results-gpu.json       → bench/results/gpu-table/DATE-KIND.json, which the next
+#                            lease's bench skips (bench/run.py --skip-measured)
+#   findings.sqlite(.xz)   → merged into docs/reproduction-gpu/runs.sqlite, which the
+#                            next lease's FINDINGS=queue reads; each experiment file its
+#                            runs came from is kept beside it (experiments/), as trained
+# and says what the table and the queue have left. KIND names the device
+# (h100, h200); gpu.txt, which the check step writes, names it where present.
+# Nothing is overwritten: a results file of the same name, or an experiment
+# copy that differs from its source, stops it before anything is written.
+# Usage: bash scripts/gpu_ingest.sh FILES_AT [KIND]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FROM="${1:?usage: bash scripts/gpu_ingest.sh FILES_AT [KIND]}"
+CLI="${NORMLAB_CLI:-build/app/normlab-cli}"
+TABLE="${GPU_TABLE_DIR:-bench/results/gpu-table}"
+RUNS="${GPU_RUNS_STORE:-docs/reproduction-gpu/runs.sqlite}"
+[ -d "$FROM" ] || { echo "gpu_ingest: $FROM is not a folder (the device tool's files_at)" >&2; exit 2; }
+[ -x "$CLI" ] || { echo "gpu_ingest: $CLI is missing: bash scripts/setup.sh first" >&2; exit 2; }
+KIND="${2:-}"
+if [ -z "$KIND" ] && [ -s "$FROM/gpu.txt" ]; then
+  KIND="$(grep -oiE 'H100|H200|A100|L40S|B200' "$FROM/gpu.txt" | head -1 | tr '[:upper:]' '[:lower:]' || true)"
+fi
+[ -n "$KIND" ] || { echo "gpu_ingest: name the device (h100, h200): no gpu.txt in $FROM says it" >&2; exit 2; }
+
+# What would be written, checked first.
+results="$FROM/results-gpu.json"
+target=""
+if [ -s "$results" ]; then
+  python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(not r.get("results"))' "$results" ||
+    { echo "gpu_ingest: $results holds no configuration: nothing for the table"; results=""; }
+  if [ -n "$results" ]; then
+    target="$TABLE/$(date -u -r "$results" +%Y-%m-%dT%H%M)-$KIND.json"
+    [ ! -e "$target" ] || { echo "gpu_ingest: $target exists already: nothing written" >&2; exit 1; }
+  fi
+else
+  results=""
+fi
+T="$(mktemp -d)"
+trap 'rm -rf "$T"' EXIT
+store=""
+if [ -s "$FROM/findings.sqlite.xz" ]; then
+  xz -dc "$FROM/findings.sqlite.xz" > "$T/findings.sqlite" && store="$T/findings.sqlite"
+elif [ -s "$FROM/findings.sqlite" ]; then
+  cp "$FROM/findings.sqlite" "$T/findings.sqlite" && store="$T/findings.sqlite"
+fi
+experiments=()
+if [ -n "$store" ]; then
+  while IFS= read -r f; do
+    [ -n "$f" ] || continue
+    copy="$(dirname "$RUNS")/experiments/$(basename "$f")"
+    [ -s "$f" ] || { echo "gpu_ingest: the runs came from $f, which is not in this tree" >&2; exit 1; }
+    if [ -e "$copy" ] && ! cmp -s "$f" "$copy"; then
+      echo "gpu_ingest: $copy differs from $f, which trained these runs: keep which? (nothing written)" >&2
+      exit 1
+    fi
+    experiments+=("$f")
+  done < <(python3 -c 'import sqlite3, sys
+db = sqlite3.connect(f"file:{sys.argv[1]}?immutable=1", uri=True)
+for (f,) in db.execute("SELECT DISTINCT e.file FROM runs r JOIN experiments e ON e.id = r.experiment_id"): print(f)' "$store")
+fi
+[ -n "$results" ] || [ -n "$store" ] || { echo "gpu_ingest: neither results-gpu.json nor findings.sqlite in $FROM"; exit 0; }
+
+if [ -n "$results" ]; then
+  mkdir -p "$TABLE"
+  cp "$results" "$target"
+  echo "gpu_ingest: $target"
+fi
+if [ -n "$store" ]; then
+  mkdir -p "$(dirname "$RUNS")"
+  "$CLI" merge "$store" --into "$RUNS" 2>&1 | grep -v "could not be copied" || true
+  rm -rf "$RUNS.checkpoints"   # the checkpoints stay on the GPU machine; the report reads the series
+  for f in "${experiments[@]}"; do
+    mkdir -p "$(dirname "$RUNS")/experiments"
+    cp -n "$f" "$(dirname "$RUNS")/experiments/"
+  done
+  "$CLI" list --store "$RUNS" | tail -n +2 | awk '{ s[$(NF-4)]++ } END { for (k in s) printf "gpu_ingest: %d run(s) %s\n", s[k], k }' || true
+fi
+# What is left for the next leases.
+if [ -f scripts/gpu_session.sh ] && [ -s docs/reproduction-gpu/queue.txt ]; then
+  next="$(bash -c 'source <(sed -n "/^queue_next()/,/^}/p" scripts/gpu_session.sh); queue_next "$1" "$2"' _ \
+    docs/reproduction-gpu/queue.txt "$RUNS")"
+  echo "gpu_ingest: the findings queue's next lease: ${next:-none, every lease is trained}"
+fi
+echo "gpu_ingest: commit them; the table: python3 bench/run.py --from-results $TABLE/*.json --out FILE.md;" \
+  "the report: bash scripts/reproduce_gpu.sh --redraw (its list names the experiments it draws)"
