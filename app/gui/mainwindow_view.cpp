@@ -153,16 +153,16 @@ void MainWindow::exportDialog(bool whole_panel) {
 // entry that would switch back among them.
 QString MainWindow::fontMissingFor(const QLocale& loc) {
     QFontDatabase::WritingSystem ws = QFontDatabase::Any;
-    QString package;
     switch (loc.script()) {
-    case QLocale::SimplifiedHanScript: ws = QFontDatabase::SimplifiedChinese, package = "fonts-wqy-microhei"; break;
-    case QLocale::TraditionalHanScript: ws = QFontDatabase::TraditionalChinese, package = "fonts-wqy-microhei"; break;
+    case QLocale::SimplifiedHanScript: ws = QFontDatabase::SimplifiedChinese; break;
+    case QLocale::TraditionalHanScript: ws = QFontDatabase::TraditionalChinese; break;
     default: return {};
     }
     if (!QFontDatabase::families(ws).isEmpty()) return {};
     return QString("%1 needs a font with its characters, and none is installed: the window stays in English. "
-                   "Install one and start NormLab again (Debian: sudo apt install %2; scripts/setup.sh installs it).")
-        .arg(loc.nativeLanguageName().isEmpty() ? loc.name() : loc.nativeLanguageName(), package);
+                   "Install one and start NormLab again (Debian: sudo apt install fonts-wqy-microhei; "
+                   "scripts/setup.sh installs it).")
+        .arg(loc.nativeLanguageName().isEmpty() ? loc.name() : loc.nativeLanguageName());
 }
 
 bool MainWindow::switchLanguage(const QString& locale) {
@@ -170,16 +170,14 @@ bool MainWindow::switchLanguage(const QString& locale) {
         translator_ = new QTranslator(this);
         qt_translator_ = new QTranslator(this);
     }
+    qApp->removeTranslator(translator_);
+    qApp->removeTranslator(qt_translator_);
     const QLocale loc = locale.isEmpty() ? QLocale::system() : QLocale(locale);
-    if (const QString missing = fontMissingFor(loc); !missing.isEmpty()) {
+    if (const QString missing = fontMissingFor(loc); !missing.isEmpty()) {   // English, and why
         std::fprintf(stderr, "normlab: %s\n", qPrintable(missing));
-        qApp->removeTranslator(translator_);
-        qApp->removeTranslator(qt_translator_);
         statusBar()->showMessage(missing);   // until the next message: it explains what the user chose
         return false;
     }
-    qApp->removeTranslator(translator_);
-    qApp->removeTranslator(qt_translator_);
     bool ok = locale == "en";
     if (!ok && translator_->load(loc, "normlab", "_", ":/i18n")) {
         qApp->installTranslator(translator_);

@@ -29,6 +29,10 @@
 
 namespace normlab {
 
+namespace {
+constexpr int kScalesRole = Qt::UserRole + 1;   // a list item's scales, beside its path (Qt::UserRole)
+}  // namespace
+
 QStringList default_reproduction_experiments() {
     const QString app = QCoreApplication::applicationDirPath();
     for (const QString& d : {QDir::current().filePath("experiments/reproduction"), app + "/../../experiments/reproduction",
@@ -153,6 +157,12 @@ void ReportDialog::setExperiments(const QStringList& files) {
         auto* item = new QListWidgetItem(QFileInfo(f).fileName(), files_);
         item->setData(Qt::UserRole, f);
         item->setToolTip(f);
+        QStringList scales;   // read once: what the file offers does not change with the size chosen
+        try {
+            for (const std::string& n : load_experiment(f.toStdString()).scales) scales << QString::fromStdString(n);
+        } catch (const std::exception&) {
+        }   // relabel says why
+        item->setData(kScalesRole, scales);
     }
     updateScales();
     relabel();
@@ -160,20 +170,14 @@ void ReportDialog::setExperiments(const QStringList& files) {
 
 // The scales the listed experiments offer, the chosen one kept where it still is one.
 void ReportDialog::updateScales() {
-    std::set<std::string> names;
-    for (const QString& f : experiments()) {
-        try {
-            const Experiment ex = load_experiment(f.toStdString());
-            names.insert(ex.scales.begin(), ex.scales.end());
-        } catch (const std::exception&) {
-        }   // relabel says why
-    }
+    std::set<QString> names;
+    for (int i = 0; i < files_->count(); ++i)
+        for (const QString& n : files_->item(i)->data(kScalesRole).toStringList()) names.insert(n);
     const QString was = scale_->currentData().toString();
     scale_->blockSignals(true);
     scale_->clear();
     scale_->addItem(tr("The lab's sizes (a CPU, minutes)"), QString());
-    for (const std::string& n : names) {
-        const QString name = QString::fromStdString(n);
+    for (const QString& name : names) {
         scale_->addItem(name == "gpu" ? tr("gpu: the sizes of docs/REPRODUCTION-GPU.md, for a GPU")
                                       : tr("%1: a scale the experiments define").arg(name),
                         name);
