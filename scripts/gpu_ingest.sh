@@ -49,6 +49,11 @@ elif [ -s "$FROM/findings.sqlite" ]; then
 fi
 experiments=()
 if [ -n "$store" ]; then
+  # a damaged findings.sqlite is refused here, before anything is written
+  files="$(python3 -c 'import sqlite3, sys
+db = sqlite3.connect(f"file:{sys.argv[1]}?immutable=1", uri=True)
+for (f,) in db.execute("SELECT DISTINCT e.file FROM runs r JOIN experiments e ON e.id = r.experiment_id"): print(f)' "$store" 2>&1)" ||
+    { echo "gpu_ingest: $FROM's findings.sqlite is not a run store (${files##*$'\n'}): nothing written" >&2; exit 1; }
   while IFS= read -r f; do
     [ -n "$f" ] || continue
     copy="$(dirname "$RUNS")/experiments/$(basename "$f")"
@@ -58,9 +63,7 @@ if [ -n "$store" ]; then
       exit 1
     fi
     experiments+=("$f")
-  done < <(python3 -c 'import sqlite3, sys
-db = sqlite3.connect(f"file:{sys.argv[1]}?immutable=1", uri=True)
-for (f,) in db.execute("SELECT DISTINCT e.file FROM runs r JOIN experiments e ON e.id = r.experiment_id"): print(f)' "$store")
+  done <<< "$files"
 fi
 [ -n "$results" ] || [ -n "$store" ] || { echo "gpu_ingest: neither results-gpu.json nor findings.sqlite in $FROM"; exit 0; }
 

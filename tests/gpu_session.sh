@@ -99,6 +99,12 @@ before="$(sha256sum "$T/tree/runs/runs.sqlite")"
 if out="$(ingest 2>&1)"; then fail "a second ingest of the same results went through: $out"; fi
 grep -q "exists already: nothing written" <<< "$out" || fail "the second ingest did not say why: $out"
 [ "$(sha256sum "$T/tree/runs/runs.sqlite")" = "$before" ] || fail "a refused ingest changed the store"
+# a damaged findings.sqlite is refused before the results are copied
+rm -f "$T/tree/bench/results/gpu-table/"*-h100.json && head -c 40000 /dev/urandom > "$T/back/findings.sqlite"
+if out="$(ingest 2>&1)"; then fail "a damaged findings.sqlite was ingested: $out"; fi
+grep -q "is not a run store" <<< "$out" || fail "the damaged store was not named: $out"
+! ls "$T/tree/bench/results/gpu-table/"*-h100.json > /dev/null 2>&1 || fail "a refused ingest copied the results"
+[ "$(sha256sum "$T/tree/runs/runs.sqlite")" = "$before" ] || fail "a damaged source changed the store"
 
 # 6. The real queue: every run it names is a run of its experiment at --scale gpu, and each lease's runs,
 #    side by side on one GPU, fit an H100's 78 GiB by validate's estimate.
