@@ -162,7 +162,7 @@ QString MainWindow::fontMissingFor(const QLocale& loc) {
     return QString("%1 needs a font with its characters, and none is installed: the window stays in English. "
                    "Install one and start NormLab again (Debian: sudo apt install fonts-wqy-microhei; "
                    "scripts/setup.sh installs it).")
-        .arg(loc.nativeLanguageName().isEmpty() ? loc.name() : loc.nativeLanguageName());
+        .arg(QLocale::languageToString(loc.language()));   // "Chinese": its own name would be boxes too
 }
 
 bool MainWindow::switchLanguage(const QString& locale) {
@@ -175,7 +175,9 @@ bool MainWindow::switchLanguage(const QString& locale) {
     const QLocale loc = locale.isEmpty() ? QLocale::system() : QLocale(locale);
     if (const QString missing = fontMissingFor(loc); !missing.isEmpty()) {   // English, and why
         std::fprintf(stderr, "normlab: %s\n", qPrintable(missing));
-        statusBar()->showMessage(missing);   // until the next message: it explains what the user chose
+        // until the next message: it explains what the user chose. Shown before the window is (at start),
+        // the status bar would not hide its label under it, and the two texts overlapped: once it is shown.
+        QTimer::singleShot(0, this, [this, missing] { statusBar()->showMessage(missing); });
         return false;
     }
     bool ok = locale == "en";
