@@ -1,6 +1,5 @@
 """bench/run.py's GPU columns: tokens/s, model-FLOPs utilisation and GPU memory per contestant."""
 import statistics
-import subprocess
 
 
 def median(xs):
@@ -30,9 +29,7 @@ def gpu_peak(name, precision):
 
 def gpu_table(args, results, sizes, schemes, impls, w):
     """Tokens/s, model-FLOPs utilisation and GPU memory of every contestant (CUDA runs)."""
-    q = subprocess.run([args.python2, "-c", "import torch; print(torch.cuda.get_device_name())"],
-                       capture_output=True, text=True)
-    name = q.stdout.strip()
+    name = args.machine.get("gpu", "")   # recorded where it was measured (bench/run.py's measuring_machine)
     precision = getattr(args, "precision", "fp32")
     peak = gpu_peak(name, precision)
     w("")
@@ -45,6 +42,8 @@ def gpu_table(args, results, sizes, schemes, impls, w):
     w("|" + "---|" * (head.count("|") - 1))
     for size, s in sizes:
         for scheme in schemes:
+            if (size, scheme) not in results:   # a table still being measured, lease by lease
+                continue
             r = results[(size, scheme)]
             fpt = flops_per_token(s, glu=scheme in ("ngpt", "pre_ln_glu"))
             cells = [size, scheme]
@@ -59,8 +58,12 @@ def gpu_table(args, results, sizes, schemes, impls, w):
                 cells.append(f"{tps:,.0f} · {mfu} · {mem:.1f}" if mem is not None else f"{tps:,.0f} · {mfu} · –")
             w("| " + " | ".join(cells) + " |")
     w("")
-    graphs = sorted({(i, st) for r in results.values() for i, st in r.get("cuda_graph", {}).items()})
-    if graphs:
+    # what became of each configuration's graph (a contestant with it off says so once)
+    graphs = [(f"{k[0]} {k[1]}", i, st) for k in sorted(results) for i, st in results[k].get("cuda_graph", {}).items()
+              if st != "off"]
+    off = sorted({i for r in results.values() for i, st in r.get("cuda_graph", {}).items() if st == "off"})
+    if graphs or off:
         w("The core's training step as a CUDA graph (train.cuda_graph): " +
-          "; ".join(f"`{i}` {st}" for i, st in graphs) + ".")
+          "; ".join(f"{where} `{i}` {st}" for where, i, st in graphs) +
+          "".join(f"; `{i}` off" for i in off) + ".")
         w("")

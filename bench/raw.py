@@ -27,8 +27,9 @@ def ratio_cell(x, bold=True):
 
 
 def core_env():
-    """The switches in the environment that change what the core's step runs (its CUDA kernels)."""
-    return {k: os.environ[k] for k in ("NORMLAB_CUDA_KERNELS",) if k in os.environ}
+    """The switches that change what the core's step runs, as the core reads them: its CUDA kernels, on unless the
+    environment sets NORMLAB_CUDA_KERNELS=0 (since 2026-11-26; results written before hold {} for off)."""
+    return {"NORMLAB_CUDA_KERNELS": "0" if os.environ.get("NORMLAB_CUDA_KERNELS") == "0" else "1"}
 
 
 def save_raw(path, results, impls, args, probe=None, store=None, lever=None, fused=None, gui=None, overhead=None):
@@ -37,7 +38,7 @@ def save_raw(path, results, impls, args, probe=None, store=None, lever=None, fus
     with open(path + ".tmp", "w") as f:
         json.dump({"results": {f"{k[0]}/{k[1]}": v for k, v in results.items()}, "probe": probe or {}, "store": store,
                    "lever": lever or {}, "fused": fused or {}, "gui": gui, "overhead": overhead or {},
-                   "impls": impls, "core_env": core_env(), "args": {k: getattr(args, k) for k in
+                   "impls": impls, "core_env": core_env(), "machine": getattr(args, "machine", None), "args": {k: getattr(args, k) for k in
                                             ("reps", "steps", "warmup", "threads", "device", "python2",
                                              "precision")}}, f)
     os.replace(path + ".tmp", path)

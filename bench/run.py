@@ -64,6 +64,22 @@ def machine():
     return {"cpu": cpu, "cores": os.cpu_count(), "memory": mem, "os": platform.platform(), "blas": blas}
 
 
+def measuring_machine(args):
+    """This machine as the report names it, with its GPU (by the 2.x interpreter) when measuring on CUDA; kept in
+    the raw results, so that a table drawn from them elsewhere (--from-results) names where they were measured."""
+    m = machine()
+    if args.device.startswith("cuda"):
+        try:
+            q = subprocess.run([args.python2, "-c", "import torch; print(torch.cuda.get_device_name(), torch.version.cuda,"
+                                " torch.__version__, sep='|')"], capture_output=True, text=True)
+            name, cuda, torch_version = (q.stdout.strip().split("|") + ["", "", ""])[:3]
+        except OSError:
+            name = cuda = torch_version = ""
+        m["gpu"] = name
+        m["cpu"] += f"; GPU {name or 'unknown'}" + (f", CUDA {cuda}, PyTorch {torch_version}" if cuda else "")
+    return m
+
+
 def spread(xs):
     """Interquartile range as a fraction of the median."""
     if len(xs) < 4:
@@ -116,6 +132,9 @@ def main():
     if args.from_results:
         raw, results = load_raw(args.from_results)
         args.__dict__.update(raw.get("args", {}))
+        # where they were measured (files written before the machine was recorded: only that it was elsewhere)
+        args.machine = raw.get("machine") or {"cpu": "not recorded in the results", "cores": "?", "memory": "?",
+                                               "os": "?", "blas": "?"}
         sizes = [(n, s) for n, s in SIZES if any(k[0] == n for k in results)]
         schemes = [sc for sc in SCHEMES if any(k[1] == sc for k in results)]
         write_report(args, results, raw["probe"], raw["store"], sizes, schemes, raw["impls"], raw["lever"],
@@ -129,6 +148,7 @@ def main():
     if not os.access(cli, os.X_OK) and not args.dry_run:
         sys.exit(f"{cli} is missing: build first (bash scripts/setup.sh)")
     impls = implementations(args)
+    args.machine = measuring_machine(args)
     cores = [i for i in impls if i["kind"] == "core"]
     peers = [i for i in impls if i["kind"] == "peer"]
     if not cores or not peers:
@@ -141,7 +161,8 @@ def main():
         unknown = [x for x in schemes if x not in SCHEMES]
         if unknown:
             sys.exit(f"--schemes: unknown {', '.join(unknown)}; known: {', '.join(SCHEMES)}")
-    sizes = SIZES[:1] if args.quick else [(n, s) for n, s in SIZES if n in args.sizes.split(",")]
+    # in the order given (a GPU lease measures what matters most first)
+    sizes = SIZES[:1] if args.quick else [(n, dict(SIZES)[n]) for n in dict.fromkeys(args.sizes.split(",")) if n in dict(SIZES)]
     done = measured_elsewhere(args.skip_measured, args.precision, [i["name"] for i in impls])
     tmp = tempfile.mkdtemp(prefix="normlab-bench-")
     raw_paths = [os.path.join(tmp, "results.json")] + ([args.raw] if args.raw else [])
@@ -258,7 +279,7 @@ def gui_latency(args, tmp):
 
 
 def write_report(args, results, probe, store, sizes, schemes, impls, lever, fused, gui, scheme_overhead):
-    m = machine()
+    m = args.machine
     lines = []
     w = lines.append
     w("# Performance")
@@ -267,10 +288,6 @@ def write_report(args, results, probe, store, sizes, schemes, impls, lever, fuse
     w("")
     cores = [i for i in impls if i["kind"] == "core"]
     peers = [i for i in impls if i["kind"] == "peer"]
-    if args.device.startswith("cuda"):
-        q = subprocess.run([args.python2, "-c", "import torch; print(torch.cuda.get_device_name(), torch.version.cuda)"],
-                           capture_output=True, text=True)
-        m["cpu"] += f"; GPU {q.stdout.strip() or 'unknown'}"
     w(f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory']}; {m['os']}; BLAS {m['blas']};"
       f" device `{args.device}`; {args.threads} threads for every contestant.")
     w("")
@@ -292,6 +309,8 @@ def write_report(args, results, probe, store, sizes, schemes, impls, lever, fuse
     ratios = {}   # (core, peer) -> {(size, scheme): ratio}
     for size, s in sizes:
         for scheme in schemes:
+            if (size, scheme) not in results:   # a table still being measured, lease by lease
+                continue
             r = results[(size, scheme)]
             params = r["params"].get(cores[0]["name"], next(iter(r["params"].values()), None))
             cells = [size, scheme, f"{params:,}" if params else "–"] + [ms_cell(r, i["name"]) for i in impls]
@@ -311,6 +330,8 @@ def write_report(args, results, probe, store, sizes, schemes, impls, lever, fuse
     w("|" + "---|" * (head.count("|") - 1))
     for size, s in sizes:
         for scheme in schemes:
+            if (size, scheme) not in results:   # a table still being measured, lease by lease
+                continue
             cells = [size, scheme] + [ratio_cell(ratios[(c["name"], p["name"])][(size, scheme)]) for c, p in pairs]
             if len(cores) == 2:
                 cells.append(ratio_cell(ratios[(cores[1]["name"], cores[0]["name"])][(size, scheme)], bold=False))

@@ -152,10 +152,10 @@ struct TrainConfig {
     std::string device = "auto";    // auto | cpu | cuda | cuda:N
     int threads = 0;                // 0: all cores
     std::string precision = "fp32"; // fp32 | tf32 | bf16 (core/train/precision.h)
-    std::string cuda_graph = "off"; // auto | on | off: the step captured as a CUDA graph (core/train/static_step.h);
-                                    // auto: on a CUDA device when the run allows it and memory suffices;
-                                    // on: always that step (on a CPU run eagerly: what the tests compare);
-                                    // off by default until it has been measured on a GPU (docs/GPU.md)
+    std::string cuda_graph = "auto"; // auto | on | off: the step captured as a CUDA graph (core/train/static_step.h);
+                                     // auto: on a CUDA device when the run allows it and memory suffices
+                                     // (measured on an H200: docs/GPU.md); on: always that step (on a CPU
+                                     // run eagerly: what the tests compare); off: the ordinary step
     int eval_every = 100;           // validation loss interval (0: only at the end)
     int eval_batches = 4;
     int checkpoint_every = 0;       // also every N steps (0: by time alone)

@@ -209,7 +209,7 @@ except ValueError: print("no result (the error is above)")'
       for f in "${MEASURED_DIR:-bench/results/gpu-table}"/*.json; do [ -e "$f" ] && measured+=("$f"); done
       [ ${#measured[@]} -gt 0 ] && measured=(--skip-measured "${measured[@]}")
       # shellcheck disable=SC2086
-      bench_py gpu "${BENCH_TIMEOUT:-560}" ${BENCH_ARGS:---sizes gpu --precision bf16 --reps 1 --steps 15 --schemes pre_ln,ngpt,normformer,post_ln,deepnorm,branchnorm,pre_ln_glu} \
+      bench_py gpu "${BENCH_TIMEOUT:-560}" ${BENCH_ARGS:---sizes gpu,small --precision bf16 --reps 1 --steps 15 --schemes pre_ln,ngpt,normformer,post_ln,deepnorm,branchnorm,pre_ln_glu} \
         "${measured[@]}" 2>&1 | tee "$OUTDIR/bench.log" ;;
     profile)
       # Kineto traces of the core and of eager PyTorch (PROFILE_SCHEMES at the gpu size, bf16), summed per kernel.
@@ -257,9 +257,11 @@ json.dump(c, open(sys.argv[1], "w"))' "$W/$scheme.json"
           echo "gpu_session: $name was started on this machine already (collect brings it)"
           continue
         fi
-        # The store's path names $W/stores/, which is how collect finds the runs still training.
+        # The store's path names $W/stores/, which is how collect finds the runs still training. The runs share
+        # the GPU, sized by validate's estimate of the ordinary step: no CUDA graph, which would hold a second set
+        # of activations each (it saves 2-4 % a step at this size: docs/GPU.md, "On the H200").
         ${DETACH:+setsid} timeout -s INT "${FINDINGS_SECONDS:-480}" "$(pwd)/$CLI" run "$exp" --scale gpu --only "$run" \
-          --device "$DEVICE" --store "$W/stores/$name.sqlite" > "$W/stores/$name.log" 2>&1 < /dev/null &
+          --cuda-graph "${FINDINGS_CUDA_GRAPH:-off}" --device "$DEVICE" --store "$W/stores/$name.sqlite" > "$W/stores/$name.log" 2>&1 < /dev/null &
         started+=("$name")
       done
       if [ -n "$DETACH" ]; then

@@ -122,11 +122,31 @@ def main():
     text = open(merged).read() if out.returncode == 0 else ""
     if "| small | post_ln | " not in text or "| small | ngpt | " not in text:
         fail(f"--from-results A B should draw both schemes: {out.stderr[-1500:]}")
+    # A table still being measured (a lease drew small post_ln, another medium ngpt) is drawn with what it has, and
+    # names the machine the results were measured on, not this one.
+    with open(cut) as f:
+        a = json.load(f)
+    with open(rest) as f:
+        b = json.load(f)
+    if not a.get("machine", {}).get("cpu"):
+        fail(f"the results should record the machine they were measured on: {a.get('machine')}")
+    a["machine"]["cpu"] = "a GPU machine elsewhere"
+    b["results"] = {"medium/ngpt": b["results"]["small/ngpt"]}
+    for name, d in (("elsewhere-a.json", a), ("elsewhere-b.json", b)):
+        with open(os.path.join(work, name), "w") as f:
+            json.dump(d, f)
+    partial = os.path.join(work, "partial.md")
+    out = subprocess.run([sys.executable, RUN, "--from-results", os.path.join(work, "elsewhere-a.json"),
+                          os.path.join(work, "elsewhere-b.json"), "--out", partial], capture_output=True, text=True)
+    text = open(partial).read() if out.returncode == 0 else ""
+    if "| small | post_ln | " not in text or "| medium | ngpt | " not in text or "| small | ngpt | " in text \
+            or "Machine: a GPU machine elsewhere" not in text:
+        fail(f"a partial table from elsewhere should be drawn as it stands, naming its machine: {out.stderr[-1500:]}")
     other = subprocess.run([sys.executable, RUN, "--from-results", cut, raw_results(os.path.join(work, "broken"))[0],
                             "--out", os.path.join(work, "refused.md")], capture_output=True, text=True)
     if other.returncode == 0 or "other contestants" not in other.stderr:
         fail(f"results of other contestants should be refused: {other.returncode} {other.stderr[-500:]}")
-    print("ok 3: two benchmarks drawn as one; other contestants refused")
+    print("ok 3: two benchmarks drawn as one, a partial one as it stands; other contestants refused")
 
     # 4. A benchmark spread over leases: the configurations earlier results hold are left out, the rest
     #    measured; results of another precision or other core switches skip nothing; a file that is not results
@@ -150,10 +170,23 @@ def main():
         fail(f"results in fp32 should skip nothing of a bf16 benchmark: {out.stderr[-1500:]}")
     cmd, env, tmp = bench(args, work, "other-kernels", ["--schemes", "post_ln", "--no-compile", "--skip-measured", cut],
                           args.python2)
-    out = subprocess.run(cmd, env=dict(env, NORMLAB_CUDA_KERNELS="1"), capture_output=True, text=True, timeout=600)
+    out = subprocess.run(cmd, env=dict(env, NORMLAB_CUDA_KERNELS="0"), capture_output=True, text=True, timeout=600)
+    if out.returncode != 0 or sorted(raw_results(tmp)[1]["results"]) != ["small/post_ln"] \
+            or "with {'NORMLAB_CUDA_KERNELS': '1'}; this run is fp32" not in out.stderr:
+        fail(f"results with the CUDA kernels on should skip nothing of a run with them off: {out.stderr[-1500:]}")
+    # results written before the kernels were on by default record no switch: they meant off
+    with open(cut) as f:
+        old = json.load(f)
+    old["core_env"] = {}
+    before = os.path.join(work, "before-default.json")
+    with open(before, "w") as f:
+        json.dump(old, f)
+    cmd, env, tmp = bench(args, work, "before-default", ["--schemes", "post_ln", "--no-compile", "--skip-measured",
+                                                         before], args.python2)
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
     if out.returncode != 0 or sorted(raw_results(tmp)[1]["results"]) != ["small/post_ln"] \
             or "with no core switches; this run is fp32" not in out.stderr:
-        fail(f"results without NORMLAB_CUDA_KERNELS should skip nothing of a run with it: {out.stderr[-1500:]}")
+        fail(f"results from before the kernels' default should skip nothing of a run with them on: {out.stderr[-1500:]}")
     cmd, env, tmp = bench(args, work, "not-results", ["--schemes", "post_ln", "--no-compile",
                                                       "--skip-measured", os.path.join(work, "merged.md")], args.python2)
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)

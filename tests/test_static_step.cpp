@@ -102,8 +102,15 @@ private Q_SLOTS:
             // Clipping happened, and the step actually trained.
             QVERIFY(series(store, b, "train/grad_norm").begin()->second > 0.5);
             QVERIFY(lb.rbegin()->second < lb.begin()->second);
-            // On a CPU nothing is captured: the run's info says nothing of a graph.
-            QVERIFY(!store.run(b)->info.contains("cuda_graph"));
+            // The ordinary run says nothing of a graph. The other one, on a CPU,
+            // steps eagerly and says nothing either; on a GPU (device auto) it
+            // was captured, once BranchNorm's α_t had reached its final value.
+            QVERIFY(!store.run(a)->info.contains("cuda_graph"));
+            const std::string state = store.run(b)->info.value("cuda_graph", "");
+            if (cuda_available())
+                QVERIFY2(state.rfind("captured at step ", 0) == 0, (scheme_name(s) + ": " + state).c_str());
+            else
+                QVERIFY2(state.empty(), state.c_str());
         }
     }
 
@@ -182,6 +189,7 @@ private Q_SLOTS:
         c.data.markov.length = 200000;
         c.train.device = "cuda";
         c.train.precision = "bf16";
+        c.train.cuda_graph = "auto";   // as a run written without it gets
         c.probes = ProbeConfig{0, 0, 0, 0, 32, 0};
         const BatchFit f = fit_batch(c);
         qInfo("fitted batch %d: peak %.1f GiB, budget %.1f GiB of %.1f", f.batch, f.peak_bytes / (1 << 30),

@@ -342,7 +342,7 @@ bool cuda_kernels_built() {
     return false;
 #endif
 }
-bool cuda_kernels_enabled() { return env_switch(g_cuda_kernels, "NORMLAB_CUDA_KERNELS", false) && cuda_kernels_built(); }
+bool cuda_kernels_enabled() { return env_switch(g_cuda_kernels, "NORMLAB_CUDA_KERNELS", true) && cuda_kernels_built(); }
 void set_cuda_kernels(bool on) { g_cuda_kernels.store(on ? 1 : 0); }
 
 

@@ -19,9 +19,9 @@ void set_fused_kernels(bool on);
 // CUDA kernels of our own (core/model/cuda_kernels.cu: nGPT's residual
 // update, queries and keys, SwiGLU, NormFormer's FFN LN, the residual add with
 // the LayerNorm after it), built into the LibTorch
-// 2.x build with CUDA (core/model/cuda_ops.h); used on CUDA tensors when
-// enabled — off unless NORMLAB_CUDA_KERNELS=1 until they have been checked
-// and timed on a GPU (docs/GPU.md).
+// 2.x build with CUDA (core/model/cuda_ops.h); used on CUDA tensors unless
+// the environment sets NORMLAB_CUDA_KERNELS=0 (checked and timed on an H200
+// on 2026-11-26: docs/GPU.md).
 bool cuda_kernels_built();
 bool cuda_kernels_enabled();
 void set_cuda_kernels(bool on);

@@ -101,6 +101,14 @@ StaticStep::StaticStep(GPT& model, torch::optim::Optimizer& opt, const std::vect
     out_ = torch::zeros({2}, f32);
 #ifdef NORMLAB_CUDA_GRAPHS
     if (capture_) graph_ = std::make_unique<Graph>(device.has_index() ? device.index() : c10::cuda::current_device());
+    // α_t is a number in the graph, not a tensor: the step is captured once it has reached its final value
+    const BranchNormConfig& b = cfg.model.branchnorm;
+    if (capture_ && b.enabled && b.T > 0 && b.T < cfg.train.steps)
+        waiting_ = "not yet captured: BranchNorm's α_t changes until step " + std::to_string(b.T) +
+                   " (model.branchnorm.T); the step is captured once it has reached its final value";
+    else if (capture_ && b.enabled && b.T >= cfg.train.steps)
+        waiting_ = "not captured: BranchNorm's α_t changes over the whole run (model.branchnorm.T " +
+                   std::to_string(b.T) + " ≥ train.steps); every step is eager";
 #else
     if (capture_) state_ = "not captured: this build has no CUDA graphs (the LibTorch 2.x build with CUDA has)";
 #endif
@@ -219,10 +227,24 @@ bool StaticStep::try_capture(int64_t s) {
     const double held = allocated_bytes(graph_->index, false);
     const double need = held + 2 * step_extra_bytes_;
     const auto gib = [](double b) { return b / (1 << 30); };
-    if (!force_ && need > 0.9 * total) {
-        char why[200];
-        std::snprintf(why, sizeof why, "not captured: the graph and an eager probe step would need %.1f GiB of %.1f GiB",
-                      gib(need), gib(total));
+    // ... and in what is free now: other processes may share the GPU (several runs side by side)
+    size_t free_now = 0, total_now = 0;
+    {
+        c10::cuda::CUDAGuard on_device(graph_->index);
+        if (cudaMemGetInfo(&free_now, &total_now) != cudaSuccess) (void)cudaGetLastError();
+    }
+    const auto reserved = c10::cuda::CUDACachingAllocator::getDeviceStats(graph_->index).reserved_bytes[0].current;
+    const double available = static_cast<double>(free_now) + (static_cast<double>(reserved) - held);
+    const bool others_hold = total_now > 0 && 2 * step_extra_bytes_ > available - 0.05 * total;
+    if (!force_ && (need > 0.9 * total || others_hold)) {
+        char why[240];
+        if (need > 0.9 * total)
+            std::snprintf(why, sizeof why, "not captured: the graph and an eager probe step would need %.1f GiB of %.1f GiB",
+                          gib(need), gib(total));
+        else
+            std::snprintf(why, sizeof why, "not captured: the graph and an eager probe step would need %.1f GiB more, "
+                          "%.1f GiB of %.1f GiB are free (other processes hold the rest)",
+                          gib(2 * step_extra_bytes_), gib(available), gib(total));
         state_ = why;
         spdlog::info("{} (train.cuda_graph \"on\" captures regardless)", state_);
         return false;

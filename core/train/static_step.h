@@ -70,8 +70,9 @@ public:
     void set_before_capture(std::function<void()> f) { before_capture_ = std::move(f); }
 
     // What became of capture, for the run's info: "captured at step N (X MiB)",
-    // "not captured: …", or "" while undecided.
-    const std::string& state() const { return state_; }
+    // "not captured: …", "not yet captured: …" while BranchNorm's α_t still
+    // changes, or "" while undecided.
+    const std::string& state() const { return state_.empty() ? waiting_ : state_; }
     bool captured() const;
 
     struct Graph;   // the side stream and the captured graph (CUDA builds)
@@ -99,6 +100,7 @@ private:
     int eager_steps_ = 0;
     double step_extra_bytes_ = 0;            // a step's peak allocation above what was held before it
     std::string state_;
+    std::string waiting_;   // why capture waits (BranchNorm's schedule), until it is decided
 };
 
 }  // namespace normlab::train_detail

@@ -4,6 +4,7 @@
 #include "core/dist/communicator.h"
 #include "core/errors.h"
 #include "core/flops.h"
+#include "core/model/fused_ops.h"
 #include "core/platform.h"
 #include "core/train/io.h"
 #include "core/train/probes.h"
@@ -170,6 +171,8 @@ void TrainLoop::begin() {
                                    {"processes_per_node", comm_->launch().local_world_size},
                                    {"batch_per_rank", Bl_}, {"gradient_buckets", sync_->buckets()},
                                    {"allreduce_bytes_per_step", sync_->bytes()}, {"overlap", sync_->overlap()}};
+    // NormLab's own CUDA kernels (core/model/cuda_kernels.cu), on unless NORMLAB_CUDA_KERNELS=0
+    if (device_.is_cuda()) run_info["cuda_kernels"] = cuda_kernels_enabled() ? "on" : "off (NORMLAB_CUDA_KERNELS=0)";
     if (opts_.resume) run_info["resumed_at_step"] = step_;
     if (data.entropy_rate) run_info["loss_floor"] = *data.entropy_rate;
     if (cfg_.model.deepnorm.residual) run_info["deepnorm_alpha"] = cfg_.model.deepnorm_alpha();
