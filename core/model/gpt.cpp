@@ -292,17 +292,23 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x_in, double branch, const
     //   x ← x + ATTN(LN₁(x))
     //   x ← x + MLP(LN₂(x))                  ResScale: λ ⊙ x + MLP(LN₂(x))
     const auto [x1, f] = forward_pre_ln(x, torch::Tensor(), branch, cos, sin, cap);
-    return residual_sum(x1, f, branch);
+    const auto [fb, b] = branch_of(f, branch);
+    return residual_sum(x1, fb, b);
+}
+
+std::pair<torch::Tensor, double> BlockImpl::branch_of(const torch::Tensor& f, double branch) const {
+    if (!branch_t.defined()) return {f, branch};
+    return {f.to(torch::kFloat) * branch_t, 1.0};   // the same float32 product the kernels and ops form
 }
 
 std::pair<torch::Tensor, torch::Tensor> BlockImpl::forward_pre_ln(const torch::Tensor& x, const torch::Tensor& x_normed,
                                                                   double branch, const torch::Tensor& cos,
                                                                   const torch::Tensor& sin, ForwardCapture* cap) {
-    const auto a = attn(x_normed.defined() ? x_normed : norm1(x), cos, sin, cap);
+    const auto [a, b] = branch_of(attn(x_normed.defined() ? x_normed : norm1(x), cos, sin, cap), branch);
     torch::Tensor x1, h;   // x₁ = α·x + α_t·ATTN(LN₁(x)), h = LN₂(x₁): one CUDA kernel where it applies
-    if (!residual_layer_norm(x, a, torch::Tensor(), residual_alpha, branch, norm2->weight, norm2->bias, norm2->eps,
+    if (!residual_layer_norm(x, a, torch::Tensor(), residual_alpha, b, norm2->weight, norm2->bias, norm2->eps,
                              linear_input_type(x), x1, h)) {
-        x1 = times(x, residual_alpha) + times(a, branch);
+        x1 = times(x, residual_alpha) + times(a, b);
         h = norm2(x1);
     }
     return {x1, mlp(h, cap)};
@@ -315,16 +321,31 @@ torch::Tensor BlockImpl::residual_sum(const torch::Tensor& x1, const torch::Tens
 }
 
 // norm(λ ⊙ α·r + α_t·f) (λ undefined: 1) in y_type: one CUDA kernel each way where it applies, else eager.
-torch::Tensor BlockImpl::add_norm(Norm& norm, const torch::Tensor& r_in, const torch::Tensor& f_in,
+torch::Tensor BlockImpl::add_norm(Norm& norm, const torch::Tensor& r_in, const torch::Tensor& f_branch,
                                   const torch::Tensor& lam, double branch, torch::ScalarType y_type) {
     torch::Tensor s, y;
-    if (residual_layer_norm(r_in, f_in, lam, residual_alpha, branch, norm->weight, norm->bias, norm->eps, y_type, s, y))
+    const auto [f_in, b] = branch_of(f_branch, branch);
+    if (residual_layer_norm(r_in, f_in, lam, residual_alpha, b, norm->weight, norm->bias, norm->eps, y_type, s, y))
         return y;
-    const auto r = times(r_in, residual_alpha), f = times(f_in, branch);
+    const auto r = times(r_in, residual_alpha), f = times(f_in, b);
     return norm(lam.defined() ? torch::addcmul(f, r, lam) : r + f);
 }
 
 // ---- GPT --------------------------------------------------------------------
+void GPTImpl::set_branch_alpha(double a) {
+    branch_alpha = a;
+    if (branch_alpha_t.defined()) {
+        torch::NoGradGuard ng;
+        branch_alpha_t.fill_(a);
+    }
+}
+
+void GPTImpl::use_branch_tensor(const torch::Tensor& t) {
+    branch_alpha_t = t;
+    if (t.defined()) set_branch_alpha(branch_alpha);
+    for (size_t i = 0; i < blocks->size(); ++i) blocks[i]->as<Block>()->branch_t = t;
+}
+
 GPTImpl::GPTImpl(const ModelConfig& c) : cfg(c) {
     const int64_t d = c.d_model, V = c.vocab_size;
     tok_emb = register_module("tok_emb", torch::nn::Embedding(V, d));
@@ -383,12 +404,13 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, ForwardCapture* cap) {
         auto block = blocks[i]->as<Block>();
         auto prev = x;
         if (cfg.layout == Layout::Pre) {
-            const auto [x1, f] = block->forward_pre_ln(x, normed, branch_alpha, cos, sin, cap);
+            const auto [x1, f_branch] = block->forward_pre_ln(x, normed, branch_alpha, cos, sin, cap);
+            const auto [f, b] = block->branch_of(f_branch, branch_alpha);
             Norm next = i + 1 < blocks->size() ? blocks[i + 1]->as<Block>()->norm1 : final_norm;
             normed = torch::Tensor();
-            if (!next || !residual_layer_norm(x1, f, block->res_scale, block->residual_alpha, branch_alpha,
+            if (!next || !residual_layer_norm(x1, f, block->res_scale, block->residual_alpha, b,
                                               next->weight, next->bias, next->eps, linear_input_type(x1), x, normed))
-                x = block->residual_sum(x1, f, branch_alpha);
+                x = block->residual_sum(x1, f, b);
         } else {
             x = block->forward(x, branch_alpha, cos, sin, cap);
         }

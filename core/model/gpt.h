@@ -87,12 +87,18 @@ struct BlockImpl : torch::nn::Module {
     std::pair<torch::Tensor, torch::Tensor> forward_pre_ln(const torch::Tensor& x, const torch::Tensor& x_normed,
                                                            double branch_alpha, const torch::Tensor& cos,
                                                            const torch::Tensor& sin, ForwardCapture* cap);
+    // f and α_t as branch_of gives them
     torch::Tensor residual_sum(const torch::Tensor& x1, const torch::Tensor& f, double branch_alpha);
     // Post-LN's norm(λ ⊙ α·r + α_t·f), λ undefined: 1; y_type: the output's type.
     torch::Tensor add_norm(Norm& norm, const torch::Tensor& r, const torch::Tensor& f, const torch::Tensor& lam,
                            double branch_alpha, torch::ScalarType y_type);
+    // α_t·f as the ops and kernels take it: (f, α_t) by the number, or, where a
+    // captured step reads α_t from a device scalar (branch_t: BranchNorm's step
+    // in a CUDA graph, core/train/static_step.h), (α_t·f in float32, 1).
+    std::pair<torch::Tensor, double> branch_of(const torch::Tensor& f, double branch_alpha) const;
     ModelConfig cfg;
     double residual_alpha;                          // DeepNorm α (1 when off)
+    torch::Tensor branch_t;                         // α_t as a device scalar, or undefined (GPTImpl::use_branch_tensor)
     Norm norm1{nullptr}, norm2{nullptr};            // Post-/Pre-LN norms (absent for nGPT)
     Attention attn{nullptr};
     MLP mlp{nullptr};
@@ -125,7 +131,11 @@ struct GPTImpl : torch::nn::Module {
     void reset_parameters(uint64_t seed);
     // nGPT: puts every embedding-dimension vector back on the unit sphere.
     void renormalize();
-    void set_branch_alpha(double a) { branch_alpha = a; }
+    // BranchNorm's α_t for the steps that follow; into the device scalar too where one is in use.
+    void set_branch_alpha(double a);
+    // α_t read from `t` (a float32 scalar on the model's device) by every block,
+    // so that a captured step follows α_t's schedule; undefined: by the number.
+    void use_branch_tensor(const torch::Tensor& t);
 
     std::vector<ProbeTensor> weights();     // gradient probes: q k v o fc1 fc2 and norm gains per layer
     std::vector<ProbeTensor> gains();       // learned gains and scalers (effective values for nGPT)
@@ -137,6 +147,7 @@ struct GPTImpl : torch::nn::Module {
 
     ModelConfig cfg;
     double branch_alpha = 1.0;
+    torch::Tensor branch_alpha_t;                   // use_branch_tensor's scalar, or undefined
     torch::nn::Embedding tok_emb{nullptr};          // (V, d)
     torch::Tensor pos_emb;                          // (context, d) learned positions
     torch::nn::ModuleList blocks;

@@ -92,29 +92,27 @@ struct OnSideStream {
 StaticStep::StaticStep(GPT& model, torch::optim::Optimizer& opt, const std::vector<torch::Tensor>& params,
                        const RunConfig& cfg, const torch::Device& device, bool capture, bool force, Forward forward)
     : model_(model), opt_(opt), params_(params), cfg_(cfg), device_(device), capture_(capture && device.is_cuda()),
-      force_(force), forward_(std::move(forward)),
-      final_alpha_(branchnorm_alpha(cfg.model.branchnorm, cfg.train.steps)) {
+      force_(force), forward_(std::move(forward)) {
     const auto f32 = torch::TensorOptions().dtype(torch::kFloat).device(device);
     tokens_ = torch::zeros({cfg.train.batch_size, cfg.model.context + 1}, torch::TensorOptions().dtype(torch::kLong).device(device));
     lr_ = torch::zeros({}, f32);
     step_ = torch::full({}, static_cast<double>(optimizer_steps_done(opt, false)), f32);   // a resume's count
     out_ = torch::zeros({2}, f32);
+    // BranchNorm's α_t as a device scalar the step reads, filled before each one: the graph follows its schedule
+    if (cfg.model.branchnorm.enabled) {
+        branch_alpha_ = torch::zeros({}, f32);
+        model_->use_branch_tensor(branch_alpha_);
+    }
 #ifdef NORMLAB_CUDA_GRAPHS
     if (capture_) graph_ = std::make_unique<Graph>(device.has_index() ? device.index() : c10::cuda::current_device());
-    // α_t is a number in the graph, not a tensor: the step is captured once it has reached its final value
-    const BranchNormConfig& b = cfg.model.branchnorm;
-    if (capture_ && b.enabled && b.T > 0 && b.T < cfg.train.steps)
-        waiting_ = "not yet captured: BranchNorm's α_t changes until step " + std::to_string(b.T) +
-                   " (model.branchnorm.T); the step is captured once it has reached its final value";
-    else if (capture_ && b.enabled && b.T >= cfg.train.steps)
-        waiting_ = "not captured: BranchNorm's α_t changes over the whole run (model.branchnorm.T " +
-                   std::to_string(b.T) + " ≥ train.steps); every step is eager";
 #else
     if (capture_) state_ = "not captured: this build has no CUDA graphs (the LibTorch 2.x build with CUDA has)";
 #endif
 }
 
-StaticStep::~StaticStep() = default;
+StaticStep::~StaticStep() {
+    if (branch_alpha_.defined()) model_->use_branch_tensor(torch::Tensor());   // the model steps on by the number
+}
 
 bool StaticStep::captured() const {
 #ifdef NORMLAB_CUDA_GRAPHS
@@ -165,12 +163,12 @@ std::pair<double, double> StaticStep::read() {
 }
 
 std::pair<double, double> StaticStep::step(const torch::Tensor& tokens, double lr, double branch_alpha, int64_t s) {
-    model_->set_branch_alpha(branch_alpha);
     {
         OnSideStream on(graph_.get());
+        model_->set_branch_alpha(branch_alpha);   // into branch_alpha_, which the graph reads, on this stream
         load(tokens, lr);
-        if (!captured() && capture_ && state_.empty() && branch_alpha == final_alpha_) try_capture(s);
-        if (captured() && branch_alpha == graph_alpha_) {
+        if (!captured() && capture_ && state_.empty()) try_capture(s);
+        if (captured()) {
 #ifdef NORMLAB_CUDA_GRAPHS
             graph_->graph->replay();
 #endif
@@ -196,9 +194,9 @@ std::pair<double, double> StaticStep::step(const torch::Tensor& tokens, double l
 }
 
 double StaticStep::forward_backward(const torch::Tensor& tokens, double branch_alpha, ForwardCapture* cap) {
-    model_->set_branch_alpha(branch_alpha);
     {
         OnSideStream on(graph_.get());
+        model_->set_branch_alpha(branch_alpha);
         tokens_.copy_(tokens, true);
         compute(cap);
     }
@@ -284,7 +282,6 @@ bool StaticStep::try_capture(int64_t s) {
     }
     at::autocast::set_autocast_cache_enabled(cache);
     graph_->graph = std::move(graph);
-    graph_alpha_ = model_->branch_alpha;
     char what[160];
     std::snprintf(what, sizeof what, "captured at step %lld (a step holds %.0f MiB beyond the weights)",
                   static_cast<long long>(s), step_extra_bytes_ / (1 << 20));
@@ -301,7 +298,7 @@ bool StaticStep::try_capture(int64_t s) {
 struct StaticStep::Graph {};
 StaticStep::StaticStep(GPT& model, torch::optim::Optimizer& opt, const std::vector<torch::Tensor>&, const RunConfig& cfg,
                        const torch::Device& device, bool, bool, Forward)
-    : model_(model), opt_(opt), cfg_(cfg), device_(device), capture_(false), force_(false), final_alpha_(1) {
+    : model_(model), opt_(opt), cfg_(cfg), device_(device), capture_(false), force_(false) {
     throw RunError(static_step_unsupported(cfg, false));
 }
 StaticStep::~StaticStep() = default;

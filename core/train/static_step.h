@@ -19,9 +19,9 @@
 // eager: that is what the CPU tests compare with the ordinary step.
 //
 // Not captured (the ordinary step runs): dropout (its masks are reseeded each
-// step), data-parallel training (gradient all-reduce), SGD and AMSGrad; while
-// BranchNorm's α_t still changes, steps are eager and the step is captured
-// once α_t has reached its final value.
+// step), data-parallel training (gradient all-reduce), SGD and AMSGrad.
+// BranchNorm's α_t is a device scalar the step reads (GPTImpl::use_branch_tensor),
+// filled before each step, so its schedule runs inside the graph too.
 #pragma once
 
 #include "core/config.h"
@@ -70,9 +70,8 @@ public:
     void set_before_capture(std::function<void()> f) { before_capture_ = std::move(f); }
 
     // What became of capture, for the run's info: "captured at step N (X MiB)",
-    // "not captured: …", "not yet captured: …" while BranchNorm's α_t still
-    // changes, or "" while undecided.
-    const std::string& state() const { return state_.empty() ? waiting_ : state_; }
+    // "not captured: …", or "" while undecided.
+    const std::string& state() const { return state_; }
     bool captured() const;
 
     struct Graph;   // the side stream and the captured graph (CUDA builds)
@@ -93,14 +92,12 @@ private:
     const bool capture_, force_;
     Forward forward_;
     std::function<void()> before_capture_;
-    const double final_alpha_;
     torch::Tensor tokens_, lr_, step_, out_;   // out_: [loss, gradient norm]
+    torch::Tensor branch_alpha_;               // BranchNorm's α_t, read by the model (undefined without BranchNorm)
     std::unique_ptr<Graph> graph_;
-    double graph_alpha_ = 0;
     int eager_steps_ = 0;
     double step_extra_bytes_ = 0;            // a step's peak allocation above what was held before it
     std::string state_;
-    std::string waiting_;   // why capture waits (BranchNorm's schedule), until it is decided
 };
 
 }  // namespace normlab::train_detail
