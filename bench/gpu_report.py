@@ -67,3 +67,45 @@ def gpu_table(args, results, sizes, schemes, impls, w):
           "; ".join(f"{where} `{i}` {st}" for where, i, st in graphs) +
           "".join(f"; `{i}` off" for i in off) + ".")
         w("")
+
+
+# Issue 25's targets on a GPU, by size: the core against eager PyTorch (the small size is launch-bound, where a
+# captured step is the lever), against torch.compile at GPT-2 small's shape, Pre-LN's MFU there, and nGPT's
+# step against Pre-LN's.
+GPU_TARGETS = {"eager": {"small": 2.0, "medium": 1.3, "gpu": 1.3}, "compile": {"gpu": 1.0}, "pre_ln_mfu": 0.45,
+               "ngpt_over_pre_ln": 0.10}
+
+
+def gpu_targets(args, results, sizes, impls, ratios, w):
+    """The Targets table's rows for a CUDA benchmark (the core with its default CUDA graph: the first core)."""
+    core = next(i for i in impls if i["kind"] == "core")["name"]
+    peers = {p["name"].split("-")[0]: p["name"] for p in impls if p["kind"] == "peer"}
+
+    def rows(peer, goals, what):
+        for size, _ in sizes:
+            goal = goals.get(size)
+            rs = {k: x for k, x in ratios.get((core, peer), {}).items() if k[0] == size and x == x}
+            if goal is None or not rs:
+                continue
+            worst = min(rs, key=rs.get)
+            w(f"| `{core}` ≥ {goal:.1f}× `{peer}`{' ' + what if what else ''} at the {size} size, every scheme measured"
+              f" ({len(rs)}) |"
+              f" lowest {rs[worst]:.2f}× ({worst[1]}) | {'yes' if rs[worst] >= goal else '**no**'} |")
+
+    if "pytorch" in peers:
+        rows(peers["pytorch"], GPU_TARGETS["eager"], "(eager)")
+    if "compile" in peers:
+        rows(peers["compile"], GPU_TARGETS["compile"], "")
+    gpu = dict(sizes).get("gpu")
+    pre, ngpt = results.get(("gpu", "pre_ln"), {}), results.get(("gpu", "ngpt"), {})
+    if gpu and pre.get(core):
+        peak = gpu_peak(args.machine.get("gpu", ""), getattr(args, "precision", "fp32"))
+        if peak:
+            mfu = flops_per_token(gpu) * gpu["batch"] * gpu["ctx"] / (median(pre[core]) / 1000) / peak
+            goal = GPU_TARGETS["pre_ln_mfu"]
+            w(f"| Pre-LN's MFU ≥ {goal:.0%} at the gpu size | {mfu:.1%} | {'yes' if mfu >= goal else '**no**'} |")
+    if gpu and pre.get(core) and ngpt.get(core):
+        over = median(ngpt[core]) / median(pre[core]) - 1
+        goal = GPU_TARGETS["ngpt_over_pre_ln"]
+        w(f"| nGPT's step ≤ {goal:.0%} slower than Pre-LN's at the gpu size | {over:+.1%} |"
+          f" {'yes' if over <= goal else '**no**'} |")

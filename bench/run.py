@@ -27,7 +27,7 @@ import tempfile
 from cpu_levers import kernel_levers, levers
 from common import ContestantError, log, median, run_json
 from contestants import implementations, python_torch
-from gpu_report import gpu_table
+from gpu_report import gpu_table, gpu_targets
 from raw import load_raw, measured_elsewhere, ms_cell, paired_ratio, ratio_cell, save_raw
 from overheads import probe_overhead, scheme_overhead
 
@@ -345,9 +345,9 @@ def write_report(args, results, probe, store, sizes, schemes, impls, lever, fuse
         w("")
     if args.device.startswith("cuda"):
         gpu_table(args, results, sizes, schemes, impls, w)
-    tokens = sizes[0][1]["batch"] * sizes[0][1]["ctx"]
-    w(f"Sizes: small = d 128 × 4 layers × 4 heads, d_ff 512; medium = d 256 × 6 layers × 8 heads, d_ff 1024;"
-      f" context 128, batch 16 ({tokens:,} tokens a step). Parameter counts of every contestant are equal"
+    w("Sizes: " + "; ".join(f"{n} = d {s['d']} × {s['layers']} layers × {s['heads']} heads, d_ff {s['dff']}, context"
+                            f" {s['ctx']}, batch {s['batch']} ({s['batch'] * s['ctx']:,} tokens a step)" for n, s in sizes) +
+      ". Parameter counts of every contestant are equal"
       f" ({'yes' if all(len(set(results[k]['params'].values())) <= 1 for k in results) else 'NO'}).")
     w("")
     overhead, scheme_over = {}, {}
@@ -460,7 +460,9 @@ def write_report(args, results, probe, store, sizes, schemes, impls, lever, fuse
           + (f"; {unmeasured} not measured (a contestant failed)" if unmeasured else "")
           + f" | {'yes' if lo >= goal and not unmeasured else '**no**'} |")
 
-    for c in cores:
+    if args.device.startswith("cuda"):
+        gpu_targets(args, results, sizes, impls, ratios, w)
+    for c in cores if not args.device.startswith("cuda") else []:
         for p in peers:
             v = p.get("version", "")
             if v.startswith("1."):

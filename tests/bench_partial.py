@@ -142,11 +142,43 @@ def main():
     if "| small | post_ln | " not in text or "| medium | ngpt | " not in text or "| small | ngpt | " in text \
             or "Machine: a GPU machine elsewhere" not in text:
         fail(f"a partial table from elsewhere should be drawn as it stands, naming its machine: {out.stderr[-1500:]}")
+    # A GPU benchmark's results, drawn here without a GPU: the targets are issue 25's (2x eager at the small size,
+    # 1.3x eager and 1x compile at GPT-2 small's shape, Pre-LN's MFU, nGPT against Pre-LN), the GPU as recorded.
+    def rec(core, eager, compiled):
+        return {"params": {}, "normlab-2": [core], "rep_normlab-2": [core], "pytorch-2.11": [eager],
+                "rep_pytorch-2.11": [eager], "compile-2.11": [compiled], "rep_compile-2.11": [compiled]}
+    gpu = {"results": {"small/pre_ln": rec(1.0, 8.0, 6.0), "small/ngpt": rec(2.0, 3.0, 9.0),
+                       "gpu/pre_ln": rec(40.0, 64.0, 50.0), "gpu/ngpt": rec(50.0, 70.0, 45.0)},
+           "probe": {}, "store": None, "lever": {}, "fused": {}, "gui": None, "overhead": {},
+           "impls": [{"name": "normlab-2", "kind": "core", "label": "NormLab"},
+                     {"name": "pytorch-2.11", "kind": "peer", "label": "eager"},
+                     {"name": "compile-2.11", "kind": "peer", "label": "compile"}],
+           "core_env": {"NORMLAB_CUDA_KERNELS": "1"}, "machine": {"cpu": "a GPU server", "cores": 16, "memory": "-",
+                                                                  "os": "-", "blas": "-", "gpu": "NVIDIA H200"},
+           "args": {"reps": 1, "steps": 15, "warmup": 5, "threads": 16, "device": "cuda", "python2": "/nowhere/python3",
+                    "precision": "bf16"}}
+    with open(os.path.join(work, "gpu-results.json"), "w") as f:
+        json.dump(gpu, f)
+    out = subprocess.run([sys.executable, RUN, "--from-results", os.path.join(work, "gpu-results.json"), "--out",
+                          os.path.join(work, "gpu.md")], capture_output=True, text=True)
+    text = open(os.path.join(work, "gpu.md")).read() if out.returncode == 0 else ""
+    # Pre-LN at 40 ms: 624 M FLOPs a token x 32,768 tokens / 0.040 s over the H200's 989.4 TFLOP/s = 51.7 %
+    for want in ("| `normlab-2` ≥ 2.0× `pytorch-2.11` (eager) at the small size, every scheme measured (2) | lowest 1.50× (ngpt) | **no** |",
+                 "| `normlab-2` ≥ 1.3× `pytorch-2.11` (eager) at the gpu size, every scheme measured (2) | lowest 1.40× (ngpt) | yes |",
+                 "| `normlab-2` ≥ 1.0× `compile-2.11` at the gpu size, every scheme measured (2) | lowest 0.90× (ngpt) | **no** |",
+                 "| Pre-LN's MFU ≥ 45% at the gpu size | 51.7% | yes |",
+                 "| nGPT's step ≤ 10% slower than Pre-LN's at the gpu size | +25.0% | **no** |",
+                 "Machine: a GPU server"):
+        if want not in text:
+            fail(f"the GPU report should hold {want!r}: {out.stderr[-1500:]}\n{text[text.find('## Targets'):][:1500]}")
+    targets = text[text.find("## Targets"):]
+    if "≥ 1.2×" in targets[:targets.find("\n## ", 5)]:
+        fail("a GPU report should not judge the CPU's targets")
     other = subprocess.run([sys.executable, RUN, "--from-results", cut, raw_results(os.path.join(work, "broken"))[0],
                             "--out", os.path.join(work, "refused.md")], capture_output=True, text=True)
     if other.returncode == 0 or "other contestants" not in other.stderr:
         fail(f"results of other contestants should be refused: {other.returncode} {other.stderr[-500:]}")
-    print("ok 3: two benchmarks drawn as one, a partial one as it stands; other contestants refused")
+    print("ok 3: two benchmarks drawn as one, a partial one as it stands, a GPU one with its targets; other contestants refused")
 
     # 4. A benchmark spread over leases: the configurations earlier results hold are left out, the rest
     #    measured; results of another precision or other core switches skip nothing; a file that is not results
