@@ -219,7 +219,7 @@ except ValueError: print("no result (the error is above)")'
         $CLI preset "$scheme" | python3 -c 'import json, sys
 c = json.load(sys.stdin)
 c["model"].update(d_model=768, n_layers=12, n_heads=12, d_ff=3072, context=1024)
-c["train"].update(batch_size=32, precision="bf16")
+c["train"].update(batch_size=32, precision="bf16", cuda_graph="off")  # per kernel: a replayed graph hides them
 json.dump(c, open(sys.argv[1], "w"))' "$W/$scheme.json"
         timeout "$(lim 120)" build-torch2/bench/normlab-bench train --device cuda --config "$W/$scheme.json" --steps 4 --warmup 3 \
           --threads 16 --profile "$W/core-$scheme.json" > /dev/null
