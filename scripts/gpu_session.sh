@@ -10,9 +10,10 @@
 #   graph     test_static_step and test_fused_ops on the GPU: the step captured as a CUDA graph tracks
 #             the eager step, --batch auto, nGPT's CUDA update kernel against the eager ops; then nGPT,
 #             NormFormer and Pre-LN at the gpu size with NORMLAB_CUDA_KERNELS=1 against without; then the
-#             small size, every scheme, captured against not (bench/run.py, bf16; GRAPH_BENCH_ARGS)
+#             small size, every scheme, captured against not (bench/run.py, bf16; GRAPH_BENCH_ARGS);
+#             GRAPH_TESTS_ONLY=1: the tests alone
 #   precision six schemes, 100 steps, fp32 / tf32 / bf16 on the GPU (stores kept)
-#   bench     bench/run.py --device cuda at the gpu size (BENCH_ARGS to change), Pre-LN first; the configurations
+#   bench     bench/run.py --device cuda at the gpu size, then the small one (BENCH_ARGS to change), Pre-LN first; the configurations
 #             that earlier leases' results in bench/results/gpu-table/ (results-*.json committed there) hold are skipped, so
 #             every lease's bench is this one command and goes on where the last stopped
 #   findings  issue 26's runs at --scale gpu, several at once on the GPU (FINDINGS, FINDINGS_SECONDS), waited
@@ -179,6 +180,8 @@ for s in "$@"; do
         echo "=== $t" >> "$T"
         timeout "$(lim 120)" build-torch2/tests/$t 2>&1 | tee -a "$T" | grep -E "^(PASS|FAIL|SKIP|Totals)"
       done
+      # GRAPH_TESTS_ONLY=1: the tests alone (a lease that checks a change of the captured step, then measures)
+      [ "${GRAPH_TESTS_ONLY:-0}" = 1 ] && continue
       # nGPT, NormFormer and Pre-LN at GPT-2 small's shape, NormLab's CUDA kernels off and on, alternated
       # (KERNEL_PAIRS pairs; an H100's step times vary by under 1 %)
       for scheme in ${KERNEL_SCHEMES:-ngpt normformer pre_ln}; do
