@@ -262,7 +262,7 @@ json.dump(c, open(sys.argv[1], "w"))' "$W/$scheme.json"
         fi
         # The store's path names $W/stores/, which is how collect finds the runs still training. The runs share
         # the GPU, sized by validate's estimate of the ordinary step: no CUDA graph, which would hold a second set
-        # of activations each (it saves 2-4 % a step at this size: docs/GPU.md, "On the H200").
+        # of activations each (it saves 3-4 % a step at this size: docs/GPU.md, "On the H200").
         ${DETACH:+setsid} timeout -s INT "${FINDINGS_SECONDS:-480}" "$(pwd)/$CLI" run "$exp" --scale gpu --only "$run" \
           --cuda-graph "${FINDINGS_CUDA_GRAPH:-off}" --device "$DEVICE" --store "$W/stores/$name.sqlite" > "$W/stores/$name.log" 2>&1 < /dev/null &
         started+=("$name")
