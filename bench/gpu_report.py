@@ -1,6 +1,8 @@
 """bench/run.py's GPU columns: tokens/s, model-FLOPs utilisation and GPU memory per contestant."""
 import statistics
 
+from raw import measured
+
 
 def median(xs):
     return statistics.median(xs) if xs else float("nan")
@@ -17,6 +19,11 @@ def flops_per_token(s, glu=False, vocab=256):
     d, f, L, T = s["d"], s["dff"], s["layers"], s["ctx"]
     per_layer = 4 * d * d + (2 * d * f if glu else d * f) + f * d
     return 6 * (L * per_layer + vocab * d) + 12 * L * T * d
+
+
+def model_flops_utilisation(s, scheme, ms, peak):
+    """A step of `ms` milliseconds at size `s` against the device's `peak` FLOP/s."""
+    return flops_per_token(s, glu=scheme in ("ngpt", "pre_ln_glu")) * s["batch"] * s["ctx"] / (ms / 1000) / peak
 
 
 def gpu_peak(name, precision):
@@ -40,23 +47,19 @@ def gpu_table(args, results, sizes, schemes, impls, w):
     head = "| size | scheme | " + " | ".join(f"`{i['name']}` tokens/s · MFU · GiB" for i in impls) + " |"
     w(head)
     w("|" + "---|" * (head.count("|") - 1))
-    for size, s in sizes:
-        for scheme in schemes:
-            if (size, scheme) not in results:   # a table still being measured, lease by lease
+    for size, s, scheme in measured(results, sizes, schemes):
+        r = results[(size, scheme)]
+        cells = [size, scheme]
+        for i in impls:
+            ms = median(r.get(i["name"], []))
+            if ms != ms:   # the contestant failed
+                cells.append("failed")
                 continue
-            r = results[(size, scheme)]
-            fpt = flops_per_token(s, glu=scheme in ("ngpt", "pre_ln_glu"))
-            cells = [size, scheme]
-            for i in impls:
-                ms = median(r.get(i["name"], []))
-                if ms != ms:   # the contestant failed
-                    cells.append("failed")
-                    continue
-                tps = s["batch"] * s["ctx"] / (ms / 1000)
-                mem = r.get("memory_gib", {}).get(i["name"])
-                mfu = f"{fpt * tps / peak:.1%}" if peak else "–"
-                cells.append(f"{tps:,.0f} · {mfu} · {mem:.1f}" if mem is not None else f"{tps:,.0f} · {mfu} · –")
-            w("| " + " | ".join(cells) + " |")
+            tps = s["batch"] * s["ctx"] / (ms / 1000)
+            mem = r.get("memory_gib", {}).get(i["name"])
+            mfu = f"{model_flops_utilisation(s, scheme, ms, peak):.1%}" if peak else "–"
+            cells.append(f"{tps:,.0f} · {mfu} · {mem:.1f}" if mem is not None else f"{tps:,.0f} · {mfu} · –")
+        w("| " + " | ".join(cells) + " |")
     w("")
     # what became of each configuration's graph (a contestant with it off says so once)
     graphs = [(f"{k[0]} {k[1]}", i, st) for k in sorted(results) for i, st in results[k].get("cuda_graph", {}).items()
@@ -101,7 +104,7 @@ def gpu_targets(args, results, sizes, impls, ratios, w):
     if gpu and pre.get(core):
         peak = gpu_peak(args.machine.get("gpu", ""), getattr(args, "precision", "fp32"))
         if peak:
-            mfu = flops_per_token(gpu) * gpu["batch"] * gpu["ctx"] / (median(pre[core]) / 1000) / peak
+            mfu = model_flops_utilisation(gpu, "pre_ln", median(pre[core]), peak)
             goal = GPU_TARGETS["pre_ln_mfu"]
             w(f"| Pre-LN's MFU ≥ {goal:.0%} at the gpu size | {mfu:.1%} | {'yes' if mfu >= goal else '**no**'} |")
     if gpu and pre.get(core) and ngpt.get(core):

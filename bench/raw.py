@@ -13,6 +13,12 @@ def paired_ratio(r, peer, core="normlab"):
     return median([p / c for p, c in zip(r.get("rep_" + peer, []), r.get("rep_" + core, []))])
 
 
+def measured(results, sizes, schemes):
+    """(size, its spec, scheme) of each configuration the results hold, in the table's order: a table still being
+    measured, lease by lease, has gaps."""
+    return [(size, s, scheme) for size, s in sizes for scheme in schemes if (size, scheme) in results]
+
+
 def ms_cell(r, name):
     """A contestant's pooled median ms/step, or why there is none."""
     if r.get(name):

@@ -18,7 +18,6 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -28,7 +27,8 @@ from cpu_levers import kernel_levers, levers
 from common import ContestantError, log, median, run_json
 from contestants import implementations, python_torch
 from gpu_report import gpu_table, gpu_targets
-from raw import load_raw, measured_elsewhere, ms_cell, paired_ratio, ratio_cell, save_raw
+from machine import measuring_machine
+from raw import load_raw, measured, measured_elsewhere, ms_cell, paired_ratio, ratio_cell, save_raw
 from overheads import probe_overhead, scheme_overhead
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -42,42 +42,6 @@ SIZES = [("small", dict(d=128, layers=4, heads=4, dff=512, ctx=128, batch=16)),
          ("gpu", dict(d=768, layers=12, heads=12, dff=3072, ctx=1024, batch=32))]
 TARGETS = {"ratio": 1.0, "ratio_eager2": 1.2, "ratio_compile": 1.0, "probe": 0.05, "store_rows": 200000, "load_s": 1.0,
            "ngpt": 0.25, "normformer": 0.06}
-
-
-def machine():
-    cpu = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    mem = ""
-    try:
-        with open("/proc/meminfo") as f:
-            mem = f"{int(f.readline().split()[1]) / 1048576:.0f} GiB"
-    except OSError:
-        pass
-    blas = os.path.realpath("/usr/lib/x86_64-linux-gnu/libblas.so.3")
-    return {"cpu": cpu, "cores": os.cpu_count(), "memory": mem, "os": platform.platform(), "blas": blas}
-
-
-def measuring_machine(args):
-    """This machine as the report names it, with its GPU (by the 2.x interpreter) when measuring on CUDA; kept in
-    the raw results, so that a table drawn from them elsewhere (--from-results) names where they were measured."""
-    m = machine()
-    if args.device.startswith("cuda"):
-        try:
-            q = subprocess.run([args.python2, "-c", "import torch; print(torch.cuda.get_device_name(), torch.version.cuda,"
-                                " torch.__version__, sep='|')"], capture_output=True, text=True)
-            name, cuda, torch_version = (q.stdout.strip().split("|") + ["", "", ""])[:3]
-        except OSError:
-            name = cuda = torch_version = ""
-        m["gpu"] = name
-        m["cpu"] += f"; GPU {name or 'unknown'}" + (f", CUDA {cuda}, PyTorch {torch_version}" if cuda else "")
-    return m
 
 
 def spread(xs):
@@ -162,7 +126,8 @@ def main():
         if unknown:
             sys.exit(f"--schemes: unknown {', '.join(unknown)}; known: {', '.join(SCHEMES)}")
     # in the order given (a GPU lease measures what matters most first)
-    sizes = SIZES[:1] if args.quick else [(n, dict(SIZES)[n]) for n in dict.fromkeys(args.sizes.split(",")) if n in dict(SIZES)]
+    known = dict(SIZES)
+    sizes = SIZES[:1] if args.quick else [(n, known[n]) for n in dict.fromkeys(args.sizes.split(",")) if n in known]
     done = measured_elsewhere(args.skip_measured, args.precision, [i["name"] for i in impls])
     tmp = tempfile.mkdtemp(prefix="normlab-bench-")
     raw_paths = [os.path.join(tmp, "results.json")] + ([args.raw] if args.raw else [])
@@ -307,17 +272,14 @@ def write_report(args, results, probe, store, sizes, schemes, impls, lever, fuse
     w(head)
     w("|" + "---|" * (head.count("|") - 1))
     ratios = {}   # (core, peer) -> {(size, scheme): ratio}
-    for size, s in sizes:
-        for scheme in schemes:
-            if (size, scheme) not in results:   # a table still being measured, lease by lease
-                continue
-            r = results[(size, scheme)]
-            params = r["params"].get(cores[0]["name"], next(iter(r["params"].values()), None))
-            cells = [size, scheme, f"{params:,}" if params else "–"] + [ms_cell(r, i["name"]) for i in impls]
-            w("| " + " | ".join(cells) + " |")
-            for c in cores:
-                for p in peers + [x for x in cores if x is not c]:
-                    ratios.setdefault((c["name"], p["name"]), {})[(size, scheme)] = paired_ratio(r, p["name"], c["name"])
+    for size, s, scheme in measured(results, sizes, schemes):
+        r = results[(size, scheme)]
+        params = r["params"].get(cores[0]["name"], next(iter(r["params"].values()), None))
+        cells = [size, scheme, f"{params:,}" if params else "–"] + [ms_cell(r, i["name"]) for i in impls]
+        w("| " + " | ".join(cells) + " |")
+        for c in cores:
+            for p in peers + [x for x in cores if x is not c]:
+                ratios.setdefault((c["name"], p["name"]), {})[(size, scheme)] = paired_ratio(r, p["name"], c["name"])
     w("")
     w("Speed ratios (how many times faster the core's step is than the peer's; above 1: the core is faster):")
     w("")
@@ -328,14 +290,11 @@ def write_report(args, results, probe, store, sizes, schemes, impls, lever, fuse
     head += " |"
     w(head)
     w("|" + "---|" * (head.count("|") - 1))
-    for size, s in sizes:
-        for scheme in schemes:
-            if (size, scheme) not in results:   # a table still being measured, lease by lease
-                continue
-            cells = [size, scheme] + [ratio_cell(ratios[(c["name"], p["name"])][(size, scheme)]) for c, p in pairs]
-            if len(cores) == 2:
-                cells.append(ratio_cell(ratios[(cores[1]["name"], cores[0]["name"])][(size, scheme)], bold=False))
-            w("| " + " | ".join(cells) + " |")
+    for size, _, scheme in measured(results, sizes, schemes):
+        cells = [size, scheme] + [ratio_cell(ratios[(c["name"], p["name"])][(size, scheme)]) for c, p in pairs]
+        if len(cores) == 2:
+            cells.append(ratio_cell(ratios[(cores[1]["name"], cores[0]["name"])][(size, scheme)], bold=False))
+        w("| " + " | ".join(cells) + " |")
     w("")
     failed = [(k, name, why) for k in sorted(results) for name, why in results[k].get("failed", {}).items()]
     if failed:
@@ -462,10 +421,9 @@ def write_report(args, results, probe, store, sizes, schemes, impls, lever, fuse
 
     if args.device.startswith("cuda"):
         gpu_targets(args, results, sizes, impls, ratios, w)
-    for c in cores if not args.device.startswith("cuda") else []:
-        for p in peers:
-            v = p.get("version", "")
-            if v.startswith("1."):
+    else:
+        for c, p in ((c, p) for c in cores for p in peers):
+            if p.get("version", "").startswith("1."):
                 target(c, p, TARGETS["ratio"], f"`{p['name']}` (continuity)")
             elif p["name"].startswith("pytorch-"):
                 target(c, p, TARGETS["ratio_eager2"], f"`{p['name']}`")

@@ -334,14 +334,17 @@ torch::Tensor BlockImpl::add_norm(Norm& norm, const torch::Tensor& r_in, const t
 // ---- GPT --------------------------------------------------------------------
 void GPTImpl::set_branch_alpha(double a) {
     branch_alpha = a;
-    if (branch_alpha_t.defined()) {
+    // the scalar is written when α_t changes (each warm-up step, once after it), not on every call
+    if (branch_alpha_t.defined() && a != branch_alpha_filled_) {
         torch::NoGradGuard ng;
         branch_alpha_t.fill_(a);
+        branch_alpha_filled_ = a;
     }
 }
 
 void GPTImpl::use_branch_tensor(const torch::Tensor& t) {
     branch_alpha_t = t;
+    branch_alpha_filled_ = std::numeric_limits<double>::quiet_NaN();
     if (t.defined()) set_branch_alpha(branch_alpha);
     for (size_t i = 0; i < blocks->size(); ++i) blocks[i]->as<Block>()->branch_t = t;
 }

@@ -148,6 +148,7 @@ struct GPTImpl : torch::nn::Module {
     ModelConfig cfg;
     double branch_alpha = 1.0;
     torch::Tensor branch_alpha_t;                   // use_branch_tensor's scalar, or undefined
+    double branch_alpha_filled_ = 0;                // the value last written into it
     torch::nn::Embedding tok_emb{nullptr};          // (V, d)
     torch::Tensor pos_emb;                          // (context, d) learned positions
     torch::nn::ModuleList blocks;
