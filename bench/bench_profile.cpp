@@ -15,7 +15,8 @@ namespace normlab::bench {
 
 void profile_start(bool cuda) {
     using namespace torch::profiler::impl;
-    const ProfilerConfig config(ProfilerState::KINETO);
+    // input shapes: bench/trace_ops.py names each kernel by the operator and shape that launched it
+    const ProfilerConfig config(ProfilerState::KINETO, /*report_input_shapes=*/true);
     std::set<ActivityType> activities{ActivityType::CPU};
     if (cuda) activities.insert(ActivityType::CUDA);
     torch::autograd::profiler::prepareProfiler(config, activities);

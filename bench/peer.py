@@ -9,6 +9,7 @@ step, including the host sync for the loss. Prints one JSON line.
     peer.py --config CFG.json --steps 30 --warmup 5 --threads 2 [--compile [--compile-mode M]] [--device cpu]
 """
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -21,6 +22,15 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 SDPA = hasattr(F, "scaled_dot_product_attention")
+
+
+# --profile: the parts of the model and the step as named spans, the core's ProfileScope names
+# (bench/trace_ops.py gives each kernel its part by them); otherwise nothing, so torch.compile sees no span
+SCOPES = False
+
+
+def scope(name):
+    return torch.profiler.record_function("normlab::" + name) if SCOPES else contextlib.nullcontext()
 
 
 class RMSNorm(nn.Module):
@@ -68,6 +78,10 @@ class Attention(nn.Module):
             self.s_qk = nn.Parameter(torch.full((d,), d ** -0.5))
 
     def forward(self, x, rope):
+        with scope("attention"):
+            return self._forward(x, rope)
+
+    def _forward(self, x, rope):
         B, T, d = x.shape
         q, k, v = self.qkv(x).view(B, T, 3, self.H, self.dh).permute(2, 0, 3, 1, 4)
         if rope is not None:
@@ -111,6 +125,10 @@ class MLP(nn.Module):
             self.s_v = nn.Parameter(torch.ones(f))
 
     def forward(self, x):
+        with scope("mlp"):
+            return self._forward(x)
+
+    def _forward(self, x):
         h = self.fc1(x)
         if self.swiglu:
             u, g = h.chunk(2, -1)
@@ -141,6 +159,10 @@ class Block(nn.Module):
             self.alpha_M = nn.Parameter(torch.full((d,), d ** -0.5))
 
     def forward(self, x, rope, branch):
+        with scope("residual"):   # what the block does besides its attention and MLP (their own spans)
+            return self._forward(x, rope, branch)
+
+    def _forward(self, x, rope, branch):
         if self.layout == "ngpt":
             eps, s = self.m["ngpt"]["eps"], self.m["ngpt"]["alpha_init"] * self.m["d_model"] ** 0.5
             x = unit(x + (self.alpha_A * s).abs() * (unit(self.attn(x, rope), eps) - x), eps)
@@ -223,21 +245,27 @@ class GPT(nn.Module):
 
     def forward(self, idx):
         T = idx.shape[1]
-        x = self.tok_emb(idx)
-        if self.pos_emb is not None:
-            x = x + self.pos_emb[:T]
-        rope = rope_tables(T, self.m["d_model"] // self.m["n_heads"], idx.device) if self.m["positions"] == "rope" else None
+        with scope("embed"):
+            x = self.tok_emb(idx)
+            if self.pos_emb is not None:
+                x = x + self.pos_emb[:T]
+            rope = rope_tables(T, self.m["d_model"] // self.m["n_heads"], idx.device) if self.m["positions"] == "rope" else None
         for b in self.blocks:
             x = b(x, rope, self.branch)
-        if self.final_norm is not None:
-            x = self.final_norm(x)
-        logits = x @ (self.lm_head if self.lm_head is not None else self.tok_emb.weight).t()
-        if self.s_z is not None:
-            logits = logits * (self.s_z * self.m["d_model"] ** 0.5)
+        with scope("head"):
+            if self.final_norm is not None:
+                x = self.final_norm(x)
+            logits = x @ (self.lm_head if self.lm_head is not None else self.tok_emb.weight).t()
+            if self.s_z is not None:
+                logits = logits * (self.s_z * self.m["d_model"] ** 0.5)
         return logits
 
     @torch.no_grad()
     def renormalize(self):
+        with scope("renormalize"):
+            self._renormalize()
+
+    def _renormalize(self):
         eps = self.m["ngpt"]["eps"]
         self.tok_emb.weight.copy_(unit(self.tok_emb.weight, eps))
         if self.lm_head is not None:
@@ -310,8 +338,10 @@ def main():
     times = []
     prof = None
     if args.profile:
+        global SCOPES
+        SCOPES = True
         acts = [torch.profiler.ProfilerActivity.CPU] + ([torch.profiler.ProfilerActivity.CUDA] if dev.type == "cuda" else [])
-        prof = torch.profiler.profile(activities=acts)
+        prof = torch.profiler.profile(activities=acts, record_shapes=True)
         prof.__enter__()
     for step in range(args.warmup + args.steps):
         t0 = time.perf_counter()
@@ -325,11 +355,14 @@ def main():
                 model.branch = min(1.0, step / bn["T"])
         with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=args.bf16):
             logits = step_fn(x)
-        loss = F.cross_entropy(logits.float().view(-1, logits.size(-1)), y.reshape(-1))
+        with scope("loss"):
+            loss = F.cross_entropy(logits.float().view(-1, logits.size(-1)), y.reshape(-1))
         opt.zero_grad(set_to_none=True)
         loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), o["grad_clip"])
-        opt.step()
+        with scope("grad_norm"):
+            torch.nn.utils.clip_grad_norm_(model.parameters(), o["grad_clip"])
+        with scope("optimizer"):
+            opt.step()
         if ngpt:
             model.renormalize()
         loss.item()

@@ -5,7 +5,11 @@ Chrome traces (normlab-bench train --profile, bench/peer.py --profile).
 For each trace: the wall span from the first to the last GPU kernel, the GPU's
 busy time (the union of kernel intervals) and idle share, kernels launched,
 and the GPU time per kernel family (GEMM, attention, elementwise, reduction,
-norm, optimizer (foreach), copy, other), then the heaviest kernels by name.
+norm, optimizer (foreach), copy, other), then the heaviest kernels by name;
+and where the trace recorded its operators' shapes, the GPU time by part of
+the model (embed, attention, mlp, residual, head, loss; forward and backward;
+the optimizer's step) and the heaviest operators by part, name and input shape
+(bench/trace_ops.py says how a kernel is traced to them).
 
     profile_summary.py core.json peer.json [--steps N] [--top 15]
 """
@@ -13,7 +17,11 @@ import argparse
 import collections
 import json
 import re
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import trace_ops  # noqa: E402
 
 FAMILIES = [("gemm", r"gemm|sm90_xmma|cutlass|cublas|nvjet|matmul|gemv"),
             ("attention", r"flash|fmha|attention|sdpa|efficient"),
@@ -37,11 +45,12 @@ def load(path):
         data = json.load(f)
     events = data["traceEvents"] if isinstance(data, dict) else data
     kernels = [e for e in events if e.get("ph") == "X" and e.get("cat") in ("kernel", "Kernel", "gpu_memcpy", "gpu_memset")]
-    return kernels
+    return events, kernels
 
 
 def summarize(path, steps, top):
-    ks = sorted(load(path), key=lambda e: e["ts"])
+    events, ks = load(path)
+    ks.sort(key=lambda e: e["ts"])
     if not ks:
         return {"path": path, "error": "no GPU kernels in the trace"}
     start, end = ks[0]["ts"], max(e["ts"] + e["dur"] for e in ks)
@@ -63,7 +72,8 @@ def summarize(path, steps, top):
     return {"path": path, "span_ms": (end - start) / 1000 / n, "busy_ms": busy / 1000 / n,
             "idle": 1 - busy / (end - start), "kernels": len(ks) / n,
             "families": {k: v / 1000 / n for k, v in fam.most_common()},
-            "top": [(k, v / 1000 / n) for k, v in by_name.most_common(top)]}
+            "top": [(k, v / 1000 / n) for k, v in by_name.most_common(top)],
+            **trace_ops.summarize_ops(events, ks, steps, top)}
 
 
 def main():
@@ -83,6 +93,12 @@ def main():
         print("   " + ", ".join(f"{k} {v:.1f}" for k, v in s["families"].items()))
         for name, ms in s["top"]:
             print(f"   {ms:7.2f} ms  {name}")
+        if s["parts"]:
+            print("   by part of the model (GPU ms per step): "
+                  + ", ".join(f"{k} {v:.1f}" for k, v in s["parts"].items())
+                  + (f"; no operator: {s['unattributed_ms']:.1f}" if s["unattributed_ms"] >= 0.05 else ""))
+            for part, name, shape, ms in s["ops"]:
+                print(f"   {ms:7.2f} ms  {part:22} {name} {shape}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(sums, f, indent=1)

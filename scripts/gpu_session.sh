@@ -228,7 +228,7 @@ json.dump(c, open(sys.argv[1], "w"))' "$W/$scheme.json"
           --threads 16 --profile "$W/core-$scheme.json" > /dev/null
         timeout "$(lim 120)" python3 bench/peer.py --device cuda --config "$W/$scheme.json" --steps 4 --warmup 3 --threads 16 \
           --bf16 --profile "$W/eager-$scheme.json" > /dev/null 2>&1
-        python3 bench/profile_summary.py "$W/core-$scheme.json" "$W/eager-$scheme.json" --steps 7 \
+        python3 bench/profile_summary.py "$W/core-$scheme.json" "$W/eager-$scheme.json" --steps 7 --top 30 \
           --json "$OUTDIR/profile-$scheme.json" | tee "$OUTDIR/profile-$scheme.txt"
       done ;;
     findings)

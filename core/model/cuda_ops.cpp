@@ -5,6 +5,7 @@
 #include "core/model/cuda_ops.h"
 
 #include "core/model/cuda_kernels.h"
+#include "core/model/profile_scope.h"
 #include "core/model/fused_ops.h"
 
 #include <ATen/cuda/CUDAContext.h>
@@ -38,6 +39,7 @@ torch::Tensor floats(const torch::Tensor& t, at::IntArrayRef sizes) {
 struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& x_in, const torch::Tensor& h_in,
                                  const torch::Tensor& alpha_in, double eps) {
+        const FunctionScope scope("normlab::ngpt_update", x_in, h_in);
         const c10::cuda::CUDAGuard guard(x_in.device());
         const auto x = x_in.contiguous(), h = h_in.contiguous(), alpha = alpha_in.contiguous();
         const int64_t n = x.size(-1), rows = x.numel() / n;
@@ -74,6 +76,7 @@ struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
 struct SwiGLUFn : torch::autograd::Function<SwiGLUFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& h_in, const torch::Tensor& su,
                                  const torch::Tensor& sv) {
+        const FunctionScope scope("normlab::swiglu", h_in);
         const c10::cuda::CUDAGuard guard(h_in.device());
         const auto h = h_in.contiguous();
         const int64_t f = h.size(-1) / 2, rows = h.numel() / h.size(-1);
@@ -114,6 +117,7 @@ struct NgptQkFn : torch::autograd::Function<NgptQkFn> {
     static const float* table(const torch::Tensor& t) { return t.numel() ? t.data_ptr<float>() : nullptr; }
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& qk, const torch::Tensor& s,
                                  const torch::Tensor& cos, const torch::Tensor& sin, int64_t H, double eps) {
+        const FunctionScope scope("normlab::ngpt_qk", qk);
         const c10::cuda::CUDAGuard guard(qk.device());
         const auto z = dims(qk, H, eps);
         auto q = torch::empty({z.B, H, z.T, z.dh}, qk.options()), k = torch::empty_like(q);
@@ -154,6 +158,7 @@ struct NgptQkFn : torch::autograd::Function<NgptQkFn> {
 struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& h_in, const torch::Tensor& gamma,
                                  const torch::Tensor& beta, double eps) {
+        const FunctionScope scope("normlab::gelu_layer_norm", h_in);
         const c10::cuda::CUDAGuard guard(h_in.device());
         const auto h = h_in.contiguous(), gc = gamma.contiguous(), bc = beta.contiguous();
         const int64_t n = h.size(-1), rows = h.numel() / n;
@@ -194,6 +199,7 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& x_in, const torch::Tensor& f_in,
                                  const torch::Tensor& lam_in, const torch::Tensor& gamma, const torch::Tensor& beta,
                                  double a, double b, double eps, bool y_bf16) {
+        const FunctionScope scope("normlab::residual_layer_norm", x_in, f_in);
         const c10::cuda::CUDAGuard guard(x_in.device());
         const auto x = x_in.contiguous(), f = f_in.contiguous(), lam = lam_in.contiguous();
         const auto gc = gamma.contiguous(), bc = beta.contiguous();

@@ -9,6 +9,7 @@
 
 #ifdef NORMLAB_CUDA_KERNELS
 #include "core/model/cuda_ops.h"
+#include "core/model/profile_scope.h"
 #endif
 
 #include <atomic>
@@ -93,6 +94,7 @@ variable_list run_attention_forward(AutogradContext* ctx, const AttentionShape& 
 // Attention on the packed QKV projection; its gradient comes back packed.
 struct PackedAttention : torch::autograd::Function<PackedAttention> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& qkv, int64_t H, double scale) {
+        const FunctionScope scope("normlab::attention_packed", qkv);
         const AttentionShape s{qkv.size(0), H, qkv.size(1), qkv.size(2) / 3 / H};
         ctx->save_for_backward({qkv});
         ctx->saved_data["H"] = H;
@@ -118,6 +120,7 @@ struct PackedAttention : torch::autograd::Function<PackedAttention> {
 struct SplitAttention : torch::autograd::Function<SplitAttention> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& q, const torch::Tensor& k,
                                  const torch::Tensor& v, double scale) {
+        const FunctionScope scope("normlab::attention_split", q, k);
         const AttentionShape s{q.size(0), q.size(1), q.size(2), q.size(3)};
         ctx->save_for_backward({q, k, v});
         return run_attention_forward(ctx, s, scale, heads_of(q), heads_of(k), heads_of(v), q.options());
@@ -163,6 +166,7 @@ void for_row_chunks(int64_t rows, F&& f) {
 
 struct UnitNormFn : torch::autograd::Function<UnitNormFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& x_in, double eps) {
+        const FunctionScope scope("normlab::unit_norm", x_in);
         const auto x = x_in.contiguous();
         const int64_t n = x.size(-1), rows = x.numel() / n;
         auto y = torch::empty_like(x);
@@ -195,6 +199,7 @@ struct UnitNormFn : torch::autograd::Function<UnitNormFn> {
 struct SwiGLUFn : torch::autograd::Function<SwiGLUFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& h_in, const torch::Tensor& su,
                                  const torch::Tensor& sv) {
+        const FunctionScope scope("normlab::swiglu", h_in);
         const auto h = h_in.contiguous();
         const int64_t f = h.size(-1) / 2, rows = h.numel() / h.size(-1);
         auto a = swiglu_output(h);
@@ -229,6 +234,7 @@ struct SwiGLUFn : torch::autograd::Function<SwiGLUFn> {
 struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& x_in, const torch::Tensor& h_in,
                                  const torch::Tensor& alpha_in, double eps) {
+        const FunctionScope scope("normlab::ngpt_update", x_in, h_in);
         const auto x = x_in.contiguous(), h = h_in.contiguous(), alpha = alpha_in.contiguous();
         const int64_t n = x.size(-1), rows = x.numel() / n;
         auto y = torch::empty_like(x), hn = torch::empty_like(x);
@@ -275,6 +281,7 @@ struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
 struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& h_in, const torch::Tensor& gamma,
                                  const torch::Tensor& beta, double eps) {
+        const FunctionScope scope("normlab::gelu_layer_norm", h_in);
         const auto h = h_in.contiguous();
         const int64_t n = h.size(-1), rows = h.numel() / std::max<int64_t>(1, n);
         auto out = torch::empty_like(h);

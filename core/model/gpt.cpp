@@ -18,6 +18,7 @@
 #include "core/model/gpt.h"
 
 #include "core/model/cpu_kernels.h"
+#include "core/model/profile_scope.h"
 #include "core/train/precision.h"
 
 #include <torch/version.h>
@@ -123,6 +124,7 @@ torch::Tensor AttentionImpl::causal_mask(int64_t T, const torch::Device& dev) {
 
 torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin,
                                      ForwardCapture* cap) {
+    const ProfileScope scope("normlab::attention");
     const int64_t B = x.size(0), T = x.size(1), d = cfg.d_model, H = cfg.n_heads, dh = d / H;
     const auto proj = apply_linear(qkv, x);                                // (B, T, 3d); bf16 under autocast
     const bool fused = fused_kernels_enabled() && kernels::attention_kernel_available() && x.device().is_cpu() &&
@@ -216,6 +218,7 @@ MLPImpl::MLPImpl(const ModelConfig& c) : cfg(c) {
 }
 
 torch::Tensor MLPImpl::forward(const torch::Tensor& x, ForwardCapture* cap) {
+    const ProfileScope scope("normlab::mlp");
     auto h = apply_linear(fc1, x);                                         // (B, T, d_ff | 2·d_ff)
     torch::Tensor a;
     bool normed = false;                                                   // FFN LN applied already
@@ -392,18 +395,23 @@ void GPTImpl::rope_tables(int64_t T, const torch::Device& dev, torch::Tensor& co
 torch::Tensor GPTImpl::forward(const torch::Tensor& idx, ForwardCapture* cap) {
     const int64_t T = idx.size(1);
     TORCH_CHECK(T <= cfg.context, "sequence length ", T, " exceeds model.context ", cfg.context);
-    auto x = tok_emb(idx);                                                 // (B, T, d)
-    if (cfg.embed_scale) x = x * std::sqrt(static_cast<double>(cfg.d_model));
-    if (cfg.positions == Positions::Learned) x = x + pos_emb.narrow(0, 0, T);
-    else if (cfg.positions == Positions::Sinusoidal) x = x + positions_table(T, x.device());
-    torch::Tensor cos, sin;
-    if (cfg.positions == Positions::RoPE) rope_tables(T, x.device(), cos, sin);
-    if (cfg.dropout > 0) x = torch::dropout(x, cfg.dropout, is_training());
+    torch::Tensor x, cos, sin;
+    {
+        const ProfileScope scope("normlab::embed");
+        x = tok_emb(idx);                                                  // (B, T, d)
+        if (cfg.embed_scale) x = x * std::sqrt(static_cast<double>(cfg.d_model));
+        if (cfg.positions == Positions::Learned) x = x + pos_emb.narrow(0, 0, T);
+        else if (cfg.positions == Positions::Sinusoidal) x = x + positions_table(T, x.device());
+        if (cfg.positions == Positions::RoPE) rope_tables(T, x.device(), cos, sin);
+        if (cfg.dropout > 0) x = torch::dropout(x, cfg.dropout, is_training());
+    }
     // Pre-LN and NormFormer: where NormLab's CUDA kernel applies, a block's last
     // residual add is made in one pass with the LayerNorm after it (the next
     // block's LN₁ or the final LN); `normed` carries that LN's output.
     torch::Tensor normed;
     for (size_t i = 0; i < blocks->size(); ++i) {
+        // what a block does besides its attention and MLP (their own scopes): norms, residual adds, nGPT's updates
+        const ProfileScope scope("normlab::residual");
         auto block = blocks[i]->as<Block>();
         auto prev = x;
         if (cfg.layout == Layout::Pre) {
@@ -418,6 +426,7 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, ForwardCapture* cap) {
             x = block->forward(x, branch_alpha, cos, sin, cap);
         }
         if (cap) {
+            const ProfileScope probe_scope("normlab::probes");
             torch::NoGradGuard ng;
             auto xd = x.detach(), pd = prev.detach();
             auto sq = xd.pow(2).sum(-1);                                  // (B, T)
@@ -426,6 +435,7 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, ForwardCapture* cap) {
             cap->cos_prev.push_back(torch::cosine_similarity(pd, xd, -1).mean());
         }
     }
+    const ProfileScope scope("normlab::head");
     if (final_norm) x = normed.defined() ? normed : final_norm(x);
     auto W = lm_head.defined() ? lm_head : tok_emb->weight;
     auto logits = torch::matmul(x, W.t());                                 // (B, T, V)
@@ -434,6 +444,7 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, ForwardCapture* cap) {
 }
 
 torch::Tensor GPTImpl::loss(const torch::Tensor& logits, const torch::Tensor& targets) {
+    const ProfileScope scope("normlab::loss");
     // Softmax and the loss in fp32 whatever the precision the logits were computed in.
     const auto z = logits.scalar_type() == torch::kFloat ? logits : logits.to(torch::kFloat);
     return torch::nn::functional::cross_entropy(z.reshape({-1, z.size(-1)}), targets.reshape({-1}));

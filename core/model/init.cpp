@@ -2,6 +2,7 @@
 // N(0, σ) with residual projections scaled by 1/√(2L), Xavier (fairseq),
 // DeepNorm's β-gain Xavier, nGPT's unit-sphere rows and scaler θs.
 #include "core/model/gpt.h"
+#include "core/model/profile_scope.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 
@@ -81,6 +82,7 @@ void GPTImpl::reset_parameters(uint64_t seed) {
 
 void GPTImpl::renormalize() {
     if (cfg.layout != Layout::NGPT) return;
+    const ProfileScope scope("normlab::renormalize");
     torch::NoGradGuard ng;
     const double eps = cfg.ngpt.eps;
     auto put = [&](torch::Tensor w, int64_t dim) { w.div_(w.norm(2, dim, /*keepdim=*/true).add_(eps)); };

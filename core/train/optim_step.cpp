@@ -9,6 +9,7 @@
 // operation for operation, over all the parameters of a group at once. The
 // state it reads and writes is the optimizer's own (AdamParamState /
 // AdamWParamState), so checkpoints and resume are unchanged.
+#include "core/model/profile_scope.h"
 #include "core/train/recorder.h"
 
 #include <ATen/ATen.h>
@@ -158,6 +159,7 @@ void optimizer_step_on_device(torch::optim::Optimizer& opt, const torch::Tensor&
     using namespace torch::optim;
     const bool adamw = dynamic_cast<AdamW*>(&opt) != nullptr;
     TORCH_CHECK(adamw || dynamic_cast<Adam*>(&opt), "the static step needs Adam or AdamW");
+    const ProfileScope scope("normlab::optimizer");
     torch::NoGradGuard ng;
     step.add_(1);
     // The bias corrections in double, as the eager step (std::pow) and the
@@ -203,6 +205,7 @@ int64_t optimizer_steps_done(torch::optim::Optimizer& opt, bool advance) {
 
 // Global L2 norm of all gradients (a device scalar; no host sync).
 torch::Tensor grad_norm(const std::vector<torch::Tensor>& params, bool multi_tensor) {
+    const ProfileScope scope("normlab::grad_norm");
     std::vector<torch::Tensor> grads;
     for (auto& p : params)
         if (p.grad().defined()) grads.push_back(p.grad());
@@ -218,6 +221,7 @@ torch::Tensor grad_norm(const std::vector<torch::Tensor>& params, bool multi_ten
 }
 
 void scale_grads(const std::vector<torch::Tensor>& params, double scale, bool multi_tensor) {
+    const ProfileScope scope("normlab::grad_norm");
     torch::NoGradGuard ng;
     std::vector<torch::Tensor> grads;
     for (auto& p : params)
@@ -231,6 +235,7 @@ void scale_grads(const std::vector<torch::Tensor>& params, double scale, bool mu
 
 void optimizer_step(torch::optim::Optimizer& opt, bool multi_tensor) {
     using namespace torch::optim;
+    const ProfileScope scope("normlab::optimizer");
     const bool adamw = dynamic_cast<AdamW*>(&opt) != nullptr, adam = dynamic_cast<Adam*>(&opt) != nullptr;
     bool eligible = multi_tensor && (adamw || adam);
     for (auto& g : opt.param_groups())

@@ -2,6 +2,7 @@
 #include "core/train/static_step.h"
 
 #include "core/errors.h"
+#include "core/model/profile_scope.h"
 #include "core/train/precision.h"
 #include "core/train/recorder.h"
 
@@ -124,10 +125,13 @@ bool StaticStep::captured() const {
 
 // ---- compute: forward in the run's precision, the loss, backward into the kept gradients
 void StaticStep::compute(ForwardCapture* cap) {
-    std::vector<torch::Tensor> grads;
-    for (auto& p : params_)
-        if (p.grad().defined()) grads.push_back(p.grad());
-    if (!grads.empty()) at::_foreach_zero_(grads);   // in place: the addresses a graph captured stay
+    {
+        const ProfileScope scope("normlab::zero_grad");
+        std::vector<torch::Tensor> grads;
+        for (auto& p : params_)
+            if (p.grad().defined()) grads.push_back(p.grad());
+        if (!grads.empty()) at::_foreach_zero_(grads);   // in place: the addresses a graph captured stay
+    }
     const int64_t T = cfg_.model.context;
     auto loss = GPTImpl::loss(forward_(tokens_.narrow(1, 0, T), cap), tokens_.narrow(1, 1, T));
     loss.backward();
@@ -141,6 +145,7 @@ void StaticStep::update() {
     auto norm = grad_norm(params_, true);
     out_.select(0, 1).copy_(norm);
     if (cfg_.optim.grad_clip > 0) {
+        const ProfileScope scope("normlab::grad_norm");
         std::vector<torch::Tensor> grads;
         for (auto& p : params_)
             if (p.grad().defined()) grads.push_back(p.grad());
@@ -249,6 +254,11 @@ bool StaticStep::try_capture(int64_t s) {
     }
     if (before_capture_) before_capture_();
     c10::cuda::device_synchronize();
+    // The eager steps' activations, freed, are still the allocator's (reserved): hand them back before
+    // the graph's pool takes a step's worth of its own (as torch.cuda.graph does), so that a run without
+    // eager steps after the capture holds one step's activations, not two. A probe step later takes
+    // its own again.
+    c10::cuda::CUDACachingAllocator::emptyCache();
     const bool cache = at::autocast::is_autocast_cache_enabled();
     at::autocast::set_autocast_cache_enabled(false);   // casts are captured, not cached across replays
     auto graph = std::make_unique<at::cuda::CUDAGraph>();

@@ -1,0 +1,166 @@
+"""Which operator, at which shape and in which part of the model, launched each
+GPU kernel of a Kineto Chrome trace (normlab-bench train --profile,
+bench/peer.py --profile; both record input shapes).
+
+A kernel names the CPU operator that launched it by its "External id" (the
+innermost operator running when it was launched); where a trace lacks it, the
+launch's runtime call (same "correlation") is placed in the innermost
+operator on its thread that encloses it. The part of the model is the
+innermost enclosing user scope named "normlab::PART" (the core's
+ProfileScope, the peer's record_function): embed, attention, mlp, residual,
+head, loss, grad_norm, optimizer, renormalize. A kernel of the backward pass
+runs inside the autograd engine's "evaluate_function: XBackward0" on another
+thread, outside any forward scope: its node's "Sequence number" is the one of
+the forward operator that recorded it, and that operator's part and shape are
+the backward kernel's ("∇ aten::mul"); NormLab's own autograd functions
+record their forward as such an operator (FunctionScope, core/model/profile_scope.h),
+so their kernels both ways are named by them ("∇ normlab::ngpt_update").
+"""
+import bisect
+import collections
+
+SCOPE = "normlab::"
+BACKWARD = "autograd::engine::evaluate_function: "
+TYPES = {"c10::BFloat16": "bf16", "float": "f32", "c10::Half": "f16", "double": "f64", "long int": "i64",
+         "int": "i32", "bool": "bool", "unsigned char": "u8"}
+
+
+def _shape(op):
+    """'[32,1024,768] bf16' for an operator's tensor inputs (at most three)."""
+    args = op.get("args", {})
+    dims, types = args.get("Input Dims") or [], args.get("Input type") or []
+    parts = []
+    for i, d in enumerate(dims):
+        if isinstance(d, list) and d:
+            t = TYPES.get(types[i], types[i]) if i < len(types) else ""
+            parts.append("[" + ",".join(str(x) for x in d) + "]" + (f" {t}" if t else ""))
+        if len(parts) == 3:
+            break
+    return " ".join(parts)
+
+
+class Threads:
+    """The CPU operators and user scopes of each thread, nested by their intervals."""
+
+    def __init__(self, events):
+        by_tid = collections.defaultdict(list)
+        for e in events:
+            if e.get("ph") == "X" and e.get("cat") in ("cpu_op", "user_annotation", "python_function"):
+                by_tid[(e.get("pid"), e.get("tid"))].append(e)
+        self.parent = {}       # id(event) -> enclosing event
+        self.starts = {}       # thread -> sorted start times
+        self.ops = {}          # thread -> events in start order
+        for key, evs in by_tid.items():
+            evs.sort(key=lambda e: (e["ts"], -e.get("dur", 0)))
+            stack = []
+            for e in evs:
+                # (sorted by start, outer first: the enclosing operators are those on the stack that end after it)
+                while stack and stack[-1]["ts"] + stack[-1].get("dur", 0) < e["ts"] + e.get("dur", 0) - 1e-3:
+                    stack.pop()
+                self.parent[id(e)] = stack[-1] if stack else None
+                stack.append(e)
+            self.ops[key] = evs
+            self.starts[key] = [e["ts"] for e in evs]
+
+    def innermost(self, key, ts):
+        """The innermost operator of thread `key` running at time `ts`."""
+        evs, starts = self.ops.get(key), self.starts.get(key)
+        if not evs:
+            return None
+        i = bisect.bisect_right(starts, ts) - 1
+        e = evs[i] if i >= 0 else None
+        while e is not None and not (e["ts"] <= ts <= e["ts"] + e.get("dur", 0)):
+            e = self.parent.get(id(e))
+        return e
+
+    def ancestors(self, e):
+        while e is not None:
+            yield e
+            e = self.parent.get(id(e))
+
+
+def enclosing_backward(th, op):
+    """The autograd engine's evaluate_function span that `op` runs in, if any."""
+    for a in th.ancestors(op):
+        if a["name"].startswith(BACKWARD):
+            return a
+    return None
+
+
+def forward_operators(th):
+    """{sequence number: the forward operator that recorded that autograd node}: the outermost operator with
+    the number that is not itself inside the backward pass."""
+    out = {}
+    for evs in th.ops.values():
+        for e in evs:
+            seq = e.get("args", {}).get("Sequence number")
+            if e.get("cat") == "cpu_op" and seq is not None and seq not in out and enclosing_backward(th, e) is None:
+                out[seq] = e
+    return out
+
+
+def attribute(events, kernels):
+    """{(part, direction, operator, shape): µs} over the kernels, and the kernels' µs no operator claims."""
+    th = Threads(events)
+    by_ext = {}
+    for evs in th.ops.values():
+        for e in evs:
+            a = e.get("args", {})
+            if e.get("cat") == "cpu_op" and "External id" in a:
+                by_ext.setdefault(a["External id"], e)
+    runtime = {}
+    for e in events:
+        if e.get("ph") == "X" and e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in e.get("args", {}):
+            runtime[e["args"]["correlation"]] = e
+
+    def part_of(op):
+        for a in th.ancestors(op):
+            if a.get("cat") == "user_annotation" and a["name"].startswith(SCOPE):
+                return a["name"][len(SCOPE):]
+        return None
+
+    def backward_node(op):
+        return enclosing_backward(th, op)
+
+    forward_by_seq = forward_operators(th)
+
+    out, unclaimed = collections.Counter(), 0.0
+    for k in kernels:
+        a = k.get("args", {})
+        op = by_ext.get(a.get("External id"))
+        if op is None and a.get("correlation") in runtime:
+            r = runtime[a["correlation"]]
+            op = th.innermost((r.get("pid"), r.get("tid")), r["ts"])
+        if op is None:
+            unclaimed += k["dur"]
+            continue
+        node = backward_node(op)
+        if node is not None:
+            fwd = forward_by_seq.get(node.get("args", {}).get("Sequence number"))
+            name = node["name"][len(BACKWARD):]
+            part = part_of(fwd) if fwd is not None else None
+            key = (part or "other", "backward", f"∇ {fwd['name']}" if fwd is not None else name,
+                   _shape(fwd) if fwd is not None else _shape(op))
+        else:
+            part = part_of(op)
+            # outside the model's forward pass (the step's own parts, building the model, drawing the batch)
+            key = (part or "other", "step" if part is None or part in STEP_PARTS else "forward", op["name"], _shape(op))
+        out[key] += k["dur"]
+    return out, unclaimed
+
+
+# the parts of a step outside the model's forward and backward passes
+STEP_PARTS = {"grad_norm", "optimizer", "renormalize", "zero_grad"}
+
+
+def summarize_ops(events, kernels, steps, top):
+    """GPU ms per step by part of the model (forward, backward, the step's own) and the heaviest operators."""
+    ops, unclaimed = attribute(events, kernels)
+    n = max(1, steps)
+    parts = collections.Counter()
+    for (part, direction, _, _), us in ops.items():
+        parts[f"{part} ({direction})" if direction != "step" else part] += us
+    return {"parts": {k: v / 1000 / n for k, v in parts.most_common()},
+            "unattributed_ms": unclaimed / 1000 / n,
+            "ops": [(f"{part} {direction}", name, shape, us / 1000 / n)
+                    for (part, direction, name, shape), us in ops.most_common(top)]}
