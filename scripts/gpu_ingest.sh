@@ -7,6 +7,8 @@
 #   findings.sqlite(.xz)   → merged into docs/reproduction-gpu/runs.sqlite, which the
 #                            next lease's FINDINGS=queue reads; each experiment file its
 #                            runs came from is kept beside it (experiments/), as trained
+#   the profiles' summaries (profile-SCHEME.json/.txt), the tests' and benchmarks' logs
+#   and gpu.txt            → bench/results/leases/DATE-KIND/, the lease's record
 # and says what the table and the queue have left. KIND names the device
 # (h100, h200); gpu.txt, which the check step writes, names it where present.
 # Nothing is overwritten: a results file of the same name, or an experiment
@@ -39,6 +41,17 @@ if [ -s "$results" ]; then
 else
   results=""
 fi
+# The lease's record: what its steps printed and summed.
+record=()
+for f in gpu.txt profile-*.json profile-*.txt graph-tests.log cuda-kernels.log bench.log bench-graph.log precision.txt; do
+  for p in "$FROM"/$f; do [ -s "$p" ] && record+=("$p"); done
+done
+lease_dir=""
+if [ ${#record[@]} -gt 0 ]; then
+  newest="$(ls -t "${record[@]}" | head -1)"
+  lease_dir="${GPU_LEASES_DIR:-bench/results/leases}/$(date -u -r "$newest" +%Y-%m-%dT%H%M)-$KIND"
+  [ ! -e "$lease_dir" ] || { echo "gpu_ingest: $lease_dir exists already: nothing written" >&2; exit 1; }
+fi
 T="$(mktemp -d)"
 trap 'rm -rf "$T"' EXIT
 store=""
@@ -65,12 +78,18 @@ for (f,) in db.execute("SELECT DISTINCT e.file FROM runs r JOIN experiments e ON
     experiments+=("$f")
   done <<< "$files"
 fi
-[ -n "$results" ] || [ -n "$store" ] || { echo "gpu_ingest: neither results-gpu.json nor findings.sqlite in $FROM"; exit 0; }
+[ -n "$results" ] || [ -n "$store" ] || [ -n "$lease_dir" ] ||
+  { echo "gpu_ingest: neither results-gpu.json nor findings.sqlite nor a profile or log in $FROM"; exit 0; }
 
 if [ -n "$results" ]; then
   mkdir -p "$TABLE"
   cp "$results" "$target"
   echo "gpu_ingest: $target"
+fi
+if [ -n "$lease_dir" ]; then
+  mkdir -p "$lease_dir"
+  cp "${record[@]}" "$lease_dir/"
+  echo "gpu_ingest: $lease_dir (${#record[@]} files: $(cd "$lease_dir" && ls | tr '\n' ' '))"
 fi
 if [ -n "$store" ]; then
   mkdir -p "$(dirname "$RUNS")"

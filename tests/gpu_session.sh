@@ -88,10 +88,13 @@ grep -q "pre_ln     measured in results-gpu-lease1.json: skipped" "$T/o6.log" ||
 #    table's folder (named by date and device), the runs merged into the report's store with the
 #    experiment they came from — and a second time refuses to overwrite, writing nothing.
 mkdir -p "$T/back" && cp "$T/o4/findings.sqlite" "$T/o6/results-gpu.json" "$T/back/"
+printf '== core-ngpt.json: per step 135.5 ms span\n' > "$T/back/profile-ngpt.txt"
 ingest() { (cd "$T/tree" && NORMLAB_CLI="$CLI" GPU_RUNS_STORE="$T/tree/runs/runs.sqlite" bash scripts/gpu_ingest.sh "$T/back" h100); }
 out="$(ingest)" || fail "gpu_ingest failed: $out"
 echo "$out"
 ls "$T/tree/bench/results/gpu-table/"*-h100.json > /dev/null 2>&1 || fail "the results did not reach the table's folder"
+cmp -s "$T/back/profile-ngpt.txt" "$(ls -d "$T/tree/bench/results/leases/"*-h100)/profile-ngpt.txt" ||
+  fail "the profile's summary did not reach the lease's record"
 read -r st3 steps3 <<< "$(status_of "$T/tree/runs/runs.sqlite" detached)"
 [ "$st3" = cancelled ] && [ "$steps3" = "$steps2" ] || fail "the run came into the store '$st3' after '$steps3' steps"
 cmp -s "$T/tree/tiny.json" "$T/tree/runs/experiments/tiny.json" || fail "the experiment was not kept beside the store"
@@ -100,10 +103,11 @@ if out="$(ingest 2>&1)"; then fail "a second ingest of the same results went thr
 grep -q "exists already: nothing written" <<< "$out" || fail "the second ingest did not say why: $out"
 [ "$(sha256sum "$T/tree/runs/runs.sqlite")" = "$before" ] || fail "a refused ingest changed the store"
 # a damaged findings.sqlite is refused before the results are copied
-rm -f "$T/tree/bench/results/gpu-table/"*-h100.json && head -c 40000 /dev/urandom > "$T/back/findings.sqlite"
+rm -f "$T/tree/bench/results/gpu-table/"*-h100.json && rm -rf "$T/tree/bench/results/leases" && head -c 40000 /dev/urandom > "$T/back/findings.sqlite"
 if out="$(ingest 2>&1)"; then fail "a damaged findings.sqlite was ingested: $out"; fi
 grep -q "is not a run store" <<< "$out" || fail "the damaged store was not named: $out"
 ! ls "$T/tree/bench/results/gpu-table/"*-h100.json > /dev/null 2>&1 || fail "a refused ingest copied the results"
+[ ! -e "$T/tree/bench/results/leases" ] || fail "a refused ingest copied the lease's record"
 [ "$(sha256sum "$T/tree/runs/runs.sqlite")" = "$before" ] || fail "a damaged source changed the store"
 
 # 6. The real queue: every run it names is a run of its experiment at --scale gpu, and each lease's runs,
