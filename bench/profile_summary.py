@@ -99,6 +99,17 @@ def main():
                   + (f"; no operator: {s['unattributed_ms']:.1f}" if s["unattributed_ms"] >= 0.05 else ""))
             for part, name, shape, ms in s["ops"]:
                 print(f"   {ms:7.2f} ms  {part:22} {name} {shape}")
+    with_parts = [x for x in sums if x.get("parts")]
+    if len(with_parts) > 1:
+        # side by side: GPU ms per step of each part, in the first trace's order
+        names = [os.path.basename(x["path"]) for x in with_parts]
+        rows = list(with_parts[0]["parts"])
+        rows += sorted({k for x in with_parts[1:] for k in x["parts"]} - set(rows))
+        w = max(len(r) for r in rows)
+        print("== by part, GPU ms per step: " + " | ".join(names))
+        for r in rows:
+            print(f"   {r:{w}}  " + "  ".join(f"{x['parts'].get(r, 0.0):8.2f}" for x in with_parts))
+        print(f"   {'total':{w}}  " + "  ".join(f"{sum(x['parts'].values()):8.2f}" for x in with_parts))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(sums, f, indent=1)

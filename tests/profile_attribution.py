@@ -13,7 +13,7 @@ operator's "External id", half by a runtime launch call ("correlation") inside t
 3. a backward kernel is named by the forward operator that recorded its autograd node ("∇ aten::…") with
    that operator's shape; the core's own autograd functions (nGPT's fused update and SwiGLU) name their
    kernels both ways ("∇ normlab::ngpt_update");
-4. bench/profile_summary.py prints the parts and the operators.
+4. bench/profile_summary.py prints the parts and the operators, and the parts of both side by side.
 
     python3 tests/profile_attribution.py --build2 BUILD --python2 PYTHON --workdir DIR
 """
@@ -144,7 +144,8 @@ def main():
             check(f"{who} {scheme}", traces[who], with_kernels(raw, traces[who]), scheme == "ngpt")
         r = subprocess.run([sys.executable, os.path.join(BENCH, "profile_summary.py"), traces["core"], traces["eager"],
                             "--steps", "3", "--top", "5"], capture_output=True, text=True)
-        if r.returncode != 0 or r.stdout.count("by part of the model") != 2 or "mlp (backward)" not in r.stdout:
+        if r.returncode != 0 or r.stdout.count("by part of the model") != 2 or "mlp (backward)" not in r.stdout \
+                or "== by part, GPU ms per step: core-" not in r.stdout:
             fail(f"profile_summary.py {scheme}: exit {r.returncode}\n{r.stdout[-3000:]}\n{r.stderr[-2000:]}")
     print("ok: every kernel has its operator, shape and part in both traces")
     return 0
