@@ -10,9 +10,10 @@ innermost enclosing user scope named "normlab::PART" (the core's
 ProfileScope, the peer's record_function): embed, attention, mlp, residual,
 head, loss, grad_norm, optimizer, renormalize. A kernel of the backward pass
 runs inside the autograd engine's "evaluate_function: XBackward0" on another
-thread, outside any forward scope: its node's "Sequence number" is the one of
-the forward operator that recorded it, and that operator's part and shape are
-the backward kernel's ("∇ aten::mul"); NormLab's own autograd functions
+thread, outside any forward scope: the trace's forward-backward flow (or,
+without one, the node's "Sequence number") leads to the forward operator that
+recorded the node, and that operator's part and shape are the backward
+kernel's ("∇ aten::mul"); NormLab's own autograd functions
 record their forward as such an operator (FunctionScope, core/model/profile_scope.h),
 so their kernels both ways are named by them ("∇ normlab::ngpt_update").
 """
@@ -87,16 +88,53 @@ def enclosing_backward(th, op):
     return None
 
 
-def forward_operators(th):
-    """{sequence number: the forward operator that recorded that autograd node}: the outermost operator with
-    the number that is not itself inside the backward pass."""
-    out = {}
+def _starting_at(th, key, ts):
+    """The innermost operator of thread `key` that starts at `ts` exactly (a flow event's anchor)."""
+    evs, starts = th.ops.get(key), th.starts.get(key)
+    if not evs:
+        return None
+    i = bisect.bisect_left(starts, ts)
+    best = None
+    while i < len(evs) and evs[i]["ts"] == ts:
+        best = evs[i]   # sorted outer first: the last with this start is the innermost
+        i += 1
+    return best
+
+
+def forward_of_nodes(th, events):
+    """{id(an evaluate_function span): the forward operator that recorded its autograd node}.
+
+    The trace's own forward-backward flows say it ("fwdbwd": one end at the forward operator, the other at
+    the node's function); where a trace has none, the node's sequence number does: the last operator outside
+    the backward pass that carries it (operators record the number the next node will take, so the ones
+    before the operator that made the node carry it too)."""
+    links = {}
+    ends = collections.defaultdict(dict)
+    for e in events:
+        if e.get("cat") == "fwdbwd" and e.get("ph") in ("s", "f"):
+            ends[e.get("id")][e["ph"]] = e
+    for pair in ends.values():
+        if "s" not in pair or "f" not in pair:
+            continue
+        s, f = pair["s"], pair["f"]
+        fwd = _starting_at(th, (s.get("pid"), s.get("tid")), s["ts"])
+        fn = _starting_at(th, (f.get("pid"), f.get("tid")), f["ts"])
+        node = enclosing_backward(th, fn) if fn is not None else None
+        if fwd is not None and node is not None:
+            links[id(node)] = fwd
+    by_seq = {}
+    for evs in th.ops.values():
+        for e in evs:   # in start order: the last one wins
+            seq = e.get("args", {}).get("Sequence number")
+            if e.get("cat") == "cpu_op" and seq is not None and enclosing_backward(th, e) is None:
+                by_seq[seq] = e
     for evs in th.ops.values():
         for e in evs:
-            seq = e.get("args", {}).get("Sequence number")
-            if e.get("cat") == "cpu_op" and seq is not None and seq not in out and enclosing_backward(th, e) is None:
-                out[seq] = e
-    return out
+            if e["name"].startswith(BACKWARD) and id(e) not in links:
+                fwd = by_seq.get(e.get("args", {}).get("Sequence number"))
+                if fwd is not None:
+                    links[id(e)] = fwd
+    return links
 
 
 def attribute(events, kernels):
@@ -122,7 +160,7 @@ def attribute(events, kernels):
     def backward_node(op):
         return enclosing_backward(th, op)
 
-    forward_by_seq = forward_operators(th)
+    forward_of = forward_of_nodes(th, events)
 
     out, unclaimed = collections.Counter(), 0.0
     for k in kernels:
@@ -136,7 +174,7 @@ def attribute(events, kernels):
             continue
         node = backward_node(op)
         if node is not None:
-            fwd = forward_by_seq.get(node.get("args", {}).get("Sequence number"))
+            fwd = forward_of.get(id(node))
             name = node["name"][len(BACKWARD):]
             part = part_of(fwd) if fwd is not None else None
             key = (part or "other", "backward", f"∇ {fwd['name']}" if fwd is not None else name,

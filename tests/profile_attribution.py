@@ -92,19 +92,33 @@ def check(name, path, total, ngpt):
     if ngpt and name.startswith("core"):
         # each of the core's functions' backward nodes is traced to that function's forward, none to another
         th = trace_ops.Threads(events)
-        fwd = trace_ops.forward_operators(th)
+        fwd = trace_ops.forward_of_nodes(th, events)
         linked = 0
         for evs in th.ops.values():
             for e in evs:
                 if not e["name"].startswith(trace_ops.BACKWARD) or "CppNode<" not in e["name"]:
                     continue
                 fn = e["name"].rsplit("::", 1)[-1].rstrip(">")
-                op = fwd.get(e.get("args", {}).get("Sequence number"))
+                op = fwd.get(id(e))
                 if fn in OWN and (op is None or op["name"] != OWN[fn]):
                     fail(f"{name}: the backward of {fn} is traced to {op['name'] if op else 'nothing'}, not {OWN[fn]}")
                 linked += fn in OWN
         if linked == 0:
             fail(f"{name}: no backward node of the core's own functions in the trace")
+        # without the trace's flows, the sequence numbers alone link every node the same way
+        bare = [e for e in events if e.get("cat") != "fwdbwd"]
+        by_seq = trace_ops.forward_of_nodes(trace_ops.Threads(bare), bare)
+        th2 = trace_ops.Threads(bare)
+        differ = []
+        for evs in th.ops.values():
+            for e in evs:
+                if e["name"].startswith(trace_ops.BACKWARD) and id(e) in fwd:
+                    e2 = next(x for x in th2.ops[(e.get("pid"), e.get("tid"))] if x["ts"] == e["ts"] and x["name"] == e["name"])
+                    got = by_seq.get(id(e2))
+                    if got is None or (got["ts"], got["name"]) != (fwd[id(e)]["ts"], fwd[id(e)]["name"]):
+                        differ.append((e["name"], fwd[id(e)]["name"], got["name"] if got else None))
+        if differ:
+            fail(f"{name}: {len(differ)} nodes linked otherwise by sequence number than by the flows: {differ[:5]}")
         # the core's own autograd functions (here the CPU's fused nGPT kernels), both ways
         rows = {(o[0], o[1]) for o in s["ops"]}
         for want in (("residual forward", "normlab::ngpt_update"), ("residual backward", "∇ normlab::ngpt_update"),
