@@ -4,12 +4,12 @@
 #include "core/model/fused_ops.h"
 
 #include "core/model/cpu_kernels.h"
+#include "core/model/profile_scope.h"
 
 #include <ATen/Parallel.h>
 
 #ifdef NORMLAB_CUDA_KERNELS
 #include "core/model/cuda_ops.h"
-#include "core/model/profile_scope.h"
 #endif
 
 #include <atomic>
