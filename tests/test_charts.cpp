@@ -132,6 +132,31 @@ private Q_SLOTS:
         QVERIFY2(c.yTickLabels().size() >= 4, qPrintable(c.yTickLabels().join(" ")));   // room again: more ticks
     }
 
+    void xLabelsFitTheirShareInAnyFont() {
+        // A taller or wider font (a fallback font, a larger size) than the 64 px a label was
+        // assumed to need: Qt elided the labels wider than their share of the axis ("10…").
+        // As many ticks as the widest label, drawn in the axis's font, fits.
+        for (double pt : {9.0, 16.0, 22.0}) {
+            LineChart c;
+            c.resize(420, 220);
+            std::vector<double> x, y;
+            for (int i = 0; i <= 200; ++i) x.push_back(100.0 * i), y.push_back(std::sin(i * 0.1));
+            c.setCurves({Curve{"lr", Qt::blue, x, y}});
+            c.setPrintStyle(pt);
+            c.show();
+            for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+            const QStringList labels = c.xTickLabels();
+            QVERIFY2(labels.size() >= 2, qPrintable(labels.join(" ")));
+            const QFontMetricsF fm(c.chart()->axes(Qt::Horizontal).constFirst()->labelsFont());
+            double widest = 0;
+            for (const QString& l : labels) widest = std::max(widest, fm.horizontalAdvance(l));
+            const double share = c.chart()->plotArea().width() / (labels.size() - 1);
+            QVERIFY2(share >= widest, qPrintable(QString("%1 pt: %2 labels of up to %3 px, %4 px each: %5")
+                                                     .arg(pt).arg(labels.size()).arg(widest).arg(share).arg(labels.join(" "))));
+            if (pt == 9.0) QVERIFY2(labels.size() >= 4, qPrintable(labels.join(" ")));   // room: not fewer than before
+        }
+    }
+
     void heatmapStepTicksAreOneTwoFive() {
         // the 0, 35, 75, 115: probes every 5 steps up to 195
         Heatmap h;

@@ -74,18 +74,35 @@ void LineChart::updateLinearTicks(QValueAxis* ax, bool integer) {
     const QRectF area = chart_->plotArea();
     const bool vertical = ax->orientation() == Qt::Vertical;
     const double room = vertical ? area.height() : area.width();
-    const int most = room < 40 ? 6 : std::clamp(static_cast<int>(room / (vertical ? 28.0 : 64.0)) + 1, 3, 8);
-    const PrintTicks t = print_ticks(ax->min(), ax->max(), false, std::min(5, most), std::min(3, most), most, integer);
+    // a row of labels as tall as the font draws them (a taller fallback font, CJK, a larger size: fewer rows)
+    const QFontMetricsF fm(ax->labelsFont());
+    const double row = std::max(28.0, 1.6 * fm.height());
+    int most = room < 40 ? 6 : std::clamp(static_cast<int>(room / (vertical ? row : 64.0)) + 1, 3, 8);
+    PrintTicks t = print_ticks(ax->min(), ax->max(), false, std::min(5, most), std::min(3, most), most, integer);
+    // the labels' notation: the decimals print_ticks chose, or an exponent for every label when it needed a factor
+    const auto notation = [](const PrintTicks& p) {
+        const std::string& l = p.labels.back();
+        const size_t dot = l.find('.');
+        const int decimals = dot == std::string::npos ? 0 : static_cast<int>(l.size() - dot - 1);
+        return p.factor.empty() ? QString("%.%1f").arg(decimals) : QString("%.%1e").arg(decimals);
+    };
+    if (!vertical && t.values.size() >= 2 && room >= 40) {
+        // Qt elides a label wider than its share of the axis ("2…"): as many as their widest fits, drawn in this font
+        const QByteArray f = notation(t).toUtf8();
+        double widest = 0;
+        for (double v : t.values) widest = std::max(widest, fm.horizontalAdvance(QString::asprintf(f.constData(), v)));
+        const int fit = std::max(2, static_cast<int>(room / (widest + 12.0)) + 1);
+        if (fit < static_cast<int>(t.values.size())) {
+            most = fit;
+            t = print_ticks(ax->min(), ax->max(), false, std::min(5, most), std::min(3, most), most, integer);
+        }
+    }
     if (t.values.size() < 2) {
         ax->setTickType(QValueAxis::TicksFixed);
         ax->setTickCount(2);
         return;
     }
-    // the labels' notation: the decimals print_ticks chose, or an exponent for every label when it needed a factor
-    const std::string& l = t.labels.back();
-    const size_t dot = l.find('.');
-    const int decimals = dot == std::string::npos ? 0 : static_cast<int>(l.size() - dot - 1);
-    const QString format = t.factor.empty() ? QString("%.%1f").arg(decimals) : QString("%.%1e").arg(decimals);
+    const QString format = notation(t);
     if (ax->labelFormat() != format) ax->setLabelFormat(format);
     if (ax->tickType() == QValueAxis::TicksDynamic && ax->tickAnchor() == t.values[0] && ax->tickInterval() == t.values[1] - t.values[0]) return;
     ax->setTickType(QValueAxis::TicksDynamic);
