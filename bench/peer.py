@@ -343,7 +343,8 @@ def main():
         acts = [torch.profiler.ProfilerActivity.CPU] + ([torch.profiler.ProfilerActivity.CUDA] if dev.type == "cuda" else [])
         prof = torch.profiler.profile(activities=acts, record_shapes=True)
         prof.__enter__()
-    for step in range(args.warmup + args.steps):
+    def one_step(step):
+        """One training step, as normlab-bench times it: from drawing the batch to the loss on the host (ms)."""
         t0 = time.perf_counter()
         ix = torch.randint(0, n_train - T - 1, (B,), generator=g).to(dev)
         win = data[ix[:, None] + torch.arange(T + 1, device=dev)]
@@ -366,8 +367,13 @@ def main():
         if ngpt:
             model.renormalize()
         loss.item()
+        return (time.perf_counter() - t0) * 1000
+
+    for step in range(args.warmup + args.steps):
+        with scope("step"):   # the step's span in a profile (bench/trace_ops.py: the GPU's time between steps)
+            ms = one_step(step)
         if step >= args.warmup:
-            times.append((time.perf_counter() - t0) * 1000)
+            times.append(ms)
     if prof is not None:
         prof.__exit__(None, None, None)
         prof.export_chrome_trace(args.profile)

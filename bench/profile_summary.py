@@ -93,6 +93,10 @@ def main():
         print("   " + ", ".join(f"{k} {v:.1f}" for k, v in s["families"].items()))
         for name, ms in s["top"]:
             print(f"   {ms:7.2f} ms  {name}")
+        st = s.get("steady")
+        if st:
+            print(f"   steady state ({st['steps']} steps): a step every {st['step_ms']:.2f} ms; GPU busy {st['busy_ms']:.2f} ms,"
+                  f" idle {st['idle_in_step_ms']:.2f} ms inside the step and {st['between_steps_ms']:.2f} ms between steps")
         if s["parts"]:
             print("   by part of the model (GPU ms per step): "
                   + ", ".join(f"{k} {v:.1f}" for k, v in s["parts"].items())

@@ -21,6 +21,7 @@ import bisect
 import collections
 
 SCOPE = "normlab::"
+STEP = "normlab::step"   # a whole training step's span: not a part, the boundary of one
 BACKWARD = "autograd::engine::evaluate_function: "
 TYPES = {"c10::BFloat16": "bf16", "float": "f32", "c10::Half": "f16", "double": "f64", "long int": "i64",
          "int": "i32", "bool": "bool", "unsigned char": "u8"}
@@ -153,7 +154,7 @@ def attribute(events, kernels):
 
     def part_of(op):
         for a in th.ancestors(op):
-            if a.get("cat") == "user_annotation" and a["name"].startswith(SCOPE):
+            if a.get("cat") == "user_annotation" and a["name"].startswith(SCOPE) and a["name"] != STEP:
                 return a["name"][len(SCOPE):]
         return None
 
@@ -187,6 +188,57 @@ def attribute(events, kernels):
     return out, unclaimed
 
 
+def _union(intervals):
+    """The length covered by (start, end) intervals."""
+    total, cur_s, cur_e = 0.0, None, None
+    for s, e in sorted(intervals):
+        if cur_e is None or s > cur_e:
+            if cur_e is not None:
+                total += cur_e - cur_s
+            cur_s, cur_e = s, e
+        else:
+            cur_e = max(cur_e, e)
+    return total + (cur_e - cur_s if cur_e is not None else 0.0)
+
+
+def step_timeline(events, kernels):
+    """Where the GPU's time goes between training steps, from the steps' spans ("normlab::step", the core's
+    loop and peer.py's): each kernel belongs to the step during which it was launched (its runtime call's
+    time, or its operator's); a step's window runs from its first kernel's start to its last kernel's end.
+    Over the steady steps (all but the first and the last, which build and finish), the medians of: the time
+    from one window's start to the next's (a step), the GPU busy inside a window, idle inside it, and the gap
+    from one window's end to the next's start (the host's work between steps, or a synchronisation, when the
+    GPU has nothing queued). None when the trace has fewer than three steps."""
+    steps = sorted((e for e in events if e.get("ph") == "X" and e.get("cat") == "user_annotation"
+                    and e.get("name") == STEP), key=lambda e: e["ts"])
+    if len(steps) < 3:
+        return None
+    starts = [e["ts"] for e in steps]
+    runtime = {e["args"]["correlation"]: e for e in events if e.get("ph") == "X"
+               and e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in e.get("args", {})}
+    ops = {e["args"]["External id"]: e for e in events if e.get("ph") == "X" and e.get("cat") == "cpu_op"
+           and "External id" in e.get("args", {})}
+    per = [[] for _ in steps]
+    for k in kernels:
+        a = k.get("args", {})
+        at = runtime.get(a.get("correlation")) or ops.get(a.get("External id"))
+        if at is None:
+            continue
+        i = bisect.bisect_right(starts, at["ts"]) - 1
+        if i >= 0 and at["ts"] <= steps[i]["ts"] + steps[i].get("dur", 0):
+            per[i].append((k["ts"], k["ts"] + k["dur"]))
+    windows = [(min(s for s, _ in ks), max(e for _, e in ks), _union(ks)) for ks in per[1:-1] if ks]
+    if len(windows) < 2:
+        return None
+    med = lambda xs: sorted(xs)[len(xs) // 2] if len(xs) % 2 else 0.5 * sum(sorted(xs)[len(xs) // 2 - 1:len(xs) // 2 + 1])
+    pairs = list(zip(windows, windows[1:]))
+    return {"steps": len(windows),
+            "step_ms": med([b[0] - a[0] for a, b in pairs]) / 1000,
+            "busy_ms": med([w[2] for w in windows]) / 1000,
+            "idle_in_step_ms": med([w[1] - w[0] - w[2] for w in windows]) / 1000,
+            "between_steps_ms": med([max(0.0, b[0] - a[1]) for a, b in pairs]) / 1000}
+
+
 # the parts of a step outside the model's forward and backward passes
 STEP_PARTS = {"grad_norm", "optimizer", "renormalize", "zero_grad"}
 
@@ -199,6 +251,7 @@ def summarize_ops(events, kernels, steps, top):
     for (part, direction, _, _), us in ops.items():
         parts[f"{part} ({direction})" if direction != "step" else part] += us
     return {"parts": {k: v / 1000 / n for k, v in parts.most_common()},
+            "steady": step_timeline(events, kernels),
             "unattributed_ms": unclaimed / 1000 / n,
             "ops": [(f"{part} {direction}", name, shape, us / 1000 / n)
                     for (part, direction, name, shape), us in ops.most_common(top)]}

@@ -4,7 +4,7 @@ for the core's trace (normlab-bench train --profile, the core's ProfileScope spa
 (bench/peer.py --profile, its record_function spans) alike — what a GPU lease's `profile` step brings back
 to be read on a machine without a GPU.
 
-Here, without a GPU, both traces are recorded on the CPU (nGPT and Pre-LN, a small model, 2 steps after 1)
+Here, without a GPU, both traces are recorded on the CPU (nGPT and Pre-LN, a small model, 4 steps after 1)
 and every leaf operator is given a kernel the way CUDA's launches appear in a real trace: half by the
 operator's "External id", half by a runtime launch call ("correlation") inside the operator. Then:
 1. every kernel is claimed by an operator, and the parts add up to the kernels' time;
@@ -13,7 +13,9 @@ operator's "External id", half by a runtime launch call ("correlation") inside t
 3. a backward kernel is named by the forward operator that recorded its autograd node ("∇ aten::…") with
    that operator's shape; the core's own autograd functions (nGPT's fused update and SwiGLU) name their
    kernels both ways ("∇ normlab::ngpt_update");
-4. bench/profile_summary.py prints the parts and the operators, and the parts of both side by side.
+4. each trace's training steps are spans ("normlab::step"), by which the steady steps' timeline is read (the
+   GPU's busy and idle time in a step and between steps);
+5. bench/profile_summary.py prints the parts and the operators, and the parts of both side by side.
 
     python3 tests/profile_attribution.py --build2 BUILD --python2 PYTHON --workdir DIR
 """
@@ -86,6 +88,10 @@ def check(name, path, total, ngpt):
     missing = [p for p in want if p not in s["parts"]]
     if missing:
         fail(f"{name}: no kernels in {missing}; parts: {s['parts']}")
+    st = s["steady"]
+    # 5 steps: the 3 steady ones; a step's kernels launched inside its span, so its window lies inside it
+    if not st or st["steps"] != 3 or not (0 < st["busy_ms"] <= st["step_ms"]) or st["between_steps_ms"] < 0:
+        fail(f"{name}: the steady steps' timeline is {st}")
     grads = [o for o in s["ops"] if o[0] == "mlp backward" and o[1].startswith("∇ aten::") and "[" in o[2]]
     if not grads:
         fail(f"{name}: no MLP backward kernel named by its forward operator and shape: {s['ops'][:20]}")
@@ -147,8 +153,8 @@ def main():
         with open(conf, "w") as f:
             json.dump(cfg, f)
         traces = {}
-        for who, cmd in (("core", [bench, "train", "--config", conf, "--steps", "2", "--warmup", "1", "--threads", "1"]),
-                         ("eager", [args.python2, os.path.join(BENCH, "peer.py"), "--config", conf, "--steps", "2",
+        for who, cmd in (("core", [bench, "train", "--config", conf, "--steps", "4", "--warmup", "1", "--threads", "1"]),
+                         ("eager", [args.python2, os.path.join(BENCH, "peer.py"), "--config", conf, "--steps", "4",
                                     "--warmup", "1", "--threads", "1"])):
             raw = os.path.join(work, f"{who}-{scheme}.json")
             r = subprocess.run(cmd + ["--profile", raw], capture_output=True, text=True)
@@ -157,9 +163,9 @@ def main():
             traces[who] = os.path.join(work, f"{who}-{scheme}-kernels.json")
             check(f"{who} {scheme}", traces[who], with_kernels(raw, traces[who]), scheme == "ngpt")
         r = subprocess.run([sys.executable, os.path.join(BENCH, "profile_summary.py"), traces["core"], traces["eager"],
-                            "--steps", "3", "--top", "5"], capture_output=True, text=True)
+                            "--steps", "5", "--top", "5"], capture_output=True, text=True)
         if r.returncode != 0 or r.stdout.count("by part of the model") != 2 or "mlp (backward)" not in r.stdout \
-                or "== by part, GPU ms per step: core-" not in r.stdout:
+                or "== by part, GPU ms per step: core-" not in r.stdout or r.stdout.count("steady state (3 steps)") != 2:
             fail(f"profile_summary.py {scheme}: exit {r.returncode}\n{r.stdout[-3000:]}\n{r.stderr[-2000:]}")
     print("ok: every kernel has its operator, shape and part in both traces")
     return 0

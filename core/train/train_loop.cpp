@@ -5,6 +5,7 @@
 #include "core/errors.h"
 #include "core/flops.h"
 #include "core/model/fused_ops.h"
+#include "core/model/profile_scope.h"
 #include "core/platform.h"
 #include "core/train/io.h"
 #include "core/train/probes.h"
@@ -51,6 +52,8 @@ RunResult TrainLoop::run() {
         begin();
         while (step_ < cfg_.train.steps) {
             if (auto stopped = control()) return *stopped;
+            // one training step in a profile's trace (bench/trace_ops.py: the GPU's time between steps)
+            const ProfileScope step_scope("normlab::step");
             const auto ts = Clock::now();
             const int64_t s = step_;
             const bool want_fwd = cfg_.probes.forward_every > 0 && s % cfg_.probes.forward_every == 0;
