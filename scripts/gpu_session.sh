@@ -23,7 +23,8 @@
 #             other processes when it returns), and this step returns once each has trained a step
 #   collect   waits for the detached runs (at most COLLECT_SECONDS, default 540), then merges every run
 #             (a consistent copy of one still training) into OUTDIR/findings.sqlite and prints the logs' last lines
-#   profile   Kineto traces of the core and eager PyTorch at the gpu size in bf16, summed per kernel
+#   profile   Kineto traces of the core and eager PyTorch at the gpu size in bf16 (Pre-LN, nGPT, then Pre-LN with
+#             nGPT's MLP while time is left; PROFILE_SCHEMES), each kernel traced to its operator, shape and part
 # GPU_SESSION_DEVICE=cpu rehearses the steps that train (findings, collect, precision, bench) on a machine without a GPU,
 # so that a change to the CLI or the experiments that would break them is found before device time is spent.
 # GPU_SESSION_SECONDS=N: the whole call's budget (the device tool's timeout_s less a little). Every limit below is
@@ -217,13 +218,19 @@ except ValueError: print("no result (the error is above)")'
     profile)
       # Kineto traces of the core and of eager PyTorch (PROFILE_SCHEMES at the gpu size, bf16), summed per kernel.
       step profile
-      for scheme in ${PROFILE_SCHEMES:-pre_ln ngpt}; do
+      # pre_ln_glu (bench/run.py's VARIANTS: Pre-LN with nGPT's MLP, the nGPT paper's baseline) when time is left
+      for scheme in ${PROFILE_SCHEMES:-pre_ln ngpt pre_ln_glu}; do
         enough "profile $scheme" 90 || break
-        $CLI preset "$scheme" | python3 -c 'import json, sys
+        base="$(python3 -c 'import sys; sys.path.insert(0, "bench"); from run import VARIANTS
+print(VARIANTS.get(sys.argv[1], (sys.argv[1],))[0])' "$scheme")"
+        $CLI preset "$base" | python3 -c 'import json, sys
+sys.path.insert(0, "bench")
+from run import VARIANTS
 c = json.load(sys.stdin)
+c["model"].update(VARIANTS.get(sys.argv[2], (None, {}))[1])
 c["model"].update(d_model=768, n_layers=12, n_heads=12, d_ff=3072, context=1024)
 c["train"].update(batch_size=32, precision="bf16", cuda_graph="off")  # per kernel: a replayed graph hides them
-json.dump(c, open(sys.argv[1], "w"))' "$W/$scheme.json"
+json.dump(c, open(sys.argv[1], "w"))' "$W/$scheme.json" "$scheme"
         timeout "$(lim 120)" build-torch2/bench/normlab-bench train --device cuda --config "$W/$scheme.json" --steps 4 --warmup 3 \
           --threads 16 --profile "$W/core-$scheme.json" > /dev/null
         timeout "$(lim 120)" python3 bench/peer.py --device cuda --config "$W/$scheme.json" --steps 4 --warmup 3 --threads 16 \
