@@ -54,16 +54,7 @@ def summarize(path, steps, top):
     if not ks:
         return {"path": path, "error": "no GPU kernels in the trace"}
     start, end = ks[0]["ts"], max(e["ts"] + e["dur"] for e in ks)
-    busy, cur_s, cur_e = 0.0, None, None
-    for e in ks:
-        s, t = e["ts"], e["ts"] + e["dur"]
-        if cur_e is None or s > cur_e:
-            if cur_e is not None:
-                busy += cur_e - cur_s
-            cur_s, cur_e = s, t
-        else:
-            cur_e = max(cur_e, t)
-    busy += cur_e - cur_s
+    busy = trace_ops.covered([(e["ts"], e["ts"] + e["dur"]) for e in ks])
     fam, by_name = collections.Counter(), collections.Counter()
     for e in ks:
         fam[family(e["name"])] += e["dur"]

@@ -188,7 +188,7 @@ def attribute(events, kernels):
     return out, unclaimed
 
 
-def _union(intervals):
+def covered(intervals):
     """The length covered by (start, end) intervals."""
     total, cur_s, cur_e = 0.0, None, None
     for s, e in sorted(intervals):
@@ -227,7 +227,7 @@ def step_timeline(events, kernels):
         i = bisect.bisect_right(starts, at["ts"]) - 1
         if i >= 0 and at["ts"] <= steps[i]["ts"] + steps[i].get("dur", 0):
             per[i].append((k["ts"], k["ts"] + k["dur"]))
-    windows = [(min(s for s, _ in ks), max(e for _, e in ks), _union(ks)) for ks in per[1:-1] if ks]
+    windows = [(min(s for s, _ in ks), max(e for _, e in ks), covered(ks)) for ks in per[1:-1] if ks]
     if len(windows) < 2:
         return None
     med = lambda xs: sorted(xs)[len(xs) // 2] if len(xs) % 2 else 0.5 * sum(sorted(xs)[len(xs) // 2 - 1:len(xs) // 2 + 1])
