@@ -135,14 +135,17 @@ private Q_SLOTS:
         }
     }
 
-    // nGPT's query/key bodies (RoPE, unit norm, s_qk) over the kernels' grids: a
-    // thread a row forward and for dq, dk; a column a chunk of rows for ds_qk.
-    // With RoPE (generic tables, not only the rotary ones) and without; heads of
-    // 8 and 64; a row count above the 256 chunks; a zero row; fp32 and bf16.
+    // nGPT's query/key bodies (RoPE, unit norm, s_qk) as the kernels run them: a
+    // warp a row forward, each phase for every lane and the lanes' sums added
+    // between; backward a warp a head and a chunk of rows, each lane's share of
+    // ds_qk kept across the chunk. With RoPE (generic tables, not only the rotary
+    // ones) and without; heads of 8, 64 and 96 (lanes idle, one element a lane,
+    // three); a row count above one chunk and not a multiple of it; a zero row;
+    // fp32 and bf16. The projection's v part of the gradient is left alone.
     void qkBodiesMatchEager() {
         torch::manual_seed(4);
         struct Qk { int64_t B, T, H, dh; bool rope; };
-        for (auto c : {Qk{2, 5, 3, 8, true}, Qk{1, 7, 2, 8, false}, Qk{2, 150, 2, 64, true}}) {
+        for (auto c : {Qk{2, 5, 3, 8, true}, Qk{1, 7, 2, 8, false}, Qk{2, 150, 2, 64, true}, Qk{1, 19, 2, 96, true}}) {
             for (bool bf16 : {false, true}) {
                 const QString what = QString("B %1, T %2, H %3, d_h %4, %5, %6").arg(c.B).arg(c.T).arg(c.H).arg(c.dh)
                                          .arg(c.rope ? "RoPE" : "no RoPE").arg(bf16 ? "bf16" : "fp32");
@@ -160,21 +163,40 @@ private Q_SLOTS:
                 const float* sn = c.rope ? sin.data_ptr<float>() : nullptr;
                 auto q = torch::empty({c.B, c.H, c.T, c.dh}, type), k = torch::empty_like(q);
                 auto nq = torch::empty({rows}), nk = torch::empty({rows});
-                auto dqk = torch::empty({c.B, c.T, 2 * d}, type);
-                auto ps = torch::full({kb::row_chunks(bt), d}, std::nanf(""));
+                auto dproj = torch::full({c.B, c.T, 3 * d}, 7.0, type);
+                auto ps = torch::full({kb::qk_chunks(bt), d}, std::nanf(""));
                 auto run = [&](auto tag) {
                     using T = decltype(tag);
-                    for (int64_t r = 0; r < rows; ++r)
-                        kb::qk_forward_row(proj.data_ptr<T>(), cs, sn, s.data_ptr<float>(), q.data_ptr<T>(), k.data_ptr<T>(),
-                                           nq.data_ptr<float>(), nk.data_ptr<float>(), r, z);
-                    for (int64_t r = 0; r < rows; ++r)
-                        kb::qk_backward_row(proj.data_ptr<T>(), cs, sn, s.data_ptr<float>(), gq.data_ptr<T>(), gk.data_ptr<T>(),
-                                            nq.data_ptr<float>(), nk.data_ptr<float>(), dqk.data_ptr<T>(), r, z);
-                    for (int64_t ch = 0; ch < kb::row_chunks(bt); ++ch)
-                        for (int64_t col = 0; col < d; ++col)
-                            kb::qk_scale_grad_column(proj.data_ptr<T>(), cs, sn, gq.data_ptr<T>(), gk.data_ptr<T>(),
-                                                     nq.data_ptr<float>(), nk.data_ptr<float>(), ps.data_ptr<float>() + ch * d + col,
-                                                     ch * kb::rows_per_chunk(bt), kb::chunk_end(ch, bt), col, z);
+                    const T* x = proj.data_ptr<T>();
+                    const float* sp = s.data_ptr<float>();
+                    for (int64_t r = 0; r < rows; ++r) {
+                        for (int part = 0; part < 2; ++part) {
+                            float ss = 0;
+                            for (int lane = 0; lane < kb::kLanes; ++lane) ss += kb::qk_forward_sumsq(x, cs, sn, r, part, lane, z);
+                            for (int lane = 0; lane < kb::kLanes; ++lane)
+                                kb::qk_forward_store(x, cs, sn, sp, q.data_ptr<T>(), k.data_ptr<T>(), nq.data_ptr<float>(),
+                                                     nk.data_ptr<float>(), r, part, lane, std::sqrt(ss), z);
+                        }
+                    }
+                    for (int64_t ch = 0; ch < kb::qk_chunks(bt); ++ch) {
+                        for (int64_t h = 0; h < c.H; ++h) {
+                            float acc[kb::kLanes][kb::kQkPerLane] = {};
+                            const int64_t r1 = std::min(bt, (ch + 1) * kb::qk_rows_per_chunk());
+                            for (int64_t r = ch * kb::qk_rows_per_chunk(); r < r1; ++r) {
+                                for (int part = 0; part < 2; ++part) {
+                                    float dot = 0;
+                                    for (int lane = 0; lane < kb::kLanes; ++lane)
+                                        dot += kb::qk_backward_dot(x, cs, sn, sp, gq.data_ptr<T>(), gk.data_ptr<T>(), r, h, part, lane, z);
+                                    for (int lane = 0; lane < kb::kLanes; ++lane)
+                                        kb::qk_backward_store(x, cs, sn, sp, gq.data_ptr<T>(), gk.data_ptr<T>(), nq.data_ptr<float>(),
+                                                              nk.data_ptr<float>(), dproj.data_ptr<T>(), r, h, part, lane, dot,
+                                                              acc[lane], z);
+                                }
+                            }
+                            for (int lane = 0; lane < kb::kLanes; ++lane)
+                                kb::qk_scale_grad_store(acc[lane], ps.data_ptr<float>() + ch * d, h, lane, z);
+                        }
+                    }
                 };
                 if (bf16) run(c10::BFloat16());
                 else run(float());
@@ -182,9 +204,10 @@ private Q_SLOTS:
                 const double rtol = bf16 ? 8e-3 : 1e-5;
                 QVERIFY2(torch::allclose(q.to(torch::kFloat), ref.q, rtol, 1e-5), qPrintable(what + ": q'" + off(q, ref.q)));
                 QVERIFY2(torch::allclose(k.to(torch::kFloat), ref.k, rtol, 1e-5), qPrintable(what + ": k'" + off(k, ref.k)));
-                const auto dref = ref.dproj.narrow(-1, 0, 2 * d);
+                const auto dref = ref.dproj.narrow(-1, 0, 2 * d), dqk = dproj.narrow(-1, 0, 2 * d);
                 QVERIFY2(torch::allclose(dqk.to(torch::kFloat), dref, bf16 ? 1e-2 : 1e-4, bf16 ? 1e-2 : 1e-4),
                          qPrintable(what + ": dq, dk" + off(dqk, dref)));
+                QVERIFY2((dproj.narrow(-1, 2 * d, d) == 7).all().item<bool>(), qPrintable(what + ": v's part written"));
                 QVERIFY2(!torch::isnan(ps).any().item<bool>(), qPrintable(what + ": a chunk's partial sum unwritten"));
                 QVERIFY2(torch::allclose(ps.sum(0), ref.ds, 1e-4, 1e-4), qPrintable(what + ": ds_qk" + off(ps.sum(0), ref.ds)));
             }
@@ -323,19 +346,27 @@ private Q_SLOTS:
                 const auto gq = torch::randn({B, H, T, dh}, dev).to(type), gk = torch::randn({B, H, T, dh}, dev).to(type);
                 auto p = proj.detach().requires_grad_(true);
                 auto sg = s.detach().requires_grad_(true);
-                torch::Tensor q, k;
+                torch::Tensor q, k, v;
                 set_cuda_kernels(true);
-                const bool used = ngpt_queries_keys(p, H, rope ? cos : torch::Tensor(), rope ? sin : torch::Tensor(), sg, 1e-8, q, k);
+                const bool used = ngpt_queries_keys(p, H, rope ? cos : torch::Tensor(), rope ? sin : torch::Tensor(), sg, 1e-8, q, k, v);
                 set_cuda_kernels(false);
                 QVERIFY2(used, qPrintable(what + ": the kernel did not apply"));
                 QCOMPARE(q.scalar_type(), type);
-                const auto g = torch::autograd::grad({q, k}, {p, sg}, {gq, gk});
+                // v: the projection's v part as (B, H, T, d_h); its gradient goes into dproj's v part
+                // (with RoPE; without, v is not used and that part is 0)
+                QVERIFY(torch::equal(v, proj.view({B, T, 3, H, dh}).select(2, 2).permute({0, 2, 1, 3})));
+                const auto gv = torch::randn({B, H, T, dh}, dev).to(type);
+                const auto g = rope ? torch::autograd::grad({q, k, v}, {p, sg}, {gq, gk, gv})
+                                    : torch::autograd::grad({q, k}, {p, sg}, {gq, gk});
+                const auto dv = rope ? gv.permute({0, 2, 1, 3}).reshape({B, T, d}) : torch::zeros({B, T, d}, dev).to(type);
+                QVERIFY2(torch::equal(g[0].narrow(-1, 2 * d, d), dv), qPrintable(what + ": dproj's v part"));
                 const auto ref = eager_qk(proj, H, rope ? cos : torch::Tensor(), rope ? sin : torch::Tensor(), s, 1e-8, gq, gk);
                 const double rtol = type == torch::kFloat ? 1e-5 : 8e-3;
                 QVERIFY2(torch::allclose(q.to(torch::kFloat), ref.q, rtol, 1e-5), qPrintable(what + ": q'" + off(q, ref.q)));
                 QVERIFY2(torch::allclose(k.to(torch::kFloat), ref.k, rtol, 1e-5), qPrintable(what + ": k'" + off(k, ref.k)));
-                QVERIFY2(torch::allclose(g[0].to(torch::kFloat), ref.dproj, type == torch::kFloat ? 1e-4 : 1e-2, 1e-3),
-                         qPrintable(what + ": dproj" + off(g[0], ref.dproj)));
+                const auto dqk = g[0].narrow(-1, 0, 2 * d), dref = ref.dproj.narrow(-1, 0, 2 * d);
+                QVERIFY2(torch::allclose(dqk.to(torch::kFloat), dref, type == torch::kFloat ? 1e-4 : 1e-2, 1e-3),
+                         qPrintable(what + ": dproj" + off(dqk, dref)));
                 QVERIFY2(torch::allclose(g[1], ref.ds, 1e-3, 1e-3), qPrintable(what + ": ds_qk" + off(g[1], ref.ds)));
             }
         }

@@ -179,6 +179,45 @@ private Q_SLOTS:
         torch::set_num_threads(1);
     }
 
+    // The attention's heads from the packed projection: q, k, v are the same views
+    // as view → permute → select gives, and the projection's gradient the same, with
+    // every head used, with one unused (its part 0), and from a strided projection
+    // (taken as a contiguous copy) in bf16; no gradient needed: plain views.
+    void splitHeadsMatchesViews() {
+        torch::manual_seed(9);
+        const int64_t B = 2, T = 5, H = 3, dh = 4, d = H * dh;
+        for (int unused : {-1, 1}) {
+            for (auto type : {torch::kFloat, torch::kBFloat16}) {
+                const QString what = QString("%1, head part %2 unused").arg(type == torch::kFloat ? "fp32" : "bf16").arg(unused);
+                auto base = torch::randn({T, B, 3 * d}).to(type);
+                auto proj = base.transpose(0, 1).detach().requires_grad_(true);      // (B, T, 3d), strided
+                auto [q, k, v] = split_heads(proj, H);
+                const auto ref = proj.detach().view({B, T, 3, H, dh}).permute({2, 0, 3, 1, 4});
+                QVERIFY(torch::equal(q, ref[0]) && torch::equal(k, ref[1]) && torch::equal(v, ref[2]));
+                std::vector<torch::Tensor> outs, gs;
+                const torch::Tensor parts[3] = {q, k, v};
+                for (int p = 0; p < 3; ++p) {
+                    if (p == unused) continue;
+                    outs.push_back(parts[p]);
+                    gs.push_back(torch::randn(parts[p].sizes()).to(type));
+                }
+                const auto g = torch::autograd::grad(outs, {proj}, gs)[0];
+                auto leaf = proj.detach().clone().requires_grad_(true);
+                const auto r = leaf.view({B, T, 3, H, dh}).permute({2, 0, 3, 1, 4});
+                std::vector<torch::Tensor> routs;
+                for (int p = 0; p < 3; ++p)
+                    if (p != unused) routs.push_back(r[p]);
+                const auto rg = torch::autograd::grad(routs, {leaf}, gs)[0];
+                QCOMPARE(g.scalar_type(), type);
+                QVERIFY2(torch::equal(g, rg), qPrintable(what + ": the projection's gradient"));
+            }
+        }
+        torch::NoGradGuard no_grad;
+        auto proj = torch::randn({B, T, 3 * d});
+        auto [q, k, v] = split_heads(proj, H);
+        QVERIFY(q.is_alias_of(proj) && k.is_alias_of(proj) && v.is_alias_of(proj));
+    }
+
     // nGPT's normalization against x / (‖x‖ + eps): values and gradients, a
     // strided input, a zero row (gradient g/eps, as LibTorch's subgradient gives).
     void fusedUnitNormMatchesEager() {
@@ -224,7 +263,8 @@ private Q_SLOTS:
     // Needs a GPU (scripts/gpu_session.sh graph runs it; CI only compiles the
     // kernel): nGPT's update as one CUDA kernel each way (core/model/cuda_kernels.cu)
     // against the eager formula on the same device — rows of 768 (GPT-2 small),
-    // 13 (fewer than a warp) and 2,048, a zero row.
+    // 13 (fewer than a warp) and 2,048, a zero row; the branch's output h in float32
+    // and, as a bf16 layer gives it, in bfloat16 (its gradient then bfloat16 too).
     void cudaNgptUpdateMatchesEager() {
         if (!cuda_kernels_built()) QSKIP("this build has no CUDA kernels (the LibTorch 2.x build has)");
         if (!torch::cuda::is_available()) QSKIP("no CUDA device here");
@@ -238,6 +278,10 @@ private Q_SLOTS:
             auto h = (3 * torch::randn({8, 64, n}, dev)).requires_grad_(true);
             auto alpha = (0.05 + 0.02 * torch::rand({n}, dev)).requires_grad_(true);
             compare_update(x, h, alpha, torch::randn({8, 64, n}, dev), set_cuda_kernels, what, 1e-4);
+            set_cuda_kernels(false);
+            if (QTest::currentTestFailed()) return;
+            auto hb = h.detach().to(torch::kBFloat16).requires_grad_(true);
+            compare_update(x, hb, alpha, torch::randn({8, 64, n}, dev), set_cuda_kernels, what + ", h bf16", 3e-4);
             set_cuda_kernels(false);
             if (QTest::currentTestFailed()) return;
         }

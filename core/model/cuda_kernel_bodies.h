@@ -94,19 +94,29 @@ NORMLAB_HD void swiglu_backward_column(const T* h, const float* su, const float*
 // Eager LibTorch runs RoPE as five kernels (two products, a negation, a
 // concatenation, a sum), the normalization as three and the scaler as one, for
 // q and for k, in float32 and, under bf16 autocast, a cast for attention. Here a
-// thread takes one row (b, t, h) of d_h values of the packed projection and
-// writes q' and k' (B, H, T, d_h) as attention takes them. The backward pass
-// runs a row kernel for dq and dk, and a column kernel for ds_qk, which sums
-// over the rows.
+// warp takes a row (b, t, h) of d_h values of the packed projection: lane l
+// takes the elements l, l + 32, … (neighbouring lanes read and write
+// neighbouring elements), the row's sums are the warp's, and it writes q' and
+// k' (B, H, T, d_h) as attention takes them. The bodies below are one lane's
+// share of a phase; on the CPU the tests run a phase for every lane and add
+// the lanes' sums between phases, as the warp does.
 //
-// qk: the first 2d values of each of the B·T rows of the packed projection
-// [q | k | v], rows `ld` apart. cs, sn: RoPE's (T, d_h) cos and sin tables
-// (null: no RoPE). s: the effective s_qk (d = H·d_h). nq, nk: one norm a row
-// (b, t, h), row = (b·T + t)·H + h.
+// Backward, a warp takes a head h and a chunk of qk_rows_per_chunk (b, t) rows,
+// one after another: dq and dk for each, and its lanes' share of ds_qk summed
+// over the chunk in registers, written once a chunk (qk_chunks(B·T) × d).
+//
+// qk: the projection [q | k | v], B·T rows `ld` apart (the 2d values of q and k
+// read from each). cs, sn: RoPE's (T, d_h) cos and sin tables (null: no RoPE).
+// s: the effective s_qk (d = H·d_h). nq, nk: one norm a row (b, t, h),
+// row = (b·T + t)·H + h. A lane holds at most kQkPerLane elements (d_h ≤ 256).
 struct QkShape {
     int64_t B, T, H, dh, ld;
     float eps;
 };
+constexpr int kLanes = 32;
+constexpr int kQkPerLane = 8;
+NORMLAB_HD int64_t qk_rows_per_chunk() { return 16; }
+NORMLAB_HD int64_t qk_chunks(int64_t bt) { return (bt + qk_rows_per_chunk() - 1) / qk_rows_per_chunk(); }
 
 // Element e of RoPE(x) at position t: x_e·cos + (−x_{e+d_h/2} | x_{e−d_h/2})·sin.
 template <class T>
@@ -118,69 +128,77 @@ NORMLAB_HD float roped(const T* x, const float* cs, const float* sn, int64_t t, 
     return v * cs[t * dh + e] + p * sn[t * dh + e];
 }
 
+// Forward, phase 1: lane's share of ‖RoPE(x)‖² for row (b, t, h), part 0 (q) or 1 (k).
 template <class T>
-NORMLAB_HD void qk_forward_row(const T* qk, const float* cs, const float* sn, const float* s, T* qo, T* ko, float* nq,
-                               float* nk, int64_t row, const QkShape& z) {
-    const int64_t bt = row / z.H, h = row % z.H, b = bt / z.T, t = bt % z.T, d = z.H * z.dh;
-    for (int part = 0; part < 2; ++part) {
-        const T* x = qk + bt * z.ld + part * d + h * z.dh;
-        T* o = (part ? ko : qo) + ((b * z.H + h) * z.T + t) * z.dh;
-        float ss = 0;
-        for (int64_t e = 0; e < z.dh; ++e) {
-            const float r = roped(x, cs, sn, t, e, z.dh);
-            ss += r * r;
-        }
-        const float n = sqrtf(ss);
-        for (int64_t e = 0; e < z.dh; ++e) o[e] = Io<T>::st(roped(x, cs, sn, t, e, z.dh) / (n + z.eps) * s[h * z.dh + e]);
-        (part ? nk : nq)[row] = n;
+NORMLAB_HD float qk_forward_sumsq(const T* qk, const float* cs, const float* sn, int64_t row, int part, int lane,
+                                  const QkShape& z) {
+    const int64_t bt = row / z.H, h = row % z.H, t = bt % z.T;
+    const T* x = qk + bt * z.ld + part * z.H * z.dh + h * z.dh;
+    float ss = 0;
+    for (int64_t e = lane; e < z.dh; e += kLanes) {
+        const float r = roped(x, cs, sn, t, e, z.dh);
+        ss += r * r;
     }
+    return ss;
 }
 
-// dq, dk of row (b, t, h) from the gradients gq, gk of q' and k' ((B, H, T, d_h)),
-// written into dqk (B·T rows of 2d, contiguous). With r = RoPE(x), n = ‖r‖ and
-// gy = g ⊙ s: dr = gy / (n + eps) − r (r·gy) / (n (n + eps)²) (the second term
-// 0 at n = 0), and dx = RoPEᵀ(dr): dx_j = dr_j·cos_j + dr_{j+d_h/2}·sin_{j+d_h/2}
-// for j < d_h/2, dr_j·cos_j − dr_{j−d_h/2}·sin_{j−d_h/2} above.
+// Forward, phase 2: with n = ‖RoPE(x)‖ (the warp's sum), lane's elements of q' or k', and the norm.
 template <class T>
-NORMLAB_HD void qk_backward_row(const T* qk, const float* cs, const float* sn, const float* s, const T* gq, const T* gk,
-                                const float* nq, const float* nk, T* dqk, int64_t row, const QkShape& z) {
-    const int64_t bt = row / z.H, h = row % z.H, b = bt / z.T, t = bt % z.T, d = z.H * z.dh, half = z.dh / 2;
+NORMLAB_HD void qk_forward_store(const T* qk, const float* cs, const float* sn, const float* s, T* qo, T* ko,
+                                 float* nq, float* nk, int64_t row, int part, int lane, float n, const QkShape& z) {
+    const int64_t bt = row / z.H, h = row % z.H, b = bt / z.T, t = bt % z.T;
+    const T* x = qk + bt * z.ld + part * z.H * z.dh + h * z.dh;
+    T* o = (part ? ko : qo) + ((b * z.H + h) * z.T + t) * z.dh;
+    for (int64_t e = lane; e < z.dh; e += kLanes) o[e] = Io<T>::st(roped(x, cs, sn, t, e, z.dh) / (n + z.eps) * s[h * z.dh + e]);
+    if (lane == 0) (part ? nk : nq)[row] = n;
+}
+
+// Backward, phase 1: lane's share of r·gy for row (bt, h) and part, with r = RoPE(x),
+// gy = g ⊙ s and g the gradient of q' or k' ((B, H, T, d_h)).
+template <class T>
+NORMLAB_HD float qk_backward_dot(const T* qk, const float* cs, const float* sn, const float* s, const T* gq,
+                                 const T* gk, int64_t bt, int64_t h, int part, int lane, const QkShape& z) {
+    const int64_t b = bt / z.T, t = bt % z.T;
+    const T* x = qk + bt * z.ld + part * z.H * z.dh + h * z.dh;
+    const T* g = (part ? gk : gq) + ((b * z.H + h) * z.T + t) * z.dh;
+    float dot = 0;
+    for (int64_t e = lane; e < z.dh; e += kLanes) dot += roped(x, cs, sn, t, e, z.dh) * Io<T>::ld(g[e]) * s[h * z.dh + e];
+    return dot;
+}
+
+// Backward, phase 2: with dot = r·gy (the warp's sum) and n = ‖r‖: dr = gy / (n + eps)
+// − r·dot / (n (n + eps)²) (the second term 0 at n = 0), and dx = RoPEᵀ(dr):
+// dx_j = dr_j·cos_j + dr_{j+d_h/2}·sin_{j+d_h/2} for j < d_h/2, dr_j·cos_j −
+// dr_{j−d_h/2}·sin_{j−d_h/2} above; lane's elements written into dqk (the projection's
+// gradient, rows `ld` apart, its q | k part), and g·r/(n + eps) added into acc (ds_qk).
+template <class T>
+NORMLAB_HD void qk_backward_store(const T* qk, const float* cs, const float* sn, const float* s, const T* gq,
+                                  const T* gk, const float* nq, const float* nk, T* dqk, int64_t bt, int64_t h,
+                                  int part, int lane, float dot, float* acc, const QkShape& z) {
+    const int64_t b = bt / z.T, t = bt % z.T, half = z.dh / 2, off = part * z.H * z.dh + h * z.dh;
+    const T* x = qk + bt * z.ld + off;
+    const T* g = (part ? gk : gq) + ((b * z.H + h) * z.T + t) * z.dh;
     const float* sh = s + h * z.dh;
-    for (int part = 0; part < 2; ++part) {
-        const T* x = qk + bt * z.ld + part * d + h * z.dh;
-        const T* g = (part ? gk : gq) + ((b * z.H + h) * z.T + t) * z.dh;
-        const float n = (part ? nk : nq)[row], ie = 1.f / (n + z.eps);
-        float dot = 0;   // r · gy
-        for (int64_t e = 0; e < z.dh; ++e) dot += roped(x, cs, sn, t, e, z.dh) * Io<T>::ld(g[e]) * sh[e];
-        const float c = n > 0 ? dot / (n * (n + z.eps) * (n + z.eps)) : 0.f;
-        auto dr = [&](int64_t e) { return Io<T>::ld(g[e]) * sh[e] * ie - roped(x, cs, sn, t, e, z.dh) * c; };
-        T* out = dqk + bt * 2 * d + part * d + h * z.dh;
-        for (int64_t j = 0; j < z.dh; ++j) {
-            float v = dr(j);
-            if (cs) {
-                v *= cs[t * z.dh + j];
-                v += j < half ? dr(j + half) * sn[t * z.dh + j + half] : -dr(j - half) * sn[t * z.dh + j - half];
-            }
-            out[j] = Io<T>::st(v);
+    const float n = (part ? nk : nq)[bt * z.H + h], ie = 1.f / (n + z.eps);
+    const float c = n > 0 ? dot / (n * (n + z.eps) * (n + z.eps)) : 0.f;
+    auto dr = [&](int64_t e) { return Io<T>::ld(g[e]) * sh[e] * ie - roped(x, cs, sn, t, e, z.dh) * c; };
+    T* out = dqk + bt * z.ld + off;
+    int i = 0;
+    for (int64_t j = lane; j < z.dh; j += kLanes, ++i) {
+        float v = dr(j);
+        if (cs) {
+            v *= cs[t * z.dh + j];
+            v += j < half ? dr(j + half) * sn[t * z.dh + j + half] : -dr(j - half) * sn[t * z.dh + j - half];
         }
+        out[j] = Io<T>::st(v);
+        acc[i] += Io<T>::ld(g[j]) * (roped(x, cs, sn, t, j, z.dh) / (n + z.eps));
     }
 }
 
-// ds_qk's share of the (b, t) rows [r0, r1) for column c = h·d_h + e of d:
-// Σ gq'·RoPE(q)/(‖·‖ + eps) + gk'·RoPE(k)/(‖·‖ + eps) into *ps.
-template <class T>
-NORMLAB_HD void qk_scale_grad_column(const T* qk, const float* cs, const float* sn, const T* gq, const T* gk,
-                                     const float* nq, const float* nk, float* ps, int64_t r0, int64_t r1, int64_t c,
-                                     const QkShape& z) {
-    const int64_t h = c / z.dh, e = c % z.dh, d = z.H * z.dh;
-    float acc = 0;
-    for (int64_t bt = r0; bt < r1; ++bt) {
-        const int64_t b = bt / z.T, t = bt % z.T, row = bt * z.H + h, o = ((b * z.H + h) * z.T + t) * z.dh + e;
-        const float yq = roped(qk + bt * z.ld + h * z.dh, cs, sn, t, e, z.dh) / (nq[row] + z.eps);
-        const float yk = roped(qk + bt * z.ld + d + h * z.dh, cs, sn, t, e, z.dh) / (nk[row] + z.eps);
-        acc += Io<T>::ld(gq[o]) * yq + Io<T>::ld(gk[o]) * yk;
-    }
-    *ps = acc;
+// Backward, last: lane's share of ds_qk over its chunk into ps (the chunk's row of d).
+NORMLAB_HD void qk_scale_grad_store(const float* acc, float* ps, int64_t h, int lane, const QkShape& z) {
+    int i = 0;
+    for (int64_t e = lane; e < z.dh; e += kLanes, ++i) ps[h * z.dh + e] = acc[i];
 }
 
 // ---- NormFormer's FFN LN: LayerNorm(GELU(h)) over a row -----------------

@@ -42,20 +42,23 @@ __device__ float block_sum(float v, float* shared) {
     return s;
 }
 
-__global__ void update_forward(const float* __restrict__ x, const float* __restrict__ h,
+// h (the branch's output) in float32 or bfloat16 (H), read as float; dh written in H.
+template <class H>
+__global__ void update_forward(const float* __restrict__ x, const H* __restrict__ h,
                                const float* __restrict__ alpha, float eps, float* __restrict__ y,
                                float* __restrict__ rh, float* __restrict__ rz, int64_t n) {
+    using io = kernel_bodies::Io<H>;
     __shared__ float shared[kThreads / 32];
     const int64_t row = blockIdx.x;
     const float* xr = x + row * n;
-    const float* hr = h + row * n;
+    const H* hr = h + row * n;
     float* yr = y + row * n;
     float s = 0;
-    for (int64_t i = threadIdx.x; i < n; i += kThreads) s += hr[i] * hr[i];
+    for (int64_t i = threadIdx.x; i < n; i += kThreads) s += io::ld(hr[i]) * io::ld(hr[i]);
     const float nh = sqrtf(block_sum(s, shared)), ih = 1.f / (nh + eps);
     s = 0;
     for (int64_t i = threadIdx.x; i < n; i += kThreads) {
-        const float z = xr[i] + alpha[i] * (hr[i] * ih - xr[i]);
+        const float z = xr[i] + alpha[i] * (io::ld(hr[i]) * ih - xr[i]);
         yr[i] = z;
         s += z * z;
     }
@@ -68,35 +71,42 @@ __global__ void update_forward(const float* __restrict__ x, const float* __restr
 }
 
 // d/dv [v / (‖v‖ + ε)] applied to g: g / (r + ε) − v (v·g) / (r (r + ε)²), r = ‖v‖ (0 when r = 0).
-__global__ void update_backward(const float* __restrict__ x, const float* __restrict__ h,
+// dh's unscaled values wait in registers (at most kUpdatePerThread a thread) between the two sums.
+constexpr int kUpdatePerThread = 16;
+template <class H>
+__global__ void update_backward(const float* __restrict__ x, const H* __restrict__ h,
                                 const float* __restrict__ alpha, const float* __restrict__ rh,
                                 const float* __restrict__ rz, const float* __restrict__ gy, float eps,
-                                float* __restrict__ dx, float* __restrict__ dh, float* __restrict__ dalpha_rows,
+                                float* __restrict__ dx, H* __restrict__ dh, float* __restrict__ dalpha_rows,
                                 int64_t n) {
+    using io = kernel_bodies::Io<H>;
     __shared__ float shared[kThreads / 32];
     const int64_t row = blockIdx.x;
-    const float *xr = x + row * n, *hr = h + row * n, *gr = gy + row * n;
+    const float *xr = x + row * n, *gr = gy + row * n;
+    const H* hr = h + row * n;
     const float nh = rh[row], nz = rz[row], ih = 1.f / (nh + eps), iz = 1.f / (nz + eps);
     float s = 0;   // z · gy
     for (int64_t i = threadIdx.x; i < n; i += kThreads) {
-        const float z = xr[i] + alpha[i] * (hr[i] * ih - xr[i]);
+        const float z = xr[i] + alpha[i] * (io::ld(hr[i]) * ih - xr[i]);
         s += z * gr[i];
     }
     const float zg = block_sum(s, shared);
     const float cz = nz > 0 ? zg / (nz * (nz + eps) * (nz + eps)) : 0.f;
     s = 0;         // h · (α ⊙ gz)
-    for (int64_t i = threadIdx.x; i < n; i += kThreads) {
-        const float hn = hr[i] * ih, z = xr[i] + alpha[i] * (hn - xr[i]);
+    float ghn[kUpdatePerThread];
+    int k = 0;
+    for (int64_t i = threadIdx.x; i < n; i += kThreads, ++k) {
+        const float hv = io::ld(hr[i]), hn = hv * ih, z = xr[i] + alpha[i] * (hn - xr[i]);
         const float gz = gr[i] * iz - z * cz;
         dx[row * n + i] = gz * (1.f - alpha[i]);
         dalpha_rows[row * n + i] = gz * (hn - xr[i]);
-        const float ghn = gz * alpha[i];
-        dh[row * n + i] = ghn;   // finished below
-        s += hr[i] * ghn;
+        ghn[k] = gz * alpha[i];
+        s += hv * ghn[k];
     }
     const float hg = block_sum(s, shared);
     const float ch = nh > 0 ? hg / (nh * (nh + eps) * (nh + eps)) : 0.f;
-    for (int64_t i = threadIdx.x; i < n; i += kThreads) dh[row * n + i] = dh[row * n + i] * ih - hr[i] * ch;
+    k = 0;
+    for (int64_t i = threadIdx.x; i < n; i += kThreads, ++k) dh[row * n + i] = io::st(ghn[k] * ih - io::ld(hr[i]) * ch);
 }
 
 namespace kb = normlab::kernel_bodies;
@@ -123,27 +133,43 @@ __global__ void swiglu_backward_kernel(const T* h, const float* su, const float*
         kb::swiglu_backward_column(h, su, sv, da, dh, psu + blockIdx.y * f + j, psv + blockIdx.y * f + j, r0, r1, j, f);
 }
 
+// The sum of v over the warp's lanes, the same bits in every lane (each step adds a pair
+// in both lanes, and a + b = b + a).
+__device__ float warp_sum(float v) {
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+
+// nGPT's queries and keys: a warp a row (b, t, h), q then k.
 template <class T>
 __global__ void qk_forward_kernel(const T* qk, const float* cs, const float* sn, const float* s, T* qo, T* ko,
                                   float* nq, float* nk, kb::QkShape z) {
-    const int64_t row = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-    if (row < z.B * z.T * z.H) kb::qk_forward_row(qk, cs, sn, s, qo, ko, nq, nk, row, z);
+    const int64_t row = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / kb::kLanes;
+    const int lane = static_cast<int>(threadIdx.x % kb::kLanes);
+    if (row >= z.B * z.T * z.H) return;   // the whole warp: a row is a warp's
+    for (int part = 0; part < 2; ++part) {
+        const float n = sqrtf(warp_sum(kb::qk_forward_sumsq(qk, cs, sn, row, part, lane, z)));
+        kb::qk_forward_store(qk, cs, sn, s, qo, ko, nq, nk, row, part, lane, n, z);
+    }
 }
 
+// Backward: a warp a head and a chunk of (b, t) rows; dq, dk of each, ds_qk's share of the chunk.
 template <class T>
 __global__ void qk_backward_kernel(const T* qk, const float* cs, const float* sn, const float* s, const T* gq,
-                                   const T* gk, const float* nq, const float* nk, T* dqk, kb::QkShape z) {
-    const int64_t row = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-    if (row < z.B * z.T * z.H) kb::qk_backward_row(qk, cs, sn, s, gq, gk, nq, nk, dqk, row, z);
-}
-
-template <class T>
-__global__ void qk_scale_grad_kernel(const T* qk, const float* cs, const float* sn, const T* gq, const T* gk,
-                                     const float* nq, const float* nk, float* ps, kb::QkShape z) {
-    int64_t c, r0, r1;
-    const int64_t d = z.H * z.dh;
-    if (column_chunk(z.B * z.T, d, c, r0, r1))
-        kb::qk_scale_grad_column(qk, cs, sn, gq, gk, nq, nk, ps + blockIdx.y * d + c, r0, r1, c, z);
+                                   const T* gk, const float* nq, const float* nk, T* dqk, float* ps, kb::QkShape z) {
+    const int64_t w = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / kb::kLanes;
+    const int lane = static_cast<int>(threadIdx.x % kb::kLanes);
+    const int64_t bt = z.B * z.T, h = w % z.H, chunk = w / z.H;
+    if (chunk >= kb::qk_chunks(bt)) return;
+    float acc[kb::kQkPerLane] = {};
+    const int64_t r0 = chunk * kb::qk_rows_per_chunk(), r1 = r0 + kb::qk_rows_per_chunk() < bt ? r0 + kb::qk_rows_per_chunk() : bt;
+    for (int64_t r = r0; r < r1; ++r) {
+        for (int part = 0; part < 2; ++part) {
+            const float dot = warp_sum(kb::qk_backward_dot(qk, cs, sn, s, gq, gk, r, h, part, lane, z));
+            kb::qk_backward_store(qk, cs, sn, s, gq, gk, nq, nk, dqk, r, h, part, lane, dot, acc, z);
+        }
+    }
+    kb::qk_scale_grad_store(acc, ps + chunk * z.H * z.dh, h, lane, z);
 }
 
 // LayerNorm(GELU(h)): a block a row, the phases of cuda_kernel_bodies.h between block sums.
@@ -226,28 +252,17 @@ __global__ void res_ln_param_grad_kernel(const float* s, const float* x, const f
     }
 }
 
-unsigned row_blocks(int64_t rows) { return static_cast<unsigned>((rows + kThreads - 1) / kThreads); }
+// Blocks of kThreads for one warp each of `warps`.
+unsigned warp_blocks(int64_t warps) {
+    constexpr int64_t per_block = kThreads / kb::kLanes;
+    return static_cast<unsigned>((warps + per_block - 1) / per_block);
+}
 
 dim3 column_grid(int64_t rows, int64_t f) {
     return dim3(static_cast<unsigned>((f + kThreads - 1) / kThreads), static_cast<unsigned>(kb::row_chunks(rows)));
 }
 
 }  // namespace
-
-void ngpt_update_forward(const float* x, const float* h, const float* alpha, float eps, float* y, float* rh,
-                         float* rz, int64_t rows, int64_t n, void* stream) {
-    if (rows == 0) return;
-    update_forward<<<static_cast<unsigned>(rows), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(x, h, alpha, eps, y,
-                                                                                                    rh, rz, n);
-}
-
-void ngpt_update_backward(const float* x, const float* h, const float* alpha, const float* rh, const float* rz,
-                          const float* gy, float eps, float* dx, float* dh, float* dalpha_rows, int64_t rows,
-                          int64_t n, void* stream) {
-    if (rows == 0) return;
-    update_backward<<<static_cast<unsigned>(rows), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
-        x, h, alpha, rh, rz, gy, eps, dx, dh, dalpha_rows, n);
-}
 
 namespace {
 // Calls f with a value of the storage type: one launch written for both.
@@ -284,7 +299,7 @@ void ngpt_qk_forward(const void* qk, const float* cs, const float* sn, const flo
     if (rows == 0) return;
     by_storage(bf16, [&](auto tag) {
         using T = decltype(tag);
-        qk_forward_kernel<<<row_blocks(rows), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
+        qk_forward_kernel<<<warp_blocks(rows), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
             static_cast<const T*>(qk), cs, sn, s, static_cast<T*>(qo), static_cast<T*>(ko), nq, nk, z);
     });
 }
@@ -292,16 +307,40 @@ void ngpt_qk_forward(const void* qk, const float* cs, const float* sn, const flo
 void ngpt_qk_backward(const void* qk, const float* cs, const float* sn, const float* s, const void* gq, const void* gk,
                       const float* nq, const float* nk, void* dqk, float* ps, const QkDims& z, bool bf16,
                       void* stream) {
-    const int64_t rows = z.B * z.T * z.H;
-    if (rows == 0) return;
-    const auto st = static_cast<cudaStream_t>(stream);
+    const int64_t warps = qk_chunks(z.B * z.T) * z.H;
+    if (warps == 0) return;
     by_storage(bf16, [&](auto tag) {
         using T = decltype(tag);
         const auto *q = static_cast<const T*>(qk), *g1 = static_cast<const T*>(gq), *g2 = static_cast<const T*>(gk);
-        qk_backward_kernel<<<row_blocks(rows), kThreads, 0, st>>>(q, cs, sn, s, g1, g2, nq, nk, static_cast<T*>(dqk), z);
-        qk_scale_grad_kernel<<<column_grid(z.B * z.T, z.H * z.dh), kThreads, 0, st>>>(q, cs, sn, g1, g2, nq, nk, ps, z);
+        qk_backward_kernel<<<warp_blocks(warps), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
+            q, cs, sn, s, g1, g2, nq, nk, static_cast<T*>(dqk), ps, z);
     });
 }
+
+int64_t qk_chunks(int64_t bt) { return kb::qk_chunks(bt); }
+
+void ngpt_update_forward(const float* x, const void* h, const float* alpha, float eps, float* y, float* rh, float* rz,
+                         int64_t rows, int64_t n, bool h_bf16, void* stream) {
+    if (rows == 0) return;
+    by_storage(h_bf16, [&](auto tag) {
+        using T = decltype(tag);
+        update_forward<<<static_cast<unsigned>(rows), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
+            x, static_cast<const T*>(h), alpha, eps, y, rh, rz, n);
+    });
+}
+
+void ngpt_update_backward(const float* x, const void* h, const float* alpha, const float* rh, const float* rz,
+                          const float* gy, float eps, float* dx, void* dh, float* dalpha_rows, int64_t rows, int64_t n,
+                          bool h_bf16, void* stream) {
+    if (rows == 0) return;
+    by_storage(h_bf16, [&](auto tag) {
+        using T = decltype(tag);
+        update_backward<<<static_cast<unsigned>(rows), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
+            x, static_cast<const T*>(h), alpha, rh, rz, gy, eps, dx, static_cast<T*>(dh), dalpha_rows, n);
+    });
+}
+
+int64_t ngpt_update_max_width() { return static_cast<int64_t>(kThreads) * kUpdatePerThread; }
 
 int64_t row_chunks(int64_t rows) { return kb::row_chunks(rows); }
 

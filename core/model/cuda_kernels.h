@@ -11,14 +11,17 @@
 namespace normlab::cuda_kernels {
 
 // nGPT's residual update y = N(x + α ⊙ (N(h) − x)), N(v) = v / (‖v‖₂ + eps).
-// Writes y and each row's ‖h‖ (rh) and ‖x + α ⊙ (N(h) − x)‖ (rz).
-void ngpt_update_forward(const float* x, const float* h, const float* alpha, float eps, float* y, float* rh,
-                         float* rz, int64_t rows, int64_t n, void* stream);
-// Its gradient: dx, dh, and per row gz ⊙ (N(h) − x) into dalpha_rows (rows × n;
-// summed over rows by the caller, deterministic).
-void ngpt_update_backward(const float* x, const float* h, const float* alpha, const float* rh, const float* rz,
-                          const float* gy, float eps, float* dx, float* dh, float* dalpha_rows, int64_t rows,
-                          int64_t n, void* stream);
+// Writes y and each row's ‖h‖ (rh) and ‖x + α ⊙ (N(h) − x)‖ (rz). x, α, y
+// float32; h, the branch's output, float32 or bfloat16 (`h_bf16`: read as
+// it comes out of a bf16 layer, no cast). Rows of n ≤ ngpt_update_max_width().
+void ngpt_update_forward(const float* x, const void* h, const float* alpha, float eps, float* y, float* rh, float* rz,
+                         int64_t rows, int64_t n, bool h_bf16, void* stream);
+// Its gradient: dx (float32), dh (h's type), and per row gz ⊙ (N(h) − x) into
+// dalpha_rows (rows × n; summed over rows by the caller, deterministic).
+void ngpt_update_backward(const float* x, const void* h, const float* alpha, const float* rh, const float* rz,
+                          const float* gy, float eps, float* dx, void* dh, float* dalpha_rows, int64_t rows, int64_t n,
+                          bool h_bf16, void* stream);
+int64_t ngpt_update_max_width();
 
 // SwiGLU of the packed projection h = [u | g] (rows × 2f): a = (u·s_u)·silu(g·s_v)
 // (rows × f), in float32 or bfloat16 storage (`bf16`), arithmetic in float;
@@ -42,11 +45,13 @@ int64_t row_chunks(int64_t rows);
 using QkDims = kernel_bodies::QkShape;   // B, T, H, d_h, ld, eps
 void ngpt_qk_forward(const void* qk, const float* cs, const float* sn, const float* s, void* qo, void* ko, float* nq,
                      float* nk, const QkDims& dims, bool bf16, void* stream);
-// Its gradient: dqk (B·T rows of 2d, contiguous) from gq, gk (B, H, T, d_h), and
-// each chunk of (b, t) rows' share of ds_qk in ps (row_chunks(B·T) × d).
+// Its gradient: the q | k part of dqk (the projection's gradient, B·T rows `ld`
+// apart) from gq, gk (B, H, T, d_h), and each chunk of qk_rows_per_chunk (b, t)
+// rows' share of ds_qk in ps (qk_chunks(B·T) × d).
 void ngpt_qk_backward(const void* qk, const float* cs, const float* sn, const float* s, const void* gq, const void* gk,
                       const float* nq, const float* nk, void* dqk, float* ps, const QkDims& dims, bool bf16,
                       void* stream);
+int64_t qk_chunks(int64_t bt);
 
 // NormFormer's FFN LN: out = LayerNorm(GELU(h)) over rows of n with gain γ and
 // bias β (float32, n each), h and out in float32 or bfloat16; each row's mean

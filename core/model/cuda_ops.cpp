@@ -35,7 +35,9 @@ torch::Tensor floats(const torch::Tensor& t, at::IntArrayRef sizes) {
 }
 
 // nGPT's residual update, one kernel each way; saves the inputs and two norms
-// a row, and recomputes the rest in the backward pass.
+// a row, and recomputes the rest in the backward pass. The branch's output h
+// comes as the branch made it (bf16 under autocast: no cast to float32 and back
+// for its gradient, ~6 ms of nGPT's step at GPT-2 small's shape on an H200).
 struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& x_in, const torch::Tensor& h_in,
                                  const torch::Tensor& alpha_in, double eps) {
@@ -45,9 +47,9 @@ struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
         const int64_t n = x.size(-1), rows = x.numel() / n;
         auto y = torch::empty_like(x);
         auto rh = floats(x, {rows}), rz = floats(x, {rows});
-        cuda_kernels::ngpt_update_forward(x.data_ptr<float>(), h.data_ptr<float>(), alpha.data_ptr<float>(),
+        cuda_kernels::ngpt_update_forward(x.data_ptr<float>(), h.data_ptr(), alpha.data_ptr<float>(),
                                           static_cast<float>(eps), y.data_ptr<float>(), rh.data_ptr<float>(),
-                                          rz.data_ptr<float>(), rows, n, stream());
+                                          rz.data_ptr<float>(), rows, n, bf16(h), stream());
         C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         ctx->save_for_backward({x, h, alpha, rh, rz});
         ctx->saved_data["eps"] = eps;
@@ -59,11 +61,11 @@ struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
         const c10::cuda::CUDAGuard guard(x.device());
         const auto g = grads[0].contiguous();
         const int64_t n = x.size(-1), rows = x.numel() / n;
-        auto dx = torch::empty_like(x), dh = torch::empty_like(x), da = torch::empty_like(x);
-        cuda_kernels::ngpt_update_backward(x.data_ptr<float>(), h.data_ptr<float>(), alpha.data_ptr<float>(),
+        auto dx = torch::empty_like(x), dh = torch::empty_like(h), da = torch::empty_like(x);
+        cuda_kernels::ngpt_update_backward(x.data_ptr<float>(), h.data_ptr(), alpha.data_ptr<float>(),
                                            rh.data_ptr<float>(), rz.data_ptr<float>(), g.data_ptr<float>(),
                                            static_cast<float>(ctx->saved_data["eps"].toDouble()), dx.data_ptr<float>(),
-                                           dh.data_ptr<float>(), da.data_ptr<float>(), rows, n, stream());
+                                           dh.data_ptr(), da.data_ptr<float>(), rows, n, bf16(h), stream());
         C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         return {dx, dh, da.view({rows, n}).sum(0).view(alpha.sizes()), torch::Tensor()};
     }
@@ -106,49 +108,57 @@ struct SwiGLUFn : torch::autograd::Function<SwiGLUFn> {
 };
 
 // nGPT's queries and keys from the packed projection: RoPE, the unit norm and
-// s_qk in one kernel forward and two backward (cuda_kernel_bodies.h). Saves
-// the projection's q | k part (the projection stays alive anyway), the tables,
-// s_qk and a norm a head and token; the rest is recomputed in the backward pass.
+// s_qk in one kernel each way (cuda_kernel_bodies.h). Takes the whole projection
+// and returns q', k' and v (a view of the projection's v part, as attention reads
+// it), so that the backward pass writes the projection's gradient once: the
+// kernel its q | k part, a copy dv. Saves the projection (alive anyway), the
+// tables, s_qk and a norm a head and token; the rest is recomputed backward.
 struct NgptQkFn : torch::autograd::Function<NgptQkFn> {
-    static cuda_kernels::QkDims dims(const torch::Tensor& qk, int64_t H, double eps) {
-        const int64_t d = qk.size(2) / 2;
-        return {qk.size(0), qk.size(1), H, d / H, qk.stride(1), static_cast<float>(eps)};
+    static cuda_kernels::QkDims dims(const torch::Tensor& proj, int64_t H, double eps) {
+        const int64_t d = proj.size(2) / 3;
+        return {proj.size(0), proj.size(1), H, d / H, proj.stride(1), static_cast<float>(eps)};
+    }
+    static torch::Tensor v_part(const torch::Tensor& proj, const cuda_kernels::QkDims& z) {   // (B, H, T, d_h)
+        return proj.view({z.B, z.T, 3, z.H, z.dh}).select(2, 2).permute({0, 2, 1, 3});
     }
     static const float* table(const torch::Tensor& t) { return t.numel() ? t.data_ptr<float>() : nullptr; }
-    static variable_list forward(AutogradContext* ctx, const torch::Tensor& qk, const torch::Tensor& s,
+    static variable_list forward(AutogradContext* ctx, const torch::Tensor& proj, const torch::Tensor& s,
                                  const torch::Tensor& cos, const torch::Tensor& sin, int64_t H, double eps) {
-        const FunctionScope scope("normlab::ngpt_qk", qk);
-        const c10::cuda::CUDAGuard guard(qk.device());
-        const auto z = dims(qk, H, eps);
-        auto q = torch::empty({z.B, H, z.T, z.dh}, qk.options()), k = torch::empty_like(q);
-        auto nq = floats(qk, {z.B * z.T * H}), nk = floats(qk, {z.B * z.T * H});
+        const FunctionScope scope("normlab::ngpt_qk", proj);
+        const c10::cuda::CUDAGuard guard(proj.device());
+        const auto z = dims(proj, H, eps);
+        auto q = torch::empty({z.B, H, z.T, z.dh}, proj.options()), k = torch::empty_like(q);
+        auto nq = floats(proj, {z.B * z.T * H}), nk = floats(proj, {z.B * z.T * H});
         const auto sc = s.contiguous();
-        cuda_kernels::ngpt_qk_forward(qk.data_ptr(), table(cos), table(sin), sc.data_ptr<float>(), q.data_ptr(),
+        cuda_kernels::ngpt_qk_forward(proj.data_ptr(), table(cos), table(sin), sc.data_ptr<float>(), q.data_ptr(),
                                       k.data_ptr(), nq.data_ptr<float>(), nk.data_ptr<float>(), z,
-                                      bf16(qk), stream());
+                                      bf16(proj), stream());
         C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
-        ctx->save_for_backward({qk, sc, cos, sin, nq, nk});
+        ctx->save_for_backward({proj, sc, cos, sin, nq, nk});
         ctx->saved_data["H"] = H;
         ctx->saved_data["eps"] = eps;
-        return {q, k};
+        return {q, k, v_part(proj, z)};
     }
     static variable_list backward(AutogradContext* ctx, variable_list grads) {
         const auto saved = ctx->get_saved_variables();
-        const auto &qk = saved[0], &s = saved[1], &cos = saved[2], &sin = saved[3], &nq = saved[4], &nk = saved[5];
-        const c10::cuda::CUDAGuard guard(qk.device());
-        const auto z = dims(qk, ctx->saved_data["H"].toInt(), ctx->saved_data["eps"].toDouble());
+        const auto &proj = saved[0], &s = saved[1], &cos = saved[2], &sin = saved[3], &nq = saved[4], &nk = saved[5];
+        const c10::cuda::CUDAGuard guard(proj.device());
+        const auto z = dims(proj, ctx->saved_data["H"].toInt(), ctx->saved_data["eps"].toDouble());
         auto grad = [&](const torch::Tensor& g) {   // an unused output's gradient comes undefined
-            return g.defined() ? g.to(qk.scalar_type()).contiguous()
-                               : torch::zeros({z.B, z.H, z.T, z.dh}, qk.options());
+            return g.defined() ? g.to(proj.scalar_type()).contiguous()
+                               : torch::zeros({z.B, z.H, z.T, z.dh}, proj.options());
         };
         const auto gq = grad(grads[0]), gk = grad(grads[1]);
-        auto dqk = torch::empty({z.B, z.T, 2 * z.H * z.dh}, qk.options());
-        auto ps = floats(qk, {cuda_kernels::row_chunks(z.B * z.T), z.H * z.dh});
-        cuda_kernels::ngpt_qk_backward(qk.data_ptr(), table(cos), table(sin), s.data_ptr<float>(), gq.data_ptr(),
-                                       gk.data_ptr(), nq.data_ptr<float>(), nk.data_ptr<float>(), dqk.data_ptr(),
-                                       ps.data_ptr<float>(), z, bf16(qk), stream());
+        auto dproj = torch::empty({z.B, z.T, 3 * z.H * z.dh}, proj.options());
+        auto ps = floats(proj, {cuda_kernels::qk_chunks(z.B * z.T), z.H * z.dh});
+        cuda_kernels::ngpt_qk_backward(proj.data_ptr(), table(cos), table(sin), s.data_ptr<float>(), gq.data_ptr(),
+                                       gk.data_ptr(), nq.data_ptr<float>(), nk.data_ptr<float>(), dproj.data_ptr(),
+                                       ps.data_ptr<float>(), z, bf16(proj), stream());
         C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
-        return {dqk, ps.sum(0), torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor()};
+        auto dv = v_part(dproj, z);
+        if (grads[2].defined()) dv.copy_(grads[2]);
+        else dv.zero_();
+        return {dproj, ps.sum(0), torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor()};
     }
 };
 
@@ -258,8 +268,9 @@ bool float_on(const torch::Tensor& t, const torch::Device& d) {
 }  // namespace
 
 bool ngpt_update_applies(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha) {
-    return kernel_gpu(x) && x.numel() > 0 && float_on(x, x.device()) && float_on(h, x.device()) &&
-           float_on(alpha, x.device()) && x.sizes() == h.sizes() && alpha.numel() == x.size(-1);
+    return kernel_gpu(x) && x.numel() > 0 && float_on(x, x.device()) && kernel_storage(h) && h.device() == x.device() &&
+           float_on(alpha, x.device()) && x.sizes() == h.sizes() && alpha.numel() == x.size(-1) &&
+           x.size(-1) <= cuda_kernels::ngpt_update_max_width();
 }
 
 torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha, double eps) {
@@ -297,7 +308,7 @@ bool ngpt_qk_applies(const torch::Tensor& proj, int64_t H, const torch::Tensor& 
     if (!kernel_gpu(proj) || proj.dim() != 3 || !proj.is_contiguous() || proj.numel() == 0 || H <= 0) return false;
     if (!kernel_storage(proj)) return false;
     const int64_t d = proj.size(2) / 3, T = proj.size(1);
-    if (proj.size(2) != 3 * d || d % H != 0 || (d / H) % 2 != 0) return false;
+    if (proj.size(2) != 3 * d || d % H != 0 || (d / H) % 2 != 0 || d / H > 32 * kernel_bodies::kQkPerLane) return false;
     if (!float_on(s, proj.device()) || s.numel() != d || !s.is_contiguous()) return false;
     if (cos.defined() != sin.defined()) return false;
     auto table_ok = [&](const torch::Tensor& t) {
@@ -306,13 +317,13 @@ bool ngpt_qk_applies(const torch::Tensor& proj, int64_t H, const torch::Tensor& 
     return !cos.defined() || (table_ok(cos) && table_ok(sin));
 }
 
-std::pair<torch::Tensor, torch::Tensor> ngpt_qk(const torch::Tensor& proj, int64_t H, const torch::Tensor& cos,
-                                                const torch::Tensor& sin, const torch::Tensor& s, double eps) {
+std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> ngpt_qk(const torch::Tensor& proj, int64_t H,
+                                                               const torch::Tensor& cos, const torch::Tensor& sin,
+                                                               const torch::Tensor& s, double eps) {
     const auto none = floats(proj, {0});
     const int64_t d = proj.size(2) / 3;
-    auto out = NgptQkFn::apply(proj.narrow(2, 0, 2 * d), s.view({d}), cos.defined() ? cos : none,
-                               sin.defined() ? sin : none, H, eps);
-    return {out[0], out[1]};
+    auto out = NgptQkFn::apply(proj, s.view({d}), cos.defined() ? cos : none, sin.defined() ? sin : none, H, eps);
+    return {out[0], out[1], out[2]};
 }
 
 bool residual_layer_norm_applies(const torch::Tensor& x, const torch::Tensor& f, const torch::Tensor& lam,

@@ -28,13 +28,14 @@ torch::Tensor gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma
 
 // nGPT's queries and keys from the packed projection proj (B, T, 3d) [q | k | v],
 // float32 or bfloat16 on a CUDA device: q' = RoPE(q) / (‖RoPE(q)‖ + eps) ⊙ s
-// per head, the same for k, as (B, H, T, d_h) of proj's type. cos, sin: RoPE's
-// (T, d_h) float32 tables or undefined (no RoPE); s: s_qk's effective values
-// (d, float32).
+// per head, the same for k, as (B, H, T, d_h) of proj's type, and v, proj's v
+// part as (B, H, T, d_h) (a view). cos, sin: RoPE's (T, d_h) float32 tables or
+// undefined (no RoPE); s: s_qk's effective values (d, float32).
 bool ngpt_qk_applies(const torch::Tensor& proj, int64_t H, const torch::Tensor& cos, const torch::Tensor& sin,
                      const torch::Tensor& s);
-std::pair<torch::Tensor, torch::Tensor> ngpt_qk(const torch::Tensor& proj, int64_t H, const torch::Tensor& cos,
-                                                const torch::Tensor& sin, const torch::Tensor& s, double eps);
+std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> ngpt_qk(const torch::Tensor& proj, int64_t H,
+                                                               const torch::Tensor& cos, const torch::Tensor& sin,
+                                                               const torch::Tensor& s, double eps);
 
 // The residual add and the LayerNorm after it: s = a·(λ ⊙ x) + b·f and
 // y = LayerNorm(s)·γ + β over the last dimension (Post-LN, Pre-LN, NormFormer's

@@ -374,10 +374,12 @@ torch::Tensor fused_unit_norm(const torch::Tensor& x, double eps) {
     return UnitNormFn::apply(x, eps)[0];
 }
 
-torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha, double eps) {
+torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h_in, const torch::Tensor& alpha, double eps) {
 #ifdef NORMLAB_CUDA_KERNELS
-    if (cuda_kernels_enabled() && cuda_ops::ngpt_update_applies(x, h, alpha)) return cuda_ops::ngpt_update(x, h, alpha, eps);
+    if (cuda_kernels_enabled() && cuda_ops::ngpt_update_applies(x, h_in, alpha))
+        return cuda_ops::ngpt_update(x, h_in, alpha, eps);
 #endif
+    const auto h = h_in.scalar_type() == x.scalar_type() ? h_in : h_in.to(x.scalar_type());
     if (fused_kernels_enabled() && x.device().is_cpu() && x.scalar_type() == torch::kFloat && x.numel() > 0 &&
         alpha.numel() == x.size(-1))
         return NgptUpdateFn::apply(x, h, alpha, eps)[0];
@@ -429,17 +431,6 @@ bool residual_layer_norm(const torch::Tensor& x, const torch::Tensor& f, const t
 
 void set_residual_layer_norm_on_cpu(bool on) { g_residual_ln_on_cpu = on; }
 int64_t residual_layer_norm_calls() { return g_residual_ln_calls.load(); }
-
-bool ngpt_queries_keys(const torch::Tensor& proj, int64_t n_heads, const torch::Tensor& cos, const torch::Tensor& sin,
-                       const torch::Tensor& s_qk, double eps, torch::Tensor& q, torch::Tensor& k) {
-#ifdef NORMLAB_CUDA_KERNELS
-    if (cuda_kernels_enabled() && cuda_ops::ngpt_qk_applies(proj, n_heads, cos, sin, s_qk)) {
-        std::tie(q, k) = cuda_ops::ngpt_qk(proj, n_heads, cos, sin, s_qk, eps);
-        return true;
-    }
-#endif
-    return false;
-}
 
 torch::Tensor swiglu(const torch::Tensor& h, const torch::Tensor& su, const torch::Tensor& sv) {
 #ifdef NORMLAB_CUDA_KERNELS

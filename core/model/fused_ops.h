@@ -39,20 +39,25 @@ torch::Tensor fused_causal_attention_packed(const torch::Tensor& qkv, int64_t n_
 // x / (‖x‖₂ + eps) over the last dimension through the fused kernel.
 torch::Tensor fused_unit_norm(const torch::Tensor& x, double eps);
 // nGPT's residual update norm(x + α ⊙ (norm(h) − x)) over the last dimension;
-// one fused pass on fp32 CPU tensors, the eager ops elsewhere.
+// one fused pass on fp32 CPU tensors, NormLab's CUDA kernel on a GPU (h float32
+// or bfloat16, read as it comes), the eager ops elsewhere (h cast to x's type).
 torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha, double eps);
 // SwiGLU of a packed projection h = [u | g]: (u·s_u)·silu(g·s_v), the scalers
 // optional (undefined: 1). swiglu picks NormLab's CUDA kernel, the fused CPU
 // kernel or the eager ops; fused_swiglu is the CPU kernel (fp32 CPU tensors).
 torch::Tensor swiglu(const torch::Tensor& h, const torch::Tensor& su = {}, const torch::Tensor& sv = {});
 torch::Tensor fused_swiglu(const torch::Tensor& h, const torch::Tensor& su = {}, const torch::Tensor& sv = {});
+// The packed projection proj (B, T, 3d) [q | k | v] as q, k, v (B, H, T, d_h),
+// views of it (of a contiguous copy if it is not), whose gradients come back as
+// one (B, T, 3d) tensor written once (attention_heads.cpp).
+std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> split_heads(const torch::Tensor& proj, int64_t n_heads);
 // nGPT's queries and keys in one CUDA kernel where NormLab's CUDA kernels are on
 // and apply (cuda_ops.h): from the packed projection proj (B, T, 3d), q and k
 // ← RoPE (cos, sin: (T, d_h) tables, or undefined), the unit norm with eps, ⊙
-// s_qk (d) per head, as (B, H, T, d_h). False (q, k untouched) where they do not
-// apply: the caller runs the eager ops.
+// s_qk (d) per head, as (B, H, T, d_h), and v, proj's v part as (B, H, T, d_h).
+// False (q, k, v untouched) where they do not apply: the caller runs the eager ops.
 bool ngpt_queries_keys(const torch::Tensor& proj, int64_t n_heads, const torch::Tensor& cos, const torch::Tensor& sin,
-                       const torch::Tensor& s_qk, double eps, torch::Tensor& q, torch::Tensor& k);
+                       const torch::Tensor& s_qk, double eps, torch::Tensor& q, torch::Tensor& k, torch::Tensor& v);
 // LayerNorm(GELU(h)) over the last dimension with gain γ and bias β through a
 // fused kernel: NormLab's CUDA kernel where it is on and applies, the CPU's
 // for fp32 CPU tensors; undefined where neither does (the caller runs GELU and

@@ -135,15 +135,14 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor
         // q, k, v are read in place from the projection; the gradient comes back packed.
         y = fused_causal_attention_packed(proj, H, scale, cap ? &max_logit : nullptr);
     } else {
-        auto qkv_ = proj.view({B, T, 3, H, dh}).permute({2, 0, 3, 1, 4});  // (3, B, H, T, d_h)
-        auto q = qkv_[0], k = qkv_[1], v = qkv_[2];                       // (B, H, T, d_h)
-        torch::Tensor sqk;                                                 // nGPT: s_qk's effective values (d)
+        torch::Tensor q, k, v, sqk;   // q, k, v: (B, H, T, d_h); nGPT: s_qk's effective values (d)
         if (cfg.layout == Layout::NGPT) {
             sqk = ngpt_scaled(s_qk, 1.0, 1.0 / std::sqrt(static_cast<double>(d)));
             scale = std::sqrt(static_cast<double>(dh));                    // logits = cos·d_h^(1/2)·s_qk²
         }
         // nGPT on a GPU: RoPE, the unit norm and s_qk as one CUDA kernel (NORMLAB_CUDA_KERNELS).
-        if (!(sqk.defined() && cfg.ngpt.qk_norm && ngpt_queries_keys(proj, H, cos, sin, sqk, cfg.ngpt.eps, q, k))) {
+        if (!(sqk.defined() && cfg.ngpt.qk_norm && ngpt_queries_keys(proj, H, cos, sin, sqk, cfg.ngpt.eps, q, k, v))) {
+            std::tie(q, k, v) = split_heads(proj, H);
             if (cos.defined()) {
                 q = q * cos + rotate_half(q) * sin;
                 k = k * cos + rotate_half(k) * sin;
@@ -277,9 +276,9 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x_in, double branch, const
         auto aA = ngpt_scaled(alpha_A, cfg.ngpt.alpha_init, base).abs();
         auto aM = ngpt_scaled(alpha_M, cfg.ngpt.alpha_init, base).abs();
         // Under bf16 autocast the branches come out in bf16; nGPT's normalizations and update stay fp32.
-        auto fp32 = [](const torch::Tensor& t) { return t.scalar_type() == torch::kFloat ? t : t.to(torch::kFloat); };
-        x = ngpt_update(x, fp32(attn(x, cos, sin, cap)), aA, eps);
-        return ngpt_update(x, fp32(mlp(x, cap)), aM, eps);
+        // (the branch's output in its own type: ngpt_update casts it where its kernel does not read it)
+        x = ngpt_update(x, attn(x, cos, sin, cap), aA, eps);
+        return ngpt_update(x, mlp(x, cap), aM, eps);
     }
     // α: DeepNorm's residual weight (2N)^¼ (1 when off); α_t: BranchNorm's
     // branch weight at this step (1 when off). Multiplying by 1 is skipped.
