@@ -89,22 +89,29 @@ def main():
             print(f"   steady state ({st['steps']} steps): a step every {st['step_ms']:.2f} ms; GPU busy {st['busy_ms']:.2f} ms,"
                   f" idle {st['idle_in_step_ms']:.2f} ms inside the step and {st['between_steps_ms']:.2f} ms between steps")
         if s["parts"]:
-            print("   by part of the model (GPU ms per step): "
-                  + ", ".join(f"{k} {v:.1f}" for k, v in s["parts"].items())
+            # once running: the steady steps alone, where the trace has them; else every step, warm-up included
+            steady = "steady_parts" in s
+            parts, ops = (s["steady_parts"], s["steady_ops"]) if steady else (s["parts"], s["ops"])
+            print(f"   by part of the model (GPU ms per step, {'the steady steps' if steady else 'every step'}): "
+                  + ", ".join(f"{k} {v:.1f}" for k, v in parts.items())
                   + (f"; no operator: {s['unattributed_ms']:.1f}" if s["unattributed_ms"] >= 0.05 else ""))
-            for part, name, shape, ms in s["ops"]:
+            if steady:
+                print("   every step, warm-up and the run's start and end included: "
+                      + ", ".join(f"{k} {v:.1f}" for k, v in s["parts"].items()))
+            for part, name, shape, ms in ops:
                 print(f"   {ms:7.2f} ms  {part:22} {name} {shape}")
     with_parts = [x for x in sums if x.get("parts")]
+    key = "steady_parts" if all("steady_parts" in x for x in with_parts) else "parts"
     if len(with_parts) > 1:
         # side by side: GPU ms per step of each part, in the first trace's order
         names = [os.path.basename(x["path"]) for x in with_parts]
-        rows = list(with_parts[0]["parts"])
-        rows += sorted({k for x in with_parts[1:] for k in x["parts"]} - set(rows))
+        rows = list(with_parts[0][key])
+        rows += sorted({k for x in with_parts[1:] for k in x[key]} - set(rows))
         w = max(len(r) for r in rows)
-        print("== by part, GPU ms per step: " + " | ".join(names))
+        print(f"== by part, GPU ms per step{' (the steady steps)' if key == 'steady_parts' else ''}: " + " | ".join(names))
         for r in rows:
-            print(f"   {r:{w}}  " + "  ".join(f"{x['parts'].get(r, 0.0):8.2f}" for x in with_parts))
-        print(f"   {'total':{w}}  " + "  ".join(f"{sum(x['parts'].values()):8.2f}" for x in with_parts))
+            print(f"   {r:{w}}  " + "  ".join(f"{x[key].get(r, 0.0):8.2f}" for x in with_parts))
+        print(f"   {'total':{w}}  " + "  ".join(f"{sum(x[key].values()):8.2f}" for x in with_parts))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(sums, f, indent=1)

@@ -201,14 +201,11 @@ def covered(intervals):
     return total + (cur_e - cur_s if cur_e is not None else 0.0)
 
 
-def step_timeline(events, kernels):
-    """Where the GPU's time goes between training steps, from the steps' spans ("normlab::step", the core's
-    loop and peer.py's): each kernel belongs to the step during which it was launched (its runtime call's
-    time, or its operator's); a step's window runs from its first kernel's start to its last kernel's end.
-    Over the steady steps (all but the first and the last, which build and finish), the medians of: the time
-    from one window's start to the next's (a step), the GPU busy inside a window, idle inside it, and the gap
-    from one window's end to the next's start (the host's work between steps, or a synchronisation, when the
-    GPU has nothing queued). None when the trace has fewer than three steps."""
+def steady_steps(events, kernels):
+    """The kernels of each steady training step (all but the first and the last of the steps' spans,
+    "normlab::step", the core's loop and peer.py's, which build and finish): each kernel belongs to the step
+    during which it was launched (its runtime call's time, or its operator's). None when the trace has fewer
+    than three steps."""
     steps = sorted((e for e in events if e.get("ph") == "X" and e.get("cat") == "user_annotation"
                     and e.get("name") == STEP), key=lambda e: e["ts"])
     if len(steps) < 3:
@@ -226,8 +223,21 @@ def step_timeline(events, kernels):
             continue
         i = bisect.bisect_right(starts, at["ts"]) - 1
         if i >= 0 and at["ts"] <= steps[i]["ts"] + steps[i].get("dur", 0):
-            per[i].append((k["ts"], k["ts"] + k["dur"]))
-    windows = [(min(s for s, _ in ks), max(e for _, e in ks), covered(ks)) for ks in per[1:-1] if ks]
+            per[i].append(k)
+    return [ks for ks in per[1:-1] if ks]
+
+
+def step_timeline(events, kernels, per_step=None):
+    """Where the GPU's time goes between training steps: a steady step's window runs from its first kernel's
+    start to its last kernel's end (steady_steps). Over the steady steps, the medians of: the time from one
+    window's start to the next's (a step), the GPU busy inside a window, idle inside it, and the gap from one
+    window's end to the next's start (the host's work between steps, or a synchronisation, when the GPU has
+    nothing queued). None when the trace has fewer than three steps."""
+    per = steady_steps(events, kernels) if per_step is None else per_step
+    if not per:
+        return None
+    spans = [[(k["ts"], k["ts"] + k["dur"]) for k in ks] for ks in per]
+    windows = [(min(s for s, _ in ks), max(e for _, e in ks), covered(ks)) for ks in spans]
     if len(windows) < 2:
         return None
     med = lambda xs: sorted(xs)[len(xs) // 2] if len(xs) % 2 else 0.5 * sum(sorted(xs)[len(xs) // 2 - 1:len(xs) // 2 + 1])
@@ -244,14 +254,20 @@ STEP_PARTS = {"grad_norm", "optimizer", "renormalize", "zero_grad"}
 
 
 def summarize_ops(events, kernels, steps, top):
-    """GPU ms per step by part of the model (forward, backward, the step's own) and the heaviest operators."""
-    ops, unclaimed = attribute(events, kernels)
-    n = max(1, steps)
-    parts = collections.Counter()
-    for (part, direction, _, _), us in ops.items():
-        parts[f"{part} ({direction})" if direction != "step" else part] += us
-    return {"parts": {k: v / 1000 / n for k, v in parts.most_common()},
-            "steady": step_timeline(events, kernels),
-            "unattributed_ms": unclaimed / 1000 / n,
-            "ops": [(f"{part} {direction}", name, shape, us / 1000 / n)
-                    for (part, direction, name, shape), us in ops.most_common(top)]}
+    """GPU ms per step by part of the model (forward, backward, the step's own) and the heaviest operators:
+    over the whole trace (parts, ops: its `steps` steps, warm-up and the run's start and end included) and
+    over the steady steps alone (steady_parts, steady_ops), which is what a step costs once running."""
+    def by_part(ks, n):
+        ops, unclaimed = attribute(events, ks)
+        parts = collections.Counter()
+        for (part, direction, _, _), us in ops.items():
+            parts[f"{part} ({direction})" if direction != "step" else part] += us
+        return ({k: v / 1000 / n for k, v in parts.most_common()}, unclaimed / 1000 / n,
+                [(f"{part} {direction}", name, shape, us / 1000 / n)
+                 for (part, direction, name, shape), us in ops.most_common(top)])
+    parts, unclaimed, ops = by_part(kernels, max(1, steps))
+    per = steady_steps(events, kernels)
+    out = {"parts": parts, "steady": step_timeline(events, kernels, per), "unattributed_ms": unclaimed, "ops": ops}
+    if per and len(per) >= 2:
+        out["steady_parts"], _, out["steady_ops"] = by_part([k for ks in per for k in ks], len(per))
+    return out

@@ -22,6 +22,15 @@ TABLE="${GPU_TABLE_DIR:-bench/results/gpu-table}"
 RUNS="${GPU_RUNS_STORE:-docs/reproduction-gpu/runs.sqlite}"
 [ -d "$FROM" ] || { echo "gpu_ingest: $FROM is not a folder (the device tool's files_at)" >&2; exit 2; }
 [ -x "$CLI" ] || { echo "gpu_ingest: $CLI is missing: bash scripts/setup.sh first" >&2; exit 2; }
+# Past eight files gpu_session.sh packs the logs into session-logs.tar.xz (the device tool brings back 8):
+# read them from an unpacked copy (FILES_AT is read-only), with their times.
+if [ -s "$FROM/session-logs.tar.xz" ]; then
+  U="$(mktemp -d)"
+  trap 'rm -rf "$U"' EXIT
+  cp -p "$FROM"/* "$U/" && tar -C "$U" -xJf "$FROM/session-logs.tar.xz" ||
+    { echo "gpu_ingest: cannot unpack $FROM/session-logs.tar.xz" >&2; exit 1; }
+  FROM="$U"
+fi
 KIND="${2:-}"
 if [ -z "$KIND" ] && [ -s "$FROM/gpu.txt" ]; then
   KIND="$(grep -oiE 'H100|H200|A100|L40S|B200' "$FROM/gpu.txt" | head -1 | tr '[:upper:]' '[:lower:]' || true)"
@@ -53,7 +62,7 @@ if [ ${#record[@]} -gt 0 ]; then
   [ ! -e "$lease_dir" ] || { echo "gpu_ingest: $lease_dir exists already: nothing written" >&2; exit 1; }
 fi
 T="$(mktemp -d)"
-trap 'rm -rf "$T"' EXIT
+trap 'rm -rf "$T" ${U:+"$U"}' EXIT
 store=""
 if [ -s "$FROM/findings.sqlite.xz" ]; then
   xz -dc "$FROM/findings.sqlite.xz" > "$T/findings.sqlite" && store="$T/findings.sqlite"

@@ -89,12 +89,17 @@ grep -q "pre_ln     measured in results-gpu-lease1.json: skipped" "$T/o6.log" ||
 #    experiment they came from — and a second time refuses to overwrite, writing nothing.
 mkdir -p "$T/back" && cp "$T/o4/findings.sqlite" "$T/o6/results-gpu.json" "$T/back/"
 printf '== core-ngpt.json: per step 135.5 ms span\n' > "$T/back/profile-ngpt.txt"
+# past eight files the logs come back as one archive, which the ingest unpacks
+mkdir -p "$T/pack" && printf 'gpu    pre_ln     normlab-2    60.6 ms\n' > "$T/pack/bench.log"
+(cd "$T/pack" && tar -cJf "$T/back/session-logs.tar.xz" ./bench.log)
 ingest() { (cd "$T/tree" && NORMLAB_CLI="$CLI" GPU_RUNS_STORE="$T/tree/runs/runs.sqlite" bash scripts/gpu_ingest.sh "$T/back" h100); }
 out="$(ingest)" || fail "gpu_ingest failed: $out"
 echo "$out"
 ls "$T/tree/bench/results/gpu-table/"*-h100.json > /dev/null 2>&1 || fail "the results did not reach the table's folder"
 cmp -s "$T/back/profile-ngpt.txt" "$(ls -d "$T/tree/bench/results/leases/"*-h100)/profile-ngpt.txt" ||
   fail "the profile's summary did not reach the lease's record"
+cmp -s "$T/pack/bench.log" "$(ls -d "$T/tree/bench/results/leases/"*-h100)/bench.log" ||
+  fail "the bench's log, packed in session-logs.tar.xz, did not reach the lease's record"
 read -r st3 steps3 <<< "$(status_of "$T/tree/runs/runs.sqlite" detached)"
 [ "$st3" = cancelled ] && [ "$steps3" = "$steps2" ] || fail "the run came into the store '$st3' after '$steps3' steps"
 cmp -s "$T/tree/tiny.json" "$T/tree/runs/experiments/tiny.json" || fail "the experiment was not kept beside the store"

@@ -92,6 +92,15 @@ def check(name, path, total, ngpt):
     # 5 steps: the 3 steady ones; a step's kernels launched inside its span, so its window lies inside it
     if not st or st["steps"] != 3 or not (0 < st["busy_ms"] <= st["step_ms"]) or st["between_steps_ms"] < 0:
         fail(f"{name}: the steady steps' timeline is {st}")
+    # the parts once running: the 3 steady steps' kernels alone, a step's worth each, every part of the model in them
+    per = trace_ops.steady_steps(events, kernels)
+    steady_total = sum(k["dur"] for ks in per for k in ks) / 1000 / len(per)
+    got = sum(s.get("steady_parts", {}).values())
+    if len(per) != 3 or abs(got - steady_total) > 1e-6 * max(1.0, got) or not 0 < steady_total < total / 1000 / 3:
+        fail(f"{name}: the steady steps' parts add up to {got:.4f} ms a step, their kernels to {steady_total:.4f}")
+    missing = [p for p in want if p not in s["steady_parts"]]
+    if missing:
+        fail(f"{name}: no kernels in {missing} in the steady steps; parts: {s['steady_parts']}")
     grads = [o for o in s["ops"] if o[0] == "mlp backward" and o[1].startswith("∇ aten::") and "[" in o[2]]
     if not grads:
         fail(f"{name}: no MLP backward kernel named by its forward operator and shape: {s['ops'][:20]}")
@@ -165,7 +174,8 @@ def main():
         r = subprocess.run([sys.executable, os.path.join(BENCH, "profile_summary.py"), traces["core"], traces["eager"],
                             "--steps", "5", "--top", "5"], capture_output=True, text=True)
         if r.returncode != 0 or r.stdout.count("by part of the model") != 2 or "mlp (backward)" not in r.stdout \
-                or "== by part, GPU ms per step: core-" not in r.stdout or r.stdout.count("steady state (3 steps)") != 2:
+                or "== by part, GPU ms per step (the steady steps): core-" not in r.stdout \
+                or r.stdout.count("steady state (3 steps)") != 2 or r.stdout.count("GPU ms per step, the steady steps") != 2:
             fail(f"profile_summary.py {scheme}: exit {r.returncode}\n{r.stdout[-3000:]}\n{r.stderr[-2000:]}")
     print("ok: every kernel has its operator, shape and part in both traces")
     return 0
