@@ -167,7 +167,8 @@ private Q_SLOTS:
 
     // Needs a GPU: the kernels through residual_layer_norm() against the eager
     // formula on the same device, at GPT-2 small's width and a row shorter than
-    // a block; s unused (Post-LN: its gradient undefined) and used.
+    // a block; s unused (Post-LN: its gradient undefined) and used. With b read
+    // from a device scalar (BranchNorm's α_t in a captured step) the same bits.
     void cudaMatchesEager() {
         if (!cuda_kernels_built()) QSKIP("this build has no CUDA kernels (the LibTorch 2.x build has)");
         if (!torch::cuda::is_available()) QSKIP("no CUDA device here");
@@ -196,6 +197,16 @@ private Q_SLOTS:
                         Results got{s, y, g[0], g[1], g[2], g[3], lam ? g[4] : torch::Tensor()};
                         compare(what, got, ref, ft, yt);
                         if (QTest::currentTestFailed()) return;
+                        torch::Tensor s2, y2;
+                        const auto b_t = torch::full({}, in.b, torch::TensorOptions().dtype(torch::kFloat).device(dev));
+                        set_cuda_kernels(true);
+                        QVERIFY(residual_layer_norm(x, f, l, in.a, 123.0, gamma, beta, kEps, yt, s2, y2, b_t));
+                        set_cuda_kernels(false);
+                        const auto g2 = gs ? torch::autograd::grad({y2, s2}, wrt, {in.gy, in.gs})
+                                           : torch::autograd::grad({y2}, wrt, {in.gy});
+                        QVERIFY2(torch::equal(s2, s) && torch::equal(y2, y), qPrintable(what + ": b on the device, values"));
+                        for (size_t i = 0; i < g.size(); ++i)
+                            QVERIFY2(torch::equal(g2[i], g[i]), qPrintable(what + QString(": b on the device, gradient %1").arg(i)));
                     }
     }
 
@@ -212,19 +223,23 @@ private Q_SLOTS:
         QTest::addColumn<bool>("res_scale");
         QTest::addColumn<double>("alpha");    // DeepNorm's residual α (0: the scheme's own)
         QTest::addColumn<double>("branch");   // BranchNorm's α_t
-        QTest::newRow("pre_ln") << static_cast<int>(Scheme::PreLN) << false << 0.0 << 1.0;
-        QTest::newRow("pre_ln + α + α_t") << static_cast<int>(Scheme::PreLN) << false << 1.3 << 0.7;
-        QTest::newRow("normformer + ResScale") << static_cast<int>(Scheme::NormFormer) << true << 0.0 << 1.0;
-        QTest::newRow("post_ln") << static_cast<int>(Scheme::PostLN) << false << 0.0 << 1.0;
-        QTest::newRow("post_ln + ResScale") << static_cast<int>(Scheme::PostLN) << true << 0.0 << 1.0;
-        QTest::newRow("deepnorm") << static_cast<int>(Scheme::DeepNorm) << false << 0.0 << 1.0;
-        QTest::newRow("branchnorm") << static_cast<int>(Scheme::BranchNorm) << false << 0.0 << 0.4;
+        QTest::addColumn<bool>("on_device");  // α_t read from a scalar tensor, as a captured step reads it
+        QTest::newRow("pre_ln") << static_cast<int>(Scheme::PreLN) << false << 0.0 << 1.0 << false;
+        QTest::newRow("pre_ln + α + α_t") << static_cast<int>(Scheme::PreLN) << false << 1.3 << 0.7 << false;
+        QTest::newRow("pre_ln + α_t as a tensor") << static_cast<int>(Scheme::PreLN) << false << 0.0 << 0.7 << true;
+        QTest::newRow("normformer + ResScale") << static_cast<int>(Scheme::NormFormer) << true << 0.0 << 1.0 << false;
+        QTest::newRow("post_ln") << static_cast<int>(Scheme::PostLN) << false << 0.0 << 1.0 << false;
+        QTest::newRow("post_ln + ResScale") << static_cast<int>(Scheme::PostLN) << true << 0.0 << 1.0 << false;
+        QTest::newRow("deepnorm") << static_cast<int>(Scheme::DeepNorm) << false << 0.0 << 1.0 << false;
+        QTest::newRow("branchnorm") << static_cast<int>(Scheme::BranchNorm) << false << 0.0 << 0.4 << false;
+        QTest::newRow("branchnorm, α_t as a tensor") << static_cast<int>(Scheme::BranchNorm) << false << 0.0 << 0.4 << true;
     }
     void modelsUseItRight() {
         QFETCH(int, scheme);
         QFETCH(bool, res_scale);
         QFETCH(double, alpha);
         QFETCH(double, branch);
+        QFETCH(bool, on_device);
         torch::manual_seed(13);
         ModelConfig mc = test::tiny(static_cast<Scheme>(scheme)).model;
         mc.n_layers = 3;
@@ -232,6 +247,7 @@ private Q_SLOTS:
         if (alpha > 0) mc.deepnorm.residual = true, mc.deepnorm.alpha = alpha;
         GPT model(mc);
         model->reset_parameters(7);
+        if (on_device) model->use_branch_tensor(torch::zeros({}));
         model->set_branch_alpha(branch);
         {
             torch::NoGradGuard ng;

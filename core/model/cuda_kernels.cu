@@ -210,11 +210,12 @@ __global__ void gelu_ln_param_grad_kernel(const T* h, const T* g, const float* m
 // The residual add and the LayerNorm after it: a block a row, the phases of
 // cuda_kernel_bodies.h between block sums; a column kernel for dγ, dβ, dλ.
 template <class F, class Y>
-__global__ void res_ln_forward_kernel(const float* x, const F* f, const float* lam, float a, float b,
-                                      const float* gamma, const float* beta, float eps, float* s, Y* y, float* mean,
+__global__ void res_ln_forward_kernel(const float* x, const F* f, const float* lam, float a, float b_host,
+                                      const float* b_dev, const float* gamma, const float* beta, float eps, float* s, Y* y, float* mean,
                                       float* rstd, int64_t n) {
     __shared__ float shared[kThreads / 32];
     const int64_t row = blockIdx.x, tid = threadIdx.x, o = row * n;
+    const float b = b_dev ? *b_dev : b_host;
     // Each thread reads back only the elements of s it wrote: no barrier needed between phases 1 and 2.
     const float m = block_sum(kb::res_ln_sum(x + o, f + o, lam, a, b, s + o, n, tid, kThreads), shared) /
                     static_cast<float>(n);
@@ -226,10 +227,11 @@ __global__ void res_ln_forward_kernel(const float* x, const F* f, const float* l
 
 template <class F, class Y>
 __global__ void res_ln_backward_kernel(const float* s, const float* gamma, const Y* gy, const float* gs,
-                                       const float* lam, float a, float b, const float* mean, const float* rstd,
-                                       float* dx, F* df, float* sg_rows, float* sgx_rows, int64_t n) {
+                                       const float* lam, float a, float b_host, const float* b_dev, const float* mean,
+                                       const float* rstd, float* dx, F* df, float* sg_rows, float* sgx_rows, int64_t n) {
     __shared__ float shared[kThreads / 32];
     const int64_t row = blockIdx.x, tid = threadIdx.x, o = row * n;
+    const float b = b_dev ? *b_dev : b_host;
     float sg, sgx;
     kb::res_ln_grad_sums(s + o, gamma, gy + o, mean[row], rstd[row], n, tid, kThreads, sg, sgx);
     sg = block_sum(sg, shared);
@@ -368,22 +370,23 @@ void gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, 
 }
 
 void residual_layer_norm_forward(const float* x, const void* f, const float* lam, float a, float b,
-                                 const float* gamma, const float* beta, float eps, float* s, void* y, float* mean,
-                                 float* rstd, int64_t rows, int64_t n, bool f_bf16, bool y_bf16, void* stream) {
+                                 const float* b_dev, const float* gamma, const float* beta, float eps, float* s,
+                                 void* y, float* mean, float* rstd, int64_t rows, int64_t n, bool f_bf16, bool y_bf16,
+                                 void* stream) {
     if (rows == 0 || n == 0) return;
     by_storage(f_bf16, [&](auto ftag) {
         by_storage(y_bf16, [&](auto ytag) {
             using F = decltype(ftag);
             using Y = decltype(ytag);
             res_ln_forward_kernel<<<static_cast<unsigned>(rows), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
-                x, static_cast<const F*>(f), lam, a, b, gamma, beta, eps, s, static_cast<Y*>(y), mean, rstd, n);
+                x, static_cast<const F*>(f), lam, a, b, b_dev, gamma, beta, eps, s, static_cast<Y*>(y), mean, rstd, n);
         });
     });
 }
 
 void residual_layer_norm_backward(const float* s, const float* x, const float* gamma, const void* gy,
-                                  const float* gs, const float* lam, float a, float b, const float* mean,
-                                  const float* rstd, float* dx, void* df, float* sg, float* sgx, float* pg, float* pb,
+                                  const float* gs, const float* lam, float a, float b, const float* b_dev,
+                                  const float* mean, const float* rstd, float* dx, void* df, float* sg, float* sgx, float* pg, float* pb,
                                   float* pl, int64_t rows, int64_t n, bool f_bf16, bool y_bf16, void* stream) {
     if (rows == 0 || n == 0) return;
     const auto st = static_cast<cudaStream_t>(stream);
@@ -392,7 +395,8 @@ void residual_layer_norm_backward(const float* s, const float* x, const float* g
             using F = decltype(ftag);
             using Y = decltype(ytag);
             res_ln_backward_kernel<<<static_cast<unsigned>(rows), kThreads, 0, st>>>(
-                s, gamma, static_cast<const Y*>(gy), gs, lam, a, b, mean, rstd, dx, static_cast<F*>(df), sg, sgx, n);
+                s, gamma, static_cast<const Y*>(gy), gs, lam, a, b, b_dev, mean, rstd, dx, static_cast<F*>(df), sg, sgx,
+                n);
         });
     });
     // The column kernel reads each row's sums: it runs after the row kernel, on the same stream.

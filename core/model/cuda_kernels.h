@@ -67,16 +67,19 @@ void gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, 
 // y = LayerNorm(s)·γ + β over rows of n (Post-LN, Pre-LN, NormFormer's
 // ResScale λ, DeepNorm's a, BranchNorm's b). x, s, λ (n, or null), γ, β
 // float32; f float32 or bfloat16 (`f_bf16`), y too (`y_bf16`); each row's mean
-// and 1/√(var + eps) into mean, rstd.
+// and 1/√(var + eps) into mean, rstd. b_dev: b read from the device (one float,
+// BranchNorm's α_t in a captured step, filled before each replay) instead of b.
 void residual_layer_norm_forward(const float* x, const void* f, const float* lam, float a, float b,
-                                 const float* gamma, const float* beta, float eps, float* s, void* y, float* mean,
-                                 float* rstd, int64_t rows, int64_t n, bool f_bf16, bool y_bf16, void* stream);
+                                 const float* b_dev, const float* gamma, const float* beta, float eps, float* s,
+                                 void* y, float* mean, float* rstd, int64_t rows, int64_t n, bool f_bf16, bool y_bf16,
+                                 void* stream);
 // Its gradient from gy and gs (s's own gradient, or null): dx (float32), df
 // (f's type), each row's two sums into sg, sgx (rows floats each), and each
 // chunk of rows' share of dγ, dβ and, with λ, dλ in pg, pb, pl
 // (row_chunks(rows) × n each; pl unused without λ). x is read only for dλ.
 void residual_layer_norm_backward(const float* s, const float* x, const float* gamma, const void* gy,
-                                  const float* gs, const float* lam, float a, float b, const float* mean,
+                                  const float* gs, const float* lam, float a, float b, const float* b_dev,
+                                  const float* mean,
                                   const float* rstd, float* dx, void* df, float* sg, float* sgx, float* pg, float* pb,
                                   float* pl, int64_t rows, int64_t n, bool f_bf16, bool y_bf16, void* stream);
 

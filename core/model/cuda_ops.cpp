@@ -208,7 +208,7 @@ struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
 struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& x_in, const torch::Tensor& f_in,
                                  const torch::Tensor& lam_in, const torch::Tensor& gamma, const torch::Tensor& beta,
-                                 double a, double b, double eps, bool y_bf16) {
+                                 const torch::Tensor& b_t, double a, double b, double eps, bool y_bf16) {
         const FunctionScope scope("normlab::residual_layer_norm", x_in, f_in);
         const c10::cuda::CUDAGuard guard(x_in.device());
         const auto x = x_in.contiguous(), f = f_in.contiguous(), lam = lam_in.contiguous();
@@ -220,12 +220,12 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
         auto mean = floats(x, {rows}), rstd = floats(x, {rows});
         cuda_kernels::residual_layer_norm_forward(
             x.data_ptr<float>(), f.data_ptr(), scaled ? lam.data_ptr<float>() : nullptr, static_cast<float>(a),
-            static_cast<float>(b), gc.data_ptr<float>(), bc.data_ptr<float>(), static_cast<float>(eps),
+            static_cast<float>(b), b_t.numel() ? b_t.data_ptr<float>() : nullptr, gc.data_ptr<float>(), bc.data_ptr<float>(), static_cast<float>(eps),
             s.data_ptr<float>(), y.data_ptr(), mean.data_ptr<float>(), rstd.data_ptr<float>(), rows, n, bf16(f), y_bf16,
             stream());
         C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         ctx->set_materialize_grads(false);
-        ctx->save_for_backward({s, scaled ? x : lam, lam, gc, mean, rstd});
+        ctx->save_for_backward({s, scaled ? x : lam, lam, gc, mean, rstd, b_t});
         ctx->saved_data["a"] = a;
         ctx->saved_data["b"] = b;
         ctx->saved_data["f_bf16"] = bf16(f);
@@ -235,11 +235,12 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
     static variable_list backward(AutogradContext* ctx, variable_list grads) {
         const auto saved = ctx->get_saved_variables();
         const auto &s = saved[0], &x = saved[1], &lam = saved[2], &gamma = saved[3], &mean = saved[4], &rstd = saved[5];
+        const auto& b_t = saved[6];
         const c10::cuda::CUDAGuard guard(s.device());
         const bool scaled = lam.numel() > 0, f_bf16 = ctx->saved_data["f_bf16"].toBool(),
                    y_bf16 = ctx->saved_data["y_bf16"].toBool();
         const auto y_type = y_bf16 ? torch::kBFloat16 : torch::kFloat;
-        if (!grads[0].defined() && !grads[1].defined()) return variable_list(9);
+        if (!grads[0].defined() && !grads[1].defined()) return variable_list(10);
         const auto gs = grads[0].defined() ? grads[0].to(torch::kFloat).contiguous() : torch::Tensor();
         const auto gy = grads[1].defined() ? grads[1].to(y_type).contiguous() : torch::zeros(s.sizes(), s.options().dtype(y_type));
         const int64_t n = s.size(-1), rows = s.numel() / n;
@@ -251,13 +252,13 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
             s.data_ptr<float>(), scaled ? x.data_ptr<float>() : nullptr, gamma.data_ptr<float>(), gy.data_ptr(),
             gs.defined() ? gs.data_ptr<float>() : nullptr, scaled ? lam.data_ptr<float>() : nullptr,
             static_cast<float>(ctx->saved_data["a"].toDouble()), static_cast<float>(ctx->saved_data["b"].toDouble()),
-            mean.data_ptr<float>(), rstd.data_ptr<float>(), dx.data_ptr<float>(), df.data_ptr(),
+            b_t.numel() ? b_t.data_ptr<float>() : nullptr, mean.data_ptr<float>(), rstd.data_ptr<float>(), dx.data_ptr<float>(), df.data_ptr(),
             row_sums[0].data_ptr<float>(), row_sums[1].data_ptr<float>(), partial[0].data_ptr<float>(),
             partial[1].data_ptr<float>(), partial[2].data_ptr<float>(), rows, n, f_bf16, y_bf16, stream());
         C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         const auto sums = partial.sum(1);
         return {dx, df, scaled ? sums[2] : torch::Tensor(), sums[0], sums[1], torch::Tensor(), torch::Tensor(),
-                torch::Tensor(), torch::Tensor()};
+                torch::Tensor(), torch::Tensor(), torch::Tensor()};
     }
 };
 
@@ -327,8 +328,9 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> ngpt_qk(const torch::Ten
 }
 
 bool residual_layer_norm_applies(const torch::Tensor& x, const torch::Tensor& f, const torch::Tensor& lam,
-                                 const torch::Tensor& gamma, const torch::Tensor& beta) {
+                                 const torch::Tensor& gamma, const torch::Tensor& beta, const torch::Tensor& b_t) {
     if (!kernel_gpu(x) || x.numel() == 0 || x.size(-1) == 0 || !float_on(x, x.device())) return false;
+    if (b_t.defined() && !(float_on(b_t, x.device()) && b_t.numel() == 1 && !b_t.requires_grad())) return false;
     if (!kernel_storage(f) || f.device() != x.device() || f.sizes() != x.sizes()) return false;
     const int64_t n = x.size(-1);
     if (lam.defined() && !(float_on(lam, x.device()) && lam.numel() == n)) return false;
@@ -338,11 +340,11 @@ bool residual_layer_norm_applies(const torch::Tensor& x, const torch::Tensor& f,
 
 std::pair<torch::Tensor, torch::Tensor> residual_layer_norm(const torch::Tensor& x, const torch::Tensor& f,
                                                             const torch::Tensor& lam, double a, double b,
-                                                            const torch::Tensor& gamma, const torch::Tensor& beta,
-                                                            double eps, bool y_bf16) {
-    // Autograd functions take defined tensors: an absent λ travels as an empty one.
-    auto out = ResidualLayerNormFn::apply(x, f, lam.defined() ? lam.view({x.size(-1)}) : floats(x, {0}), gamma, beta, a,
-                                          b, eps, y_bf16);
+                                                            const torch::Tensor& b_t, const torch::Tensor& gamma,
+                                                            const torch::Tensor& beta, double eps, bool y_bf16) {
+    // Autograd functions take defined tensors: an absent λ or b_t travels as an empty one.
+    auto out = ResidualLayerNormFn::apply(x, f, lam.defined() ? lam.view({x.size(-1)}) : floats(x, {0}), gamma, beta,
+                                          b_t.defined() ? b_t.view({1}) : floats(x, {0}), a, b, eps, y_bf16);
     return {out[0], out[1]};
 }
 

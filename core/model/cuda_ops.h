@@ -42,11 +42,13 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> ngpt_qk(const torch::Ten
 // ResScale λ, DeepNorm's a, BranchNorm's b). x float32 on a CUDA device, f of
 // x's shape in float32 or bfloat16, λ undefined or float32 of the last
 // dimension; returns s (float32) and y (bfloat16 if y_bf16, else float32).
+// b_t, where defined: b as a float32 device scalar without gradient, read by
+// the kernels on the device (BranchNorm's α_t in a captured step), b ignored.
 bool residual_layer_norm_applies(const torch::Tensor& x, const torch::Tensor& f, const torch::Tensor& lam,
-                                 const torch::Tensor& gamma, const torch::Tensor& beta);
+                                 const torch::Tensor& gamma, const torch::Tensor& beta, const torch::Tensor& b_t);
 std::pair<torch::Tensor, torch::Tensor> residual_layer_norm(const torch::Tensor& x, const torch::Tensor& f,
                                                             const torch::Tensor& lam, double a, double b,
-                                                            const torch::Tensor& gamma, const torch::Tensor& beta,
-                                                            double eps, bool y_bf16);
+                                                            const torch::Tensor& b_t, const torch::Tensor& gamma,
+                                                            const torch::Tensor& beta, double eps, bool y_bf16);
 
 }  // namespace normlab::cuda_ops

@@ -409,11 +409,11 @@ torch::Tensor gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma
 
 bool residual_layer_norm(const torch::Tensor& x, const torch::Tensor& f, const torch::Tensor& lam, double a, double b,
                          const torch::Tensor& gamma, const torch::Tensor& beta, double eps, torch::ScalarType y_type,
-                         torch::Tensor& s, torch::Tensor& y) {
+                         torch::Tensor& s, torch::Tensor& y, const torch::Tensor& b_t) {
 #ifdef NORMLAB_CUDA_KERNELS
     if (cuda_kernels_enabled() && (y_type == torch::kFloat || y_type == torch::kBFloat16) &&
-        cuda_ops::residual_layer_norm_applies(x, f, lam, gamma, beta)) {
-        std::tie(s, y) = cuda_ops::residual_layer_norm(x, f, lam, a, b, gamma, beta, eps, y_type == torch::kBFloat16);
+        cuda_ops::residual_layer_norm_applies(x, f, lam, gamma, beta, b_t)) {
+        std::tie(s, y) = cuda_ops::residual_layer_norm(x, f, lam, a, b, b_t, gamma, beta, eps, y_type == torch::kBFloat16);
         ++g_residual_ln_calls;
         return true;
     }
@@ -421,7 +421,8 @@ bool residual_layer_norm(const torch::Tensor& x, const torch::Tensor& f, const t
     if (g_residual_ln_on_cpu && x.device().is_cpu() && gamma.defined() && beta.defined()) {
         // The kernel's contract in eager ops, for the tests of the model's plumbing on a CPU.
         const auto ax = a == 1.0 ? x : x * a;
-        s = (lam.defined() ? ax * lam : ax) + (b == 1.0 ? f : f * b);
+        const auto bf = b_t.defined() ? f.to(torch::kFloat) * b_t : b == 1.0 ? f : f * b;
+        s = (lam.defined() ? ax * lam : ax) + bf;
         y = torch::layer_norm(s, {s.size(-1)}, gamma, beta, eps).to(y_type);
         ++g_residual_ln_calls;
         return true;

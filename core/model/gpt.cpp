@@ -306,10 +306,11 @@ std::pair<torch::Tensor, double> BlockImpl::branch_of(const torch::Tensor& f, do
 std::pair<torch::Tensor, torch::Tensor> BlockImpl::forward_pre_ln(const torch::Tensor& x, const torch::Tensor& x_normed,
                                                                   double branch, const torch::Tensor& cos,
                                                                   const torch::Tensor& sin, ForwardCapture* cap) {
-    const auto [a, b] = branch_of(attn(x_normed.defined() ? x_normed : norm1(x), cos, sin, cap), branch);
+    const auto att = attn(x_normed.defined() ? x_normed : norm1(x), cos, sin, cap);
     torch::Tensor x1, h;   // x₁ = α·x + α_t·ATTN(LN₁(x)), h = LN₂(x₁): one CUDA kernel where it applies
-    if (!residual_layer_norm(x, a, torch::Tensor(), residual_alpha, b, norm2->weight, norm2->bias, norm2->eps,
-                             linear_input_type(x), x1, h)) {
+    if (!residual_layer_norm(x, att, torch::Tensor(), residual_alpha, branch, norm2->weight, norm2->bias, norm2->eps,
+                             linear_input_type(x), x1, h, branch_t)) {
+        const auto [a, b] = branch_of(att, branch);
         x1 = times(x, residual_alpha) + times(a, b);
         h = norm2(x1);
     }
@@ -326,9 +327,10 @@ torch::Tensor BlockImpl::residual_sum(const torch::Tensor& x1, const torch::Tens
 torch::Tensor BlockImpl::add_norm(Norm& norm, const torch::Tensor& r_in, const torch::Tensor& f_branch,
                                   const torch::Tensor& lam, double branch, torch::ScalarType y_type) {
     torch::Tensor s, y;
-    const auto [f_in, b] = branch_of(f_branch, branch);
-    if (residual_layer_norm(r_in, f_in, lam, residual_alpha, b, norm->weight, norm->bias, norm->eps, y_type, s, y))
+    if (residual_layer_norm(r_in, f_branch, lam, residual_alpha, branch, norm->weight, norm->bias, norm->eps, y_type, s,
+                            y, branch_t))
         return y;
+    const auto [f_in, b] = branch_of(f_branch, branch);
     const auto r = times(r_in, residual_alpha), f = times(f_in, b);
     return norm(lam.defined() ? torch::addcmul(f, r, lam) : r + f);
 }
@@ -415,12 +417,14 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, ForwardCapture* cap) {
         auto prev = x;
         if (cfg.layout == Layout::Pre) {
             const auto [x1, f_branch] = block->forward_pre_ln(x, normed, branch_alpha, cos, sin, cap);
-            const auto [f, b] = block->branch_of(f_branch, branch_alpha);
             Norm next = i + 1 < blocks->size() ? blocks[i + 1]->as<Block>()->norm1 : final_norm;
             normed = torch::Tensor();
-            if (!next || !residual_layer_norm(x1, f, block->res_scale, block->residual_alpha, b,
-                                              next->weight, next->bias, next->eps, linear_input_type(x1), x, normed))
+            if (!next || !residual_layer_norm(x1, f_branch, block->res_scale, block->residual_alpha, branch_alpha,
+                                              next->weight, next->bias, next->eps, linear_input_type(x1), x, normed,
+                                              block->branch_t)) {
+                const auto [f, b] = block->branch_of(f_branch, branch_alpha);
                 x = block->residual_sum(x1, f, b);
+            }
         } else {
             x = block->forward(x, branch_alpha, cos, sin, cap);
         }
