@@ -167,14 +167,15 @@ private Q_SLOTS:
 
     // Needs a GPU: the kernels through residual_layer_norm() against the eager
     // formula on the same device, at GPT-2 small's width and a row shorter than
-    // a block; s unused (Post-LN: its gradient undefined) and used. With b read
+    // a warp (a warp a row, the row in registers: cuda_warp_rows.cuh) and at 1,536
+    // (past 1,024: a block a row); s unused (Post-LN: its gradient undefined) and used. With b read
     // from a device scalar (BranchNorm's α_t in a captured step) the same bits.
     void cudaMatchesEager() {
         if (!cuda_kernels_built()) QSKIP("this build has no CUDA kernels (the LibTorch 2.x build has)");
         if (!torch::cuda::is_available()) QSKIP("no CUDA device here");
         torch::manual_seed(12);
         const auto dev = torch::Device("cuda");
-        for (int64_t n : {768, 13})
+        for (int64_t n : {768, 13, 1536})
             for (const auto& [ft, yt] : kStorages)
                 for (bool lam : {false, true})
                     for (bool gs : {false, true}) {

@@ -262,8 +262,9 @@ private Q_SLOTS:
 
     // Needs a GPU (scripts/gpu_session.sh graph runs it; CI only compiles the
     // kernel): nGPT's update as one CUDA kernel each way (core/model/cuda_kernels.cu)
-    // against the eager formula on the same device — rows of 768 (GPT-2 small),
-    // 13 (fewer than a warp) and 2,048, a zero row; the branch's output h in float32
+    // against the eager formula on the same device — rows of 768 (GPT-2 small) and
+    // 13 (fewer than a warp; both a warp a row, cuda_warp_rows.cuh) and 2,048 (a
+    // block a row), a zero row; the branch's output h in float32
     // and, as a bf16 layer gives it, in bfloat16 (its gradient then bfloat16 too).
     void cudaNgptUpdateMatchesEager() {
         if (!cuda_kernels_built()) QSKIP("this build has no CUDA kernels (the LibTorch 2.x build has)");

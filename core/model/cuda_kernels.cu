@@ -17,6 +17,10 @@
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+
 namespace normlab::kernel_bodies {
 template <>
 struct Io<__nv_bfloat16> {
@@ -24,6 +28,18 @@ struct Io<__nv_bfloat16> {
     __host__ __device__ static __nv_bfloat16 st(float v) { return __float2bfloat16_rn(v); }
 };
 }  // namespace normlab::kernel_bodies
+
+#include "core/model/cuda_warp_rows.cuh"   // after Io<__nv_bfloat16>, which its kernels read through
+
+namespace normlab::cuda_kernels::warp_rows {
+bool rows_by_warp() {
+    static const bool on = [] {
+        const char* v = std::getenv("NORMLAB_ROW_KERNELS");
+        return !(v && std::strcmp(v, "block") == 0);
+    }();
+    return on;
+}
+}  // namespace normlab::cuda_kernels::warp_rows
 
 namespace normlab::cuda_kernels {
 namespace {
@@ -326,8 +342,13 @@ void ngpt_update_forward(const float* x, const void* h, const float* alpha, floa
     if (rows == 0) return;
     by_storage(h_bf16, [&](auto tag) {
         using T = decltype(tag);
-        update_forward<<<static_cast<unsigned>(rows), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
-            x, static_cast<const T*>(h), alpha, eps, y, rh, rz, n);
+        const auto st = static_cast<cudaStream_t>(stream);
+        const auto hp = static_cast<const T*>(h);
+        if (!warp_rows::by_width(n, [&](auto v) {
+                warp_rows::update_forward<decltype(v)::value, T><<<warp_blocks(rows), kThreads, 0, st>>>(
+                    x, hp, alpha, eps, y, rh, rz, rows, n);
+            }))
+            update_forward<<<static_cast<unsigned>(rows), kThreads, 0, st>>>(x, hp, alpha, eps, y, rh, rz, n);
     });
 }
 
@@ -337,8 +358,15 @@ void ngpt_update_backward(const float* x, const void* h, const float* alpha, con
     if (rows == 0) return;
     by_storage(h_bf16, [&](auto tag) {
         using T = decltype(tag);
-        update_backward<<<static_cast<unsigned>(rows), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
-            x, static_cast<const T*>(h), alpha, rh, rz, gy, eps, dx, static_cast<T*>(dh), dalpha_rows, n);
+        const auto st = static_cast<cudaStream_t>(stream);
+        const auto hp = static_cast<const T*>(h);
+        const auto dhp = static_cast<T*>(dh);
+        if (!warp_rows::by_width(n, [&](auto v) {
+                warp_rows::update_backward<decltype(v)::value, T><<<warp_blocks(rows), kThreads, 0, st>>>(
+                    x, hp, alpha, rh, rz, gy, eps, dx, dhp, dalpha_rows, rows, n);
+            }))
+            update_backward<<<static_cast<unsigned>(rows), kThreads, 0, st>>>(x, hp, alpha, rh, rz, gy, eps, dx, dhp,
+                                                                              dalpha_rows, n);
     });
 }
 
@@ -378,8 +406,15 @@ void residual_layer_norm_forward(const float* x, const void* f, const float* lam
         by_storage(y_bf16, [&](auto ytag) {
             using F = decltype(ftag);
             using Y = decltype(ytag);
-            res_ln_forward_kernel<<<static_cast<unsigned>(rows), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
-                x, static_cast<const F*>(f), lam, a, b, b_dev, gamma, beta, eps, s, static_cast<Y*>(y), mean, rstd, n);
+            const auto st = static_cast<cudaStream_t>(stream);
+            const auto fp = static_cast<const F*>(f);
+            const auto yp = static_cast<Y*>(y);
+            if (!warp_rows::by_width(n, [&](auto v) {
+                    warp_rows::res_ln_forward<decltype(v)::value, F, Y><<<warp_blocks(rows), kThreads, 0, st>>>(
+                        x, fp, lam, a, b, b_dev, gamma, beta, eps, s, yp, mean, rstd, rows, n);
+                }))
+                res_ln_forward_kernel<<<static_cast<unsigned>(rows), kThreads, 0, st>>>(x, fp, lam, a, b, b_dev, gamma,
+                                                                                        beta, eps, s, yp, mean, rstd, n);
         });
     });
 }
@@ -394,9 +429,14 @@ void residual_layer_norm_backward(const float* s, const float* x, const float* g
         by_storage(y_bf16, [&](auto ytag) {
             using F = decltype(ftag);
             using Y = decltype(ytag);
-            res_ln_backward_kernel<<<static_cast<unsigned>(rows), kThreads, 0, st>>>(
-                s, gamma, static_cast<const Y*>(gy), gs, lam, a, b, b_dev, mean, rstd, dx, static_cast<F*>(df), sg, sgx,
-                n);
+            const auto gyp = static_cast<const Y*>(gy);
+            const auto dfp = static_cast<F*>(df);
+            if (!warp_rows::by_width(n, [&](auto v) {
+                    warp_rows::res_ln_backward<decltype(v)::value, F, Y><<<warp_blocks(rows), kThreads, 0, st>>>(
+                        s, gamma, gyp, gs, lam, a, b, b_dev, mean, rstd, dx, dfp, sg, sgx, rows, n);
+                }))
+                res_ln_backward_kernel<<<static_cast<unsigned>(rows), kThreads, 0, st>>>(
+                    s, gamma, gyp, gs, lam, a, b, b_dev, mean, rstd, dx, dfp, sg, sgx, n);
         });
     });
     // The column kernel reads each row's sums: it runs after the row kernel, on the same stream.

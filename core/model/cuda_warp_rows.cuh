@@ -1,0 +1,227 @@
+// NormLab core: the row kernels of nGPT's update and of the residual add with
+// its LayerNorm, a warp a row with the row held in registers (rows of n ≤ 32·V
+// floats, V a lane). Included by cuda_kernels.cu, which launches these where a
+// row fits (n ≤ 1024) and the block-a-row kernels otherwise, or everywhere with
+// NORMLAB_ROW_KERNELS=block.
+//
+// Why: at GPT-2 small's width (n 768) the block-a-row kernels (256 threads, 3
+// elements a thread, a block's sums between phases) moved 1.5–1.8 TB/s on an
+// H200 (bench/results/leases/2026-11-26T1049-h200: nGPT's update 4.0 ms
+// forward and 6.7 backward a step, Pre-LN's residual LayerNorm 4.0 and 4.4),
+// about a third of what the card's memory gives. A block's few loads a thread
+// and its barriers leave little in flight. Here each lane issues its V loads of
+// each input before it uses any (the loop is unrolled), a warp's loads of one
+// k are 32 neighbouring elements, the sums are the warp's shuffles, and no
+// element is read twice from memory.
+//
+// The arithmetic is that of the block kernels and of cuda_kernel_bodies.h
+// (which the CPU tests run); only the order of the sums differs. The GPU tests
+// (test_fused_ops, test_cuda_residual_ln) run both kinds against the eager ops.
+#pragma once
+
+#include "core/model/cuda_kernel_bodies.h"
+
+#include <cuda_runtime.h>
+
+namespace normlab::cuda_kernels::warp_rows {
+
+constexpr int kLanes = 32;
+
+__device__ __forceinline__ float warp_sum(float v) {
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+
+// This warp's row, or false past the last (the whole warp returns: a row is a warp's).
+__device__ __forceinline__ bool warp_row(int64_t rows, int64_t& row, int& lane) {
+    row = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / kLanes;
+    lane = static_cast<int>(threadIdx.x % kLanes);
+    return row < rows;
+}
+
+// nGPT's update y = N(x + α ⊙ (N(h) − x)); each row's ‖h‖ into rh, ‖z‖ into rz.
+template <int V, class H>
+__global__ void update_forward(const float* __restrict__ x, const H* __restrict__ h, const float* __restrict__ alpha,
+                               float eps, float* __restrict__ y, float* __restrict__ rh, float* __restrict__ rz,
+                               int64_t rows, int64_t n) {
+    using io = kernel_bodies::Io<H>;
+    int64_t row;
+    int lane;
+    if (!warp_row(rows, row, lane)) return;
+    const float* xr = x + row * n;
+    const H* hr = h + row * n;
+    float xv[V], hv[V];
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        const int64_t i = lane + kLanes * k;
+        xv[k] = i < n ? xr[i] : 0.f;
+        hv[k] = i < n ? io::ld(hr[i]) : 0.f;
+    }
+    float s = 0;
+#pragma unroll
+    for (int k = 0; k < V; ++k) s += hv[k] * hv[k];
+    const float nh = sqrtf(warp_sum(s)), ih = 1.f / (nh + eps);
+    s = 0;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {   // xv becomes z (0 past the row's end: α reads 0 there)
+        const int64_t i = lane + kLanes * k;
+        const float a = i < n ? alpha[i] : 0.f;
+        xv[k] = xv[k] + a * (hv[k] * ih - xv[k]);
+        s += xv[k] * xv[k];
+    }
+    const float nz = sqrtf(warp_sum(s)), iz = 1.f / (nz + eps);
+    float* yr = y + row * n;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        const int64_t i = lane + kLanes * k;
+        if (i < n) yr[i] = xv[k] * iz;
+    }
+    if (lane == 0) rh[row] = nh, rz[row] = nz;
+}
+
+// Its gradient: dx, dh (h's type) and each row's gz ⊙ (N(h) − x) into dalpha_rows.
+template <int V, class H>
+__global__ void update_backward(const float* __restrict__ x, const H* __restrict__ h, const float* __restrict__ alpha,
+                                const float* __restrict__ rh, const float* __restrict__ rz,
+                                const float* __restrict__ gy, float eps, float* __restrict__ dx, H* __restrict__ dh,
+                                float* __restrict__ dalpha_rows, int64_t rows, int64_t n) {
+    using io = kernel_bodies::Io<H>;
+    int64_t row;
+    int lane;
+    if (!warp_row(rows, row, lane)) return;
+    const int64_t o = row * n;
+    float xv[V], hv[V], gv[V], av[V];
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        const int64_t i = lane + kLanes * k;
+        xv[k] = i < n ? x[o + i] : 0.f;
+        hv[k] = i < n ? io::ld(h[o + i]) : 0.f;
+        gv[k] = i < n ? gy[o + i] : 0.f;
+        av[k] = i < n ? alpha[i] : 0.f;
+    }
+    const float nh = rh[row], nz = rz[row], ih = 1.f / (nh + eps), iz = 1.f / (nz + eps);
+    float s = 0;   // z · gy
+#pragma unroll
+    for (int k = 0; k < V; ++k) s += (xv[k] + av[k] * (hv[k] * ih - xv[k])) * gv[k];
+    const float zg = warp_sum(s);
+    const float cz = nz > 0 ? zg / (nz * (nz + eps) * (nz + eps)) : 0.f;
+    s = 0;         // h · (α ⊙ gz)
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        const int64_t i = lane + kLanes * k;
+        const float hn = hv[k] * ih, z = xv[k] + av[k] * (hn - xv[k]);
+        const float gz = gv[k] * iz - z * cz;
+        if (i < n) {
+            dx[o + i] = gz * (1.f - av[k]);
+            dalpha_rows[o + i] = gz * (hn - xv[k]);
+        }
+        gv[k] = gz * av[k];   // gv becomes α ⊙ gz, the gradient of N(h)
+        s += hv[k] * gv[k];
+    }
+    const float hg = warp_sum(s);
+    const float ch = nh > 0 ? hg / (nh * (nh + eps) * (nh + eps)) : 0.f;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        const int64_t i = lane + kLanes * k;
+        if (i < n) dh[o + i] = io::st(gv[k] * ih - hv[k] * ch);
+    }
+}
+
+// s = a·(λ ⊙ x) + b·f and y = LayerNorm(s)·γ + β; each row's mean and rstd.
+template <int V, class F, class Y>
+__global__ void res_ln_forward(const float* __restrict__ x, const F* __restrict__ f, const float* __restrict__ lam,
+                               float a, float b_host, const float* __restrict__ b_dev, const float* __restrict__ gamma,
+                               const float* __restrict__ beta, float eps, float* __restrict__ s, Y* __restrict__ y,
+                               float* __restrict__ mean, float* __restrict__ rstd, int64_t rows, int64_t n) {
+    int64_t row;
+    int lane;
+    if (!warp_row(rows, row, lane)) return;
+    const float b = b_dev ? *b_dev : b_host;
+    const int64_t o = row * n;
+    float sv[V];
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        const int64_t i = lane + kLanes * k;
+        if (i < n) {
+            const float ax = a * x[o + i];
+            sv[k] = (lam ? ax * lam[i] : ax) + b * kernel_bodies::Io<F>::ld(f[o + i]);
+        } else {
+            sv[k] = 0.f;
+        }
+    }
+    float sum = 0;
+#pragma unroll
+    for (int k = 0; k < V; ++k) sum += sv[k];
+    const float m = warp_sum(sum) / static_cast<float>(n);
+    float q = 0;   // two passes over the registers: no cancellation
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        const int64_t i = lane + kLanes * k;
+        if (i < n) q += (sv[k] - m) * (sv[k] - m);
+    }
+    const float rs = 1.f / sqrtf(warp_sum(q) / static_cast<float>(n) + eps);
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        const int64_t i = lane + kLanes * k;
+        if (i < n) {
+            s[o + i] = sv[k];
+            y[o + i] = kernel_bodies::Io<Y>::st((sv[k] - m) * rs * gamma[i] + beta[i]);
+        }
+    }
+    if (lane == 0) mean[row] = m, rstd[row] = rs;
+}
+
+// Its gradient: dx = a·λ ⊙ ds (float32), df = b·ds (F); each row's Σĝ and Σĝŝ into sg_rows, sgx_rows.
+template <int V, class F, class Y>
+__global__ void res_ln_backward(const float* __restrict__ s, const float* __restrict__ gamma, const Y* __restrict__ gy,
+                                const float* __restrict__ gs, const float* __restrict__ lam, float a, float b_host,
+                                const float* __restrict__ b_dev, const float* __restrict__ mean,
+                                const float* __restrict__ rstd, float* __restrict__ dx, F* __restrict__ df,
+                                float* __restrict__ sg_rows, float* __restrict__ sgx_rows, int64_t rows, int64_t n) {
+    int64_t row;
+    int lane;
+    if (!warp_row(rows, row, lane)) return;
+    const float b = b_dev ? *b_dev : b_host;
+    const int64_t o = row * n;
+    const float m = mean[row], rs = rstd[row];
+    float xh[V], gh[V];   // ŝ = (s − mean)·rstd and ĝ = gy·γ
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        const int64_t i = lane + kLanes * k;
+        xh[k] = i < n ? (s[o + i] - m) * rs : 0.f;
+        gh[k] = i < n ? kernel_bodies::Io<Y>::ld(gy[o + i]) * gamma[i] : 0.f;
+    }
+    float sg = 0, sgx = 0;
+#pragma unroll
+    for (int k = 0; k < V; ++k) sg += gh[k], sgx += gh[k] * xh[k];
+    sg = warp_sum(sg);
+    sgx = warp_sum(sgx);
+    const float mg = sg / static_cast<float>(n), mgx = sgx / static_cast<float>(n);
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        const int64_t i = lane + kLanes * k;
+        if (i < n) {
+            float ds = rs * (gh[k] - mg - xh[k] * mgx);
+            if (gs) ds += gs[o + i];
+            dx[o + i] = lam ? a * lam[i] * ds : a * ds;
+            df[o + i] = kernel_bodies::Io<F>::st(b * ds);
+        }
+    }
+    if (lane == 0) sg_rows[row] = sg, sgx_rows[row] = sgx;
+}
+
+// Calls fn with std::integral_constant<int, V> for the fewest floats a lane that hold a row
+// of n; false (nothing called) past 1024 or where NORMLAB_ROW_KERNELS=block.
+bool rows_by_warp();
+template <class Fn>
+bool by_width(int64_t n, Fn&& fn) {
+    if (n > 32 * kLanes || !rows_by_warp()) return false;
+    if (n <= 4 * kLanes) fn(std::integral_constant<int, 4>{});
+    else if (n <= 8 * kLanes) fn(std::integral_constant<int, 8>{});
+    else if (n <= 16 * kLanes) fn(std::integral_constant<int, 16>{});
+    else if (n <= 24 * kLanes) fn(std::integral_constant<int, 24>{});
+    else fn(std::integral_constant<int, 32>{});
+    return true;
+}
+
+}  // namespace normlab::cuda_kernels::warp_rows
