@@ -310,9 +310,11 @@ json.dump(c, open(sys.argv[1], "w"))' "$W/$scheme.json" "$scheme"
     *) echo "gpu_session: unknown step $s" >&2 ;;
   esac
 done
-# The device tool brings back 8 files of OUTDIR: past that the logs travel as one archive.
+# The device tool brings back 8 files of OUTDIR: past that the logs and the profiles' JSON summaries
+# (their text summaries stay beside) travel as one archive, which scripts/gpu_ingest.sh unpacks.
 if [ "$(find "$OUTDIR" -maxdepth 1 -type f | wc -l)" -gt 8 ]; then
-  (cd "$OUTDIR" && tar -cJf session-logs.tar.xz ./*.log && rm -f ./*.log)
+  (cd "$OUTDIR" && shopt -s nullglob && packed=(./*.log ./profile-*.json) &&
+    tar -cJf session-logs.tar.xz "${packed[@]}" && rm -f "${packed[@]}")
   echo "gpu_session: the logs are in $OUTDIR/session-logs.tar.xz"
 fi
 ls -l "$OUTDIR"

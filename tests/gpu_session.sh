@@ -91,7 +91,8 @@ mkdir -p "$T/back" && cp "$T/o4/findings.sqlite" "$T/o6/results-gpu.json" "$T/ba
 printf '== core-ngpt.json: per step 135.5 ms span\n' > "$T/back/profile-ngpt.txt"
 # past eight files the logs come back as one archive, which the ingest unpacks
 mkdir -p "$T/pack" && printf 'gpu    pre_ln     normlab-2    60.6 ms\n' > "$T/pack/bench.log"
-(cd "$T/pack" && tar -cJf "$T/back/session-logs.tar.xz" ./bench.log)
+printf '[{"path": "core-pre_ln.json"}]\n' > "$T/pack/profile-pre_ln.json"
+(cd "$T/pack" && tar -cJf "$T/back/session-logs.tar.xz" ./bench.log ./profile-pre_ln.json)
 ingest() { (cd "$T/tree" && NORMLAB_CLI="$CLI" GPU_RUNS_STORE="$T/tree/runs/runs.sqlite" bash scripts/gpu_ingest.sh "$T/back" h100); }
 out="$(ingest)" || fail "gpu_ingest failed: $out"
 echo "$out"
@@ -100,6 +101,8 @@ cmp -s "$T/back/profile-ngpt.txt" "$(ls -d "$T/tree/bench/results/leases/"*-h100
   fail "the profile's summary did not reach the lease's record"
 cmp -s "$T/pack/bench.log" "$(ls -d "$T/tree/bench/results/leases/"*-h100)/bench.log" ||
   fail "the bench's log, packed in session-logs.tar.xz, did not reach the lease's record"
+cmp -s "$T/pack/profile-pre_ln.json" "$(ls -d "$T/tree/bench/results/leases/"*-h100)/profile-pre_ln.json" ||
+  fail "a profile's JSON summary, packed in session-logs.tar.xz, did not reach the lease's record"
 read -r st3 steps3 <<< "$(status_of "$T/tree/runs/runs.sqlite" detached)"
 [ "$st3" = cancelled ] && [ "$steps3" = "$steps2" ] || fail "the run came into the store '$st3' after '$steps3' steps"
 cmp -s "$T/tree/tiny.json" "$T/tree/runs/experiments/tiny.json" || fail "the experiment was not kept beside the store"
