@@ -48,7 +48,7 @@ constexpr int kThreads = 256;
 
 // The sum of v over the block's threads, returned to every thread.
 __device__ float block_sum(float v, float* shared) {
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    v = warp_rows::warp_sum(v);
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     __syncthreads();   // shared is reused by consecutive sums
     if (lane == 0) shared[warp] = v;
@@ -149,22 +149,15 @@ __global__ void swiglu_backward_kernel(const T* h, const float* su, const float*
         kb::swiglu_backward_column(h, su, sv, da, dh, psu + blockIdx.y * f + j, psv + blockIdx.y * f + j, r0, r1, j, f);
 }
 
-// The sum of v over the warp's lanes, the same bits in every lane (each step adds a pair
-// in both lanes, and a + b = b + a).
-__device__ float warp_sum(float v) {
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
 // nGPT's queries and keys: a warp a row (b, t, h), q then k.
 template <class T>
 __global__ void qk_forward_kernel(const T* qk, const float* cs, const float* sn, const float* s, T* qo, T* ko,
                                   float* nq, float* nk, kb::QkShape z) {
-    const int64_t row = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / kb::kLanes;
-    const int lane = static_cast<int>(threadIdx.x % kb::kLanes);
-    if (row >= z.B * z.T * z.H) return;   // the whole warp: a row is a warp's
+    int64_t row;
+    int lane;
+    if (!warp_rows::warp_row(z.B * z.T * z.H, row, lane)) return;
     for (int part = 0; part < 2; ++part) {
-        const float n = sqrtf(warp_sum(kb::qk_forward_sumsq(qk, cs, sn, row, part, lane, z)));
+        const float n = sqrtf(warp_rows::warp_sum(kb::qk_forward_sumsq(qk, cs, sn, row, part, lane, z)));
         kb::qk_forward_store(qk, cs, sn, s, qo, ko, nq, nk, row, part, lane, n, z);
     }
 }
@@ -173,15 +166,16 @@ __global__ void qk_forward_kernel(const T* qk, const float* cs, const float* sn,
 template <class T>
 __global__ void qk_backward_kernel(const T* qk, const float* cs, const float* sn, const float* s, const T* gq,
                                    const T* gk, const float* nq, const float* nk, T* dqk, float* ps, kb::QkShape z) {
-    const int64_t w = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / kb::kLanes;
-    const int lane = static_cast<int>(threadIdx.x % kb::kLanes);
-    const int64_t bt = z.B * z.T, h = w % z.H, chunk = w / z.H;
-    if (chunk >= kb::qk_chunks(bt)) return;
+    const int64_t bt = z.B * z.T;
+    int64_t w;
+    int lane;
+    if (!warp_rows::warp_row(kb::qk_chunks(bt) * z.H, w, lane)) return;
+    const int64_t h = w % z.H, chunk = w / z.H;
     float acc[kb::kQkPerLane] = {};
     const int64_t r0 = chunk * kb::qk_rows_per_chunk(), r1 = r0 + kb::qk_rows_per_chunk() < bt ? r0 + kb::qk_rows_per_chunk() : bt;
     for (int64_t r = r0; r < r1; ++r) {
         for (int part = 0; part < 2; ++part) {
-            const float dot = warp_sum(kb::qk_backward_dot(qk, cs, sn, s, gq, gk, r, h, part, lane, z));
+            const float dot = warp_rows::warp_sum(kb::qk_backward_dot(qk, cs, sn, s, gq, gk, r, h, part, lane, z));
             kb::qk_backward_store(qk, cs, sn, s, gq, gk, nq, nk, dqk, r, h, part, lane, dot, acc, z);
         }
     }

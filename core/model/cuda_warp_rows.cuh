@@ -25,14 +25,17 @@
 
 namespace normlab::cuda_kernels::warp_rows {
 
-constexpr int kLanes = 32;
+constexpr int kLanes = kernel_bodies::kLanes;
 
+// The sum of v over the warp's lanes, the same bits in every lane (each step adds a pair
+// in both lanes, and a + b = b + a).
 __device__ __forceinline__ float warp_sum(float v) {
     for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
     return v;
 }
 
-// This warp's row, or false past the last (the whole warp returns: a row is a warp's).
+// This warp's row (or other unit of a warp's work), or false past the last (the whole
+// warp returns: a row is a warp's).
 __device__ __forceinline__ bool warp_row(int64_t rows, int64_t& row, int& lane) {
     row = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / kLanes;
     lane = static_cast<int>(threadIdx.x % kLanes);
