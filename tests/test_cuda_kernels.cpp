@@ -8,6 +8,7 @@
 #include "core/model/gpt.h"
 #include "core/train/precision.h"
 #include "tests/kernel_bodies_cpu.h"
+#include "tests/kernel_references.h"
 #include "tests/test_util.h"
 
 #include <QtTest/QtTest>
@@ -41,48 +42,6 @@ void grid_backward(const torch::Tensor& h, const float* su, const float* sv, con
                                        partial[0].data_ptr<float>() + c * f + j,
                                        partial[1].data_ptr<float>() + c * f + j, c * kb::rows_per_chunk(rows),
                                        kb::chunk_end(c, rows), j, f);
-}
-
-// The eager formula on float32 copies of the inputs: a, and the gradients of h, s_u, s_v.
-struct Reference {
-    torch::Tensor a, dh, dsu, dsv;
-};
-Reference eager(const torch::Tensor& h, const torch::Tensor& su, const torch::Tensor& sv, const torch::Tensor& da) {
-    auto hf = h.to(torch::kFloat).detach().requires_grad_(true);
-    std::vector<torch::Tensor> inputs{hf};
-    torch::Tensor suf, svf;
-    if (su.defined()) suf = su.detach().requires_grad_(true), svf = sv.detach().requires_grad_(true);
-    auto parts = hf.chunk(2, -1);
-    auto u = parts[0], g = parts[1];
-    if (suf.defined()) u = u * suf, g = g * svf, inputs.push_back(suf), inputs.push_back(svf);
-    Reference r;
-    r.a = u * torch::silu(g);
-    auto grads = torch::autograd::grad({r.a}, inputs, {da.to(torch::kFloat)});
-    r.dh = grads[0];
-    if (suf.defined()) r.dsu = grads[1], r.dsv = grads[2];
-    return r;
-}
-
-// nGPT's queries and keys, eagerly as the model writes them, from a float32 copy of
-// the packed projection (B, T, 3d): q', k' and the gradients of proj and s.
-struct QkReference {
-    torch::Tensor q, k, dproj, ds;
-};
-QkReference eager_qk(const torch::Tensor& proj, int64_t H, const torch::Tensor& cos, const torch::Tensor& sin,
-                     const torch::Tensor& s, double eps, const torch::Tensor& gq, const torch::Tensor& gk) {
-    const int64_t B = proj.size(0), T = proj.size(1), d = proj.size(2) / 3, dh = d / H, half = dh / 2;
-    auto pf = proj.to(torch::kFloat).detach().requires_grad_(true);
-    auto sf = s.detach().requires_grad_(true);
-    auto qkv = pf.view({B, T, 3, H, dh}).permute({2, 0, 3, 1, 4});
-    auto rot = [&](const torch::Tensor& x) { return torch::cat({-x.narrow(-1, half, half), x.narrow(-1, 0, half)}, -1); };
-    QkReference r;
-    auto q = qkv[0], k = qkv[1];
-    if (cos.defined()) q = q * cos + rot(q) * sin, k = k * cos + rot(k) * sin;
-    r.q = q / (q.norm(2, -1, true) + eps) * sf.view({1, H, 1, dh});
-    r.k = k / (k.norm(2, -1, true) + eps) * sf.view({1, H, 1, dh});
-    auto g = torch::autograd::grad({r.q, r.k}, {pf, sf}, {gq.to(torch::kFloat), gk.to(torch::kFloat)});
-    r.dproj = g[0], r.ds = g[1];
-    return r;
 }
 
 }  // namespace
@@ -119,7 +78,7 @@ private Q_SLOTS:
                     grid_forward<float>(h, sup, svp, a, c.rows, c.f);
                     grid_backward<float>(h, sup, svp, da, dh, partial, c.rows, c.f);
                 }
-                const auto ref = eager(h, su, sv, da);
+                const auto ref = test::ref::swiglu(h, su, sv, da);
                 // bfloat16 storage: the float result rounded once (≤ half a unit of 2⁻⁸ relative).
                 const double rtol = bf16 ? 8e-3 : 1e-5, atol = bf16 ? 1e-5 : 1e-6;
                 QVERIFY2(torch::allclose(a.to(torch::kFloat), ref.a, rtol, atol), qPrintable(what + ": a" + off(a, ref.a)));
@@ -200,7 +159,7 @@ private Q_SLOTS:
                 };
                 if (bf16) run(c10::BFloat16());
                 else run(float());
-                const auto ref = eager_qk(proj, c.H, cos, sin, s, 1e-6, gq, gk);
+                const auto ref = test::ref::qk(proj, c.H, cos, sin, s, 1e-6, gq, gk);
                 const double rtol = bf16 ? 8e-3 : 1e-5;
                 QVERIFY2(torch::allclose(q.to(torch::kFloat), ref.q, rtol, 1e-5), qPrintable(what + ": q'" + off(q, ref.q)));
                 QVERIFY2(torch::allclose(k.to(torch::kFloat), ref.k, rtol, 1e-5), qPrintable(what + ": k'" + off(k, ref.k)));
@@ -264,18 +223,15 @@ private Q_SLOTS:
                 };
                 if (bf16) run(c10::BFloat16());
                 else run(float());
-                auto hf = h.to(torch::kFloat).requires_grad_(true);
-                auto gf = gamma.clone().requires_grad_(true), bf = beta.clone().requires_grad_(true);
-                const auto ref = torch::layer_norm(torch::gelu(hf), {n}, gf, bf, eps);
-                const auto rg = torch::autograd::grad({ref}, {hf, gf, bf}, {g.to(torch::kFloat)});
+                const auto ref = test::ref::gelu_ln(h, gamma, beta, eps, g);
                 const double rtol = bf16 ? 8e-3 : 1e-4;
-                QVERIFY2(torch::allclose(out.to(torch::kFloat), ref, rtol, 1e-4), qPrintable(what + ": out" + off(out, ref)));
-                QVERIFY2(torch::allclose(dh.to(torch::kFloat), rg[0], bf16 ? 1e-2 : 1e-4, 1e-4),
-                         qPrintable(what + ": dh" + off(dh, rg[0])));
+                QVERIFY2(torch::allclose(out.to(torch::kFloat), ref.out, rtol, 1e-4), qPrintable(what + ": out" + off(out, ref.out)));
+                QVERIFY2(torch::allclose(dh.to(torch::kFloat), ref.dh, bf16 ? 1e-2 : 1e-4, 1e-4),
+                         qPrintable(what + ": dh" + off(dh, ref.dh)));
                 QVERIFY2(!torch::isnan(partial).any().item<bool>(), qPrintable(what + ": a chunk's partial sum unwritten"));
                 const auto sums = partial.sum(1);
-                QVERIFY2(torch::allclose(sums[0], rg[1], 1e-4, 1e-4), qPrintable(what + ": dγ" + off(sums[0], rg[1])));
-                QVERIFY2(torch::allclose(sums[1], rg[2], 1e-4, 1e-4), qPrintable(what + ": dβ" + off(sums[1], rg[2])));
+                QVERIFY2(torch::allclose(sums[0], ref.dgamma, 1e-4, 1e-4), qPrintable(what + ": dγ" + off(sums[0], ref.dgamma)));
+                QVERIFY2(torch::allclose(sums[1], ref.dbeta, 1e-4, 1e-4), qPrintable(what + ": dβ" + off(sums[1], ref.dbeta)));
             }
         }
     }
@@ -360,7 +316,7 @@ private Q_SLOTS:
                                     : torch::autograd::grad({q, k}, {p, sg}, {gq, gk});
                 const auto dv = rope ? gv.permute({0, 2, 1, 3}).reshape({B, T, d}) : torch::zeros({B, T, d}, dev).to(type);
                 QVERIFY2(torch::equal(g[0].narrow(-1, 2 * d, d), dv), qPrintable(what + ": dproj's v part"));
-                const auto ref = eager_qk(proj, H, rope ? cos : torch::Tensor(), rope ? sin : torch::Tensor(), s, 1e-8, gq, gk);
+                const auto ref = test::ref::qk(proj, H, rope ? cos : torch::Tensor(), rope ? sin : torch::Tensor(), s, 1e-8, gq, gk);
                 const double rtol = type == torch::kFloat ? 1e-5 : 8e-3;
                 QVERIFY2(torch::allclose(q.to(torch::kFloat), ref.q, rtol, 1e-5), qPrintable(what + ": q'" + off(q, ref.q)));
                 QVERIFY2(torch::allclose(k.to(torch::kFloat), ref.k, rtol, 1e-5), qPrintable(what + ": k'" + off(k, ref.k)));

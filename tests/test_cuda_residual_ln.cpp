@@ -8,6 +8,7 @@
 #include "core/model/fused_ops.h"
 #include "core/model/gpt.h"
 #include "tests/kernel_bodies_cpu.h"
+#include "tests/kernel_references.h"
 #include "tests/test_util.h"
 
 #include <QtTest/QtTest>
@@ -22,44 +23,10 @@ namespace {
 
 constexpr float kEps = 1e-5f;
 
-// One case: s = a·(λ ⊙ x) + b·f, y = LN(s)·γ + β; gy (y's type) and gs (or undefined) come back.
-struct Inputs {
-    torch::Tensor x, f, lam, gamma, beta, gy, gs;
-    double a = 1, b = 1;
-};
-struct Results {
-    torch::Tensor s, y, dx, df, dgamma, dbeta, dlam;
-};
-
-Inputs make_inputs(const torch::Device& dev, at::IntArrayRef shape, torch::ScalarType f_type, torch::ScalarType y_type,
-                   bool res_scale, bool scaled, bool grad_s) {
-    const int64_t n = shape.back();
-    const auto fl = torch::TensorOptions().device(dev);
-    Inputs in;
-    in.x = 2 * torch::randn(shape, fl) + 0.4;
-    in.f = torch::randn(shape, fl).to(f_type);
-    if (res_scale) in.lam = 0.5 + torch::rand({n}, fl);
-    in.gamma = 0.5 + torch::rand({n}, fl);
-    in.beta = 0.1 * torch::randn({n}, fl);
-    in.gy = torch::randn(shape, fl).to(y_type);
-    if (grad_s) in.gs = 0.3 * torch::randn(shape, fl);
-    if (scaled) in.a = 1.7, in.b = 0.6;
-    return in;
-}
-
-// The eager formula on float32 copies, and its gradients by autograd.
-Results eager(const Inputs& in) {
-    auto x = in.x.clone().requires_grad_(true), f = in.f.to(torch::kFloat).requires_grad_(true);
-    auto gamma = in.gamma.clone().requires_grad_(true), beta = in.beta.clone().requires_grad_(true);
-    auto lam = in.lam.defined() ? in.lam.clone().requires_grad_(true) : torch::Tensor();
-    const auto ax = x * in.a;
-    const auto s = (lam.defined() ? ax * lam : ax) + f * in.b;
-    const auto y = torch::layer_norm(s, {x.size(-1)}, gamma, beta, kEps);
-    std::vector<torch::Tensor> wrt{x, f, gamma, beta};
-    if (lam.defined()) wrt.push_back(lam);
-    const auto g = torch::autograd::grad({y, s}, wrt, {in.gy.to(torch::kFloat), in.gs.defined() ? in.gs : torch::zeros_like(s)});
-    return {s.detach(), y.detach(), g[0], g[1], g[2], g[3], lam.defined() ? g[4] : torch::Tensor()};
-}
+using Inputs = test::ref::ResLnInputs;
+using Results = test::ref::ResLn;
+using test::ref::res_ln_inputs;
+Results eager(const Inputs& in) { return test::ref::res_ln(in, kEps); }
 
 // The bodies over the kernels' grid: for every row each phase for every thread
 // of a 256-thread block, the block's sums between phases; then the column
@@ -153,7 +120,7 @@ private Q_SLOTS:
                     for (bool scaled : {false, true})
                         for (bool gs : {false, true}) {
                             const QString what = describe(n, ft, yt, lam, scaled, gs);
-                            const auto in = make_inputs(torch::kCPU, {40, n}, ft, yt, lam, scaled, gs);
+                            const auto in = res_ln_inputs(torch::kCPU, {40, n}, ft, yt, lam, scaled, gs);
                             const Results ref = eager(in);
                             Results got;
                             if (ft == torch::kFloat) got = through_bodies<float, float>(in);
@@ -180,7 +147,7 @@ private Q_SLOTS:
                 for (bool lam : {false, true})
                     for (bool gs : {false, true}) {
                         const QString what = describe(n, ft, yt, lam, true, gs);
-                        const auto in = make_inputs(dev, {4, 128, n}, ft, yt, lam, true, gs);
+                        const auto in = res_ln_inputs(dev, {4, 128, n}, ft, yt, lam, true, gs);
                         const Results ref = eager(in);
                         auto x = in.x.clone().requires_grad_(true), f = in.f.clone().requires_grad_(true);
                         auto gamma = in.gamma.clone().requires_grad_(true), beta = in.beta.clone().requires_grad_(true);

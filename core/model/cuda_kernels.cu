@@ -14,8 +14,14 @@
 
 #include "core/model/cuda_kernel_bodies.h"
 
+// tests/simt_emulator.h runs this file's kernels on the CPU: it declares what
+// CUDA would (the grid's indices, the warp's shuffle, the block's barrier,
+// __nv_bfloat16) and launches through NORMLAB_LAUNCH.
+#ifndef NORMLAB_SIMT
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
+#define NORMLAB_LAUNCH(grid, block, stream, ...) __VA_ARGS__<<<grid, block, 0, stream>>>
+#endif
 
 #include <cstdlib>
 #include <cstring>
@@ -290,7 +296,7 @@ void swiglu_forward(const void* h, const float* su, const float* sv, void* a, in
     if (rows == 0 || f == 0) return;
     by_storage(bf16, [&](auto tag) {
         using T = decltype(tag);
-        swiglu_forward_kernel<<<column_grid(rows, f), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
+        NORMLAB_LAUNCH(column_grid(rows, f), kThreads, static_cast<cudaStream_t>(stream), swiglu_forward_kernel)(
             static_cast<const T*>(h), su, sv, static_cast<T*>(a), rows, f);
     });
 }
@@ -300,7 +306,7 @@ void swiglu_backward(const void* h, const float* su, const float* sv, const void
     if (rows == 0 || f == 0) return;
     by_storage(bf16, [&](auto tag) {
         using T = decltype(tag);
-        swiglu_backward_kernel<<<column_grid(rows, f), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
+        NORMLAB_LAUNCH(column_grid(rows, f), kThreads, static_cast<cudaStream_t>(stream), swiglu_backward_kernel)(
             static_cast<const T*>(h), su, sv, static_cast<const T*>(da), static_cast<T*>(dh), psu, psv, rows, f);
     });
 }
@@ -311,7 +317,7 @@ void ngpt_qk_forward(const void* qk, const float* cs, const float* sn, const flo
     if (rows == 0) return;
     by_storage(bf16, [&](auto tag) {
         using T = decltype(tag);
-        qk_forward_kernel<<<warp_blocks(rows), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
+        NORMLAB_LAUNCH(warp_blocks(rows), kThreads, static_cast<cudaStream_t>(stream), qk_forward_kernel)(
             static_cast<const T*>(qk), cs, sn, s, static_cast<T*>(qo), static_cast<T*>(ko), nq, nk, z);
     });
 }
@@ -324,7 +330,7 @@ void ngpt_qk_backward(const void* qk, const float* cs, const float* sn, const fl
     by_storage(bf16, [&](auto tag) {
         using T = decltype(tag);
         const auto *q = static_cast<const T*>(qk), *g1 = static_cast<const T*>(gq), *g2 = static_cast<const T*>(gk);
-        qk_backward_kernel<<<warp_blocks(warps), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
+        NORMLAB_LAUNCH(warp_blocks(warps), kThreads, static_cast<cudaStream_t>(stream), qk_backward_kernel)(
             q, cs, sn, s, g1, g2, nq, nk, static_cast<T*>(dqk), ps, z);
     });
 }
@@ -339,10 +345,10 @@ void ngpt_update_forward(const float* x, const void* h, const float* alpha, floa
         const auto st = static_cast<cudaStream_t>(stream);
         const auto hp = static_cast<const T*>(h);
         if (!warp_rows::by_width(n, [&](auto v) {
-                warp_rows::update_forward<decltype(v)::value, T><<<warp_blocks(rows), kThreads, 0, st>>>(
+                NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::update_forward<decltype(v)::value, T>)(
                     x, hp, alpha, eps, y, rh, rz, rows, n);
             }))
-            update_forward<<<static_cast<unsigned>(rows), kThreads, 0, st>>>(x, hp, alpha, eps, y, rh, rz, n);
+            NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, update_forward)(x, hp, alpha, eps, y, rh, rz, n);
     });
 }
 
@@ -356,10 +362,10 @@ void ngpt_update_backward(const float* x, const void* h, const float* alpha, con
         const auto hp = static_cast<const T*>(h);
         const auto dhp = static_cast<T*>(dh);
         if (!warp_rows::by_width(n, [&](auto v) {
-                warp_rows::update_backward<decltype(v)::value, T><<<warp_blocks(rows), kThreads, 0, st>>>(
+                NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::update_backward<decltype(v)::value, T>)(
                     x, hp, alpha, rh, rz, gy, eps, dx, dhp, dalpha_rows, rows, n);
             }))
-            update_backward<<<static_cast<unsigned>(rows), kThreads, 0, st>>>(x, hp, alpha, rh, rz, gy, eps, dx, dhp,
+            NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, update_backward)(x, hp, alpha, rh, rz, gy, eps, dx, dhp,
                                                                               dalpha_rows, n);
     });
 }
@@ -373,7 +379,7 @@ void gelu_layer_norm_forward(const void* h, const float* gamma, const float* bet
     if (rows == 0 || n == 0) return;
     by_storage(bf16, [&](auto tag) {
         using T = decltype(tag);
-        gelu_ln_forward_kernel<<<static_cast<unsigned>(rows), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
+        NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, static_cast<cudaStream_t>(stream), gelu_ln_forward_kernel)(
             static_cast<const T*>(h), gamma, beta, eps, static_cast<T*>(out), mean, rstd, n);
     });
 }
@@ -385,9 +391,9 @@ void gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, 
     by_storage(bf16, [&](auto tag) {
         using T = decltype(tag);
         const auto *hp = static_cast<const T*>(h), *gp = static_cast<const T*>(g);
-        gelu_ln_backward_kernel<<<static_cast<unsigned>(rows), kThreads, 0, st>>>(hp, gamma, gp, mean, rstd,
+        NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, gelu_ln_backward_kernel)(hp, gamma, gp, mean, rstd,
                                                                                 static_cast<T*>(dh), n);
-        gelu_ln_param_grad_kernel<<<column_grid(rows, n), kThreads, 0, st>>>(hp, gp, mean, rstd, pg, pb, rows, n);
+        NORMLAB_LAUNCH(column_grid(rows, n), kThreads, st, gelu_ln_param_grad_kernel)(hp, gp, mean, rstd, pg, pb, rows, n);
     });
 }
 
@@ -404,10 +410,10 @@ void residual_layer_norm_forward(const float* x, const void* f, const float* lam
             const auto fp = static_cast<const F*>(f);
             const auto yp = static_cast<Y*>(y);
             if (!warp_rows::by_width(n, [&](auto v) {
-                    warp_rows::res_ln_forward<decltype(v)::value, F, Y><<<warp_blocks(rows), kThreads, 0, st>>>(
+                    NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::res_ln_forward<decltype(v)::value, F, Y>)(
                         x, fp, lam, a, b, b_dev, gamma, beta, eps, s, yp, mean, rstd, rows, n);
                 }))
-                res_ln_forward_kernel<<<static_cast<unsigned>(rows), kThreads, 0, st>>>(x, fp, lam, a, b, b_dev, gamma,
+                NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, res_ln_forward_kernel)(x, fp, lam, a, b, b_dev, gamma,
                                                                                         beta, eps, s, yp, mean, rstd, n);
         });
     });
@@ -426,17 +432,17 @@ void residual_layer_norm_backward(const float* s, const float* x, const float* g
             const auto gyp = static_cast<const Y*>(gy);
             const auto dfp = static_cast<F*>(df);
             if (!warp_rows::by_width(n, [&](auto v) {
-                    warp_rows::res_ln_backward<decltype(v)::value, F, Y><<<warp_blocks(rows), kThreads, 0, st>>>(
+                    NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::res_ln_backward<decltype(v)::value, F, Y>)(
                         s, gamma, gyp, gs, lam, a, b, b_dev, mean, rstd, dx, dfp, sg, sgx, rows, n);
                 }))
-                res_ln_backward_kernel<<<static_cast<unsigned>(rows), kThreads, 0, st>>>(
+                NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, res_ln_backward_kernel)(
                     s, gamma, gyp, gs, lam, a, b, b_dev, mean, rstd, dx, dfp, sg, sgx, n);
         });
     });
     // The column kernel reads each row's sums: it runs after the row kernel, on the same stream.
     by_storage(y_bf16, [&](auto ytag) {
         using Y = decltype(ytag);
-        res_ln_param_grad_kernel<<<column_grid(rows, n), kThreads, 0, st>>>(
+        NORMLAB_LAUNCH(column_grid(rows, n), kThreads, st, res_ln_param_grad_kernel)(
             s, x, gamma, static_cast<const Y*>(gy), gs, lam, a, mean, rstd, sg, sgx, pg, pb, pl, rows, n);
     });
 }

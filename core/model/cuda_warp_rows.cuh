@@ -16,12 +16,15 @@
 //
 // The arithmetic is that of the block kernels and of cuda_kernel_bodies.h
 // (which the CPU tests run); only the order of the sums differs. The GPU tests
-// (test_fused_ops, test_cuda_residual_ln) run both kinds against the eager ops.
+// (test_fused_ops, test_cuda_residual_ln) run both kinds against the eager ops;
+// test_cuda_emulated runs them on CPU threads (tests/simt_emulator.h) in CI.
 #pragma once
 
 #include "core/model/cuda_kernel_bodies.h"
 
+#ifndef NORMLAB_SIMT   // tests/simt_emulator.h runs these kernels on the CPU
 #include <cuda_runtime.h>
+#endif
 
 namespace normlab::cuda_kernels::warp_rows {
 

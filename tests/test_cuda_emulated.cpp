@@ -1,0 +1,265 @@
+// NormLab's CUDA kernels as they are, on the CPU: core/model/cuda_kernels.cu
+// compiled here with tests/simt_emulator.h, so that its launch functions run
+// their grids, warp shuffles and block barriers on CPU threads, against the
+// eager formulas (tests/kernel_references.h). The bodies' tests
+// (test_cuda_kernels, test_cuda_residual_ln) check the arithmetic one thread
+// at a time; these check what only a launch has: the grids and their
+// indexing, a warp's sums by shuffles, the kernels that hold a row in a
+// warp's registers, the choice between those and the block-a-row kernels by
+// the row's width, and lanes that leave early. CI has no GPU; a GPU runs the
+// same kernels through the model's operations (scripts/gpu_session.sh graph).
+//
+// This test does not link normlab_core: the launch functions it defines are
+// the .cu file's own.
+#include "tests/kernel_bodies_cpu.h"
+#include "tests/kernel_references.h"
+
+#include <QtTest/QtTest>
+
+#include "tests/simt_emulator.h"
+// after the emulator, which stands in for CUDA:
+#include "core/model/cuda_kernels.cu"
+
+using normlab::test::off;
+namespace ck = normlab::cuda_kernels;
+namespace ref = normlab::test::ref;
+namespace simt = normlab::simt;
+
+namespace {
+
+constexpr float kEps = 1e-5f;
+
+void* ptr(const torch::Tensor& t) { return t.data_ptr(); }
+const float* fp(const torch::Tensor& t) { return t.defined() ? t.data_ptr<float>() : nullptr; }
+float* wp(torch::Tensor& t) { return t.data_ptr<float>(); }
+const char* type_name(torch::ScalarType t) { return t == torch::kFloat ? "fp32" : "bf16"; }
+torch::Tensor nans(at::IntArrayRef shape, torch::ScalarType t = torch::kFloat) { return torch::full(shape, NAN, t); }
+
+// What the emulator found a GPU would leave undefined, as a failure's text ("" when nothing).
+QString emulator_errors() {
+    const std::lock_guard<std::mutex> lock(simt::errors_mutex());
+    QString all;
+    for (const auto& e : simt::errors()) all += QString::fromStdString(e) + "; ";
+    simt::errors().clear();
+    return all;
+}
+
+// A kernel that sums its lane numbers by the shuffles warp_rows::warp_sum runs, each
+// warp into out[warp]; with `leave_early`, lane 5 of each warp returns first.
+__global__ void lane_sums(float* out, bool leave_early) {
+    const int lane = threadIdx.x % 32;
+    if (leave_early && lane == 5) return;
+    const float s = ck::warp_rows::warp_sum(static_cast<float>(lane));
+    if (lane == 0) out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32] = s;
+}
+
+}  // namespace
+
+// Fails with what the emulator reported since the last check.
+#define VERIFY_EMULATOR_QUIET(what)                                         \
+    do {                                                                    \
+        const QString reported = emulator_errors();                         \
+        QVERIFY2(reported.isEmpty(), qPrintable((what) + ": " + reported)); \
+    } while (0)
+
+class TestCudaEmulated : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    // The emulator itself: a warp's shuffles sum its lanes; a shuffle that a lane
+    // has left is reported, as the undefined behaviour it is on a GPU.
+    void emulatorShufflesAndReports() {
+        emulator_errors();
+        auto out = nans({3 * 8});
+        NORMLAB_LAUNCH(3, 256, nullptr, lane_sums)(wp(out), false);
+        VERIFY_EMULATOR_QUIET(QString("a full warp"));
+        QVERIFY((out == 496).all().item<bool>());   // 0 + 1 + … + 31
+        NORMLAB_LAUNCH(1, 64, nullptr, lane_sums)(wp(out), true);
+        QVERIFY(emulator_errors().contains("some lanes have left"));
+    }
+
+    // nGPT's update: a warp a row for rows up to 1,024 wide (4, 8, 24 and 32
+    // floats a lane at 100, 256, 768 and 1,024; 13 leaves most lanes without
+    // an element), a block a row past it (1,100); 37 rows a warp each, so the
+    // last block's warps past the rows return at once. h in float32 and bfloat16.
+    void ngptUpdate() {
+        torch::manual_seed(21);
+        for (int64_t n : {13, 100, 256, 768, 1024, 1100})
+            for (auto ht : {torch::kFloat, torch::kBFloat16}) {
+                const int64_t rows = n > 1024 ? 5 : 37;   // a block a row: 256 CPU threads each
+                const QString what = QString("n %1, h %2").arg(n).arg(type_name(ht));
+                const auto x = torch::nn::functional::normalize(torch::randn({rows, n}), torch::nn::functional::NormalizeFuncOptions().dim(-1));
+                const auto h = (3 * torch::randn({rows, n})).to(ht);
+                const auto alpha = 0.05 + 0.2 * torch::rand({n});
+                const auto gy = torch::randn({rows, n});
+                auto y = nans({rows, n}), rh = nans({rows}), rz = nans({rows});
+                auto dx = nans({rows, n}), dh = nans({rows, n}, ht), da = nans({rows, n});
+                const float eps = 1e-6f;
+                ck::ngpt_update_forward(fp(x), ptr(h), fp(alpha), eps, wp(y), wp(rh), wp(rz), rows, n,
+                                        ht == torch::kBFloat16, nullptr);
+                ck::ngpt_update_backward(fp(x), ptr(h), fp(alpha), fp(rh), fp(rz), fp(gy), eps, wp(dx), ptr(dh), wp(da),
+                                         rows, n, ht == torch::kBFloat16, nullptr);
+                VERIFY_EMULATOR_QUIET(what);
+                const auto r = ref::update(x, h, alpha, eps, gy);
+                const auto nh = h.to(torch::kFloat).norm(2, -1);
+                const double dh_tol = ht == torch::kFloat ? 1e-4 : 1e-2;
+                QVERIFY2(torch::allclose(rh, nh, 1e-5, 1e-6), qPrintable(what + ": ‖h‖" + off(rh, nh)));
+                QVERIFY2(torch::allclose(y, r.y, 1e-5, 1e-6), qPrintable(what + ": y" + off(y, r.y)));
+                QVERIFY2(torch::allclose(dx, r.dx, 1e-4, 1e-5), qPrintable(what + ": dx" + off(dx, r.dx)));
+                QVERIFY2(torch::allclose(dh.to(torch::kFloat), r.dh, dh_tol, 1e-5), qPrintable(what + ": dh" + off(dh, r.dh)));
+                QVERIFY2(torch::allclose(da.sum(0), r.dalpha, 1e-4, 1e-4), qPrintable(what + ": dα" + off(da.sum(0), r.dalpha)));
+            }
+    }
+
+    // The residual add and its LayerNorm: a warp a row at 13 and 768, a block a
+    // row at 1,536; the storage pairs a model meets; λ; DeepNorm's and
+    // BranchNorm's scalars with b read from the device (the argument b is
+    // wrong on purpose); s's own gradient; dγ, dβ, dλ by the column grid.
+    void residualLayerNorm() {
+        torch::manual_seed(22);
+        const std::pair<torch::ScalarType, torch::ScalarType> storages[] = {
+            {torch::kFloat, torch::kFloat}, {torch::kBFloat16, torch::kBFloat16}, {torch::kBFloat16, torch::kFloat}};
+        for (int64_t n : {13, 768, 1536})
+            for (const auto& [ft, yt] : storages)
+                for (bool lam : {false, true})
+                    for (bool on_device : {false, true}) {
+                        const bool gs = lam == on_device;   // each of λ and b's source with and without gs
+                        const int64_t rows = n > 1024 ? 5 : 37;
+                        const QString what = QString("n %1, f %2, y %3%4%5%6").arg(n).arg(type_name(ft)).arg(type_name(yt))
+                                                 .arg(lam ? ", λ" : "").arg(on_device ? ", b on the device" : "")
+                                                 .arg(gs ? ", s's own gradient" : "");
+                        const auto in = ref::res_ln_inputs(torch::kCPU, {rows, n}, ft, yt, lam, true, gs);
+                        const auto b_dev = torch::full({1}, static_cast<float>(in.b));
+                        const float b_arg = on_device ? 123.f : static_cast<float>(in.b);
+                        const float* bp = on_device ? fp(b_dev) : nullptr;
+                        auto s = nans({rows, n}), y = nans({rows, n}, yt), mean = nans({rows}), rstd = nans({rows});
+                        auto dx = nans({rows, n}), df = nans({rows, n}, ft), sg = nans({rows}), sgx = nans({rows});
+                        const int64_t chunks = ck::row_chunks(rows);
+                        auto pg = nans({chunks, n}), pb = nans({chunks, n}), pl = nans({chunks, n});
+                        const auto a = static_cast<float>(in.a);
+                        ck::residual_layer_norm_forward(fp(in.x), ptr(in.f), fp(in.lam), a, b_arg, bp, fp(in.gamma),
+                                                        fp(in.beta), kEps, wp(s), ptr(y), wp(mean), wp(rstd), rows, n,
+                                                        ft == torch::kBFloat16, yt == torch::kBFloat16, nullptr);
+                        ck::residual_layer_norm_backward(fp(s), fp(in.x), fp(in.gamma), ptr(in.gy), fp(in.gs), fp(in.lam), a,
+                                                         b_arg, bp, fp(mean), fp(rstd), wp(dx), ptr(df), wp(sg), wp(sgx),
+                                                         wp(pg), wp(pb), wp(pl), rows, n, ft == torch::kBFloat16,
+                                                         yt == torch::kBFloat16, nullptr);
+                        VERIFY_EMULATOR_QUIET(what);
+                        const auto r = ref::res_ln(in, kEps);
+                        auto close = [&](const char* name, const torch::Tensor& got, const torch::Tensor& want, double rtol) {
+                            QVERIFY2(torch::allclose(got.to(torch::kFloat), want, rtol, 1e-4), qPrintable(what + ": " + name + off(got, want)));
+                        };
+                        close("s", s, r.s, 1e-6);
+                        close("y", y, r.y, yt == torch::kFloat ? 1e-4 : 8e-3);
+                        close("dx", dx, r.dx, 1e-4);
+                        close("df", df, r.df, ft == torch::kFloat ? 1e-4 : 1e-2);
+                        close("dγ", pg.sum(0), r.dgamma, 1e-4);
+                        close("dβ", pb.sum(0), r.dbeta, 1e-4);
+                        if (lam) close("dλ", pl.sum(0), r.dlam, 1e-4);
+                        if (QTest::currentTestFailed()) return;
+                    }
+    }
+
+    // SwiGLU over its column grid: fewer columns than a block, a second block of
+    // columns, one chunk of rows and many; with nGPT's scalers and without.
+    void swiglu() {
+        torch::manual_seed(23);
+        struct Case {
+            int64_t rows, f;
+            bool scalers;
+        };
+        for (auto c : {Case{7, 13, true}, Case{300, 40, true}, Case{40, 300, false}})
+            for (auto t : {torch::kFloat, torch::kBFloat16}) {
+                const QString what = QString("rows %1, f %2, %3").arg(c.rows).arg(c.f).arg(type_name(t));
+                const auto h = (2 * torch::randn({c.rows, 2 * c.f})).to(t), da = torch::randn({c.rows, c.f}).to(t);
+                torch::Tensor su, sv;
+                if (c.scalers) su = 0.5 + torch::rand({c.f}), sv = 3 * torch::rand({c.f});
+                auto a = nans({c.rows, c.f}, t), dh = nans({c.rows, 2 * c.f}, t);
+                const int64_t chunks = ck::row_chunks(c.rows);
+                auto psu = nans({chunks, c.f}), psv = nans({chunks, c.f});
+                const bool bf16 = t == torch::kBFloat16;
+                ck::swiglu_forward(ptr(h), fp(su), fp(sv), ptr(a), c.rows, c.f, bf16, nullptr);
+                ck::swiglu_backward(ptr(h), fp(su), fp(sv), ptr(da), ptr(dh), wp(psu), wp(psv), c.rows, c.f, bf16, nullptr);
+                VERIFY_EMULATOR_QUIET(what);
+                const auto r = ref::swiglu(h, su, sv, da);
+                const double rtol = bf16 ? 8e-3 : 1e-5;
+                QVERIFY2(torch::allclose(a.to(torch::kFloat), r.a, rtol, 1e-5), qPrintable(what + ": a" + off(a, r.a)));
+                QVERIFY2(torch::allclose(dh.to(torch::kFloat), r.dh, rtol, 1e-5), qPrintable(what + ": dh" + off(dh, r.dh)));
+                if (c.scalers) {
+                    QVERIFY2(torch::allclose(psu.sum(0), r.dsu, 1e-4, 1e-4), qPrintable(what + ": ds_u" + off(psu.sum(0), r.dsu)));
+                    QVERIFY2(torch::allclose(psv.sum(0), r.dsv, 1e-4, 1e-4), qPrintable(what + ": ds_v" + off(psv.sum(0), r.dsv)));
+                }
+            }
+    }
+
+    // nGPT's queries and keys: a warp a (b, t, h) row forward, a warp a head and
+    // a chunk of 16 (b, t) rows backward; heads of 8 (lanes idle), 64 and 96
+    // (three elements a lane); B·T within one chunk and across several, not a
+    // multiple of 16; RoPE and none; the v part of the gradient left alone.
+    void ngptQueriesKeys() {
+        torch::manual_seed(24);
+        struct Case {
+            int64_t B, T, H, dh;
+            bool rope;
+        };
+        for (auto c : {Case{2, 5, 3, 8, true}, Case{2, 21, 2, 64, false}, Case{1, 19, 2, 96, true}, Case{3, 40, 4, 64, true}})
+            for (auto t : {torch::kFloat, torch::kBFloat16}) {
+                const QString what = QString("B %1, T %2, H %3, d_h %4, %5, %6").arg(c.B).arg(c.T).arg(c.H).arg(c.dh)
+                                         .arg(c.rope ? "RoPE" : "no RoPE").arg(type_name(t));
+                const int64_t d = c.H * c.dh, bt = c.B * c.T;
+                const auto proj = torch::randn({c.B, c.T, 3 * d}).to(t);
+                torch::Tensor cos, sin;
+                if (c.rope) cos = torch::randn({c.T, c.dh}), sin = torch::randn({c.T, c.dh});
+                const auto s = 0.5 + torch::rand({d});
+                const auto gq = torch::randn({c.B, c.H, c.T, c.dh}).to(t), gk = torch::randn({c.B, c.H, c.T, c.dh}).to(t);
+                const ck::QkDims z{c.B, c.T, c.H, c.dh, 3 * d, 1e-6f};
+                auto q = nans({c.B, c.H, c.T, c.dh}, t), k = nans({c.B, c.H, c.T, c.dh}, t);
+                auto nq = nans({bt * c.H}), nk = nans({bt * c.H});
+                auto dproj = torch::full({c.B, c.T, 3 * d}, 7.0, t);
+                auto ps = nans({ck::qk_chunks(bt), d});
+                const bool bf16 = t == torch::kBFloat16;
+                ck::ngpt_qk_forward(ptr(proj), fp(cos), fp(sin), fp(s), ptr(q), ptr(k), wp(nq), wp(nk), z, bf16, nullptr);
+                ck::ngpt_qk_backward(ptr(proj), fp(cos), fp(sin), fp(s), ptr(gq), ptr(gk), fp(nq), fp(nk), ptr(dproj), wp(ps),
+                                     z, bf16, nullptr);
+                VERIFY_EMULATOR_QUIET(what);
+                const auto r = ref::qk(proj, c.H, cos, sin, s, 1e-6, gq, gk);
+                const double rtol = bf16 ? 8e-3 : 1e-5, grad_tol = bf16 ? 1e-2 : 1e-4;
+                QVERIFY2(torch::allclose(q.to(torch::kFloat), r.q, rtol, 1e-5), qPrintable(what + ": q'" + off(q, r.q)));
+                QVERIFY2(torch::allclose(k.to(torch::kFloat), r.k, rtol, 1e-5), qPrintable(what + ": k'" + off(k, r.k)));
+                const auto got = dproj.narrow(-1, 0, 2 * d).to(torch::kFloat), want = r.dproj.narrow(-1, 0, 2 * d);
+                QVERIFY2(torch::allclose(got, want, grad_tol, grad_tol), qPrintable(what + ": dq, dk" + off(got, want)));
+                QVERIFY2((dproj.narrow(-1, 2 * d, d) == 7).all().item<bool>(), qPrintable(what + ": v's part written"));
+                QVERIFY2(torch::allclose(ps.sum(0), r.ds, 1e-4, 1e-4), qPrintable(what + ": ds_qk" + off(ps.sum(0), r.ds)));
+            }
+    }
+
+    // NormFormer's FFN LN, LayerNorm(GELU(h)): a block a row; rows shorter than
+    // the block and longer; dγ, dβ over the column grid.
+    void geluLayerNorm() {
+        torch::manual_seed(25);
+        const int64_t rows = 6;   // a block a row: 256 CPU threads each
+        for (int64_t n : {13, 300})
+            for (auto t : {torch::kFloat, torch::kBFloat16}) {
+                const QString what = QString("n %1, %2").arg(n).arg(type_name(t));
+                const auto h = (1.5 * torch::randn({rows, n}) + 0.3).to(t), g = torch::randn({rows, n}).to(t);
+                const auto gamma = 0.5 + torch::rand({n}), beta = 0.1 * torch::randn({n});
+                auto out = nans({rows, n}, t), dh = nans({rows, n}, t), mean = nans({rows}), rstd = nans({rows});
+                const int64_t chunks = ck::row_chunks(rows);
+                auto pg = nans({chunks, n}), pb = nans({chunks, n});
+                const bool bf16 = t == torch::kBFloat16;
+                ck::gelu_layer_norm_forward(ptr(h), fp(gamma), fp(beta), kEps, ptr(out), wp(mean), wp(rstd), rows, n, bf16,
+                                            nullptr);
+                ck::gelu_layer_norm_backward(ptr(h), fp(gamma), ptr(g), fp(mean), fp(rstd), ptr(dh), wp(pg), wp(pb), rows, n,
+                                             bf16, nullptr);
+                VERIFY_EMULATOR_QUIET(what);
+                const auto r = ref::gelu_ln(h, gamma, beta, kEps, g);
+                QVERIFY2(torch::allclose(out.to(torch::kFloat), r.out, bf16 ? 8e-3 : 1e-4, 1e-4), qPrintable(what + ": out" + off(out, r.out)));
+                QVERIFY2(torch::allclose(dh.to(torch::kFloat), r.dh, bf16 ? 1e-2 : 1e-4, 1e-4), qPrintable(what + ": dh" + off(dh, r.dh)));
+                QVERIFY2(torch::allclose(pg.sum(0), r.dgamma, 1e-4, 1e-4), qPrintable(what + ": dγ" + off(pg.sum(0), r.dgamma)));
+                QVERIFY2(torch::allclose(pb.sum(0), r.dbeta, 1e-4, 1e-4), qPrintable(what + ": dβ" + off(pb.sum(0), r.dbeta)));
+            }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCudaEmulated)
+#include "test_cuda_emulated.moc"
