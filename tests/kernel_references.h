@@ -85,13 +85,15 @@ inline Update update(const torch::Tensor& x, const torch::Tensor& h, const torch
 }
 
 // The residual add and the LayerNorm after it: s = a·(λ ⊙ x) + b·f, y = LN(s)·γ + β;
-// gy (y's type) and gs (s's own gradient, or undefined) come back.
+// gy (y's type) and gs (s's own gradient, or undefined) come back. With f_gamma,
+// the branch's own LayerNorm first: f ← LN(f)·f_gamma + f_beta (NormFormer's
+// post-attention LN).
 struct ResLnInputs {
-    torch::Tensor x, f, lam, gamma, beta, gy, gs;
-    double a = 1, b = 1;
+    torch::Tensor x, f, lam, gamma, beta, gy, gs, f_gamma, f_beta;
+    double a = 1, b = 1, f_eps = 1e-5;
 };
 struct ResLn {
-    torch::Tensor s, y, dx, df, dgamma, dbeta, dlam;
+    torch::Tensor s, y, dx, df, dgamma, dbeta, dlam, df_gamma, df_beta;
 };
 inline ResLnInputs res_ln_inputs(const torch::Device& dev, at::IntArrayRef shape, torch::ScalarType f_type,
                                  torch::ScalarType y_type, bool res_scale, bool scaled, bool grad_s) {
@@ -112,13 +114,22 @@ inline ResLn res_ln(const ResLnInputs& in, double eps) {
     auto x = in.x.clone().requires_grad_(true), f = in.f.to(torch::kFloat).requires_grad_(true);
     auto gamma = in.gamma.clone().requires_grad_(true), beta = in.beta.clone().requires_grad_(true);
     auto lam = in.lam.defined() ? in.lam.clone().requires_grad_(true) : torch::Tensor();
+    const bool branch_ln = in.f_gamma.defined();
+    auto fg = branch_ln ? in.f_gamma.clone().requires_grad_(true) : torch::Tensor();
+    auto fb = branch_ln ? in.f_beta.clone().requires_grad_(true) : torch::Tensor();
     const auto ax = x * in.a;
-    const auto s = (lam.defined() ? ax * lam : ax) + f * in.b;
+    const auto branch = branch_ln ? torch::layer_norm(f, {x.size(-1)}, fg, fb, in.f_eps) : f;
+    const auto s = (lam.defined() ? ax * lam : ax) + branch * in.b;
     const auto y = torch::layer_norm(s, {x.size(-1)}, gamma, beta, eps);
     std::vector<torch::Tensor> wrt{x, f, gamma, beta};
     if (lam.defined()) wrt.push_back(lam);
+    if (branch_ln) wrt.push_back(fg), wrt.push_back(fb);
     const auto g = torch::autograd::grad({y, s}, wrt, {in.gy.to(torch::kFloat), in.gs.defined() ? in.gs : torch::zeros_like(s)});
-    return {s.detach(), y.detach(), g[0], g[1], g[2], g[3], lam.defined() ? g[4] : torch::Tensor()};
+    ResLn r{s.detach(), y.detach(), g[0], g[1], g[2], g[3]};
+    size_t next = 4;
+    if (lam.defined()) r.dlam = g[next++];
+    if (branch_ln) r.df_gamma = g[next], r.df_beta = g[next + 1];
+    return r;
 }
 
 }  // namespace normlab::test::ref

@@ -160,6 +160,63 @@ private Q_SLOTS:
                     }
     }
 
+    // With the branch's own LayerNorm before the add (NormFormer's post-attention
+    // LN), which only the warp-a-row kernels take: the storage pairs, λ, b from the
+    // device, s's own gradient; dγ_f and dβ_f by the column grid.
+    void residualLayerNormWithBranchLn() {
+        torch::manual_seed(26);
+        QVERIFY(ck::residual_branch_ln_fits(13) && ck::residual_branch_ln_fits(768) && ck::residual_branch_ln_fits(1024));
+        QVERIFY(!ck::residual_branch_ln_fits(1025));
+        const int64_t rows = 37;
+        const std::pair<torch::ScalarType, torch::ScalarType> storages[] = {
+            {torch::kFloat, torch::kFloat}, {torch::kBFloat16, torch::kBFloat16}, {torch::kBFloat16, torch::kFloat}};
+        for (int64_t n : {13, 768})
+            for (const auto& [ft, yt] : storages)
+                for (bool lam : {false, true}) {
+                    const bool on_device = lam, gs = !lam;
+                    const QString what = QString("n %1, f %2, y %3%4, branch LN").arg(n).arg(type_name(ft)).arg(type_name(yt))
+                                             .arg(lam ? ", λ, b on the device" : ", s's own gradient");
+                    auto in = ref::res_ln_inputs(torch::kCPU, {rows, n}, ft, yt, lam, true, gs);
+                    in.f = (3 * in.f.to(torch::kFloat) + 0.7).to(ft);
+                    in.f_gamma = 0.5 + torch::rand({n}), in.f_beta = 0.1 * torch::randn({n}), in.f_eps = 1e-5;
+                    const auto b_dev = torch::full({1}, static_cast<float>(in.b));
+                    const float b_arg = on_device ? 123.f : static_cast<float>(in.b);
+                    const float* bp = on_device ? fp(b_dev) : nullptr;
+                    auto fmean = nans({rows}), frstd = nans({rows});
+                    const normlab::kernel_bodies::BranchLn bl{fp(in.f_gamma), fp(in.f_beta), 1e-5f, wp(fmean), wp(frstd)};
+                    auto s = nans({rows, n}), y = nans({rows, n}, yt), mean = nans({rows}), rstd = nans({rows});
+                    auto dx = nans({rows, n}), df = nans({rows, n}, ft), sg = nans({rows}), sgx = nans({rows});
+                    const int64_t chunks = ck::row_chunks(rows);
+                    auto pg = nans({chunks, n}), pb = nans({chunks, n}), pl = nans({chunks, n});
+                    auto pgf = nans({chunks, n}), pbf = nans({chunks, n});
+                    const auto a = static_cast<float>(in.a);
+                    const bool fb = ft == torch::kBFloat16, yb = yt == torch::kBFloat16;
+                    ck::residual_layer_norm_forward(fp(in.x), ptr(in.f), fp(in.lam), a, b_arg, bp, fp(in.gamma), fp(in.beta),
+                                                    kEps, wp(s), ptr(y), wp(mean), wp(rstd), rows, n, fb, yb, nullptr, bl);
+                    ck::residual_layer_norm_backward(fp(s), fp(in.x), fp(in.gamma), ptr(in.gy), fp(in.gs), fp(in.lam), a, b_arg,
+                                                     bp, fp(mean), fp(rstd), wp(dx), ptr(df), wp(sg), wp(sgx), wp(pg), wp(pb),
+                                                     wp(pl), rows, n, fb, yb, nullptr, ptr(in.f), bl, wp(pgf), wp(pbf));
+                    VERIFY_EMULATOR_QUIET(what);
+                    const auto r = ref::res_ln(in, kEps);
+                    auto close = [&](const char* name, const torch::Tensor& got, const torch::Tensor& want, double rtol) {
+                        QVERIFY2(torch::allclose(got.to(torch::kFloat), want, rtol, 1e-4), qPrintable(what + ": " + name + off(got, want)));
+                    };
+                    const auto ff = in.f.to(torch::kFloat);
+                    close("f's mean", fmean, ff.mean(-1), 1e-5);
+                    close("f's rstd", frstd, 1 / (ff.var(-1, false) + 1e-5).sqrt(), 1e-4);
+                    close("s", s, r.s, 1e-5);
+                    close("y", y, r.y, yt == torch::kFloat ? 1e-4 : 8e-3);
+                    close("dx", dx, r.dx, 1e-4);
+                    close("df", df, r.df, ft == torch::kFloat ? 1e-4 : 1e-2);
+                    close("dγ", pg.sum(0), r.dgamma, 1e-4);
+                    close("dβ", pb.sum(0), r.dbeta, 1e-4);
+                    close("dγ_f", pgf.sum(0), r.df_gamma, 1e-4);
+                    close("dβ_f", pbf.sum(0), r.df_beta, 1e-4);
+                    if (lam) close("dλ", pl.sum(0), r.dlam, 1e-4);
+                    if (QTest::currentTestFailed()) return;
+                }
+    }
+
     // SwiGLU over its column grid: fewer columns than a block, a second block of
     // columns, one chunk of rows and many; with nGPT's scalers and without.
     void swiglu() {

@@ -178,9 +178,55 @@ private Q_SLOTS:
                     }
     }
 
+    // Needs a GPU: with the branch's own LayerNorm (NormFormer's post-attention LN,
+    // f a bf16 projection's output as under autocast, or float32) against the
+    // eager formula, with gradients for its gain and bias; past 1,024 wide the
+    // kernels do not take it (the caller runs the LN).
+    void cudaBranchLnMatchesEager() {
+        if (!cuda_kernels_built()) QSKIP("this build has no CUDA kernels (the LibTorch 2.x build has)");
+        if (!torch::cuda::is_available()) QSKIP("no CUDA device here");
+        torch::manual_seed(14);
+        const auto dev = torch::Device("cuda");
+        for (int64_t n : {768, 13})
+            for (const auto& [ft, yt] : kStorages)
+                for (bool gs : {false, true}) {
+                    const QString what = describe(n, ft, yt, false, true, gs) + ", branch LN";
+                    auto in = res_ln_inputs(dev, {4, 128, n}, ft, yt, false, true, gs);
+                    in.f = (3 * in.f.to(torch::kFloat) + 0.7).to(ft);
+                    in.f_gamma = 0.5 + torch::rand({n}, dev), in.f_beta = 0.1 * torch::randn({n}, dev), in.f_eps = 1e-5;
+                    const Results ref = test::ref::res_ln(in, kEps);
+                    auto x = in.x.clone().requires_grad_(true), f = in.f.clone().requires_grad_(true);
+                    auto gamma = in.gamma.clone().requires_grad_(true), beta = in.beta.clone().requires_grad_(true);
+                    const BranchNormParams post{in.f_gamma.clone().requires_grad_(true), in.f_beta.clone().requires_grad_(true), 1e-5};
+                    torch::Tensor s, y;
+                    set_cuda_kernels(true);
+                    const bool used = residual_layer_norm(x, f, {}, in.a, in.b, gamma, beta, kEps, yt, s, y, {}, &post);
+                    set_cuda_kernels(false);
+                    QVERIFY2(used, qPrintable(what + ": the kernel did not apply"));
+                    const std::vector<torch::Tensor> wrt{x, f, gamma, beta, post.gamma, post.beta};
+                    const auto g = gs ? torch::autograd::grad({y, s}, wrt, {in.gy, in.gs}) : torch::autograd::grad({y}, wrt, {in.gy});
+                    Results got{s, y, g[0], g[1], g[2], g[3]};
+                    compare(what, got, ref, ft, yt);
+                    auto close = [&](const char* name, const torch::Tensor& a, const torch::Tensor& b) {
+                        QVERIFY2(torch::allclose(a.cpu(), b.cpu(), 1e-4, 1e-4), qPrintable(what + ": " + name + off(a.cpu(), b.cpu())));
+                    };
+                    close("dγ_f", g[4], ref.df_gamma);
+                    close("dβ_f", g[5], ref.df_beta);
+                    if (QTest::currentTestFailed()) return;
+                }
+        auto in = res_ln_inputs(dev, {4, 8, 1536}, torch::kBFloat16, torch::kBFloat16, false, false, false);
+        const BranchNormParams post{torch::ones({1536}, dev), torch::zeros({1536}, dev), 1e-5};
+        torch::Tensor s, y;
+        set_cuda_kernels(true);
+        const bool used = residual_layer_norm(in.x, in.f, {}, 1, 1, in.gamma, in.beta, kEps, torch::kBFloat16, s, y, {}, &post);
+        set_cuda_kernels(false);
+        QVERIFY2(!used, "the branch's LayerNorm taken at 1,536 wide");
+    }
+
     // The model's use of the kernel — Post-LN's two adds a block, Pre-LN's LN₂
-    // inside a block and its last add across blocks with the next block's LN₁
-    // or the final LN; each with its block's λ, α and the step's α_t — checked
+    // inside a block (NormFormer's with its post-attention LN before the add) and
+    // its last add across blocks with the next block's LN₁ or the final LN; each
+    // with its block's λ, α and the step's α_t — checked
     // on the CPU: residual_layer_norm computes its contract with eager ops
     // there (set_residual_layer_norm_on_cpu), and the loss and every gradient
     // must be the eager model's. The norms' gains and biases and λ are made to

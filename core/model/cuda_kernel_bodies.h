@@ -358,28 +358,49 @@ NORMLAB_HD void res_ln_grad_write(const float* s, const float* gamma, const Y* g
         df[i] = Io<F>::st(b * ds);
     }
 }
+// The branch's own LayerNorm before the add, f ← LN(f)·γ_f + β_f (NormFormer's
+// post-attention LN; gamma null: none), in the kernels that hold a row in a
+// warp's registers (cuda_warp_rows.cuh): each row's mean and rstd of f are
+// written forward and read backward.
+struct BranchLn {
+    const float* gamma = nullptr;
+    const float* beta = nullptr;
+    float eps = 0;
+    float* mean = nullptr;
+    float* rstd = nullptr;
+};
 // The column sums of the rows [r0, r1) for column j: dγ's share Σ gy·ŝ into
 // *pg, dβ's Σ gy into *pb and, with λ, dλ's Σ a·x·ds into *pl. sg, sgx: each
-// row's sums of phase 1 (rows floats each).
-template <class Y>
+// row's sums of phase 1 (rows floats each). With the branch's LayerNorm (bl),
+// its dγ_f's share Σ b·ds·f̂ into *pgf and dβ_f's Σ b·ds into *pbf, f̂ the
+// branch's normalised input (f its input, of type F).
+template <class Y, class F = float>
 NORMLAB_HD void res_ln_param_grad_column(const float* s, const float* x, const float* gamma, const Y* gy,
                                          const float* gs, const float* lam, float a, const float* mean,
                                          const float* rstd, const float* sg, const float* sgx, float* pg, float* pb,
-                                         float* pl, int64_t r0, int64_t r1, int64_t j, int64_t n) {
-    float sgam = 0, sbet = 0, slam = 0;
+                                         float* pl, int64_t r0, int64_t r1, int64_t j, int64_t n,
+                                         const F* f = nullptr, BranchLn bl = {}, float b = 1, float* pgf = nullptr,
+                                         float* pbf = nullptr) {
+    float sgam = 0, sbet = 0, slam = 0, sgf = 0, sbf = 0;
     for (int64_t r = r0; r < r1; ++r) {
         const int64_t o = r * n;
         const float gv = Io<Y>::ld(gy[o + j]);
         sgam += gv * (s[o + j] - mean[r]) * rstd[r];
         sbet += gv;
-        if (lam) {
+        if (lam || bl.gamma) {
             const float mg = sg[r] / static_cast<float>(n), mgx = sgx[r] / static_cast<float>(n);
-            slam += a * x[o + j] * res_ln_ds(s + o, gamma, gy + o, gs ? gs + o : nullptr, mean[r], rstd[r], mg, mgx, j);
+            const float ds = res_ln_ds(s + o, gamma, gy + o, gs ? gs + o : nullptr, mean[r], rstd[r], mg, mgx, j);
+            if (lam) slam += a * x[o + j] * ds;
+            if (bl.gamma) {
+                sgf += b * ds * (Io<F>::ld(f[o + j]) - bl.mean[r]) * bl.rstd[r];
+                sbf += b * ds;
+            }
         }
     }
     *pg = sgam;
     *pb = sbet;
     if (lam) *pl = slam;
+    if (bl.gamma) *pgf = sgf, *pbf = sbf;
 }
 
 }  // namespace normlab::kernel_bodies

@@ -257,16 +257,19 @@ __global__ void res_ln_backward_kernel(const float* s, const float* gamma, const
     if (tid == 0) sg_rows[row] = sg, sgx_rows[row] = sgx;
 }
 
-template <class Y>
+template <class Y, class F>
 __global__ void res_ln_param_grad_kernel(const float* s, const float* x, const float* gamma, const Y* gy,
                                          const float* gs, const float* lam, float a, const float* mean,
                                          const float* rstd, const float* sg, const float* sgx, float* pg, float* pb,
-                                         float* pl, int64_t rows, int64_t n) {
+                                         float* pl, int64_t rows, int64_t n, const F* f, kb::BranchLn bl, float b_host,
+                                         const float* b_dev, float* pgf, float* pbf) {
     int64_t j, r0, r1;
     if (column_chunk(rows, n, j, r0, r1)) {
         const int64_t at = blockIdx.y * n + j;
+        const bool branch_ln = bl.gamma != nullptr;
         kb::res_ln_param_grad_column(s, x, gamma, gy, gs, lam, a, mean, rstd, sg, sgx, pg + at, pb + at,
-                                     lam ? pl + at : nullptr, r0, r1, j, n);
+                                     lam ? pl + at : nullptr, r0, r1, j, n, f, bl, b_dev ? *b_dev : b_host,
+                                     branch_ln ? pgf + at : nullptr, branch_ln ? pbf + at : nullptr);
     }
 }
 
@@ -397,10 +400,16 @@ void gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, 
     });
 }
 
+bool residual_branch_ln_fits(int64_t n) {
+    bool fits = false;
+    warp_rows::by_width(n, [&](auto) { fits = true; });
+    return fits;
+}
+
 void residual_layer_norm_forward(const float* x, const void* f, const float* lam, float a, float b,
                                  const float* b_dev, const float* gamma, const float* beta, float eps, float* s,
                                  void* y, float* mean, float* rstd, int64_t rows, int64_t n, bool f_bf16, bool y_bf16,
-                                 void* stream) {
+                                 void* stream, const kb::BranchLn& bl) {
     if (rows == 0 || n == 0) return;
     by_storage(f_bf16, [&](auto ftag) {
         by_storage(y_bf16, [&](auto ytag) {
@@ -411,8 +420,8 @@ void residual_layer_norm_forward(const float* x, const void* f, const float* lam
             const auto yp = static_cast<Y*>(y);
             if (!warp_rows::by_width(n, [&](auto v) {
                     NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::res_ln_forward<decltype(v)::value, F, Y>)(
-                        x, fp, lam, a, b, b_dev, gamma, beta, eps, s, yp, mean, rstd, rows, n);
-                }))
+                        x, fp, lam, a, b, b_dev, gamma, beta, eps, s, yp, mean, rstd, rows, n, bl);
+                }))   // never with bl (residual_branch_ln_fits)
                 NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, res_ln_forward_kernel)(x, fp, lam, a, b, b_dev, gamma,
                                                                                         beta, eps, s, yp, mean, rstd, n);
         });
@@ -422,7 +431,8 @@ void residual_layer_norm_forward(const float* x, const void* f, const float* lam
 void residual_layer_norm_backward(const float* s, const float* x, const float* gamma, const void* gy,
                                   const float* gs, const float* lam, float a, float b, const float* b_dev,
                                   const float* mean, const float* rstd, float* dx, void* df, float* sg, float* sgx, float* pg, float* pb,
-                                  float* pl, int64_t rows, int64_t n, bool f_bf16, bool y_bf16, void* stream) {
+                                  float* pl, int64_t rows, int64_t n, bool f_bf16, bool y_bf16, void* stream,
+                                  const void* f, const kb::BranchLn& bl, float* pgf, float* pbf) {
     if (rows == 0 || n == 0) return;
     const auto st = static_cast<cudaStream_t>(stream);
     by_storage(f_bf16, [&](auto ftag) {
@@ -433,17 +443,22 @@ void residual_layer_norm_backward(const float* s, const float* x, const float* g
             const auto dfp = static_cast<F*>(df);
             if (!warp_rows::by_width(n, [&](auto v) {
                     NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::res_ln_backward<decltype(v)::value, F, Y>)(
-                        s, gamma, gyp, gs, lam, a, b, b_dev, mean, rstd, dx, dfp, sg, sgx, rows, n);
-                }))
+                        s, gamma, gyp, gs, lam, a, b, b_dev, mean, rstd, dx, dfp, sg, sgx, rows, n,
+                        static_cast<const F*>(f), bl);
+                }))   // never with bl (residual_branch_ln_fits)
                 NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, res_ln_backward_kernel)(
                     s, gamma, gyp, gs, lam, a, b, b_dev, mean, rstd, dx, dfp, sg, sgx, n);
         });
     });
     // The column kernel reads each row's sums: it runs after the row kernel, on the same stream.
-    by_storage(y_bf16, [&](auto ytag) {
-        using Y = decltype(ytag);
-        NORMLAB_LAUNCH(column_grid(rows, n), kThreads, st, res_ln_param_grad_kernel)(
-            s, x, gamma, static_cast<const Y*>(gy), gs, lam, a, mean, rstd, sg, sgx, pg, pb, pl, rows, n);
+    by_storage(f_bf16, [&](auto ftag) {
+        by_storage(y_bf16, [&](auto ytag) {
+            using F = decltype(ftag);
+            using Y = decltype(ytag);
+            NORMLAB_LAUNCH(column_grid(rows, n), kThreads, st, res_ln_param_grad_kernel)(
+                s, x, gamma, static_cast<const Y*>(gy), gs, lam, a, mean, rstd, sg, sgx, pg, pb, pl, rows, n,
+                static_cast<const F*>(f), bl, b, b_dev, pgf, pbf);
+        });
     });
 }
 

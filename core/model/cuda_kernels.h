@@ -69,18 +69,25 @@ void gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, 
 // float32; f float32 or bfloat16 (`f_bf16`), y too (`y_bf16`); each row's mean
 // and 1/√(var + eps) into mean, rstd. b_dev: b read from the device (one float,
 // BranchNorm's α_t in a captured step, filled before each replay) instead of b.
+// bl: the branch's own LayerNorm before the add, f ← LN(f)·γ_f + β_f (NormFormer's
+// post-attention LN; its gamma null: none), where residual_branch_ln_fits(n).
 void residual_layer_norm_forward(const float* x, const void* f, const float* lam, float a, float b,
                                  const float* b_dev, const float* gamma, const float* beta, float eps, float* s,
                                  void* y, float* mean, float* rstd, int64_t rows, int64_t n, bool f_bf16, bool y_bf16,
-                                 void* stream);
+                                 void* stream, const kernel_bodies::BranchLn& bl = {});
 // Its gradient from gy and gs (s's own gradient, or null): dx (float32), df
 // (f's type), each row's two sums into sg, sgx (rows floats each), and each
 // chunk of rows' share of dγ, dβ and, with λ, dλ in pg, pb, pl
 // (row_chunks(rows) × n each; pl unused without λ). x is read only for dλ.
+// With bl: f, the branch's input, and the shares of dγ_f, dβ_f in pgf, pbf.
 void residual_layer_norm_backward(const float* s, const float* x, const float* gamma, const void* gy,
                                   const float* gs, const float* lam, float a, float b, const float* b_dev,
                                   const float* mean,
                                   const float* rstd, float* dx, void* df, float* sg, float* sgx, float* pg, float* pb,
-                                  float* pl, int64_t rows, int64_t n, bool f_bf16, bool y_bf16, void* stream);
+                                  float* pl, int64_t rows, int64_t n, bool f_bf16, bool y_bf16, void* stream,
+                                  const void* f = nullptr, const kernel_bodies::BranchLn& bl = {}, float* pgf = nullptr,
+                                  float* pbf = nullptr);
+// Whether rows of n take the branch's LayerNorm (a warp a row: n ≤ 1,024, unless NORMLAB_ROW_KERNELS=block).
+bool residual_branch_ln_fits(int64_t n);
 
 }  // namespace normlab::cuda_kernels

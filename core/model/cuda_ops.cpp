@@ -204,28 +204,39 @@ struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
 // row), a row kernel and a column kernel backward. Returns s and y; saves s
 // (the LayerNorm's input, which eager keeps too), x only with λ (for dλ), and
 // two floats a row. Either output may go unused (Post-LN uses only y): its
-// gradient is then undefined, not zeros.
+// gradient is then undefined, not zeros. With γ_f and β_f (defined, not
+// empty), the branch's own LayerNorm before the add (NormFormer's
+// post-attention LN) in the same kernels: saves f, the branch's input, and two
+// more floats a row, where eager would keep LN's float32 copy of it.
 struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& x_in, const torch::Tensor& f_in,
                                  const torch::Tensor& lam_in, const torch::Tensor& gamma, const torch::Tensor& beta,
-                                 const torch::Tensor& b_t, double a, double b, double eps, bool y_bf16) {
+                                 const torch::Tensor& b_t, const torch::Tensor& f_gamma, const torch::Tensor& f_beta,
+                                 double a, double b, double eps, double f_eps, bool y_bf16) {
         const FunctionScope scope("normlab::residual_layer_norm", x_in, f_in);
         const c10::cuda::CUDAGuard guard(x_in.device());
         const auto x = x_in.contiguous(), f = f_in.contiguous(), lam = lam_in.contiguous();
         const auto gc = gamma.contiguous(), bc = beta.contiguous();
-        const bool scaled = lam.numel() > 0;
+        const auto fgc = f_gamma.contiguous(), fbc = f_beta.contiguous();
+        const bool scaled = lam.numel() > 0, branch_ln = fgc.numel() > 0;
         const int64_t n = x.size(-1), rows = x.numel() / n;
+        TORCH_CHECK(!branch_ln || cuda_kernels::residual_branch_ln_fits(n), "the branch's LayerNorm needs rows of ≤ 1,024");
         auto s = torch::empty_like(x);
         auto y = torch::empty(x.sizes(), x.options().dtype(y_bf16 ? torch::kBFloat16 : torch::kFloat));
         auto mean = floats(x, {rows}), rstd = floats(x, {rows});
+        auto f_stats = floats(x, {branch_ln ? 2 : 0, rows});
+        kernel_bodies::BranchLn bl;
+        if (branch_ln)
+            bl = {fgc.data_ptr<float>(), fbc.data_ptr<float>(), static_cast<float>(f_eps), f_stats[0].data_ptr<float>(),
+                  f_stats[1].data_ptr<float>()};
         cuda_kernels::residual_layer_norm_forward(
             x.data_ptr<float>(), f.data_ptr(), scaled ? lam.data_ptr<float>() : nullptr, static_cast<float>(a),
             static_cast<float>(b), b_t.numel() ? b_t.data_ptr<float>() : nullptr, gc.data_ptr<float>(), bc.data_ptr<float>(), static_cast<float>(eps),
             s.data_ptr<float>(), y.data_ptr(), mean.data_ptr<float>(), rstd.data_ptr<float>(), rows, n, bf16(f), y_bf16,
-            stream());
+            stream(), bl);
         C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         ctx->set_materialize_grads(false);
-        ctx->save_for_backward({s, scaled ? x : lam, lam, gc, mean, rstd, b_t});
+        ctx->save_for_backward({s, scaled ? x : lam, lam, gc, mean, rstd, b_t, branch_ln ? f : fgc, fgc, f_stats});
         ctx->saved_data["a"] = a;
         ctx->saved_data["b"] = b;
         ctx->saved_data["f_bf16"] = bf16(f);
@@ -235,30 +246,36 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
     static variable_list backward(AutogradContext* ctx, variable_list grads) {
         const auto saved = ctx->get_saved_variables();
         const auto &s = saved[0], &x = saved[1], &lam = saved[2], &gamma = saved[3], &mean = saved[4], &rstd = saved[5];
-        const auto& b_t = saved[6];
+        const auto &b_t = saved[6], &f = saved[7], &f_gamma = saved[8], &f_stats = saved[9];
         const c10::cuda::CUDAGuard guard(s.device());
         const bool scaled = lam.numel() > 0, f_bf16 = ctx->saved_data["f_bf16"].toBool(),
-                   y_bf16 = ctx->saved_data["y_bf16"].toBool();
+                   y_bf16 = ctx->saved_data["y_bf16"].toBool(), branch_ln = f_gamma.numel() > 0;
         const auto y_type = y_bf16 ? torch::kBFloat16 : torch::kFloat;
-        if (!grads[0].defined() && !grads[1].defined()) return variable_list(10);
+        if (!grads[0].defined() && !grads[1].defined()) return variable_list(13);
         const auto gs = grads[0].defined() ? grads[0].to(torch::kFloat).contiguous() : torch::Tensor();
         const auto gy = grads[1].defined() ? grads[1].to(y_type).contiguous() : torch::zeros(s.sizes(), s.options().dtype(y_type));
         const int64_t n = s.size(-1), rows = s.numel() / n;
         auto dx = torch::empty_like(s);
         auto df = torch::empty(s.sizes(), s.options().dtype(f_bf16 ? torch::kBFloat16 : torch::kFloat));
         auto row_sums = floats(s, {2, rows});
-        auto partial = floats(s, {3, cuda_kernels::row_chunks(rows), n});
+        auto partial = floats(s, {branch_ln ? 5 : 3, cuda_kernels::row_chunks(rows), n});
+        kernel_bodies::BranchLn bl;
+        if (branch_ln)
+            bl = {f_gamma.data_ptr<float>(), nullptr, 0.f, f_stats[0].data_ptr<float>(), f_stats[1].data_ptr<float>()};
         cuda_kernels::residual_layer_norm_backward(
             s.data_ptr<float>(), scaled ? x.data_ptr<float>() : nullptr, gamma.data_ptr<float>(), gy.data_ptr(),
             gs.defined() ? gs.data_ptr<float>() : nullptr, scaled ? lam.data_ptr<float>() : nullptr,
             static_cast<float>(ctx->saved_data["a"].toDouble()), static_cast<float>(ctx->saved_data["b"].toDouble()),
             b_t.numel() ? b_t.data_ptr<float>() : nullptr, mean.data_ptr<float>(), rstd.data_ptr<float>(), dx.data_ptr<float>(), df.data_ptr(),
             row_sums[0].data_ptr<float>(), row_sums[1].data_ptr<float>(), partial[0].data_ptr<float>(),
-            partial[1].data_ptr<float>(), partial[2].data_ptr<float>(), rows, n, f_bf16, y_bf16, stream());
+            partial[1].data_ptr<float>(), partial[2].data_ptr<float>(), rows, n, f_bf16, y_bf16, stream(),
+            branch_ln ? f.data_ptr() : nullptr, bl, branch_ln ? partial[3].data_ptr<float>() : nullptr,
+            branch_ln ? partial[4].data_ptr<float>() : nullptr);
         C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         const auto sums = partial.sum(1);
-        return {dx, df, scaled ? sums[2] : torch::Tensor(), sums[0], sums[1], torch::Tensor(), torch::Tensor(),
-                torch::Tensor(), torch::Tensor(), torch::Tensor()};
+        return {dx, df, scaled ? sums[2] : torch::Tensor(), sums[0], sums[1], torch::Tensor(),
+                branch_ln ? sums[3] : torch::Tensor(), branch_ln ? sums[4] : torch::Tensor(), torch::Tensor(),
+                torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor()};
     }
 };
 
@@ -328,23 +345,32 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> ngpt_qk(const torch::Ten
 }
 
 bool residual_layer_norm_applies(const torch::Tensor& x, const torch::Tensor& f, const torch::Tensor& lam,
-                                 const torch::Tensor& gamma, const torch::Tensor& beta, const torch::Tensor& b_t) {
+                                 const torch::Tensor& gamma, const torch::Tensor& beta, const torch::Tensor& b_t,
+                                 const torch::Tensor& f_gamma, const torch::Tensor& f_beta) {
     if (!kernel_gpu(x) || x.numel() == 0 || x.size(-1) == 0 || !float_on(x, x.device())) return false;
     if (b_t.defined() && !(float_on(b_t, x.device()) && b_t.numel() == 1 && !b_t.requires_grad())) return false;
     if (!kernel_storage(f) || f.device() != x.device() || f.sizes() != x.sizes()) return false;
     const int64_t n = x.size(-1);
     if (lam.defined() && !(float_on(lam, x.device()) && lam.numel() == n)) return false;
-    return gamma.defined() && beta.defined() && float_on(gamma, x.device()) && float_on(beta, x.device()) &&
-           gamma.numel() == n && beta.numel() == n;
+    auto affine = [&](const torch::Tensor& g, const torch::Tensor& bias) {
+        return g.defined() && bias.defined() && float_on(g, x.device()) && float_on(bias, x.device()) && g.numel() == n &&
+               bias.numel() == n;
+    };
+    if (f_gamma.defined() && !(affine(f_gamma, f_beta) && cuda_kernels::residual_branch_ln_fits(n))) return false;
+    return affine(gamma, beta);
 }
 
 std::pair<torch::Tensor, torch::Tensor> residual_layer_norm(const torch::Tensor& x, const torch::Tensor& f,
                                                             const torch::Tensor& lam, double a, double b,
                                                             const torch::Tensor& b_t, const torch::Tensor& gamma,
-                                                            const torch::Tensor& beta, double eps, bool y_bf16) {
-    // Autograd functions take defined tensors: an absent λ or b_t travels as an empty one.
-    auto out = ResidualLayerNormFn::apply(x, f, lam.defined() ? lam.view({x.size(-1)}) : floats(x, {0}), gamma, beta,
-                                          b_t.defined() ? b_t.view({1}) : floats(x, {0}), a, b, eps, y_bf16);
+                                                            const torch::Tensor& beta, double eps, bool y_bf16,
+                                                            const torch::Tensor& f_gamma, const torch::Tensor& f_beta,
+                                                            double f_eps) {
+    // Autograd functions take defined tensors: an absent λ, b_t or branch LayerNorm travels as an empty one.
+    const auto none = floats(x, {0});
+    auto out = ResidualLayerNormFn::apply(x, f, lam.defined() ? lam.view({x.size(-1)}) : none, gamma, beta,
+                                          b_t.defined() ? b_t.view({1}) : none, f_gamma.defined() ? f_gamma : none,
+                                          f_gamma.defined() ? f_beta : none, a, b, eps, f_eps, y_bf16);
     return {out[0], out[1]};
 }
 

@@ -44,11 +44,16 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> ngpt_qk(const torch::Ten
 // dimension; returns s (float32) and y (bfloat16 if y_bf16, else float32).
 // b_t, where defined: b as a float32 device scalar without gradient, read by
 // the kernels on the device (BranchNorm's α_t in a captured step), b ignored.
+// f_gamma, f_beta, where defined: the branch's own LayerNorm before the add,
+// f ← LN(f)·f_gamma + f_beta (NormFormer's post-attention LN; rows ≤ 1,024).
 bool residual_layer_norm_applies(const torch::Tensor& x, const torch::Tensor& f, const torch::Tensor& lam,
-                                 const torch::Tensor& gamma, const torch::Tensor& beta, const torch::Tensor& b_t);
+                                 const torch::Tensor& gamma, const torch::Tensor& beta, const torch::Tensor& b_t,
+                                 const torch::Tensor& f_gamma = {}, const torch::Tensor& f_beta = {});
 std::pair<torch::Tensor, torch::Tensor> residual_layer_norm(const torch::Tensor& x, const torch::Tensor& f,
                                                             const torch::Tensor& lam, double a, double b,
                                                             const torch::Tensor& b_t, const torch::Tensor& gamma,
-                                                            const torch::Tensor& beta, double eps, bool y_bf16);
+                                                            const torch::Tensor& beta, double eps, bool y_bf16,
+                                                            const torch::Tensor& f_gamma = {},
+                                                            const torch::Tensor& f_beta = {}, double f_eps = 0);
 
 }  // namespace normlab::cuda_ops

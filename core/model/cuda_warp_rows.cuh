@@ -133,39 +133,62 @@ __global__ void update_backward(const float* __restrict__ x, const H* __restrict
     }
 }
 
-// s = a·(λ ⊙ x) + b·f and y = LayerNorm(s)·γ + β; each row's mean and rstd.
+// The mean and rstd of a row held as v (0 past the row's end), two passes over the registers.
+template <int V>
+__device__ __forceinline__ void row_stats(const float (&v)[V], int lane, int64_t n, float eps, float& m, float& rs) {
+    float sum = 0;
+#pragma unroll
+    for (int k = 0; k < V; ++k) sum += v[k];
+    m = warp_sum(sum) / static_cast<float>(n);
+    float q = 0;   // no cancellation
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        if (lane + kLanes * k < n) q += (v[k] - m) * (v[k] - m);
+    }
+    rs = 1.f / sqrtf(warp_sum(q) / static_cast<float>(n) + eps);
+}
+
+// s = a·(λ ⊙ x) + b·f and y = LayerNorm(s)·γ + β; each row's mean and rstd. With
+// bl, f is the branch's LayerNorm of its input first (its statistics into bl).
 template <int V, class F, class Y>
 __global__ void res_ln_forward(const float* __restrict__ x, const F* __restrict__ f, const float* __restrict__ lam,
                                float a, float b_host, const float* __restrict__ b_dev, const float* __restrict__ gamma,
                                const float* __restrict__ beta, float eps, float* __restrict__ s, Y* __restrict__ y,
-                               float* __restrict__ mean, float* __restrict__ rstd, int64_t rows, int64_t n) {
+                               float* __restrict__ mean, float* __restrict__ rstd, int64_t rows, int64_t n,
+                               kernel_bodies::BranchLn bl) {
     int64_t row;
     int lane;
     if (!warp_row(rows, row, lane)) return;
     const float b = b_dev ? *b_dev : b_host;
     const int64_t o = row * n;
-    float sv[V];
+    float sv[V];   // f, then s
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        const int64_t i = lane + kLanes * k;
+        sv[k] = i < n ? kernel_bodies::Io<F>::ld(f[o + i]) : 0.f;
+    }
+    if (bl.gamma) {
+        float fm, fr;
+        row_stats(sv, lane, n, bl.eps, fm, fr);
+#pragma unroll
+        for (int k = 0; k < V; ++k) {
+            const int64_t i = lane + kLanes * k;
+            if (i < n) sv[k] = (sv[k] - fm) * fr * bl.gamma[i] + bl.beta[i];
+        }
+        if (lane == 0) bl.mean[row] = fm, bl.rstd[row] = fr;
+    }
 #pragma unroll
     for (int k = 0; k < V; ++k) {
         const int64_t i = lane + kLanes * k;
         if (i < n) {
             const float ax = a * x[o + i];
-            sv[k] = (lam ? ax * lam[i] : ax) + b * kernel_bodies::Io<F>::ld(f[o + i]);
+            sv[k] = (lam ? ax * lam[i] : ax) + b * sv[k];
         } else {
             sv[k] = 0.f;
         }
     }
-    float sum = 0;
-#pragma unroll
-    for (int k = 0; k < V; ++k) sum += sv[k];
-    const float m = warp_sum(sum) / static_cast<float>(n);
-    float q = 0;   // two passes over the registers: no cancellation
-#pragma unroll
-    for (int k = 0; k < V; ++k) {
-        const int64_t i = lane + kLanes * k;
-        if (i < n) q += (sv[k] - m) * (sv[k] - m);
-    }
-    const float rs = 1.f / sqrtf(warp_sum(q) / static_cast<float>(n) + eps);
+    float m, rs;
+    row_stats(sv, lane, n, eps, m, rs);
 #pragma unroll
     for (int k = 0; k < V; ++k) {
         const int64_t i = lane + kLanes * k;
@@ -178,12 +201,14 @@ __global__ void res_ln_forward(const float* __restrict__ x, const F* __restrict_
 }
 
 // Its gradient: dx = a·λ ⊙ ds (float32), df = b·ds (F); each row's Σĝ and Σĝŝ into sg_rows, sgx_rows.
+// With bl, df is b·ds through the branch's LayerNorm back to its input f.
 template <int V, class F, class Y>
 __global__ void res_ln_backward(const float* __restrict__ s, const float* __restrict__ gamma, const Y* __restrict__ gy,
                                 const float* __restrict__ gs, const float* __restrict__ lam, float a, float b_host,
                                 const float* __restrict__ b_dev, const float* __restrict__ mean,
                                 const float* __restrict__ rstd, float* __restrict__ dx, F* __restrict__ df,
-                                float* __restrict__ sg_rows, float* __restrict__ sgx_rows, int64_t rows, int64_t n) {
+                                float* __restrict__ sg_rows, float* __restrict__ sgx_rows, int64_t rows, int64_t n,
+                                const F* __restrict__ f, kernel_bodies::BranchLn bl) {
     int64_t row;
     int lane;
     if (!warp_row(rows, row, lane)) return;
@@ -210,10 +235,30 @@ __global__ void res_ln_backward(const float* __restrict__ s, const float* __rest
             float ds = rs * (gh[k] - mg - xh[k] * mgx);
             if (gs) ds += gs[o + i];
             dx[o + i] = lam ? a * lam[i] * ds : a * ds;
-            df[o + i] = kernel_bodies::Io<F>::st(b * ds);
+            if (!bl.gamma) df[o + i] = kernel_bodies::Io<F>::st(b * ds);
+            gh[k] = b * ds * (bl.gamma ? bl.gamma[i] : 1.f);   // gh becomes the gradient of the branch's LN, times γ_f
+        } else {
+            gh[k] = 0.f;
         }
     }
     if (lane == 0) sg_rows[row] = sg, sgx_rows[row] = sgx;
+    if (!bl.gamma) return;
+    // Back through the branch's LayerNorm: df = rstd_f·(ĝ − Σĝ/n − f̂·Σĝf̂/n), f̂ its normalised input.
+    const float fm = bl.mean[row], fr = bl.rstd[row];
+    float s1 = 0, s2 = 0;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        const int64_t i = lane + kLanes * k;
+        xh[k] = i < n ? (kernel_bodies::Io<F>::ld(f[o + i]) - fm) * fr : 0.f;   // xh becomes f̂
+        s1 += gh[k];
+        s2 += gh[k] * xh[k];
+    }
+    const float m1 = warp_sum(s1) / static_cast<float>(n), m2 = warp_sum(s2) / static_cast<float>(n);
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        const int64_t i = lane + kLanes * k;
+        if (i < n) df[o + i] = kernel_bodies::Io<F>::st(fr * (gh[k] - m1 - xh[k] * m2));
+    }
 }
 
 // Calls fn with std::integral_constant<int, V> for the fewest floats a lane that hold a row

@@ -409,19 +409,26 @@ torch::Tensor gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma
 
 bool residual_layer_norm(const torch::Tensor& x, const torch::Tensor& f, const torch::Tensor& lam, double a, double b,
                          const torch::Tensor& gamma, const torch::Tensor& beta, double eps, torch::ScalarType y_type,
-                         torch::Tensor& s, torch::Tensor& y, const torch::Tensor& b_t) {
+                         torch::Tensor& s, torch::Tensor& y, const torch::Tensor& b_t,
+                         const BranchNormParams* f_norm) {
+    const torch::Tensor none;
+    const auto& fg = f_norm ? f_norm->gamma : none;
+    const auto& fb = f_norm ? f_norm->beta : none;
 #ifdef NORMLAB_CUDA_KERNELS
     if (cuda_kernels_enabled() && (y_type == torch::kFloat || y_type == torch::kBFloat16) &&
-        cuda_ops::residual_layer_norm_applies(x, f, lam, gamma, beta, b_t)) {
-        std::tie(s, y) = cuda_ops::residual_layer_norm(x, f, lam, a, b, b_t, gamma, beta, eps, y_type == torch::kBFloat16);
+        cuda_ops::residual_layer_norm_applies(x, f, lam, gamma, beta, b_t, fg, fb)) {
+        std::tie(s, y) = cuda_ops::residual_layer_norm(x, f, lam, a, b, b_t, gamma, beta, eps, y_type == torch::kBFloat16,
+                                                       fg, fb, f_norm ? f_norm->eps : 0.0);
         ++g_residual_ln_calls;
         return true;
     }
 #endif
-    if (g_residual_ln_on_cpu && x.device().is_cpu() && gamma.defined() && beta.defined()) {
+    if (g_residual_ln_on_cpu && x.device().is_cpu() && gamma.defined() && beta.defined() &&
+        (!f_norm || (fg.defined() && fb.defined()))) {
         // The kernel's contract in eager ops, for the tests of the model's plumbing on a CPU.
         const auto ax = a == 1.0 ? x : x * a;
-        const auto bf = b_t.defined() ? f.to(torch::kFloat) * b_t : b == 1.0 ? f : f * b;
+        const auto fn = f_norm ? torch::layer_norm(f.to(torch::kFloat), {f.size(-1)}, fg, fb, f_norm->eps) : f;
+        const auto bf = b_t.defined() ? fn.to(torch::kFloat) * b_t : b == 1.0 ? fn : fn * b;
         s = (lam.defined() ? ax * lam : ax) + bf;
         y = torch::layer_norm(s, {s.size(-1)}, gamma, beta, eps).to(y_type);
         ++g_residual_ln_calls;

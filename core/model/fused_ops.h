@@ -67,6 +67,12 @@ torch::Tensor gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma
 torch::Tensor fused_gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
                                     double eps);
 
+// A LayerNorm's gain, bias and ε, for residual_layer_norm's branch.
+struct BranchNormParams {
+    torch::Tensor gamma, beta;
+    double eps = 1e-5;
+};
+
 // The residual add and the LayerNorm after it in one NormLab CUDA kernel each
 // way: s = a·(λ ⊙ x) + b·f and y = LayerNorm(s)·γ + β over the last dimension,
 // y of type y_type (float32, or bfloat16 for a linear layer under bf16
@@ -74,10 +80,12 @@ torch::Tensor fused_gelu_layer_norm(const torch::Tensor& h, const torch::Tensor&
 // scalar (BranchNorm's α_t, which a captured step reads on the device), or
 // undefined (b). True with s and y written where NormLab's CUDA kernels are on
 // and apply (cuda_ops.h); false (s, y untouched) elsewhere: the caller runs
-// the eager ops.
+// the eager ops. f_norm, where given: the branch's own LayerNorm, applied to f
+// before the add in the same kernels (NormFormer's post-attention LN).
 bool residual_layer_norm(const torch::Tensor& x, const torch::Tensor& f, const torch::Tensor& lam, double a, double b,
                          const torch::Tensor& gamma, const torch::Tensor& beta, double eps, torch::ScalarType y_type,
-                         torch::Tensor& s, torch::Tensor& y, const torch::Tensor& b_t = {});
+                         torch::Tensor& s, torch::Tensor& y, const torch::Tensor& b_t = {},
+                         const BranchNormParams* f_norm = nullptr);
 // Tests: residual_layer_norm computes its contract with eager ops on CPU
 // tensors too (the model's use of it — which norms, λ, α, α_t — is then
 // checked without a GPU), and how many times it has taken over.

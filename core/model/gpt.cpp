@@ -123,7 +123,7 @@ torch::Tensor AttentionImpl::causal_mask(int64_t T, const torch::Device& dev) {
 }
 
 torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin,
-                                     ForwardCapture* cap) {
+                                     ForwardCapture* cap, bool without_post_norm) {
     const ProfileScope scope("normlab::attention");
     const int64_t B = x.size(0), T = x.size(1), d = cfg.d_model, H = cfg.n_heads, dh = d / H;
     const auto proj = apply_linear(qkv, x);                                // (B, T, 3d); bf16 under autocast
@@ -198,6 +198,7 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor
         }
     }
     auto o = torch::linear(y, W, bias);
+    if (without_post_norm) return o;
     if (post_norm) o = post_norm(o);
     if (cfg.dropout > 0) o = torch::dropout(o, cfg.dropout, is_training());
     return o;
@@ -306,10 +307,24 @@ std::pair<torch::Tensor, double> BlockImpl::branch_of(const torch::Tensor& f, do
 std::pair<torch::Tensor, torch::Tensor> BlockImpl::forward_pre_ln(const torch::Tensor& x, const torch::Tensor& x_normed,
                                                                   double branch, const torch::Tensor& cos,
                                                                   const torch::Tensor& sin, ForwardCapture* cap) {
-    const auto att = attn(x_normed.defined() ? x_normed : norm1(x), cos, sin, cap);
+    // NormFormer's post-attention LN goes into the residual add's kernel with LN₂ where
+    // that applies (its gain and bias learned there as in the LN); its dropout comes after it.
+    Norm post = attn->post_norm;
+    const bool post_in_kernel = post && post->kind == NormKind::LayerNorm && !(cfg.dropout > 0 && is_training());
+    auto att = attn(x_normed.defined() ? x_normed : norm1(x), cos, sin, cap, post_in_kernel);
     torch::Tensor x1, h;   // x₁ = α·x + α_t·ATTN(LN₁(x)), h = LN₂(x₁): one CUDA kernel where it applies
-    if (!residual_layer_norm(x, att, torch::Tensor(), residual_alpha, branch, norm2->weight, norm2->bias, norm2->eps,
-                             linear_input_type(x), x1, h, branch_t)) {
+    const BranchNormParams post_ln{post_in_kernel ? post->weight : torch::Tensor(), post_in_kernel ? post->bias : torch::Tensor(),
+                                   post_in_kernel ? post->eps : 0.0};
+    auto add_norm2 = [&](const BranchNormParams* f_norm) {
+        return residual_layer_norm(x, att, torch::Tensor(), residual_alpha, branch, norm2->weight, norm2->bias,
+                                   norm2->eps, linear_input_type(x), x1, h, branch_t, f_norm);
+    };
+    bool fused = add_norm2(post_in_kernel ? &post_ln : nullptr);
+    if (!fused && post_in_kernel) {   // the kernel does not take the post-attention LN here
+        att = post(att);
+        fused = add_norm2(nullptr);
+    }
+    if (!fused) {
         const auto [a, b] = branch_of(att, branch);
         x1 = times(x, residual_alpha) + times(a, b);
         h = norm2(x1);

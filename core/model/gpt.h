@@ -46,9 +46,11 @@ struct ForwardCapture {
 
 struct AttentionImpl : torch::nn::Module {
     explicit AttentionImpl(const ModelConfig& cfg);
-    // x: (B, T, d); cos/sin: (T, d_h) RoPE tables or undefined.
+    // x: (B, T, d); cos/sin: (T, d_h) RoPE tables or undefined. without_post_norm:
+    // the output before the post-attention LN, which the caller applies (NormFormer:
+    // in the residual add's CUDA kernel, BlockImpl::forward_pre_ln).
     torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin,
-                          ForwardCapture* cap);
+                          ForwardCapture* cap, bool without_post_norm = false);
     ModelConfig cfg;
     torch::nn::Linear qkv{nullptr}, out{nullptr};   // qkv: (3d, d), rows [q | k | v]
     torch::Tensor head_scale;                       // (H) NormFormer HeadScale
