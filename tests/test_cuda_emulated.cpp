@@ -290,18 +290,25 @@ private Q_SLOTS:
             }
     }
 
-    // NormFormer's FFN LN, LayerNorm(GELU(h)): a block a row; rows shorter than
-    // the block and longer; dγ, dβ over the column grid.
+    // NormFormer's FFN LN, LayerNorm(GELU(h)): the row in registers (a block a
+    // row forward, a block a chunk of 16 rows backward, dγ and dβ among them) for
+    // rows shorter than the block, longer, and GPT-2 small's d_ff (twelve
+    // elements a thread), over one chunk and two; past 4,096 wide the bodies'
+    // kernels (a block a row, dγ and dβ over the column grid).
     void geluLayerNorm() {
         torch::manual_seed(25);
-        const int64_t rows = 6;   // a block a row: 256 CPU threads each
-        for (int64_t n : {13, 300})
+        struct Case {
+            int64_t rows, n;
+        };
+        for (auto c : {Case{6, 13}, Case{21, 300}, Case{3, 3072}, Case{3, 4100}})
             for (auto t : {torch::kFloat, torch::kBFloat16}) {
+                const int64_t rows = c.rows, n = c.n;
                 const QString what = QString("n %1, %2").arg(n).arg(type_name(t));
                 const auto h = (1.5 * torch::randn({rows, n}) + 0.3).to(t), g = torch::randn({rows, n}).to(t);
                 const auto gamma = 0.5 + torch::rand({n}), beta = 0.1 * torch::randn({n});
                 auto out = nans({rows, n}, t), dh = nans({rows, n}, t), mean = nans({rows}), rstd = nans({rows});
-                const int64_t chunks = ck::row_chunks(rows);
+                const int64_t chunks = ck::gelu_layer_norm_chunks(rows, n);
+                QCOMPARE(chunks, n <= 4096 ? (rows + 15) / 16 : ck::row_chunks(rows));
                 auto pg = nans({chunks, n}), pb = nans({chunks, n});
                 const bool bf16 = t == torch::kBFloat16;
                 ck::gelu_layer_norm_forward(ptr(h), fp(gamma), fp(beta), kEps, ptr(out), wp(mean), wp(rstd), rows, n, bf16,
@@ -314,6 +321,23 @@ private Q_SLOTS:
                 QVERIFY2(torch::allclose(dh.to(torch::kFloat), r.dh, bf16 ? 1e-2 : 1e-4, 1e-4), qPrintable(what + ": dh" + off(dh, r.dh)));
                 QVERIFY2(torch::allclose(pg.sum(0), r.dgamma, 1e-4, 1e-4), qPrintable(what + ": dγ" + off(pg.sum(0), r.dgamma)));
                 QVERIFY2(torch::allclose(pb.sum(0), r.dbeta, 1e-4, 1e-4), qPrintable(what + ": dβ" + off(pb.sum(0), r.dbeta)));
+                if (n > 4096) continue;
+                // The registers' kernels give the bodies' kernels' bits (the same sums in the same order).
+                auto out0 = nans({rows, n}, t), dh0 = nans({rows, n}, t), mean0 = nans({rows}), rstd0 = nans({rows});
+                auto launch_bodies = [&](auto tag) {
+                    using T = decltype(tag);
+                    const auto hp = static_cast<const T*>(ptr(h));
+                    NORMLAB_LAUNCH(static_cast<unsigned>(rows), 256, nullptr, ck::gelu_ln_forward_kernel)(
+                        hp, fp(gamma), fp(beta), kEps, static_cast<T*>(ptr(out0)), wp(mean0), wp(rstd0), n);
+                    NORMLAB_LAUNCH(static_cast<unsigned>(rows), 256, nullptr, ck::gelu_ln_backward_kernel)(
+                        hp, fp(gamma), static_cast<const T*>(ptr(g)), fp(mean0), fp(rstd0), static_cast<T*>(ptr(dh0)), n);
+                };
+                if (bf16) launch_bodies(__nv_bfloat16{});
+                else launch_bodies(float{});
+                VERIFY_EMULATOR_QUIET(what);
+                QVERIFY2(torch::equal(out, out0) && torch::equal(mean, mean0) && torch::equal(rstd, rstd0),
+                         qPrintable(what + ": forward not the bodies' bits"));
+                QVERIFY2(torch::equal(dh, dh0), qPrintable(what + ": dh not the bodies' bits"));
             }
     }
 };

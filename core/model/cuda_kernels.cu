@@ -36,6 +36,7 @@ struct Io<__nv_bfloat16> {
 }  // namespace normlab::kernel_bodies
 
 #include "core/model/cuda_warp_rows.cuh"   // after Io<__nv_bfloat16>, which its kernels read through
+#include "core/model/cuda_block_rows.cuh"
 
 namespace normlab::cuda_kernels::warp_rows {
 bool rows_by_warp() {
@@ -50,19 +51,8 @@ bool rows_by_warp() {
 namespace normlab::cuda_kernels {
 namespace {
 
-constexpr int kThreads = 256;
-
-// The sum of v over the block's threads, returned to every thread.
-__device__ float block_sum(float v, float* shared) {
-    v = warp_rows::warp_sum(v);
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    __syncthreads();   // shared is reused by consecutive sums
-    if (lane == 0) shared[warp] = v;
-    __syncthreads();
-    float s = 0;
-    for (int w = 0; w < kThreads / 32; ++w) s += shared[w];
-    return s;
-}
+constexpr int kThreads = block_rows::kBlock;
+using block_rows::block_sum;
 
 // h (the branch's output) in float32 or bfloat16 (H), read as float; dh written in H.
 template <class H>
@@ -380,11 +370,23 @@ int64_t row_chunks(int64_t rows) { return kb::row_chunks(rows); }
 void gelu_layer_norm_forward(const void* h, const float* gamma, const float* beta, float eps, void* out, float* mean,
                              float* rstd, int64_t rows, int64_t n, bool bf16, void* stream) {
     if (rows == 0 || n == 0) return;
+    const auto st = static_cast<cudaStream_t>(stream);
     by_storage(bf16, [&](auto tag) {
         using T = decltype(tag);
-        NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, static_cast<cudaStream_t>(stream), gelu_ln_forward_kernel)(
-            static_cast<const T*>(h), gamma, beta, eps, static_cast<T*>(out), mean, rstd, n);
+        const auto hp = static_cast<const T*>(h);
+        const auto op = static_cast<T*>(out);
+        if (!block_rows::by_elements(n, [&](auto e) {
+                NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, block_rows::gelu_ln_forward<decltype(e)::value, T>)(
+                    hp, gamma, beta, eps, op, mean, rstd, n);
+            }))
+            NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, gelu_ln_forward_kernel)(hp, gamma, beta, eps, op, mean,
+                                                                                             rstd, n);
     });
+}
+
+int64_t gelu_layer_norm_chunks(int64_t rows, int64_t n) {
+    if (block_rows::by_elements(n, [](auto) {})) return (rows + block_rows::kChunkRows - 1) / block_rows::kChunkRows;
+    return kb::row_chunks(rows);
 }
 
 void gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, const float* mean, const float* rstd,
@@ -394,8 +396,14 @@ void gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, 
     by_storage(bf16, [&](auto tag) {
         using T = decltype(tag);
         const auto *hp = static_cast<const T*>(h), *gp = static_cast<const T*>(g);
-        NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, gelu_ln_backward_kernel)(hp, gamma, gp, mean, rstd,
-                                                                                static_cast<T*>(dh), n);
+        const auto dhp = static_cast<T*>(dh);
+        if (block_rows::by_elements(n, [&](auto e) {
+                NORMLAB_LAUNCH(static_cast<unsigned>(gelu_layer_norm_chunks(rows, n)), kThreads, st,
+                               block_rows::gelu_ln_backward<decltype(e)::value, T>)(hp, gamma, gp, mean, rstd, dhp, pg, pb,
+                                                                                    rows, n);
+            }))
+            return;
+        NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, gelu_ln_backward_kernel)(hp, gamma, gp, mean, rstd, dhp, n);
         NORMLAB_LAUNCH(column_grid(rows, n), kThreads, st, gelu_ln_param_grad_kernel)(hp, gp, mean, rstd, pg, pb, rows, n);
     });
 }

@@ -59,9 +59,10 @@ int64_t qk_chunks(int64_t bt);
 void gelu_layer_norm_forward(const void* h, const float* gamma, const float* beta, float eps, void* out, float* mean,
                              float* rstd, int64_t rows, int64_t n, bool bf16, void* stream);
 // Its gradient: dh from g, and each chunk of rows' share of dγ, dβ in pg, pb
-// (row_chunks(rows) × n each).
+// (gelu_layer_norm_chunks(rows, n) × n each; summed over chunks by the caller).
 void gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, const float* mean, const float* rstd,
                               void* dh, float* pg, float* pb, int64_t rows, int64_t n, bool bf16, void* stream);
+int64_t gelu_layer_norm_chunks(int64_t rows, int64_t n);
 
 // The residual add and the LayerNorm after it: s = a·(λ ⊙ x) + b·f and
 // y = LayerNorm(s)·γ + β over rows of n (Post-LN, Pre-LN, NormFormer's

@@ -163,8 +163,9 @@ struct NgptQkFn : torch::autograd::Function<NgptQkFn> {
 };
 
 // NormFormer's FFN LN on the GELU output: one kernel forward (a block a row),
-// a row kernel and a column kernel backward. Saves h and two floats a row; the
-// GELU output is recomputed, never stored.
+// one backward (a block a chunk of rows, dγ and dβ among them; past 4,096 wide
+// a row kernel and a column kernel). Saves h and two floats a row; the GELU
+// output is recomputed, never stored.
 struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& h_in, const torch::Tensor& gamma,
                                  const torch::Tensor& beta, double eps) {
@@ -189,7 +190,7 @@ struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
         const auto g = grads[0].to(h.scalar_type()).contiguous();
         const int64_t n = h.size(-1), rows = h.numel() / n;
         auto dh = torch::empty_like(h);
-        auto partial = floats(h, {2, cuda_kernels::row_chunks(rows), n});
+        auto partial = floats(h, {2, cuda_kernels::gelu_layer_norm_chunks(rows, n), n});
         cuda_kernels::gelu_layer_norm_backward(h.data_ptr(), gamma.data_ptr<float>(), g.data_ptr(),
                                                mean.data_ptr<float>(), rstd.data_ptr<float>(), dh.data_ptr(),
                                                partial[0].data_ptr<float>(), partial[1].data_ptr<float>(), rows, n,
