@@ -95,8 +95,9 @@ private Q_SLOTS:
                 auto y = nans({rows, n}), rh = nans({rows}), rz = nans({rows});
                 auto dx = nans({rows, n}), dh = nans({rows, n}, ht), da = nans({rows, n});
                 const float eps = 1e-6f;
+                auto y_copy = nans({rows, n}, ht);   // y for the next linear layer, in h's type
                 ck::ngpt_update_forward(fp(x), ptr(h), fp(alpha), eps, wp(y), wp(rh), wp(rz), rows, n,
-                                        ht == torch::kBFloat16, nullptr);
+                                        ht == torch::kBFloat16, nullptr, ptr(y_copy));
                 ck::ngpt_update_backward(fp(x), ptr(h), fp(alpha), fp(rh), fp(rz), fp(gy), eps, wp(dx), ptr(dh), wp(da),
                                          rows, n, ht == torch::kBFloat16, nullptr);
                 VERIFY_EMULATOR_QUIET(what);
@@ -105,6 +106,7 @@ private Q_SLOTS:
                 const double dh_tol = ht == torch::kFloat ? 1e-4 : 1e-2;
                 QVERIFY2(torch::allclose(rh, nh, 1e-5, 1e-6), qPrintable(what + ": ‖h‖" + off(rh, nh)));
                 QVERIFY2(torch::allclose(y, r.y, 1e-5, 1e-6), qPrintable(what + ": y" + off(y, r.y)));
+                QVERIFY2(torch::equal(y_copy, y.to(ht)), qPrintable(what + ": y's copy is not y cast"));
                 QVERIFY2(torch::allclose(dx, r.dx, 1e-4, 1e-5), qPrintable(what + ": dx" + off(dx, r.dx)));
                 QVERIFY2(torch::allclose(dh.to(torch::kFloat), r.dh, dh_tol, 1e-5), qPrintable(what + ": dh" + off(dh, r.dh)));
                 QVERIFY2(torch::allclose(da.sum(0), r.dalpha, 1e-4, 1e-4), qPrintable(what + ": dα" + off(da.sum(0), r.dalpha)));
@@ -112,7 +114,8 @@ private Q_SLOTS:
     }
 
     // The residual add and its LayerNorm: a warp a row at 13 and 768, a block a
-    // row at 1,536; the storage pairs a model meets; λ; DeepNorm's and
+    // row at 1,536; the storage pairs a model meets (float32 y with its bf16
+    // copy for the next linear layer, Post-LN's); λ; DeepNorm's and
     // BranchNorm's scalars with b read from the device (the argument b is
     // wrong on purpose); s's own gradient; dγ, dβ, dλ by the column grid.
     void residualLayerNorm() {
@@ -137,9 +140,15 @@ private Q_SLOTS:
                         const int64_t chunks = ck::row_chunks(rows);
                         auto pg = nans({chunks, n}), pb = nans({chunks, n}), pl = nans({chunks, n});
                         const auto a = static_cast<float>(in.a);
+                        // Post-LN's float32 y comes with its copy in the branch's bf16 for the next linear layer.
+                        const bool copy = ft == torch::kBFloat16 && yt == torch::kFloat;
+                        auto y_copy = nans({rows, n}, ft);
                         ck::residual_layer_norm_forward(fp(in.x), ptr(in.f), fp(in.lam), a, b_arg, bp, fp(in.gamma),
                                                         fp(in.beta), kEps, wp(s), ptr(y), wp(mean), wp(rstd), rows, n,
-                                                        ft == torch::kBFloat16, yt == torch::kBFloat16, nullptr);
+                                                        ft == torch::kBFloat16, yt == torch::kBFloat16, nullptr, {},
+                                                        copy ? ptr(y_copy) : nullptr);
+                        if (copy) QVERIFY2(torch::equal(y_copy, y.to(ft)), qPrintable(what + ": y's copy is not y cast"));
+                        else QVERIFY2(torch::isnan(y_copy).all().item<bool>(), qPrintable(what + ": a copy written unasked"));
                         ck::residual_layer_norm_backward(fp(s), fp(in.x), fp(in.gamma), ptr(in.gy), fp(in.gs), fp(in.lam), a,
                                                          b_arg, bp, fp(mean), fp(rstd), wp(dx), ptr(df), wp(sg), wp(sgx),
                                                          wp(pg), wp(pb), wp(pl), rows, n, ft == torch::kBFloat16,

@@ -175,6 +175,21 @@ private Q_SLOTS:
                         QVERIFY2(torch::equal(s2, s) && torch::equal(y2, y), qPrintable(what + ": b on the device, values"));
                         for (size_t i = 0; i < g.size(); ++i)
                             QVERIFY2(torch::equal(g2[i], g[i]), qPrintable(what + QString(": b on the device, gradient %1").arg(i)));
+                        if (!(ft == torch::kBFloat16 && yt == torch::kFloat)) continue;
+                        // Post-LN's y with its bf16 copy for the next linear layer: y cast, its gradient added to y's
+                        torch::Tensor s3, y3, copy, s4, y4;
+                        const auto gc = torch::randn(in.gy.sizes(), in.gy.options()).to(torch::kBFloat16);
+                        set_cuda_kernels(true);
+                        QVERIFY(residual_layer_norm(x, f, l, in.a, in.b, gamma, beta, kEps, yt, s3, y3, {}, nullptr, &copy));
+                        QVERIFY(residual_layer_norm(x, f, l, in.a, in.b, gamma, beta, kEps, yt, s4, y4));
+                        set_cuda_kernels(false);
+                        QVERIFY2(copy.defined() && torch::equal(copy, y3.to(torch::kBFloat16)), qPrintable(what + ": the copy is not y cast"));
+                        const auto g3 = gs ? torch::autograd::grad({y3, s3, copy}, wrt, {in.gy, in.gs, gc})
+                                           : torch::autograd::grad({y3, copy}, wrt, {in.gy, gc});
+                        const auto g4 = gs ? torch::autograd::grad({y4, s4}, wrt, {in.gy + gc.to(torch::kFloat), in.gs})
+                                           : torch::autograd::grad({y4}, wrt, {in.gy + gc.to(torch::kFloat)});
+                        for (size_t i = 0; i < g3.size(); ++i)
+                            QVERIFY2(torch::allclose(g3[i], g4[i], 1e-5, 1e-6), qPrintable(what + QString(": a copy, gradient %1").arg(i) + off(g3[i].cpu(), g4[i].cpu())));
                     }
     }
 
@@ -247,6 +262,8 @@ private Q_SLOTS:
         QTest::newRow("deepnorm") << static_cast<int>(Scheme::DeepNorm) << false << 0.0 << 1.0 << false;
         QTest::newRow("branchnorm") << static_cast<int>(Scheme::BranchNorm) << false << 0.0 << 0.4 << false;
         QTest::newRow("branchnorm, α_t as a tensor") << static_cast<int>(Scheme::BranchNorm) << false << 0.0 << 0.4 << true;
+        // no residual LayerNorm: its updates' copies for the next linear layers alone
+        QTest::newRow("ngpt") << static_cast<int>(Scheme::NGPT) << false << 0.0 << 1.0 << false;
     }
     void modelsUseItRight() {
         QFETCH(int, scheme);
@@ -272,24 +289,34 @@ private Q_SLOTS:
             }
         }
         const auto idx = torch::randint(0, 256, {4, 16}, torch::kLong), targets = torch::randint(0, 256, {4, 16}, torch::kLong);
-        auto run = [&](bool contract) {
+        // copies: y's copies for the next linear layers (Post-LN's and nGPT's), here clones the model must read where
+        // it reads y's cast, and whose gradients must reach y
+        auto run = [&](bool contract, bool copies) {
             set_residual_layer_norm_on_cpu(contract);
+            set_linear_copies_on_cpu(copies);
             model->zero_grad();
             const auto loss = model->loss(model->forward(idx), targets);
             loss.backward();
             set_residual_layer_norm_on_cpu(false);
+            set_linear_copies_on_cpu(false);
             std::vector<torch::Tensor> grads;
             for (auto& p : model->parameters()) grads.push_back(p.grad().defined() ? p.grad().clone() : torch::zeros_like(p));
             return std::make_pair(loss.item<double>(), grads);
         };
-        const auto [l0, g0] = run(false);
-        const int64_t before = residual_layer_norm_calls();
-        const auto [l1, g1] = run(true);
-        QCOMPARE(residual_layer_norm_calls() - before, int64_t(2 * mc.n_layers));   // every LayerNorm after an add
-        QVERIFY2(std::abs(l1 - l0) <= 1e-6 * std::abs(l0), qPrintable(QString("loss %1 against %2").arg(l1).arg(l0)));
-        for (size_t i = 0; i < g0.size(); ++i) {
-            const double scale = g0[i].abs().max().item<double>(), diff = (g1[i] - g0[i]).abs().max().item<double>();
-            QVERIFY2(diff <= 1e-5 * scale + 1e-9, qPrintable(QString("parameter %1's gradient off by %2 of %3").arg(i).arg(diff).arg(scale)));
+        const auto [l0, g0] = run(false, false);
+        const bool ngpt = static_cast<Scheme>(scheme) == Scheme::NGPT;
+        for (bool copies : {false, true}) {
+            const int64_t before = residual_layer_norm_calls();
+            const auto [l1, g1] = run(true, copies);
+            const QString how = copies ? "with copies: " : "";
+            // every LayerNorm after an add
+            QCOMPARE(residual_layer_norm_calls() - before, ngpt ? int64_t(0) : int64_t(2 * mc.n_layers));
+            QVERIFY2(std::abs(l1 - l0) <= 1e-6 * std::abs(l0), qPrintable(how + QString("loss %1 against %2").arg(l1).arg(l0)));
+            for (size_t i = 0; i < g0.size(); ++i) {
+                const double scale = g0[i].abs().max().item<double>(), diff = (g1[i] - g0[i]).abs().max().item<double>();
+                QVERIFY2(diff <= 1e-5 * scale + 1e-9,
+                         qPrintable(how + QString("parameter %1's gradient off by %2 of %3").arg(i).arg(diff).arg(scale)));
+            }
         }
     }
 

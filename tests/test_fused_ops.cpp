@@ -265,7 +265,8 @@ private Q_SLOTS:
     // against the eager formula on the same device — rows of 768 (GPT-2 small) and
     // 13 (fewer than a warp; both a warp a row, cuda_warp_rows.cuh) and 2,048 (a
     // block a row), a zero row; the branch's output h in float32
-    // and, as a bf16 layer gives it, in bfloat16 (its gradient then bfloat16 too).
+    // and, as a bf16 layer gives it, in bfloat16 (its gradient then bfloat16 too);
+    // with y's bf16 copy for the next linear layer.
     void cudaNgptUpdateMatchesEager() {
         if (!cuda_kernels_built()) QSKIP("this build has no CUDA kernels (the LibTorch 2.x build has)");
         if (!torch::cuda::is_available()) QSKIP("no CUDA device here");
@@ -284,6 +285,22 @@ private Q_SLOTS:
             auto hb = h.detach().to(torch::kBFloat16).requires_grad_(true);
             compare_update(x, hb, alpha, torch::randn({8, 64, n}, dev), set_cuda_kernels, what + ", h bf16", 3e-4);
             set_cuda_kernels(false);
+            if (QTest::currentTestFailed()) return;
+            // y's copy in bf16 for the next linear layer: y cast, and its gradient added to y's
+            const auto g = torch::randn({8, 64, n}, dev), gc = torch::randn({8, 64, n}, dev).to(torch::kBFloat16);
+            const auto ref = ngpt_update(x, hb, alpha, 1e-6);
+            const auto rg = torch::autograd::grad({ref, ref.to(torch::kBFloat16)}, {x, hb, alpha}, {g, gc});
+            set_cuda_kernels(true);
+            torch::Tensor copy;
+            const auto y = ngpt_update(x, hb, alpha, 1e-6, &copy);
+            set_cuda_kernels(false);
+            QVERIFY2(copy.defined() && copy.scalar_type() == torch::kBFloat16, qPrintable(what + ": no bf16 copy"));
+            QVERIFY2(torch::equal(copy, y.to(torch::kBFloat16)), qPrintable(what + ": the copy is not y cast"));
+            const auto yg = torch::autograd::grad({y, copy}, {x, hb, alpha}, {g, gc});
+            for (int i = 0; i < 3; ++i)
+                QVERIFY2(torch::allclose(yg[i].to(torch::kFloat), rg[i].to(torch::kFloat), 1e-4, 3e-4),
+                         qPrintable(what + QString(", a copy: gradient %1 off by %2").arg(i)
+                                               .arg((yg[i].to(torch::kFloat) - rg[i].to(torch::kFloat)).abs().max().item<double>())));
             if (QTest::currentTestFailed()) return;
         }
     }

@@ -319,11 +319,16 @@ NORMLAB_HD float res_ln_sq(const float* s, float mean, int64_t n, int64_t tid, i
     for (int64_t i = tid; i < n; i += nt) q += (s[i] - mean) * (s[i] - mean);
     return q;
 }
-// Phase 3: y = (s − mean)·rstd·γ + β.
-template <class Y>
+// Phase 3: y = (s − mean)·rstd·γ + β; with y_copy, y again in C (a float32 y in
+// bfloat16 for the next linear layer under bf16 autocast, as its cast would round it).
+template <class Y, class C = float>
 NORMLAB_HD void res_ln_write(const float* s, const float* gamma, const float* beta, float mean, float rstd, Y* y,
-                             int64_t n, int64_t tid, int64_t nt) {
-    for (int64_t i = tid; i < n; i += nt) y[i] = Io<Y>::st((s[i] - mean) * rstd * gamma[i] + beta[i]);
+                             int64_t n, int64_t tid, int64_t nt, C* y_copy = nullptr) {
+    for (int64_t i = tid; i < n; i += nt) {
+        const float v = (s[i] - mean) * rstd * gamma[i] + beta[i];
+        y[i] = Io<Y>::st(v);
+        if (y_copy) y_copy[i] = Io<C>::st(Io<Y>::ld(y[i]));
+    }
 }
 
 // Backward, phase 1: this thread's shares of Σ ĝ and Σ ĝ·ŝ, ĝ = gy·γ, ŝ = (s − mean)·rstd.

@@ -58,7 +58,7 @@ using block_rows::block_sum;
 template <class H>
 __global__ void update_forward(const float* __restrict__ x, const H* __restrict__ h,
                                const float* __restrict__ alpha, float eps, float* __restrict__ y,
-                               float* __restrict__ rh, float* __restrict__ rz, int64_t n) {
+                               float* __restrict__ rh, float* __restrict__ rz, int64_t n, H* __restrict__ y_copy) {
     using io = kernel_bodies::Io<H>;
     __shared__ float shared[kThreads / 32];
     const int64_t row = blockIdx.x;
@@ -75,7 +75,10 @@ __global__ void update_forward(const float* __restrict__ x, const H* __restrict_
         s += z * z;
     }
     const float nz = sqrtf(block_sum(s, shared)), iz = 1.f / (nz + eps);
-    for (int64_t i = threadIdx.x; i < n; i += kThreads) yr[i] *= iz;   // each thread rescales what it wrote
+    for (int64_t i = threadIdx.x; i < n; i += kThreads) {   // each thread rescales what it wrote
+        yr[i] *= iz;
+        if (y_copy) y_copy[row * n + i] = io::st(yr[i]);
+    }
     if (threadIdx.x == 0) {
         rh[row] = nh;
         rz[row] = nz;
@@ -218,7 +221,7 @@ __global__ void gelu_ln_param_grad_kernel(const T* h, const T* g, const float* m
 template <class F, class Y>
 __global__ void res_ln_forward_kernel(const float* x, const F* f, const float* lam, float a, float b_host,
                                       const float* b_dev, const float* gamma, const float* beta, float eps, float* s, Y* y, float* mean,
-                                      float* rstd, int64_t n) {
+                                      float* rstd, int64_t n, F* y_copy) {
     __shared__ float shared[kThreads / 32];
     const int64_t row = blockIdx.x, tid = threadIdx.x, o = row * n;
     const float b = b_dev ? *b_dev : b_host;
@@ -227,7 +230,7 @@ __global__ void res_ln_forward_kernel(const float* x, const F* f, const float* l
                     static_cast<float>(n);
     const float var = block_sum(kb::res_ln_sq(s + o, m, n, tid, kThreads), shared) / static_cast<float>(n);
     const float rs = 1.f / sqrtf(var + eps);
-    kb::res_ln_write(s + o, gamma, beta, m, rs, y + o, n, tid, kThreads);
+    kb::res_ln_write(s + o, gamma, beta, m, rs, y + o, n, tid, kThreads, y_copy ? y_copy + o : nullptr);
     if (tid == 0) mean[row] = m, rstd[row] = rs;
 }
 
@@ -331,17 +334,18 @@ void ngpt_qk_backward(const void* qk, const float* cs, const float* sn, const fl
 int64_t qk_chunks(int64_t bt) { return kb::qk_chunks(bt); }
 
 void ngpt_update_forward(const float* x, const void* h, const float* alpha, float eps, float* y, float* rh, float* rz,
-                         int64_t rows, int64_t n, bool h_bf16, void* stream) {
+                         int64_t rows, int64_t n, bool h_bf16, void* stream, void* y_copy) {
     if (rows == 0) return;
     by_storage(h_bf16, [&](auto tag) {
         using T = decltype(tag);
         const auto st = static_cast<cudaStream_t>(stream);
         const auto hp = static_cast<const T*>(h);
+        const auto cp = static_cast<T*>(y_copy);
         if (!warp_rows::by_width(n, [&](auto v) {
                 NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::update_forward<decltype(v)::value, T>)(
-                    x, hp, alpha, eps, y, rh, rz, rows, n);
+                    x, hp, alpha, eps, y, rh, rz, rows, n, cp);
             }))
-            NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, update_forward)(x, hp, alpha, eps, y, rh, rz, n);
+            NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, update_forward)(x, hp, alpha, eps, y, rh, rz, n, cp);
     });
 }
 
@@ -417,7 +421,7 @@ bool residual_branch_ln_fits(int64_t n) {
 void residual_layer_norm_forward(const float* x, const void* f, const float* lam, float a, float b,
                                  const float* b_dev, const float* gamma, const float* beta, float eps, float* s,
                                  void* y, float* mean, float* rstd, int64_t rows, int64_t n, bool f_bf16, bool y_bf16,
-                                 void* stream, const kb::BranchLn& bl) {
+                                 void* stream, const kb::BranchLn& bl, void* y_copy) {
     if (rows == 0 || n == 0) return;
     by_storage(f_bf16, [&](auto ftag) {
         by_storage(y_bf16, [&](auto ytag) {
@@ -426,12 +430,13 @@ void residual_layer_norm_forward(const float* x, const void* f, const float* lam
             const auto st = static_cast<cudaStream_t>(stream);
             const auto fp = static_cast<const F*>(f);
             const auto yp = static_cast<Y*>(y);
+            const auto cp = static_cast<F*>(y_copy);
             if (!warp_rows::by_width(n, [&](auto v) {
                     NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::res_ln_forward<decltype(v)::value, F, Y>)(
-                        x, fp, lam, a, b, b_dev, gamma, beta, eps, s, yp, mean, rstd, rows, n, bl);
+                        x, fp, lam, a, b, b_dev, gamma, beta, eps, s, yp, mean, rstd, rows, n, bl, cp);
                 }))   // never with bl (residual_branch_ln_fits)
                 NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, res_ln_forward_kernel)(x, fp, lam, a, b, b_dev, gamma,
-                                                                                        beta, eps, s, yp, mean, rstd, n);
+                                                                                        beta, eps, s, yp, mean, rstd, n, cp);
         });
     });
 }

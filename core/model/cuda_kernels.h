@@ -14,8 +14,9 @@ namespace normlab::cuda_kernels {
 // Writes y and each row's ‖h‖ (rh) and ‖x + α ⊙ (N(h) − x)‖ (rz). x, α, y
 // float32; h, the branch's output, float32 or bfloat16 (`h_bf16`: read as
 // it comes out of a bf16 layer, no cast). Rows of n ≤ ngpt_update_max_width().
+// y_copy (or null): y again in h's type, for the next linear layer.
 void ngpt_update_forward(const float* x, const void* h, const float* alpha, float eps, float* y, float* rh, float* rz,
-                         int64_t rows, int64_t n, bool h_bf16, void* stream);
+                         int64_t rows, int64_t n, bool h_bf16, void* stream, void* y_copy = nullptr);
 // Its gradient: dx (float32), dh (h's type), and per row gz ⊙ (N(h) − x) into
 // dalpha_rows (rows × n; summed over rows by the caller, deterministic).
 void ngpt_update_backward(const float* x, const void* h, const float* alpha, const float* rh, const float* rz,
@@ -72,10 +73,12 @@ int64_t gelu_layer_norm_chunks(int64_t rows, int64_t n);
 // BranchNorm's α_t in a captured step, filled before each replay) instead of b.
 // bl: the branch's own LayerNorm before the add, f ← LN(f)·γ_f + β_f (NormFormer's
 // post-attention LN; its gamma null: none), where residual_branch_ln_fits(n).
+// y_copy (or null): y again in f's type, for the next linear layer (Post-LN's
+// float32 y, which is also the next residual, in bfloat16 under autocast).
 void residual_layer_norm_forward(const float* x, const void* f, const float* lam, float a, float b,
                                  const float* b_dev, const float* gamma, const float* beta, float eps, float* s,
                                  void* y, float* mean, float* rstd, int64_t rows, int64_t n, bool f_bf16, bool y_bf16,
-                                 void* stream, const kernel_bodies::BranchLn& bl = {});
+                                 void* stream, const kernel_bodies::BranchLn& bl = {}, void* y_copy = nullptr);
 // Its gradient from gy and gs (s's own gradient, or null): dx (float32), df
 // (f's type), each row's two sums into sg, sgx (rows floats each), and each
 // chunk of rows' share of dγ, dβ and, with λ, dλ in pg, pb, pl

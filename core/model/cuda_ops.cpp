@@ -38,28 +38,40 @@ torch::Tensor floats(const torch::Tensor& t, at::IntArrayRef sizes) {
 // a row, and recomputes the rest in the backward pass. The branch's output h
 // comes as the branch made it (bf16 under autocast: no cast to float32 and back
 // for its gradient, ~6 ms of nGPT's step at GPT-2 small's shape on an H200).
+// y's gradient from y's readers and from its copy's (the next linear layer's, in
+// the copy's type): one float32 tensor, or undefined where neither was read.
+torch::Tensor with_copy_grad(const torch::Tensor& g, const torch::Tensor& g_copy) {
+    if (!g_copy.defined()) return g;
+    return g.defined() ? g + g_copy : g_copy.to(torch::kFloat);   // one pass: the copy's cast folded into the add
+}
+
 struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& x_in, const torch::Tensor& h_in,
-                                 const torch::Tensor& alpha_in, double eps) {
+                                 const torch::Tensor& alpha_in, double eps, bool copy) {
         const FunctionScope scope("normlab::ngpt_update", x_in, h_in);
         const c10::cuda::CUDAGuard guard(x_in.device());
         const auto x = x_in.contiguous(), h = h_in.contiguous(), alpha = alpha_in.contiguous();
         const int64_t n = x.size(-1), rows = x.numel() / n;
         auto y = torch::empty_like(x);
+        auto y_copy = copy ? torch::empty_like(h) : floats(x, {0});
         auto rh = floats(x, {rows}), rz = floats(x, {rows});
         cuda_kernels::ngpt_update_forward(x.data_ptr<float>(), h.data_ptr(), alpha.data_ptr<float>(),
                                           static_cast<float>(eps), y.data_ptr<float>(), rh.data_ptr<float>(),
-                                          rz.data_ptr<float>(), rows, n, bf16(h), stream());
+                                          rz.data_ptr<float>(), rows, n, bf16(h), stream(),
+                                          copy ? y_copy.data_ptr() : nullptr);
         C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
+        ctx->set_materialize_grads(false);
         ctx->save_for_backward({x, h, alpha, rh, rz});
         ctx->saved_data["eps"] = eps;
-        return {y};
+        return {y, y_copy};
     }
     static variable_list backward(AutogradContext* ctx, variable_list grads) {
         const auto saved = ctx->get_saved_variables();
         const auto &x = saved[0], &h = saved[1], &alpha = saved[2], &rh = saved[3], &rz = saved[4];
         const c10::cuda::CUDAGuard guard(x.device());
-        const auto g = grads[0].contiguous();
+        auto g = with_copy_grad(grads[0], grads[1]);
+        if (!g.defined()) return variable_list(5);
+        g = g.contiguous();
         const int64_t n = x.size(-1), rows = x.numel() / n;
         auto dx = torch::empty_like(x), dh = torch::empty_like(h), da = torch::empty_like(x);
         cuda_kernels::ngpt_update_backward(x.data_ptr<float>(), h.data_ptr(), alpha.data_ptr<float>(),
@@ -67,7 +79,7 @@ struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
                                            static_cast<float>(ctx->saved_data["eps"].toDouble()), dx.data_ptr<float>(),
                                            dh.data_ptr(), da.data_ptr<float>(), rows, n, bf16(h), stream());
         C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
-        return {dx, dh, da.view({rows, n}).sum(0).view(alpha.sizes()), torch::Tensor()};
+        return {dx, dh, da.view({rows, n}).sum(0).view(alpha.sizes()), torch::Tensor(), torch::Tensor()};
     }
 };
 
@@ -213,7 +225,7 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& x_in, const torch::Tensor& f_in,
                                  const torch::Tensor& lam_in, const torch::Tensor& gamma, const torch::Tensor& beta,
                                  const torch::Tensor& b_t, const torch::Tensor& f_gamma, const torch::Tensor& f_beta,
-                                 double a, double b, double eps, double f_eps, bool y_bf16) {
+                                 double a, double b, double eps, double f_eps, bool y_bf16, bool copy) {
         const FunctionScope scope("normlab::residual_layer_norm", x_in, f_in);
         const c10::cuda::CUDAGuard guard(x_in.device());
         const auto x = x_in.contiguous(), f = f_in.contiguous(), lam = lam_in.contiguous();
@@ -226,6 +238,7 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
         auto y = torch::empty(x.sizes(), x.options().dtype(y_bf16 ? torch::kBFloat16 : torch::kFloat));
         auto mean = floats(x, {rows}), rstd = floats(x, {rows});
         auto f_stats = floats(x, {branch_ln ? 2 : 0, rows});
+        auto y_copy = copy ? torch::empty(x.sizes(), f.options()) : floats(x, {0});
         kernel_bodies::BranchLn bl;
         if (branch_ln)
             bl = {fgc.data_ptr<float>(), fbc.data_ptr<float>(), static_cast<float>(f_eps), f_stats[0].data_ptr<float>(),
@@ -234,7 +247,7 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
             x.data_ptr<float>(), f.data_ptr(), scaled ? lam.data_ptr<float>() : nullptr, static_cast<float>(a),
             static_cast<float>(b), b_t.numel() ? b_t.data_ptr<float>() : nullptr, gc.data_ptr<float>(), bc.data_ptr<float>(), static_cast<float>(eps),
             s.data_ptr<float>(), y.data_ptr(), mean.data_ptr<float>(), rstd.data_ptr<float>(), rows, n, bf16(f), y_bf16,
-            stream(), bl);
+            stream(), bl, copy ? y_copy.data_ptr() : nullptr);
         C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         ctx->set_materialize_grads(false);
         ctx->save_for_backward({s, scaled ? x : lam, lam, gc, mean, rstd, b_t, branch_ln ? f : fgc, fgc, f_stats});
@@ -242,7 +255,7 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
         ctx->saved_data["b"] = b;
         ctx->saved_data["f_bf16"] = bf16(f);
         ctx->saved_data["y_bf16"] = y_bf16;
-        return {s, y};
+        return {s, y, y_copy};
     }
     static variable_list backward(AutogradContext* ctx, variable_list grads) {
         const auto saved = ctx->get_saved_variables();
@@ -252,9 +265,10 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
         const bool scaled = lam.numel() > 0, f_bf16 = ctx->saved_data["f_bf16"].toBool(),
                    y_bf16 = ctx->saved_data["y_bf16"].toBool(), branch_ln = f_gamma.numel() > 0;
         const auto y_type = y_bf16 ? torch::kBFloat16 : torch::kFloat;
-        if (!grads[0].defined() && !grads[1].defined()) return variable_list(13);
+        const auto gy_in = with_copy_grad(grads[1], grads[2]);
+        if (!grads[0].defined() && !gy_in.defined()) return variable_list(14);
         const auto gs = grads[0].defined() ? grads[0].to(torch::kFloat).contiguous() : torch::Tensor();
-        const auto gy = grads[1].defined() ? grads[1].to(y_type).contiguous() : torch::zeros(s.sizes(), s.options().dtype(y_type));
+        const auto gy = gy_in.defined() ? gy_in.to(y_type).contiguous() : torch::zeros(s.sizes(), s.options().dtype(y_type));
         const int64_t n = s.size(-1), rows = s.numel() / n;
         auto dx = torch::empty_like(s);
         auto df = torch::empty(s.sizes(), s.options().dtype(f_bf16 ? torch::kBFloat16 : torch::kFloat));
@@ -276,7 +290,7 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
         const auto sums = partial.sum(1);
         return {dx, df, scaled ? sums[2] : torch::Tensor(), sums[0], sums[1], torch::Tensor(),
                 branch_ln ? sums[3] : torch::Tensor(), branch_ln ? sums[4] : torch::Tensor(), torch::Tensor(),
-                torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor()};
+                torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor()};
     }
 };
 
@@ -292,8 +306,11 @@ bool ngpt_update_applies(const torch::Tensor& x, const torch::Tensor& h, const t
            x.size(-1) <= cuda_kernels::ngpt_update_max_width();
 }
 
-torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha, double eps) {
-    return NgptUpdateFn::apply(x, h, alpha, eps)[0];
+torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha, double eps,
+                          torch::Tensor* copy) {
+    auto out = NgptUpdateFn::apply(x, h, alpha, eps, copy != nullptr);
+    if (copy) *copy = out[1];
+    return out[0];
 }
 
 bool swiglu_applies(const torch::Tensor& h, const torch::Tensor& su, const torch::Tensor& sv) {
@@ -366,12 +383,13 @@ std::pair<torch::Tensor, torch::Tensor> residual_layer_norm(const torch::Tensor&
                                                             const torch::Tensor& b_t, const torch::Tensor& gamma,
                                                             const torch::Tensor& beta, double eps, bool y_bf16,
                                                             const torch::Tensor& f_gamma, const torch::Tensor& f_beta,
-                                                            double f_eps) {
+                                                            double f_eps, torch::Tensor* y_copy) {
     // Autograd functions take defined tensors: an absent λ, b_t or branch LayerNorm travels as an empty one.
     const auto none = floats(x, {0});
     auto out = ResidualLayerNormFn::apply(x, f, lam.defined() ? lam.view({x.size(-1)}) : none, gamma, beta,
                                           b_t.defined() ? b_t.view({1}) : none, f_gamma.defined() ? f_gamma : none,
-                                          f_gamma.defined() ? f_beta : none, a, b, eps, f_eps, y_bf16);
+                                          f_gamma.defined() ? f_beta : none, a, b, eps, f_eps, y_bf16, y_copy != nullptr);
+    if (y_copy) *y_copy = out[2];
     return {out[0], out[1]};
 }
 

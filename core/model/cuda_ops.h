@@ -11,7 +11,9 @@ namespace normlab::cuda_ops {
 // nGPT's residual update norm(x + α ⊙ (norm(h) − x)): float32 CUDA tensors of
 // one shape, α over the last dimension.
 bool ngpt_update_applies(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha);
-torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha, double eps);
+// copy (or null): y again in h's type for the next linear layer, its gradient added to y's.
+torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha, double eps,
+                          torch::Tensor* copy = nullptr);
 
 // SwiGLU of the packed projection h = [u | g]: (u·s_u)·silu(g·s_v), on a
 // float32 or bfloat16 CUDA h; the result has h's type (under bf16 autocast
@@ -46,6 +48,8 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> ngpt_qk(const torch::Ten
 // the kernels on the device (BranchNorm's α_t in a captured step), b ignored.
 // f_gamma, f_beta, where defined: the branch's own LayerNorm before the add,
 // f ← LN(f)·f_gamma + f_beta (NormFormer's post-attention LN; rows ≤ 1,024).
+// y_copy (or null): y again in f's type for the next linear layer (Post-LN's
+// float32 y under bf16 autocast), its gradient added to y's.
 bool residual_layer_norm_applies(const torch::Tensor& x, const torch::Tensor& f, const torch::Tensor& lam,
                                  const torch::Tensor& gamma, const torch::Tensor& beta, const torch::Tensor& b_t,
                                  const torch::Tensor& f_gamma = {}, const torch::Tensor& f_beta = {});
@@ -54,6 +58,7 @@ std::pair<torch::Tensor, torch::Tensor> residual_layer_norm(const torch::Tensor&
                                                             const torch::Tensor& b_t, const torch::Tensor& gamma,
                                                             const torch::Tensor& beta, double eps, bool y_bf16,
                                                             const torch::Tensor& f_gamma = {},
-                                                            const torch::Tensor& f_beta = {}, double f_eps = 0);
+                                                            const torch::Tensor& f_beta = {}, double f_eps = 0,
+                                                            torch::Tensor* y_copy = nullptr);
 
 }  // namespace normlab::cuda_ops

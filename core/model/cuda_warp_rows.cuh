@@ -45,11 +45,12 @@ __device__ __forceinline__ bool warp_row(int64_t rows, int64_t& row, int& lane) 
     return row < rows;
 }
 
-// nGPT's update y = N(x + α ⊙ (N(h) − x)); each row's ‖h‖ into rh, ‖z‖ into rz.
+// nGPT's update y = N(x + α ⊙ (N(h) − x)); each row's ‖h‖ into rh, ‖z‖ into rz; with
+// y_copy, y again in h's type (bf16 under autocast) for the next linear layer.
 template <int V, class H>
 __global__ void update_forward(const float* __restrict__ x, const H* __restrict__ h, const float* __restrict__ alpha,
                                float eps, float* __restrict__ y, float* __restrict__ rh, float* __restrict__ rz,
-                               int64_t rows, int64_t n) {
+                               int64_t rows, int64_t n, H* __restrict__ y_copy) {
     using io = kernel_bodies::Io<H>;
     int64_t row;
     int lane;
@@ -80,7 +81,10 @@ __global__ void update_forward(const float* __restrict__ x, const H* __restrict_
 #pragma unroll
     for (int k = 0; k < V; ++k) {
         const int64_t i = lane + kLanes * k;
-        if (i < n) yr[i] = xv[k] * iz;
+        if (i < n) {
+            yr[i] = xv[k] * iz;
+            if (y_copy) y_copy[row * n + i] = io::st(xv[k] * iz);
+        }
     }
     if (lane == 0) rh[row] = nh, rz[row] = nz;
 }
@@ -150,12 +154,13 @@ __device__ __forceinline__ void row_stats(const float (&v)[V], int lane, int64_t
 
 // s = a·(λ ⊙ x) + b·f and y = LayerNorm(s)·γ + β; each row's mean and rstd. With
 // bl, f is the branch's LayerNorm of its input first (its statistics into bl).
+// With y_copy, y again in f's type (bf16 under autocast) for the next linear layer.
 template <int V, class F, class Y>
 __global__ void res_ln_forward(const float* __restrict__ x, const F* __restrict__ f, const float* __restrict__ lam,
                                float a, float b_host, const float* __restrict__ b_dev, const float* __restrict__ gamma,
                                const float* __restrict__ beta, float eps, float* __restrict__ s, Y* __restrict__ y,
                                float* __restrict__ mean, float* __restrict__ rstd, int64_t rows, int64_t n,
-                               kernel_bodies::BranchLn bl) {
+                               kernel_bodies::BranchLn bl, F* __restrict__ y_copy) {
     int64_t row;
     int lane;
     if (!warp_row(rows, row, lane)) return;
@@ -194,7 +199,9 @@ __global__ void res_ln_forward(const float* __restrict__ x, const F* __restrict_
         const int64_t i = lane + kLanes * k;
         if (i < n) {
             s[o + i] = sv[k];
-            y[o + i] = kernel_bodies::Io<Y>::st((sv[k] - m) * rs * gamma[i] + beta[i]);
+            const Y v = kernel_bodies::Io<Y>::st((sv[k] - m) * rs * gamma[i] + beta[i]);
+            y[o + i] = v;
+            if (y_copy) y_copy[o + i] = kernel_bodies::Io<F>::st(kernel_bodies::Io<Y>::ld(v));
         }
     }
     if (lane == 0) mean[row] = m, rstd[row] = rs;

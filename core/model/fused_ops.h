@@ -41,7 +41,11 @@ torch::Tensor fused_unit_norm(const torch::Tensor& x, double eps);
 // nGPT's residual update norm(x + α ⊙ (norm(h) − x)) over the last dimension;
 // one fused pass on fp32 CPU tensors, NormLab's CUDA kernel on a GPU (h float32
 // or bfloat16, read as it comes), the eager ops elsewhere (h cast to x's type).
-torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha, double eps);
+// copy (or null): where the CUDA kernel writes it, y again in h's type (bf16
+// under autocast) for the next linear layer, which then needs no cast; left
+// undefined elsewhere (the caller passes y).
+torch::Tensor ngpt_update(const torch::Tensor& x, const torch::Tensor& h, const torch::Tensor& alpha, double eps,
+                          torch::Tensor* copy = nullptr);
 // SwiGLU of a packed projection h = [u | g]: (u·s_u)·silu(g·s_v), the scalers
 // optional (undefined: 1). swiglu picks NormLab's CUDA kernel, the fused CPU
 // kernel or the eager ops; fused_swiglu is the CPU kernel (fp32 CPU tensors).
@@ -81,15 +85,21 @@ struct BranchNormParams {
 // undefined (b). True with s and y written where NormLab's CUDA kernels are on
 // and apply (cuda_ops.h); false (s, y untouched) elsewhere: the caller runs
 // the eager ops. f_norm, where given: the branch's own LayerNorm, applied to f
-// before the add in the same kernels (NormFormer's post-attention LN).
+// before the add in the same kernels (NormFormer's post-attention LN). y_copy
+// (or null): where the kernel writes it, a float32 y again in f's type (bf16
+// under autocast) for the next linear layer (Post-LN's y is both the next
+// residual and the next layer's input); left undefined elsewhere.
 bool residual_layer_norm(const torch::Tensor& x, const torch::Tensor& f, const torch::Tensor& lam, double a, double b,
                          const torch::Tensor& gamma, const torch::Tensor& beta, double eps, torch::ScalarType y_type,
                          torch::Tensor& s, torch::Tensor& y, const torch::Tensor& b_t = {},
-                         const BranchNormParams* f_norm = nullptr);
+                         const BranchNormParams* f_norm = nullptr, torch::Tensor* y_copy = nullptr);
 // Tests: residual_layer_norm computes its contract with eager ops on CPU
 // tensors too (the model's use of it — which norms, λ, α, α_t — is then
-// checked without a GPU), and how many times it has taken over.
+// checked without a GPU), and how many times it has taken over. With copies on,
+// ngpt_update and residual_layer_norm hand out a copy of y on the CPU too (a
+// clone), so that where the model reads a copy is checked the same way.
 void set_residual_layer_norm_on_cpu(bool on);
+void set_linear_copies_on_cpu(bool on);
 int64_t residual_layer_norm_calls();
 
 // SwiGLU's output for a packed h = [u | g]: empty, h's shape with the last

@@ -265,8 +265,11 @@ BlockImpl::BlockImpl(const ModelConfig& c) : cfg(c), residual_alpha(c.deepnorm_a
 }
 
 torch::Tensor BlockImpl::forward(const torch::Tensor& x_in, double branch, const torch::Tensor& cos,
-                                 const torch::Tensor& sin, ForwardCapture* cap) {
+                                 const torch::Tensor& sin, ForwardCapture* cap, torch::Tensor* lin) {
     torch::Tensor x = x_in;
+    // What the linear layers read: a copy of x made with it where there is one (lin).
+    const torch::Tensor x_lin = lin && lin->defined() ? *lin : x;
+    torch::Tensor mid;   // the middle residual's copy
     if (cfg.layout == Layout::NGPT) {
         // nGPT (Loshchilov et al., eq. 10 and 11), h on the unit sphere:
         //   h ← norm(h + α_A ⊙ (norm(ATTN(h)) − h))
@@ -278,8 +281,8 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x_in, double branch, const
         auto aM = ngpt_scaled(alpha_M, cfg.ngpt.alpha_init, base).abs();
         // Under bf16 autocast the branches come out in bf16; nGPT's normalizations and update stay fp32.
         // (the branch's output in its own type: ngpt_update casts it where its kernel does not read it)
-        x = ngpt_update(x, attn(x, cos, sin, cap), aA, eps);
-        return ngpt_update(x, mlp(x, cap), aM, eps);
+        x = ngpt_update(x, attn(x_lin, cos, sin, cap), aA, eps, &mid);
+        return ngpt_update(x, mlp(mid.defined() ? mid : x, cap), aM, eps, lin);
     }
     // α: DeepNorm's residual weight (2N)^¼ (1 when off); α_t: BranchNorm's
     // branch weight at this step (1 when off). Multiplying by 1 is skipped.
@@ -287,13 +290,14 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x_in, double branch, const
         // Post-LN (Xiong et al., Table 1 left), with DeepNorm (Wang et al.) and BranchNorm:
         //   x ← LN₁(α·x + α_t·ATTN(x))
         //   x ← LN₂(α·x + α_t·MLP(x))        ResScale: LN₂(λ ⊙ α·x + α_t·MLP(x))
-        x = add_norm(norm1, x, attn(x, cos, sin, cap), torch::Tensor(), branch, torch::kFloat);
-        return add_norm(norm2, x, mlp(x, cap), res_scale, branch, torch::kFloat);
+        x = add_norm(norm1, x, attn(x_lin, cos, sin, cap), torch::Tensor(), branch, torch::kFloat, &mid);
+        return add_norm(norm2, x, mlp(mid.defined() ? mid : x, cap), res_scale, branch, torch::kFloat, lin);
     }
     // Pre-LN (Xiong et al., Table 1 right) and NormFormer (Shleifer et al.; its extra norms
     // and HeadScale sit inside ATTN and MLP):
     //   x ← x + ATTN(LN₁(x))
     //   x ← x + MLP(LN₂(x))                  ResScale: λ ⊙ x + MLP(LN₂(x))
+    if (lin) *lin = torch::Tensor();   // its linear layers read LayerNorms' outputs
     const auto [x1, f] = forward_pre_ln(x, torch::Tensor(), branch, cos, sin, cap);
     const auto [fb, b] = branch_of(f, branch);
     return residual_sum(x1, fb, b);
@@ -340,10 +344,11 @@ torch::Tensor BlockImpl::residual_sum(const torch::Tensor& x1, const torch::Tens
 
 // norm(λ ⊙ α·r + α_t·f) (λ undefined: 1) in y_type: one CUDA kernel each way where it applies, else eager.
 torch::Tensor BlockImpl::add_norm(Norm& norm, const torch::Tensor& r_in, const torch::Tensor& f_branch,
-                                  const torch::Tensor& lam, double branch, torch::ScalarType y_type) {
+                                  const torch::Tensor& lam, double branch, torch::ScalarType y_type, torch::Tensor* copy) {
     torch::Tensor s, y;
+    if (copy) *copy = torch::Tensor();
     if (residual_layer_norm(r_in, f_branch, lam, residual_alpha, branch, norm->weight, norm->bias, norm->eps, y_type, s,
-                            y, branch_t))
+                            y, branch_t, nullptr, copy))
         return y;
     const auto [f_in, b] = branch_of(f_branch, branch);
     const auto r = times(r_in, residual_alpha), f = times(f_in, b);
@@ -424,7 +429,7 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, ForwardCapture* cap) {
     // Pre-LN and NormFormer: where NormLab's CUDA kernel applies, a block's last
     // residual add is made in one pass with the LayerNorm after it (the next
     // block's LN₁ or the final LN); `normed` carries that LN's output.
-    torch::Tensor normed;
+    torch::Tensor normed, lin;
     for (size_t i = 0; i < blocks->size(); ++i) {
         // what a block does besides its attention and MLP (their own scopes): norms, residual adds, nGPT's updates
         const ProfileScope scope("normlab::residual");
@@ -441,7 +446,7 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, ForwardCapture* cap) {
                 x = block->residual_sum(x1, f, b);
             }
         } else {
-            x = block->forward(x, branch_alpha, cos, sin, cap);
+            x = block->forward(x, branch_alpha, cos, sin, cap, &lin);   // lin: x's copy for the next linear layers
         }
         if (cap) {
             const ProfileScope probe_scope("normlab::probes");
@@ -455,6 +460,7 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, ForwardCapture* cap) {
     }
     const ProfileScope scope("normlab::head");
     if (final_norm) x = normed.defined() ? normed : final_norm(x);
+    else if (lin.defined()) x = lin;                                       // nGPT: the last update's copy
     auto W = lm_head.defined() ? lm_head : tok_emb->weight;
     auto logits = torch::matmul(x, W.t());                                 // (B, T, V)
     if (s_z.defined()) logits = logits * ngpt_scaled(s_z, 1.0, 1.0 / std::sqrt(double(cfg.d_model)));

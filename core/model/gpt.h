@@ -78,8 +78,11 @@ TORCH_MODULE(MLP);
 
 struct BlockImpl : torch::nn::Module {
     explicit BlockImpl(const ModelConfig& cfg);
+    // lin (Post-LN and nGPT; or null): in, x's copy for the first linear layer
+    // (bf16 under autocast, or undefined: x); out, the output's, where the CUDA
+    // kernel that made it wrote one — the linear layers then need no cast.
     torch::Tensor forward(const torch::Tensor& x, double branch_alpha, const torch::Tensor& cos,
-                          const torch::Tensor& sin, ForwardCapture* cap);
+                          const torch::Tensor& sin, ForwardCapture* cap, torch::Tensor* lin = nullptr);
     // Pre-LN and NormFormer with the last residual add left to the caller, who
     // may make it together with the LayerNorm that follows (the next block's
     // LN₁ or the final LN) in one CUDA kernel (GPTImpl::forward). x_normed:
@@ -93,7 +96,7 @@ struct BlockImpl : torch::nn::Module {
     torch::Tensor residual_sum(const torch::Tensor& x1, const torch::Tensor& f, double branch_alpha);
     // Post-LN's norm(λ ⊙ α·r + α_t·f), λ undefined: 1; y_type: the output's type.
     torch::Tensor add_norm(Norm& norm, const torch::Tensor& r, const torch::Tensor& f, const torch::Tensor& lam,
-                           double branch_alpha, torch::ScalarType y_type);
+                           double branch_alpha, torch::ScalarType y_type, torch::Tensor* copy = nullptr);
     // α_t·f as the ops and kernels take it: (f, α_t) by the number, or, where a
     // captured step reads α_t from a device scalar (branch_t: BranchNorm's step
     // in a CUDA graph, core/train/static_step.h), (α_t·f in float32, 1).
