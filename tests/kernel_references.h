@@ -6,6 +6,7 @@
 
 #include <torch/torch.h>
 
+#include <utility>
 #include <vector>
 
 namespace normlab::test::ref {
@@ -83,6 +84,12 @@ inline Update update(const torch::Tensor& x, const torch::Tensor& h, const torch
     r.dx = grads[0], r.dh = grads[1], r.dalpha = grads[2];
     return r;
 }
+
+// The storage pairs the residual LayerNorm meets in a model, (f, y): float32
+// throughout; under bf16 autocast a bf16 branch into a bf16 y (Pre-LN: the next
+// linear layer's input) or into a float32 one (Post-LN: the next residual).
+inline const std::pair<torch::ScalarType, torch::ScalarType> kResLnStorages[] = {
+    {torch::kFloat, torch::kFloat}, {torch::kBFloat16, torch::kBFloat16}, {torch::kBFloat16, torch::kFloat}};
 
 // The residual add and the LayerNorm after it: s = a·(λ ⊙ x) + b·f, y = LN(s)·γ + β;
 // gy (y's type) and gs (s's own gradient, or undefined) come back. With f_gamma,

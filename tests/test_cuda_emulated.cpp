@@ -44,6 +44,61 @@ QString emulator_errors() {
     return all;
 }
 
+// got ≈ want (float32), or the test fails with what and how far.
+void close(const QString& what, const torch::Tensor& got, const torch::Tensor& want, double rtol) {
+    QVERIFY2(torch::allclose(got.to(torch::kFloat), want, rtol, 1e-4), qPrintable(what + off(got, want)));
+}
+
+// The residual LayerNorm's launch functions forward and backward on in (with the branch's
+// LayerNorm where in.f_gamma is defined), every output starting as NaN; b read from the
+// device where on_device (the argument b then wrong on purpose); y's copy where asked.
+struct ResLnRun {
+    torch::Tensor s, y, y_copy, dx, df, pg, pb, pl, pgf, pbf, fmean, frstd;
+};
+ResLnRun run_res_ln(const ref::ResLnInputs& in, bool on_device, bool copy) {
+    const int64_t rows = in.x.size(0), n = in.x.size(1), chunks = ck::row_chunks(rows);
+    const auto ft = in.f.scalar_type(), yt = in.gy.scalar_type();
+    const bool fb = ft == torch::kBFloat16, yb = yt == torch::kBFloat16;
+    const auto b_dev = torch::full({1}, static_cast<float>(in.b));
+    const float a = static_cast<float>(in.a), b_arg = on_device ? 123.f : static_cast<float>(in.b);
+    const float* bp = on_device ? fp(b_dev) : nullptr;
+    ResLnRun r;
+    r.s = nans({rows, n}), r.y = nans({rows, n}, yt), r.y_copy = nans({rows, n}, ft);
+    r.dx = nans({rows, n}), r.df = nans({rows, n}, ft);
+    r.pg = nans({chunks, n}), r.pb = nans({chunks, n}), r.pl = nans({chunks, n}), r.pgf = nans({chunks, n}),
+    r.pbf = nans({chunks, n});
+    r.fmean = nans({rows}), r.frstd = nans({rows});
+    auto mean = nans({rows}), rstd = nans({rows}), sg = nans({rows}), sgx = nans({rows});
+    normlab::kernel_bodies::BranchLn bl;
+    if (in.f_gamma.defined())
+        bl = {fp(in.f_gamma), fp(in.f_beta), static_cast<float>(in.f_eps), wp(r.fmean), wp(r.frstd)};
+    ck::residual_layer_norm_forward(fp(in.x), ptr(in.f), fp(in.lam), a, b_arg, bp, fp(in.gamma), fp(in.beta), kEps,
+                                    wp(r.s), ptr(r.y), wp(mean), wp(rstd), rows, n, fb, yb, nullptr, bl,
+                                    copy ? ptr(r.y_copy) : nullptr);
+    const bool branch_ln = bl.gamma != nullptr;
+    ck::residual_layer_norm_backward(fp(r.s), fp(in.x), fp(in.gamma), ptr(in.gy), fp(in.gs), fp(in.lam), a, b_arg, bp,
+                                     fp(mean), fp(rstd), wp(r.dx), ptr(r.df), wp(sg), wp(sgx), wp(r.pg), wp(r.pb),
+                                     wp(r.pl), rows, n, fb, yb, nullptr, branch_ln ? ptr(in.f) : nullptr, bl,
+                                     branch_ln ? wp(r.pgf) : nullptr, branch_ln ? wp(r.pbf) : nullptr);
+    return r;
+}
+
+// A run against the eager formula: s, y, the gradients, and dλ, dγ_f, dβ_f where in has them.
+void compare_res_ln(const QString& what, const ResLnRun& got, const ref::ResLn& r, const ref::ResLnInputs& in) {
+    const bool f32 = in.f.scalar_type() == torch::kFloat, y32 = in.gy.scalar_type() == torch::kFloat;
+    close(what + ": s", got.s, r.s, in.f_gamma.defined() ? 1e-5 : 1e-6);   // the branch's LN rounds once more
+    close(what + ": y", got.y, r.y, y32 ? 1e-4 : 8e-3);
+    close(what + ": dx", got.dx, r.dx, 1e-4);
+    close(what + ": df", got.df, r.df, f32 ? 1e-4 : 1e-2);
+    close(what + ": dγ", got.pg.sum(0), r.dgamma, 1e-4);
+    close(what + ": dβ", got.pb.sum(0), r.dbeta, 1e-4);
+    if (in.lam.defined()) close(what + ": dλ", got.pl.sum(0), r.dlam, 1e-4);
+    if (in.f_gamma.defined()) {
+        close(what + ": dγ_f", got.pgf.sum(0), r.df_gamma, 1e-4);
+        close(what + ": dβ_f", got.pbf.sum(0), r.df_beta, 1e-4);
+    }
+}
+
 // A kernel that sums its lane numbers by the shuffles warp_rows::warp_sum runs, each
 // warp into out[warp]; with `leave_early`, lane 5 of each warp returns first.
 __global__ void lane_sums(float* out, bool leave_early) {
@@ -120,10 +175,8 @@ private Q_SLOTS:
     // wrong on purpose); s's own gradient; dγ, dβ, dλ by the column grid.
     void residualLayerNorm() {
         torch::manual_seed(22);
-        const std::pair<torch::ScalarType, torch::ScalarType> storages[] = {
-            {torch::kFloat, torch::kFloat}, {torch::kBFloat16, torch::kBFloat16}, {torch::kBFloat16, torch::kFloat}};
         for (int64_t n : {13, 768, 1536})
-            for (const auto& [ft, yt] : storages)
+            for (const auto& [ft, yt] : ref::kResLnStorages)
                 for (bool lam : {false, true})
                     for (bool on_device : {false, true}) {
                         const bool gs = lam == on_device;   // each of λ and b's source with and without gs
@@ -132,39 +185,13 @@ private Q_SLOTS:
                                                  .arg(lam ? ", λ" : "").arg(on_device ? ", b on the device" : "")
                                                  .arg(gs ? ", s's own gradient" : "");
                         const auto in = ref::res_ln_inputs(torch::kCPU, {rows, n}, ft, yt, lam, true, gs);
-                        const auto b_dev = torch::full({1}, static_cast<float>(in.b));
-                        const float b_arg = on_device ? 123.f : static_cast<float>(in.b);
-                        const float* bp = on_device ? fp(b_dev) : nullptr;
-                        auto s = nans({rows, n}), y = nans({rows, n}, yt), mean = nans({rows}), rstd = nans({rows});
-                        auto dx = nans({rows, n}), df = nans({rows, n}, ft), sg = nans({rows}), sgx = nans({rows});
-                        const int64_t chunks = ck::row_chunks(rows);
-                        auto pg = nans({chunks, n}), pb = nans({chunks, n}), pl = nans({chunks, n});
-                        const auto a = static_cast<float>(in.a);
                         // Post-LN's float32 y comes with its copy in the branch's bf16 for the next linear layer.
                         const bool copy = ft == torch::kBFloat16 && yt == torch::kFloat;
-                        auto y_copy = nans({rows, n}, ft);
-                        ck::residual_layer_norm_forward(fp(in.x), ptr(in.f), fp(in.lam), a, b_arg, bp, fp(in.gamma),
-                                                        fp(in.beta), kEps, wp(s), ptr(y), wp(mean), wp(rstd), rows, n,
-                                                        ft == torch::kBFloat16, yt == torch::kBFloat16, nullptr, {},
-                                                        copy ? ptr(y_copy) : nullptr);
-                        if (copy) QVERIFY2(torch::equal(y_copy, y.to(ft)), qPrintable(what + ": y's copy is not y cast"));
-                        else QVERIFY2(torch::isnan(y_copy).all().item<bool>(), qPrintable(what + ": a copy written unasked"));
-                        ck::residual_layer_norm_backward(fp(s), fp(in.x), fp(in.gamma), ptr(in.gy), fp(in.gs), fp(in.lam), a,
-                                                         b_arg, bp, fp(mean), fp(rstd), wp(dx), ptr(df), wp(sg), wp(sgx),
-                                                         wp(pg), wp(pb), wp(pl), rows, n, ft == torch::kBFloat16,
-                                                         yt == torch::kBFloat16, nullptr);
+                        const ResLnRun got = run_res_ln(in, on_device, copy);
+                        if (copy) QVERIFY2(torch::equal(got.y_copy, got.y.to(ft)), qPrintable(what + ": y's copy is not y cast"));
+                        else QVERIFY2(torch::isnan(got.y_copy).all().item<bool>(), qPrintable(what + ": a copy written unasked"));
                         VERIFY_EMULATOR_QUIET(what);
-                        const auto r = ref::res_ln(in, kEps);
-                        auto close = [&](const char* name, const torch::Tensor& got, const torch::Tensor& want, double rtol) {
-                            QVERIFY2(torch::allclose(got.to(torch::kFloat), want, rtol, 1e-4), qPrintable(what + ": " + name + off(got, want)));
-                        };
-                        close("s", s, r.s, 1e-6);
-                        close("y", y, r.y, yt == torch::kFloat ? 1e-4 : 8e-3);
-                        close("dx", dx, r.dx, 1e-4);
-                        close("df", df, r.df, ft == torch::kFloat ? 1e-4 : 1e-2);
-                        close("dγ", pg.sum(0), r.dgamma, 1e-4);
-                        close("dβ", pb.sum(0), r.dbeta, 1e-4);
-                        if (lam) close("dλ", pl.sum(0), r.dlam, 1e-4);
+                        compare_res_ln(what, got, ref::res_ln(in, kEps), in);
                         if (QTest::currentTestFailed()) return;
                     }
     }
@@ -177,10 +204,8 @@ private Q_SLOTS:
         QVERIFY(ck::residual_branch_ln_fits(13) && ck::residual_branch_ln_fits(768) && ck::residual_branch_ln_fits(1024));
         QVERIFY(!ck::residual_branch_ln_fits(1025));
         const int64_t rows = 37;
-        const std::pair<torch::ScalarType, torch::ScalarType> storages[] = {
-            {torch::kFloat, torch::kFloat}, {torch::kBFloat16, torch::kBFloat16}, {torch::kBFloat16, torch::kFloat}};
         for (int64_t n : {13, 768})
-            for (const auto& [ft, yt] : storages)
+            for (const auto& [ft, yt] : ref::kResLnStorages)
                 for (bool lam : {false, true}) {
                     const bool on_device = lam, gs = !lam;
                     const QString what = QString("n %1, f %2, y %3%4, branch LN").arg(n).arg(type_name(ft)).arg(type_name(yt))
@@ -188,40 +213,12 @@ private Q_SLOTS:
                     auto in = ref::res_ln_inputs(torch::kCPU, {rows, n}, ft, yt, lam, true, gs);
                     in.f = (3 * in.f.to(torch::kFloat) + 0.7).to(ft);
                     in.f_gamma = 0.5 + torch::rand({n}), in.f_beta = 0.1 * torch::randn({n}), in.f_eps = 1e-5;
-                    const auto b_dev = torch::full({1}, static_cast<float>(in.b));
-                    const float b_arg = on_device ? 123.f : static_cast<float>(in.b);
-                    const float* bp = on_device ? fp(b_dev) : nullptr;
-                    auto fmean = nans({rows}), frstd = nans({rows});
-                    const normlab::kernel_bodies::BranchLn bl{fp(in.f_gamma), fp(in.f_beta), 1e-5f, wp(fmean), wp(frstd)};
-                    auto s = nans({rows, n}), y = nans({rows, n}, yt), mean = nans({rows}), rstd = nans({rows});
-                    auto dx = nans({rows, n}), df = nans({rows, n}, ft), sg = nans({rows}), sgx = nans({rows});
-                    const int64_t chunks = ck::row_chunks(rows);
-                    auto pg = nans({chunks, n}), pb = nans({chunks, n}), pl = nans({chunks, n});
-                    auto pgf = nans({chunks, n}), pbf = nans({chunks, n});
-                    const auto a = static_cast<float>(in.a);
-                    const bool fb = ft == torch::kBFloat16, yb = yt == torch::kBFloat16;
-                    ck::residual_layer_norm_forward(fp(in.x), ptr(in.f), fp(in.lam), a, b_arg, bp, fp(in.gamma), fp(in.beta),
-                                                    kEps, wp(s), ptr(y), wp(mean), wp(rstd), rows, n, fb, yb, nullptr, bl);
-                    ck::residual_layer_norm_backward(fp(s), fp(in.x), fp(in.gamma), ptr(in.gy), fp(in.gs), fp(in.lam), a, b_arg,
-                                                     bp, fp(mean), fp(rstd), wp(dx), ptr(df), wp(sg), wp(sgx), wp(pg), wp(pb),
-                                                     wp(pl), rows, n, fb, yb, nullptr, ptr(in.f), bl, wp(pgf), wp(pbf));
+                    const ResLnRun got = run_res_ln(in, on_device, false);
                     VERIFY_EMULATOR_QUIET(what);
-                    const auto r = ref::res_ln(in, kEps);
-                    auto close = [&](const char* name, const torch::Tensor& got, const torch::Tensor& want, double rtol) {
-                        QVERIFY2(torch::allclose(got.to(torch::kFloat), want, rtol, 1e-4), qPrintable(what + ": " + name + off(got, want)));
-                    };
                     const auto ff = in.f.to(torch::kFloat);
-                    close("f's mean", fmean, ff.mean(-1), 1e-5);
-                    close("f's rstd", frstd, 1 / (ff.var(-1, false) + 1e-5).sqrt(), 1e-4);
-                    close("s", s, r.s, 1e-5);
-                    close("y", y, r.y, yt == torch::kFloat ? 1e-4 : 8e-3);
-                    close("dx", dx, r.dx, 1e-4);
-                    close("df", df, r.df, ft == torch::kFloat ? 1e-4 : 1e-2);
-                    close("dγ", pg.sum(0), r.dgamma, 1e-4);
-                    close("dβ", pb.sum(0), r.dbeta, 1e-4);
-                    close("dγ_f", pgf.sum(0), r.df_gamma, 1e-4);
-                    close("dβ_f", pbf.sum(0), r.df_beta, 1e-4);
-                    if (lam) close("dλ", pl.sum(0), r.dlam, 1e-4);
+                    close(what + ": f's mean", got.fmean, ff.mean(-1), 1e-5);
+                    close(what + ": f's rstd", got.frstd, 1 / (ff.var(-1, false) + 1e-5).sqrt(), 1e-4);
+                    compare_res_ln(what, got, ref::res_ln(in, kEps), in);
                     if (QTest::currentTestFailed()) return;
                 }
     }

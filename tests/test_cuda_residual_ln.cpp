@@ -97,11 +97,7 @@ QString describe(int64_t n, torch::ScalarType f, torch::ScalarType y, bool lam, 
         .arg(gs ? ", s's own gradient" : "");
 }
 
-// The storage pairs a model meets: fp32 throughout; under bf16 autocast a bf16
-// branch into a bf16 LN output (Pre-LN: the next linear layer's input) or into
-// a float32 one (Post-LN: the next residual).
-const std::pair<torch::ScalarType, torch::ScalarType> kStorages[] = {
-    {torch::kFloat, torch::kFloat}, {torch::kBFloat16, torch::kBFloat16}, {torch::kBFloat16, torch::kFloat}};
+using test::ref::kResLnStorages;
 
 }  // namespace
 
@@ -115,7 +111,7 @@ private Q_SLOTS:
     void bodiesMatchEager() {
         torch::manual_seed(11);
         for (int64_t n : {13, 300, 768})
-            for (const auto& [ft, yt] : kStorages)
+            for (const auto& [ft, yt] : kResLnStorages)
                 for (bool lam : {false, true})
                     for (bool scaled : {false, true})
                         for (bool gs : {false, true}) {
@@ -143,7 +139,7 @@ private Q_SLOTS:
         torch::manual_seed(12);
         const auto dev = torch::Device("cuda");
         for (int64_t n : {768, 13, 1536})
-            for (const auto& [ft, yt] : kStorages)
+            for (const auto& [ft, yt] : kResLnStorages)
                 for (bool lam : {false, true})
                     for (bool gs : {false, true}) {
                         const QString what = describe(n, ft, yt, lam, true, gs);
@@ -203,7 +199,7 @@ private Q_SLOTS:
         torch::manual_seed(14);
         const auto dev = torch::Device("cuda");
         for (int64_t n : {768, 13})
-            for (const auto& [ft, yt] : kStorages)
+            for (const auto& [ft, yt] : kResLnStorages)
                 for (bool gs : {false, true}) {
                     const QString what = describe(n, ft, yt, false, true, gs) + ", branch LN";
                     auto in = res_ln_inputs(dev, {4, 128, n}, ft, yt, false, true, gs);

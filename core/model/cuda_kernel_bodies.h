@@ -325,9 +325,9 @@ template <class Y, class C = float>
 NORMLAB_HD void res_ln_write(const float* s, const float* gamma, const float* beta, float mean, float rstd, Y* y,
                              int64_t n, int64_t tid, int64_t nt, C* y_copy = nullptr) {
     for (int64_t i = tid; i < n; i += nt) {
-        const float v = (s[i] - mean) * rstd * gamma[i] + beta[i];
-        y[i] = Io<Y>::st(v);
-        if (y_copy) y_copy[i] = Io<C>::st(Io<Y>::ld(y[i]));
+        const Y v = Io<Y>::st((s[i] - mean) * rstd * gamma[i] + beta[i]);
+        y[i] = v;
+        if (y_copy) y_copy[i] = Io<C>::st(Io<Y>::ld(v));
     }
 }
 

@@ -402,7 +402,7 @@ void gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, 
         const auto *hp = static_cast<const T*>(h), *gp = static_cast<const T*>(g);
         const auto dhp = static_cast<T*>(dh);
         if (block_rows::by_elements(n, [&](auto e) {
-                NORMLAB_LAUNCH(static_cast<unsigned>(gelu_layer_norm_chunks(rows, n)), kThreads, st,
+                NORMLAB_LAUNCH(static_cast<unsigned>((rows + block_rows::kChunkRows - 1) / block_rows::kChunkRows), kThreads, st,
                                block_rows::gelu_ln_backward<decltype(e)::value, T>)(hp, gamma, gp, mean, rstd, dhp, pg, pb,
                                                                                     rows, n);
             }))

@@ -34,10 +34,6 @@ torch::Tensor floats(const torch::Tensor& t, at::IntArrayRef sizes) {
     return torch::empty(sizes, t.options().dtype(torch::kFloat));
 }
 
-// nGPT's residual update, one kernel each way; saves the inputs and two norms
-// a row, and recomputes the rest in the backward pass. The branch's output h
-// comes as the branch made it (bf16 under autocast: no cast to float32 and back
-// for its gradient, ~6 ms of nGPT's step at GPT-2 small's shape on an H200).
 // y's gradient from y's readers and from its copy's (the next linear layer's, in
 // the copy's type): one float32 tensor, or undefined where neither was read.
 torch::Tensor with_copy_grad(const torch::Tensor& g, const torch::Tensor& g_copy) {
@@ -45,6 +41,10 @@ torch::Tensor with_copy_grad(const torch::Tensor& g, const torch::Tensor& g_copy
     return g.defined() ? g + g_copy : g_copy.to(torch::kFloat);   // one pass: the copy's cast folded into the add
 }
 
+// nGPT's residual update, one kernel each way; saves the inputs and two norms
+// a row, and recomputes the rest in the backward pass. The branch's output h
+// comes as the branch made it (bf16 under autocast: no cast to float32 and back
+// for its gradient, ~6 ms of nGPT's step at GPT-2 small's shape on an H200).
 struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& x_in, const torch::Tensor& h_in,
                                  const torch::Tensor& alpha_in, double eps, bool copy) {

@@ -317,8 +317,8 @@ std::pair<torch::Tensor, torch::Tensor> BlockImpl::forward_pre_ln(const torch::T
     const bool post_in_kernel = post && post->kind == NormKind::LayerNorm && !(cfg.dropout > 0 && is_training());
     auto att = attn(x_normed.defined() ? x_normed : norm1(x), cos, sin, cap, post_in_kernel);
     torch::Tensor x1, h;   // x₁ = α·x + α_t·ATTN(LN₁(x)), h = LN₂(x₁): one CUDA kernel where it applies
-    const BranchNormParams post_ln{post_in_kernel ? post->weight : torch::Tensor(), post_in_kernel ? post->bias : torch::Tensor(),
-                                   post_in_kernel ? post->eps : 0.0};
+    BranchNormParams post_ln;
+    if (post_in_kernel) post_ln = {post->weight, post->bias, post->eps};
     auto add_norm2 = [&](const BranchNormParams* f_norm) {
         return residual_layer_norm(x, att, torch::Tensor(), residual_alpha, branch, norm2->weight, norm2->bias,
                                    norm2->eps, linear_input_type(x), x1, h, branch_t, f_norm);
