@@ -37,16 +37,22 @@ inline Swiglu swiglu(const torch::Tensor& h, const torch::Tensor& su, const torc
 struct Qk {
     torch::Tensor q, k, dproj, ds;
 };
+// unit false: RoPE alone, s undefined (no scale, no ds).
 inline Qk qk(const torch::Tensor& proj, int64_t H, const torch::Tensor& cos, const torch::Tensor& sin,
-             const torch::Tensor& s, double eps, const torch::Tensor& gq, const torch::Tensor& gk) {
+             const torch::Tensor& s, double eps, const torch::Tensor& gq, const torch::Tensor& gk, bool unit = true) {
     const int64_t B = proj.size(0), T = proj.size(1), d = proj.size(2) / 3, dh = d / H, half = dh / 2;
     auto pf = proj.to(torch::kFloat).detach().requires_grad_(true);
-    auto sf = s.detach().requires_grad_(true);
+    auto sf = unit ? s.detach().requires_grad_(true) : torch::Tensor();
     auto qkv = pf.view({B, T, 3, H, dh}).permute({2, 0, 3, 1, 4});
     auto rot = [&](const torch::Tensor& x) { return torch::cat({-x.narrow(-1, half, half), x.narrow(-1, 0, half)}, -1); };
     Qk r;
     auto q = qkv[0], k = qkv[1];
     if (cos.defined()) q = q * cos + rot(q) * sin, k = k * cos + rot(k) * sin;
+    if (!unit) {
+        r.q = q, r.k = k;
+        r.dproj = torch::autograd::grad({r.q, r.k}, {pf}, {gq.to(torch::kFloat), gk.to(torch::kFloat)})[0];
+        return r;
+    }
     r.q = q / (q.norm(2, -1, true) + eps) * sf.view({1, H, 1, dh});
     r.k = k / (k.norm(2, -1, true) + eps) * sf.view({1, H, 1, dh});
     auto g = torch::autograd::grad({r.q, r.k}, {pf, sf}, {gq.to(torch::kFloat), gk.to(torch::kFloat)});

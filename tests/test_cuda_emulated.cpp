@@ -31,7 +31,7 @@ constexpr float kEps = 1e-5f;
 
 void* ptr(const torch::Tensor& t) { return t.data_ptr(); }
 const float* fp(const torch::Tensor& t) { return t.defined() ? t.data_ptr<float>() : nullptr; }
-float* wp(torch::Tensor& t) { return t.data_ptr<float>(); }
+float* wp(torch::Tensor& t) { return t.numel() ? t.data_ptr<float>() : nullptr; }
 const char* type_name(torch::ScalarType t) { return t == torch::kFloat ? "fp32" : "bf16"; }
 torch::Tensor nans(at::IntArrayRef shape, torch::ScalarType t = torch::kFloat) { return torch::full(shape, NAN, t); }
 
@@ -56,7 +56,7 @@ struct ResLnRun {
     torch::Tensor s, y, y_copy, dx, df, pg, pb, pl, pgf, pbf, fmean, frstd;
 };
 ResLnRun run_res_ln(const ref::ResLnInputs& in, bool on_device, bool copy) {
-    const int64_t rows = in.x.size(0), n = in.x.size(1), chunks = ck::row_chunks(rows);
+    const int64_t rows = in.x.size(0), n = in.x.size(1), chunks = ck::residual_layer_norm_partial_rows(rows, n);
     const auto ft = in.f.scalar_type(), yt = in.gy.scalar_type();
     const bool fb = ft == torch::kBFloat16, yb = yt == torch::kBFloat16;
     const auto b_dev = torch::full({1}, static_cast<float>(in.b));
@@ -136,7 +136,8 @@ private Q_SLOTS:
     // nGPT's update: a warp a row for rows up to 1,024 wide (4, 8, 24 and 32
     // floats a lane at 100, 256, 768 and 1,024; 13 leaves most lanes without
     // an element), a block a row past it (1,100); 37 rows a warp each, so the
-    // last block's warps past the rows return at once. h in float32 and bfloat16.
+    // last block's warps past the rows add zeros to its share of dα (the
+    // block's warps meet in shared memory). h in float32 and bfloat16.
     void ngptUpdate() {
         torch::manual_seed(21);
         for (int64_t n : {13, 100, 256, 768, 1024, 1100})
@@ -148,7 +149,7 @@ private Q_SLOTS:
                 const auto alpha = 0.05 + 0.2 * torch::rand({n});
                 const auto gy = torch::randn({rows, n});
                 auto y = nans({rows, n}), rh = nans({rows}), rz = nans({rows});
-                auto dx = nans({rows, n}), dh = nans({rows, n}, ht), da = nans({rows, n});
+                auto dx = nans({rows, n}), dh = nans({rows, n}, ht), da = nans({ck::ngpt_update_alpha_rows(rows, n), n});
                 const float eps = 1e-6f;
                 auto y_copy = nans({rows, n}, ht);   // y for the next linear layer, in h's type
                 ck::ngpt_update_forward(fp(x), ptr(h), fp(alpha), eps, wp(y), wp(rh), wp(rz), rows, n,
@@ -172,7 +173,9 @@ private Q_SLOTS:
     // row at 1,536; the storage pairs a model meets (float32 y with its bf16
     // copy for the next linear layer, Post-LN's); λ; DeepNorm's and
     // BranchNorm's scalars with b read from the device (the argument b is
-    // wrong on purpose); s's own gradient; dγ, dβ, dλ by the column grid.
+    // wrong on purpose); s's own gradient; dγ, dβ, dλ summed by each block's
+    // eight rows where a warp takes a row (37 rows: the last block's warps past
+    // them give zeros), by the column grid after the block-a-row kernel.
     void residualLayerNorm() {
         torch::manual_seed(22);
         for (int64_t n : {13, 768, 1536})
@@ -198,7 +201,7 @@ private Q_SLOTS:
 
     // With the branch's own LayerNorm before the add (NormFormer's post-attention
     // LN), which only the warp-a-row kernels take: the storage pairs, λ, b from the
-    // device, s's own gradient; dγ_f and dβ_f by the column grid.
+    // device, s's own gradient; dγ_f and dβ_f summed by each block's rows.
     void residualLayerNormWithBranchLn() {
         torch::manual_seed(26);
         QVERIFY(ck::residual_branch_ln_fits(13) && ck::residual_branch_ln_fits(768) && ck::residual_branch_ln_fits(1024));
@@ -255,58 +258,69 @@ private Q_SLOTS:
             }
     }
 
-    // nGPT's queries and keys: a warp a (b, t, h) row forward, a warp a head and
-    // a chunk of 16 (b, t) rows backward; heads of 8 (lanes idle), 64 and 96
-    // (three elements a lane); B·T within one chunk and across several, not a
-    // multiple of 16; RoPE and none; the v part of the gradient left alone.
+    // nGPT's queries and keys, and RoPE alone (the LayerNorm schemes with rotary
+    // positions): d_h = 32·P (32, 64, 128) in the vector kernels of
+    // cuda_qk_rows.cuh, a warp a (b, t, h) row forward and a warp a head and a
+    // chunk of 16 (b, t) rows backward, RoPE's partner from lane l ^ 16; heads of
+    // 8 (lanes idle) and 96 (three elements a lane) in the bodies' kernels; B·T
+    // within one chunk and across several, not a multiple of 16; RoPE and none;
+    // the v part of the gradient left alone.
     void ngptQueriesKeys() {
         torch::manual_seed(24);
         struct Case {
             int64_t B, T, H, dh;
             bool rope;
         };
-        for (auto c : {Case{2, 5, 3, 8, true}, Case{2, 21, 2, 64, false}, Case{1, 19, 2, 96, true}, Case{3, 40, 4, 64, true}})
-            for (auto t : {torch::kFloat, torch::kBFloat16}) {
-                const QString what = QString("B %1, T %2, H %3, d_h %4, %5, %6").arg(c.B).arg(c.T).arg(c.H).arg(c.dh)
-                                         .arg(c.rope ? "RoPE" : "no RoPE").arg(type_name(t));
-                const int64_t d = c.H * c.dh, bt = c.B * c.T;
-                const auto proj = torch::randn({c.B, c.T, 3 * d}).to(t);
-                torch::Tensor cos, sin;
-                if (c.rope) cos = torch::randn({c.T, c.dh}), sin = torch::randn({c.T, c.dh});
-                const auto s = 0.5 + torch::rand({d});
-                const auto gq = torch::randn({c.B, c.H, c.T, c.dh}).to(t), gk = torch::randn({c.B, c.H, c.T, c.dh}).to(t);
-                const ck::QkDims z{c.B, c.T, c.H, c.dh, 3 * d, 1e-6f};
-                auto q = nans({c.B, c.H, c.T, c.dh}, t), k = nans({c.B, c.H, c.T, c.dh}, t);
-                auto nq = nans({bt * c.H}), nk = nans({bt * c.H});
-                auto dproj = torch::full({c.B, c.T, 3 * d}, 7.0, t);
-                auto ps = nans({ck::qk_chunks(bt), d});
-                const bool bf16 = t == torch::kBFloat16;
-                ck::ngpt_qk_forward(ptr(proj), fp(cos), fp(sin), fp(s), ptr(q), ptr(k), wp(nq), wp(nk), z, bf16, nullptr);
-                ck::ngpt_qk_backward(ptr(proj), fp(cos), fp(sin), fp(s), ptr(gq), ptr(gk), fp(nq), fp(nk), ptr(dproj), wp(ps),
-                                     z, bf16, nullptr);
-                VERIFY_EMULATOR_QUIET(what);
-                const auto r = ref::qk(proj, c.H, cos, sin, s, 1e-6, gq, gk);
-                const double rtol = bf16 ? 8e-3 : 1e-5, grad_tol = bf16 ? 1e-2 : 1e-4;
-                QVERIFY2(torch::allclose(q.to(torch::kFloat), r.q, rtol, 1e-5), qPrintable(what + ": q'" + off(q, r.q)));
-                QVERIFY2(torch::allclose(k.to(torch::kFloat), r.k, rtol, 1e-5), qPrintable(what + ": k'" + off(k, r.k)));
-                const auto got = dproj.narrow(-1, 0, 2 * d).to(torch::kFloat), want = r.dproj.narrow(-1, 0, 2 * d);
-                QVERIFY2(torch::allclose(got, want, grad_tol, grad_tol), qPrintable(what + ": dq, dk" + off(got, want)));
-                QVERIFY2((dproj.narrow(-1, 2 * d, d) == 7).all().item<bool>(), qPrintable(what + ": v's part written"));
-                QVERIFY2(torch::allclose(ps.sum(0), r.ds, 1e-4, 1e-4), qPrintable(what + ": ds_qk" + off(ps.sum(0), r.ds)));
-            }
+        for (auto c : {Case{2, 5, 3, 8, true}, Case{2, 21, 2, 64, false}, Case{1, 19, 2, 96, true}, Case{2, 20, 2, 64, true},
+                       Case{1, 17, 2, 32, true}, Case{1, 11, 2, 128, true}, Case{1, 5, 1, 256, true}})
+            for (auto t : {torch::kFloat, torch::kBFloat16})
+                for (bool unit : {true, false}) {
+                    if (!unit && !c.rope) continue;   // RoPE alone needs RoPE
+                    const QString what = QString("B %1, T %2, H %3, d_h %4, %5, %6, %7").arg(c.B).arg(c.T).arg(c.H)
+                                             .arg(c.dh).arg(c.rope ? "RoPE" : "no RoPE").arg(type_name(t))
+                                             .arg(unit ? "nGPT" : "RoPE alone");
+                    const int64_t d = c.H * c.dh, bt = c.B * c.T;
+                    const auto proj = torch::randn({c.B, c.T, 3 * d}).to(t);
+                    torch::Tensor cos, sin;
+                    if (c.rope) cos = torch::randn({c.T, c.dh}), sin = torch::randn({c.T, c.dh});
+                    const auto s = unit ? 0.5 + torch::rand({d}) : torch::Tensor();
+                    const auto gq = torch::randn({c.B, c.H, c.T, c.dh}).to(t), gk = torch::randn({c.B, c.H, c.T, c.dh}).to(t);
+                    ck::QkDims z{c.B, c.T, c.H, c.dh, 3 * d, 1e-6f};
+                    z.unit = unit;
+                    auto q = nans({c.B, c.H, c.T, c.dh}, t), k = nans({c.B, c.H, c.T, c.dh}, t);
+                    auto nq = nans({unit ? bt * c.H : 0}), nk = nans({unit ? bt * c.H : 0});
+                    auto dproj = torch::full({c.B, c.T, 3 * d}, 7.0, t);
+                    auto ps = nans({unit ? ck::qk_chunks(bt) : 0, d});
+                    const bool bf16 = t == torch::kBFloat16;
+                    ck::ngpt_qk_forward(ptr(proj), fp(cos), fp(sin), fp(s), ptr(q), ptr(k), wp(nq), wp(nk), z, bf16, nullptr);
+                    ck::ngpt_qk_backward(ptr(proj), fp(cos), fp(sin), fp(s), ptr(gq), ptr(gk), fp(nq), fp(nk), ptr(dproj),
+                                         wp(ps), z, bf16, nullptr);
+                    VERIFY_EMULATOR_QUIET(what);
+                    const auto r = ref::qk(proj, c.H, cos, sin, s, 1e-6, gq, gk, unit);
+                    const double rtol = bf16 ? 8e-3 : 1e-5, grad_tol = bf16 ? 1e-2 : 1e-4;
+                    QVERIFY2(torch::allclose(q.to(torch::kFloat), r.q, rtol, 1e-5), qPrintable(what + ": q'" + off(q, r.q)));
+                    QVERIFY2(torch::allclose(k.to(torch::kFloat), r.k, rtol, 1e-5), qPrintable(what + ": k'" + off(k, r.k)));
+                    const auto got = dproj.narrow(-1, 0, 2 * d).to(torch::kFloat), want = r.dproj.narrow(-1, 0, 2 * d);
+                    QVERIFY2(torch::allclose(got, want, grad_tol, grad_tol), qPrintable(what + ": dq, dk" + off(got, want)));
+                    QVERIFY2((dproj.narrow(-1, 2 * d, d) == 7).all().item<bool>(), qPrintable(what + ": v's part written"));
+                    if (unit)
+                        QVERIFY2(torch::allclose(ps.sum(0), r.ds, 1e-4, 1e-4), qPrintable(what + ": ds_qk" + off(ps.sum(0), r.ds)));
+                }
     }
 
-    // NormFormer's FFN LN, LayerNorm(GELU(h)): the row in registers (a block a
-    // row forward, a block a chunk of 16 rows backward, dγ and dβ among them) for
-    // rows shorter than the block, longer, and GPT-2 small's d_ff (twelve
-    // elements a thread), over one chunk and two; past 4,096 wide the bodies'
-    // kernels (a block a row, dγ and dβ over the column grid).
+    // NormFormer's FFN LN, LayerNorm(GELU(h)): the row in registers, 8 elements
+    // an access (a block of 128 a row each way, dγ and dβ over the column grid,
+    // two columns a thread) for rows of one vector a thread, of a part of one,
+    // of three with the last partly past the row (2,056), GPT-2 small's d_ff
+    // and 4,096; the bodies' kernels (a block a row, an element an access) where
+    // n is not a multiple of 8 or is past 4,096.
     void geluLayerNorm() {
         torch::manual_seed(25);
         struct Case {
             int64_t rows, n;
         };
-        for (auto c : {Case{6, 13}, Case{21, 300}, Case{3, 3072}, Case{3, 4100}})
+        for (auto c : {Case{6, 13}, Case{21, 300}, Case{9, 64}, Case{4, 1024}, Case{3, 2056}, Case{3, 3072}, Case{2, 4096},
+                       Case{3, 4100}})
             for (auto t : {torch::kFloat, torch::kBFloat16}) {
                 const int64_t rows = c.rows, n = c.n;
                 const QString what = QString("n %1, %2").arg(n).arg(type_name(t));
@@ -314,7 +328,7 @@ private Q_SLOTS:
                 const auto gamma = 0.5 + torch::rand({n}), beta = 0.1 * torch::randn({n});
                 auto out = nans({rows, n}, t), dh = nans({rows, n}, t), mean = nans({rows}), rstd = nans({rows});
                 const int64_t chunks = ck::gelu_layer_norm_chunks(rows, n);
-                QCOMPARE(chunks, n <= 4096 ? (rows + 15) / 16 : ck::row_chunks(rows));
+                QCOMPARE(chunks, ck::row_chunks(rows));
                 auto pg = nans({chunks, n}), pb = nans({chunks, n});
                 const bool bf16 = t == torch::kBFloat16;
                 ck::gelu_layer_norm_forward(ptr(h), fp(gamma), fp(beta), kEps, ptr(out), wp(mean), wp(rstd), rows, n, bf16,
@@ -327,23 +341,6 @@ private Q_SLOTS:
                 QVERIFY2(torch::allclose(dh.to(torch::kFloat), r.dh, bf16 ? 1e-2 : 1e-4, 1e-4), qPrintable(what + ": dh" + off(dh, r.dh)));
                 QVERIFY2(torch::allclose(pg.sum(0), r.dgamma, 1e-4, 1e-4), qPrintable(what + ": dγ" + off(pg.sum(0), r.dgamma)));
                 QVERIFY2(torch::allclose(pb.sum(0), r.dbeta, 1e-4, 1e-4), qPrintable(what + ": dβ" + off(pb.sum(0), r.dbeta)));
-                if (n > 4096) continue;
-                // The registers' kernels give the bodies' kernels' bits (the same sums in the same order).
-                auto out0 = nans({rows, n}, t), dh0 = nans({rows, n}, t), mean0 = nans({rows}), rstd0 = nans({rows});
-                auto launch_bodies = [&](auto tag) {
-                    using T = decltype(tag);
-                    const auto hp = static_cast<const T*>(ptr(h));
-                    NORMLAB_LAUNCH(static_cast<unsigned>(rows), 256, nullptr, ck::gelu_ln_forward_kernel)(
-                        hp, fp(gamma), fp(beta), kEps, static_cast<T*>(ptr(out0)), wp(mean0), wp(rstd0), n);
-                    NORMLAB_LAUNCH(static_cast<unsigned>(rows), 256, nullptr, ck::gelu_ln_backward_kernel)(
-                        hp, fp(gamma), static_cast<const T*>(ptr(g)), fp(mean0), fp(rstd0), static_cast<T*>(ptr(dh0)), n);
-                };
-                if (bf16) launch_bodies(__nv_bfloat16{});
-                else launch_bodies(float{});
-                VERIFY_EMULATOR_QUIET(what);
-                QVERIFY2(torch::equal(out, out0) && torch::equal(mean, mean0) && torch::equal(rstd, rstd0),
-                         qPrintable(what + ": forward not the bodies' bits"));
-                QVERIFY2(torch::equal(dh, dh0), qPrintable(what + ": dh not the bodies' bits"));
             }
     }
 };

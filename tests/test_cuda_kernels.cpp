@@ -328,6 +328,41 @@ private Q_SLOTS:
         }
     }
 
+    // Needs a GPU: RoPE alone in that kernel (the LayerNorm schemes with rotary
+    // positions) through rope_queries_keys() against the eager formula, d_h 64 and 128.
+    void cudaRopeQkMatchesEager() {
+        if (!cuda_kernels_built()) QSKIP("this build has no CUDA kernels (the LibTorch 2.x build has)");
+        if (!torch::cuda::is_available()) QSKIP("no CUDA device here");
+        const auto dev = torch::Device("cuda");
+        for (const int64_t dh : {64, 128}) {
+            const int64_t B = 2, T = 96, H = 768 / dh, d = H * dh;
+            const auto cos = torch::randn({T, dh}, dev), sin = torch::randn({T, dh}, dev);
+            for (auto type : {torch::kFloat, torch::kBFloat16}) {
+                const QString what = QString("d_h %1, %2").arg(dh).arg(type == torch::kFloat ? "fp32" : "bf16");
+                const auto proj = torch::randn({B, T, 3 * d}, dev).to(type);
+                const auto gq = torch::randn({B, H, T, dh}, dev).to(type), gk = torch::randn({B, H, T, dh}, dev).to(type);
+                auto p = proj.detach().requires_grad_(true);
+                torch::Tensor q, k, v;
+                set_cuda_kernels(true);
+                const bool used = rope_queries_keys(p, H, cos, sin, q, k, v);
+                set_cuda_kernels(false);
+                QVERIFY2(used, qPrintable(what + ": the kernel did not apply"));
+                QCOMPARE(q.scalar_type(), type);
+                const auto gv = torch::randn({B, H, T, dh}, dev).to(type);
+                const auto g = torch::autograd::grad({q, k, v}, {p}, {gq, gk, gv})[0];
+                const auto ref = test::ref::qk(proj, H, cos, sin, {}, 0.0, gq, gk, false);
+                const double rtol = type == torch::kFloat ? 1e-5 : 8e-3;
+                QVERIFY2(torch::allclose(q.to(torch::kFloat), ref.q, rtol, 1e-5), qPrintable(what + ": q" + off(q, ref.q)));
+                QVERIFY2(torch::allclose(k.to(torch::kFloat), ref.k, rtol, 1e-5), qPrintable(what + ": k" + off(k, ref.k)));
+                const auto dqk = g.narrow(-1, 0, 2 * d), dref = ref.dproj.narrow(-1, 0, 2 * d);
+                QVERIFY2(torch::allclose(dqk.to(torch::kFloat), dref, type == torch::kFloat ? 1e-5 : 1e-2, 1e-3),
+                         qPrintable(what + ": dproj" + off(dqk, dref)));
+                QVERIFY2(torch::equal(g.narrow(-1, 2 * d, d), gv.permute({0, 2, 1, 3}).reshape({B, T, d})),
+                         qPrintable(what + ": dproj's v part"));
+            }
+        }
+    }
+
     // Needs a GPU: NormFormer's FFN LN kernel through gelu_layer_norm() against GELU
     // and LayerNorm eagerly, at GPT-2 small's d_ff and a row shorter than a block.
     void cudaGeluLayerNormMatchesEager() {
@@ -359,32 +394,38 @@ private Q_SLOTS:
 
     // Needs a GPU: whole models with NormLab's CUDA kernels on and off, in fp32
     // and under bf16 autocast: the same loss and the same gradient for every
-    // parameter. nGPT: RoPE, SwiGLU, its queries and keys, its update;
+    // parameter. nGPT: RoPE, SwiGLU, its queries and keys, its update; Pre-LN
+    // with SwiGLU and RoPE: RoPE alone in the queries' and keys' kernel;
     // NormFormer: FFN LN; every LayerNorm scheme: the residual add with the
     // LayerNorm after it (Pre-LN's across blocks and into the final LN).
     void cudaKernelsLeaveModelsUnchanged_data() {
         QTest::addColumn<int>("scheme");
         QTest::addColumn<bool>("res_scale");
         QTest::addColumn<double>("branch");   // BranchNorm's α_t for the forward
-        QTest::newRow("ngpt") << static_cast<int>(Scheme::NGPT) << false << 1.0;
-        QTest::newRow("normformer") << static_cast<int>(Scheme::NormFormer) << false << 1.0;
-        QTest::newRow("normformer + ResScale") << static_cast<int>(Scheme::NormFormer) << true << 1.0;
-        QTest::newRow("pre_ln") << static_cast<int>(Scheme::PreLN) << false << 1.0;
-        QTest::newRow("post_ln") << static_cast<int>(Scheme::PostLN) << false << 1.0;
-        QTest::newRow("post_ln + ResScale") << static_cast<int>(Scheme::PostLN) << true << 1.0;
-        QTest::newRow("deepnorm") << static_cast<int>(Scheme::DeepNorm) << false << 1.0;
-        QTest::newRow("branchnorm") << static_cast<int>(Scheme::BranchNorm) << false << 0.4;
+        QTest::addColumn<bool>("glu_rope");   // nGPT's SwiGLU MLP and rotary positions
+        QTest::newRow("ngpt") << static_cast<int>(Scheme::NGPT) << false << 1.0 << false;
+        QTest::newRow("normformer") << static_cast<int>(Scheme::NormFormer) << false << 1.0 << false;
+        QTest::newRow("normformer + ResScale") << static_cast<int>(Scheme::NormFormer) << true << 1.0 << false;
+        QTest::newRow("pre_ln") << static_cast<int>(Scheme::PreLN) << false << 1.0 << false;
+        QTest::newRow("post_ln") << static_cast<int>(Scheme::PostLN) << false << 1.0 << false;
+        QTest::newRow("post_ln + ResScale") << static_cast<int>(Scheme::PostLN) << true << 1.0 << false;
+        QTest::newRow("deepnorm") << static_cast<int>(Scheme::DeepNorm) << false << 1.0 << false;
+        QTest::newRow("branchnorm") << static_cast<int>(Scheme::BranchNorm) << false << 0.4 << false;
+        // Pre-LN with nGPT's MLP and rotary positions (bench's pre_ln_glu): RoPE alone in the q/k kernel.
+        QTest::newRow("pre_ln_glu") << static_cast<int>(Scheme::PreLN) << false << 1.0 << true;
     }
     void cudaKernelsLeaveModelsUnchanged() {
         QFETCH(int, scheme);
         QFETCH(bool, res_scale);
         QFETCH(double, branch);
+        QFETCH(bool, glu_rope);
         if (!cuda_kernels_built()) QSKIP("this build has no CUDA kernels (the LibTorch 2.x build has)");
         if (!torch::cuda::is_available()) QSKIP("no CUDA device here");
         const auto dev = torch::Device("cuda");
         ModelConfig mc = test::tiny(static_cast<Scheme>(scheme)).model;
         mc.d_model = 256, mc.n_layers = 2, mc.n_heads = 4, mc.d_ff = 512, mc.context = 64;
         if (res_scale) mc.normformer.res_scale = true;
+        if (glu_rope) mc.activation = Activation::SwiGLU, mc.positions = Positions::RoPE;
         GPT model(mc);
         model->reset_parameters(7);
         model->set_branch_alpha(branch);

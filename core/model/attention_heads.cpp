@@ -73,4 +73,15 @@ bool ngpt_queries_keys(const torch::Tensor& proj, int64_t n_heads, const torch::
     return false;
 }
 
+bool rope_queries_keys(const torch::Tensor& proj, int64_t n_heads, const torch::Tensor& cos, const torch::Tensor& sin,
+                       torch::Tensor& q, torch::Tensor& k, torch::Tensor& v) {
+#ifdef NORMLAB_CUDA_KERNELS
+    if (cos.defined() && cuda_kernels_enabled() && cuda_ops::ngpt_qk_applies(proj, n_heads, cos, sin, {})) {
+        std::tie(q, k, v) = cuda_ops::rope_qk(proj, n_heads, cos, sin);
+        return true;
+    }
+#endif
+    return false;
+}
+
 }  // namespace normlab

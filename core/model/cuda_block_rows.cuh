@@ -1,30 +1,33 @@
 // NormLab core: a block's sums, and NormFormer's FFN LN, LayerNorm(GELU(h)),
-// with each thread's share of a row in registers (rows of n ≤ 16·256). Included
-// by cuda_kernels.cu, which launches these where a row fits and the bodies'
-// kernels (cuda_kernel_bodies.h: a block a row, a column kernel for dγ, dβ)
-// otherwise, or everywhere with NORMLAB_ROW_KERNELS=block.
+// a block of kRowThreads a row with the row in registers, read and written 8
+// elements an access (rows of n ≤ 4,096, n a multiple of 8). Included by
+// cuda_kernels.cu, which launches these where a row fits and the bodies'
+// kernels (cuda_kernel_bodies.h: a block a row, 256 threads, an element an
+// access) otherwise, or everywhere with NORMLAB_ROW_KERNELS=block; dγ and dβ
+// come from a column kernel, two columns a thread, over chunks of rows.
 //
-// Why: the bodies' kernels read each element of h three times forward (the
-// sum, the squares, the output) and twice backward, computing GELU each time,
-// and the column kernel reads h and g once more for dγ and dβ. At GPT-2
-// small's d_ff (3,072, bf16) that is NormFormer's widest pass. Here a thread
-// loads its E elements once and computes GELU once; backward, a block takes a
-// chunk of kChunkRows rows and keeps its columns' shares of dγ and dβ in
-// registers across them, so h and g are read once: the column kernel goes.
-// The row's arithmetic and the order of its sums are the bodies' (the same
-// block_sum over the same per-thread partial sums): the outputs and dh are the
-// same bits; dγ and dβ are summed in other chunks.
+// Why: on the H100 (bench/results/leases/2026-11-26T1640-h100) the FFN LN
+// took 4.7 ms forward and 14.0 backward of NormFormer's 73 ms step for ~12 GB
+// that the card moves in ~3.6 ms. Its backward then took a block a chunk of 16
+// rows with dγ and dβ in registers: 6 × 12 floats a thread of 256, so
+// (by its registers) few blocks an SM, the 16 rows run one after another between the
+// block's barriers, and each element's erf was computed twice. Here every
+// row is a block of its own, a thread holds 3 × 8 elements of GPT-2 small's
+// d_ff, erf once an element, and h and g are read once by the row kernel and
+// once more by the column kernel.
 #pragma once
 
 #include "core/model/cuda_kernel_bodies.h"
+#include "core/model/cuda_vector_io.cuh"
 #include "core/model/cuda_warp_rows.cuh"
 
+#include <cstdint>
+#include <initializer_list>
 #include <type_traits>
 
 namespace normlab::cuda_kernels::block_rows {
 
 constexpr int kBlock = 256;       // threads a block
-constexpr int kChunkRows = 16;    // rows a block backward
 
 // The sum of v over the block's threads, returned to every thread.
 __device__ __forceinline__ float block_sum(float v, float* shared) {
@@ -49,99 +52,159 @@ __device__ __forceinline__ void block_sum2(float& a, float& b, float* shared) {
     for (int w = 0; w < kBlock / 32; ++w) a += shared[w], b += shared[kBlock / 32 + w];
 }
 
+constexpr int kRowThreads = 128;   // a block a row of the FFN LN
+constexpr int kVec = 8;            // elements an access
+
+// The sums of a and b over the block's kRowThreads threads, returned to every thread
+// (shared: 2·kRowThreads/32 floats).
+__device__ __forceinline__ void row_sum2(float& a, float& b, float* shared) {
+    a = warp_rows::warp_sum(a);
+    b = warp_rows::warp_sum(b);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    __syncthreads();   // shared is reused by consecutive sums
+    if (lane == 0) shared[warp] = a, shared[kRowThreads / 32 + warp] = b;
+    __syncthreads();
+    a = 0, b = 0;
+    for (int w = 0; w < kRowThreads / 32; ++w) a += shared[w], b += shared[kRowThreads / 32 + w];
+}
+
+__device__ __forceinline__ float row_sum(float a, float* shared) {
+    float b = 0.f;
+    row_sum2(a, b, shared);
+    return a;
+}
+
+// Thread tid's vectors of a row: k-th at elements kVec·(tid + kRowThreads·k), false past the row.
+__device__ __forceinline__ bool row_vector(int k, int64_t n, int64_t& e) {
+    e = kVec * (static_cast<int64_t>(threadIdx.x) + static_cast<int64_t>(kRowThreads) * k);
+    return e < n;
+}
+
 // out = LayerNorm(GELU(h))·γ + β, a block a row; each row's mean and rstd.
-template <int E, class T>
+template <int V, class T>
 __global__ void gelu_ln_forward(const T* __restrict__ h, const float* __restrict__ gamma,
                                 const float* __restrict__ beta, float eps, T* __restrict__ out,
                                 float* __restrict__ mean, float* __restrict__ rstd, int64_t n) {
-    using io = kernel_bodies::Io<T>;
-    __shared__ float shared[kBlock / 32];
-    const int64_t row = blockIdx.x, o = row * n;
-    const int tid = threadIdx.x;
-    float a[E], s = 0;
+    __shared__ float shared[2 * kRowThreads / 32];
+    const int64_t o = blockIdx.x * n;
+    float a[V][kVec], s = 0;
 #pragma unroll
-    for (int e = 0; e < E; ++e) {
-        const int64_t i = tid + static_cast<int64_t>(kBlock) * e;
-        a[e] = i < n ? kernel_bodies::gelu(io::ld(h[o + i])) : 0.f;
-        s += a[e];
+    for (int k = 0; k < V; ++k) {
+        int64_t e;
+        if (row_vector(k, n, e)) {
+            load<kVec>(h + o + e, a[k]);
+#pragma unroll
+            for (int i = 0; i < kVec; ++i) a[k][i] = kernel_bodies::gelu(a[k][i]), s += a[k][i];
+        }
     }
-    const float m = block_sum(s, shared) / static_cast<float>(n);
+    const float m = row_sum(s, shared) / static_cast<float>(n);
     float q = 0;   // two passes over the registers: no cancellation
 #pragma unroll
-    for (int e = 0; e < E; ++e) {
-        if (tid + kBlock * e < n) q += (a[e] - m) * (a[e] - m);
-    }
-    const float rs = 1.f / sqrtf(block_sum(q, shared) / static_cast<float>(n) + eps);
+    for (int k = 0; k < V; ++k) {
+        int64_t e;
+        if (row_vector(k, n, e)) {
 #pragma unroll
-    for (int e = 0; e < E; ++e) {
-        const int64_t i = tid + static_cast<int64_t>(kBlock) * e;
-        if (i < n) out[o + i] = io::st((a[e] - m) * rs * gamma[i] + beta[i]);
+            for (int i = 0; i < kVec; ++i) q += (a[k][i] - m) * (a[k][i] - m);
+        }
     }
-    if (tid == 0) mean[row] = m, rstd[row] = rs;
+    const float rs = 1.f / sqrtf(row_sum(q, shared) / static_cast<float>(n) + eps);
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        int64_t e;
+        if (row_vector(k, n, e)) {
+            float gm[kVec], bt[kVec];
+            load<kVec>(gamma + e, gm);
+            load<kVec>(beta + e, bt);
+#pragma unroll
+            for (int i = 0; i < kVec; ++i) a[k][i] = (a[k][i] - m) * rs * gm[i] + bt[i];
+            store<kVec>(out + o + e, a[k]);
+        }
+    }
+    if (threadIdx.x == 0) mean[blockIdx.x] = m, rstd[blockIdx.x] = rs;
 }
 
-// Its gradient, a block a chunk of kChunkRows rows: dh, and the chunk's shares
-// of dγ (Σ g·x̂) and dβ (Σ g) into row blockIdx.x of pg and pb (n each).
-template <int E, class T>
+// Its gradient dh, a block a row: dh = rstd·(ĝ − Σĝ/n − x̂·Σĝx̂/n)·GELU′(h), ĝ = g·γ,
+// x̂ = (GELU(h) − mean)·rstd; GELU and GELU′ from one erf.
+template <int V, class T>
 __global__ void gelu_ln_backward(const T* __restrict__ h, const float* __restrict__ gamma, const T* __restrict__ g,
                                  const float* __restrict__ mean, const float* __restrict__ rstd, T* __restrict__ dh,
-                                 float* __restrict__ pg, float* __restrict__ pb, int64_t rows, int64_t n) {
-    using io = kernel_bodies::Io<T>;
-    __shared__ float shared[2 * kBlock / 32];
-    const int tid = threadIdx.x;
-    const int64_t r0 = blockIdx.x * static_cast<int64_t>(kChunkRows);
-    const int64_t r1 = r0 + kChunkRows < rows ? r0 + kChunkRows : rows;
-    float gam[E], sgam[E], sbet[E];
+                                 int64_t n) {
+    __shared__ float shared[2 * kRowThreads / 32];
+    const int64_t o = blockIdx.x * n;
+    const float m = mean[blockIdx.x], rs = rstd[blockIdx.x];
+    float xh[V][kVec], gh[V][kVec], d1[V][kVec], sg = 0, sgx = 0;
 #pragma unroll
-    for (int e = 0; e < E; ++e) {
-        const int64_t i = tid + static_cast<int64_t>(kBlock) * e;
-        gam[e] = i < n ? gamma[i] : 0.f;
-        sgam[e] = sbet[e] = 0.f;
-    }
-    for (int64_t r = r0; r < r1; ++r) {
-        const int64_t o = r * n;
-        const float m = mean[r], rs = rstd[r];
-        float x[E], xh[E], gv[E], sg = 0, sgx = 0;
+    for (int k = 0; k < V; ++k) {
+        int64_t e;
+        if (row_vector(k, n, e)) {
+            float gm[kVec];
+            load<kVec>(h + o + e, xh[k]);
+            load<kVec>(g + o + e, gh[k]);
+            load<kVec>(gamma + e, gm);
 #pragma unroll
-        for (int e = 0; e < E; ++e) {
-            const int64_t i = tid + static_cast<int64_t>(kBlock) * e;
-            x[e] = i < n ? io::ld(h[o + i]) : 0.f;
-            gv[e] = i < n ? io::ld(g[o + i]) : 0.f;
-            xh[e] = (kernel_bodies::gelu(x[e]) - m) * rs;
-            if (i < n) {
-                const float gh = gv[e] * gam[e];
-                sg += gh;
-                sgx += gh * xh[e];
-            }
-        }
-        block_sum2(sg, sgx, shared);
-        const float mg = sg / static_cast<float>(n), mgx = sgx / static_cast<float>(n);
-#pragma unroll
-        for (int e = 0; e < E; ++e) {
-            const int64_t i = tid + static_cast<int64_t>(kBlock) * e;
-            if (i < n) {
-                dh[o + i] = io::st(rs * (gv[e] * gam[e] - mg - xh[e] * mgx) * kernel_bodies::gelu_grad(x[e]));
-                sgam[e] += gv[e] * xh[e];
-                sbet[e] += gv[e];
+            for (int i = 0; i < kVec; ++i) {
+                const float x = xh[k][i], phi = 0.5f * (1.f + erff(x * 0.70710678118654752f));
+                d1[k][i] = phi + x * 0.39894228040143268f * expf(-0.5f * x * x);   // GELU′(x) = Φ(x) + x·φ(x)
+                xh[k][i] = (x * phi - m) * rs;
+                gh[k][i] *= gm[i];
+                sg += gh[k][i];
+                sgx += gh[k][i] * xh[k][i];
             }
         }
     }
+    row_sum2(sg, sgx, shared);
+    const float mg = sg / static_cast<float>(n), mgx = sgx / static_cast<float>(n);
 #pragma unroll
-    for (int e = 0; e < E; ++e) {
-        const int64_t i = tid + static_cast<int64_t>(kBlock) * e;
-        if (i < n) pg[blockIdx.x * n + i] = sgam[e], pb[blockIdx.x * n + i] = sbet[e];
+    for (int k = 0; k < V; ++k) {
+        int64_t e;
+        if (row_vector(k, n, e)) {
+#pragma unroll
+            for (int i = 0; i < kVec; ++i) gh[k][i] = rs * (gh[k][i] - mg - xh[k][i] * mgx) * d1[k][i];
+            store<kVec>(dh + o + e, gh[k]);
+        }
     }
 }
 
-// Calls fn with std::integral_constant<int, E> for the fewest elements a thread that hold a row
-// of n; false (nothing called) past 16·256 or where NORMLAB_ROW_KERNELS=block.
+// dγ (Σ g·x̂) and dβ (Σ g) of a chunk of rows (blockIdx.y, kernel_bodies::row_chunks) for
+// two neighbouring columns a thread, into row blockIdx.y of pg and pb (n each).
+template <class T>
+__global__ void gelu_ln_param_grad(const T* __restrict__ h, const T* __restrict__ g, const float* __restrict__ mean,
+                                   const float* __restrict__ rstd, float* __restrict__ pg, float* __restrict__ pb,
+                                   int64_t rows, int64_t n) {
+    const int64_t j = 2 * (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x);
+    if (j >= n) return;
+    const int64_t r0 = blockIdx.y * kernel_bodies::rows_per_chunk(rows), r1 = kernel_bodies::chunk_end(blockIdx.y, rows);
+    float sgam[2] = {0.f, 0.f}, sbet[2] = {0.f, 0.f};
+    for (int64_t r = r0; r < r1; ++r) {
+        float x[2], gv[2];
+        load<2>(h + r * n + j, x);
+        load<2>(g + r * n + j, gv);
+        const float m = mean[r], rs = rstd[r];
+#pragma unroll
+        for (int i = 0; i < 2; ++i) sgam[i] += gv[i] * (kernel_bodies::gelu(x[i]) - m) * rs, sbet[i] += gv[i];
+    }
+    store<2>(pg + blockIdx.y * n + j, sgam);
+    store<2>(pb + blockIdx.y * n + j, sbet);
+}
+
+// Calls fn with std::integral_constant<int, V> for the fewest vectors a thread that hold a
+// row of n; false (nothing called) where n is not a multiple of kVec, past 4·kVec·kRowThreads
+// (4,096), or where NORMLAB_ROW_KERNELS=block.
 template <class Fn>
-bool by_elements(int64_t n, Fn&& fn) {
-    if (n > 16 * kBlock || !warp_rows::rows_by_warp()) return false;
-    if (n <= 4 * kBlock) fn(std::integral_constant<int, 4>{});
-    else if (n <= 8 * kBlock) fn(std::integral_constant<int, 8>{});
-    else if (n <= 12 * kBlock) fn(std::integral_constant<int, 12>{});
-    else fn(std::integral_constant<int, 16>{});
+bool by_vectors(int64_t n, Fn&& fn) {
+    if (n % kVec != 0 || n > 4 * kVec * kRowThreads || !warp_rows::rows_by_warp()) return false;
+    const int64_t v = (n / kVec + kRowThreads - 1) / kRowThreads;
+    if (v <= 1) fn(std::integral_constant<int, 1>{});
+    else if (v == 2) fn(std::integral_constant<int, 2>{});
+    else if (v == 3) fn(std::integral_constant<int, 3>{});
+    else fn(std::integral_constant<int, 4>{});
+    return true;
+}
+
+// Whether every pointer is aligned to `bytes` (null ones pass).
+inline bool aligned(unsigned bytes, std::initializer_list<const void*> ptrs) {
+    for (const void* p : ptrs)
+        if (p && reinterpret_cast<std::uintptr_t>(p) % bytes != 0) return false;
     return true;
 }
 

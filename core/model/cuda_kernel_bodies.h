@@ -120,9 +120,12 @@ NORMLAB_HD void swiglu_backward_column(const T* __restrict__ h, const float* su,
 // read from each). cs, sn: RoPE's (T, d_h) cos and sin tables (null: no RoPE).
 // s: the effective s_qk (d = H·d_h). nq, nk: one norm a row (b, t, h),
 // row = (b·T + t)·H + h. A lane holds at most kQkPerLane elements (d_h ≤ 256).
+// unit false: RoPE alone (no norm, nq, nk unused; s may be null: no scale), for the
+// LayerNorm schemes with rotary positions.
 struct QkShape {
     int64_t B, T, H, dh, ld;
     float eps;
+    bool unit = true;
 };
 constexpr int kLanes = 32;
 constexpr int kQkPerLane = 8;
@@ -160,8 +163,11 @@ NORMLAB_HD void qk_forward_store(const T* qk, const float* cs, const float* sn, 
     const int64_t bt = row / z.H, h = row % z.H, b = bt / z.T, t = bt % z.T;
     const T* x = qk + bt * z.ld + part * z.H * z.dh + h * z.dh;
     T* o = (part ? ko : qo) + ((b * z.H + h) * z.T + t) * z.dh;
-    for (int64_t e = lane; e < z.dh; e += kLanes) o[e] = Io<T>::st(roped(x, cs, sn, t, e, z.dh) / (n + z.eps) * s[h * z.dh + e]);
-    if (lane == 0) (part ? nk : nq)[row] = n;
+    for (int64_t e = lane; e < z.dh; e += kLanes) {
+        const float r = roped(x, cs, sn, t, e, z.dh), v = z.unit ? r / (n + z.eps) : r;
+        o[e] = Io<T>::st(s ? v * s[h * z.dh + e] : v);
+    }
+    if (z.unit && lane == 0) (part ? nk : nq)[row] = n;
 }
 
 // Backward, phase 1: lane's share of r·gy for row (bt, h) and part, with r = RoPE(x),
@@ -173,7 +179,8 @@ NORMLAB_HD float qk_backward_dot(const T* qk, const float* cs, const float* sn, 
     const T* x = qk + bt * z.ld + part * z.H * z.dh + h * z.dh;
     const T* g = (part ? gk : gq) + ((b * z.H + h) * z.T + t) * z.dh;
     float dot = 0;
-    for (int64_t e = lane; e < z.dh; e += kLanes) dot += roped(x, cs, sn, t, e, z.dh) * Io<T>::ld(g[e]) * s[h * z.dh + e];
+    for (int64_t e = lane; e < z.dh; e += kLanes)
+        dot += roped(x, cs, sn, t, e, z.dh) * Io<T>::ld(g[e]) * (s ? s[h * z.dh + e] : 1.f);
     return dot;
 }
 
@@ -189,10 +196,10 @@ NORMLAB_HD void qk_backward_store(const T* qk, const float* cs, const float* sn,
     const int64_t b = bt / z.T, t = bt % z.T, half = z.dh / 2, off = part * z.H * z.dh + h * z.dh;
     const T* x = qk + bt * z.ld + off;
     const T* g = (part ? gk : gq) + ((b * z.H + h) * z.T + t) * z.dh;
-    const float* sh = s + h * z.dh;
-    const float n = (part ? nk : nq)[bt * z.H + h], ie = 1.f / (n + z.eps);
+    const float* sh = s ? s + h * z.dh : nullptr;
+    const float n = z.unit ? (part ? nk : nq)[bt * z.H + h] : 0.f, ie = z.unit ? 1.f / (n + z.eps) : 1.f;
     const float c = n > 0 ? dot / (n * (n + z.eps) * (n + z.eps)) : 0.f;
-    auto dr = [&](int64_t e) { return Io<T>::ld(g[e]) * sh[e] * ie - roped(x, cs, sn, t, e, z.dh) * c; };
+    auto dr = [&](int64_t e) { return Io<T>::ld(g[e]) * (sh ? sh[e] : 1.f) * ie - roped(x, cs, sn, t, e, z.dh) * c; };
     T* out = dqk + bt * z.ld + off;
     int i = 0;
     for (int64_t j = lane; j < z.dh; j += kLanes, ++i) {
@@ -202,12 +209,13 @@ NORMLAB_HD void qk_backward_store(const T* qk, const float* cs, const float* sn,
             v += j < half ? dr(j + half) * sn[t * z.dh + j + half] : -dr(j - half) * sn[t * z.dh + j - half];
         }
         out[j] = Io<T>::st(v);
-        acc[i] += Io<T>::ld(g[j]) * (roped(x, cs, sn, t, j, z.dh) / (n + z.eps));
+        acc[i] += Io<T>::ld(g[j]) * (z.unit ? roped(x, cs, sn, t, j, z.dh) / (n + z.eps) : roped(x, cs, sn, t, j, z.dh));
     }
 }
 
 // Backward, last: lane's share of ds_qk over its chunk into ps (the chunk's row of d).
 NORMLAB_HD void qk_scale_grad_store(const float* acc, float* ps, int64_t h, int lane, const QkShape& z) {
+    if (!ps) return;
     int i = 0;
     for (int64_t e = lane; e < z.dh; e += kLanes, ++i) ps[h * z.dh + e] = acc[i];
 }

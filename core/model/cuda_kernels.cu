@@ -1,15 +1,10 @@
-// NormLab core: CUDA kernels (see cuda_kernels.h). No LibTorch here.
-//
-// nGPT's residual update is ~9 elementwise kernels forward and ~20 backward
-// over (B, T, d) fp32 tensors when written with ATen ops (norms, adds,
-// products, divisions, and their gradients): the update is the largest part
-// of nGPT's elementwise time on an H100 (docs/GPU.md). One block per row
-// computes it in one kernel each way, recomputing N(h) and z from the inputs
-// rather than keeping them, so its saved tensors are the inputs the layer
-// keeps anyway and two floats a row.
-//
-// SwiGLU (nGPT's MLP gate) runs the bodies of cuda_kernel_bodies.h, which the
-// CPU tests run too: a thread a column, a grid row a chunk of rows.
+// NormLab core: CUDA kernels (see cuda_kernels.h) and their launchers. No
+// LibTorch here. The kernels that hold a row in registers are in
+// cuda_warp_rows.cuh (nGPT's update, the residual add with its LayerNorm),
+// cuda_block_rows.cuh (NormFormer's FFN LN) and cuda_qk_rows.cuh (queries and
+// keys: RoPE, nGPT's norm and s_qk); this file keeps the kernels that run the
+// bodies of cuda_kernel_bodies.h (SwiGLU, and the fallbacks where a row does
+// not fit or NORMLAB_ROW_KERNELS=block), which the CPU tests run too.
 #include "core/model/cuda_kernels.h"
 
 #include "core/model/cuda_kernel_bodies.h"
@@ -37,6 +32,7 @@ struct Io<__nv_bfloat16> {
 
 #include "core/model/cuda_warp_rows.cuh"   // after Io<__nv_bfloat16>, which its kernels read through
 #include "core/model/cuda_block_rows.cuh"
+#include "core/model/cuda_qk_rows.cuh"
 
 namespace normlab::cuda_kernels::warp_rows {
 bool rows_by_warp() {
@@ -178,7 +174,7 @@ __global__ void qk_backward_kernel(const T* qk, const float* cs, const float* sn
             kb::qk_backward_store(qk, cs, sn, s, gq, gk, nq, nk, dqk, r, h, part, lane, dot, acc, z);
         }
     }
-    kb::qk_scale_grad_store(acc, ps + chunk * z.H * z.dh, h, lane, z);
+    kb::qk_scale_grad_store(acc, ps ? ps + chunk * z.H * z.dh : nullptr, h, lane, z);
 }
 
 // LayerNorm(GELU(h)): a block a row, the phases of cuda_kernel_bodies.h between block sums.
@@ -313,8 +309,17 @@ void ngpt_qk_forward(const void* qk, const float* cs, const float* sn, const flo
     if (rows == 0) return;
     by_storage(bf16, [&](auto tag) {
         using T = decltype(tag);
-        NORMLAB_LAUNCH(warp_blocks(rows), kThreads, static_cast<cudaStream_t>(stream), qk_forward_kernel)(
-            static_cast<const T*>(qk), cs, sn, s, static_cast<T*>(qo), static_cast<T*>(ko), nq, nk, z);
+        const auto st = static_cast<cudaStream_t>(stream);
+        const auto x = static_cast<const T*>(qk);
+        const auto q = static_cast<T*>(qo), k = static_cast<T*>(ko);
+        if (const int p = qk_rows::lanes_hold<T>(z, {qk, cs, sn, s, qo, ko})) {
+            qk_rows::by_lanes(p, [&](auto v) {
+                NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, qk_rows::qk_forward<decltype(v)::value, T>)(
+                    x, cs, sn, s, q, k, nq, nk, z);
+            });
+        } else {
+            NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, qk_forward_kernel)(x, cs, sn, s, q, k, nq, nk, z);
+        }
     });
 }
 
@@ -325,9 +330,17 @@ void ngpt_qk_backward(const void* qk, const float* cs, const float* sn, const fl
     if (warps == 0) return;
     by_storage(bf16, [&](auto tag) {
         using T = decltype(tag);
+        const auto st = static_cast<cudaStream_t>(stream);
         const auto *q = static_cast<const T*>(qk), *g1 = static_cast<const T*>(gq), *g2 = static_cast<const T*>(gk);
-        NORMLAB_LAUNCH(warp_blocks(warps), kThreads, static_cast<cudaStream_t>(stream), qk_backward_kernel)(
-            q, cs, sn, s, g1, g2, nq, nk, static_cast<T*>(dqk), ps, z);
+        const auto dx = static_cast<T*>(dqk);
+        if (const int p = qk_rows::lanes_hold<T>(z, {qk, cs, sn, s, gq, gk, dqk, ps})) {
+            qk_rows::by_lanes(p, [&](auto v) {
+                NORMLAB_LAUNCH(warp_blocks(warps), kThreads, st, qk_rows::qk_backward<decltype(v)::value, T>)(
+                    q, cs, sn, s, g1, g2, nq, nk, dx, ps, z);
+            });
+        } else {
+            NORMLAB_LAUNCH(warp_blocks(warps), kThreads, st, qk_backward_kernel)(q, cs, sn, s, g1, g2, nq, nk, dx, ps, z);
+        }
     });
 }
 
@@ -369,6 +382,12 @@ void ngpt_update_backward(const float* x, const void* h, const float* alpha, con
 
 int64_t ngpt_update_max_width() { return static_cast<int64_t>(kThreads) * kUpdatePerThread; }
 
+int64_t ngpt_update_alpha_rows(int64_t rows, int64_t n) {
+    static_assert(kThreads == warp_rows::kWarps * kb::kLanes, "update_backward's blocks hold kWarps warps");
+    if (warp_rows::by_width(n, [](auto) {})) return (rows + warp_rows::kWarps - 1) / warp_rows::kWarps;
+    return rows;
+}
+
 int64_t row_chunks(int64_t rows) { return kb::row_chunks(rows); }
 
 void gelu_layer_norm_forward(const void* h, const float* gamma, const float* beta, float eps, void* out, float* mean,
@@ -379,19 +398,17 @@ void gelu_layer_norm_forward(const void* h, const float* gamma, const float* bet
         using T = decltype(tag);
         const auto hp = static_cast<const T*>(h);
         const auto op = static_cast<T*>(out);
-        if (!block_rows::by_elements(n, [&](auto e) {
-                NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, block_rows::gelu_ln_forward<decltype(e)::value, T>)(
-                    hp, gamma, beta, eps, op, mean, rstd, n);
-            }))
+        // 8 elements an access: 8·sizeof(T) bytes for h and out, 32 for γ and β (float)
+        if (!(block_rows::aligned(32, {h, out, gamma, beta}) && block_rows::by_vectors(n, [&](auto v) {
+                NORMLAB_LAUNCH(static_cast<unsigned>(rows), block_rows::kRowThreads, st,
+                               block_rows::gelu_ln_forward<decltype(v)::value, T>)(hp, gamma, beta, eps, op, mean, rstd, n);
+            })))
             NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, gelu_ln_forward_kernel)(hp, gamma, beta, eps, op, mean,
                                                                                              rstd, n);
     });
 }
 
-int64_t gelu_layer_norm_chunks(int64_t rows, int64_t n) {
-    if (block_rows::by_elements(n, [](auto) {})) return (rows + block_rows::kChunkRows - 1) / block_rows::kChunkRows;
-    return kb::row_chunks(rows);
-}
+int64_t gelu_layer_norm_chunks(int64_t rows, int64_t) { return kb::row_chunks(rows); }
 
 void gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, const float* mean, const float* rstd,
                               void* dh, float* pg, float* pb, int64_t rows, int64_t n, bool bf16, void* stream) {
@@ -401,12 +418,14 @@ void gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, 
         using T = decltype(tag);
         const auto *hp = static_cast<const T*>(h), *gp = static_cast<const T*>(g);
         const auto dhp = static_cast<T*>(dh);
-        if (block_rows::by_elements(n, [&](auto e) {
-                NORMLAB_LAUNCH(static_cast<unsigned>((rows + block_rows::kChunkRows - 1) / block_rows::kChunkRows), kThreads, st,
-                               block_rows::gelu_ln_backward<decltype(e)::value, T>)(hp, gamma, gp, mean, rstd, dhp, pg, pb,
-                                                                                    rows, n);
-            }))
+        if (block_rows::aligned(32, {h, g, dh, gamma, pg, pb}) && block_rows::by_vectors(n, [&](auto v) {
+                NORMLAB_LAUNCH(static_cast<unsigned>(rows), block_rows::kRowThreads, st,
+                               block_rows::gelu_ln_backward<decltype(v)::value, T>)(hp, gamma, gp, mean, rstd, dhp, n);
+            })) {
+            const dim3 grid(static_cast<unsigned>((n / 2 + kThreads - 1) / kThreads), static_cast<unsigned>(kb::row_chunks(rows)));
+            NORMLAB_LAUNCH(grid, kThreads, st, block_rows::gelu_ln_param_grad<T>)(hp, gp, mean, rstd, pg, pb, rows, n);
             return;
+        }
         NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, gelu_ln_backward_kernel)(hp, gamma, gp, mean, rstd, dhp, n);
         NORMLAB_LAUNCH(column_grid(rows, n), kThreads, st, gelu_ln_param_grad_kernel)(hp, gp, mean, rstd, pg, pb, rows, n);
     });
@@ -454,25 +473,26 @@ void residual_layer_norm_backward(const float* s, const float* x, const float* g
             using Y = decltype(ytag);
             const auto gyp = static_cast<const Y*>(gy);
             const auto dfp = static_cast<F*>(df);
-            if (!warp_rows::by_width(n, [&](auto v) {
+            if (warp_rows::by_width(n, [&](auto v) {
                     NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::res_ln_backward<decltype(v)::value, F, Y>)(
-                        s, gamma, gyp, gs, lam, a, b, b_dev, mean, rstd, dx, dfp, sg, sgx, rows, n,
-                        static_cast<const F*>(f), bl);
-                }))   // never with bl (residual_branch_ln_fits)
-                NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, res_ln_backward_kernel)(
-                    s, gamma, gyp, gs, lam, a, b, b_dev, mean, rstd, dx, dfp, sg, sgx, n);
-        });
-    });
-    // The column kernel reads each row's sums: it runs after the row kernel, on the same stream.
-    by_storage(f_bf16, [&](auto ftag) {
-        by_storage(y_bf16, [&](auto ytag) {
-            using F = decltype(ftag);
-            using Y = decltype(ytag);
+                        s, gamma, gyp, gs, lam, x, a, b, b_dev, mean, rstd, dx, dfp, sg, sgx, pg, pb, pl, rows, n,
+                        static_cast<const F*>(f), bl, pgf, pbf);
+                }))
+                return;   // dγ, dβ and the rest summed by its blocks
+            // A block a row (never with bl: residual_branch_ln_fits), then the column kernel, which reads
+            // each row's sums: it runs after the row kernel, on the same stream.
+            NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, res_ln_backward_kernel)(
+                s, gamma, gyp, gs, lam, a, b, b_dev, mean, rstd, dx, dfp, sg, sgx, n);
             NORMLAB_LAUNCH(column_grid(rows, n), kThreads, st, res_ln_param_grad_kernel)(
-                s, x, gamma, static_cast<const Y*>(gy), gs, lam, a, mean, rstd, sg, sgx, pg, pb, pl, rows, n,
-                static_cast<const F*>(f), bl, b, b_dev, pgf, pbf);
+                s, x, gamma, gyp, gs, lam, a, mean, rstd, sg, sgx, pg, pb, pl, rows, n, static_cast<const F*>(f), bl, b,
+                b_dev, pgf, pbf);
         });
     });
+}
+
+int64_t residual_layer_norm_partial_rows(int64_t rows, int64_t n) {
+    if (warp_rows::by_width(n, [](auto) {})) return (rows + warp_rows::kWarps - 1) / warp_rows::kWarps;
+    return kb::row_chunks(rows);
 }
 
 }  // namespace normlab::cuda_kernels

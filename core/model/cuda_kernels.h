@@ -17,12 +17,14 @@ namespace normlab::cuda_kernels {
 // y_copy (or null): y again in h's type, for the next linear layer.
 void ngpt_update_forward(const float* x, const void* h, const float* alpha, float eps, float* y, float* rh, float* rz,
                          int64_t rows, int64_t n, bool h_bf16, void* stream, void* y_copy = nullptr);
-// Its gradient: dx (float32), dh (h's type), and per row gz ⊙ (N(h) − x) into
-// dalpha_rows (rows × n; summed over rows by the caller, deterministic).
+// Its gradient: dx (float32), dh (h's type), and gz ⊙ (N(h) − x) summed over
+// groups of rows into dalpha_rows (ngpt_update_alpha_rows(rows, n) × n; summed
+// over its rows by the caller; deterministic).
 void ngpt_update_backward(const float* x, const void* h, const float* alpha, const float* rh, const float* rz,
                           const float* gy, float eps, float* dx, void* dh, float* dalpha_rows, int64_t rows, int64_t n,
                           bool h_bf16, void* stream);
 int64_t ngpt_update_max_width();
+int64_t ngpt_update_alpha_rows(int64_t rows, int64_t n);
 
 // SwiGLU of the packed projection h = [u | g] (rows × 2f): a = (u·s_u)·silu(g·s_v)
 // (rows × f), in float32 or bfloat16 storage (`bf16`), arithmetic in float;
@@ -42,13 +44,14 @@ int64_t row_chunks(int64_t rows);
 // for k, from qk = the first 2d values of the B·T rows of the packed
 // projection (rows ld apart), into q', k' (B, H, T, d_h); the norms, one a
 // (b, t, h), into nq, nk. cs, sn: RoPE's (T, d_h) tables, or null (no RoPE);
-// s: s_qk's effective values (d).
+// s: s_qk's effective values (d). With dims.unit false, RoPE alone: no norm
+// (nq, nk unused) and s null or a scale.
 using QkDims = kernel_bodies::QkShape;   // B, T, H, d_h, ld, eps
 void ngpt_qk_forward(const void* qk, const float* cs, const float* sn, const float* s, void* qo, void* ko, float* nq,
                      float* nk, const QkDims& dims, bool bf16, void* stream);
 // Its gradient: the q | k part of dqk (the projection's gradient, B·T rows `ld`
 // apart) from gq, gk (B, H, T, d_h), and each chunk of qk_rows_per_chunk (b, t)
-// rows' share of ds_qk in ps (qk_chunks(B·T) × d).
+// rows' share of ds_qk in ps (qk_chunks(B·T) × d; null: none).
 void ngpt_qk_backward(const void* qk, const float* cs, const float* sn, const float* s, const void* gq, const void* gk,
                       const float* nq, const float* nk, void* dqk, float* ps, const QkDims& dims, bool bf16,
                       void* stream);
@@ -81,8 +84,9 @@ void residual_layer_norm_forward(const float* x, const void* f, const float* lam
                                  void* stream, const kernel_bodies::BranchLn& bl = {}, void* y_copy = nullptr);
 // Its gradient from gy and gs (s's own gradient, or null): dx (float32), df
 // (f's type), each row's two sums into sg, sgx (rows floats each), and each
-// chunk of rows' share of dγ, dβ and, with λ, dλ in pg, pb, pl
-// (row_chunks(rows) × n each; pl unused without λ). x is read only for dλ.
+// group of rows' share of dγ, dβ and, with λ, dλ in pg, pb, pl
+// (residual_layer_norm_partial_rows(rows, n) × n each, summed over groups by
+// the caller; pl unused without λ). x is read only for dλ.
 // With bl: f, the branch's input, and the shares of dγ_f, dβ_f in pgf, pbf.
 void residual_layer_norm_backward(const float* s, const float* x, const float* gamma, const void* gy,
                                   const float* gs, const float* lam, float a, float b, const float* b_dev,
@@ -91,6 +95,7 @@ void residual_layer_norm_backward(const float* s, const float* x, const float* g
                                   float* pl, int64_t rows, int64_t n, bool f_bf16, bool y_bf16, void* stream,
                                   const void* f = nullptr, const kernel_bodies::BranchLn& bl = {}, float* pgf = nullptr,
                                   float* pbf = nullptr);
+int64_t residual_layer_norm_partial_rows(int64_t rows, int64_t n);
 // Whether rows of n take the branch's LayerNorm (a warp a row: n ≤ 1,024, unless NORMLAB_ROW_KERNELS=block).
 bool residual_branch_ln_fits(int64_t n);
 

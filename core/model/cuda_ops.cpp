@@ -73,13 +73,14 @@ struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
         if (!g.defined()) return variable_list(5);
         g = g.contiguous();
         const int64_t n = x.size(-1), rows = x.numel() / n;
-        auto dx = torch::empty_like(x), dh = torch::empty_like(h), da = torch::empty_like(x);
+        auto dx = torch::empty_like(x), dh = torch::empty_like(h);
+        auto da = floats(x, {cuda_kernels::ngpt_update_alpha_rows(rows, n), n});
         cuda_kernels::ngpt_update_backward(x.data_ptr<float>(), h.data_ptr(), alpha.data_ptr<float>(),
                                            rh.data_ptr<float>(), rz.data_ptr<float>(), g.data_ptr<float>(),
                                            static_cast<float>(ctx->saved_data["eps"].toDouble()), dx.data_ptr<float>(),
                                            dh.data_ptr(), da.data_ptr<float>(), rows, n, bf16(h), stream());
         C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
-        return {dx, dh, da.view({rows, n}).sum(0).view(alpha.sizes()), torch::Tensor(), torch::Tensor()};
+        return {dx, dh, da.sum(0).view(alpha.sizes()), torch::Tensor(), torch::Tensor()};
     }
 };
 
@@ -120,57 +121,63 @@ struct SwiGLUFn : torch::autograd::Function<SwiGLUFn> {
 };
 
 // nGPT's queries and keys from the packed projection: RoPE, the unit norm and
-// s_qk in one kernel each way (cuda_kernel_bodies.h). Takes the whole projection
+// s_qk in one kernel each way (cuda_qk_rows.cuh); with unit false and s empty,
+// RoPE alone (the LayerNorm schemes' rotary positions). Takes the whole projection
 // and returns q', k' and v (a view of the projection's v part, as attention reads
 // it), so that the backward pass writes the projection's gradient once: the
 // kernel its q | k part, a copy dv. Saves the projection (alive anyway), the
 // tables, s_qk and a norm a head and token; the rest is recomputed backward.
 struct NgptQkFn : torch::autograd::Function<NgptQkFn> {
-    static cuda_kernels::QkDims dims(const torch::Tensor& proj, int64_t H, double eps) {
+    static cuda_kernels::QkDims dims(const torch::Tensor& proj, int64_t H, double eps, bool unit) {
         const int64_t d = proj.size(2) / 3;
-        return {proj.size(0), proj.size(1), H, d / H, proj.stride(1), static_cast<float>(eps)};
+        return {proj.size(0), proj.size(1), H, d / H, proj.stride(1), static_cast<float>(eps), unit};
     }
     static torch::Tensor v_part(const torch::Tensor& proj, const cuda_kernels::QkDims& z) {   // (B, H, T, d_h)
         return proj.view({z.B, z.T, 3, z.H, z.dh}).select(2, 2).permute({0, 2, 1, 3});
     }
     static const float* table(const torch::Tensor& t) { return t.numel() ? t.data_ptr<float>() : nullptr; }
+    static float* written(const torch::Tensor& t) { return t.numel() ? t.data_ptr<float>() : nullptr; }
+    // s: s_qk's effective values, or empty (no scale); unit: the unit norm (nGPT) or RoPE alone.
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& proj, const torch::Tensor& s,
-                                 const torch::Tensor& cos, const torch::Tensor& sin, int64_t H, double eps) {
-        const FunctionScope scope("normlab::ngpt_qk", proj);
+                                 const torch::Tensor& cos, const torch::Tensor& sin, int64_t H, double eps, bool unit) {
+        const FunctionScope scope(unit ? "normlab::ngpt_qk" : "normlab::rope_qk", proj);
         const c10::cuda::CUDAGuard guard(proj.device());
-        const auto z = dims(proj, H, eps);
+        const auto z = dims(proj, H, eps, unit);
         auto q = torch::empty({z.B, H, z.T, z.dh}, proj.options()), k = torch::empty_like(q);
-        auto nq = floats(proj, {z.B * z.T * H}), nk = floats(proj, {z.B * z.T * H});
+        const int64_t norms = unit ? z.B * z.T * H : 0;
+        auto nq = floats(proj, {norms}), nk = floats(proj, {norms});
         const auto sc = s.contiguous();
-        cuda_kernels::ngpt_qk_forward(proj.data_ptr(), table(cos), table(sin), sc.data_ptr<float>(), q.data_ptr(),
-                                      k.data_ptr(), nq.data_ptr<float>(), nk.data_ptr<float>(), z,
-                                      bf16(proj), stream());
+        cuda_kernels::ngpt_qk_forward(proj.data_ptr(), table(cos), table(sin), table(sc), q.data_ptr(), k.data_ptr(),
+                                      written(nq), written(nk), z, bf16(proj), stream());
         C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         ctx->save_for_backward({proj, sc, cos, sin, nq, nk});
         ctx->saved_data["H"] = H;
         ctx->saved_data["eps"] = eps;
+        ctx->saved_data["unit"] = unit;
         return {q, k, v_part(proj, z)};
     }
     static variable_list backward(AutogradContext* ctx, variable_list grads) {
         const auto saved = ctx->get_saved_variables();
         const auto &proj = saved[0], &s = saved[1], &cos = saved[2], &sin = saved[3], &nq = saved[4], &nk = saved[5];
         const c10::cuda::CUDAGuard guard(proj.device());
-        const auto z = dims(proj, ctx->saved_data["H"].toInt(), ctx->saved_data["eps"].toDouble());
+        const auto z = dims(proj, ctx->saved_data["H"].toInt(), ctx->saved_data["eps"].toDouble(),
+                            ctx->saved_data["unit"].toBool());
         auto grad = [&](const torch::Tensor& g) {   // an unused output's gradient comes undefined
             return g.defined() ? g.to(proj.scalar_type()).contiguous()
                                : torch::zeros({z.B, z.H, z.T, z.dh}, proj.options());
         };
         const auto gq = grad(grads[0]), gk = grad(grads[1]);
         auto dproj = torch::empty({z.B, z.T, 3 * z.H * z.dh}, proj.options());
-        auto ps = floats(proj, {cuda_kernels::qk_chunks(z.B * z.T), z.H * z.dh});
-        cuda_kernels::ngpt_qk_backward(proj.data_ptr(), table(cos), table(sin), s.data_ptr<float>(), gq.data_ptr(),
-                                       gk.data_ptr(), nq.data_ptr<float>(), nk.data_ptr<float>(), dproj.data_ptr(),
-                                       ps.data_ptr<float>(), z, bf16(proj), stream());
+        auto ps = floats(proj, {s.numel() ? cuda_kernels::qk_chunks(z.B * z.T) : 0, z.H * z.dh});
+        cuda_kernels::ngpt_qk_backward(proj.data_ptr(), table(cos), table(sin), table(s), gq.data_ptr(), gk.data_ptr(),
+                                       table(nq), table(nk), dproj.data_ptr(), written(ps), z,
+                                       bf16(proj), stream());
         C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         auto dv = v_part(dproj, z);
         if (grads[2].defined()) dv.copy_(grads[2]);
         else dv.zero_();
-        return {dproj, ps.sum(0), torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor()};
+        return {dproj, s.numel() ? ps.sum(0) : torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor(),
+                torch::Tensor(), torch::Tensor()};
     }
 };
 
@@ -273,7 +280,7 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
         auto dx = torch::empty_like(s);
         auto df = torch::empty(s.sizes(), s.options().dtype(f_bf16 ? torch::kBFloat16 : torch::kFloat));
         auto row_sums = floats(s, {2, rows});
-        auto partial = floats(s, {branch_ln ? 5 : 3, cuda_kernels::row_chunks(rows), n});
+        auto partial = floats(s, {branch_ln ? 5 : 3, cuda_kernels::residual_layer_norm_partial_rows(rows, n), n});
         kernel_bodies::BranchLn bl;
         if (branch_ln)
             bl = {f_gamma.data_ptr<float>(), nullptr, 0.f, f_stats[0].data_ptr<float>(), f_stats[1].data_ptr<float>()};
@@ -345,7 +352,8 @@ bool ngpt_qk_applies(const torch::Tensor& proj, int64_t H, const torch::Tensor& 
     if (!kernel_storage(proj)) return false;
     const int64_t d = proj.size(2) / 3, T = proj.size(1);
     if (proj.size(2) != 3 * d || d % H != 0 || (d / H) % 2 != 0 || d / H > 32 * kernel_bodies::kQkPerLane) return false;
-    if (!float_on(s, proj.device()) || s.numel() != d || !s.is_contiguous()) return false;
+    if (s.defined() && (!float_on(s, proj.device()) || s.numel() != d || !s.is_contiguous())) return false;
+    if (!s.defined() && !cos.defined()) return false;   // RoPE alone needs RoPE
     if (cos.defined() != sin.defined()) return false;
     auto table_ok = [&](const torch::Tensor& t) {
         return float_on(t, proj.device()) && t.dim() == 2 && t.size(0) == T && t.size(1) == d / H && t.is_contiguous();
@@ -358,7 +366,14 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> ngpt_qk(const torch::Ten
                                                                const torch::Tensor& s, double eps) {
     const auto none = floats(proj, {0});
     const int64_t d = proj.size(2) / 3;
-    auto out = NgptQkFn::apply(proj, s.view({d}), cos.defined() ? cos : none, sin.defined() ? sin : none, H, eps);
+    auto out = NgptQkFn::apply(proj, s.view({d}), cos.defined() ? cos : none, sin.defined() ? sin : none, H, eps, true);
+    return {out[0], out[1], out[2]};
+}
+
+std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> rope_qk(const torch::Tensor& proj, int64_t H,
+                                                               const torch::Tensor& cos, const torch::Tensor& sin) {
+    const auto none = floats(proj, {0});
+    auto out = NgptQkFn::apply(proj, none, cos, sin, H, 0.0, false);
     return {out[0], out[1], out[2]};
 }
 

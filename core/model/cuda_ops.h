@@ -32,12 +32,16 @@ torch::Tensor gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma
 // float32 or bfloat16 on a CUDA device: q' = RoPE(q) / (‖RoPE(q)‖ + eps) ⊙ s
 // per head, the same for k, as (B, H, T, d_h) of proj's type, and v, proj's v
 // part as (B, H, T, d_h) (a view). cos, sin: RoPE's (T, d_h) float32 tables or
-// undefined (no RoPE); s: s_qk's effective values (d, float32).
+// undefined (no RoPE); s: s_qk's effective values (d, float32). With s
+// undefined, for rope_qk: RoPE alone (cos and sin defined).
 bool ngpt_qk_applies(const torch::Tensor& proj, int64_t H, const torch::Tensor& cos, const torch::Tensor& sin,
                      const torch::Tensor& s);
 std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> ngpt_qk(const torch::Tensor& proj, int64_t H,
                                                                const torch::Tensor& cos, const torch::Tensor& sin,
                                                                const torch::Tensor& s, double eps);
+// RoPE alone on proj's q and k (the LayerNorm schemes with rotary positions), as ngpt_qk returns them.
+std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> rope_qk(const torch::Tensor& proj, int64_t H,
+                                                               const torch::Tensor& cos, const torch::Tensor& sin);
 
 // The residual add and the LayerNorm after it: s = a·(λ ⊙ x) + b·f and
 // y = LayerNorm(s)·γ + β over the last dimension (Post-LN, Pre-LN, NormFormer's

@@ -62,6 +62,10 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> split_heads(const torch:
 // False (q, k, v untouched) where they do not apply: the caller runs the eager ops.
 bool ngpt_queries_keys(const torch::Tensor& proj, int64_t n_heads, const torch::Tensor& cos, const torch::Tensor& sin,
                        const torch::Tensor& s_qk, double eps, torch::Tensor& q, torch::Tensor& k, torch::Tensor& v);
+// RoPE alone on the queries and keys in that kernel (the LayerNorm schemes with
+// rotary positions), q, k, v as above; false where it does not apply.
+bool rope_queries_keys(const torch::Tensor& proj, int64_t n_heads, const torch::Tensor& cos, const torch::Tensor& sin,
+                       torch::Tensor& q, torch::Tensor& k, torch::Tensor& v);
 // LayerNorm(GELU(h)) over the last dimension with gain γ and bias β through a
 // fused kernel: NormLab's CUDA kernel where it is on and applies, the CPU's
 // for fp32 CPU tensors; undefined where neither does (the caller runs GELU and

@@ -141,7 +141,9 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor
             scale = std::sqrt(static_cast<double>(dh));                    // logits = cos·d_h^(1/2)·s_qk²
         }
         // nGPT on a GPU: RoPE, the unit norm and s_qk as one CUDA kernel (NORMLAB_CUDA_KERNELS).
-        if (!(sqk.defined() && cfg.ngpt.qk_norm && ngpt_queries_keys(proj, H, cos, sin, sqk, cfg.ngpt.eps, q, k, v))) {
+        // The LayerNorm schemes with rotary positions: RoPE alone in that kernel.
+        if (sqk.defined() ? !(cfg.ngpt.qk_norm && ngpt_queries_keys(proj, H, cos, sin, sqk, cfg.ngpt.eps, q, k, v))
+                          : !rope_queries_keys(proj, H, cos, sin, q, k, v)) {
             std::tie(q, k, v) = split_heads(proj, H);
             if (cos.defined()) {
                 q = q * cos + rotate_half(q) * sin;
