@@ -9,9 +9,9 @@
 // Why: on the H100 (bench/results/leases/2026-11-26T1640-h100) the FFN LN
 // took 4.7 ms forward and 14.0 backward of NormFormer's 73 ms step for ~12 GB
 // that the card moves in ~3.6 ms. Its backward then took a block a chunk of 16
-// rows with dγ and dβ in registers: 6 × 12 floats a thread of 256, so
-// (by its registers) few blocks an SM, the 16 rows run one after another between the
-// block's barriers, and each element's erf was computed twice. Here every
+// rows with dγ and dβ in registers: 6 × 12 floats a thread of 256, so (by
+// its registers) few blocks an SM; the 16 rows ran one after another between
+// the block's barriers, and each element's erf was computed twice. Here every
 // row is a block of its own, a thread holds 3 × 8 elements of GPT-2 small's
 // d_ff, erf once an element, and h and g are read once by the row kernel and
 // once more by the column kernel.
