@@ -1,6 +1,7 @@
-// NormLab core: a block's sums, and NormFormer's FFN LN, LayerNorm(GELU(h)),
-// a block of kRowThreads a row with the row in registers, read and written 8
-// elements an access (rows of n ≤ 4,096, n a multiple of 8). Included by
+// NormLab core: a block's sums, nGPT's update a block a row, and NormFormer's
+// FFN LN, LayerNorm(GELU(h)), a block of kRowThreads a row with the row in
+// registers, read and written 8 elements an access (rows of n ≤ 4,096, n a
+// multiple of 8). Included by
 // cuda_kernels.cu, which launches these where a row fits and the bodies'
 // kernels (cuda_kernel_bodies.h: a block a row, 256 threads, an element an
 // access) otherwise, or everywhere with NORMLAB_ROW_KERNELS=block; dγ and dβ
@@ -50,6 +51,81 @@ __device__ __forceinline__ void block_sum2(float& a, float& b, float* shared) {
     __syncthreads();
     a = 0, b = 0;
     for (int w = 0; w < kBlock / 32; ++w) a += shared[w], b += shared[kBlock / 32 + w];
+}
+
+// nGPT's update a block a row (rows past 1,024 wide, or NORMLAB_ROW_KERNELS=block;
+// cuda_warp_rows.cuh has the warp-a-row kernels). One block per row computes it
+// in one kernel each way, recomputing N(h) and z from the inputs rather than
+// keeping them, so its saved tensors are the inputs the layer keeps anyway and
+// two floats a row.
+// h (the branch's output) in float32 or bfloat16 (H), read as float; dh written in H.
+template <class H>
+__global__ void update_forward(const float* __restrict__ x, const H* __restrict__ h,
+                               const float* __restrict__ alpha, float eps, float* __restrict__ y,
+                               float* __restrict__ rh, float* __restrict__ rz, int64_t n, H* __restrict__ y_copy) {
+    using io = kernel_bodies::Io<H>;
+    __shared__ float shared[kBlock / 32];
+    const int64_t row = blockIdx.x;
+    const float* xr = x + row * n;
+    const H* hr = h + row * n;
+    float* yr = y + row * n;
+    float s = 0;
+    for (int64_t i = threadIdx.x; i < n; i += kBlock) s += io::ld(hr[i]) * io::ld(hr[i]);
+    const float nh = sqrtf(block_sum(s, shared)), ih = 1.f / (nh + eps);
+    s = 0;
+    for (int64_t i = threadIdx.x; i < n; i += kBlock) {
+        const float z = xr[i] + alpha[i] * (io::ld(hr[i]) * ih - xr[i]);
+        yr[i] = z;
+        s += z * z;
+    }
+    const float nz = sqrtf(block_sum(s, shared)), iz = 1.f / (nz + eps);
+    for (int64_t i = threadIdx.x; i < n; i += kBlock) {   // each thread rescales what it wrote
+        yr[i] *= iz;
+        if (y_copy) y_copy[row * n + i] = io::st(yr[i]);
+    }
+    if (threadIdx.x == 0) {
+        rh[row] = nh;
+        rz[row] = nz;
+    }
+}
+
+// d/dv [v / (‖v‖ + ε)] applied to g: g / (r + ε) − v (v·g) / (r (r + ε)²), r = ‖v‖ (0 when r = 0).
+// dh's unscaled values wait in registers (at most kUpdatePerThread a thread) between the two sums.
+constexpr int kUpdatePerThread = 16;
+template <class H>
+__global__ void update_backward(const float* __restrict__ x, const H* __restrict__ h,
+                                const float* __restrict__ alpha, const float* __restrict__ rh,
+                                const float* __restrict__ rz, const float* __restrict__ gy, float eps,
+                                float* __restrict__ dx, H* __restrict__ dh, float* __restrict__ dalpha_rows,
+                                int64_t n) {
+    using io = kernel_bodies::Io<H>;
+    __shared__ float shared[kBlock / 32];
+    const int64_t row = blockIdx.x;
+    const float *xr = x + row * n, *gr = gy + row * n;
+    const H* hr = h + row * n;
+    const float nh = rh[row], nz = rz[row], ih = 1.f / (nh + eps), iz = 1.f / (nz + eps);
+    float s = 0;   // z · gy
+    for (int64_t i = threadIdx.x; i < n; i += kBlock) {
+        const float z = xr[i] + alpha[i] * (io::ld(hr[i]) * ih - xr[i]);
+        s += z * gr[i];
+    }
+    const float zg = block_sum(s, shared);
+    const float cz = nz > 0 ? zg / (nz * (nz + eps) * (nz + eps)) : 0.f;
+    s = 0;         // h · (α ⊙ gz)
+    float ghn[kUpdatePerThread];
+    int k = 0;
+    for (int64_t i = threadIdx.x; i < n; i += kBlock, ++k) {
+        const float hv = io::ld(hr[i]), hn = hv * ih, z = xr[i] + alpha[i] * (hn - xr[i]);
+        const float gz = gr[i] * iz - z * cz;
+        dx[row * n + i] = gz * (1.f - alpha[i]);
+        dalpha_rows[row * n + i] = gz * (hn - xr[i]);
+        ghn[k] = gz * alpha[i];
+        s += hv * ghn[k];
+    }
+    const float hg = block_sum(s, shared);
+    const float ch = nh > 0 ? hg / (nh * (nh + eps) * (nh + eps)) : 0.f;
+    k = 0;
+    for (int64_t i = threadIdx.x; i < n; i += kBlock, ++k) dh[row * n + i] = io::st(ghn[k] * ih - io::ld(hr[i]) * ch);
 }
 
 constexpr int kRowThreads = 128;   // a block a row of the FFN LN

@@ -33,6 +33,7 @@ struct Io<__nv_bfloat16> {
 #include "core/model/cuda_warp_rows.cuh"   // after Io<__nv_bfloat16>, which its kernels read through
 #include "core/model/cuda_block_rows.cuh"
 #include "core/model/cuda_qk_rows.cuh"
+#include "core/model/cuda_swiglu_pairs.cuh"
 
 namespace normlab::cuda_kernels::warp_rows {
 bool rows_by_warp() {
@@ -49,76 +50,6 @@ namespace {
 
 constexpr int kThreads = block_rows::kBlock;
 using block_rows::block_sum;
-
-// h (the branch's output) in float32 or bfloat16 (H), read as float; dh written in H.
-template <class H>
-__global__ void update_forward(const float* __restrict__ x, const H* __restrict__ h,
-                               const float* __restrict__ alpha, float eps, float* __restrict__ y,
-                               float* __restrict__ rh, float* __restrict__ rz, int64_t n, H* __restrict__ y_copy) {
-    using io = kernel_bodies::Io<H>;
-    __shared__ float shared[kThreads / 32];
-    const int64_t row = blockIdx.x;
-    const float* xr = x + row * n;
-    const H* hr = h + row * n;
-    float* yr = y + row * n;
-    float s = 0;
-    for (int64_t i = threadIdx.x; i < n; i += kThreads) s += io::ld(hr[i]) * io::ld(hr[i]);
-    const float nh = sqrtf(block_sum(s, shared)), ih = 1.f / (nh + eps);
-    s = 0;
-    for (int64_t i = threadIdx.x; i < n; i += kThreads) {
-        const float z = xr[i] + alpha[i] * (io::ld(hr[i]) * ih - xr[i]);
-        yr[i] = z;
-        s += z * z;
-    }
-    const float nz = sqrtf(block_sum(s, shared)), iz = 1.f / (nz + eps);
-    for (int64_t i = threadIdx.x; i < n; i += kThreads) {   // each thread rescales what it wrote
-        yr[i] *= iz;
-        if (y_copy) y_copy[row * n + i] = io::st(yr[i]);
-    }
-    if (threadIdx.x == 0) {
-        rh[row] = nh;
-        rz[row] = nz;
-    }
-}
-
-// d/dv [v / (‖v‖ + ε)] applied to g: g / (r + ε) − v (v·g) / (r (r + ε)²), r = ‖v‖ (0 when r = 0).
-// dh's unscaled values wait in registers (at most kUpdatePerThread a thread) between the two sums.
-constexpr int kUpdatePerThread = 16;
-template <class H>
-__global__ void update_backward(const float* __restrict__ x, const H* __restrict__ h,
-                                const float* __restrict__ alpha, const float* __restrict__ rh,
-                                const float* __restrict__ rz, const float* __restrict__ gy, float eps,
-                                float* __restrict__ dx, H* __restrict__ dh, float* __restrict__ dalpha_rows,
-                                int64_t n) {
-    using io = kernel_bodies::Io<H>;
-    __shared__ float shared[kThreads / 32];
-    const int64_t row = blockIdx.x;
-    const float *xr = x + row * n, *gr = gy + row * n;
-    const H* hr = h + row * n;
-    const float nh = rh[row], nz = rz[row], ih = 1.f / (nh + eps), iz = 1.f / (nz + eps);
-    float s = 0;   // z · gy
-    for (int64_t i = threadIdx.x; i < n; i += kThreads) {
-        const float z = xr[i] + alpha[i] * (io::ld(hr[i]) * ih - xr[i]);
-        s += z * gr[i];
-    }
-    const float zg = block_sum(s, shared);
-    const float cz = nz > 0 ? zg / (nz * (nz + eps) * (nz + eps)) : 0.f;
-    s = 0;         // h · (α ⊙ gz)
-    float ghn[kUpdatePerThread];
-    int k = 0;
-    for (int64_t i = threadIdx.x; i < n; i += kThreads, ++k) {
-        const float hv = io::ld(hr[i]), hn = hv * ih, z = xr[i] + alpha[i] * (hn - xr[i]);
-        const float gz = gr[i] * iz - z * cz;
-        dx[row * n + i] = gz * (1.f - alpha[i]);
-        dalpha_rows[row * n + i] = gz * (hn - xr[i]);
-        ghn[k] = gz * alpha[i];
-        s += hv * ghn[k];
-    }
-    const float hg = block_sum(s, shared);
-    const float ch = nh > 0 ? hg / (nh * (nh + eps) * (nh + eps)) : 0.f;
-    k = 0;
-    for (int64_t i = threadIdx.x; i < n; i += kThreads, ++k) dh[row * n + i] = io::st(ghn[k] * ih - io::ld(hr[i]) * ch);
-}
 
 namespace kb = normlab::kernel_bodies;
 
@@ -271,6 +202,13 @@ unsigned warp_blocks(int64_t warps) {
 dim3 column_grid(int64_t rows, int64_t f) {
     return dim3(static_cast<unsigned>((f + kThreads - 1) / kThreads), static_cast<unsigned>(kb::row_chunks(rows)));
 }
+dim3 pair_grid(int64_t rows, int64_t f) {   // two columns a thread
+    return dim3(static_cast<unsigned>((f / 2 + kThreads - 1) / kThreads), static_cast<unsigned>(kb::row_chunks(rows)));
+}
+// SwiGLU two columns a thread (cuda_swiglu_pairs.cuh): f even, every pointer aligned for a pair of floats.
+bool swiglu_in_pairs(int64_t f, std::initializer_list<const void*> ptrs) {
+    return f % 2 == 0 && block_rows::aligned(8, ptrs) && warp_rows::rows_by_warp();
+}
 
 }  // namespace
 
@@ -288,8 +226,13 @@ void swiglu_forward(const void* h, const float* su, const float* sv, void* a, in
     if (rows == 0 || f == 0) return;
     by_storage(bf16, [&](auto tag) {
         using T = decltype(tag);
-        NORMLAB_LAUNCH(column_grid(rows, f), kThreads, static_cast<cudaStream_t>(stream), swiglu_forward_kernel)(
-            static_cast<const T*>(h), su, sv, static_cast<T*>(a), rows, f);
+        const auto st = static_cast<cudaStream_t>(stream);
+        if (swiglu_in_pairs(f, {h, su, sv, a}))
+            NORMLAB_LAUNCH(pair_grid(rows, f), kThreads, st, swiglu_pairs::forward<T>)(
+                static_cast<const T*>(h), su, sv, static_cast<T*>(a), rows, f);
+        else
+            NORMLAB_LAUNCH(column_grid(rows, f), kThreads, st, swiglu_forward_kernel)(
+                static_cast<const T*>(h), su, sv, static_cast<T*>(a), rows, f);
     });
 }
 
@@ -298,8 +241,14 @@ void swiglu_backward(const void* h, const float* su, const float* sv, const void
     if (rows == 0 || f == 0) return;
     by_storage(bf16, [&](auto tag) {
         using T = decltype(tag);
-        NORMLAB_LAUNCH(column_grid(rows, f), kThreads, static_cast<cudaStream_t>(stream), swiglu_backward_kernel)(
-            static_cast<const T*>(h), su, sv, static_cast<const T*>(da), static_cast<T*>(dh), psu, psv, rows, f);
+        const auto st = static_cast<cudaStream_t>(stream);
+        const auto hp = static_cast<const T*>(h), dap = static_cast<const T*>(da);
+        if (swiglu_in_pairs(f, {h, su, sv, da, dh, psu, psv}))
+            NORMLAB_LAUNCH(pair_grid(rows, f), kThreads, st, swiglu_pairs::backward<T>)(hp, su, sv, dap, static_cast<T*>(dh),
+                                                                                       psu, psv, rows, f);
+        else
+            NORMLAB_LAUNCH(column_grid(rows, f), kThreads, st, swiglu_backward_kernel)(hp, su, sv, dap, static_cast<T*>(dh),
+                                                                                      psu, psv, rows, f);
     });
 }
 
@@ -358,7 +307,7 @@ void ngpt_update_forward(const float* x, const void* h, const float* alpha, floa
                 NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::update_forward<decltype(v)::value, T>)(
                     x, hp, alpha, eps, y, rh, rz, rows, n, cp);
             }))
-            NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, update_forward)(x, hp, alpha, eps, y, rh, rz, n, cp);
+            NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, block_rows::update_forward)(x, hp, alpha, eps, y, rh, rz, n, cp);
     });
 }
 
@@ -375,12 +324,12 @@ void ngpt_update_backward(const float* x, const void* h, const float* alpha, con
                 NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::update_backward<decltype(v)::value, T>)(
                     x, hp, alpha, rh, rz, gy, eps, dx, dhp, dalpha_rows, rows, n);
             }))
-            NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, update_backward)(x, hp, alpha, rh, rz, gy, eps, dx, dhp,
+            NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, block_rows::update_backward)(x, hp, alpha, rh, rz, gy, eps, dx, dhp,
                                                                               dalpha_rows, n);
     });
 }
 
-int64_t ngpt_update_max_width() { return static_cast<int64_t>(kThreads) * kUpdatePerThread; }
+int64_t ngpt_update_max_width() { return static_cast<int64_t>(kThreads) * block_rows::kUpdatePerThread; }
 
 int64_t ngpt_update_alpha_rows(int64_t rows, int64_t n) {
     static_assert(kThreads == warp_rows::kWarps * kb::kLanes, "update_backward's blocks hold kWarps warps");
