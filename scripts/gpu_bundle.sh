@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
-# Packs the 2.x build (desktop, CLI, benchmark, GUI tests) with the shared
+# Packs the 2.x build (CLI, benchmark, GPU tests; desktop and GUI tests with
+# GPU_BUNDLE_WINDOW=1) with the shared
 # libraries it needs beyond glibc and PyTorch — Qt 6.4 and its dependencies,
 # spdlog, fmt, SQLite, the offscreen platform plugin, a font — and the
 # fortunes corpus, into one archive that runs on a GPU machine which has
 # PyTorch 2.x but no Qt and no package registry (docs/GPU.md). There:
 #   bash scripts/gpu_session.sh BUNDLE.tar.xz OUTDIR STEP...
 # Usage: bash scripts/gpu_bundle.sh [OUT.tar.xz]   (default .gpu/bundle.tar.xz; XZ_OPT=-0 packs faster, larger)
+# GPU_BUNDLE_WINDOW=1 packs the window and its tests too (gpu_session.sh's window and gui steps) and the
+# Chinese font they switch to: 3.6 MB more, which a call that carries the corpus and the findings' store may
+# not have (a device call carries 64 MiB of the tree); the benchmark, the graph's tests and the findings
+# need none of it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${1:-.gpu/bundle.tar.xz}"
 # the 2.x build packed (GPU_BUNDLE_BUILD, default build-torch2); the bundle holds it as build-torch2
 SRC="${GPU_BUNDLE_BUILD:-build-torch2}"
 B=build-torch2
-BINARIES="app/normlab app/normlab-cli bench/normlab-bench tests/test_gpu_window tests/test_gui tests/test_gui_compare
-  tests/test_static_step tests/test_fused_ops tests/test_cuda_kernels tests/test_cuda_residual_ln"
+WINDOW="${GPU_BUNDLE_WINDOW:-0}"
+BINARIES="app/normlab-cli bench/normlab-bench tests/test_static_step tests/test_fused_ops tests/test_cuda_kernels
+  tests/test_cuda_residual_ln"
+[ "$WINDOW" = 1 ] && BINARIES="$BINARIES app/normlab tests/test_gpu_window tests/test_gui tests/test_gui_compare"
 for f in $BINARIES; do
   [ -x "$SRC/$f" ] || { echo "gpu_bundle: $SRC/$f is missing: bash scripts/setup-torch2.sh first" >&2; exit 1; }
 done
@@ -34,17 +41,19 @@ done
 cp "$PLUGIN" "$G/plugins/platforms/"
 cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf "$G/fonts/"
 # the window's tests switch to 简体中文, which a machine without a Chinese font refuses (1.5 MB compressed)
-cp /usr/share/fonts/truetype/wqy/wqy-microhei.ttc "$G/fonts/" 2> /dev/null ||
-  echo "gpu_bundle: no /usr/share/fonts/truetype/wqy/wqy-microhei.ttc (scripts/setup.sh installs it): test_gui will fail in gpu_session.sh's gui step" >&2
+if [ "$WINDOW" = 1 ]; then
+  cp /usr/share/fonts/truetype/wqy/wqy-microhei.ttc "$G/fonts/" 2> /dev/null ||
+    echo "gpu_bundle: no /usr/share/fonts/truetype/wqy/wqy-microhei.ttc (scripts/setup.sh installs it): test_gui will fail in gpu_session.sh's gui step" >&2
+fi
 find /usr/share/games/fortunes -maxdepth 1 -type f ! -name '*.dat' ! -name '*.u8' -exec cp {} "$G/fortunes/" \;
 # where the binaries were built: they name their siblings by that path, which gpu_session.sh makes exist
 pwd > "$G/build_root"
 mkdir -p "$(dirname "$OUT")"
 # xz -9: a 64 MiB window, wider than a binary, so the CUDA kernels that each of the
 # statically linked binaries carries (5.8 MB of them) are packed once (28.5 MB
-# against 37.6 at xz's default -6)
+# against 37.6 at xz's default -6, the window included)
 XZ_OPT="${XZ_OPT:--9}" tar -C "$T" -cJf "$OUT" gpu
-echo "gpu_bundle: $OUT ($(du -h "$OUT" | cut -f1))"
+echo "gpu_bundle: $OUT ($(du -h "$OUT" | cut -f1)$([ "$WINDOW" = 1 ] && echo ", the window included" || echo "; without the window: GPU_BUNDLE_WINDOW=1 adds it"))"
 # The English corpus travels beside the bundle: gpu_session.sh's findings step unpacks it.
 if [ -s normlab-data/english.txt.xz ]; then
   cp normlab-data/english.txt.xz "$(dirname "$OUT")/"

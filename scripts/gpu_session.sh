@@ -159,6 +159,11 @@ for s in "$@"; do
         ldd "$b" | grep "not found" | sed "s|^|$b: |"
       done
       $CLI --version | tee -a "$OUTDIR/gpu.txt" ;;
+    window | gui)
+      [ -x build-torch2/tests/test_gpu_window ] || {
+        echo "gpu_session: $s: this bundle has no window (pack it with GPU_BUNDLE_WINDOW=1 bash scripts/gpu_bundle.sh)" | tee "$OUTDIR/$s.log"
+        continue
+      } ;;&
     window)
       step window
       NORMLAB_SCREENSHOT_DIR="$OUTDIR" timeout "$(lim 300)" build-torch2/tests/test_gpu_window 2>&1 | grep -v QWARN | tee "$OUTDIR/test_gpu_window.log" ;;
