@@ -22,8 +22,6 @@
 #include "core/model/cuda_vector_io.cuh"
 #include "core/model/cuda_warp_rows.cuh"
 
-#include <cstdint>
-#include <initializer_list>
 #include <type_traits>
 
 namespace normlab::cuda_kernels::block_rows {
@@ -274,13 +272,6 @@ bool by_vectors(int64_t n, Fn&& fn) {
     else if (v == 2) fn(std::integral_constant<int, 2>{});
     else if (v == 3) fn(std::integral_constant<int, 3>{});
     else fn(std::integral_constant<int, 4>{});
-    return true;
-}
-
-// Whether every pointer is aligned to `bytes` (null ones pass).
-inline bool aligned(unsigned bytes, std::initializer_list<const void*> ptrs) {
-    for (const void* p : ptrs)
-        if (p && reinterpret_cast<std::uintptr_t>(p) % bytes != 0) return false;
     return true;
 }
 

@@ -207,7 +207,7 @@ dim3 pair_grid(int64_t rows, int64_t f) {   // two columns a thread
 }
 // SwiGLU two columns a thread (cuda_swiglu_pairs.cuh): f even, every pointer aligned for a pair of floats.
 bool swiglu_in_pairs(int64_t f, std::initializer_list<const void*> ptrs) {
-    return f % 2 == 0 && block_rows::aligned(8, ptrs) && warp_rows::rows_by_warp();
+    return f % 2 == 0 && aligned(8, ptrs) && warp_rows::rows_by_warp();
 }
 
 }  // namespace
@@ -261,7 +261,7 @@ void ngpt_qk_forward(const void* qk, const float* cs, const float* sn, const flo
         const auto st = static_cast<cudaStream_t>(stream);
         const auto x = static_cast<const T*>(qk);
         const auto q = static_cast<T*>(qo), k = static_cast<T*>(ko);
-        if (const int p = qk_rows::lanes_hold<T>(z, {qk, cs, sn, s, qo, ko})) {
+        if (const int p = qk_rows::lanes_hold(z, {qk, cs, sn, s, qo, ko})) {
             qk_rows::by_lanes(p, [&](auto v) {
                 NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, qk_rows::qk_forward<decltype(v)::value, T>)(
                     x, cs, sn, s, q, k, nq, nk, z);
@@ -282,7 +282,7 @@ void ngpt_qk_backward(const void* qk, const float* cs, const float* sn, const fl
         const auto st = static_cast<cudaStream_t>(stream);
         const auto *q = static_cast<const T*>(qk), *g1 = static_cast<const T*>(gq), *g2 = static_cast<const T*>(gk);
         const auto dx = static_cast<T*>(dqk);
-        if (const int p = qk_rows::lanes_hold<T>(z, {qk, cs, sn, s, gq, gk, dqk, ps})) {
+        if (const int p = qk_rows::lanes_hold(z, {qk, cs, sn, s, gq, gk, dqk, ps})) {
             qk_rows::by_lanes(p, [&](auto v) {
                 NORMLAB_LAUNCH(warp_blocks(warps), kThreads, st, qk_rows::qk_backward<decltype(v)::value, T>)(
                     q, cs, sn, s, g1, g2, nq, nk, dx, ps, z);
@@ -333,8 +333,7 @@ int64_t ngpt_update_max_width() { return static_cast<int64_t>(kThreads) * block_
 
 int64_t ngpt_update_alpha_rows(int64_t rows, int64_t n) {
     static_assert(kThreads == warp_rows::kWarps * kb::kLanes, "update_backward's blocks hold kWarps warps");
-    if (warp_rows::by_width(n, [](auto) {})) return (rows + warp_rows::kWarps - 1) / warp_rows::kWarps;
-    return rows;
+    return warp_rows::by_width(n, [](auto) {}) ? warp_rows::row_groups(rows) : rows;
 }
 
 int64_t row_chunks(int64_t rows) { return kb::row_chunks(rows); }
@@ -348,7 +347,7 @@ void gelu_layer_norm_forward(const void* h, const float* gamma, const float* bet
         const auto hp = static_cast<const T*>(h);
         const auto op = static_cast<T*>(out);
         // 8 elements an access: 8·sizeof(T) bytes for h and out, 32 for γ and β (float)
-        if (!(block_rows::aligned(32, {h, out, gamma, beta}) && block_rows::by_vectors(n, [&](auto v) {
+        if (!(aligned(32, {h, out, gamma, beta}) && block_rows::by_vectors(n, [&](auto v) {
                 NORMLAB_LAUNCH(static_cast<unsigned>(rows), block_rows::kRowThreads, st,
                                block_rows::gelu_ln_forward<decltype(v)::value, T>)(hp, gamma, beta, eps, op, mean, rstd, n);
             })))
@@ -367,12 +366,11 @@ void gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, 
         using T = decltype(tag);
         const auto *hp = static_cast<const T*>(h), *gp = static_cast<const T*>(g);
         const auto dhp = static_cast<T*>(dh);
-        if (block_rows::aligned(32, {h, g, dh, gamma, pg, pb}) && block_rows::by_vectors(n, [&](auto v) {
+        if (aligned(32, {h, g, dh, gamma, pg, pb}) && block_rows::by_vectors(n, [&](auto v) {
                 NORMLAB_LAUNCH(static_cast<unsigned>(rows), block_rows::kRowThreads, st,
                                block_rows::gelu_ln_backward<decltype(v)::value, T>)(hp, gamma, gp, mean, rstd, dhp, n);
             })) {
-            const dim3 grid(static_cast<unsigned>((n / 2 + kThreads - 1) / kThreads), static_cast<unsigned>(kb::row_chunks(rows)));
-            NORMLAB_LAUNCH(grid, kThreads, st, block_rows::gelu_ln_param_grad<T>)(hp, gp, mean, rstd, pg, pb, rows, n);
+            NORMLAB_LAUNCH(pair_grid(rows, n), kThreads, st, block_rows::gelu_ln_param_grad<T>)(hp, gp, mean, rstd, pg, pb, rows, n);
             return;
         }
         NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, gelu_ln_backward_kernel)(hp, gamma, gp, mean, rstd, dhp, n);
@@ -440,8 +438,7 @@ void residual_layer_norm_backward(const float* s, const float* x, const float* g
 }
 
 int64_t residual_layer_norm_partial_rows(int64_t rows, int64_t n) {
-    if (warp_rows::by_width(n, [](auto) {})) return (rows + warp_rows::kWarps - 1) / warp_rows::kWarps;
-    return kb::row_chunks(rows);
+    return warp_rows::by_width(n, [](auto) {}) ? warp_rows::row_groups(rows) : kb::row_chunks(rows);
 }
 
 }  // namespace normlab::cuda_kernels

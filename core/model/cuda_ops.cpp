@@ -121,8 +121,8 @@ struct SwiGLUFn : torch::autograd::Function<SwiGLUFn> {
 };
 
 // nGPT's queries and keys from the packed projection: RoPE, the unit norm and
-// s_qk in one kernel each way (cuda_qk_rows.cuh); with unit false and s empty,
-// RoPE alone (the LayerNorm schemes' rotary positions). Takes the whole projection
+// s_qk in one kernel each way (cuda_qk_rows.cuh); with s empty, RoPE alone (the
+// LayerNorm schemes' rotary positions). Takes the whole projection
 // and returns q', k' and v (a view of the projection's v part, as attention reads
 // it), so that the backward pass writes the projection's gradient once: the
 // kernel its q | k part, a copy dv. Saves the projection (alive anyway), the
@@ -137,9 +137,10 @@ struct NgptQkFn : torch::autograd::Function<NgptQkFn> {
     }
     static const float* table(const torch::Tensor& t) { return t.numel() ? t.data_ptr<float>() : nullptr; }
     static float* written(const torch::Tensor& t) { return t.numel() ? t.data_ptr<float>() : nullptr; }
-    // s: s_qk's effective values, or empty (no scale); unit: the unit norm (nGPT) or RoPE alone.
+    // s: s_qk's effective values, with the unit norm (nGPT); empty: RoPE alone.
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& proj, const torch::Tensor& s,
-                                 const torch::Tensor& cos, const torch::Tensor& sin, int64_t H, double eps, bool unit) {
+                                 const torch::Tensor& cos, const torch::Tensor& sin, int64_t H, double eps) {
+        const bool unit = s.numel() > 0;
         const FunctionScope scope(unit ? "normlab::ngpt_qk" : "normlab::rope_qk", proj);
         const c10::cuda::CUDAGuard guard(proj.device());
         const auto z = dims(proj, H, eps, unit);
@@ -153,15 +154,13 @@ struct NgptQkFn : torch::autograd::Function<NgptQkFn> {
         ctx->save_for_backward({proj, sc, cos, sin, nq, nk});
         ctx->saved_data["H"] = H;
         ctx->saved_data["eps"] = eps;
-        ctx->saved_data["unit"] = unit;
         return {q, k, v_part(proj, z)};
     }
     static variable_list backward(AutogradContext* ctx, variable_list grads) {
         const auto saved = ctx->get_saved_variables();
         const auto &proj = saved[0], &s = saved[1], &cos = saved[2], &sin = saved[3], &nq = saved[4], &nk = saved[5];
         const c10::cuda::CUDAGuard guard(proj.device());
-        const auto z = dims(proj, ctx->saved_data["H"].toInt(), ctx->saved_data["eps"].toDouble(),
-                            ctx->saved_data["unit"].toBool());
+        const auto z = dims(proj, ctx->saved_data["H"].toInt(), ctx->saved_data["eps"].toDouble(), s.numel() > 0);
         auto grad = [&](const torch::Tensor& g) {   // an unused output's gradient comes undefined
             return g.defined() ? g.to(proj.scalar_type()).contiguous()
                                : torch::zeros({z.B, z.H, z.T, z.dh}, proj.options());
@@ -177,7 +176,7 @@ struct NgptQkFn : torch::autograd::Function<NgptQkFn> {
         if (grads[2].defined()) dv.copy_(grads[2]);
         else dv.zero_();
         return {dproj, s.numel() ? ps.sum(0) : torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor(),
-                torch::Tensor(), torch::Tensor()};
+                torch::Tensor()};
     }
 };
 
@@ -366,14 +365,14 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> ngpt_qk(const torch::Ten
                                                                const torch::Tensor& s, double eps) {
     const auto none = floats(proj, {0});
     const int64_t d = proj.size(2) / 3;
-    auto out = NgptQkFn::apply(proj, s.view({d}), cos.defined() ? cos : none, sin.defined() ? sin : none, H, eps, true);
+    auto out = NgptQkFn::apply(proj, s.view({d}), cos.defined() ? cos : none, sin.defined() ? sin : none, H, eps);
     return {out[0], out[1], out[2]};
 }
 
 std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> rope_qk(const torch::Tensor& proj, int64_t H,
                                                                const torch::Tensor& cos, const torch::Tensor& sin) {
     const auto none = floats(proj, {0});
-    auto out = NgptQkFn::apply(proj, none, cos, sin, H, 0.0, false);
+    auto out = NgptQkFn::apply(proj, none, cos, sin, H, 0.0);
     return {out[0], out[1], out[2]};
 }
 

@@ -25,7 +25,6 @@
 #include "core/model/cuda_vector_io.cuh"
 #include "core/model/cuda_warp_rows.cuh"
 
-#include <cstdint>
 #include <initializer_list>
 #include <type_traits>
 
@@ -153,16 +152,11 @@ __global__ void qk_backward(const T* __restrict__ qk, const float* __restrict__ 
 }
 
 // Whether these kernels take shape z with these pointers (d_h = 32·P, P-element accesses
-// aligned), and for which P.
-template <class T>
+// aligned), and for which P: 0 where they do not. T's pointers need sizeof(T)·P bytes, the
+// float ones 4·P: every pointer is asked for 4·P, a multiple of both.
 inline int lanes_hold(const QkShape& z, std::initializer_list<const void*> ptrs) {
     const int p = z.dh == 32 ? 1 : z.dh == 64 ? 2 : z.dh == 128 ? 4 : z.dh == 256 ? 8 : 0;
-    if (!p || z.ld % p != 0 || !warp_rows::rows_by_warp()) return 0;
-    for (const void* q : ptrs) {
-        // T's pointers (the projection, its gradient, q', k') need sizeof(T)·P bytes, the float ones 4·P:
-        // ask every pointer for 4·P, a multiple of both.
-        if (q && reinterpret_cast<std::uintptr_t>(q) % (4u * static_cast<unsigned>(p)) != 0) return 0;
-    }
+    if (!p || z.ld % p != 0 || !warp_rows::rows_by_warp() || !aligned(4u * static_cast<unsigned>(p), ptrs)) return 0;
     return p;
 }
 

@@ -6,6 +6,9 @@
 
 #include "core/model/cuda_kernel_bodies.h"
 
+#include <cstdint>
+#include <initializer_list>
+
 #ifndef NORMLAB_SIMT   // tests/simt_emulator.h runs these kernels on the CPU
 #include <cuda_runtime.h>
 #endif
@@ -28,6 +31,13 @@ __device__ __forceinline__ void store(T* p, const float (&in)[P]) {
 #pragma unroll
     for (int i = 0; i < P; ++i) pk.v[i] = kernel_bodies::Io<T>::st(in[i]);
     *reinterpret_cast<Pack<P, T>*>(p) = pk;
+}
+
+// Whether every pointer is aligned to `bytes` (null ones pass), for the launchers.
+inline bool aligned(unsigned bytes, std::initializer_list<const void*> ptrs) {
+    for (const void* p : ptrs)
+        if (p && reinterpret_cast<std::uintptr_t>(p) % bytes != 0) return false;
+    return true;
 }
 
 }  // namespace normlab::cuda_kernels

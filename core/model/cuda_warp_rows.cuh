@@ -95,6 +95,8 @@ __global__ void update_forward(const float* __restrict__ x, const H* __restrict_
 // summed a row of n for every row (a write and a read of 4·n bytes a row, ~3 ms of nGPT's step on
 // the H100 at GPT-2 small's shape).
 constexpr int kWarps = 256 / kLanes;   // warps a block (cuda_kernels.cu launches 256 threads)
+// The blocks' groups of kWarps rows whose column sums block_column_sums writes, a row each.
+inline int64_t row_groups(int64_t rows) { return (rows + kWarps - 1) / kWarps; }
 
 // Column sums over the block's kWarps rows: each lane's value(k) for the row's elements
 // lane + 32·k goes to shared memory, and the block's threads add the warps' values column by
