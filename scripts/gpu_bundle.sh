@@ -19,7 +19,7 @@ SRC="${GPU_BUNDLE_BUILD:-build-torch2}"
 B=build-torch2
 WINDOW="${GPU_BUNDLE_WINDOW:-0}"
 BINARIES="app/normlab-cli bench/normlab-bench tests/test_static_step tests/test_fused_ops tests/test_cuda_kernels
-  tests/test_cuda_residual_ln"
+  tests/test_cuda_residual_ln tests/test_linear_bias"
 [ "$WINDOW" = 1 ] && BINARIES="$BINARIES app/normlab tests/test_gpu_window tests/test_gui tests/test_gui_compare"
 for f in $BINARIES; do
   [ -x "$SRC/$f" ] || { echo "gpu_bundle: $SRC/$f is missing: bash scripts/setup-torch2.sh first" >&2; exit 1; }

@@ -19,6 +19,7 @@
 #include "tests/simt_emulator.h"
 // after the emulator, which stands in for CUDA:
 #include "core/model/cuda_kernels.cu"
+#include "core/model/cuda_bias_kernels.cu"
 
 using normlab::test::off;
 namespace ck = normlab::cuda_kernels;
@@ -53,7 +54,7 @@ void close(const QString& what, const torch::Tensor& got, const torch::Tensor& w
 // LayerNorm where in.f_gamma is defined), every output starting as NaN; b read from the
 // device where on_device (the argument b then wrong on purpose); y's copy where asked.
 struct ResLnRun {
-    torch::Tensor s, y, y_copy, dx, df, pg, pb, pl, pgf, pbf, fmean, frstd;
+    torch::Tensor s, y, y_copy, dx, df, pg, pb, pl, pgf, pbf, pfb, fmean, frstd;
 };
 ResLnRun run_res_ln(const ref::ResLnInputs& in, bool on_device, bool copy) {
     const int64_t rows = in.x.size(0), n = in.x.size(1), chunks = ck::residual_layer_norm_partial_rows(rows, n);
@@ -66,7 +67,7 @@ ResLnRun run_res_ln(const ref::ResLnInputs& in, bool on_device, bool copy) {
     r.s = nans({rows, n}), r.y = nans({rows, n}, yt), r.y_copy = nans({rows, n}, ft);
     r.dx = nans({rows, n}), r.df = nans({rows, n}, ft);
     r.pg = nans({chunks, n}), r.pb = nans({chunks, n}), r.pl = nans({chunks, n}), r.pgf = nans({chunks, n}),
-    r.pbf = nans({chunks, n});
+    r.pbf = nans({chunks, n}), r.pfb = nans({chunks, n});
     r.fmean = nans({rows}), r.frstd = nans({rows});
     auto mean = nans({rows}), rstd = nans({rows}), sg = nans({rows}), sgx = nans({rows});
     normlab::kernel_bodies::BranchLn bl;
@@ -79,7 +80,8 @@ ResLnRun run_res_ln(const ref::ResLnInputs& in, bool on_device, bool copy) {
     ck::residual_layer_norm_backward(fp(r.s), fp(in.x), fp(in.gamma), ptr(in.gy), fp(in.gs), fp(in.lam), a, b_arg, bp,
                                      fp(mean), fp(rstd), wp(r.dx), ptr(r.df), wp(sg), wp(sgx), wp(r.pg), wp(r.pb),
                                      wp(r.pl), rows, n, fb, yb, nullptr, branch_ln ? ptr(in.f) : nullptr, bl,
-                                     branch_ln ? wp(r.pgf) : nullptr, branch_ln ? wp(r.pbf) : nullptr);
+                                     branch_ln ? wp(r.pgf) : nullptr, branch_ln ? wp(r.pbf) : nullptr,
+                                     ck::residual_branch_ln_fits(n) ? wp(r.pfb) : nullptr);
     return r;
 }
 
@@ -93,6 +95,9 @@ void compare_res_ln(const QString& what, const ResLnRun& got, const ref::ResLn& 
     close(what + ": dγ", got.pg.sum(0), r.dgamma, 1e-4);
     close(what + ": dβ", got.pb.sum(0), r.dbeta, 1e-4);
     if (in.lam.defined()) close(what + ": dλ", got.pl.sum(0), r.dlam, 1e-4);
+    // the branch's bias gradient where rows fit a warp: df's column sums, df as written
+    if (ck::residual_branch_ln_fits(in.x.size(1))) close(what + ": df's column sums", got.pfb.sum(0), got.df.to(torch::kFloat).sum(0), 1e-5);
+    else QVERIFY2(torch::isnan(got.pfb).all().item<bool>(), qPrintable(what + ": df's column sums written by the block kernels"));
     if (in.f_gamma.defined()) {
         close(what + ": dγ_f", got.pgf.sum(0), r.df_gamma, 1e-4);
         close(what + ": dβ_f", got.pbf.sum(0), r.df_beta, 1e-4);
@@ -361,6 +366,85 @@ private Q_SLOTS:
                 QVERIFY2(torch::allclose(pg.sum(0), r.dgamma, 1e-4, 1e-4), qPrintable(what + ": dγ" + off(pg.sum(0), r.dgamma)));
                 QVERIFY2(torch::allclose(pb.sum(0), r.dbeta, 1e-4, 1e-4), qPrintable(what + ": dβ" + off(pb.sum(0), r.dbeta)));
             }
+    }
+
+    // GELU after the MLP's first layer, and its bias's gradient summed by the kernel that
+    // writes dh (cuda_bias_kernels.cu): four columns an access where n allows (12, 3072's
+    // shape at 40), one otherwise (13, 30 — not a multiple of 4); rows within one chunk
+    // and across several (300: chunks of 2 rows).
+    void geluBiasColumns() {
+        torch::manual_seed(26);
+        struct Case {
+            int64_t rows, n;
+        };
+        for (auto c : {Case{5, 12}, Case{300, 40}, Case{7, 13}, Case{260, 30}})
+            for (auto t : {torch::kFloat, torch::kBFloat16}) {
+                const QString what = QString("rows %1, n %2, %3").arg(c.rows).arg(c.n).arg(type_name(t));
+                const auto h = (2 * torch::randn({c.rows, c.n})).to(t), da = torch::randn({c.rows, c.n}).to(t);
+                auto a = nans({c.rows, c.n}, t), dh = nans({c.rows, c.n}, t), pb = nans({ck::row_chunks(c.rows), c.n});
+                const bool bf16 = t == torch::kBFloat16;
+                ck::gelu_forward(ptr(h), ptr(a), c.rows, c.n, bf16, nullptr);
+                ck::gelu_backward(ptr(h), ptr(da), ptr(dh), wp(pb), c.rows, c.n, bf16, nullptr);
+                VERIFY_EMULATOR_QUIET(what);
+                auto hf = h.to(torch::kFloat).requires_grad_(true);
+                const auto ra = torch::gelu(hf);
+                const auto rdh = torch::autograd::grad({ra}, {hf}, {da.to(torch::kFloat)})[0];
+                const double rtol = bf16 ? 8e-3 : 1e-5;
+                QVERIFY2(torch::allclose(a.to(torch::kFloat), ra, rtol, 1e-5), qPrintable(what + ": a" + off(a, ra)));
+                QVERIFY2(torch::allclose(dh.to(torch::kFloat), rdh, rtol, 1e-5), qPrintable(what + ": dh" + off(dh, rdh)));
+                // the bias's gradient: the column sums of dh as stored, in any order of the rows
+                const auto db = dh.to(torch::kFloat).sum(0);
+                QVERIFY2(torch::allclose(pb.sum(0), db, 1e-5, 1e-5), qPrintable(what + ": db" + off(pb.sum(0), db)));
+                // without pb: dh alone, the same bits
+                auto dh0 = nans({c.rows, c.n}, t);
+                ck::gelu_backward(ptr(h), ptr(da), ptr(dh0), nullptr, c.rows, c.n, bf16, nullptr);
+                VERIFY_EMULATOR_QUIET(what);
+                QVERIFY2(torch::equal(dh0, dh), qPrintable(what + ": dh without the sums"));
+            }
+    }
+
+    // The attention heads' gradients packed into the q/k/v projection's, with its bias's
+    // gradient: heads contiguous (B, H, T, d_h) or views of a (B, T, H, d_h) tensor (the
+    // projection's own layout), a head without gradient (zeros), d_h a multiple of 4 (four
+    // columns an access) and not (6); a chunk of rows a row (B·T ≤ 256) and of two rows,
+    // one of which crosses from a sequence into the next (T = 101: rows 100 and 101).
+    void headsBackward() {
+        torch::manual_seed(27);
+        struct Case {
+            int64_t B, T, H, dh;
+        };
+        for (auto c : {Case{2, 3, 2, 8}, Case{3, 101, 2, 4}, Case{2, 5, 3, 6}})
+            for (auto t : {torch::kFloat, torch::kBFloat16})
+                for (int layout = 0; layout < 2; ++layout) {
+                    const QString what = QString("B %1, T %2, H %3, d_h %4, %5, %6")
+                                             .arg(c.B).arg(c.T).arg(c.H).arg(c.dh).arg(type_name(t))
+                                             .arg(layout ? "heads of a (B, T, H, d_h) tensor" : "contiguous heads");
+                    std::vector<torch::Tensor> g;
+                    for (int p = 0; p < 3; ++p) {
+                        const auto x = torch::randn({c.B, c.T, c.H, c.dh}).to(t);
+                        g.push_back(layout ? x.permute({0, 2, 1, 3}) : x.permute({0, 2, 1, 3}).contiguous());
+                    }
+                    const int64_t rows = c.B * c.T, n = 3 * c.H * c.dh;
+                    for (int absent = -1; absent < 3; absent += 2) {   // all three, then k without gradient
+                        ck::HeadGrads z{};
+                        for (int p = 0; p < 3; ++p) {
+                            z.g[p] = p == absent ? nullptr : g[p].data_ptr();
+                            z.sb[p] = g[p].stride(0), z.sh[p] = g[p].stride(1), z.st[p] = g[p].stride(2);
+                        }
+                        z.B = c.B, z.T = c.T, z.H = c.H, z.dh = c.dh;
+                        auto dproj = nans({rows, n}, t), pb = nans({ck::row_chunks(rows), n});
+                        ck::heads_backward(z, ptr(dproj), wp(pb), t == torch::kBFloat16, nullptr);
+                        VERIFY_EMULATOR_QUIET(what);
+                        std::vector<torch::Tensor> parts;
+                        for (int p = 0; p < 3; ++p)
+                            parts.push_back(p == absent ? torch::zeros({rows, n / 3}, t)
+                                                        : g[p].permute({0, 2, 1, 3}).reshape({rows, n / 3}));
+                        const auto want = torch::cat(parts, 1);
+                        QVERIFY2(torch::equal(dproj, want), qPrintable(what + QString(", absent %1: dproj").arg(absent)));
+                        const auto db = want.to(torch::kFloat).sum(0);
+                        QVERIFY2(torch::allclose(pb.sum(0), db, 1e-5, 1e-5), qPrintable(what + ": db" + off(pb.sum(0), db)));
+                    }
+                }
     }
 };
 

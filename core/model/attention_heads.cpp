@@ -9,7 +9,9 @@
 // permuted sum contiguous for the view: ~9 passes over the projection's size.
 // At GPT-2 small's shape on an H200 that was 9.5 ms of Pre-LN's 60 ms step in
 // bf16 (bench/results/leases/2026-11-26T1049-h200/profile-pre_ln.txt); three
-// strided copies into one buffer do it here.
+// strided copies into one buffer did it then (2.35 ms on the H100), and on a
+// GPU NormLab's kernel does it in one pass, summing the projection's bias
+// gradient on the way where the model leaves that to it (linear_bias.cpp).
 #include "core/model/fused_ops.h"
 #include "core/model/profile_scope.h"
 
@@ -30,35 +32,56 @@ torch::Tensor head_part(const torch::Tensor& proj, int64_t H, int64_t part) {
 }
 
 struct SplitHeadsFn : torch::autograd::Function<SplitHeadsFn> {
-    static variable_list forward(AutogradContext* ctx, const torch::Tensor& proj, int64_t H) {
+    // bias: the projection's bias (empty: none), whose gradient, the column sums of the
+    // projection's, is summed here (see split_heads).
+    static variable_list forward(AutogradContext* ctx, const torch::Tensor& proj, const torch::Tensor& bias, int64_t H) {
         const FunctionScope scope("normlab::split_heads", proj);
         ctx->saved_data["H"] = H;
         ctx->saved_data["sizes"] = proj.sizes();
         ctx->saved_data["dtype"] = static_cast<int64_t>(proj.scalar_type());
+        ctx->saved_data["bias_dtype"] = static_cast<int64_t>(bias.scalar_type());
+        ctx->saved_data["bias"] = bias.numel() > 0;
         return {head_part(proj, H, 0), head_part(proj, H, 1), head_part(proj, H, 2)};
     }
     static variable_list backward(AutogradContext* ctx, variable_list grads) {
         const int64_t H = ctx->saved_data["H"].toInt();
         const auto sizes = ctx->saved_data["sizes"].toIntVector();
-        const auto like = grads[0].defined() ? grads[0] : grads[1].defined() ? grads[1] : grads[2];
         const auto dtype = static_cast<torch::ScalarType>(ctx->saved_data["dtype"].toInt());
-        auto dproj = torch::empty(sizes, like.options().dtype(dtype));
-        for (int64_t p = 0; p < 3; ++p) {
-            auto part = head_part(dproj, H, p);
-            if (grads[p].defined()) part.copy_(grads[p]);
-            else part.zero_();
+        const bool with_bias = ctx->saved_data["bias"].toBool() && ctx->needs_input_grad(1);
+        torch::Tensor dproj, dbias;
+#ifdef NORMLAB_CUDA_KERNELS
+        if (cuda_kernels_enabled() && cuda_ops::heads_backward_applies(grads, dtype))
+            dproj = cuda_ops::heads_backward(grads, sizes, H, dtype, with_bias ? &dbias : nullptr);
+#endif
+        if (!dproj.defined()) {
+            const auto like = grads[0].defined() ? grads[0] : grads[1].defined() ? grads[1] : grads[2];
+            dproj = torch::empty(sizes, like.options().dtype(dtype));
+            for (int64_t p = 0; p < 3; ++p) {
+                auto part = head_part(dproj, H, p);
+                if (grads[p].defined()) part.copy_(grads[p]);
+                else part.zero_();
+            }
+            if (with_bias) dbias = dproj.view({-1, dproj.size(-1)}).sum(0, false, torch::kFloat);
         }
-        return {dproj, torch::Tensor()};
+        if (dbias.defined()) {
+            dbias = dbias.to(static_cast<torch::ScalarType>(ctx->saved_data["bias_dtype"].toInt()));
+            count_bias_grad();
+        }
+        return {dproj, dbias, torch::Tensor()};
     }
 };
 
 }  // namespace
 
-std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> split_heads(const torch::Tensor& proj, int64_t n_heads) {
+std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> split_heads(const torch::Tensor& proj, int64_t n_heads,
+                                                                   const torch::Tensor& bias) {
     TORCH_CHECK(proj.dim() == 3 && proj.size(2) % (3 * n_heads) == 0, "split_heads: proj must be (B, T, 3·d)");
+    TORCH_CHECK(!bias.defined() || bias.numel() == proj.size(2), "split_heads: the bias must have proj's last dimension");
     const auto c = proj.contiguous();
-    if (!c.requires_grad()) return {head_part(c, n_heads, 0), head_part(c, n_heads, 1), head_part(c, n_heads, 2)};
-    auto out = SplitHeadsFn::apply(c, n_heads);
+    const bool bias_grad = bias.defined() && bias.requires_grad();
+    if (!c.requires_grad() && !bias_grad) return {head_part(c, n_heads, 0), head_part(c, n_heads, 1), head_part(c, n_heads, 2)};
+    // Autograd functions take defined tensors: an absent bias travels as an empty one.
+    auto out = SplitHeadsFn::apply(c, bias_grad ? bias : torch::empty({0}, proj.options()), n_heads);
     return {out[0], out[1], out[2]};
 }
 

@@ -7,28 +7,11 @@
 // not fit or NORMLAB_ROW_KERNELS=block), which the CPU tests run too.
 #include "core/model/cuda_kernels.h"
 
-#include "core/model/cuda_kernel_bodies.h"
-
-// tests/simt_emulator.h runs this file's kernels on the CPU: it declares what
-// CUDA would (the grid's indices, the warp's shuffle, the block's barrier,
-// __nv_bfloat16) and launches through NORMLAB_LAUNCH.
-#ifndef NORMLAB_SIMT
-#include <cuda_bf16.h>
-#include <cuda_runtime.h>
-#define NORMLAB_LAUNCH(grid, block, stream, ...) __VA_ARGS__<<<grid, block, 0, stream>>>
-#endif
+#include "core/model/cuda_launch.cuh"   // CUDA (or the emulator's stand-ins), Io<__nv_bfloat16>, by_storage
 
 #include <cstdlib>
 #include <cstring>
 #include <type_traits>
-
-namespace normlab::kernel_bodies {
-template <>
-struct Io<__nv_bfloat16> {
-    __host__ __device__ static float ld(__nv_bfloat16 v) { return __bfloat162float(v); }
-    __host__ __device__ static __nv_bfloat16 st(float v) { return __float2bfloat16_rn(v); }
-};
-}  // namespace normlab::kernel_bodies
 
 #include "core/model/cuda_warp_rows.cuh"   // after Io<__nv_bfloat16>, which its kernels read through
 #include "core/model/cuda_block_rows.cuh"
@@ -210,15 +193,6 @@ bool swiglu_in_pairs(int64_t f, std::initializer_list<const void*> ptrs) {
     return f % 2 == 0 && aligned(8, ptrs) && warp_rows::rows_by_warp();
 }
 
-}  // namespace
-
-namespace {
-// Calls f with a value of the storage type: one launch written for both.
-template <class F>
-void by_storage(bool bf16, F&& f) {
-    if (bf16) f(__nv_bfloat16{});
-    else f(float{});
-}
 }  // namespace
 
 void swiglu_forward(const void* h, const float* su, const float* sv, void* a, int64_t rows, int64_t f, bool bf16,
@@ -411,7 +385,7 @@ void residual_layer_norm_backward(const float* s, const float* x, const float* g
                                   const float* gs, const float* lam, float a, float b, const float* b_dev,
                                   const float* mean, const float* rstd, float* dx, void* df, float* sg, float* sgx, float* pg, float* pb,
                                   float* pl, int64_t rows, int64_t n, bool f_bf16, bool y_bf16, void* stream,
-                                  const void* f, const kb::BranchLn& bl, float* pgf, float* pbf) {
+                                  const void* f, const kb::BranchLn& bl, float* pgf, float* pbf, float* pfb) {
     if (rows == 0 || n == 0) return;
     const auto st = static_cast<cudaStream_t>(stream);
     by_storage(f_bf16, [&](auto ftag) {
@@ -423,7 +397,7 @@ void residual_layer_norm_backward(const float* s, const float* x, const float* g
             if (warp_rows::by_width(n, [&](auto v) {
                     NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::res_ln_backward<decltype(v)::value, F, Y>)(
                         s, gamma, gyp, gs, lam, x, a, b, b_dev, mean, rstd, dx, dfp, sg, sgx, pg, pb, pl, rows, n,
-                        static_cast<const F*>(f), bl, pgf, pbf);
+                        static_cast<const F*>(f), bl, pgf, pbf, pfb);
                 }))
                 return;   // dγ, dβ and the rest summed by its blocks
             // A block a row (never with bl: residual_branch_ln_fits), then the column kernel, which reads

@@ -88,15 +88,39 @@ void residual_layer_norm_forward(const float* x, const void* f, const float* lam
 // (residual_layer_norm_partial_rows(rows, n) × n each, summed over groups by
 // the caller; pl unused without λ). x is read only for dλ.
 // With bl: f, the branch's input, and the shares of dγ_f, dβ_f in pgf, pbf.
+// With pfb, where rows fit a warp (residual_branch_ln_fits(n); elsewhere pfb is
+// not written): the shares of df's column sums, df as stored (the branch's
+// linear layer's bias gradient, linear_bias.cpp).
 void residual_layer_norm_backward(const float* s, const float* x, const float* gamma, const void* gy,
                                   const float* gs, const float* lam, float a, float b, const float* b_dev,
                                   const float* mean,
                                   const float* rstd, float* dx, void* df, float* sg, float* sgx, float* pg, float* pb,
                                   float* pl, int64_t rows, int64_t n, bool f_bf16, bool y_bf16, void* stream,
                                   const void* f = nullptr, const kernel_bodies::BranchLn& bl = {}, float* pgf = nullptr,
-                                  float* pbf = nullptr);
+                                  float* pbf = nullptr, float* pfb = nullptr);
 int64_t residual_layer_norm_partial_rows(int64_t rows, int64_t n);
 // Whether rows of n take the branch's LayerNorm (a warp a row: n ≤ 1,024, unless NORMLAB_ROW_KERNELS=block).
 bool residual_branch_ln_fits(int64_t n);
+
+// Kernels that write a linear layer's output gradient and sum its columns for
+// the layer's bias on the way (cuda_bias_kernels.cu): the GEMM adds the bias
+// forward in its epilogue, and no separate pass reads the gradient again for it.
+//
+// GELU (the exact, erf form) of h (rows × n, float32 or bfloat16) into a.
+void gelu_forward(const void* h, void* a, int64_t rows, int64_t n, bool bf16, void* stream);
+// Its gradient dh = da·GELU'(h) and, with pb, each chunk of rows' column sums
+// of dh as stored (row_chunks(rows) × n; summed over chunks by the caller).
+void gelu_backward(const void* h, const void* da, void* dh, float* pb, int64_t rows, int64_t n, bool bf16,
+                   void* stream);
+// The attention heads' gradients gq, gk, gv ((B, H, T, d_h) with these
+// element strides, the last 1; a null one: zeros) packed into dproj (B·T rows
+// of [q | k | v], 3·H·d_h each), and with pb each chunk of rows' column sums
+// (row_chunks(B·T) × 3·H·d_h).
+struct HeadGrads {
+    const void* g[3];
+    int64_t sb[3], sh[3], st[3];
+    int64_t B, T, H, dh;
+};
+void heads_backward(const HeadGrads& z, void* dproj, float* pb, bool bf16, void* stream);
 
 }  // namespace normlab::cuda_kernels

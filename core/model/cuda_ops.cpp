@@ -231,7 +231,8 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& x_in, const torch::Tensor& f_in,
                                  const torch::Tensor& lam_in, const torch::Tensor& gamma, const torch::Tensor& beta,
                                  const torch::Tensor& b_t, const torch::Tensor& f_gamma, const torch::Tensor& f_beta,
-                                 double a, double b, double eps, double f_eps, bool y_bf16, bool copy) {
+                                 const torch::Tensor& f_bias, double a, double b, double eps, double f_eps, bool y_bf16,
+                                 bool copy) {
         const FunctionScope scope("normlab::residual_layer_norm", x_in, f_in);
         const c10::cuda::CUDAGuard guard(x_in.device());
         const auto x = x_in.contiguous(), f = f_in.contiguous(), lam = lam_in.contiguous();
@@ -261,6 +262,8 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
         ctx->saved_data["b"] = b;
         ctx->saved_data["f_bf16"] = bf16(f);
         ctx->saved_data["y_bf16"] = y_bf16;
+        ctx->saved_data["f_bias"] = f_bias.numel() > 0;   // its gradient summed here (linear_bias.cpp)
+        ctx->saved_data["f_bias_dtype"] = static_cast<int64_t>(f_bias.scalar_type());
         return {s, y, y_copy};
     }
     static variable_list backward(AutogradContext* ctx, variable_list grads) {
@@ -272,14 +275,18 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
                    y_bf16 = ctx->saved_data["y_bf16"].toBool(), branch_ln = f_gamma.numel() > 0;
         const auto y_type = y_bf16 ? torch::kBFloat16 : torch::kFloat;
         const auto gy_in = with_copy_grad(grads[1], grads[2]);
-        if (!grads[0].defined() && !gy_in.defined()) return variable_list(14);
+        if (!grads[0].defined() && !gy_in.defined()) return variable_list(15);
         const auto gs = grads[0].defined() ? grads[0].to(torch::kFloat).contiguous() : torch::Tensor();
         const auto gy = gy_in.defined() ? gy_in.to(y_type).contiguous() : torch::zeros(s.sizes(), s.options().dtype(y_type));
         const int64_t n = s.size(-1), rows = s.numel() / n;
         auto dx = torch::empty_like(s);
         auto df = torch::empty(s.sizes(), s.options().dtype(f_bf16 ? torch::kBFloat16 : torch::kFloat));
         auto row_sums = floats(s, {2, rows});
-        auto partial = floats(s, {branch_ln ? 5 : 3, cuda_kernels::residual_layer_norm_partial_rows(rows, n), n});
+        // the branch's bias: df's column sums, by the warp-a-row kernels where they run, else here
+        const bool f_bias = ctx->saved_data["f_bias"].toBool() && ctx->needs_input_grad(8);
+        const bool bias_in_kernel = f_bias && cuda_kernels::residual_branch_ln_fits(n);
+        const int64_t i_bias = branch_ln ? 5 : 3;
+        auto partial = floats(s, {i_bias + (bias_in_kernel ? 1 : 0), cuda_kernels::residual_layer_norm_partial_rows(rows, n), n});
         kernel_bodies::BranchLn bl;
         if (branch_ln)
             bl = {f_gamma.data_ptr<float>(), nullptr, 0.f, f_stats[0].data_ptr<float>(), f_stats[1].data_ptr<float>()};
@@ -291,11 +298,17 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
             row_sums[0].data_ptr<float>(), row_sums[1].data_ptr<float>(), partial[0].data_ptr<float>(),
             partial[1].data_ptr<float>(), partial[2].data_ptr<float>(), rows, n, f_bf16, y_bf16, stream(),
             branch_ln ? f.data_ptr() : nullptr, bl, branch_ln ? partial[3].data_ptr<float>() : nullptr,
-            branch_ln ? partial[4].data_ptr<float>() : nullptr);
+            branch_ln ? partial[4].data_ptr<float>() : nullptr, bias_in_kernel ? partial[i_bias].data_ptr<float>() : nullptr);
         C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         const auto sums = partial.sum(1);
+        torch::Tensor dbias;
+        if (f_bias) {
+            dbias = bias_in_kernel ? sums[i_bias] : df.view({rows, n}).sum(0, false, torch::kFloat);
+            dbias = dbias.to(static_cast<torch::ScalarType>(ctx->saved_data["f_bias_dtype"].toInt()));
+            count_bias_grad();
+        }
         return {dx, df, scaled ? sums[2] : torch::Tensor(), sums[0], sums[1], torch::Tensor(),
-                branch_ln ? sums[3] : torch::Tensor(), branch_ln ? sums[4] : torch::Tensor(), torch::Tensor(),
+                branch_ln ? sums[3] : torch::Tensor(), branch_ln ? sums[4] : torch::Tensor(), dbias, torch::Tensor(),
                 torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor()};
     }
 };
@@ -397,12 +410,14 @@ std::pair<torch::Tensor, torch::Tensor> residual_layer_norm(const torch::Tensor&
                                                             const torch::Tensor& b_t, const torch::Tensor& gamma,
                                                             const torch::Tensor& beta, double eps, bool y_bf16,
                                                             const torch::Tensor& f_gamma, const torch::Tensor& f_beta,
-                                                            double f_eps, torch::Tensor* y_copy) {
-    // Autograd functions take defined tensors: an absent λ, b_t or branch LayerNorm travels as an empty one.
+                                                            double f_eps, torch::Tensor* y_copy,
+                                                            const torch::Tensor& f_bias) {
+    // Autograd functions take defined tensors: an absent λ, b_t, branch LayerNorm or bias travels as an empty one.
     const auto none = floats(x, {0});
     auto out = ResidualLayerNormFn::apply(x, f, lam.defined() ? lam.view({x.size(-1)}) : none, gamma, beta,
                                           b_t.defined() ? b_t.view({1}) : none, f_gamma.defined() ? f_gamma : none,
-                                          f_gamma.defined() ? f_beta : none, a, b, eps, f_eps, y_bf16, y_copy != nullptr);
+                                          f_gamma.defined() ? f_beta : none, f_bias.defined() ? f_bias : none, a, b,
+                                          eps, f_eps, y_bf16, y_copy != nullptr);
     if (y_copy) *y_copy = out[2];
     return {out[0], out[1]};
 }

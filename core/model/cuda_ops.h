@@ -53,7 +53,9 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> rope_qk(const torch::Ten
 // f_gamma, f_beta, where defined: the branch's own LayerNorm before the add,
 // f ← LN(f)·f_gamma + f_beta (NormFormer's post-attention LN; rows ≤ 1,024).
 // y_copy (or null): y again in f's type for the next linear layer (Post-LN's
-// float32 y under bf16 autocast), its gradient added to y's.
+// float32 y under bf16 autocast), its gradient added to y's. f_bias, where
+// defined: the bias of the linear layer that made f, which added it without
+// gradient; it gets f's gradient's column sums (linear_bias.cpp).
 bool residual_layer_norm_applies(const torch::Tensor& x, const torch::Tensor& f, const torch::Tensor& lam,
                                  const torch::Tensor& gamma, const torch::Tensor& beta, const torch::Tensor& b_t,
                                  const torch::Tensor& f_gamma = {}, const torch::Tensor& f_beta = {});
@@ -63,6 +65,26 @@ std::pair<torch::Tensor, torch::Tensor> residual_layer_norm(const torch::Tensor&
                                                             const torch::Tensor& beta, double eps, bool y_bf16,
                                                             const torch::Tensor& f_gamma = {},
                                                             const torch::Tensor& f_beta = {}, double f_eps = 0,
-                                                            torch::Tensor* y_copy = nullptr);
+                                                            torch::Tensor* y_copy = nullptr,
+                                                            const torch::Tensor& f_bias = {});
+
+// The kernels that sum a linear layer's bias gradient as they write its
+// output's gradient (cuda_bias_kernels.cu), without autograd: the autograd
+// operations around them (linear_bias.cpp, attention_heads.cpp) run the eager
+// formulas where these do not apply.
+// GELU (exact) of h: float32 or bfloat16, contiguous, on a GPU the kernels were built for.
+bool gelu_applies(const torch::Tensor& h);
+torch::Tensor gelu_forward(const torch::Tensor& h);
+// dh = da·GELU'(h) (da in h's type and shape, contiguous); with bias_grad, the
+// column sums of dh over all rows (float32, h's last dimension).
+torch::Tensor gelu_backward(const torch::Tensor& h, const torch::Tensor& da, torch::Tensor* bias_grad);
+// The attention heads' gradients (B, H, T, d_h; undefined: zeros) packed into
+// the projection's gradient (B, T, 3·H·d_h) of `type`; with bias_grad, its
+// column sums (float32, 3·H·d_h). Applies where the defined ones are on a GPU
+// the kernels were built for, of `type` (float32 or bfloat16), their last
+// dimension contiguous.
+bool heads_backward_applies(const std::vector<torch::Tensor>& grads, torch::ScalarType type);
+torch::Tensor heads_backward(const std::vector<torch::Tensor>& grads, at::IntArrayRef proj_sizes, int64_t H,
+                             torch::ScalarType type, torch::Tensor* bias_grad);
 
 }  // namespace normlab::cuda_ops

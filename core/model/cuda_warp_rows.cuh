@@ -244,7 +244,9 @@ __global__ void res_ln_forward(const float* __restrict__ x, const F* __restrict_
 // into row blockIdx.x of pg, pb, pl (n each), summed in shared memory (block_column_sums), so
 // that no column kernel reads s and gy again (1.5 ms of Pre-LN's step on the H100). With bl,
 // df is b·ds through the branch's LayerNorm back to its input f, and dγ_f (Σ b·ds·f̂) and
-// dβ_f (Σ b·ds) go into pgf, pbf the same way.
+// dβ_f (Σ b·ds) go into pgf, pbf the same way. With pfb, the column sums of df as stored
+// (the gradient of the branch's output, whose linear layer left its bias's gradient here:
+// linear_bias.cpp) go into pfb the same way.
 template <int V, class F, class Y>
 __global__ void res_ln_backward(const float* __restrict__ s, const float* __restrict__ gamma, const Y* __restrict__ gy,
                                 const float* __restrict__ gs, const float* __restrict__ lam, const float* __restrict__ x,
@@ -253,7 +255,8 @@ __global__ void res_ln_backward(const float* __restrict__ s, const float* __rest
                                 float* __restrict__ sg_rows, float* __restrict__ sgx_rows, float* __restrict__ pg,
                                 float* __restrict__ pb, float* __restrict__ pl, int64_t rows, int64_t n,
                                 const F* __restrict__ f, kernel_bodies::BranchLn bl, float* __restrict__ pgf,
-                                float* __restrict__ pbf) {
+                                float* __restrict__ pbf, float* __restrict__ pfb) {
+    using io_f = kernel_bodies::Io<F>;
     __shared__ float part[kWarps][V * kLanes];
     int64_t row;
     int lane;
@@ -295,7 +298,10 @@ __global__ void res_ln_backward(const float* __restrict__ s, const float* __rest
     }
     if (active && lane == 0) sg_rows[row] = sg, sgx_rows[row] = sgx;
     if (lam) block_column_sums<V>(part, n, pl, [&](int k) { return in(k) ? a * x[o + lane + kLanes * k] * gv[k] : 0.f; });
-    if (!bl.gamma) return;
+    if (!bl.gamma) {
+        if (pfb) block_column_sums<V>(part, n, pfb, [&](int k) { return in(k) ? io_f::ld(io_f::st(b * gv[k])) : 0.f; });
+        return;
+    }
     // Back through the branch's LayerNorm: df = rstd_f·(ĝ − Σĝ/n − f̂·Σĝf̂/n), ĝ = b·ds·γ_f, f̂ its normalised input.
     const float fm = active ? bl.mean[row] : 0.f, fr = active ? bl.rstd[row] : 0.f;
 #pragma unroll
@@ -312,8 +318,11 @@ __global__ void res_ln_backward(const float* __restrict__ s, const float* __rest
     const float m1 = warp_sum(s1) / static_cast<float>(n), m2 = warp_sum(s2) / static_cast<float>(n);
 #pragma unroll
     for (int k = 0; k < V; ++k) {
-        if (in(k)) df[o + lane + kLanes * k] = kernel_bodies::Io<F>::st(fr * (gv[k] - m1 - xh[k] * m2));
+        const F v = io_f::st(fr * (gv[k] - m1 - xh[k] * m2));
+        if (in(k)) df[o + lane + kLanes * k] = v;
+        gv[k] = in(k) ? io_f::ld(v) : 0.f;   // gv becomes df as stored
     }
+    if (pfb) block_column_sums<V>(part, n, pfb, [&](int k) { return gv[k]; });
 }
 
 // Calls fn with std::integral_constant<int, V> for the fewest floats a lane that hold a row

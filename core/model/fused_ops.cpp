@@ -417,7 +417,7 @@ torch::Tensor gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma
 bool residual_layer_norm(const torch::Tensor& x, const torch::Tensor& f, const torch::Tensor& lam, double a, double b,
                          const torch::Tensor& gamma, const torch::Tensor& beta, double eps, torch::ScalarType y_type,
                          torch::Tensor& s, torch::Tensor& y, const torch::Tensor& b_t,
-                         const BranchNormParams* f_norm, torch::Tensor* y_copy) {
+                         const BranchNormParams* f_norm, torch::Tensor* y_copy, const torch::Tensor& f_bias) {
     const torch::Tensor none;
     if (y_copy) *y_copy = torch::Tensor();
     const auto& fg = f_norm ? f_norm->gamma : none;
@@ -428,7 +428,8 @@ bool residual_layer_norm(const torch::Tensor& x, const torch::Tensor& f, const t
         // a copy only where it differs from y: a float32 y, a bf16 branch (autocast)
         const bool copy = y_copy && y_type == torch::kFloat && f.scalar_type() == torch::kBFloat16;
         std::tie(s, y) = cuda_ops::residual_layer_norm(x, f, lam, a, b, b_t, gamma, beta, eps, y_type == torch::kBFloat16,
-                                                       fg, fb, f_norm ? f_norm->eps : 0.0, copy ? y_copy : nullptr);
+                                                       fg, fb, f_norm ? f_norm->eps : 0.0, copy ? y_copy : nullptr,
+                                                       f_bias);
         ++g_residual_ln_calls;
         return true;
     }
@@ -437,7 +438,8 @@ bool residual_layer_norm(const torch::Tensor& x, const torch::Tensor& f, const t
         (!f_norm || (fg.defined() && fb.defined()))) {
         // The kernel's contract in eager ops, for the tests of the model's plumbing on a CPU.
         const auto ax = a == 1.0 ? x : x * a;
-        const auto fn = f_norm ? torch::layer_norm(f.to(torch::kFloat), {f.size(-1)}, fg, fb, f_norm->eps) : f;
+        const auto fw = with_bias_grad(f, f_bias);
+        const auto fn = f_norm ? torch::layer_norm(fw.to(torch::kFloat), {f.size(-1)}, fg, fb, f_norm->eps) : fw;
         const auto bf = b_t.defined() ? fn.to(torch::kFloat) * b_t : b == 1.0 ? fn : fn * b;
         s = (lam.defined() ? ax * lam : ax) + bf;
         y = torch::layer_norm(s, {s.size(-1)}, gamma, beta, eps).to(y_type);

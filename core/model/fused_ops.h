@@ -53,8 +53,32 @@ torch::Tensor swiglu(const torch::Tensor& h, const torch::Tensor& su = {}, const
 torch::Tensor fused_swiglu(const torch::Tensor& h, const torch::Tensor& su = {}, const torch::Tensor& sv = {});
 // The packed projection proj (B, T, 3d) [q | k | v] as q, k, v (B, H, T, d_h),
 // views of it (of a contiguous copy if it is not), whose gradients come back as
-// one (B, T, 3d) tensor written once (attention_heads.cpp).
-std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> split_heads(const torch::Tensor& proj, int64_t n_heads);
+// one (B, T, 3d) tensor written once (attention_heads.cpp). bias (3d, or
+// undefined): the projection's bias, added by its GEMM without gradient
+// (detached), whose gradient, the column sums of proj's, is summed here
+// (bias_grads_after).
+std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> split_heads(const torch::Tensor& proj, int64_t n_heads,
+                                                                   const torch::Tensor& bias = {});
+// Whether a linear layer before GELU or before the attention heads leaves its
+// bias's gradient to the operation after it (gelu_bias_grad, split_heads with
+// a bias), which sums it while it writes the layer's output gradient, instead
+// of autograd's pass of its own over that gradient (linear_bias.cpp): where x
+// is on a GPU and NormLab's CUDA kernels are on; on the CPU only where a test
+// asks (set_bias_grads_after_on_cpu), which checks the plumbing with the
+// eager formulas.
+bool bias_grads_after(const torch::Tensor& x);
+void set_bias_grads_after_on_cpu(bool on);
+// How many bias gradients those operations have summed in this process (for the tests).
+int64_t bias_grads_summed();
+void count_bias_grad();
+// GELU (the exact form) of h, the output of a linear layer that added `bias`
+// without gradient; bias gets the column sums of h's gradient. NormLab's
+// kernel on a GPU where it applies (cuda_ops::gelu_applies), eager ops elsewhere.
+torch::Tensor gelu_bias_grad(const torch::Tensor& h, const torch::Tensor& bias);
+// f as it is, its gradient's column sums given to bias (undefined: f alone): the
+// eager path of a branch whose linear layer left its bias's gradient to the
+// residual add's kernel (residual_layer_norm's f_bias) where that did not run.
+torch::Tensor with_bias_grad(const torch::Tensor& f, const torch::Tensor& bias);
 // nGPT's queries and keys in one CUDA kernel where NormLab's CUDA kernels are on
 // and apply (cuda_ops.h): from the packed projection proj (B, T, 3d), q and k
 // ← RoPE (cos, sin: (T, d_h) tables, or undefined), the unit norm with eps, ⊙
@@ -92,11 +116,15 @@ struct BranchNormParams {
 // before the add in the same kernels (NormFormer's post-attention LN). y_copy
 // (or null): where the kernel writes it, a float32 y again in f's type (bf16
 // under autocast) for the next linear layer (Post-LN's y is both the next
-// residual and the next layer's input); left undefined elsewhere.
+// residual and the next layer's input); left undefined elsewhere. f_bias
+// (or undefined): the bias of the linear layer that made f, added there
+// without gradient; where this returns true it has f's gradient's column
+// sums, and where false the caller gives them to it (with_bias_grad).
 bool residual_layer_norm(const torch::Tensor& x, const torch::Tensor& f, const torch::Tensor& lam, double a, double b,
                          const torch::Tensor& gamma, const torch::Tensor& beta, double eps, torch::ScalarType y_type,
                          torch::Tensor& s, torch::Tensor& y, const torch::Tensor& b_t = {},
-                         const BranchNormParams* f_norm = nullptr, torch::Tensor* y_copy = nullptr);
+                         const BranchNormParams* f_norm = nullptr, torch::Tensor* y_copy = nullptr,
+                         const torch::Tensor& f_bias = {});
 // Tests: residual_layer_norm computes its contract with eager ops on CPU
 // tensors too (the model's use of it — which norms, λ, α, α_t — is then
 // checked without a GPU), and how many times it has taken over. With copies on,

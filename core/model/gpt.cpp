@@ -123,10 +123,15 @@ torch::Tensor AttentionImpl::causal_mask(int64_t T, const torch::Device& dev) {
 }
 
 torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin,
-                                     ForwardCapture* cap, bool without_post_norm) {
+                                     ForwardCapture* cap, bool without_post_norm, torch::Tensor* bias_left) {
     const ProfileScope scope("normlab::attention");
     const int64_t B = x.size(0), T = x.size(1), d = cfg.d_model, H = cfg.n_heads, dh = d / H;
-    const auto proj = apply_linear(qkv, x);                                // (B, T, 3d); bf16 under autocast
+    // Where q, k, v go through split_heads (no rotary positions, not nGPT, not the CPU's packed
+    // attention), the bias's gradient is summed there, as split_heads writes proj's (linear_bias.cpp).
+    const bool heads_bias = qkv->bias.defined() && !cos.defined() && cfg.layout != Layout::NGPT &&
+                            !(x.is_cpu() && fused_kernels_enabled()) && bias_grads_after(x);
+    const auto proj = heads_bias ? torch::linear(x, qkv->weight, qkv->bias.detach())
+                                 : apply_linear(qkv, x);                   // (B, T, 3d); bf16 under autocast
     const bool fused = fused_kernels_enabled() && kernels::attention_kernel_available() && x.device().is_cpu() &&
                        proj.scalar_type() == torch::kFloat && !(cfg.dropout > 0 && is_training());
     torch::Tensor y, max_logit;                                            // y: (B, T, d)
@@ -144,7 +149,7 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor
         // The LayerNorm schemes with rotary positions: RoPE alone in that kernel.
         if (sqk.defined() ? !(cfg.ngpt.qk_norm && ngpt_queries_keys(proj, H, cos, sin, sqk, cfg.ngpt.eps, q, k, v))
                           : !rope_queries_keys(proj, H, cos, sin, q, k, v)) {
-            std::tie(q, k, v) = split_heads(proj, H);
+            std::tie(q, k, v) = split_heads(proj, H, heads_bias ? qkv->bias : torch::Tensor());
             if (cos.defined()) {
                 q = q * cos + rotate_half(q) * sin;
                 k = k * cos + rotate_half(k) * sin;
@@ -199,7 +204,11 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor
             if (bias.defined()) bias = bias * per_dim;
         }
     }
-    auto o = torch::linear(y, W, bias);
+    // The bias's gradient left to the residual add's kernel where nothing comes between them.
+    const bool leave_bias = bias_left && bias.defined() && (without_post_norm || !post_norm) &&
+                            !(cfg.dropout > 0 && is_training()) && bias_grads_after(x);
+    if (bias_left) *bias_left = leave_bias ? bias : torch::Tensor();
+    auto o = torch::linear(y, W, leave_bias ? bias.detach() : bias);
     if (without_post_norm) return o;
     if (post_norm) o = post_norm(o);
     if (cfg.dropout > 0) o = torch::dropout(o, cfg.dropout, is_training());
@@ -219,9 +228,13 @@ MLPImpl::MLPImpl(const ModelConfig& c) : cfg(c) {
     }
 }
 
-torch::Tensor MLPImpl::forward(const torch::Tensor& x, ForwardCapture* cap) {
+torch::Tensor MLPImpl::forward(const torch::Tensor& x, ForwardCapture* cap, torch::Tensor* bias_left) {
     const ProfileScope scope("normlab::mlp");
-    auto h = apply_linear(fc1, x);                                         // (B, T, d_ff | 2·d_ff)
+    // GELU without NormFormer's FFN LN after it: fc1's bias gradient summed by GELU's backward (linear_bias.cpp).
+    const bool gelu_bias = cfg.activation == Activation::GELU && fc1->bias.defined() &&
+                           !(ffn_norm && ffn_norm->kind == NormKind::LayerNorm) && bias_grads_after(x);
+    auto h = gelu_bias ? torch::linear(x, fc1->weight, fc1->bias.detach())
+                       : apply_linear(fc1, x);                             // (B, T, d_ff | 2·d_ff)
     torch::Tensor a;
     bool normed = false;                                                   // FFN LN applied already
     if (cfg.activation == Activation::SwiGLU) {
@@ -236,7 +249,7 @@ torch::Tensor MLPImpl::forward(const torch::Tensor& x, ForwardCapture* cap) {
             a = gelu_layer_norm(h, ffn_norm->weight, ffn_norm->bias, ffn_norm->eps);   // NormFormer's FFN LN, fused
             normed = a.defined();
         }
-        if (!normed) a = activation(h, cfg.activation);
+        if (!normed) a = gelu_bias ? gelu_bias_grad(h, fc1->bias) : activation(h, cfg.activation);
     }
     if (cap) {
         // GELU and ReLU are positive exactly where h is; SwiGLU's sign is its own.
@@ -245,7 +258,9 @@ torch::Tensor MLPImpl::forward(const torch::Tensor& x, ForwardCapture* cap) {
         cap->act_active.push_back((act.detach() > 0).to(torch::kFloat).mean());
     }
     if (ffn_norm && !normed) a = ffn_norm(a);
-    auto o = apply_linear(fc2, a);                                         // (B, T, d)
+    const bool leave_bias = bias_left && fc2->bias.defined() && !(cfg.dropout > 0 && is_training()) && bias_grads_after(x);
+    if (bias_left) *bias_left = leave_bias ? fc2->bias : torch::Tensor();
+    auto o = leave_bias ? torch::linear(a, fc2->weight, fc2->bias.detach()) : apply_linear(fc2, a);   // (B, T, d)
     if (cfg.dropout > 0) o = torch::dropout(o, cfg.dropout, is_training());
     return o;
 }
@@ -292,8 +307,11 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x_in, double branch, const
         // Post-LN (Xiong et al., Table 1 left), with DeepNorm (Wang et al.) and BranchNorm:
         //   x ← LN₁(α·x + α_t·ATTN(x))
         //   x ← LN₂(α·x + α_t·MLP(x))        ResScale: LN₂(λ ⊙ α·x + α_t·MLP(x))
-        x = add_norm(norm1, x, attn(x_lin, cos, sin, cap), torch::Tensor(), branch, torch::kFloat, &mid);
-        return add_norm(norm2, x, mlp(mid.defined() ? mid : x, cap), res_scale, branch, torch::kFloat, lin);
+        torch::Tensor att_bias, mlp_bias;   // the branches' biases where their gradients are left to the kernel
+        const auto att = attn(x_lin, cos, sin, cap, false, &att_bias);
+        x = add_norm(norm1, x, att, torch::Tensor(), branch, torch::kFloat, &mid, att_bias);
+        const auto f = mlp(mid.defined() ? mid : x, cap, &mlp_bias);
+        return add_norm(norm2, x, f, res_scale, branch, torch::kFloat, lin, mlp_bias);
     }
     // Pre-LN (Xiong et al., Table 1 right) and NormFormer (Shleifer et al.; its extra norms
     // and HeadScale sit inside ATTN and MLP):
@@ -312,30 +330,33 @@ std::pair<torch::Tensor, double> BlockImpl::branch_of(const torch::Tensor& f, do
 
 std::pair<torch::Tensor, torch::Tensor> BlockImpl::forward_pre_ln(const torch::Tensor& x, const torch::Tensor& x_normed,
                                                                   double branch, const torch::Tensor& cos,
-                                                                  const torch::Tensor& sin, ForwardCapture* cap) {
+                                                                  const torch::Tensor& sin, ForwardCapture* cap,
+                                                                  torch::Tensor* f_bias) {
     // NormFormer's post-attention LN goes into the residual add's kernel with LN₂ where
     // that applies (its gain and bias learned there as in the LN); its dropout comes after it.
     Norm post = attn->post_norm;
     const bool post_in_kernel = post && post->kind == NormKind::LayerNorm && !(cfg.dropout > 0 && is_training());
-    auto att = attn(x_normed.defined() ? x_normed : norm1(x), cos, sin, cap, post_in_kernel);
+    torch::Tensor att_bias;   // the projection's bias where its gradient is left to the kernel
+    auto att = attn(x_normed.defined() ? x_normed : norm1(x), cos, sin, cap, post_in_kernel, &att_bias);
     torch::Tensor x1, h;   // x₁ = α·x + α_t·ATTN(LN₁(x)), h = LN₂(x₁): one CUDA kernel where it applies
     BranchNormParams post_ln;
     if (post_in_kernel) post_ln = {post->weight, post->bias, post->eps};
     auto add_norm2 = [&](const BranchNormParams* f_norm) {
         return residual_layer_norm(x, att, torch::Tensor(), residual_alpha, branch, norm2->weight, norm2->bias,
-                                   norm2->eps, linear_input_type(x), x1, h, branch_t, f_norm);
+                                   norm2->eps, linear_input_type(x), x1, h, branch_t, f_norm, nullptr, att_bias);
     };
     bool fused = add_norm2(post_in_kernel ? &post_ln : nullptr);
     if (!fused && post_in_kernel) {   // the kernel does not take the post-attention LN here
-        att = post(att);
+        att = post(with_bias_grad(att, att_bias));
+        att_bias = torch::Tensor();
         fused = add_norm2(nullptr);
     }
     if (!fused) {
-        const auto [a, b] = branch_of(att, branch);
+        const auto [a, b] = branch_of(with_bias_grad(att, att_bias), branch);
         x1 = times(x, residual_alpha) + times(a, b);
         h = norm2(x1);
     }
-    return {x1, mlp(h, cap)};
+    return {x1, mlp(h, cap, f_bias)};
 }
 
 torch::Tensor BlockImpl::residual_sum(const torch::Tensor& x1, const torch::Tensor& f_in, double branch) {
@@ -346,13 +367,14 @@ torch::Tensor BlockImpl::residual_sum(const torch::Tensor& x1, const torch::Tens
 
 // norm(λ ⊙ α·r + α_t·f) (λ undefined: 1) in y_type: one CUDA kernel each way where it applies, else eager.
 torch::Tensor BlockImpl::add_norm(Norm& norm, const torch::Tensor& r_in, const torch::Tensor& f_branch,
-                                  const torch::Tensor& lam, double branch, torch::ScalarType y_type, torch::Tensor* copy) {
+                                  const torch::Tensor& lam, double branch, torch::ScalarType y_type, torch::Tensor* copy,
+                                  const torch::Tensor& f_bias) {
     torch::Tensor s, y;
     if (copy) *copy = torch::Tensor();
     if (residual_layer_norm(r_in, f_branch, lam, residual_alpha, branch, norm->weight, norm->bias, norm->eps, y_type, s,
-                            y, branch_t, nullptr, copy))
+                            y, branch_t, nullptr, copy, f_bias))
         return y;
-    const auto [f_in, b] = branch_of(f_branch, branch);
+    const auto [f_in, b] = branch_of(with_bias_grad(f_branch, f_bias), branch);
     const auto r = times(r_in, residual_alpha), f = times(f_in, b);
     return norm(lam.defined() ? torch::addcmul(f, r, lam) : r + f);
 }
@@ -438,13 +460,14 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, ForwardCapture* cap) {
         auto block = blocks[i]->as<Block>();
         auto prev = x;
         if (cfg.layout == Layout::Pre) {
-            const auto [x1, f_branch] = block->forward_pre_ln(x, normed, branch_alpha, cos, sin, cap);
+            torch::Tensor f_bias;   // FC2's bias where its gradient is left to the residual add's kernel
+            const auto [x1, f_branch] = block->forward_pre_ln(x, normed, branch_alpha, cos, sin, cap, &f_bias);
             Norm next = i + 1 < blocks->size() ? blocks[i + 1]->as<Block>()->norm1 : final_norm;
             normed = torch::Tensor();
             if (!next || !residual_layer_norm(x1, f_branch, block->res_scale, block->residual_alpha, branch_alpha,
                                               next->weight, next->bias, next->eps, linear_input_type(x1), x, normed,
-                                              block->branch_t)) {
-                const auto [f, b] = block->branch_of(f_branch, branch_alpha);
+                                              block->branch_t, nullptr, nullptr, f_bias)) {
+                const auto [f, b] = block->branch_of(with_bias_grad(f_branch, f_bias), branch_alpha);
                 x = block->residual_sum(x1, f, b);
             }
         } else {

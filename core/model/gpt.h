@@ -48,9 +48,12 @@ struct AttentionImpl : torch::nn::Module {
     explicit AttentionImpl(const ModelConfig& cfg);
     // x: (B, T, d); cos/sin: (T, d_h) RoPE tables or undefined. without_post_norm:
     // the output before the post-attention LN, which the caller applies (NormFormer:
-    // in the residual add's CUDA kernel, BlockImpl::forward_pre_ln).
+    // in the residual add's CUDA kernel, BlockImpl::forward_pre_ln). bias_left
+    // (or null): set to the output projection's bias where it was added without
+    // gradient, left to the residual add's kernel (residual_layer_norm's f_bias;
+    // linear_bias.cpp), else undefined.
     torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin,
-                          ForwardCapture* cap, bool without_post_norm = false);
+                          ForwardCapture* cap, bool without_post_norm = false, torch::Tensor* bias_left = nullptr);
     ModelConfig cfg;
     torch::nn::Linear qkv{nullptr}, out{nullptr};   // qkv: (3d, d), rows [q | k | v]
     torch::Tensor head_scale;                       // (H) NormFormer HeadScale
@@ -68,7 +71,8 @@ TORCH_MODULE(Attention);
 
 struct MLPImpl : torch::nn::Module {
     explicit MLPImpl(const ModelConfig& cfg);
-    torch::Tensor forward(const torch::Tensor& x, ForwardCapture* cap);
+    // bias_left: as the attention's, for FC2's bias.
+    torch::Tensor forward(const torch::Tensor& x, ForwardCapture* cap, torch::Tensor* bias_left = nullptr);
     ModelConfig cfg;
     torch::nn::Linear fc1{nullptr}, fc2{nullptr};   // fc1: (d_ff, d), or (2·d_ff, d) rows [u | gate] for SwiGLU
     Norm ffn_norm{nullptr};                         // NormFormer FFN LN over d_ff
@@ -88,15 +92,19 @@ struct BlockImpl : torch::nn::Module {
     // LN₁ or the final LN) in one CUDA kernel (GPTImpl::forward). x_normed:
     // LN₁(x) where such an add computed it, else undefined. Returns x₁ (the
     // residual after attention) and F = MLP(LN₂(x₁)); the block's output is
-    // residual_sum(x₁, F) = λ ⊙ α·x₁ + α_t·F.
+    // residual_sum(x₁, F) = λ ⊙ α·x₁ + α_t·F. f_bias (or null): FC2's bias where
+    // F left its gradient to the caller (MLPImpl::forward's bias_left).
     std::pair<torch::Tensor, torch::Tensor> forward_pre_ln(const torch::Tensor& x, const torch::Tensor& x_normed,
                                                            double branch_alpha, const torch::Tensor& cos,
-                                                           const torch::Tensor& sin, ForwardCapture* cap);
+                                                           const torch::Tensor& sin, ForwardCapture* cap,
+                                                           torch::Tensor* f_bias = nullptr);
     // f and α_t as branch_of gives them
     torch::Tensor residual_sum(const torch::Tensor& x1, const torch::Tensor& f, double branch_alpha);
     // Post-LN's norm(λ ⊙ α·r + α_t·f), λ undefined: 1; y_type: the output's type.
+    // f_bias: f's linear layer's bias where it left its gradient here (or undefined).
     torch::Tensor add_norm(Norm& norm, const torch::Tensor& r, const torch::Tensor& f, const torch::Tensor& lam,
-                           double branch_alpha, torch::ScalarType y_type, torch::Tensor* copy = nullptr);
+                           double branch_alpha, torch::ScalarType y_type, torch::Tensor* copy = nullptr,
+                           const torch::Tensor& f_bias = {});
     // α_t·f as the ops and kernels take it: (f, α_t) by the number, or, where a
     // captured step reads α_t from a device scalar (branch_t: BranchNorm's step
     // in a CUDA graph, core/train/static_step.h), (α_t·f in float32, 1).

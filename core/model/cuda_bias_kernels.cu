@@ -1,0 +1,175 @@
+// NormLab core: the kernels that write a linear layer's output gradient and
+// sum its columns for the layer's bias as they go (cuda_kernels.h): GELU after
+// the MLP's first layer, and the attention heads' gradients packed back into the
+// q/k/v projection's. No LibTorch here.
+//
+// Why: the linear layers' GEMMs add their bias in the epilogue for free, but
+// autograd sums the bias's gradient in a pass of its own over the output's
+// gradient: 3.2 ms of Pre-LN's 57 ms step at GPT-2 small's shape on the H100
+// (bench/results/leases/2026-11-26T1640-h100, the column sums of 12 layers'
+// q/k/v, projection, FC1 and FC2 gradients, ~5.4 GB at about half the card's
+// bandwidth). FC1's (3·d of the 7·d columns) and q/k/v's (3·d) are written by
+// the kernels here, which keep each column's sum in a register while they walk
+// a chunk of rows. The packed heads' gradient was three strided copies (2.35 ms
+// a step); here it is one pass.
+//
+// Layout: a thread takes P neighbouring columns (one access of P elements
+// where the columns and pointers allow, P = 1 otherwise) and walks the rows of
+// chunk blockIdx.y, as the column kernels of cuda_kernel_bodies.h do; each
+// chunk's sums go to a row of the partial sums, which the caller adds in a
+// fixed order (deterministic).
+#include "core/model/cuda_kernels.h"
+
+#include "core/model/cuda_launch.cuh"
+#include "core/model/cuda_vector_io.cuh"
+
+namespace normlab::cuda_kernels {
+namespace bias_cols {
+
+namespace kb = normlab::kernel_bodies;
+constexpr int kThreads = 256;
+constexpr int kPack = 4;   // columns an access: 8 bytes of bf16, 16 of float
+
+// This thread's first column (a multiple of P) and its chunk of rows; false past the last column.
+template <int P>
+__device__ __forceinline__ bool column_pack(int64_t rows, int64_t n, int64_t& j, int64_t& r0, int64_t& r1) {
+    j = P * (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x);
+    r0 = blockIdx.y * kb::rows_per_chunk(rows);
+    r1 = kb::chunk_end(blockIdx.y, rows);
+    return j < n;
+}
+
+template <int P>
+dim3 grid(int64_t rows, int64_t n) {
+    const int64_t threads = (n + P - 1) / P;
+    return dim3(static_cast<unsigned>((threads + kThreads - 1) / kThreads), static_cast<unsigned>(kb::row_chunks(rows)));
+}
+
+template <int P, class T>
+__global__ void gelu_forward(const T* __restrict__ h, T* __restrict__ a, int64_t rows, int64_t n) {
+    int64_t j, r0, r1;
+    if (!column_pack<P>(rows, n, j, r0, r1)) return;
+    NORMLAB_UNROLL_ROWS
+    for (int64_t r = r0; r < r1; ++r) {
+        float v[P];
+        load<P>(h + r * n + j, v);
+#pragma unroll
+        for (int i = 0; i < P; ++i) v[i] = kb::gelu(v[i]);
+        store<P>(a + r * n + j, v);
+    }
+}
+
+// dh = da·GELU'(h); with pb, the chunk's column sums of dh as stored (what the weight's gradient reads).
+template <int P, class T>
+__global__ void gelu_backward(const T* __restrict__ h, const T* __restrict__ da, T* __restrict__ dh,
+                              float* __restrict__ pb, int64_t rows, int64_t n) {
+    int64_t j, r0, r1;
+    if (!column_pack<P>(rows, n, j, r0, r1)) return;
+    float sum[P];
+#pragma unroll
+    for (int i = 0; i < P; ++i) sum[i] = 0.f;
+    NORMLAB_UNROLL_ROWS
+    for (int64_t r = r0; r < r1; ++r) {
+        float x[P], g[P];
+        load<P>(h + r * n + j, x);
+        load<P>(da + r * n + j, g);
+#pragma unroll
+        for (int i = 0; i < P; ++i) {
+            g[i] = kb::Io<T>::ld(kb::Io<T>::st(g[i] * kb::gelu_grad(x[i])));
+            sum[i] += g[i];
+        }
+        store<P>(dh + r * n + j, g);
+    }
+    if (pb) store<P>(pb + blockIdx.y * n + j, sum);
+}
+
+// dproj's columns j … j + P − 1 for the chunk's rows (b, t): part j / d (q, k or v), head
+// (j mod d) / d_h, element j mod d_h; P divides d_h, so a pack stays in one head.
+template <int P, class T>
+__global__ void heads_backward(HeadGrads z, T* __restrict__ dproj, float* __restrict__ pb) {
+    const int64_t d = z.H * z.dh, n = 3 * d, rows = z.B * z.T;
+    int64_t j, r0, r1;
+    if (!column_pack<P>(rows, n, j, r0, r1)) return;
+    const int p = static_cast<int>(j / d);
+    const int64_t head = (j % d) / z.dh, e = j % z.dh;
+    const T* g = static_cast<const T*>(z.g[p]);
+    const int64_t sb = z.sb[p], st = z.st[p], base = head * z.sh[p] + e;
+    float sum[P];
+#pragma unroll
+    for (int i = 0; i < P; ++i) sum[i] = 0.f;
+    int64_t b = r0 / z.T, t = r0 - b * z.T;
+    NORMLAB_UNROLL_ROWS
+    for (int64_t r = r0; r < r1; ++r) {
+        float v[P];
+        if (g) {
+            load<P>(g + b * sb + t * st + base, v);
+        } else {
+#pragma unroll
+            for (int i = 0; i < P; ++i) v[i] = 0.f;
+        }
+        store<P>(dproj + r * n + j, v);
+#pragma unroll
+        for (int i = 0; i < P; ++i) sum[i] += v[i];
+        if (++t == z.T) t = 0, ++b;
+    }
+    if (pb) store<P>(pb + blockIdx.y * n + j, sum);
+}
+
+// Whether P-column accesses fit: n a multiple of P and every pointer aligned to P elements of T
+// (P floats for the partial sums).
+template <class T>
+bool packs(int64_t n, std::initializer_list<const void*> data, const float* pb) {
+    return n % kPack == 0 && aligned(kPack * sizeof(T), data) && aligned(kPack * sizeof(float), {pb});
+}
+
+}  // namespace bias_cols
+
+void gelu_forward(const void* h, void* a, int64_t rows, int64_t n, bool bf16, void* stream) {
+    if (rows == 0 || n == 0) return;
+    by_storage(bf16, [&](auto tag) {
+        using T = decltype(tag);
+        namespace bc = bias_cols;
+        const auto st = static_cast<cudaStream_t>(stream);
+        const auto hp = static_cast<const T*>(h);
+        const auto ap = static_cast<T*>(a);
+        if (bc::packs<T>(n, {h, a}, nullptr))
+            NORMLAB_LAUNCH(bc::grid<bc::kPack>(rows, n), bc::kThreads, st, bc::gelu_forward<bc::kPack, T>)(hp, ap, rows, n);
+        else
+            NORMLAB_LAUNCH(bc::grid<1>(rows, n), bc::kThreads, st, bc::gelu_forward<1, T>)(hp, ap, rows, n);
+    });
+}
+
+void gelu_backward(const void* h, const void* da, void* dh, float* pb, int64_t rows, int64_t n, bool bf16,
+                   void* stream) {
+    if (rows == 0 || n == 0) return;
+    by_storage(bf16, [&](auto tag) {
+        using T = decltype(tag);
+        namespace bc = bias_cols;
+        const auto st = static_cast<cudaStream_t>(stream);
+        const auto hp = static_cast<const T*>(h), dap = static_cast<const T*>(da);
+        const auto dhp = static_cast<T*>(dh);
+        if (bc::packs<T>(n, {h, da, dh}, pb))
+            NORMLAB_LAUNCH(bc::grid<bc::kPack>(rows, n), bc::kThreads, st, bc::gelu_backward<bc::kPack, T>)(hp, dap, dhp, pb, rows, n);
+        else
+            NORMLAB_LAUNCH(bc::grid<1>(rows, n), bc::kThreads, st, bc::gelu_backward<1, T>)(hp, dap, dhp, pb, rows, n);
+    });
+}
+
+void heads_backward(const HeadGrads& z, void* dproj, float* pb, bool bf16, void* stream) {
+    const int64_t rows = z.B * z.T, n = 3 * z.H * z.dh;
+    if (rows == 0 || n == 0) return;
+    by_storage(bf16, [&](auto tag) {
+        using T = decltype(tag);
+        namespace bc = bias_cols;
+        const auto st = static_cast<cudaStream_t>(stream);
+        bool strides = z.dh % bc::kPack == 0;
+        for (int p = 0; p < 3; ++p) strides = strides && z.sb[p] % bc::kPack == 0 && z.sh[p] % bc::kPack == 0 && z.st[p] % bc::kPack == 0;
+        const auto out = static_cast<T*>(dproj);
+        if (strides && bc::packs<T>(n, {z.g[0], z.g[1], z.g[2], dproj}, pb))
+            NORMLAB_LAUNCH(bc::grid<bc::kPack>(rows, n), bc::kThreads, st, bc::heads_backward<bc::kPack, T>)(z, out, pb);
+        else
+            NORMLAB_LAUNCH(bc::grid<1>(rows, n), bc::kThreads, st, bc::heads_backward<1, T>)(z, out, pb);
+    });
+}
+
+}  // namespace normlab::cuda_kernels
