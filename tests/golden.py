@@ -12,7 +12,8 @@ series (wall time, tokens/s, all-reduce waits) are measurements of the machine a
 Tolerances (|a - b| <= abs + rel * |golden|), by profile:
   same    the golden traces' own LibTorch (Debian's 1.13, what CI's main suite builds): rel 1e-4,
           abs 1e-6 for every point; the first step's loss within 1e-6 relative. Room for another CPU's
-          kernels (AVX2 against AVX-512 rounding), not for a change in what is computed.
+          rounding, not for a change in what is computed; the runs take the kernels the traces were
+          recorded with (RECORDED_CORE) unless the environment pins others.
   torch2  PyPI's LibTorch 2.x (another BLAS, SDPA attention): rel 2e-3 on the loss and validation
           loss (as scripts/compare_traces.py), rel 5e-3 / abs 1e-6 on every other series (measured: at most
           7.6e-4 on any point of any series).
@@ -42,6 +43,39 @@ PROFILES = {
     "torch2": {"first": 1e-5, "loss": 2e-3, "rel": 5e-3, "abs": 1e-6},
 }
 LOSSES = {"train/loss", "val/loss"}
+# The CPU kernels the golden traces were recorded with: OpenBLAS's Haswell kernels, pinned by the
+# recording machines' environment (OPENBLAS_CORETYPE=Haswell), under which NormLab leaves ATen's default
+# kernels (core/platform.cpp, tune_cpu_kernels). Where the environment pins no OpenBLAS core, the runs
+# here pin the same, so that the check compares NormLab's code and not the CPU's choice of kernels:
+# unpinned on an AVX-512 machine NormLab takes ATen's AVX-512 kernels, whose rounding moved a condition
+# number (cond/o@1, amplified by κ ~ 2e5) by 4.2e-4, past "same"'s 1e-4, while nothing else had changed.
+# A core the environment pins is respected (and named in the output).
+RECORDED_CORE = "Haswell"
+
+
+def cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def run_env():
+    """The environment of the CLI's runs, and a line saying how the CPU's kernels were chosen."""
+    env = dict(os.environ)
+    pinned = env.get("OPENBLAS_CORETYPE")
+    if pinned:
+        same = pinned.lower() == RECORDED_CORE.lower()
+        return env, (f"OPENBLAS_CORETYPE={pinned} set by the environment"
+                     + ("" if same else f" (the golden traces were recorded with {RECORDED_CORE}: expect rounding differences)"))
+    if {"avx2", "fma"} <= cpu_flags():
+        env["OPENBLAS_CORETYPE"] = RECORDED_CORE
+        return env, f"OPENBLAS_CORETYPE={RECORDED_CORE} for the runs, the kernels the golden traces were recorded with"
+    return env, f"no OPENBLAS_CORETYPE and no AVX2 here: the CPU's own kernels (the golden traces' are {RECORDED_CORE})"
 
 
 def trace_version():
@@ -83,7 +117,7 @@ def train(cli, name, exp, work):
         if os.path.exists(store + suffix):
             os.remove(store + suffix)
     shutil.rmtree(store + ".checkpoints", ignore_errors=True)
-    r = subprocess.run([cli, "run", path, "--store", store], capture_output=True, text=True)
+    r = subprocess.run([cli, "run", path, "--store", store], capture_output=True, text=True, env=run_env()[0])
     if r.returncode != 0:
         sys.exit(f"golden: {cli} run {name} failed ({r.returncode}):\n{r.stderr[-2000:]}")
     db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
@@ -181,6 +215,7 @@ def main():
         print(f"CHANGELOG.md has no section '## Trace version {version}' (core/version.h's NORMLAB_TRACE_VERSION)")
         failed = True
     tol = PROFILES[args.profile]
+    print(f"golden: {run_env()[1]}")
     for name, exp in exps.items():
         path = os.path.join(GOLDEN, f"{name}.json")
         if not os.path.exists(path):
