@@ -180,7 +180,9 @@ private Q_SLOTS:
     // BranchNorm's scalars with b read from the device (the argument b is
     // wrong on purpose); s's own gradient; dγ, dβ, dλ summed by each block's
     // eight rows where a warp takes a row (37 rows: the last block's warps past
-    // them give zeros), by the column grid after the block-a-row kernel.
+    // them give zeros), by the column grid after the block-a-row kernel. A lane
+    // holds its elements four neighbours an access at 768 (a multiple of 4, the
+    // tensors aligned), one at a time at 13; 1,536 takes the block-a-row kernel.
     void residualLayerNorm() {
         torch::manual_seed(22);
         for (int64_t n : {13, 768, 1536})

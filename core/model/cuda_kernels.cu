@@ -188,6 +188,9 @@ dim3 column_grid(int64_t rows, int64_t f) {
 dim3 pair_grid(int64_t rows, int64_t f) {   // two columns a thread
     return dim3(static_cast<unsigned>((f / 2 + kThreads - 1) / kThreads), static_cast<unsigned>(kb::row_chunks(rows)));
 }
+// The warp-a-row kernels four neighbouring elements a lane an access (warp_rows::load_row): n a
+// multiple of 4 and every row pointer aligned to 16 bytes (4 floats; bf16 rows need only 8).
+bool rows_in_packs(int64_t n, std::initializer_list<const void*> ptrs) { return n % 4 == 0 && aligned(16, ptrs); }
 // SwiGLU two columns a thread (cuda_swiglu_pairs.cuh): f even, every pointer aligned for a pair of floats.
 bool swiglu_in_pairs(int64_t f, std::initializer_list<const void*> ptrs) {
     return f % 2 == 0 && aligned(8, ptrs) && warp_rows::rows_by_warp();
@@ -278,8 +281,13 @@ void ngpt_update_forward(const float* x, const void* h, const float* alpha, floa
         const auto hp = static_cast<const T*>(h);
         const auto cp = static_cast<T*>(y_copy);
         if (!warp_rows::by_width(n, [&](auto v) {
-                NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::update_forward<decltype(v)::value, T>)(
-                    x, hp, alpha, eps, y, rh, rz, rows, n, cp);
+                constexpr int V = decltype(v)::value;
+                if (rows_in_packs(n, {x, h, alpha, y, y_copy}))
+                    NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::update_forward<V, T, 4>)(
+                        x, hp, alpha, eps, y, rh, rz, rows, n, cp);
+                else
+                    NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::update_forward<V, T, 1>)(
+                        x, hp, alpha, eps, y, rh, rz, rows, n, cp);
             }))
             NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, block_rows::update_forward)(x, hp, alpha, eps, y, rh, rz, n, cp);
     });
@@ -295,8 +303,13 @@ void ngpt_update_backward(const float* x, const void* h, const float* alpha, con
         const auto hp = static_cast<const T*>(h);
         const auto dhp = static_cast<T*>(dh);
         if (!warp_rows::by_width(n, [&](auto v) {
-                NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::update_backward<decltype(v)::value, T>)(
-                    x, hp, alpha, rh, rz, gy, eps, dx, dhp, dalpha_rows, rows, n);
+                constexpr int V = decltype(v)::value;
+                if (rows_in_packs(n, {x, h, alpha, gy, dx, dh, dalpha_rows}))
+                    NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::update_backward<V, T, 4>)(
+                        x, hp, alpha, rh, rz, gy, eps, dx, dhp, dalpha_rows, rows, n);
+                else
+                    NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::update_backward<V, T, 1>)(
+                        x, hp, alpha, rh, rz, gy, eps, dx, dhp, dalpha_rows, rows, n);
             }))
             NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, block_rows::update_backward)(x, hp, alpha, rh, rz, gy, eps, dx, dhp,
                                                                               dalpha_rows, n);
@@ -372,8 +385,13 @@ void residual_layer_norm_forward(const float* x, const void* f, const float* lam
             const auto yp = static_cast<Y*>(y);
             const auto cp = static_cast<F*>(y_copy);
             if (!warp_rows::by_width(n, [&](auto v) {
-                    NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::res_ln_forward<decltype(v)::value, F, Y>)(
-                        x, fp, lam, a, b, b_dev, gamma, beta, eps, s, yp, mean, rstd, rows, n, bl, cp);
+                    constexpr int V = decltype(v)::value;
+                    if (rows_in_packs(n, {x, f, lam, gamma, beta, s, y, y_copy, bl.gamma, bl.beta}))
+                        NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::res_ln_forward<V, F, Y, 4>)(
+                            x, fp, lam, a, b, b_dev, gamma, beta, eps, s, yp, mean, rstd, rows, n, bl, cp);
+                    else
+                        NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::res_ln_forward<V, F, Y, 1>)(
+                            x, fp, lam, a, b, b_dev, gamma, beta, eps, s, yp, mean, rstd, rows, n, bl, cp);
                 }))   // never with bl (residual_branch_ln_fits)
                 NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, res_ln_forward_kernel)(x, fp, lam, a, b, b_dev, gamma,
                                                                                         beta, eps, s, yp, mean, rstd, n, cp);
@@ -395,9 +413,15 @@ void residual_layer_norm_backward(const float* s, const float* x, const float* g
             const auto gyp = static_cast<const Y*>(gy);
             const auto dfp = static_cast<F*>(df);
             if (warp_rows::by_width(n, [&](auto v) {
-                    NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::res_ln_backward<decltype(v)::value, F, Y>)(
-                        s, gamma, gyp, gs, lam, x, a, b, b_dev, mean, rstd, dx, dfp, sg, sgx, pg, pb, pl, rows, n,
-                        static_cast<const F*>(f), bl, pgf, pbf, pfb);
+                    constexpr int V = decltype(v)::value;
+                    if (rows_in_packs(n, {s, gamma, gy, gs, lam, x, dx, df, f, bl.gamma}))
+                        NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::res_ln_backward<V, F, Y, 4>)(
+                            s, gamma, gyp, gs, lam, x, a, b, b_dev, mean, rstd, dx, dfp, sg, sgx, pg, pb, pl, rows, n,
+                            static_cast<const F*>(f), bl, pgf, pbf, pfb);
+                    else
+                        NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::res_ln_backward<V, F, Y, 1>)(
+                            s, gamma, gyp, gs, lam, x, a, b, b_dev, mean, rstd, dx, dfp, sg, sgx, pg, pb, pl, rows, n,
+                            static_cast<const F*>(f), bl, pgf, pbf, pfb);
                 }))
                 return;   // dγ, dβ and the rest summed by its blocks
             // A block a row (never with bl: residual_branch_ln_fits), then the column kernel, which reads

@@ -12,7 +12,8 @@
 // and its barriers leave little in flight. Here each lane issues its V loads of
 // each input before it uses any (the loop is unrolled), a warp's loads of one
 // k are 32 neighbouring elements, the sums are the warp's shuffles, and no
-// element is read twice from memory.
+// element is read twice from memory. The residual kernels take P = 4: a lane's
+// elements in packs of four neighbours, one access each (col, load_row).
 //
 // The arithmetic is that of the block kernels and of cuda_kernel_bodies.h
 // (which the CPU tests run); only the order of the sums differs. The GPU tests
@@ -21,6 +22,7 @@
 #pragma once
 
 #include "core/model/cuda_kernel_bodies.h"
+#include "core/model/cuda_vector_io.cuh"
 
 #ifndef NORMLAB_SIMT   // tests/simt_emulator.h runs these kernels on the CPU
 #include <cuda_runtime.h>
@@ -45,47 +47,74 @@ __device__ __forceinline__ bool warp_row(int64_t rows, int64_t& row, int& lane) 
     return row < rows;
 }
 
+// The column of a lane's k-th element when a lane holds its row in packs of P neighbouring
+// elements: P·(lane + 32·⌊k/P⌋) + k mod P (lane + 32·k for P = 1).
+template <int P>
+__device__ __forceinline__ int64_t col(int lane, int k) {
+    return static_cast<int64_t>(P) * (lane + kLanes * (k / P)) + k % P;
+}
+
+// A lane's V elements of row r (0 past n) in packs of P: one access of P·sizeof(T) bytes a pack
+// (P divides n and r is aligned to P elements where P > 1; the launchers check).
+template <int P, int V, class T>
+__device__ __forceinline__ void load_row(const T* __restrict__ r, int lane, int64_t n, float (&v)[V]) {
+#pragma unroll
+    for (int j = 0; j < V / P; ++j) {
+        float t[P];
+        const int64_t c = col<P>(lane, j * P);
+        if (c < n) {
+            load<P>(r + c, t);
+        } else {
+#pragma unroll
+            for (int q = 0; q < P; ++q) t[q] = 0.f;
+        }
+#pragma unroll
+        for (int q = 0; q < P; ++q) v[j * P + q] = t[q];
+    }
+}
+template <int P, int V, class T>
+__device__ __forceinline__ void store_row(T* __restrict__ r, int lane, int64_t n, const float (&v)[V]) {
+#pragma unroll
+    for (int j = 0; j < V / P; ++j) {
+        const int64_t c = col<P>(lane, j * P);
+        if (c >= n) continue;
+        float t[P];
+#pragma unroll
+        for (int q = 0; q < P; ++q) t[q] = v[j * P + q];
+        store<P>(r + c, t);
+    }
+}
+
 // nGPT's update y = N(x + α ⊙ (N(h) − x)); each row's ‖h‖ into rh, ‖z‖ into rz; with
-// y_copy, y again in h's type (bf16 under autocast) for the next linear layer.
-template <int V, class H>
+// y_copy, y again in h's type (bf16 under autocast) for the next linear layer. P: a lane's
+// elements in packs of P neighbours (load_row), as the residual kernels'.
+template <int V, class H, int P = 1>
 __global__ void update_forward(const float* __restrict__ x, const H* __restrict__ h, const float* __restrict__ alpha,
                                float eps, float* __restrict__ y, float* __restrict__ rh, float* __restrict__ rz,
                                int64_t rows, int64_t n, H* __restrict__ y_copy) {
-    using io = kernel_bodies::Io<H>;
     int64_t row;
     int lane;
     if (!warp_row(rows, row, lane)) return;
-    const float* xr = x + row * n;
-    const H* hr = h + row * n;
-    float xv[V], hv[V];
-#pragma unroll
-    for (int k = 0; k < V; ++k) {
-        const int64_t i = lane + kLanes * k;
-        xv[k] = i < n ? xr[i] : 0.f;
-        hv[k] = i < n ? io::ld(hr[i]) : 0.f;
-    }
+    const int64_t o = row * n;
+    float xv[V], hv[V], av[V];
+    load_row<P>(x + o, lane, n, xv);
+    load_row<P>(h + o, lane, n, hv);
     float s = 0;
 #pragma unroll
     for (int k = 0; k < V; ++k) s += hv[k] * hv[k];
     const float nh = sqrtf(warp_sum(s)), ih = 1.f / (nh + eps);
+    load_row<P>(alpha, lane, n, av);
     s = 0;
 #pragma unroll
     for (int k = 0; k < V; ++k) {   // xv becomes z (0 past the row's end: α reads 0 there)
-        const int64_t i = lane + kLanes * k;
-        const float a = i < n ? alpha[i] : 0.f;
-        xv[k] = xv[k] + a * (hv[k] * ih - xv[k]);
+        xv[k] = xv[k] + av[k] * (hv[k] * ih - xv[k]);
         s += xv[k] * xv[k];
     }
     const float nz = sqrtf(warp_sum(s)), iz = 1.f / (nz + eps);
-    float* yr = y + row * n;
 #pragma unroll
-    for (int k = 0; k < V; ++k) {
-        const int64_t i = lane + kLanes * k;
-        if (i < n) {
-            yr[i] = xv[k] * iz;
-            if (y_copy) y_copy[row * n + i] = io::st(xv[k] * iz);
-        }
-    }
+    for (int k = 0; k < V; ++k) xv[k] *= iz;
+    store_row<P>(y + o, lane, n, xv);
+    if (y_copy) store_row<P>(y_copy + o, lane, n, xv);
     if (lane == 0) rh[row] = nh, rz[row] = nz;
 }
 
@@ -98,16 +127,16 @@ constexpr int kWarps = 256 / kLanes;   // warps a block (cuda_kernels.cu launche
 // The blocks' groups of kWarps rows whose column sums block_column_sums writes, a row each.
 inline int64_t row_groups(int64_t rows) { return (rows + kWarps - 1) / kWarps; }
 
-// Column sums over the block's kWarps rows: each lane's value(k) for the row's elements
-// lane + 32·k goes to shared memory, and the block's threads add the warps' values column by
+// Column sums over the block's kWarps rows: each lane's value(k) for the row's element
+// col<P>(lane, k) goes to shared memory, and the block's threads add the warps' values column by
 // column in warp order (deterministic) into row blockIdx.x of out (n a row). Every thread of
 // the block calls it (it holds two barriers); a warp without a row gives zeros.
-template <int V, class Value>
+template <int V, int P = 1, class Value>
 __device__ __forceinline__ void block_column_sums(float (&part)[kWarps][V * kLanes], int64_t n, float* __restrict__ out,
                                                   Value value) {
     const int warp = static_cast<int>(threadIdx.x / kLanes), lane = static_cast<int>(threadIdx.x % kLanes);
 #pragma unroll
-    for (int k = 0; k < V; ++k) part[warp][lane + kLanes * k] = value(k);
+    for (int k = 0; k < V; ++k) part[warp][col<P>(lane, k)] = value(k);
     __syncthreads();
     for (int64_t i = threadIdx.x; i < n; i += kWarps * kLanes) {
         float sum = 0.f;
@@ -116,12 +145,11 @@ __device__ __forceinline__ void block_column_sums(float (&part)[kWarps][V * kLan
     }
     __syncthreads();   // part is written again by the next sum
 }
-template <int V, class H>
+template <int V, class H, int P = 1>
 __global__ void update_backward(const float* __restrict__ x, const H* __restrict__ h, const float* __restrict__ alpha,
                                 const float* __restrict__ rh, const float* __restrict__ rz,
                                 const float* __restrict__ gy, float eps, float* __restrict__ dx, H* __restrict__ dh,
                                 float* __restrict__ dalpha_part, int64_t rows, int64_t n) {
-    using io = kernel_bodies::Io<H>;
     __shared__ float part[kWarps][V * kLanes];
     int64_t row;
     int lane;
@@ -131,14 +159,10 @@ __global__ void update_backward(const float* __restrict__ x, const H* __restrict
     if (warp_row(rows, row, lane)) {   // a warp past the last row adds zeros (every warp meets the barrier)
         const int64_t o = row * n;
         float xv[V], hv[V], gv[V], av[V];
-#pragma unroll
-        for (int k = 0; k < V; ++k) {
-            const int64_t i = lane + kLanes * k;
-            xv[k] = i < n ? x[o + i] : 0.f;
-            hv[k] = i < n ? io::ld(h[o + i]) : 0.f;
-            gv[k] = i < n ? gy[o + i] : 0.f;
-            av[k] = i < n ? alpha[i] : 0.f;
-        }
+        load_row<P>(x + o, lane, n, xv);
+        load_row<P>(h + o, lane, n, hv);
+        load_row<P>(gy + o, lane, n, gv);
+        load_row<P>(alpha, lane, n, av);
         const float nh = rh[row], nz = rz[row], ih = 1.f / (nh + eps), iz = 1.f / (nz + eps);
         float s = 0;   // z · gy
 #pragma unroll
@@ -148,29 +172,25 @@ __global__ void update_backward(const float* __restrict__ x, const H* __restrict
         s = 0;         // h · (α ⊙ gz)
 #pragma unroll
         for (int k = 0; k < V; ++k) {
-            const int64_t i = lane + kLanes * k;
             const float hn = hv[k] * ih, z = xv[k] + av[k] * (hn - xv[k]);
             const float gz = gv[k] * iz - z * cz;
-            if (i < n) {
-                dx[o + i] = gz * (1.f - av[k]);
-                da[k] = gz * (hn - xv[k]);
-            }
-            gv[k] = gz * av[k];   // gv becomes α ⊙ gz, the gradient of N(h)
+            da[k] = col<P>(lane, k) < n ? gz * (hn - xv[k]) : 0.f;
+            xv[k] = gz * (1.f - av[k]);   // xv becomes dx
+            gv[k] = gz * av[k];           // gv becomes α ⊙ gz, the gradient of N(h)
             s += hv[k] * gv[k];
         }
+        store_row<P>(dx + o, lane, n, xv);
         const float hg = warp_sum(s);
         const float ch = nh > 0 ? hg / (nh * (nh + eps) * (nh + eps)) : 0.f;
 #pragma unroll
-        for (int k = 0; k < V; ++k) {
-            const int64_t i = lane + kLanes * k;
-            if (i < n) dh[o + i] = io::st(gv[k] * ih - hv[k] * ch);
-        }
+        for (int k = 0; k < V; ++k) hv[k] = gv[k] * ih - hv[k] * ch;   // hv becomes dh
+        store_row<P>(dh + o, lane, n, hv);
     }
-    block_column_sums<V>(part, n, dalpha_part, [&](int k) { return da[k]; });
+    block_column_sums<V, P>(part, n, dalpha_part, [&](int k) { return da[k]; });
 }
 
 // The mean and rstd of a row held as v (0 past the row's end), two passes over the registers.
-template <int V>
+template <int V, int P = 1>
 __device__ __forceinline__ void row_stats(const float (&v)[V], int lane, int64_t n, float eps, float& m, float& rs) {
     float sum = 0;
 #pragma unroll
@@ -179,7 +199,7 @@ __device__ __forceinline__ void row_stats(const float (&v)[V], int lane, int64_t
     float q = 0;   // no cancellation
 #pragma unroll
     for (int k = 0; k < V; ++k) {
-        if (lane + kLanes * k < n) q += (v[k] - m) * (v[k] - m);
+        if (col<P>(lane, k) < n) q += (v[k] - m) * (v[k] - m);
     }
     rs = 1.f / sqrtf(warp_sum(q) / static_cast<float>(n) + eps);
 }
@@ -187,7 +207,10 @@ __device__ __forceinline__ void row_stats(const float (&v)[V], int lane, int64_t
 // s = a·(λ ⊙ x) + b·f and y = LayerNorm(s)·γ + β; each row's mean and rstd. With
 // bl, f is the branch's LayerNorm of its input first (its statistics into bl).
 // With y_copy, y again in f's type (bf16 under autocast) for the next linear layer.
-template <int V, class F, class Y>
+// P: a lane's elements in packs of P neighbours, each pack one access (4: 16 bytes of a float
+// row, 8 of a bf16 one, where a warp's 32 two-byte loads moved 64 bytes an instruction; the
+// profile of lease 3 had these kernels at ~55 % of the H100's bandwidth), or 1.
+template <int V, class F, class Y, int P = 1>
 __global__ void res_ln_forward(const float* __restrict__ x, const F* __restrict__ f, const float* __restrict__ lam,
                                float a, float b_host, const float* __restrict__ b_dev, const float* __restrict__ gamma,
                                const float* __restrict__ beta, float eps, float* __restrict__ s, Y* __restrict__ y,
@@ -198,44 +221,40 @@ __global__ void res_ln_forward(const float* __restrict__ x, const F* __restrict_
     if (!warp_row(rows, row, lane)) return;
     const float b = b_dev ? *b_dev : b_host;
     const int64_t o = row * n;
-    float sv[V];   // f, then s
-#pragma unroll
-    for (int k = 0; k < V; ++k) {
-        const int64_t i = lane + kLanes * k;
-        sv[k] = i < n ? kernel_bodies::Io<F>::ld(f[o + i]) : 0.f;
-    }
+    float sv[V], w[V];   // sv: f, then s; w: the parameters of the moment
+    load_row<P>(f + o, lane, n, sv);
     if (bl.gamma) {
         float fm, fr;
-        row_stats(sv, lane, n, bl.eps, fm, fr);
+        row_stats<V, P>(sv, lane, n, bl.eps, fm, fr);
+        load_row<P>(bl.gamma, lane, n, w);
 #pragma unroll
-        for (int k = 0; k < V; ++k) {
-            const int64_t i = lane + kLanes * k;
-            if (i < n) sv[k] = (sv[k] - fm) * fr * bl.gamma[i] + bl.beta[i];
-        }
+        for (int k = 0; k < V; ++k) sv[k] = (sv[k] - fm) * fr * w[k];
+        load_row<P>(bl.beta, lane, n, w);
+#pragma unroll
+        for (int k = 0; k < V; ++k) sv[k] += w[k];
         if (lane == 0) bl.mean[row] = fm, bl.rstd[row] = fr;
     }
+    {
+        float xv[V];
+        load_row<P>(x + o, lane, n, xv);
+        if (lam) load_row<P>(lam, lane, n, w);
 #pragma unroll
-    for (int k = 0; k < V; ++k) {
-        const int64_t i = lane + kLanes * k;
-        if (i < n) {
-            const float ax = a * x[o + i];
-            sv[k] = (lam ? ax * lam[i] : ax) + b * sv[k];
-        } else {
-            sv[k] = 0.f;
+        for (int k = 0; k < V; ++k) {
+            const float ax = a * xv[k];
+            sv[k] = col<P>(lane, k) < n ? (lam ? ax * w[k] : ax) + b * sv[k] : 0.f;
         }
     }
     float m, rs;
-    row_stats(sv, lane, n, eps, m, rs);
+    row_stats<V, P>(sv, lane, n, eps, m, rs);
+    store_row<P>(s + o, lane, n, sv);
+    load_row<P>(gamma, lane, n, w);
 #pragma unroll
-    for (int k = 0; k < V; ++k) {
-        const int64_t i = lane + kLanes * k;
-        if (i < n) {
-            s[o + i] = sv[k];
-            const Y v = kernel_bodies::Io<Y>::st((sv[k] - m) * rs * gamma[i] + beta[i]);
-            y[o + i] = v;
-            if (y_copy) y_copy[o + i] = kernel_bodies::Io<F>::st(kernel_bodies::Io<Y>::ld(v));
-        }
-    }
+    for (int k = 0; k < V; ++k) sv[k] = (sv[k] - m) * rs * w[k];
+    load_row<P>(beta, lane, n, w);
+#pragma unroll
+    for (int k = 0; k < V; ++k) sv[k] = kernel_bodies::Io<Y>::ld(kernel_bodies::Io<Y>::st(sv[k] + w[k]));   // y as stored
+    store_row<P>(y + o, lane, n, sv);
+    if (y_copy) store_row<P>(y_copy + o, lane, n, sv);
     if (lane == 0) mean[row] = m, rstd[row] = rs;
 }
 
@@ -247,7 +266,7 @@ __global__ void res_ln_forward(const float* __restrict__ x, const F* __restrict_
 // dβ_f (Σ b·ds) go into pgf, pbf the same way. With pfb, the column sums of df as stored
 // (the gradient of the branch's output, whose linear layer left its bias's gradient here:
 // linear_bias.cpp) go into pfb the same way.
-template <int V, class F, class Y>
+template <int V, class F, class Y, int P = 1>
 __global__ void res_ln_backward(const float* __restrict__ s, const float* __restrict__ gamma, const Y* __restrict__ gy,
                                 const float* __restrict__ gs, const float* __restrict__ lam, const float* __restrict__ x,
                                 float a, float b_host, const float* __restrict__ b_dev, const float* __restrict__ mean,
@@ -262,67 +281,69 @@ __global__ void res_ln_backward(const float* __restrict__ s, const float* __rest
     int lane;
     const bool active = warp_row(rows, row, lane);   // a warp past the last row gives zeros to the sums
     const float b = b_dev ? *b_dev : b_host;
-    const int64_t o = active ? row * n : 0;
+    const int64_t o = active ? row * n : 0, nn = active ? n : 0;   // past the last row: no element loaded or stored
     const float m = active ? mean[row] : 0.f, rs = active ? rstd[row] : 0.f;
-    auto in = [&](int k) { return active && lane + kLanes * k < n; };
-    float xh[V], gv[V];   // ŝ = (s − mean)·rstd and gy; gv becomes ds
+    auto in = [&](int k) { return col<P>(lane, k) < nn; };
+    float xh[V], gv[V], w[V];   // ŝ = (s − mean)·rstd; gy, which becomes ds; w: what is read or written next
+    load_row<P>(s + o, lane, nn, xh);
 #pragma unroll
-    for (int k = 0; k < V; ++k) {
-        const int64_t i = lane + kLanes * k;
-        xh[k] = in(k) ? (s[o + i] - m) * rs : 0.f;
-        gv[k] = in(k) ? kernel_bodies::Io<Y>::ld(gy[o + i]) : 0.f;
-    }
+    for (int k = 0; k < V; ++k) xh[k] = in(k) ? (xh[k] - m) * rs : 0.f;
+    load_row<P>(gy + o, lane, nn, gv);
+    load_row<P>(gamma, lane, nn, w);
     float sg = 0, sgx = 0;   // Σĝ, Σĝŝ with ĝ = gy·γ
 #pragma unroll
     for (int k = 0; k < V; ++k) {
-        const float gh = in(k) ? gv[k] * gamma[lane + kLanes * k] : 0.f;
+        const float gh = gv[k] * w[k];
         sg += gh, sgx += gh * xh[k];
     }
     sg = warp_sum(sg);
     sgx = warp_sum(sgx);
-    block_column_sums<V>(part, n, pg, [&](int k) { return gv[k] * xh[k]; });
-    block_column_sums<V>(part, n, pb, [&](int k) { return gv[k]; });
+    block_column_sums<V, P>(part, n, pg, [&](int k) { return gv[k] * xh[k]; });
+    block_column_sums<V, P>(part, n, pb, [&](int k) { return gv[k]; });
     const float mg = sg / static_cast<float>(n), mgx = sgx / static_cast<float>(n);
 #pragma unroll
-    for (int k = 0; k < V; ++k) {
-        const int64_t i = lane + kLanes * k;
-        if (in(k)) {
-            float ds = rs * (gv[k] * gamma[i] - mg - xh[k] * mgx);
-            if (gs) ds += gs[o + i];
-            dx[o + i] = lam ? a * lam[i] * ds : a * ds;
-            if (!bl.gamma) df[o + i] = kernel_bodies::Io<F>::st(b * ds);
-            gv[k] = ds;
-        } else {
-            gv[k] = 0.f;
-        }
+    for (int k = 0; k < V; ++k) gv[k] = in(k) ? rs * (gv[k] * w[k] - mg - xh[k] * mgx) : 0.f;
+    if (gs) {
+        load_row<P>(gs + o, lane, nn, w);
+#pragma unroll
+        for (int k = 0; k < V; ++k) gv[k] += w[k];
+    }
+    if (lam) load_row<P>(lam, lane, nn, w);
+#pragma unroll
+    for (int k = 0; k < V; ++k) w[k] = lam ? a * w[k] * gv[k] : a * gv[k];
+    store_row<P>(dx + o, lane, nn, w);
+    if (!bl.gamma) {
+#pragma unroll
+        for (int k = 0; k < V; ++k) w[k] = io_f::ld(io_f::st(b * gv[k]));   // df as stored
+        store_row<P>(df + o, lane, nn, w);
+        if (pfb) block_column_sums<V, P>(part, n, pfb, [&](int k) { return w[k]; });
     }
     if (active && lane == 0) sg_rows[row] = sg, sgx_rows[row] = sgx;
-    if (lam) block_column_sums<V>(part, n, pl, [&](int k) { return in(k) ? a * x[o + lane + kLanes * k] * gv[k] : 0.f; });
-    if (!bl.gamma) {
-        if (pfb) block_column_sums<V>(part, n, pfb, [&](int k) { return in(k) ? io_f::ld(io_f::st(b * gv[k])) : 0.f; });
-        return;
+    if (lam) {
+        load_row<P>(x + o, lane, nn, w);
+        block_column_sums<V, P>(part, n, pl, [&](int k) { return a * w[k] * gv[k]; });
     }
+    if (!bl.gamma) return;
     // Back through the branch's LayerNorm: df = rstd_f·(ĝ − Σĝ/n − f̂·Σĝf̂/n), ĝ = b·ds·γ_f, f̂ its normalised input.
     const float fm = active ? bl.mean[row] : 0.f, fr = active ? bl.rstd[row] : 0.f;
+    load_row<P>(f + o, lane, nn, xh);
 #pragma unroll
-    for (int k = 0; k < V; ++k) xh[k] = in(k) ? (kernel_bodies::Io<F>::ld(f[o + lane + kLanes * k]) - fm) * fr : 0.f;
-    block_column_sums<V>(part, n, pgf, [&](int k) { return b * gv[k] * xh[k]; });
-    block_column_sums<V>(part, n, pbf, [&](int k) { return b * gv[k]; });
+    for (int k = 0; k < V; ++k) xh[k] = in(k) ? (xh[k] - fm) * fr : 0.f;
+    block_column_sums<V, P>(part, n, pgf, [&](int k) { return b * gv[k] * xh[k]; });
+    block_column_sums<V, P>(part, n, pbf, [&](int k) { return b * gv[k]; });
+    load_row<P>(bl.gamma, lane, nn, w);
     float s1 = 0, s2 = 0;
 #pragma unroll
     for (int k = 0; k < V; ++k) {
-        gv[k] = in(k) ? b * gv[k] * bl.gamma[lane + kLanes * k] : 0.f;   // gv becomes ĝ
+        gv[k] = b * gv[k] * w[k];   // gv becomes ĝ
         s1 += gv[k];
         s2 += gv[k] * xh[k];
     }
     const float m1 = warp_sum(s1) / static_cast<float>(n), m2 = warp_sum(s2) / static_cast<float>(n);
 #pragma unroll
-    for (int k = 0; k < V; ++k) {
-        const F v = io_f::st(fr * (gv[k] - m1 - xh[k] * m2));
-        if (in(k)) df[o + lane + kLanes * k] = v;
-        gv[k] = in(k) ? io_f::ld(v) : 0.f;   // gv becomes df as stored
-    }
-    if (pfb) block_column_sums<V>(part, n, pfb, [&](int k) { return gv[k]; });
+    for (int k = 0; k < V; ++k) w[k] = in(k) ? io_f::ld(io_f::st(fr * (gv[k] - m1 - xh[k] * m2))) : 0.f;   // df as stored
+    store_row<P>(df + o, lane, nn, w);
+    if (pfb) block_column_sums<V, P>(part, n, pfb, [&](int k) { return w[k]; });
 }
 
 // Calls fn with std::integral_constant<int, V> for the fewest floats a lane that hold a row
