@@ -264,6 +264,7 @@ auto launch(dim3 grid, dim3 block, Kernel kernel) {
 #define __device__
 #define __host__
 #define __forceinline__ inline
+#define __launch_bounds__(...)   // registers a thread: nothing to bound on the CPU
 #define __shared__ static
 #define threadIdx (::normlab::simt::here.thread)
 #define blockIdx (::normlab::simt::here.block)

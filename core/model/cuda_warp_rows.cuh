@@ -124,6 +124,15 @@ __global__ void update_forward(const float* __restrict__ x, const H* __restrict_
 // summed a row of n for every row (a write and a read of 4·n bytes a row, ~3 ms of nGPT's step on
 // the H100 at GPT-2 small's shape).
 constexpr int kWarps = 256 / kLanes;   // warps a block (cuda_kernels.cu launches 256 threads)
+// The blocks of the backward kernels an SM must hold at once (__launch_bounds__): two up to
+// 24 floats a lane (d 768), so at most 128 registers a thread. Left to itself, ptxas gave
+// the residual kernel's backward 128–154 registers (Post-LN's, bf16 f and float32 y: 154)
+// and nGPT's update's 141–165 at d 768 on sm_90, so that 65,536 registers held one block of
+// 256 threads an SM: 8 warps, few loads in flight (lease 3's profile had these kernels at
+// ~55 % of the H100's bandwidth). With the bound: 128 registers, no spills for the residual
+// kernel, 52–56 bytes a thread for the update's (ptxas -v). Wider rows keep one block.
+template <int V>
+constexpr int kBlocksAnSm = V <= 24 ? 2 : 1;
 // The blocks' groups of kWarps rows whose column sums block_column_sums writes, a row each.
 inline int64_t row_groups(int64_t rows) { return (rows + kWarps - 1) / kWarps; }
 
@@ -146,7 +155,7 @@ __device__ __forceinline__ void block_column_sums(float (&part)[kWarps][V * kLan
     __syncthreads();   // part is written again by the next sum
 }
 template <int V, class H, int P = 1>
-__global__ void update_backward(const float* __restrict__ x, const H* __restrict__ h, const float* __restrict__ alpha,
+__global__ void __launch_bounds__(256, kBlocksAnSm<V>) update_backward(const float* __restrict__ x, const H* __restrict__ h, const float* __restrict__ alpha,
                                 const float* __restrict__ rh, const float* __restrict__ rz,
                                 const float* __restrict__ gy, float eps, float* __restrict__ dx, H* __restrict__ dh,
                                 float* __restrict__ dalpha_part, int64_t rows, int64_t n) {
@@ -267,7 +276,7 @@ __global__ void res_ln_forward(const float* __restrict__ x, const F* __restrict_
 // (the gradient of the branch's output, whose linear layer left its bias's gradient here:
 // linear_bias.cpp) go into pfb the same way.
 template <int V, class F, class Y, int P = 1>
-__global__ void res_ln_backward(const float* __restrict__ s, const float* __restrict__ gamma, const Y* __restrict__ gy,
+__global__ void __launch_bounds__(256, kBlocksAnSm<V>) res_ln_backward(const float* __restrict__ s, const float* __restrict__ gamma, const Y* __restrict__ gy,
                                 const float* __restrict__ gs, const float* __restrict__ lam, const float* __restrict__ x,
                                 float a, float b_host, const float* __restrict__ b_dev, const float* __restrict__ mean,
                                 const float* __restrict__ rstd, float* __restrict__ dx, F* __restrict__ df,
