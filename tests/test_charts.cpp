@@ -266,6 +266,44 @@ private Q_SLOTS:
         }
     }
 
+    void smallAndLargeValuesKeepZeroAsZero() {
+        // A learning rate that peaks at 3·10⁻⁴: one printf format for every label of a
+        // QValueAxis wrote "0e+00 1e-04 2e-04 3e-04". Zero reads as zero, the others
+        // in units of one power of ten, and each label says the value of its tick.
+        const auto value_of = [](const QString& l) {
+            const int at = l.indexOf(QString::fromUtf8("×10"));
+            if (at < 0) return l.toDouble();
+            const QString digits = QString::fromUtf8("⁰¹²³⁴⁵⁶⁷⁸⁹");
+            int sign = 1, n = 0;
+            for (QChar ch : l.mid(at + 3)) {
+                if (ch == QChar(0x207B)) sign = -1;
+                else n = 10 * n + static_cast<int>(digits.indexOf(ch));
+            }
+            return l.left(at).toDouble() * std::pow(10.0, sign * n);
+        };
+        for (double peak : {3e-4, 2.5e-6, 4e7}) {
+            LineChart c;
+            c.resize(640, 420);
+            std::vector<double> x, y;
+            for (int i = 0; i <= 100; ++i) x.push_back(i), y.push_back(peak * std::min(1.0, i / 20.0));
+            c.setAxisTitles("step", "lr");
+            c.setCurves({Curve{"lr", Qt::blue, x, y}});
+            c.show();
+            for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+            const QStringList labels = c.yTickLabels();
+            const QString all = QString("peak %1: %2").arg(peak).arg(labels.join(" "));
+            QVERIFY2(labels.size() >= 3, qPrintable(all));
+            QCOMPARE(value_of(labels.first()), 0.0);
+            QVERIFY2(!labels.first().contains(QString::fromUtf8("×")), qPrintable(all));
+            const double step = value_of(labels[1]);
+            for (int i = 0; i < labels.size(); ++i) {
+                QVERIFY2(!labels[i].contains('e'), qPrintable(all));
+                QVERIFY2(std::abs(value_of(labels[i]) - i * step) < 1e-6 * step, qPrintable(all));
+            }
+            QVERIFY2(value_of(labels.last()) <= peak * 1.05 && value_of(labels.last()) >= peak * 0.5, qPrintable(all));
+        }
+    }
+
     void longAxisTitlesAreElidedInTheMiddle() {
         LineChart c;
         c.resize(360, 240);

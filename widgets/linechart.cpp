@@ -55,8 +55,8 @@ LineChart::LineChart(QWidget* parent) : QWidget(parent) {
         const QSizeF a = chart_->plotArea().size();
         if (std::abs(a.width() - ticked_area_.width()) < 24 && std::abs(a.height() - ticked_area_.height()) < 24) return;
         ticked_area_ = a;
-        if (x_lin_ && !log_x_) updateLinearTicks(static_cast<QValueAxis*>(x_lin_), x_integer_);
-        if (y_lin_ && !log_y_) updateLinearTicks(static_cast<QValueAxis*>(y_lin_), false);
+        if (x_lin_ && !log_x_) updateLinearTicks(x_lin_, x_integer_);
+        if (y_lin_ && !log_y_) updateLinearTicks(y_lin_, false);
     });
     footer_ = new QLabel(this);
     footer_->setObjectName("chartFooter");
@@ -168,12 +168,15 @@ void LineChart::rebuildSeries() {
     nonfinite_ = nullptr;
     // Axes are made once and never removed: Qt Charts 6.4 leaves a removed axis drawn in the scene.
     if (!x_lin_) {
-        auto* x = new QValueAxis();
-        x->setLabelFormat("%g");
+        // Linear axes are category axes too, their ticks and labels placed by
+        // hand (updateLinearTicks): a QValueAxis prints every label through one
+        // printf format, which wrote zero as "0e+00" beside 1e-04.
+        auto* x = new QCategoryAxis();
+        x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
         auto* lx = new QCategoryAxis();   // log x, labelled like log y
         lx->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-        auto* vy = new QValueAxis();
-        vy->setLabelFormat("%g");
+        auto* vy = new QCategoryAxis();
+        vy->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
         // Log y: the curves are drawn in log10 space on a linear axis whose
         // labels are placed by hand (axis_ticks.h): QLogValueAxis labels
         // powers of ten only, so a range under a decade had no labels at all.
@@ -332,25 +335,18 @@ void LineChart::fitRanges() {
         if (nonnegative) y0 = std::max(y0, 0.0);   // norms, losses, rates: no axis below zero
     }
     // Ranges tight to the data (x exactly, y with a 5% margin), ticks at 1-2-5
-    // steps on them (updateLinearTicks): QValueAxis::applyNiceNumbers widened
-    // the range to its own tick grid, drawing 120 steps on 0–200.
-    // Qt lays an axis out on its range change before any slot of ours runs:
-    // an old tick interval over a new, much wider range would make millions of
-    // ticks. So: fixed ticks while the range moves, the 1-2-5 ones after.
-    auto* xa = static_cast<QValueAxis*>(x_lin_);
-    auto* yl = static_cast<QValueAxis*>(y_lin_);
-    xa->setTickType(QValueAxis::TicksFixed);
-    yl->setTickType(QValueAxis::TicksFixed);
+    // steps on them (updateLinearTicks), once both ranges are in place:
+    // QValueAxis::applyNiceNumbers widened the range to its own tick grid,
+    // drawing 120 steps on 0–200.
     setting_range_ = true;
-    if (log_x_) x_axis_->setRange(x0, x1);
-    else xa->setRange(x0, x1);
+    x_axis_->setRange(x0, x1);
     if (log_y_) y_axis_->setRange(std::log10(y0), std::log10(y1));
-    else yl->setRange(y0, y1);
+    else y_axis_->setRange(y0, y1);
     setting_range_ = false;
     if (log_x_) updateLogLabels(x_log_);
-    else updateLinearTicks(xa, x_integer_);
+    else updateLinearTicks(x_lin_, x_integer_);
     if (log_y_) updateLogLabels(y_log_);
-    else updateLinearTicks(static_cast<QValueAxis*>(y_lin_), false);
+    else updateLinearTicks(y_lin_, false);
 }
 
 void LineChart::scheduleRedraw() {

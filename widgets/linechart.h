@@ -167,7 +167,7 @@ private:
     bool updating_labels_ = false;
     void updateLogLabels(QAbstractAxis* axis);
     bool x_integer_ = false;   // every x is a whole number (steps, layers): no ticks between them
-    void updateLinearTicks(QValueAxis* axis, bool integer);
+    void updateLinearTicks(QAbstractAxis* axis, bool integer);
     void applyAxisTitles();
     bool applying_titles_ = false;
     // linechart_readout.cpp

@@ -66,11 +66,28 @@ void LineChart::applyAxisTitles() {
 
 // Ticks at 1, 2, 2.5 or 5 × 10^k on multiples of the step
 // (core/print_ticks.h), as many as the axis has room for (3 at least), for
-// its current range (also after a zoom), every label with the same decimals
-// or all in one exponent notation: fixed tick counts gave 0.955/0.985/1.014
-// and 4.45245, a low learning-rate chart only "0.002095" and "5e-06".
-void LineChart::updateLinearTicks(QValueAxis* ax, bool integer) {
+// its current range (also after a zoom), every label with the same decimals:
+// fixed tick counts gave 0.955/0.985/1.014 and 4.45245, a low learning-rate
+// chart only "0.002095" and "5e-06". Placed by hand on a category axis, as
+// on the log axes: a QValueAxis labels every tick through one printf format,
+// so a learning rate of 3·10⁻⁴ read "0e+00 1e-04 2e-04 3e-04"; now "0
+// 1×10⁻⁴ 2×10⁻⁴ 3×10⁻⁴", zero as zero.
+namespace {
+QStringList tick_texts(const PrintTicks& t) {
+    QStringList out;
+    for (size_t i = 0; i < t.labels.size(); ++i) {
+        QString l = QString::fromStdString(t.labels[i]);
+        if (!t.factor.empty() && t.values[i] != 0) l += QString::fromStdString(t.factor);
+        out << l;
+    }
+    return out;
+}
+}  // namespace
+
+void LineChart::updateLinearTicks(QAbstractAxis* axis, bool integer) {
     if (setting_range_) return;   // fitRanges sets them once both ranges are in place
+    auto* ax = static_cast<QCategoryAxis*>(axis);
+    if (ax->property("normlab_labelling").toBool()) return;
     const QRectF area = chart_->plotArea();
     const bool vertical = ax->orientation() == Qt::Vertical;
     const double room = vertical ? area.height() : area.width();
@@ -79,35 +96,35 @@ void LineChart::updateLinearTicks(QValueAxis* ax, bool integer) {
     const double row = std::max(28.0, 1.6 * fm.height());
     int most = room < 40 ? 6 : std::clamp(static_cast<int>(room / (vertical ? row : 64.0)) + 1, 3, 8);
     PrintTicks t = print_ticks(ax->min(), ax->max(), false, std::min(5, most), std::min(3, most), most, integer);
-    // the labels' notation: the decimals print_ticks chose, or an exponent for every label when it needed a factor
-    const auto notation = [](const PrintTicks& p) {
-        const std::string& l = p.labels.back();
-        const size_t dot = l.find('.');
-        const int decimals = dot == std::string::npos ? 0 : static_cast<int>(l.size() - dot - 1);
-        return p.factor.empty() ? QString("%.%1f").arg(decimals) : QString("%.%1e").arg(decimals);
-    };
     if (!vertical && t.values.size() >= 2 && room >= 40) {
         // Qt elides a label wider than its share of the axis ("2…"): as many as their widest fits, drawn in this font
-        const QByteArray f = notation(t).toUtf8();
         double widest = 0;
-        for (double v : t.values) widest = std::max(widest, fm.horizontalAdvance(QString::asprintf(f.constData(), v)));
+        for (const QString& l : tick_texts(t)) widest = std::max(widest, fm.horizontalAdvance(l));
         const int fit = std::max(2, static_cast<int>(room / (widest + 12.0)) + 1);
         if (fit < static_cast<int>(t.values.size())) {
             most = fit;
             t = print_ticks(ax->min(), ax->max(), false, std::min(5, most), std::min(3, most), most, integer);
         }
     }
-    if (t.values.size() < 2) {
-        ax->setTickType(QValueAxis::TicksFixed);
-        ax->setTickCount(2);
-        return;
+    if (t.values.size() < 2 && ax->max() > ax->min()) t = label_ticks({ax->min(), ax->max()}, false);
+    const QStringList texts = tick_texts(t);
+    // Just below the range's start, so a tick exactly at it (0 on a loss axis) is labelled.
+    const double span = std::max(1e-300, ax->max() - ax->min());
+    const double start = ax->min() - 1e-9 * span;
+    bool same = ax->categoriesLabels() == texts && std::abs(ax->startValue() - start) <= 1e-12 * span;
+    for (int i = 0; same && i < texts.size(); ++i) same = ax->endValue(texts[i]) == t.values[i];
+    if (same) return;
+    ax->setProperty("normlab_labelling", true);
+    // every category goes, whatever its label (two with the same label left one behind)
+    while (!ax->categoriesLabels().isEmpty()) ax->remove(ax->categoriesLabels().constFirst());
+    ax->setStartValue(start);
+    double last = start;
+    for (int i = 0; i < texts.size(); ++i) {
+        if (t.values[i] <= last) continue;
+        ax->append(texts[i], t.values[i]);
+        last = t.values[i];
     }
-    const QString format = notation(t);
-    if (ax->labelFormat() != format) ax->setLabelFormat(format);
-    if (ax->tickType() == QValueAxis::TicksDynamic && ax->tickAnchor() == t.values[0] && ax->tickInterval() == t.values[1] - t.values[0]) return;
-    ax->setTickType(QValueAxis::TicksDynamic);
-    ax->setTickAnchor(t.values[0]);
-    ax->setTickInterval(t.values[1] - t.values[0]);
+    ax->setProperty("normlab_labelling", false);
 }
 
 // Labels of a log axis (x or y) for its current range (also after a zoom):
@@ -139,31 +156,12 @@ void LineChart::updateLogLabels(QAbstractAxis* axis) {
     updating_labels_ = false;
 }
 
-namespace {
-QStringList linear_labels(const QValueAxis* ax) {
-    std::vector<double> t;
-    if (ax->tickType() == QValueAxis::TicksDynamic && ax->tickInterval() > 0) {
-        const double step = ax->tickInterval(), first = ax->tickAnchor() + std::ceil((ax->min() - ax->tickAnchor()) / step - 1e-9) * step;
-        for (double v = first; v <= ax->max() + 1e-9 * step; v += step) t.push_back(std::abs(v) < 1e-12 * step ? 0 : v);
-    } else {
-        const int n = ax->tickCount();
-        for (int i = 0; i < n; ++i) t.push_back(ax->min() + i * (ax->max() - ax->min()) / std::max(1, n - 1));
-    }
-    QStringList out;
-    const QByteArray format = ax->labelFormat().toUtf8();
-    for (double v : t) out << QString::asprintf(format.constData(), v);
-    return out;
-}
-}  // namespace
-
 QStringList LineChart::yTickLabels() const {
-    if (log_y_) return static_cast<QCategoryAxis*>(y_log_)->categoriesLabels();
-    return linear_labels(static_cast<QValueAxis*>(y_lin_));
+    return static_cast<QCategoryAxis*>(log_y_ ? y_log_ : y_lin_)->categoriesLabels();
 }
 
 QStringList LineChart::xTickLabels() const {
-    if (log_x_) return static_cast<QCategoryAxis*>(x_log_)->categoriesLabels();
-    return linear_labels(static_cast<QValueAxis*>(x_lin_));
+    return static_cast<QCategoryAxis*>(log_x_ ? x_log_ : x_lin_)->categoriesLabels();
 }
 
 QString LineChart::axisTitleShown(Qt::Orientation o) const {
