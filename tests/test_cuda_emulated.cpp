@@ -339,7 +339,9 @@ private Q_SLOTS:
     // two columns a thread) for rows of one vector a thread, of a part of one,
     // of three with the last partly past the row (2,056), GPT-2 small's d_ff
     // and 4,096; the bodies' kernels (a block a row, an element an access) where
-    // n is not a multiple of 8 or is past 4,096.
+    // n is not a multiple of 8 or is past 4,096. With FC1's bias, the column kernel's Σ dh
+    // (dh recomputed from the row's two sums the row kernel keeps) where the row kernel runs,
+    // nothing where it does not; dh, dγ and dβ the same either way.
     void geluLayerNorm() {
         torch::manual_seed(25);
         struct Case {
@@ -367,6 +369,22 @@ private Q_SLOTS:
                 QVERIFY2(torch::allclose(dh.to(torch::kFloat), r.dh, bf16 ? 1e-2 : 1e-4, 1e-4), qPrintable(what + ": dh" + off(dh, r.dh)));
                 QVERIFY2(torch::allclose(pg.sum(0), r.dgamma, 1e-4, 1e-4), qPrintable(what + ": dγ" + off(pg.sum(0), r.dgamma)));
                 QVERIFY2(torch::allclose(pb.sum(0), r.dbeta, 1e-4, 1e-4), qPrintable(what + ": dβ" + off(pb.sum(0), r.dbeta)));
+                auto dh2 = nans({rows, n}, t), pg2 = nans({chunks, n}), pb2 = nans({chunks, n}), pd = nans({chunks, n});
+                auto row_m = nans({rows, 2});
+                const bool summed = ck::gelu_layer_norm_backward(ptr(h), fp(gamma), ptr(g), fp(mean), fp(rstd), ptr(dh2),
+                                                                 wp(pg2), wp(pb2), rows, n, bf16, nullptr, wp(pd), wp(row_m));
+                VERIFY_EMULATOR_QUIET(what + ", with the bias");
+                QCOMPARE(summed, n % 8 == 0 && n <= 4096);
+                QVERIFY2(torch::equal(dh2, dh), qPrintable(what + ": dh with the bias" + off(dh2, dh)));
+                QVERIFY2(torch::allclose(pg2, pg, 1e-5, 1e-6) && torch::allclose(pb2, pb, 1e-5, 1e-6), qPrintable(what + ": dγ, dβ with the bias"));
+                if (summed) {
+                    // against the float reference's Σ dh; bf16 h and g are the same inputs to both
+                    const auto want = r.dh.sum(0), got = pd.sum(0);
+                    const double tol = 1e-4 * (r.dh.abs().sum(0).max().item<double>() + 1);
+                    QVERIFY2((got - want).abs().max().item<double>() <= tol, qPrintable(what + ": Σ dh" + off(got, want)));
+                } else {
+                    QVERIFY2(torch::isnan(pd).all().item<bool>(), qPrintable(what + ": pd written without the row kernel"));
+                }
             }
     }
 

@@ -76,6 +76,41 @@ void check_heads(const torch::Device& dev, torch::ScalarType type, bool v_unused
     }
 }
 
+// NormFormer's FFN LN after a linear layer whose bias is in the GEMM without gradient and
+// summed by gelu_layer_norm (the CPU's fused kernel after with_bias_grad; on a GPU the
+// kernel's column pass), against the eager layer, GELU and LayerNorm: the output and the
+// gradients of x, W, b, γ, β.
+void check_gelu_ln(const torch::Device& dev, torch::ScalarType type, int64_t n, const QString& what) {
+    torch::manual_seed(43);
+    auto x = torch::randn({3, 37, 24}, dev).requires_grad_(true);
+    auto W = (0.3 * torch::randn({n, 24}, dev)).requires_grad_(true), b = (0.5 * torch::randn({n}, dev)).requires_grad_(true);
+    auto gamma = (1 + 0.2 * torch::randn({n}, dev)).requires_grad_(true), beta = (0.1 * torch::randn({n}, dev)).requires_grad_(true);
+    const auto g = torch::randn({3, 37, n}, dev);
+    auto grads = [&](bool after) {
+        AutocastScope autocast(type == torch::kBFloat16 ? "bf16" : "fp32", dev.is_cuda());
+        torch::Tensor y;
+        if (after) {
+            y = gelu_layer_norm(torch::linear(x, W, b.detach()), gamma, beta, 1e-5, b);
+            if (!y.defined()) return std::vector<torch::Tensor>{};
+        } else {
+            const auto a = torch::gelu(torch::linear(x, W, b));
+            y = torch::layer_norm(a.to(torch::kFloat), {n}, gamma, beta, 1e-5).to(a.scalar_type());
+        }
+        auto r = torch::autograd::grad({y}, {x, W, b, gamma, beta}, {g.to(y.scalar_type())});
+        r.insert(r.begin(), y.detach());
+        return r;
+    };
+    const auto want = grads(false), got = grads(true);
+    QVERIFY2(!got.empty(), qPrintable(what + ": gelu_layer_norm did not apply"));
+    const double rtol = type == torch::kFloat ? 1e-5 : 3e-2;
+    const char* names[] = {"y", "dx", "dW", "db", "dγ", "dβ"};
+    for (int i = 0; i < 6; ++i) {
+        const auto a = got[i].to(torch::kFloat).cpu(), e = want[i].to(torch::kFloat).cpu();
+        const double scale = e.abs().max().item<double>();
+        QVERIFY2((a - e).abs().max().item<double>() <= rtol * scale + 1e-6, qPrintable(what + ": " + names[i] + off(a, e)));
+    }
+}
+
 }  // namespace
 
 class TestLinearBias : public QObject {
@@ -87,6 +122,7 @@ private Q_SLOTS:
         for (int64_t n : {12, 13}) check_gelu(torch::kCPU, torch::kFloat, n, QString("GELU, n %1").arg(n));
         for (bool unused : {false, true})
             check_heads(torch::kCPU, torch::kFloat, unused, QString("heads%1").arg(unused ? ", v unused" : ""));
+        for (int64_t n : {16, 13}) check_gelu_ln(torch::kCPU, torch::kFloat, n, QString("GELU + LN, n %1").arg(n));
     }
 
     // Needs a GPU: NormLab's kernels, four columns an access (n 64; d_h 8) and one (n 13),
@@ -100,13 +136,15 @@ private Q_SLOTS:
             const QString t = type == torch::kFloat ? "fp32" : "bf16";
             for (int64_t n : {64, 13}) check_gelu(dev, type, n, QString("GELU, n %1, %2").arg(n).arg(t));
             for (bool unused : {false, true}) check_heads(dev, type, unused, QString("heads, %1%2").arg(t).arg(unused ? ", v unused" : ""));
+            // the row and column kernels (n a multiple of 8), and the bodies' kernels with dh summed after them (13)
+            for (int64_t n : {64, 13}) check_gelu_ln(dev, type, n, QString("GELU + LN, n %1, %2").arg(n).arg(t));
         }
         set_cuda_kernels(false);
     }
 
     // The model's plumbing, on the CPU (set_bias_grads_after_on_cpu): q/k/v's and FC1's biases
-    // detached in their GEMMs and summed by split_heads and GELU (FC1's not with NormFormer's FFN
-    // LN, whose own operation follows FC1), the output projection's and FC2's by the residual
+    // detached in their GEMMs and summed by split_heads and GELU (NormFormer's FC1 bias by its
+    // FFN LN where that is fused, by GELU here, with the fused kernels off), the output projection's and FC2's by the residual
     // add's kernel, here its contract in eager ops (set_residual_layer_norm_on_cpu), or, where
     // that does not run, with_bias_grad; one sum for each such bias, and the loss and every
     // gradient the eager model's. The fused CPU attention, which takes the packed projection
@@ -120,7 +158,7 @@ private Q_SLOTS:
             QTest::addRow("post_ln%s", how) << static_cast<int>(Scheme::PostLN) << 4;
             QTest::addRow("deepnorm%s", how) << static_cast<int>(Scheme::DeepNorm) << 4;
             QTest::addRow("branchnorm%s", how) << static_cast<int>(Scheme::BranchNorm) << 4;
-            QTest::addRow("normformer%s", how) << static_cast<int>(Scheme::NormFormer) << 3;
+            QTest::addRow("normformer%s", how) << static_cast<int>(Scheme::NormFormer) << 4;
             QTest::addRow("ngpt%s", how) << static_cast<int>(Scheme::NGPT) << 0;   // no biases
         }
     }

@@ -63,10 +63,7 @@ struct SplitHeadsFn : torch::autograd::Function<SplitHeadsFn> {
             }
             if (with_bias) dbias = dproj.view({-1, dproj.size(-1)}).sum(0, false, torch::kFloat);
         }
-        if (dbias.defined()) {
-            dbias = dbias.to(static_cast<torch::ScalarType>(ctx->saved_data["bias_dtype"].toInt()));
-            count_bias_grad();
-        }
+        if (dbias.defined()) dbias = bias_grad_of(dbias, ctx->saved_data["bias_dtype"].toInt());
         return {dproj, dbias, torch::Tensor()};
     }
 };

@@ -197,12 +197,19 @@ __global__ void gelu_ln_forward(const T* __restrict__ h, const float* __restrict
     if (threadIdx.x == 0) mean[blockIdx.x] = m, rstd[blockIdx.x] = rs;
 }
 
+// One element of dh (gelu_ln_backward), written once for the row kernel and the column kernel that recomputes it.
+__device__ __forceinline__ float gelu_ln_dh(float rs, float gh, float mg, float xh, float mgx, float d1) {
+    return rs * (gh - mg - xh * mgx) * d1;
+}
+
 // Its gradient dh, a block a row: dh = rstd·(ĝ − Σĝ/n − x̂·Σĝx̂/n)·GELU′(h), ĝ = g·γ,
-// x̂ = (GELU(h) − mean)·rstd; GELU and GELU′ from one erf.
+// x̂ = (GELU(h) − mean)·rstd; GELU and GELU′ from one erf. With row_m (2 floats a row):
+// the row's Σĝ/n and Σĝx̂/n kept there, from which the column kernel recomputes dh for
+// the column sums of FC1's bias gradient.
 template <int V, class T>
 __global__ void gelu_ln_backward(const T* __restrict__ h, const float* __restrict__ gamma, const T* __restrict__ g,
                                  const float* __restrict__ mean, const float* __restrict__ rstd, T* __restrict__ dh,
-                                 int64_t n) {
+                                 int64_t n, float* __restrict__ row_m) {
     __shared__ float shared[2 * kRowThreads / 32];
     const int64_t o = blockIdx.x * n;
     const float m = mean[blockIdx.x], rs = rstd[blockIdx.x];
@@ -228,37 +235,57 @@ __global__ void gelu_ln_backward(const T* __restrict__ h, const float* __restric
     }
     row_sum2(sg, sgx, shared);
     const float mg = sg / static_cast<float>(n), mgx = sgx / static_cast<float>(n);
+    if (row_m && threadIdx.x == 0) row_m[2 * blockIdx.x] = mg, row_m[2 * blockIdx.x + 1] = mgx;
 #pragma unroll
     for (int k = 0; k < V; ++k) {
         int64_t e;
         if (row_vector(k, n, e)) {
 #pragma unroll
-            for (int i = 0; i < kVec; ++i) gh[k][i] = rs * (gh[k][i] - mg - xh[k][i] * mgx) * d1[k][i];
+            for (int i = 0; i < kVec; ++i) gh[k][i] = gelu_ln_dh(rs, gh[k][i], mg, xh[k][i], mgx, d1[k][i]);
             store<kVec>(dh + o + e, gh[k]);
         }
     }
 }
 
 // dγ (Σ g·x̂) and dβ (Σ g) of a chunk of rows (blockIdx.y, kernel_bodies::row_chunks) for
-// two neighbouring columns a thread, into row blockIdx.y of pg and pb (n each).
+// two neighbouring columns a thread, into row blockIdx.y of pg and pb (n each). With pd
+// (and γ, and row_m from gelu_ln_backward): Σ dh as well, FC1's bias gradient, dh
+// recomputed as the row kernel computed it before its rounding to T, from the h and g read
+// here anyway, where autograd would read dh once more.
 template <class T>
 __global__ void gelu_ln_param_grad(const T* __restrict__ h, const T* __restrict__ g, const float* __restrict__ mean,
                                    const float* __restrict__ rstd, float* __restrict__ pg, float* __restrict__ pb,
-                                   int64_t rows, int64_t n) {
+                                   int64_t rows, int64_t n, const float* __restrict__ gamma,
+                                   const float* __restrict__ row_m, float* __restrict__ pd) {
     const int64_t j = 2 * (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x);
     if (j >= n) return;
     const int64_t r0 = blockIdx.y * kernel_bodies::rows_per_chunk(rows), r1 = kernel_bodies::chunk_end(blockIdx.y, rows);
-    float sgam[2] = {0.f, 0.f}, sbet[2] = {0.f, 0.f};
+    float sgam[2] = {0.f, 0.f}, sbet[2] = {0.f, 0.f}, sdh[2] = {0.f, 0.f}, gm[2] = {0.f, 0.f};
+    if (pd) load<2>(gamma + j, gm);
     for (int64_t r = r0; r < r1; ++r) {
         float x[2], gv[2];
         load<2>(h + r * n + j, x);
         load<2>(g + r * n + j, gv);
         const float m = mean[r], rs = rstd[r];
+        if (pd) {
+            const float mg = row_m[2 * r], mgx = row_m[2 * r + 1];
 #pragma unroll
-        for (int i = 0; i < 2; ++i) sgam[i] += gv[i] * (kernel_bodies::gelu(x[i]) - m) * rs, sbet[i] += gv[i];
+            for (int i = 0; i < 2; ++i) {
+                // as gelu_ln_backward: GELU and GELU′ from one erf
+                const float phi = 0.5f * (1.f + erff(x[i] * 0.70710678118654752f));
+                const float d1 = phi + x[i] * 0.39894228040143268f * expf(-0.5f * x[i] * x[i]);
+                const float xh = (x[i] * phi - m) * rs;
+                sgam[i] += gv[i] * xh, sbet[i] += gv[i];
+                sdh[i] += gelu_ln_dh(rs, gv[i] * gm[i], mg, xh, mgx, d1);
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < 2; ++i) sgam[i] += gv[i] * (kernel_bodies::gelu(x[i]) - m) * rs, sbet[i] += gv[i];
+        }
     }
     store<2>(pg + blockIdx.y * n + j, sgam);
     store<2>(pb + blockIdx.y * n + j, sbet);
+    if (pd) store<2>(pd + blockIdx.y * n + j, sdh);
 }
 
 // Calls fn with std::integral_constant<int, V> for the fewest vectors a thread that hold a

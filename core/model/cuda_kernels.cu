@@ -345,24 +345,31 @@ void gelu_layer_norm_forward(const void* h, const float* gamma, const float* bet
 
 int64_t gelu_layer_norm_chunks(int64_t rows, int64_t) { return kb::row_chunks(rows); }
 
-void gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, const float* mean, const float* rstd,
-                              void* dh, float* pg, float* pb, int64_t rows, int64_t n, bool bf16, void* stream) {
-    if (rows == 0 || n == 0) return;
+bool gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, const float* mean, const float* rstd,
+                              void* dh, float* pg, float* pb, int64_t rows, int64_t n, bool bf16, void* stream,
+                              float* pd, float* row_m) {
+    if (rows == 0 || n == 0) return false;
     const auto st = static_cast<cudaStream_t>(stream);
+    const bool sums = pd && row_m;
+    bool by_rows = false;
     by_storage(bf16, [&](auto tag) {
         using T = decltype(tag);
         const auto *hp = static_cast<const T*>(h), *gp = static_cast<const T*>(g);
         const auto dhp = static_cast<T*>(dh);
-        if (aligned(32, {h, g, dh, gamma, pg, pb}) && block_rows::by_vectors(n, [&](auto v) {
+        if (aligned(32, {h, g, dh, gamma, pg, pb, sums ? pd : nullptr}) && block_rows::by_vectors(n, [&](auto v) {
                 NORMLAB_LAUNCH(static_cast<unsigned>(rows), block_rows::kRowThreads, st,
-                               block_rows::gelu_ln_backward<decltype(v)::value, T>)(hp, gamma, gp, mean, rstd, dhp, n);
+                               block_rows::gelu_ln_backward<decltype(v)::value, T>)(hp, gamma, gp, mean, rstd, dhp, n,
+                                                                                     sums ? row_m : nullptr);
             })) {
-            NORMLAB_LAUNCH(pair_grid(rows, n), kThreads, st, block_rows::gelu_ln_param_grad<T>)(hp, gp, mean, rstd, pg, pb, rows, n);
+            NORMLAB_LAUNCH(pair_grid(rows, n), kThreads, st, block_rows::gelu_ln_param_grad<T>)(
+                hp, gp, mean, rstd, pg, pb, rows, n, gamma, sums ? row_m : nullptr, sums ? pd : nullptr);
+            by_rows = true;
             return;
         }
         NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, gelu_ln_backward_kernel)(hp, gamma, gp, mean, rstd, dhp, n);
         NORMLAB_LAUNCH(column_grid(rows, n), kThreads, st, gelu_ln_param_grad_kernel)(hp, gp, mean, rstd, pg, pb, rows, n);
     });
+    return sums && by_rows;
 }
 
 bool residual_branch_ln_fits(int64_t n) {

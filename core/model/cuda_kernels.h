@@ -64,8 +64,12 @@ void gelu_layer_norm_forward(const void* h, const float* gamma, const float* bet
                              float* rstd, int64_t rows, int64_t n, bool bf16, void* stream);
 // Its gradient: dh from g, and each chunk of rows' share of dγ, dβ in pg, pb
 // (gelu_layer_norm_chunks(rows, n) × n each; summed over chunks by the caller).
-void gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, const float* mean, const float* rstd,
-                              void* dh, float* pg, float* pb, int64_t rows, int64_t n, bool bf16, void* stream);
+// With pd (the same shape) and row_m (2·rows floats of scratch): each chunk's
+// share of Σ dh as well, FC1's bias gradient, where the row fits the row kernel
+// (true); false where it does not, pd untouched (the caller sums dh).
+bool gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, const float* mean, const float* rstd,
+                              void* dh, float* pg, float* pb, int64_t rows, int64_t n, bool bf16, void* stream,
+                              float* pd = nullptr, float* row_m = nullptr);
 int64_t gelu_layer_norm_chunks(int64_t rows, int64_t n);
 
 // The residual add and the LayerNorm after it: s = a·(λ ⊙ x) + b·f and

@@ -181,12 +181,14 @@ struct NgptQkFn : torch::autograd::Function<NgptQkFn> {
 };
 
 // NormFormer's FFN LN on the GELU output: one kernel forward (a block a row),
-// one backward (a block a chunk of rows, dγ and dβ among them; past 4,096 wide
-// a row kernel and a column kernel). Saves h and two floats a row; the GELU
-// output is recomputed, never stored.
+// a row kernel and a column kernel backward (dγ and dβ in the column kernel).
+// Saves h and two floats a row; the GELU output is recomputed, never stored.
+// With `bias` (not empty), FC1's bias that its GEMM added without gradient:
+// its gradient, Σ dh over the rows, from the column kernel too, or summed from
+// dh where the row does not fit the row kernel.
 struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& h_in, const torch::Tensor& gamma,
-                                 const torch::Tensor& beta, double eps) {
+                                 const torch::Tensor& beta, double eps, const torch::Tensor& bias) {
         const FunctionScope scope("normlab::gelu_layer_norm", h_in);
         const c10::cuda::CUDAGuard guard(h_in.device());
         const auto h = h_in.contiguous(), gc = gamma.contiguous(), bc = beta.contiguous();
@@ -199,6 +201,8 @@ struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
                                               stream());
         C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         ctx->save_for_backward({h, gc, mean, rstd});
+        ctx->saved_data["bias"] = bias.numel() > 0;
+        ctx->saved_data["bias_dtype"] = static_cast<int64_t>(bias.scalar_type());
         return {out};
     }
     static variable_list backward(AutogradContext* ctx, variable_list grads) {
@@ -207,15 +211,21 @@ struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
         const c10::cuda::CUDAGuard guard(h.device());
         const auto g = grads[0].to(h.scalar_type()).contiguous();
         const int64_t n = h.size(-1), rows = h.numel() / n;
+        const bool with_bias = ctx->saved_data["bias"].toBool() && ctx->needs_input_grad(4);
         auto dh = torch::empty_like(h);
-        auto partial = floats(h, {2, cuda_kernels::gelu_layer_norm_chunks(rows, n), n});
-        cuda_kernels::gelu_layer_norm_backward(h.data_ptr(), gamma.data_ptr<float>(), g.data_ptr(),
-                                               mean.data_ptr<float>(), rstd.data_ptr<float>(), dh.data_ptr(),
-                                               partial[0].data_ptr<float>(), partial[1].data_ptr<float>(), rows, n,
-                                               bf16(h), stream());
+        auto partial = floats(h, {with_bias ? 3 : 2, cuda_kernels::gelu_layer_norm_chunks(rows, n), n});
+        const auto row_m = with_bias ? floats(h, {rows, 2}) : torch::Tensor();
+        const bool summed = cuda_kernels::gelu_layer_norm_backward(
+            h.data_ptr(), gamma.data_ptr<float>(), g.data_ptr(), mean.data_ptr<float>(), rstd.data_ptr<float>(),
+            dh.data_ptr(), partial[0].data_ptr<float>(), partial[1].data_ptr<float>(), rows, n, bf16(h), stream(),
+            with_bias ? partial[2].data_ptr<float>() : nullptr, with_bias ? row_m.data_ptr<float>() : nullptr);
         C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         const auto sums = partial.sum(1);
-        return {dh, sums[0], sums[1], torch::Tensor()};
+        torch::Tensor dbias;
+        if (with_bias)
+            dbias = bias_grad_of(summed ? sums[2] : dh.view({rows, n}).sum(0, false, torch::kFloat),
+                                 ctx->saved_data["bias_dtype"].toInt());
+        return {dh, sums[0], sums[1], torch::Tensor(), dbias};
     }
 };
 
@@ -302,11 +312,9 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
         C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         const auto sums = partial.sum(1);
         torch::Tensor dbias;
-        if (f_bias) {
-            dbias = bias_in_kernel ? sums[i_bias] : df.view({rows, n}).sum(0, false, torch::kFloat);
-            dbias = dbias.to(static_cast<torch::ScalarType>(ctx->saved_data["f_bias_dtype"].toInt()));
-            count_bias_grad();
-        }
+        if (f_bias)
+            dbias = bias_grad_of(bias_in_kernel ? sums[i_bias] : df.view({rows, n}).sum(0, false, torch::kFloat),
+                                 ctx->saved_data["f_bias_dtype"].toInt());
         return {dx, df, scaled ? sums[2] : torch::Tensor(), sums[0], sums[1], torch::Tensor(),
                 branch_ln ? sums[3] : torch::Tensor(), branch_ln ? sums[4] : torch::Tensor(), dbias, torch::Tensor(),
                 torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor()};
@@ -354,8 +362,10 @@ bool gelu_layer_norm_applies(const torch::Tensor& h, const torch::Tensor& gamma,
 }
 
 torch::Tensor gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
-                              double eps) {
-    return GeluLayerNormFn::apply(h, gamma, beta, eps)[0];
+                              double eps, const torch::Tensor& bias) {
+    // Autograd functions take defined tensors: an absent bias travels as an empty one.
+    const bool bias_grad = bias.defined() && bias.requires_grad();
+    return GeluLayerNormFn::apply(h, gamma, beta, eps, bias_grad ? bias : floats(h, {0}))[0];
 }
 
 bool ngpt_qk_applies(const torch::Tensor& proj, int64_t H, const torch::Tensor& cos, const torch::Tensor& sin,

@@ -24,9 +24,11 @@ torch::Tensor swiglu(const torch::Tensor& h, const torch::Tensor& su, const torc
 
 // NormFormer's FFN LN: LayerNorm(GELU(h)) over the last dimension, gain γ and
 // bias β float32, h float32 or bfloat16 on a CUDA device; the result has h's type.
+// fc1_bias (undefined: none): the bias FC1's GEMM added to h without gradient,
+// which gets the column sums of h's gradient.
 bool gelu_layer_norm_applies(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta);
 torch::Tensor gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
-                              double eps);
+                              double eps, const torch::Tensor& fc1_bias = {});
 
 // nGPT's queries and keys from the packed projection proj (B, T, 3d) [q | k | v],
 // float32 or bfloat16 on a CUDA device: q' = RoPE(q) / (‖RoPE(q)‖ + eps) ⊙ s

@@ -404,13 +404,13 @@ torch::Tensor fused_swiglu(const torch::Tensor& h, const torch::Tensor& su, cons
 }
 
 torch::Tensor gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
-                              double eps) {
+                              double eps, const torch::Tensor& fc1_bias) {
 #ifdef NORMLAB_CUDA_KERNELS
     if (cuda_kernels_enabled() && cuda_ops::gelu_layer_norm_applies(h, gamma, beta))
-        return cuda_ops::gelu_layer_norm(h, gamma, beta, eps);
+        return cuda_ops::gelu_layer_norm(h, gamma, beta, eps, fc1_bias);
 #endif
     if (fused_kernels_enabled() && h.device().is_cpu() && h.scalar_type() == torch::kFloat)
-        return fused_gelu_layer_norm(h, gamma, beta, eps);
+        return fused_gelu_layer_norm(with_bias_grad(h, fc1_bias), gamma, beta, eps);
     return {};
 }
 

@@ -70,7 +70,9 @@ bool bias_grads_after(const torch::Tensor& x);
 void set_bias_grads_after_on_cpu(bool on);
 // How many bias gradients those operations have summed in this process (for the tests).
 int64_t bias_grads_summed();
-void count_bias_grad();
+// A bias's gradient from its gradient's column sums (float): in the bias's
+// type (a torch::ScalarType, as the autograd context saved it), counted.
+torch::Tensor bias_grad_of(const torch::Tensor& column_sums, int64_t bias_dtype);
 // GELU (the exact form) of h, the output of a linear layer that added `bias`
 // without gradient; bias gets the column sums of h's gradient. NormLab's
 // kernel on a GPU where it applies (cuda_ops::gelu_applies), eager ops elsewhere.
@@ -94,8 +96,11 @@ bool rope_queries_keys(const torch::Tensor& proj, int64_t n_heads, const torch::
 // fused kernel: NormLab's CUDA kernel where it is on and applies, the CPU's
 // for fp32 CPU tensors; undefined where neither does (the caller runs GELU and
 // its LayerNorm). fused_gelu_layer_norm is the CPU kernel, in one pass.
+// fc1_bias (undefined: none): the bias the linear layer before added to h
+// without gradient (bias_grads_after), given the column sums of h's gradient —
+// by the CUDA kernel's column pass, by with_bias_grad before the CPU's.
 torch::Tensor gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
-                              double eps);
+                              double eps, const torch::Tensor& fc1_bias = {});
 torch::Tensor fused_gelu_layer_norm(const torch::Tensor& h, const torch::Tensor& gamma, const torch::Tensor& beta,
                                     double eps);
 

@@ -230,9 +230,8 @@ MLPImpl::MLPImpl(const ModelConfig& c) : cfg(c) {
 
 torch::Tensor MLPImpl::forward(const torch::Tensor& x, ForwardCapture* cap, torch::Tensor* bias_left) {
     const ProfileScope scope("normlab::mlp");
-    // GELU without NormFormer's FFN LN after it: fc1's bias gradient summed by GELU's backward (linear_bias.cpp).
-    const bool gelu_bias = cfg.activation == Activation::GELU && fc1->bias.defined() &&
-                           !(ffn_norm && ffn_norm->kind == NormKind::LayerNorm) && bias_grads_after(x);
+    // fc1's bias gradient summed by GELU's backward (linear_bias.cpp), or by NormFormer's FFN LN after it.
+    const bool gelu_bias = cfg.activation == Activation::GELU && fc1->bias.defined() && bias_grads_after(x);
     auto h = gelu_bias ? torch::linear(x, fc1->weight, fc1->bias.detach())
                        : apply_linear(fc1, x);                             // (B, T, d_ff | 2·d_ff)
     torch::Tensor a;
@@ -246,7 +245,8 @@ torch::Tensor MLPImpl::forward(const torch::Tensor& x, ForwardCapture* cap, torc
         a = swiglu(h, su, sv);                                             // (B, T, d_ff)
     } else {
         if (cfg.activation == Activation::GELU && ffn_norm && ffn_norm->kind == NormKind::LayerNorm) {
-            a = gelu_layer_norm(h, ffn_norm->weight, ffn_norm->bias, ffn_norm->eps);   // NormFormer's FFN LN, fused
+            a = gelu_layer_norm(h, ffn_norm->weight, ffn_norm->bias, ffn_norm->eps,   // NormFormer's FFN LN, fused
+                                gelu_bias ? fc1->bias : torch::Tensor());
             normed = a.defined();
         }
         if (!normed) a = gelu_bias ? gelu_bias_grad(h, fc1->bias) : activation(h, cfg.activation);

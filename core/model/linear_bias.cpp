@@ -56,10 +56,7 @@ struct GeluBiasFn : torch::autograd::Function<GeluBiasFn> {
             dh = torch::gelu_backward(da, h);
             if (with_bias) dbias = dh.reshape({-1, dh.size(-1)}).sum(0, false, torch::kFloat);
         }
-        if (dbias.defined()) {
-            dbias = dbias.to(static_cast<torch::ScalarType>(ctx->saved_data["bias_dtype"].toInt()));
-            count_bias_grad();
-        }
+        if (dbias.defined()) dbias = bias_grad_of(dbias, ctx->saved_data["bias_dtype"].toInt());
         return {dh, dbias};
     }
 };
@@ -74,9 +71,7 @@ struct BiasGradFn : torch::autograd::Function<BiasGradFn> {
         const auto& g = grads[0];
         torch::Tensor dbias;
         if (ctx->needs_input_grad(1)) {
-            dbias = g.reshape({-1, g.size(-1)}).sum(0, false, torch::kFloat);
-            dbias = dbias.to(static_cast<torch::ScalarType>(ctx->saved_data["bias_dtype"].toInt()));
-            count_bias_grad();
+            dbias = bias_grad_of(g.reshape({-1, g.size(-1)}).sum(0, false, torch::kFloat), ctx->saved_data["bias_dtype"].toInt());
         }
         return {g, dbias};
     }
@@ -97,7 +92,10 @@ bool bias_grads_after(const torch::Tensor& x) {
 
 void set_bias_grads_after_on_cpu(bool on) { g_on_cpu.store(on); }
 int64_t bias_grads_summed() { return g_summed.load(); }
-void count_bias_grad() { ++g_summed; }
+torch::Tensor bias_grad_of(const torch::Tensor& column_sums, int64_t bias_dtype) {
+    ++g_summed;
+    return column_sums.to(static_cast<torch::ScalarType>(bias_dtype));
+}
 
 torch::Tensor gelu_bias_grad(const torch::Tensor& h, const torch::Tensor& bias) {
     TORCH_CHECK(!bias.defined() || bias.numel() == h.size(-1), "gelu_bias_grad: the bias must have h's last dimension");
