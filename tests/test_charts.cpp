@@ -304,6 +304,33 @@ private Q_SLOTS:
         }
     }
 
+    void zoomRelabelsTheAxes() {
+        // The rubber band's zoom: the hand-placed ticks follow the new range, and resetZoom
+        // brings the whole range's back.
+        LineChart c;
+        c.resize(640, 420);
+        std::vector<double> x, y;
+        for (int i = 0; i <= 1000; ++i) x.push_back(i), y.push_back(3e-4 * std::exp(-i / 300.0));
+        c.setCurves({Curve{"lr", Qt::blue, x, y}});
+        c.show();
+        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QVERIFY2(c.xTickLabels().contains("1000"), qPrintable(c.xTickLabels().join(" ")));
+        const QRectF area = c.chart()->plotArea();
+        c.chart()->zoomIn(QRectF(area.left() + 0.25 * area.width(), area.top() + 0.5 * area.height(), 0.5 * area.width(),
+                                 0.25 * area.height()));
+        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        auto* xa = qobject_cast<QValueAxis*>(c.chart()->axes(Qt::Horizontal).first());
+        QVERIFY(xa && xa->min() > 200 && xa->max() < 800);
+        const QStringList xl = c.xTickLabels();
+        QVERIFY2(xl.size() >= 3, qPrintable(xl.join(" ")));
+        for (const QString& l : xl) QVERIFY2(l.toDouble() >= xa->min() && l.toDouble() <= xa->max(), qPrintable(l + " in " + xl.join(" ")));
+        QVERIFY2(c.yTickLabels().size() >= 3, qPrintable(c.yTickLabels().join(" ")));
+        QVERIFY2(c.footer().contains("zoomed"), qPrintable(c.footer()));
+        c.resetZoom();
+        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QVERIFY2(c.xTickLabels().contains("0") && c.xTickLabels().contains("1000"), qPrintable(c.xTickLabels().join(" ")));
+    }
+
     void longAxisTitlesAreElidedInTheMiddle() {
         LineChart c;
         c.resize(360, 240);
