@@ -304,6 +304,25 @@ private Q_SLOTS:
         }
     }
 
+    void negativeAndFlatRangesAreLabelled() {
+        // A range across zero in small units (a gain minus its start, a difference of losses)
+        // and a flat one (every value equal: ±0.5 around it): labels, zero written as zero.
+        for (double lo : {-2e-5, 5.0}) {
+            LineChart c;
+            c.resize(640, 420);
+            std::vector<double> x, y;
+            for (int i = 0; i <= 50; ++i) x.push_back(i), y.push_back(lo < 0 ? lo + 5e-5 * i / 50.0 : lo);
+            c.setCurves({Curve{"d", Qt::blue, x, y}});
+            c.show();
+            for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+            const QStringList labels = c.yTickLabels();
+            QVERIFY2(labels.size() >= 2, qPrintable(labels.join(" ")));
+            for (const QString& l : labels) QVERIFY2(!l.contains('e') && !l.isEmpty(), qPrintable(labels.join(" ")));
+            if (lo < 0) QVERIFY2(labels.contains("0") && labels.first().startsWith("-"), qPrintable(labels.join(" ")));
+            else QVERIFY2(labels.contains("5") || labels.contains("5.0"), qPrintable(labels.join(" ")));
+        }
+    }
+
     void zoomRelabelsTheAxes() {
         // The rubber band's zoom: the hand-placed ticks follow the new range, and resetZoom
         // brings the whole range's back.
