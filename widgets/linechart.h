@@ -164,7 +164,6 @@ private:
     QAbstractAxis* y_lin_ = nullptr;
     QAbstractAxis* y_log_ = nullptr;
     bool log_y_ = false;
-    bool updating_labels_ = false;
     void updateLogLabels(QAbstractAxis* axis);
     bool x_integer_ = false;   // every x is a whole number (steps, layers): no ticks between them
     void updateLinearTicks(QAbstractAxis* axis, bool integer);

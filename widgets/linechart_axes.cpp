@@ -73,6 +73,8 @@ void LineChart::applyAxisTitles() {
 // so a learning rate of 3·10⁻⁴ read "0e+00 1e-04 2e-04 3e-04"; now "0
 // 1×10⁻⁴ 2×10⁻⁴ 3×10⁻⁴", zero as zero.
 namespace {
+// The labels as drawn: a common factor on each ("3×10⁻⁶": no room for it beside a
+// category axis), never on zero.
 QStringList tick_texts(const PrintTicks& t) {
     QStringList out;
     for (size_t i = 0; i < t.labels.size(); ++i) {
@@ -82,12 +84,36 @@ QStringList tick_texts(const PrintTicks& t) {
     }
     return out;
 }
+
+// Ticks at `at` (axis units, ascending; those past `hi` left out) labelled `texts` on a
+// category axis, its start just below the range's, so that a tick exactly at the
+// range's start is labelled (0 on a loss axis, x = 1 on a tight log x axis). Unchanged
+// ticks are left alone (a live chart sets its range many times a second); a range
+// change that the axis's own update sets off is not taken up again.
+void place_category_ticks(QCategoryAxis* ax, const std::vector<double>& at, const QStringList& texts, double hi) {
+    if (ax->property("normlab_labelling").toBool()) return;
+    const double span = std::max(1e-300, ax->max() - ax->min());
+    const double start = ax->min() - 1e-9 * span;
+    std::vector<int> keep;
+    double last = start;
+    for (int i = 0; i < texts.size(); ++i)
+        if (at[i] > last && at[i] <= hi + 1e-9 * span) keep.push_back(i), last = at[i];
+    bool same = std::abs(ax->startValue() - start) <= 1e-12 * span && ax->categoriesLabels().size() == static_cast<int>(keep.size());
+    for (size_t k = 0; same && k < keep.size(); ++k)
+        same = ax->categoriesLabels()[static_cast<int>(k)] == texts[keep[k]] && ax->endValue(texts[keep[k]]) == at[keep[k]];
+    if (same) return;
+    ax->setProperty("normlab_labelling", true);
+    // every category goes, whatever its label (two with the same label left one behind)
+    while (!ax->categoriesLabels().isEmpty()) ax->remove(ax->categoriesLabels().constFirst());
+    ax->setStartValue(start);
+    for (int i : keep) ax->append(texts[i], at[i]);
+    ax->setProperty("normlab_labelling", false);
+}
 }  // namespace
 
 void LineChart::updateLinearTicks(QAbstractAxis* axis, bool integer) {
     if (setting_range_) return;   // fitRanges sets them once both ranges are in place
     auto* ax = static_cast<QCategoryAxis*>(axis);
-    if (ax->property("normlab_labelling").toBool()) return;
     const QRectF area = chart_->plotArea();
     const bool vertical = ax->orientation() == Qt::Vertical;
     const double room = vertical ? area.height() : area.width();
@@ -107,53 +133,23 @@ void LineChart::updateLinearTicks(QAbstractAxis* axis, bool integer) {
         }
     }
     if (t.values.size() < 2 && ax->max() > ax->min()) t = label_ticks({ax->min(), ax->max()}, false);
-    const QStringList texts = tick_texts(t);
-    // Just below the range's start, so a tick exactly at it (0 on a loss axis) is labelled.
-    const double span = std::max(1e-300, ax->max() - ax->min());
-    const double start = ax->min() - 1e-9 * span;
-    bool same = ax->categoriesLabels() == texts && std::abs(ax->startValue() - start) <= 1e-12 * span;
-    for (int i = 0; same && i < texts.size(); ++i) same = ax->endValue(texts[i]) == t.values[i];
-    if (same) return;
-    ax->setProperty("normlab_labelling", true);
-    // every category goes, whatever its label (two with the same label left one behind)
-    while (!ax->categoriesLabels().isEmpty()) ax->remove(ax->categoriesLabels().constFirst());
-    ax->setStartValue(start);
-    double last = start;
-    for (int i = 0; i < texts.size(); ++i) {
-        if (t.values[i] <= last) continue;
-        ax->append(texts[i], t.values[i]);
-        last = t.values[i];
-    }
-    ax->setProperty("normlab_labelling", false);
+    place_category_ticks(ax, t.values, tick_texts(t), ax->max());
 }
 
 // Labels of a log axis (x or y) for its current range (also after a zoom):
 // as many as fit, in one notation (10⁻⁴ beside 10⁻⁵, never 0.0001 beside 1e-05).
 void LineChart::updateLogLabels(QAbstractAxis* axis) {
     auto* ax = static_cast<QCategoryAxis*>(axis);
-    if (!ax || updating_labels_) return;
-    updating_labels_ = true;
-    // every category goes, whatever its label (two with the same label left one behind)
-    while (!ax->categoriesLabels().isEmpty()) ax->remove(ax->categoriesLabels().constFirst());
+    if (!ax) return;
     const double lo = ax->min(), hi = ax->max();
-    // Just below the range's start, so a tick exactly at it (x = 1 on a tight log x axis) is labelled.
-    const double start = lo - 1e-9 * std::max(1e-12, hi - lo);
-    ax->setStartValue(start);
     const QRectF area = chart_->plotArea();
     const bool vertical = ax->orientation() == Qt::Vertical;
     const double room = vertical ? area.height() : area.width();
     const int most = room < 40 ? 6 : std::clamp(static_cast<int>(room / (vertical ? 28.0 : 64.0)) + 1, 3, 8);
     const PrintTicks t = print_ticks(std::pow(10.0, lo), std::pow(10.0, hi), true, std::min(5, most), std::min(3, most), most);
-    double last = start;
-    for (size_t i = 0; i < t.values.size(); ++i) {
-        const double v = std::log10(t.values[i]);
-        if (v <= last || v > hi + 1e-9 * std::max(1e-12, hi - lo)) continue;
-        QString label = QString::fromStdString(t.labels[i]);
-        if (!t.factor.empty()) label += QString::fromStdString(t.factor);   // "3×10⁻⁶": no room for a factor beside a category axis
-        ax->append(label, v);
-        last = v;
-    }
-    updating_labels_ = false;
+    std::vector<double> at;
+    for (double v : t.values) at.push_back(std::log10(v));
+    place_category_ticks(ax, at, tick_texts(t), hi);
 }
 
 QStringList LineChart::yTickLabels() const {

@@ -197,7 +197,13 @@ __global__ void gelu_ln_forward(const T* __restrict__ h, const float* __restrict
     if (threadIdx.x == 0) mean[blockIdx.x] = m, rstd[blockIdx.x] = rs;
 }
 
-// One element of dh (gelu_ln_backward), written once for the row kernel and the column kernel that recomputes it.
+// Φ(x) and GELU′(x) = Φ(x) + x·φ(x) from one erf (GELU(x) = x·Φ(x)), and one element of dh
+// (gelu_ln_backward): each written once for the row kernel and the column kernel that
+// recomputes dh, so both compute the same bits.
+__device__ __forceinline__ void gelu_phi_slope(float x, float& phi, float& d1) {
+    phi = 0.5f * (1.f + erff(x * 0.70710678118654752f));
+    d1 = phi + x * 0.39894228040143268f * expf(-0.5f * x * x);
+}
 __device__ __forceinline__ float gelu_ln_dh(float rs, float gh, float mg, float xh, float mgx, float d1) {
     return rs * (gh - mg - xh * mgx) * d1;
 }
@@ -224,8 +230,9 @@ __global__ void gelu_ln_backward(const T* __restrict__ h, const float* __restric
             load<kVec>(gamma + e, gm);
 #pragma unroll
             for (int i = 0; i < kVec; ++i) {
-                const float x = xh[k][i], phi = 0.5f * (1.f + erff(x * 0.70710678118654752f));
-                d1[k][i] = phi + x * 0.39894228040143268f * expf(-0.5f * x * x);   // GELU′(x) = Φ(x) + x·φ(x)
+                const float x = xh[k][i];
+                float phi;
+                gelu_phi_slope(x, phi, d1[k][i]);
                 xh[k][i] = (x * phi - m) * rs;
                 gh[k][i] *= gm[i];
                 sg += gh[k][i];
@@ -271,9 +278,8 @@ __global__ void gelu_ln_param_grad(const T* __restrict__ h, const T* __restrict_
             const float mg = row_m[2 * r], mgx = row_m[2 * r + 1];
 #pragma unroll
             for (int i = 0; i < 2; ++i) {
-                // as gelu_ln_backward: GELU and GELU′ from one erf
-                const float phi = 0.5f * (1.f + erff(x[i] * 0.70710678118654752f));
-                const float d1 = phi + x[i] * 0.39894228040143268f * expf(-0.5f * x[i] * x[i]);
+                float phi, d1;
+                gelu_phi_slope(x[i], phi, d1);
                 const float xh = (x[i] * phi - m) * rs;
                 sgam[i] += gv[i] * xh, sbet[i] += gv[i];
                 sdh[i] += gelu_ln_dh(rs, gv[i] * gm[i], mg, xh, mgx, d1);
