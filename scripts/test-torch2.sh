@@ -7,4 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-torch2.sh
 export QT_QPA_PLATFORM=offscreen
+# test_remote_gui (the window following a server's runs over a real sshd, ~80 s
+# run alone) runs in scripts/test.sh's suite: what it exercises is the window's
+# ssh and follow code, not LibTorch's, and the 2.x window has its own tests
+# (test_gpu_window, test_window, test_gui). Arguments replace this default:
+# `bash scripts/test-torch2.sh -R test_remote_gui` runs it in this build.
+[ $# -gt 0 ] || set -- -E '^test_remote_gui$'
 ctest --test-dir "${NORMLAB_TORCH2_BUILD_DIR:-build-torch2}" --output-on-failure -j 2 "$@"

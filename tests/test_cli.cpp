@@ -168,6 +168,17 @@ private Q_SLOTS:
             QCOMPARE(cli({"help", c}).out, one.out);
         }
         QVERIFY(cli({"run", "--help"}).out.contains("--only NAME"));
+        // The descriptions form one column: a synopsis too long for its column
+        // has a line of its own (export-batches, merge, remote), not a ragged edge.
+        const QString list = all.out.section("commands:\n", 1).section("\n\n", 0, 0);
+        int lines = 0;
+        for (const QString& line : list.split('\n')) {
+            const bool synopsis_alone = line.size() > 27 && line.size() <= 72 && line.at(26) != ' ';
+            QVERIFY2(line.size() <= 100, qPrintable(line));
+            QVERIFY2(synopsis_alone || (line.size() > 27 && line.at(26) == ' ' && line.at(27) != ' '), qPrintable(line));
+            ++lines;
+        }
+        QVERIFY2(lines >= 30, qPrintable(list));
         Result none = cli({});
         QCOMPARE(none.code, 2);
         QVERIFY(none.err.contains("commands:"));

@@ -47,14 +47,17 @@ const Command* const kCommands[] = {
     &kSchemesCommand, &kCancelCommand, &kRemoteCommand, &kStreamCommand, &kServerInfoCommand,
 };
 
-// "  SYNOPSIS                 first line of help", further lines aligned under it.
+// "  SYNOPSIS                 first line of help", further lines aligned under it;
+// a synopsis too long for its column gets a line of its own, the help under it.
 std::string command_lines(const Command& c) {
+    constexpr int kColumn = 24;
     std::string out, line;
     std::istringstream help(c.help);
-    bool first = true;
+    bool first = std::strlen(c.synopsis) <= kColumn;
+    if (!first) out += std::string("  ") + c.synopsis + "\n";
     while (std::getline(help, line)) {
         char buf[512];
-        std::snprintf(buf, sizeof buf, "  %-24s %s\n", first ? c.synopsis : "", line.c_str());
+        std::snprintf(buf, sizeof buf, "  %-*s %s\n", kColumn, first ? c.synopsis : "", line.c_str());
         out += buf;
         first = false;
     }
