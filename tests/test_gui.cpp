@@ -4,6 +4,7 @@
 // panels come back; runs compare across stores; run data reads incrementally;
 // the reproduction report's dialog. (Comparing and exporting: test_gui_compare.)
 #include "app/gui/mainwindow.h"
+#include "app/gui/report.h"
 #include "app/gui/reportdialog.h"
 #include "app/gui/worker.h"
 #include "core/errors.h"
@@ -358,6 +359,24 @@ private Q_SLOTS:
     // Run → Reproduce paper findings…: the dialog lists the shipped
     // experiments, runs `normlab report` as a child process on a tiny one and
     // offers the finished report; the menu entry exists.
+    // Where the window looks for its experiments: the working directory's, then the installed
+    // ones (bin/../share/normlab/experiments), then the source tree's beside a build's app/.
+    void shippedExperimentsAreFoundWhereInstalled() {
+        QTemporaryDir t;
+        const QString prefix = t.filePath("prefix"), bin = prefix + "/bin", cwd = t.filePath("work");
+        QVERIFY(QDir().mkpath(bin) && QDir().mkpath(cwd));
+        QCOMPARE(shipped_experiments_dir(bin, cwd), QString());   // none anywhere
+        const QString installed = prefix + "/share/normlab/experiments";
+        QVERIFY(QDir().mkpath(installed + "/reproduction"));
+        QCOMPARE(shipped_experiments_dir(bin, cwd), QString());   // a folder without experiments is none
+        std::ofstream((installed + "/reproduction/a.json").toStdString()) << "{}";
+        QCOMPARE(shipped_experiments_dir(bin, cwd), installed);
+        QVERIFY(QDir().mkpath(cwd + "/experiments/reproduction"));
+        std::ofstream((cwd + "/experiments/reproduction/b.json").toStdString()) << "{}";
+        QCOMPARE(shipped_experiments_dir(bin, cwd), cwd + "/experiments");   // a checkout's own first
+        QCOMPARE(shipped_experiments_dir(bin, t.filePath("elsewhere")), installed);
+    }
+
     void reproductionReportDialog() {
         MainWindow w(store());
         bool found = false;

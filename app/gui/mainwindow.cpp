@@ -1,7 +1,7 @@
 // NormLab app: MainWindow (see mainwindow.h).
 #include "app/gui/mainwindow.h"
 #include "app/gui/remote.h"
-
+#include "app/gui/report.h"
 #include "app/gui/reportdialog.h"
 #include "app/gui/worker.h"
 #include "core/errors.h"
@@ -290,7 +290,9 @@ void MainWindow::buildMenus() {
     auto* file = menuBar()->addMenu(tr("&File"));
     auto* open = file->addAction(tr("&Open experiment…"), this, [this] {
         QSettings s;
-        const QString p = QFileDialog::getOpenFileName(this, tr("Open experiment"), s.value("lastExperimentDir").toString(),
+        // where the last one was; at first, the experiments NormLab ships (installed: share/normlab/experiments)
+        const QString p = QFileDialog::getOpenFileName(this, tr("Open experiment"),
+                                                       s.value("lastExperimentDir", shipped_experiments_dir()).toString(),
                                                        tr("Experiments (*.json)"));
         if (p.isEmpty()) return;
         QString err;

@@ -12,6 +12,7 @@
 #include "core/version.h"
 #include "widgets/reportfigure.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -84,7 +85,13 @@ Options parse(const QStringList& args) {
         else if (a.startsWith("--")) throw Usage("unknown option " + a.toStdString());
         else o.experiments << a;
     }
-    if (o.experiments.isEmpty()) throw Usage("name at least one experiment file, e.g. experiments/reproduction/*.json");
+    if (o.experiments.isEmpty()) {
+        // where this NormLab's own are: relative to here in a checkout, absolute where installed
+        QString dir = shipped_experiments_dir();
+        if (const QString rel = QDir::current().relativeFilePath(dir); !dir.isEmpty() && !rel.startsWith("..")) dir = rel;
+        throw Usage("name at least one experiment file, e.g. " +
+                    (dir.isEmpty() ? std::string("experiments") : dir.toStdString()) + "/reproduction/*.json");
+    }
     if (o.out.isEmpty()) throw Usage("--out DIR is required (where the report and its figures go)");
     if (o.retrain && o.no_train) throw Usage("--retrain and --no-train contradict each other; pick one");
     if (o.retrain && o.accept_stopped) throw Usage("--retrain and --accept-stopped contradict each other; pick one");
@@ -114,6 +121,18 @@ std::string versions_text() {
 }
 
 }  // namespace
+
+QString shipped_experiments_dir(const QString& app_dir, const QString& cwd) {
+    for (const QString& d : {QDir(cwd).filePath("experiments"), app_dir + "/../share/normlab/experiments",
+                             app_dir + "/../../experiments"})
+        if (!QDir(d + "/reproduction").entryList({"*.json"}, QDir::Files).isEmpty())
+            return QDir::cleanPath(QDir(d).absolutePath());
+    return {};
+}
+
+QString shipped_experiments_dir() {
+    return shipped_experiments_dir(QCoreApplication::applicationDirPath(), QDir::currentPath());
+}
 
 int run_report(const QStringList& args) {
     quiet_offscreen_notes();

@@ -18,4 +18,12 @@ namespace normlab {
 // not be measured or a run failed, 2 bad usage or configuration, 5 store error).
 int run_report(const QStringList& args);
 
+// The experiments shipped with NormLab: experiments/ in the working directory,
+// installed (app_dir/../share/normlab/experiments, `cmake --install`) or the
+// source tree's beside a build's app/ (app_dir/../../experiments), the first
+// that has reproduction/*.json; empty if none does. Without arguments: this
+// program's directory and the current one.
+QString shipped_experiments_dir(const QString& app_dir, const QString& cwd);
+QString shipped_experiments_dir();
+
 }  // namespace normlab

@@ -1,6 +1,7 @@
 // NormLab: the reproduction report dialog (see reportdialog.h).
 #include "app/gui/reportdialog.h"
 
+#include "app/gui/report.h"
 #include "core/config.h"
 #include "core/data/data.h"
 #include "core/experiment.h"
@@ -34,17 +35,12 @@ constexpr int kScalesRole = Qt::UserRole + 1;   // a list item's scales, beside 
 }  // namespace
 
 QStringList default_reproduction_experiments() {
-    const QString app = QCoreApplication::applicationDirPath();
-    for (const QString& d : {QDir::current().filePath("experiments/reproduction"), app + "/../../experiments/reproduction",
-                             app + "/../share/normlab/experiments/reproduction"}) {
-        QDir dir(d);
-        const auto names = dir.entryList({"*.json"}, QDir::Files, QDir::Name);
-        if (names.isEmpty()) continue;
-        QStringList out;
-        for (auto& n : names) out << QDir::cleanPath(dir.absoluteFilePath(n));
-        return out;
-    }
-    return {};
+    const QString shipped = shipped_experiments_dir();
+    if (shipped.isEmpty()) return {};
+    const QDir dir(shipped + "/reproduction");
+    QStringList out;
+    for (auto& n : dir.entryList({"*.json"}, QDir::Files, QDir::Name)) out << QDir::cleanPath(dir.absoluteFilePath(n));
+    return out;
 }
 
 ReportDialog::ReportDialog(const QString& store_path, QWidget* parent) : QDialog(parent), store_(store_path) {

@@ -66,8 +66,8 @@ private:
     QProcess* proc_ = nullptr;
 };
 
-// The reproduction experiments shipped with NormLab (experiments/reproduction
-// next to the sources or the installed share directory); empty if not found.
+// The reproduction experiments shipped with NormLab (reproduction/*.json of
+// shipped_experiments_dir(), app/gui/report.h); empty if not found.
 QStringList default_reproduction_experiments();
 
 }  // namespace normlab
