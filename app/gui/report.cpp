@@ -88,9 +88,9 @@ Options parse(const QStringList& args) {
     if (o.experiments.isEmpty()) {
         // where this NormLab's own are: relative to here in a checkout, absolute where installed
         QString dir = shipped_experiments_dir();
-        if (const QString rel = QDir::current().relativeFilePath(dir); !dir.isEmpty() && !rel.startsWith("..")) dir = rel;
-        throw Usage("name at least one experiment file, e.g. " +
-                    (dir.isEmpty() ? std::string("experiments") : dir.toStdString()) + "/reproduction/*.json");
+        if (dir.isEmpty()) dir = "experiments";
+        else if (const QString rel = QDir::current().relativeFilePath(dir); !rel.startsWith("..")) dir = rel;
+        throw Usage("name at least one experiment file, e.g. " + dir.toStdString() + "/reproduction/*.json");
     }
     if (o.out.isEmpty()) throw Usage("--out DIR is required (where the report and its figures go)");
     if (o.retrain && o.no_train) throw Usage("--retrain and --no-train contradict each other; pick one");
