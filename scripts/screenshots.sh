@@ -7,8 +7,9 @@ BUILD="${NORMLAB_BUILD_DIR:-build}"
 OUT="${1:-docs/screenshots}"
 STORE="$(mktemp -d)/screens.sqlite"
 mkdir -p "$OUT"
-xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD/app/normlab" --language en --store "$STORE" \
-  --experiment experiments/quick_look.json --screenshots "$OUT"
+SIZE="${NORMLAB_SCREENSHOT_SIZE:-1600x1000}"   # 1280x720: a laptop's window
+xvfb-run -a -s "-screen 0 1920x1080x24" "$BUILD/app/normlab" --language en --store "$STORE" \
+  --experiment experiments/quick_look.json --screenshots "$OUT" --window-size "$SIZE"
 ls -1 "$OUT"
 # The window following runs that train on a server (a real sshd on 127.0.0.1: tests/test_remote_gui.cpp).
 if [ -x "$BUILD/tests/test_remote_gui" ]; then

@@ -132,6 +132,35 @@ private Q_SLOTS:
         QVERIFY2(c.yTickLabels().size() >= 4, qPrintable(c.yTickLabels().join(" ")));   // room again: more ticks
     }
 
+    // A chart lower than LineChart::kLegendMinHeight (the learning rate under the loss in a laptop's
+    // window) hides its legend on screen, so that its axes keep their labels (with it, Qt Charts drew
+    // every tick label as "..."); taller again, the legend is back. An export always has the legend.
+    void aLowChartGivesItsLegendToThePlot() {
+        LineChart c;
+        std::vector<double> x, y;
+        for (int i = 0; i <= 200; ++i) x.push_back(i), y.push_back(2e-3 * std::min(1.0, (i + 1) / 20.0));
+        c.setCurves({Curve{"Post-LN", Qt::blue, x, y}, Curve{"NormFormer", Qt::red, x, y}});
+        c.setAxisTitles("step", "learning rate", "lr");
+        c.setTitle("Learning rate");
+        c.setMinimumHeight(150);   // as the Loss tab's learning rate has
+        c.resize(580, LineChart::kLegendMinHeight - 20);
+        c.show();
+        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QVERIFY(!c.chart()->legend()->isVisible());
+        QVERIFY2(c.xTickLabels().size() >= 3 && c.yTickLabels().size() >= 3,
+                 qPrintable(c.xTickLabels().join(" ") + " | " + c.yTickLabels().join(" ")));
+        const QString svg = dir_.filePath("low-legend.svg");
+        QString err;
+        QVERIFY2(c.exportFigure(svg, "svg", 96, &err), qPrintable(err));
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        QVERIFY2(text.contains("NormFormer") && text.contains("Post-LN"), "the export's legend");
+        c.resize(580, LineChart::kLegendMinHeight + 60);
+        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QVERIFY(c.chart()->legend()->isVisible());
+    }
+
     void xLabelsFitTheirShareInAnyFont() {
         // A taller or wider font (a fallback font, a larger size) than the 64 px a label was
         // assumed to need: Qt elided the labels wider than their share of the axis ("10…").

@@ -310,8 +310,10 @@ private Q_SLOTS:
         auto* panels = w.findChild<QMenu*>("panelsMenu");
         QVERIFY(panels);
         const auto docks = w.findChildren<QDockWidget*>();
-        QCOMPARE(panels->actions().size(), docks.size());
+        // one action a panel, then a separator and Reset layout
+        QCOMPARE(panels->actions().size(), docks.size() + 2);
         QVERIFY(docks.size() >= 4);
+        QVERIFY(panels->actions().back()->objectName() == "resetLayout");
         for (auto* dock : docks) {
             dock->close();
             QVERIFY(!dock->isVisible());
@@ -322,6 +324,9 @@ private Q_SLOTS:
             a->trigger();
             QVERIFY2(dock->isVisible(), qPrintable(dock->windowTitle()));
         }
+        for (auto* dock : docks) dock->close();
+        panels->actions().back()->trigger();   // Reset layout: every panel back
+        for (auto* dock : docks) QVERIFY2(dock->isVisible(), qPrintable(dock->windowTitle()));
     }
 
     void runDataReadsIncrementally() {

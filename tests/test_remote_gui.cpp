@@ -19,6 +19,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QProcess>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QPushButton>
 #include <QTableView>
@@ -122,6 +123,8 @@ private Q_SLOTS:
         qputenv("NORMLAB_CLI", NORMLAB_CLI);
         server_store_ = dir_.path() + "/server runs.sqlite";
         QCoreApplication::setOrganizationName("normlab-test-remote");
+        QSettings().remove("geometry");      // a first start's layout, as a fresh machine has it
+        QSettings().remove("windowState");   // (the README's screenshot comes from here)
     }
 
     void cleanupTestCase() {

@@ -20,6 +20,7 @@
 #include <QLineEdit>
 #include <QFileDialog>
 #include <QChart>
+#include <QChartView>
 #include <QComboBox>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
@@ -27,6 +28,8 @@
 #include <QDockWidget>
 #include <QMouseEvent>
 #include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -295,6 +298,67 @@ private Q_SLOTS:
         w.show();
         settle();
         QVERIFY(w.statusBar()->isVisible() && w.runTable()->isVisible() && w.runTable()->height() >= 60);
+    }
+
+    // A first start at a laptop's 1280×720: the charts get most of the window (the docks' own size
+    // hints left them 550×375 px, the loss chart a plot 60 px high, the learning rate two labels),
+    // no view scrolls sideways in any language, the Loss tab shows the loss and the learning rate
+    // without scrolling. View → Panels → Reset layout puts it back after the user moved the panels.
+    void aLaptopWindowGivesTheChartsTheRoom() {
+        const QString path = dir_.filePath("laptop.sqlite");
+        const auto ids = fill(path, 4, "Pre-LN");
+        for (const char* lang : {"en", "de", "zh_CN"}) {
+            QSettings().remove("geometry");
+            QSettings().remove("windowState");
+            MainWindow w(path);
+            QVERIFY(w.switchLanguage(lang));
+            w.resize(1280, 720);
+            w.show();
+            settle();
+            w.showRuns(ids);
+            auto check = [&](const QString& when) {
+                const QString what = QString("%1, %2").arg(lang, when);
+                QVERIFY2(w.charts()->height() >= 720 * 6 / 10 && w.charts()->width() >= 1280 * 45 / 100,
+                         qPrintable(what + QString(": charts %1×%2").arg(w.charts()->width()).arg(w.charts()->height())));
+                QVERIFY2(w.runTable()->isVisible() && w.runTable()->height() >= 60, qPrintable(what));
+                auto* diff = w.findChild<QDockWidget*>("diffDock");
+                QVERIFY2(diff->isVisible() && diff->width() >= 240, qPrintable(what + QString(": settings %1 px").arg(diff->width())));
+                for (int tab = 0; tab < w.charts()->tabs()->count(); ++tab) {
+                    w.charts()->tabs()->setCurrentIndex(tab);
+                    settle();
+                    auto* area = qobject_cast<QScrollArea*>(w.charts()->tabs()->widget(tab));
+                    QVERIFY(area);
+                    const QString where = what + QString(", tab %1: page %2×%3 in %4×%5").arg(tab)
+                                              .arg(area->widget()->minimumSizeHint().width()).arg(area->widget()->minimumSizeHint().height())
+                                              .arg(area->viewport()->width()).arg(area->viewport()->height());
+                    QVERIFY2(!area->horizontalScrollBar()->isVisible(), qPrintable(where + " scrolls sideways"));
+                    if (tab == 0) QVERIFY2(!area->verticalScrollBar()->isVisible(), qPrintable(where + " scrolls"));
+                }
+                // the Gains tab's box plots (a chart of Qt's own, not a LineChart): no label drawn as "…"
+                w.charts()->tabs()->setCurrentIndex(2);
+                settle();
+                auto* box = w.findChild<QChartView*>("boxChart");
+                QVERIFY(box && box->isVisible());
+                int texts = 0;
+                for (QGraphicsItem* item : box->chart()->scene()->items())
+                    if (auto* t = dynamic_cast<QGraphicsTextItem*>(item); t && t->isVisible() && ++texts)
+                        QVERIFY2(!t->toPlainText().contains(QString::fromUtf8("…")) && !t->toPlainText().contains("..."),
+                                 qPrintable(what + QString(": the box plots draw \"%1\" at %2 px").arg(t->toPlainText()).arg(box->height())));
+                QVERIFY2(texts >= 8, qPrintable(what + QString(": %1 texts").arg(texts)));
+            };
+            check("first start");
+            // the user closes the run table, floats the settings, drags the charts small: Reset layout
+            w.findChild<QDockWidget*>("runsDock")->hide();
+            w.findChild<QDockWidget*>("diffDock")->setFloating(true);
+            w.resizeDocks({w.findChild<QDockWidget*>("designerDock")}, {700}, Qt::Horizontal);
+            settle();
+            QVERIFY(w.charts()->width() < 1280 * 45 / 100);
+            auto* reset = w.findChild<QAction*>("resetLayout");
+            QVERIFY(reset);
+            reset->trigger();
+            settle();
+            check("after Reset layout");
+        }
     }
 
     // Item 15: "Settings that differ" keeps a readable width through resizes (it shrank to ~60 px).

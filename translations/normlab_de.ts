@@ -1092,6 +1092,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>&amp;Bereiche</translation>
     </message>
     <message>
+        <source>&amp;Reset layout</source>
+        <translation>Anordnung &amp;zurücksetzen</translation>
+    </message>
+    <message>
         <source>&amp;Language</source>
         <translation>&amp;Sprache</translation>
     </message>
@@ -1882,6 +1886,10 @@ normlab figure RUN... --out FILE.pdf: ein Diagramm gespeicherter Läufe für ein
     <message>
         <source>Open another run store beside it, read-only, to compare its runs (repeatable).</source>
         <translation>Einen weiteren Laufspeicher schreibgeschützt daneben öffnen, um seine Läufe zu vergleichen (wiederholbar).</translation>
+    </message>
+    <message>
+        <source>With --screenshots: the window's size, WIDTHxHEIGHT (default 1600x1000).</source>
+        <translation>Mit --screenshots: die Größe des Fensters, BREITExHÖHE (Vorgabe 1600x1000).</translation>
     </message>
 </context>
 <context>

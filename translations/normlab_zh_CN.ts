@@ -1091,6 +1091,10 @@ NormLab 将改为打开默认存储。</translation>
         <translation>面板(&amp;P)</translation>
     </message>
     <message>
+        <source>&amp;Reset layout</source>
+        <translation>重置布局(&amp;R)</translation>
+    </message>
+    <message>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
@@ -1876,6 +1880,10 @@ normlab figure RUN... --out FILE.pdf：为论文绘制已存运行的一张图�
     <message>
         <source>Open another run store beside it, read-only, to compare its runs (repeatable).</source>
         <translation>以只读方式并列打开另一个运行存储，以比较其运行（可重复）。</translation>
+    </message>
+    <message>
+        <source>With --screenshots: the window's size, WIDTHxHEIGHT (default 1600x1000).</source>
+        <translation>与 --screenshots 一起使用：窗口大小，宽x高（默认 1600x1000）。</translation>
     </message>
 </context>
 <context>

@@ -95,6 +95,7 @@ T = {
     "&Smoothing": ("&Glättung", "平滑(&S)"),
     "Reset &zoom": ("&Zoom zurücksetzen", "重置缩放(&Z)"),
     "&Panels": ("&Bereiche", "面板(&P)"),
+    "&Reset layout": ("Anordnung &zurücksetzen", "重置布局(&R)"),
     "&Edit": ("&Bearbeiten", "编辑(&E)"),
     "&Load settings into the form": ("Einstellungen ins Formular &laden", "将设置载入表单(&L)"),
     "Settings of run #%1 loaded into the form": ("Einstellungen von Lauf #%1 ins Formular geladen", "已将运行 #%1 的设置载入表单"),
@@ -392,6 +393,8 @@ T = {
     "Experiment to open.": ("Zu öffnendes Experiment.", "要打开的实验。"),
     "Start the opened experiment at once.": ("Das geöffnete Experiment sofort starten.", "立即启动已打开的实验。"),
     "Train, save screenshots into DIR, quit.": ("Trainieren, Bildschirmfotos in DIR speichern, beenden.", "训练，将截图保存到 DIR，然后退出。"),
+    "With --screenshots: the window's size, WIDTHxHEIGHT (default 1600x1000).":
+        ("Mit --screenshots: die Größe des Fensters, BREITExHÖHE (Vorgabe 1600x1000).", "与 --screenshots 一起使用：窗口大小，宽x高（默认 1600x1000）。"),
     "Train and print the UI latency.": ("Trainieren und die Latenz der Oberfläche ausgeben.", "训练并打印界面延迟。"),
     "UI language (en, de, zh_CN).": ("Sprache der Oberfläche (en, de, zh_CN).", "界面语言（en、de、zh_CN）。"),
     "NormLab: normalization in Transformer language models\nnormlab report EXPERIMENT.json... --out DIR: reproduce the papers' findings (see normlab report --help)\nnormlab figure RUN... --out FILE.pdf: one chart of stored runs for a paper (see normlab figure --help)":

@@ -216,8 +216,11 @@ QWidget* ChartsView::buildLossTab() {
     lr_ = new LineChart(split);
     lr_->setObjectName("lrChart");
 
+    lr_->setMinimumHeight(170);   // the schedule needs less room than the loss: it gives way first
     split->addWidget(loss_);
     split->addWidget(lr_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
     split->setSizes({600, 260});
     v->addWidget(split, 1);
     connect(xunit_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {

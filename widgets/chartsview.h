@@ -172,6 +172,7 @@ private:
     QChart* box_chart_;
     QChartView* box_view_;
     BoxSpec box_spec_;   // what box_chart_ shows, for figures
+    QString boxYTitle(const QString& name) const;   // the name where the plot is high enough, else "gain" or none
     std::function<QColor(const RunData&)> color_of_;
     LineChart* hist_;
     // layers tab

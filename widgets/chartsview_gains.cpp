@@ -27,6 +27,14 @@
 
 namespace normlab {
 
+QString ChartsView::boxYTitle(const QString& name) const {
+    const QFontMetrics fm(box_chart_->axes(Qt::Vertical).isEmpty() ? font() : box_chart_->axes(Qt::Vertical).front()->titleFont());
+    // Qt elides a title a few pixels short of the plot's height: a line's height spare.
+    // Neither fits (a laptop's window, in German): none, as the chart's title names the gain.
+    auto fits = [&](const QString& t) { return fm.horizontalAdvance(t) + fm.height() <= box_chart_->plotArea().height(); };
+    return fits(name) ? name : fits(tr("gain")) ? tr("gain") : QString();
+}
+
 QWidget* ChartsView::buildGainsTab() {
     auto* w = new QWidget(this);
     auto* v = new QVBoxLayout(w);
@@ -51,14 +59,24 @@ QWidget* ChartsView::buildGainsTab() {
     panels_.push_back(split);
     box_chart_ = new QChart();
     box_chart_->legend()->setAlignment(Qt::AlignBottom);
+    box_chart_->setMargins(QMargins(4, 4, 4, 4));   // as the line charts: Qt's 20 px cost the plot its labels
+    // the gain's name on the y axis where the plot is high enough for it, else shorter (the title names it)
+    connect(box_chart_, &QChart::plotAreaChanged, this, [this] {
+        for (auto* a : box_chart_->axes(Qt::Vertical)) a->setTitleText(boxYTitle(box_spec_.y_title));
+    });
     box_view_ = new QChartView(box_chart_, split);
     box_view_->setObjectName("boxChart");
     box_view_->setRenderHint(QPainter::Antialiasing);
     hist_ = new LineChart(split);
     hist_->setObjectName("histChart");
     hist_->setSmoothing(0);
+    // the box plots first: at a laptop's size they had 165 px and drew every label as "…"
+    box_view_->setMinimumHeight(210);
+    hist_->setMinimumHeight(170);
     split->addWidget(box_view_);
     split->addWidget(hist_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
     split->setSizes({500, 300});
     v->addWidget(split, 1);
     connect(gain_name_, qOverload<int>(&QComboBox::activated), this, [this] {
@@ -152,12 +170,13 @@ void ChartsView::redrawGains() {
         box_chart_->addSeries(series);
     }
     if (!box_chart_->series().isEmpty()) {
+        box_spec_.y_title = QString::fromStdString(name);
         box_chart_->createDefaultAxes();
         // tight to the data; all values equal (gains at initialisation): a small band around them
         const double pad = hi > lo ? 0.05 * (hi - lo) : 0.05 * std::max(1e-3, std::abs(lo));
         for (auto* a : box_chart_->axes(Qt::Vertical)) {
             a->setRange(lo - pad, hi + pad);
-            a->setTitleText(QString::fromStdString(name));
+            a->setTitleText(boxYTitle(QString::fromStdString(name)));
             // 1-2-5 ticks, as on every line chart (core/axis_ticks.h)
             if (auto* v = qobject_cast<QValueAxis*>(a); v) {
                 const std::vector<double> t = nice_ticks(lo - pad, hi + pad, 6, false);
@@ -172,7 +191,6 @@ void ChartsView::redrawGains() {
         for (auto* a : box_chart_->axes(Qt::Horizontal)) a->setTitleText(tr("layer (step %1)").arg(step));
         box_spec_.title = box_chart_->title();
         box_spec_.x_title = tr("layer (step %1)").arg(step);
-        box_spec_.y_title = QString::fromStdString(name);
     }
     {
         QSignalBlocker b(gain_layer_);

@@ -3,6 +3,7 @@
 #include "widgets/chartsview.h"
 
 #include "widgets/figure.h"
+#include "widgets/flow_layout.h"
 #include "widgets/heatmap.h"
 #include "widgets/linechart.h"
 
@@ -23,7 +24,7 @@ namespace normlab {
 QWidget* ChartsView::buildGradTab() {
     auto* w = new QWidget(this);
     auto* v = new QVBoxLayout(w);
-    auto* bar = new QHBoxLayout();
+    auto* bar = new FlowLayout();   // wraps where the window is narrow (a laptop's, in German)
     grad_weight_ = new QComboBox(w);
     grad_weight_->setObjectName("gradWeight");
     for (const char* n : {"fc2", "fc1", "q", "k", "v", "o", "norm1", "norm2", "ffn_norm", "post_attn_norm", "head_scale"})
@@ -39,16 +40,22 @@ QWidget* ChartsView::buildGradTab() {
     heat_shared_->setObjectName("heatShared");
     heat_shared_->setChecked(true);
     setTrToolTip(heat_shared_, QT_TR_NOOP("Compared runs share one colour scale, so a colour means the same value in each; off: each run its own"));
-    bar->addWidget(trLabel(QT_TR_NOOP("weight"), w));
-    bar->addWidget(grad_weight_);
-    bar->addWidget(trLabel(QT_TR_NOOP("norm"), w));
-    bar->addWidget(grad_norm_);
+    // a label and its field stay together on one row
+    auto labelled = [w](QWidget* label, QWidget* field) {
+        auto* box = new QWidget(w);
+        auto* h = new QHBoxLayout(box);
+        h->setContentsMargins(0, 0, 0, 0);
+        h->addWidget(label);
+        h->addWidget(field);
+        return box;
+    };
+    bar->addWidget(labelled(trLabel(QT_TR_NOOP("weight"), w), grad_weight_));
+    bar->addWidget(labelled(trLabel(QT_TR_NOOP("norm"), w), grad_norm_));
     bar->addWidget(heat_log_);
     bar->addWidget(heat_shared_);
     grad_logx_ = trCheckBox(QT_TR_NOOP("log x"), w);
     grad_logx_->setObjectName("gradLogX");
     bar->addWidget(grad_logx_);
-    bar->addStretch(1);
     v->addLayout(bar);
     auto* split = new QSplitter(Qt::Vertical, w);
     panels_.push_back(split);

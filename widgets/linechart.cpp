@@ -94,8 +94,7 @@ void LineChart::setCurves(std::vector<Curve> curves, bool keep_zoom) {
         for (auto& c : curves_) smoothed_.push_back(c.smooth ? debiased_ema(c.y, smoothing_) : std::vector<double>{});
     if (!keep_zoom) zoomed_ = false;
     prepareLogX();
-    // many curves: a legend column on the right instead of a truncated row
-    chart_->legend()->setAlignment(curves_.size() > 4 ? Qt::AlignRight : Qt::AlignBottom);
+    placeLegend();
     if (!same_shape) rebuild();
     else
         for (size_t i = 0; i < curves_.size(); ++i) raw_series_[i]->setName(curves_[i].label);
@@ -353,8 +352,26 @@ void LineChart::scheduleRedraw() {
     if (!redraw_timer_->isActive()) redraw_timer_->start();
 }
 
+// Below the plot where its entries fit in one row (a row Qt Charts would
+// truncate); else a column on the right. By the entries shown, not the
+// curves: four runs' per-layer lines name only each run's first and last.
+void LineChart::placeLegend() {
+    const QFontMetrics fm(chart_->legend()->font());
+    int entries = 0, row = 0;
+    for (const Curve& c : curves_)
+        if (c.legend) ++entries, row += fm.horizontalAdvance(c.label) + 2 * fm.height() + 8;   // marker, gaps
+    const bool column = entries > 6 || row > width() - 40;
+    const Qt::Alignment want = column ? Qt::AlignRight : Qt::AlignBottom;
+    if (chart_->legend()->alignment() != want) chart_->legend()->setAlignment(want);
+}
+
 void LineChart::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
+    // A low chart (the learning rate under the loss on a laptop) gives its
+    // legend's row to the plot: with it, Qt Charts elided every tick label to
+    // "…". The readout still names each curve; an export draws the legend.
+    chart_->legend()->setVisible(height() >= kLegendMinHeight);
+    placeLegend();
     scheduleRedraw();
     placeEmptyHint();
 }

@@ -116,12 +116,16 @@ public:
     QString readoutAt(double x) const;
     QString readoutText() const;   // as shown now; empty when hidden
     bool readoutPinned() const { return pinned_; }
+    // A chart lower than this hides its legend on screen (the plot needs the
+    // room: Qt Charts elided every tick label); an export always draws it.
+    static constexpr int kLegendMinHeight = 190;
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    void placeLegend();      // below the plot where it fits in a row, else on the right
     void rebuild();          // series objects and axes
     void rebuildSeries();
     void redraw();           // reduction of the visible range

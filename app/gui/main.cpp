@@ -127,10 +127,11 @@ int main(int argc, char** argv) {
     QCommandLineOption experiment({"e", "experiment"}, QCoreApplication::translate("main", "Experiment to open."), "file");
     QCommandLineOption run({"r", "run"}, QCoreApplication::translate("main", "Start the opened experiment at once."));
     QCommandLineOption shots("screenshots", QCoreApplication::translate("main", "Train, save screenshots into DIR, quit."), "dir");
+    QCommandLineOption size("window-size", QCoreApplication::translate("main", "With --screenshots: the window's size, WIDTHxHEIGHT (default 1600x1000)."), "size");
     QCommandLineOption latency("measure-latency", QCoreApplication::translate("main", "Train and print the UI latency."));
     QCommandLineOption lang("language", QCoreApplication::translate("main", "UI language (en, de, zh_CN)."), "code");
     QCommandLineOption compare("compare", QCoreApplication::translate("main", "Open another run store beside it, read-only, to compare its runs (repeatable)."), "file");
-    cli.addOptions({store, experiment, run, shots, latency, lang, compare});
+    cli.addOptions({store, experiment, run, shots, size, latency, lang, compare});
     cli.process(app);
 
     MainWindow w(cli.value(store));
@@ -153,7 +154,20 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "normlab: --screenshots and --measure-latency need --experiment FILE\n");
             return 2;
         }
-        w.resize(1600, 1000);
+        QSize window(1600, 1000);
+        if (cli.isSet(size)) {
+            const QStringList wh = cli.value(size).split('x');
+            bool ok_w = false, ok_h = false;
+            if (wh.size() == 2) window = QSize(wh[0].toInt(&ok_w), wh[1].toInt(&ok_h));
+            if (!ok_w || !ok_h || window.width() < 640 || window.height() < 400) {
+                std::fprintf(stderr, "normlab: --window-size %s: give WIDTHxHEIGHT, at least 640x400 (e.g. 1280x720)\n",
+                             qPrintable(cli.value(size)));
+                return 2;
+            }
+        }
+        w.resize(window);
+        QApplication::processEvents();
+        w.fitDocks();   // as a first start at this size lays them out
         QApplication::processEvents();
         w.latency()->reset();
         const auto ids = w.runExperiment();

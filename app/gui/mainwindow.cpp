@@ -129,7 +129,7 @@ MainWindow::MainWindow(const QString& store_path, QWidget* parent) : QMainWindow
     reloadRuns();
     startRemote();
     restoreGeometry(settings.value("geometry").toByteArray());
-    restoreState(settings.value("windowState").toByteArray());
+    layout_restored_ = restoreState(settings.value("windowState").toByteArray());
     applyTheme();
     restoreFormState();
     // The runs shown when the window last closed on this store, selected in
@@ -264,7 +264,6 @@ void MainWindow::buildUi() {
     diff_dock->setObjectName("diffDock");
     diff_dock->setWidget(diff_);
     addDockWidget(Qt::RightDockWidgetArea, diff_dock);
-    resizeDocks({diff_dock}, {400}, Qt::Horizontal);   // room for two runs' values beside the keys
 
     status_ = new QLabel(this);
     statusBar()->addWidget(status_, 1);
@@ -272,6 +271,7 @@ void MainWindow::buildUi() {
     progress_->setObjectName("runProgress");
     statusBar()->addPermanentWidget(progress_);
     resize(firstSize());
+    default_state_ = saveState();
 }
 
 // The size of a first start (no saved geometry): 1500×950 where the screen
@@ -370,6 +370,14 @@ void MainWindow::buildMenus() {
     auto* panels = view->addMenu(tr("&Panels"));
     panels->setObjectName("panelsMenu");
     for (auto* dock : findChildren<QDockWidget*>()) panels->addAction(dock->toggleViewAction());
+    panels->addSeparator();
+    // every panel back in its place, shown, at the shares a first start gives them
+    panels->addAction(tr("&Reset layout"), this, [this] {
+        restoreState(default_state_);
+        for (auto* dock : findChildren<QDockWidget*>()) dock->show();
+        if (auto* runs = findChild<QDockWidget*>("runsDock")) runs->raise();
+        fitDocks();
+    })->setObjectName("resetLayout");
     auto* lang = view->addMenu(tr("&Language"));
     // 简体中文 drawn as boxes, where no font has its characters, would name nothing: then in English too
     const QString chinese = fontMissingFor(QLocale("zh_CN")).isEmpty() ? QString("简体中文")

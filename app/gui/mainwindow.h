@@ -72,6 +72,10 @@ public:
     TrainingWorker* worker() const { return worker_; }
     LatencyMonitor* latency() const { return latency_; }
     Store& store() { return *store_; }
+    // The docks' first shares of the window (as on a first start, with no
+    // layout saved): the charts get most of it, the run table and the
+    // settings that differ what a few rows and two runs' values need.
+    void fitDocks();
 
     // Queues the designer's configuration; returns the run id (0 if invalid).
     qint64 runCurrent();
@@ -120,6 +124,7 @@ Q_SIGNALS:
 protected:
     void closeEvent(QCloseEvent* e) override;
     void changeEvent(QEvent* e) override;
+    void showEvent(QShowEvent* e) override;
 
 private:
     void buildUi();
@@ -151,6 +156,9 @@ private:
     QTreeWidgetItem* queueItem(qint64 run, bool create);
     void applyTheme();
     bool quitting_ = false;
+    bool layout_restored_ = false;   // a saved dock layout was put back: fitDocks leaves it
+    bool docks_fitted_ = false;
+    QByteArray default_state_;       // the docks as built: View → Panels → Reset layout
     void startRemote();
     void onRemoteLaunched(const RemoteTarget& t, const QList<qint64>& runs);
     RemoteControl* remote_ = nullptr;

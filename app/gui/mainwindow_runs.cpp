@@ -194,15 +194,20 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
         }
     }
     diff_->setVerticalHeaderLabels(rows);
-    // Keys that fit beside the values: without "model.", elided in the middle, the full key as tooltip.
+    diff_->resizeColumnsToContents();
+    // Keys that fit beside the values: without "model.", elided in the middle (to 160 px, less where
+    // the panel is narrow, as on a laptop: 90 at least), the full key as tooltip.
     const QFontMetrics fm(diff_->verticalHeader()->font());
+    int values = 0;
+    for (int c = 0; c < diff_->columnCount(); ++c) values += diff_->columnWidth(c);
+    const int room = diff_->width() - 2 * diff_->frameWidth() - values - 3 * fm.averageCharWidth();
+    const int key_width = std::clamp(room, 90, 160);
     for (int k = 0; k < rows.size(); ++k) {
         QString shown = rows[k].startsWith("model.") ? rows[k].mid(6) : rows[k];
-        auto* h = new QTableWidgetItem(fm.elidedText(shown, Qt::ElideMiddle, 160));
+        auto* h = new QTableWidgetItem(fm.elidedText(shown, Qt::ElideMiddle, key_width));
         h->setToolTip(rows[k]);
         diff_->setVerticalHeaderItem(k, h);
     }
-    diff_->resizeColumnsToContents();
 }
 
 QTreeWidgetItem* MainWindow::queueItem(qint64 run, bool create) {

@@ -196,6 +196,30 @@ void MainWindow::changeEvent(QEvent* e) {
     QMainWindow::changeEvent(e);
 }
 
+void MainWindow::showEvent(QShowEvent* e) {
+    QMainWindow::showEvent(e);
+    // A first start: the docks' shares once the window has its size on screen
+    // (at 1280×720 their own size hints left the charts a 150-px loss chart).
+    if (!layout_restored_ && !docks_fitted_) QTimer::singleShot(0, this, [this] {
+        if (!docks_fitted_) fitDocks();
+    });
+}
+
+// The charts are what the window is for: the run table gets about a quarter
+// of the height (a few rows; it scrolls), the settings that differ about a
+// quarter of the width (two runs' values beside their keys), within bounds that
+// keep both readable on a laptop and not wasteful on a large screen (at
+// 1280×720 the charts' view gets ~605 × 490 px, where it had 550 × 375).
+void MainWindow::fitDocks() {
+    docks_fitted_ = true;
+    auto* runs = findChild<QDockWidget*>("runsDock");
+    auto* diff = findChild<QDockWidget*>("diffDock");
+    if (runs && runs->isVisible() && !runs->isFloating())
+        resizeDocks({runs}, {std::clamp(height() / 4, 150, 320)}, Qt::Vertical);
+    if (diff && diff->isVisible() && !diff->isFloating())
+        resizeDocks({diff}, {std::clamp(width() * 27 / 100, 240, 400)}, Qt::Horizontal);
+}
+
 QStringList MainWindow::queueHeaders() const {
     return {tr("Run"), tr("Status"), tr("Progress"), tr("Loss"), tr("Tokens/s"), tr("ETA")};
 }
