@@ -165,6 +165,8 @@ private Q_SLOTS:
             Result one = cli({c, "--help"});
             QCOMPARE(one.code, 0);
             QVERIFY2(one.out.startsWith("usage: normlab-cli " + c), qPrintable(one.out));
+            for (const QString& line : one.out.split('\n'))
+                QVERIFY2(line.size() <= 100, qPrintable(QString("%1 --help: %2 characters: %3").arg(c).arg(line.size()).arg(line)));
             QCOMPARE(cli({"help", c}).out, one.out);
         }
         QVERIFY(cli({"run", "--help"}).out.contains("--only NAME"));
@@ -179,6 +181,21 @@ private Q_SLOTS:
             ++lines;
         }
         QVERIFY2(lines >= 30, qPrintable(list));
+        // Every command's own help, and the list's footer, in lines of 100 characters at most
+        // (remote's, validate's and others' ran to 130 in a terminal of 100).
+        QStringList names;
+        for (const QString& line : list.split('\n'))
+            if (line.size() > 2 && line.at(2) != ' ') names << line.mid(2).section(' ', 0, 0);
+        names.removeDuplicates();
+        QVERIFY2(names.size() >= 18, qPrintable(names.join(" ")));
+        for (const QString& line : all.out.split('\n')) QVERIFY2(line.size() <= 100, qPrintable(line));
+        for (const QString& c : names) {
+            if (commands.contains(c)) continue;   // checked above
+            Result one = cli({c, "--help"});
+            QVERIFY2(one.code == 0 && one.out.startsWith("usage: normlab-cli " + c), qPrintable(c + ": " + one.out + one.err));
+            for (const QString& line : one.out.split('\n'))
+                QVERIFY2(line.size() <= 100, qPrintable(QString("%1 --help: %2 characters: %3").arg(c).arg(line.size()).arg(line)));
+        }
         Result none = cli({});
         QCOMPARE(none.code, 2);
         QVERIFY(none.err.contains("commands:"));

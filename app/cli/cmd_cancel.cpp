@@ -79,6 +79,7 @@ extern const Command kCancelCommand{"cancel", "cancel RUN [RUN ...]",
     "its checkpoint: resume continues it), or a queued one before it starts\n",
     cmd_cancel,
     "A running run is saved as cancelled within seconds; its process goes on with its next run.\n"
-    "Exit 0 when every run has stopped (or had nothing to stop), 4 when one is still running after a minute.\n"};
+    "Exit 0 when every run has stopped (or had nothing to stop),\n"
+    "4 when one is still running after a minute.\n"};
 
 }  // namespace normlab::cli

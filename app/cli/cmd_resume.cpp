@@ -52,7 +52,8 @@ extern const Command kResumeCommand{"resume", "resume RUN [RUN ...]",
     "checkpoint (from step 0 when it has none)\n",
     cmd_resume,
     "options: --device D, --threads N;\n"
-    "  --detach     train in a process of its own that outlives the terminal and ssh (output: STORE.logs/)\n"
+    "  --detach     train in a process of its own that outlives the terminal and ssh\n"
+    "               (output: STORE.logs/)\n"
     "  --if-queued  train each run only if it is still queued (what a detached run uses)\n"
     "The run continues from its last checkpoint to exactly the trace it would have written.\n"};
 

@@ -49,7 +49,8 @@ extern const Command kRunCommand{"run", "run EXPERIMENT.json",
     cmd_run,
     "options:\n"
     "  --only NAME      train only the runs named NAME (or starting with \"NAME \"); repeatable\n"
-    "  --index I[-J]    train only the runs at positions I to J (0-based; what a sweep's array task trains)\n"
+    "  --index I[-J]    train only the runs at positions I to J\n"
+    "                   (0-based; what a sweep's array task trains)\n"
     "  --scale NAME     use the experiment's named scale (e.g. gpu)\n"
     "  --steps N        override every run's train.steps\n"
     "  --device D       cpu, cuda, cuda:N or auto;  --threads N  LibTorch threads (0: all cores)\n"

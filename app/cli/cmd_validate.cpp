@@ -26,7 +26,8 @@ static int cmd_validate(const Args& args) {
 extern const Command kValidateCommand{"validate", "validate EXPERIMENT.json",
     "check an experiment and list the runs it expands to\n",
     cmd_validate,
-    "options: --scale NAME, --only NAME, --steps N, --device D, --threads N, --precision P, --cuda-graph M, --batch N|auto, as for run.\n"
+    "options: --scale NAME, --only NAME, --steps N, --device D, --threads N, --precision P,\n"
+    "         --cuda-graph M, --batch N|auto, as for run.\n"
     "Refuses exactly what run would refuse, naming the field and the fix; writes nothing.\n"};
 
 }  // namespace normlab::cli
