@@ -392,6 +392,19 @@ private Q_SLOTS:
         QVERIFY2(shown.startsWith("mean") && shown.endsWith("norm)"), qPrintable(shown));   // both ends kept
         QVERIFY2(c.view()->toolTip().contains(y), qPrintable(c.view()->toolTip()));
         QCOMPARE(c.axisTitleShown(Qt::Horizontal), QString("step"));
+        // A probe's name too long for the axis: without its parenthesis, whole ("Global gradient
+        // n…(before clipping)" on a laptop's Scalars tab); the tooltip keeps the rest.
+        const QString probe = "Global gradient norm (before clipping)";
+        QCOMPARE(ChartsView::shortTitle(probe), QString("Global gradient norm"));
+        QCOMPARE(ChartsView::shortTitle("Hidden-state norm"), QString());
+        LineChart low;
+        low.resize(580, 330);   // the Scalars tab's chart in a 1280×720 window
+        low.setAxisTitles("step", probe, ChartsView::shortTitle(probe));
+        low.setCurves({Curve{"g", Qt::blue, {0, 1, 2}, {1, 2, 3}}});
+        low.show();
+        for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QCOMPARE(low.axisTitleShown(Qt::Vertical), QString("Global gradient norm"));
+        QVERIFY2(low.view()->toolTip().contains(probe), qPrintable(low.view()->toolTip()));
     }
 
     void logAxesAreLabelledAtAnySpan() {

@@ -373,6 +373,14 @@ RunData::XUnit ChartsView::xUnit() const {
 
 QString ChartsView::xTitle() const { return xunit_->currentText(); }
 
+// A probe's name without its parenthesis, for a y axis too low for all of it
+// ("Global gradient norm" rather than "Global gradient n…(before clipping)";
+// the chart's title keeps the whole).
+QString ChartsView::shortTitle(const QString& name) {
+    const int at = name.indexOf(" (");
+    return at > 0 ? name.left(at) : QString();
+}
+
 void ChartsView::redrawLoss() {
     std::vector<Curve> loss, lr;
     std::vector<size_t> loss_owner, lr_owner;
@@ -418,7 +426,7 @@ void ChartsView::redrawLayers() {
     const int i = layer_series_->currentIndex();
     const std::string name = layer_series_->currentData().toString().toStdString();
     layer_chart_->setTitle(layer_series_->currentText());
-    layer_chart_->setAxisTitles(tr("step"), layer_series_->currentText());
+    layer_chart_->setAxisTitles(tr("step"), layer_series_->currentText(), shortTitle(layer_series_->currentText()));
     Q_UNUSED(i);
     layer_chart_->setEmptyHint(emptyHint(name, layer_series_->currentText()));
     layer_chart_->setCurves(perLayerCurves(name, runs_.size() == 1));
@@ -436,7 +444,7 @@ void ChartsView::redrawScalars() {
             owner.push_back(i);
         }
     scalar_chart_->setTitle(scalar_series_->currentText());
-    scalar_chart_->setAxisTitles(xTitle(), scalar_series_->currentText());
+    scalar_chart_->setAxisTitles(xTitle(), scalar_series_->currentText(), shortTitle(scalar_series_->currentText()));
     scalar_chart_->setEmptyHint(emptyHint(name, scalar_series_->currentText()));
     scalar_chart_->setCurves(grouped(std::move(curves), owner));
 }

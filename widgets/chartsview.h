@@ -93,6 +93,10 @@ public:
     // False with `error` naming the option and what exists.
     bool showView(const QString& view, const QString& weight, const QString& norm, const QString& probe, QString* error);
 
+    // A probe's name without its parenthesis ("" where it has none): the y
+    // title where the whole does not fit, as on a laptop's Scalars tab.
+    static QString shortTitle(const QString& name);
+
 protected:
     void changeEvent(QEvent* e) override;
 
