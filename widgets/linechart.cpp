@@ -352,19 +352,6 @@ void LineChart::scheduleRedraw() {
     if (!redraw_timer_->isActive()) redraw_timer_->start();
 }
 
-// Below the plot where its entries fit in one row (a row Qt Charts would
-// truncate); else a column on the right. By the entries shown, not the
-// curves: four runs' per-layer lines name only each run's first and last.
-void LineChart::placeLegend() {
-    const QFontMetrics fm(chart_->legend()->font());
-    int entries = 0, row = 0;
-    for (const Curve& c : curves_)
-        if (c.legend) ++entries, row += fm.horizontalAdvance(c.label) + 2 * fm.height() + 8;   // marker, gaps
-    const bool column = entries > 6 || row > width() - 40;
-    const Qt::Alignment want = column ? Qt::AlignRight : Qt::AlignBottom;
-    if (chart_->legend()->alignment() != want) chart_->legend()->setAlignment(want);
-}
-
 void LineChart::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
     // A low chart (the learning rate under the loss on a laptop) gives its

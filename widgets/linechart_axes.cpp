@@ -1,6 +1,7 @@
 // NormLab widgets: LineChart's axes and print style (see linechart.h) — 1-2-5
 // ticks on linear axes, labels on log axes at any range (core/axis_ticks.h),
-// axis titles elided to fit, and the fonts of a figure for print.
+// axis titles elided to fit, the legend's place, and the fonts of a figure
+// for print.
 #include "widgets/linechart.h"
 
 #include "core/axis_ticks.h"
@@ -41,6 +42,19 @@ void LineChart::setPrintStyle(double font_pt) {
 // Axis titles that fit: elided in the middle to the plot area's width (x)
 // and height (y), the full text in the chart's tooltip ("mean |∂L/∂…" kept
 // neither its start nor its unit).
+// Below the plot where its entries fit in one row (a row Qt Charts would
+// truncate); else a column on the right. By the entries shown, not the
+// curves: four runs' per-layer lines name only each run's first and last.
+void LineChart::placeLegend() {
+    const QFontMetrics fm(chart_->legend()->font());
+    int entries = 0, row = 0;
+    for (const Curve& c : curves_)
+        if (c.legend) ++entries, row += fm.horizontalAdvance(c.label) + 2 * fm.height() + 8;   // marker, gaps
+    const bool column = entries > 6 || row > width() - 40;
+    const Qt::Alignment want = column ? Qt::AlignRight : Qt::AlignBottom;
+    if (chart_->legend()->alignment() != want) chart_->legend()->setAlignment(want);
+}
+
 void LineChart::applyAxisTitles() {
     if (!x_axis_ || !y_axis_ || applying_titles_) return;
     applying_titles_ = true;   // a new title may move the plot area, which calls back here

@@ -365,19 +365,7 @@ void MainWindow::buildMenus() {
         if (auto* lc = qobject_cast<LineChart*>(charts_->currentChart())) lc->resetZoom();
     });
     reset->setShortcut(QKeySequence(tr("Ctrl+0")));
-    // Every panel, so a closed one comes back from here (not only from the
-    // menu bar's context menu); the actions follow the panels' titles.
-    auto* panels = view->addMenu(tr("&Panels"));
-    panels->setObjectName("panelsMenu");
-    for (auto* dock : findChildren<QDockWidget*>()) panels->addAction(dock->toggleViewAction());
-    panels->addSeparator();
-    // every panel back in its place, shown, at the shares a first start gives them
-    panels->addAction(tr("&Reset layout"), this, [this] {
-        restoreState(default_state_);
-        for (auto* dock : findChildren<QDockWidget*>()) dock->show();
-        if (auto* runs = findChild<QDockWidget*>("runsDock")) runs->raise();
-        fitDocks();
-    })->setObjectName("resetLayout");
+    addPanelsMenu(view);
     auto* lang = view->addMenu(tr("&Language"));
     // 简体中文 drawn as boxes, where no font has its characters, would name nothing: then in English too
     const QString chinese = fontMissingFor(QLocale("zh_CN")).isEmpty() ? QString("简体中文")

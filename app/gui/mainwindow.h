@@ -130,6 +130,7 @@ private:
     void buildUi();
     QSize firstSize() const;
     void buildMenus();
+    void addPanelsMenu(QMenu* view);   // View → Panels (mainwindow_view.cpp)
     // mainwindow_form.cpp: the experiment form across a quit — unsaved edits
     // asked about (save, discard, or stay), the form as left put back at start.
     bool confirmFormOnQuit();

@@ -196,6 +196,23 @@ void MainWindow::changeEvent(QEvent* e) {
     QMainWindow::changeEvent(e);
 }
 
+// View → Panels: every panel, so a closed one comes back from here (not only
+// from the menu bar's context menu; the actions follow the panels' titles),
+// and Reset layout.
+void MainWindow::addPanelsMenu(QMenu* view) {
+    auto* panels = view->addMenu(tr("&Panels"));
+    panels->setObjectName("panelsMenu");
+    for (auto* dock : findChildren<QDockWidget*>()) panels->addAction(dock->toggleViewAction());
+    panels->addSeparator();
+    // every panel back in its place, shown, at the shares a first start gives them
+    panels->addAction(tr("&Reset layout"), this, [this] {
+        restoreState(default_state_);
+        for (auto* dock : findChildren<QDockWidget*>()) dock->show();
+        if (auto* runs = findChild<QDockWidget*>("runsDock")) runs->raise();
+        fitDocks();
+    })->setObjectName("resetLayout");
+}
+
 void MainWindow::showEvent(QShowEvent* e) {
     QMainWindow::showEvent(e);
     // A first start: the docks' shares once the window has its size on screen
