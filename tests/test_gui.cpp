@@ -140,6 +140,24 @@ private Q_SLOTS:
         }
     }
 
+    void aBadWindowSizeIsRefusedBeforeTheStoreIsMade() {
+        // --window-size (scripts/screenshots.sh at a laptop's 1280x720): a size it cannot use is named
+        // with the fix, exit 2, and the store it names is not created.
+        const QString st = dir_.filePath("never.sqlite");
+        QProcess app;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("QT_QPA_PLATFORM", "offscreen");
+        app.setProcessEnvironment(env);
+        for (const char* bad : {"1280", "12x7", "widexhigh"}) {
+            app.start(QStringLiteral(NORMLAB_APP), {"--store", st, "--experiment", NORMLAB_SOURCE_DIR "/experiments/quick_look.json",
+                                                    "--screenshots", dir_.filePath("shots"), "--window-size", bad});
+            QVERIFY(app.waitForFinished(60000));
+            const QString err = QString::fromUtf8(app.readAllStandardError());
+            QVERIFY2(app.exitCode() == 2 && err.contains("--window-size") && err.contains("1280x720"), qPrintable(err));
+            QVERIFY(!QFile::exists(st));
+        }
+    }
+
     void sigtermCancelsTheRunAndQuits() {
         // A session ending or `kill` sends SIGTERM: the run is kept as cancelled, with a checkpoint.
         const QString exp = dir_.filePath("slow.json");

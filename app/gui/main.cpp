@@ -133,6 +133,18 @@ int main(int argc, char** argv) {
     QCommandLineOption compare("compare", QCoreApplication::translate("main", "Open another run store beside it, read-only, to compare its runs (repeatable)."), "file");
     cli.addOptions({store, experiment, run, shots, size, latency, lang, compare});
     cli.process(app);
+    // refused before the store is opened (which creates it)
+    QSize window(1600, 1000);
+    if (cli.isSet(size)) {
+        const QStringList wh = cli.value(size).split('x');
+        bool ok_w = false, ok_h = false;
+        if (wh.size() == 2) window = QSize(wh[0].toInt(&ok_w), wh[1].toInt(&ok_h));
+        if (!ok_w || !ok_h || window.width() < 640 || window.height() < 400) {
+            std::fprintf(stderr, "normlab: --window-size %s: give WIDTHxHEIGHT, at least 640x400 (e.g. 1280x720)\n",
+                         qPrintable(cli.value(size)));
+            return 2;
+        }
+    }
 
     MainWindow w(cli.value(store));
     w.switchLanguage(cli.isSet(lang) ? cli.value(lang) : QSettings().value("language").toString());
@@ -153,17 +165,6 @@ int main(int argc, char** argv) {
         if (!w.designer()->experiment()) {
             std::fprintf(stderr, "normlab: --screenshots and --measure-latency need --experiment FILE\n");
             return 2;
-        }
-        QSize window(1600, 1000);
-        if (cli.isSet(size)) {
-            const QStringList wh = cli.value(size).split('x');
-            bool ok_w = false, ok_h = false;
-            if (wh.size() == 2) window = QSize(wh[0].toInt(&ok_w), wh[1].toInt(&ok_h));
-            if (!ok_w || !ok_h || window.width() < 640 || window.height() < 400) {
-                std::fprintf(stderr, "normlab: --window-size %s: give WIDTHxHEIGHT, at least 640x400 (e.g. 1280x720)\n",
-                             qPrintable(cli.value(size)));
-                return 2;
-            }
         }
         w.resize(window);
         QApplication::processEvents();
