@@ -1,7 +1,7 @@
 // The line chart (widgets/linechart.h) on its own: every spike kept by the
-// per-pixel reduction, non-finite values and log axes, 1-2-5 ticks on ranges
-// tight to the data, labelled log axes at any span (also in exports), axis
-// titles elided to fit.
+// per-pixel reduction, non-finite values and log axes, the legend of several
+// runs' layers, empty views' hints, heatmaps, the hover readout and seed
+// groups. Its axes, titles and legend in little room: test_chart_axes.cpp.
 #include "core/store/store.h"
 #include "core/train/probes.h"
 #include "widgets/chartsview.h"
@@ -113,79 +113,6 @@ private Q_SLOTS:
         QVERIFY(c.xTickLabels().contains("0"));
     }
 
-    // An empty view says what to do: no run shown; a probe a scheme does not
-    // have; a probe switched off. The hint leaves once there is data.
-    void aLowChartHasFewerTicks() {
-        // a histogram under box plots: 50 px of plot showed six labels as "…"
-        LineChart c;
-        c.resize(640, 170);
-        std::vector<double> x, y;
-        for (int i = 0; i < 40; ++i) x.push_back(0.95 + i * 0.0025), y.push_back(i % 7);
-        c.setCurves({Curve{"h", Qt::red, x, y}});
-        c.show();
-        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-        const double h = c.chart()->plotArea().height();
-        QVERIFY2(h < 110, qPrintable(QString::number(h)));
-        QVERIFY2(c.yTickLabels().size() <= std::max(2, static_cast<int>(h / 30) + 1), qPrintable(c.yTickLabels().join(" ")));
-        c.resize(640, 600);
-        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-        QVERIFY2(c.yTickLabels().size() >= 4, qPrintable(c.yTickLabels().join(" ")));   // room again: more ticks
-    }
-
-    // A chart lower than LineChart::kLegendMinHeight (the learning rate under the loss in a laptop's
-    // window) hides its legend on screen, so that its axes keep their labels (with it, Qt Charts drew
-    // every tick label as "..."); taller again, the legend is back. An export always has the legend.
-    void aLowChartGivesItsLegendToThePlot() {
-        LineChart c;
-        std::vector<double> x, y;
-        for (int i = 0; i <= 200; ++i) x.push_back(i), y.push_back(2e-3 * std::min(1.0, (i + 1) / 20.0));
-        c.setCurves({Curve{"Post-LN", Qt::blue, x, y}, Curve{"NormFormer", Qt::red, x, y}});
-        c.setAxisTitles("step", "learning rate", "lr");
-        c.setTitle("Learning rate");
-        c.setMinimumHeight(150);   // as the Loss tab's learning rate has
-        c.resize(580, LineChart::kLegendMinHeight - 20);
-        c.show();
-        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-        QVERIFY(!c.chart()->legend()->isVisible());
-        QVERIFY2(c.xTickLabels().size() >= 3 && c.yTickLabels().size() >= 3,
-                 qPrintable(c.xTickLabels().join(" ") + " | " + c.yTickLabels().join(" ")));
-        const QString svg = dir_.filePath("low-legend.svg");
-        QString err;
-        QVERIFY2(c.exportFigure(svg, "svg", 96, &err), qPrintable(err));
-        QFile f(svg);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const QString text = QString::fromUtf8(f.readAll());
-        QVERIFY2(text.contains("NormFormer") && text.contains("Post-LN"), "the export's legend");
-        c.resize(580, LineChart::kLegendMinHeight + 60);
-        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-        QVERIFY(c.chart()->legend()->isVisible());
-    }
-
-    void xLabelsFitTheirShareInAnyFont() {
-        // A taller or wider font (a fallback font, a larger size) than the 64 px a label was
-        // assumed to need: Qt elided the labels wider than their share of the axis ("10…").
-        // As many ticks as the widest label, drawn in the axis's font, fits.
-        for (double pt : {9.0, 16.0, 22.0}) {
-            LineChart c;
-            c.resize(420, 220);
-            std::vector<double> x, y;
-            for (int i = 0; i <= 200; ++i) x.push_back(100.0 * i), y.push_back(std::sin(i * 0.1));
-            c.setCurves({Curve{"lr", Qt::blue, x, y}});
-            c.setPrintStyle(pt);
-            c.show();
-            for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-            const QStringList labels = c.xTickLabels();
-            QVERIFY2(labels.size() >= 2, qPrintable(labels.join(" ")));
-            const QFontMetricsF fm(c.chart()->axes(Qt::Horizontal).constFirst()->labelsFont());
-            double widest = 0;
-            for (const QString& l : labels) widest = std::max(widest, fm.horizontalAdvance(l));
-            const double share = c.chart()->plotArea().width() / (labels.size() - 1);
-            QVERIFY2(share >= widest, qPrintable(QString("%1 pt: %2 labels of up to %3 px, %4 px each: %5")
-                                                     .arg(pt).arg(labels.size()).arg(widest).arg(share).arg(labels.join(" "))));
-            if (pt == 9.0) QVERIFY2(labels.size() >= 4, qPrintable(labels.join(" ")));   // room: not fewer than before
-        }
-    }
-
     void heatmapStepTicksAreOneTwoFive() {
         // the issue's 0, 35, 75, 115: probes every 5 steps up to 195
         Heatmap h;
@@ -228,6 +155,8 @@ private Q_SLOTS:
         QCOMPARE(shown, (QStringList{"Post-LN · layer 0", "Post-LN · layer 3", "NormFormer · layer 0", "NormFormer · layer 3"}));
     }
 
+    // An empty view says what to do: no run shown; a probe a scheme does not
+    // have; a probe switched off. The hint leaves once there is data.
     void emptyViewsSayWhatToDo() {
         const QString path = dir_.filePath("hints.sqlite");
         int64_t id = 0;
@@ -261,188 +190,6 @@ private Q_SLOTS:
         // never in an export
         QVERIFY(chart->exportFigure(dir_.filePath("empty.png"), "png", 96, &err));
         QVERIFY(!chart->emptyHintShown().isEmpty());
-    }
-
-    void linearAxesAreTightWithOneTwoFiveTicks() {
-        // The issue's 120 steps drawn on 0–200 and ticks at 0.955/0.985/1.014: a
-        // range tight to the data and ticks at multiples of 1, 2, 2.5 or 5 × 10^k (matplotlib's MaxNLocator steps).
-        LineChart c;
-        c.resize(640, 420);
-        std::vector<double> x, y;
-        for (int i = 0; i <= 120; ++i) {
-            x.push_back(i);
-            y.push_back(0.95 + 0.064 * std::sin(i * 0.1));
-        }
-        c.setAxisTitles("step", "gain");
-        c.setCurves({Curve{"gain", Qt::blue, x, y}});
-        c.show();
-        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-        auto* xa = qobject_cast<QValueAxis*>(c.chart()->axes(Qt::Horizontal).first());
-        QVERIFY(xa);
-        QCOMPARE(xa->min(), 0.0);
-        QCOMPARE(xa->max(), 120.0);
-        for (const QStringList& labels : {c.xTickLabels(), c.yTickLabels()}) {
-            QVERIFY2(labels.size() >= 3 && labels.size() <= 12, qPrintable(labels.join(" ")));
-            const double step = labels[1].toDouble() - labels[0].toDouble();
-            const double mant = step / std::pow(10.0, std::floor(std::log10(step) + 1e-9));
-            QVERIFY2(std::abs(mant - 1) < 1e-6 || std::abs(mant - 2) < 1e-6 || std::abs(mant - 2.5) < 1e-6 || std::abs(mant - 5) < 1e-6,
-                     qPrintable(labels.join(" ")));
-            for (const QString& l : labels) {
-                const double k = l.toDouble() / step;
-                QVERIFY2(std::abs(k - std::round(k)) < 1e-6, qPrintable(l + " in " + labels.join(" ")));
-                QVERIFY2(l.size() <= 6, qPrintable(l));
-            }
-        }
-    }
-
-    void smallAndLargeValuesKeepZeroAsZero() {
-        // A learning rate that peaks at 3·10⁻⁴: one printf format for every label of a
-        // QValueAxis wrote "0e+00 1e-04 2e-04 3e-04". Zero reads as zero, the others
-        // in units of one power of ten, and each label says the value of its tick.
-        const auto value_of = [](const QString& l) {
-            const int at = l.indexOf(QString::fromUtf8("×10"));
-            if (at < 0) return l.toDouble();
-            const QString digits = QString::fromUtf8("⁰¹²³⁴⁵⁶⁷⁸⁹");
-            int sign = 1, n = 0;
-            for (QChar ch : l.mid(at + 3)) {
-                if (ch == QChar(0x207B)) sign = -1;
-                else n = 10 * n + static_cast<int>(digits.indexOf(ch));
-            }
-            return l.left(at).toDouble() * std::pow(10.0, sign * n);
-        };
-        for (double peak : {3e-4, 2.5e-6, 4e7}) {
-            LineChart c;
-            c.resize(640, 420);
-            std::vector<double> x, y;
-            for (int i = 0; i <= 100; ++i) x.push_back(i), y.push_back(peak * std::min(1.0, i / 20.0));
-            c.setAxisTitles("step", "lr");
-            c.setCurves({Curve{"lr", Qt::blue, x, y}});
-            c.show();
-            for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-            const QStringList labels = c.yTickLabels();
-            const QString all = QString("peak %1: %2").arg(peak).arg(labels.join(" "));
-            QVERIFY2(labels.size() >= 3, qPrintable(all));
-            QCOMPARE(value_of(labels.first()), 0.0);
-            QVERIFY2(!labels.first().contains(QString::fromUtf8("×")), qPrintable(all));
-            const double step = value_of(labels[1]);
-            for (int i = 0; i < labels.size(); ++i) {
-                QVERIFY2(!labels[i].contains('e'), qPrintable(all));
-                QVERIFY2(std::abs(value_of(labels[i]) - i * step) < 1e-6 * step, qPrintable(all));
-            }
-            QVERIFY2(value_of(labels.last()) <= peak * 1.05 && value_of(labels.last()) >= peak * 0.5, qPrintable(all));
-        }
-    }
-
-    void negativeAndFlatRangesAreLabelled() {
-        // A range across zero in small units (a gain minus its start, a difference of losses)
-        // and a flat one (every value equal: ±0.5 around it): labels, zero written as zero.
-        for (double lo : {-2e-5, 5.0}) {
-            LineChart c;
-            c.resize(640, 420);
-            std::vector<double> x, y;
-            for (int i = 0; i <= 50; ++i) x.push_back(i), y.push_back(lo < 0 ? lo + 5e-5 * i / 50.0 : lo);
-            c.setCurves({Curve{"d", Qt::blue, x, y}});
-            c.show();
-            for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-            const QStringList labels = c.yTickLabels();
-            QVERIFY2(labels.size() >= 2, qPrintable(labels.join(" ")));
-            for (const QString& l : labels) QVERIFY2(!l.contains('e') && !l.isEmpty(), qPrintable(labels.join(" ")));
-            if (lo < 0) QVERIFY2(labels.contains("0") && labels.first().startsWith("-"), qPrintable(labels.join(" ")));
-            else QVERIFY2(labels.contains("5") || labels.contains("5.0"), qPrintable(labels.join(" ")));
-        }
-    }
-
-    void zoomRelabelsTheAxes() {
-        // The rubber band's zoom: the hand-placed ticks follow the new range, and resetZoom
-        // brings the whole range's back.
-        LineChart c;
-        c.resize(640, 420);
-        std::vector<double> x, y;
-        for (int i = 0; i <= 1000; ++i) x.push_back(i), y.push_back(3e-4 * std::exp(-i / 300.0));
-        c.setCurves({Curve{"lr", Qt::blue, x, y}});
-        c.show();
-        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-        QVERIFY2(c.xTickLabels().contains("1000"), qPrintable(c.xTickLabels().join(" ")));
-        const QRectF area = c.chart()->plotArea();
-        c.chart()->zoomIn(QRectF(area.left() + 0.25 * area.width(), area.top() + 0.5 * area.height(), 0.5 * area.width(),
-                                 0.25 * area.height()));
-        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-        auto* xa = qobject_cast<QValueAxis*>(c.chart()->axes(Qt::Horizontal).first());
-        QVERIFY(xa && xa->min() > 200 && xa->max() < 800);
-        const QStringList xl = c.xTickLabels();
-        QVERIFY2(xl.size() >= 3, qPrintable(xl.join(" ")));
-        for (const QString& l : xl) QVERIFY2(l.toDouble() >= xa->min() && l.toDouble() <= xa->max(), qPrintable(l + " in " + xl.join(" ")));
-        QVERIFY2(c.yTickLabels().size() >= 3, qPrintable(c.yTickLabels().join(" ")));
-        QVERIFY2(c.footer().contains("zoomed"), qPrintable(c.footer()));
-        c.resetZoom();
-        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-        QVERIFY2(c.xTickLabels().contains("0") && c.xTickLabels().contains("1000"), qPrintable(c.xTickLabels().join(" ")));
-    }
-
-    void longAxisTitlesAreElidedInTheMiddle() {
-        LineChart c;
-        c.resize(360, 240);
-        const QString y = "mean |∂L/∂W| of the second feed-forward weight, per layer (L2 norm)";
-        c.setAxisTitles("step", y);
-        c.setCurves({Curve{"g", Qt::blue, {0, 1, 2}, {1, 2, 3}}});
-        c.show();
-        for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-        const QString shown = c.axisTitleShown(Qt::Vertical);
-        QVERIFY2(shown.contains(QChar(0x2026)) && shown.size() < y.size(), qPrintable(shown));
-        QVERIFY2(shown.startsWith("mean") && shown.endsWith("norm)"), qPrintable(shown));   // both ends kept
-        QVERIFY2(c.view()->toolTip().contains(y), qPrintable(c.view()->toolTip()));
-        QCOMPARE(c.axisTitleShown(Qt::Horizontal), QString("step"));
-        // A probe's name too long for the axis: without its parenthesis, whole ("Global gradient
-        // n…(before clipping)" on a laptop's Scalars tab); the tooltip keeps the rest.
-        const QString probe = "Global gradient norm (before clipping)";
-        QCOMPARE(ChartsView::shortTitle(probe), QString("Global gradient norm"));
-        QCOMPARE(ChartsView::shortTitle("Hidden-state norm"), QString());
-        LineChart low;
-        low.resize(580, 330);   // the Scalars tab's chart in a 1280×720 window
-        low.setAxisTitles("step", probe, ChartsView::shortTitle(probe));
-        low.setCurves({Curve{"g", Qt::blue, {0, 1, 2}, {1, 2, 3}}});
-        low.show();
-        for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-        QCOMPARE(low.axisTitleShown(Qt::Vertical), QString("Global gradient norm"));
-        QVERIFY2(low.view()->toolTip().contains(probe), qPrintable(low.view()->toolTip()));
-    }
-
-    void logAxesAreLabelledAtAnySpan() {
-        // The issue's κ = 2 vs κ = 2000: a log axis spanning 1.5×, 10× or 10^6× has labels, also in an export.
-        for (double span : {1.5, 10.0, 1e6}) {
-            LineChart c;
-            c.resize(640, 420);
-            std::vector<double> x, y;
-            for (int i = 0; i <= 50; ++i) {
-                x.push_back(i);
-                y.push_back(2.0 * std::pow(span, i / 50.0));
-            }
-            c.setAxisTitles("step", "κ");
-            c.setCurves({Curve{"kappa", Qt::blue, x, y}});
-            c.setLogY(true);
-            c.show();
-            for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-            const QStringList labels = c.yTickLabels();
-            QVERIFY2(labels.size() >= 3, qPrintable(QString("span %1: %2").arg(span).arg(labels.join(" "))));
-            if (span < 10) {
-                bool between = false;   // a label that is not a power of ten
-                for (auto& l : labels) between = between || std::abs(std::log10(l.toDouble()) - std::round(std::log10(l.toDouble()))) > 1e-6;
-                QVERIFY2(between, qPrintable(labels.join(" ")));
-            }
-            // The export is a figure (plot_figure.h) with its own ticks for its size: 4 to 7, each in the SVG.
-            const QString svg = dir_.filePath(QString("log%1.svg").arg(span));
-            QString err;
-            QVERIFY2(c.exportFigure(svg, "svg", 96, &err), qPrintable(err));
-            QFile f(svg);
-            QVERIFY(f.open(QIODevice::ReadOnly));
-            const QString text = QString::fromUtf8(f.readAll());
-            const PrintTicks yt = plot_ticks(plot_spec(c), c.view()->width() * 25.4 / 96, c.view()->height() * 25.4 / 96, kScreenFigurePt).second;
-            QVERIFY2(yt.labels.size() >= 4 && yt.labels.size() <= 7, qPrintable(QString("span %1: %2 y ticks").arg(span).arg(yt.labels.size())));
-            for (auto& s : yt.labels) {
-                const QString l = QString::fromStdString(s);
-                QVERIFY2(text.contains(">" + l + "<"), qPrintable(QString("span %1: no label %2 in the SVG: %3").arg(span).arg(l).arg(text.mid(text.indexOf("<text"), 600))));
-            }
-        }
     }
 
     // The issue's washed-out PDF heatmap: rasterized with pdftoppm, each
