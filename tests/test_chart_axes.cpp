@@ -41,7 +41,7 @@ private Q_SLOTS:
         c.show();
         for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
         const double h = c.chart()->plotArea().height();
-        QVERIFY2(h < 110, qPrintable(QString::number(h)));
+        QVERIFY2(h < 150, qPrintable(QString::number(h)));   // its legend beside the plot (kLegendBelowMinHeight)
         QVERIFY2(c.yTickLabels().size() <= std::max(2, static_cast<int>(h / 30) + 1), qPrintable(c.yTickLabels().join(" ")));
         c.resize(640, 600);
         for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
@@ -77,13 +77,40 @@ private Q_SLOTS:
         QVERIFY(c.chart()->legend()->isVisible());
     }
 
+    // A low, wide chart (the Gradients tab's lines over two heatmaps in a laptop's window, ~590×220)
+    // puts its legend beside the plot: below, it took ~30 of the plot's ~110 px and the y title read
+    // "gradi…(l...". Taller, the legend goes back below.
+    void aLowWideChartPutsItsLegendBeside() {
+        LineChart c;
+        std::vector<Curve> curves;
+        std::vector<double> x, y;
+        for (int i = 0; i <= 200; i += 10) x.push_back(i), y.push_back(1e-5 * (1 + i));
+        for (int l = 0; l < 6; ++l) curves.push_back(Curve{QString("layer %1").arg(l), QColor::fromHsv(20 * l, 200, 200), x, y});
+        for (int l = 0; l < 6; ++l)
+            for (double& v : curves[static_cast<size_t>(l)].y) v *= std::pow(10.0, l);
+        c.setCurves(curves);
+        c.setAxisTitles("step", QString::fromUtf8("mean |∂L/∂W| (L1)"), "gradient");
+        c.setLogY(true);
+        c.resize(590, 219);
+        c.show();
+        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QVERIFY(c.chart()->legend()->isVisible());
+        QCOMPARE(c.chart()->legend()->alignment(), Qt::AlignRight);
+        const QString title = c.axisTitleShown(Qt::Vertical);
+        QVERIFY2(!title.contains(QString::fromUtf8("…")) && !title.contains("..."), qPrintable(title));
+        QVERIFY2(c.yTickLabels().size() >= 3, qPrintable(c.yTickLabels().join(" ")));
+        c.resize(590, LineChart::kLegendBelowMinHeight + 100);
+        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QCOMPARE(c.chart()->legend()->alignment(), Qt::AlignBottom);
+    }
+
     void xLabelsFitTheirShareInAnyFont() {
         // A taller or wider font (a fallback font, a larger size) than the 64 px a label was
         // assumed to need: Qt elided the labels wider than their share of the axis ("10…").
         // As many ticks as the widest label, drawn in the axis's font, fits.
         for (double pt : {9.0, 16.0, 22.0}) {
             LineChart c;
-            c.resize(420, 220);
+            c.resize(420, LineChart::kLegendBelowMinHeight + 20);   // the legend below, not beside: the width is the plot's
             std::vector<double> x, y;
             for (int i = 0; i <= 200; ++i) x.push_back(100.0 * i), y.push_back(std::sin(i * 0.1));
             c.setCurves({Curve{"lr", Qt::blue, x, y}});

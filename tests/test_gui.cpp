@@ -420,8 +420,15 @@ private Q_SLOTS:
                          "nofile": {"base": {"data": {"source": "file", "path": "no-such-file.txt"}}}},
               "report": [{"finding": 3}]})";
         }
+        // experiments/reproduction/*.json, from any working directory (a build outside the checkout
+        // found none unless started in it)
+        const QString cwd = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(dir_.path()));
+        const QStringList shipped = default_reproduction_experiments();
+        QVERIFY(QDir::setCurrent(cwd));
+        QVERIFY2(shipped.size() >= 6, qPrintable(shipped.join(", ")));
+        QCOMPARE(default_reproduction_experiments(), shipped);
         ReportDialog d(store());
-        QVERIFY(default_reproduction_experiments().size() >= 6);   // experiments/reproduction/*.json
         QCOMPARE(d.experiments(), default_reproduction_experiments());
         // Model size: the shipped experiments' gpu scale relabels every one with its runs and memory there,
         // where the English corpus has been made (scripts/make_corpus.py); else each says how to make it

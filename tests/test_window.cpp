@@ -345,6 +345,26 @@ private Q_SLOTS:
                         QVERIFY2(!t->toPlainText().contains(QString::fromUtf8("…")) && !t->toPlainText().contains("..."),
                                  qPrintable(what + QString(": the box plots draw \"%1\" at %2 px").arg(t->toPlainText()).arg(box->height())));
                 QVERIFY2(texts >= 8, qPrintable(what + QString(": %1 texts").arg(texts)));
+                // Two runs' Gradients tab: the line chart and both heatmaps without scrolling (stacked,
+                // they asked for 590 px in a 435-px view, and the page's preferred height scrolled it
+                // whatever the room), every heatmap whole inside the view and tall enough to read.
+                w.showRuns({ids[0], ids[1]});
+                w.charts()->tabs()->setCurrentIndex(1);
+                settle();
+                auto* grad = qobject_cast<QScrollArea*>(w.charts()->tabs()->widget(1));
+                const QString where = what + QString(", two runs' Gradients: page %1 px in %2")
+                                          .arg(grad->widget()->height()).arg(grad->viewport()->height());
+                QVERIFY2(!grad->verticalScrollBar()->isVisible() && !grad->horizontalScrollBar()->isVisible(),
+                         qPrintable(where + " scrolls"));
+                for (const char* name : {"heatmap0", "heatmap1", "gradChart"}) {
+                    auto* part = w.charts()->findChild<QWidget*>(name);
+                    QVERIFY2(part && part->isVisible(), qPrintable(where + ": no " + name));
+                    const QRect in_view(part->mapTo(grad->viewport(), QPoint(0, 0)), part->size());
+                    QVERIFY2(grad->viewport()->rect().contains(in_view) && part->height() >= part->minimumHeight(),
+                             qPrintable(where + QString(": %1 at %2,%3 %4×%5").arg(name).arg(in_view.x()).arg(in_view.y())
+                                                    .arg(in_view.width()).arg(in_view.height())));
+                }
+                w.showRuns(ids);
             };
             check("first start");
             // the user closes the run table, floats the settings, drags the charts small: Reset layout

@@ -94,6 +94,7 @@ ChartsView::ChartsView(QWidget* parent) : QWidget(parent) {
     tabs_->addTab(scrolled(buildGainsTab()), QString());
     tabs_->addTab(scrolled(buildLayersTab()), QString());
     tabs_->addTab(scrolled(buildScalarsTab()), QString());
+    tabs_->widget(1)->installEventFilter(this);   // the heatmaps' columns follow the room
     // Runs that differ only by seed: one line with a band, on every line chart.
     group_ = new QComboBox(this);
     group_->setObjectName("groupRuns");

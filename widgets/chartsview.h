@@ -30,6 +30,7 @@ class QGridLayout;
 class QLabel;
 class QSlider;
 class QSpinBox;
+class QSplitter;
 class QTabWidget;
 class QChart;
 class QChartView;
@@ -40,6 +41,7 @@ namespace normlab {
 
 class LineChart;
 class Heatmap;
+class FlowLayout;
 
 class ChartsView : public QWidget {
     Q_OBJECT
@@ -99,6 +101,7 @@ public:
 
 protected:
     void changeEvent(QEvent* e) override;
+    bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
     void redrawAll();
@@ -165,8 +168,16 @@ private:
     QComboBox* grad_norm_;
     QCheckBox* heat_log_;
     QCheckBox* heat_shared_;
-    QGridLayout* heat_box_;   // the heatmaps, one or two a row
+    QGridLayout* heat_box_;   // the heatmaps, one or more a row
     std::vector<Heatmap*> heatmaps_;
+    QWidget* grad_page_;
+    FlowLayout* grad_bar_;
+    QSplitter* grad_split_;
+    int heat_columns_ = 0;    // how many a row now (0: not placed yet)
+    // The heatmaps in as few columns as let the page fit the tab without
+    // scrolling (one a row for one or two runs, two beyond, where there is
+    // room): two runs side by side on a laptop's window, stacked on a large one.
+    void placeHeatmaps();
     // gains tab
     QComboBox* gain_name_;
     QString gain_choice_;                          // what the user picked, kept across refreshes

@@ -10,8 +10,10 @@
 #include <QCheckBox>
 #include <QGridLayout>
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -22,9 +24,11 @@
 namespace normlab {
 
 QWidget* ChartsView::buildGradTab() {
-    auto* w = new QWidget(this);
+    auto* w = new FlowPage(this);   // scrolls only where the view is lower than what it needs at least
+    grad_page_ = w;
     auto* v = new QVBoxLayout(w);
     auto* bar = new FlowLayout();   // wraps where the window is narrow (a laptop's, in German)
+    grad_bar_ = bar;
     grad_weight_ = new QComboBox(w);
     grad_weight_->setObjectName("gradWeight");
     for (const char* n : {"fc2", "fc1", "q", "k", "v", "o", "norm1", "norm2", "ffn_norm", "post_attn_norm", "head_scale"})
@@ -58,6 +62,7 @@ QWidget* ChartsView::buildGradTab() {
     bar->addWidget(grad_logx_);
     v->addLayout(bar);
     auto* split = new QSplitter(Qt::Vertical, w);
+    grad_split_ = split;
     panels_.push_back(split);
     grad_lines_ = new LineChart(split);
     grad_lines_->setObjectName("gradChart");
@@ -69,7 +74,9 @@ QWidget* ChartsView::buildGradTab() {
     heat_box_->setContentsMargins(0, 0, 0, 0);
     split->addWidget(grad_lines_);
     split->addWidget(heat_area);
-    split->setSizes({450, 450});
+    split->setStretchFactor(0, 2);   // the line chart first: the heatmaps give way
+    split->setStretchFactor(1, 1);
+    split->setSizes({600, 300});
     v->addWidget(split, 1);
     connect(grad_weight_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { redrawGradients(); });
     connect(grad_norm_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { redrawGradients(); });
@@ -121,12 +128,8 @@ void ChartsView::redrawGradients() {
         h->setLogScale(heat_log_->isChecked());
         heatmaps_.push_back(h);
     }
-    // one per row for one or two runs, two per row beyond: eight runs take four rows, not eight
-    const int per_row = heatmaps_.size() > 2 ? 2 : 1;
-    for (size_t i = 0; i < heatmaps_.size(); ++i)
-        heat_box_->addWidget(heatmaps_[i], static_cast<int>(i) / per_row, static_cast<int>(i) % per_row);
-    for (int r = 0; r < heat_box_->rowCount(); ++r) heat_box_->setRowStretch(r, r * per_row < static_cast<int>(heatmaps_.size()) ? 1 : 0);
-    for (int c = 0; c < 2; ++c) heat_box_->setColumnStretch(c, c < per_row ? 1 : 0);
+    heat_columns_ = 0;   // placed anew
+    placeHeatmaps();
     for (size_t i = 0; i < runs_.size(); ++i) {
         const RunData& r = *runs_[i];
         const int L = r.layers(name);
@@ -151,6 +154,40 @@ void ChartsView::redrawGradients() {
     const bool shared = heat_shared_->isChecked() && heatmaps_.size() > 1 && lo <= hi;
     for (auto* h : heatmaps_)
         h->setRange(shared ? lo : std::nan(""), shared ? hi : std::nan(""));
+}
+
+void ChartsView::placeHeatmaps() {
+    const int n = static_cast<int>(heatmaps_.size());
+    auto* area = qobject_cast<QScrollArea*>(tabs_->widget(1));
+    if (n == 0 || !area) return;
+    // What the page needs in height with `rows` rows of heatmaps, at the area's width (the
+    // controls wrap); the area's own size, not its viewport's, so a scroll bar's coming or going
+    // does not change the choice.
+    const QMargins m = grad_page_->layout()->contentsMargins();
+    const int width = area->width();
+    const int fixed = grad_page_->heightForWidth(width) - grad_split_->minimumSizeHint().height() +
+                      grad_lines_->minimumHeight() + grad_split_->handleWidth();
+    const int spacing = std::max(0, heat_box_->spacing());
+    const Heatmap& h = *heatmaps_.front();
+    auto need = [&](int columns) {
+        const int rows = (n + columns - 1) / columns;
+        return fixed + rows * h.minimumHeight() + (rows - 1) * spacing;
+    };
+    const int inner = width - m.left() - m.right();
+    const int widest = std::clamp((inner + spacing) / (h.minimumWidth() + spacing), 1, n);
+    int columns = std::min(n > 2 ? 2 : 1, widest);
+    while (columns < widest && need(columns) > area->height()) ++columns;
+    if (columns == heat_columns_) return;
+    heat_columns_ = columns;
+    for (int i = 0; i < n; ++i) heat_box_->addWidget(heatmaps_[static_cast<size_t>(i)], i / columns, i % columns);
+    const int rows = (n + columns - 1) / columns;
+    for (int r = 0; r < std::max(rows, heat_box_->rowCount()); ++r) heat_box_->setRowStretch(r, r < rows ? 1 : 0);
+    for (int c = 0; c < std::max(columns, heat_box_->columnCount()); ++c) heat_box_->setColumnStretch(c, c < columns ? 1 : 0);
+}
+
+bool ChartsView::eventFilter(QObject* watched, QEvent* e) {
+    if (e->type() == QEvent::Resize && watched == tabs_->widget(1)) placeHeatmaps();
+    return QWidget::eventFilter(watched, e);
 }
 
 }  // namespace normlab

@@ -1,5 +1,6 @@
 #include "widgets/flow_layout.h"
 
+#include <QBoxLayout>
 #include <QWidget>
 
 #include <algorithm>
@@ -72,6 +73,21 @@ int FlowLayout::arrange(const QRect& rect, bool apply) const {
     place_row();
     const QMargins m = contentsMargins();
     return y + row_height - rect.y() + m.bottom();
+}
+
+int FlowPage::heightForWidth(int width) const {
+    auto* box = qobject_cast<QBoxLayout*>(layout());
+    if (!box || box->direction() != QBoxLayout::TopToBottom) return QWidget::heightForWidth(width);
+    const QMargins m = box->contentsMargins();
+    const int inner = width - m.left() - m.right();
+    int h = m.top() + m.bottom(), shown = 0;
+    for (int i = 0; i < box->count(); ++i) {
+        QLayoutItem* item = box->itemAt(i);
+        if (item->isEmpty()) continue;
+        h += item->hasHeightForWidth() ? item->heightForWidth(inner) : item->minimumSize().height();
+        ++shown;
+    }
+    return h + std::max(0, shown - 1) * std::max(0, box->spacing());
 }
 
 }  // namespace normlab

@@ -11,6 +11,7 @@
 
 #include <QLayout>
 #include <QList>
+#include <QWidget>
 
 namespace normlab {
 
@@ -34,6 +35,20 @@ private:
     // Places the items in `rect` (only measures when !apply); returns the height used.
     int arrange(const QRect& rect, bool apply) const;
     QList<QLayoutItem*> items_;
+};
+
+// A page (with a vertical box layout) that holds a FlowLayout, for a scroll
+// area: its height for a width is the least its items need at that width,
+// the wrapped controls' height and every other item's minimum. A box
+// layout's own height for width adds the items' preferred heights (a
+// chart's and a heatmap's hints), so a scroll area around it scrolled
+// wherever the view was lower than those: the Gradients tab always did on a
+// laptop's window.
+class FlowPage : public QWidget {
+public:
+    using QWidget::QWidget;
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override;
 };
 
 }  // namespace normlab

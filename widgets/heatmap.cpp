@@ -25,7 +25,8 @@ QColor viridis(double t) {
                   int(v[i][2] + f * (v[i + 1][2] - v[i][2])));
 }
 
-Heatmap::Heatmap(QWidget* parent) : QWidget(parent) { setMinimumSize(240, 160); }
+// 140 px high: two runs' heatmaps beside the line chart on a laptop's Gradients tab; the plot keeps 74 px.
+Heatmap::Heatmap(QWidget* parent) : QWidget(parent) { setMinimumSize(240, 140); }
 
 void Heatmap::setTitle(const QString& t) {
     title_ = t;
@@ -147,8 +148,10 @@ void Heatmap::render(QPainter& p, const QRect& r) const {
     p.drawImage(plot, px == image_.size() ? image_ : image_.scaled(px, Qt::IgnoreAspectRatio, Qt::FastTransformation));
     p.drawRect(plot.adjusted(0, 0, -1, -1));
     // y: layers
+    // a label every `ystep` layers (about 8 labels), fewer where the plot is too low for them (14 px each)
     const int H = static_cast<int>(rows_.size());
-    const int ystep = std::max(1, H / 8);
+    const int room = std::max(1, plot.height() / 14);
+    const int ystep = std::max({1, H / 8, (H + room - 1) / room});
     for (int l = 0; l < H; l += ystep) {
         const double y = plot.bottom() - (l + 0.5) * plot.height() / H;
         p.drawText(QRectF(r.left(), y - 8, left - 6, 16), Qt::AlignRight | Qt::AlignVCenter, QString::number(l));

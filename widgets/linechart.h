@@ -119,6 +119,9 @@ public:
     // A chart lower than this hides its legend on screen (the plot needs the
     // room: Qt Charts elided every tick label); an export always draws it.
     static constexpr int kLegendMinHeight = 190;
+    // Lower than this, the legend goes beside the plot, not below it, where
+    // it leaves the plot half the width or more.
+    static constexpr int kLegendBelowMinHeight = 260;
 
 protected:
     void resizeEvent(QResizeEvent* e) override;

@@ -47,10 +47,17 @@ void LineChart::setPrintStyle(double font_pt) {
 // curves: four runs' per-layer lines name only each run's first and last.
 void LineChart::placeLegend() {
     const QFontMetrics fm(chart_->legend()->font());
-    int entries = 0, row = 0;
+    int entries = 0, row = 0, widest = 0;
     for (const Curve& c : curves_)
-        if (c.legend) ++entries, row += fm.horizontalAdvance(c.label) + 2 * fm.height() + 8;   // marker, gaps
-    const bool column = entries > 6 || row > width() - 40;
+        if (c.legend) {
+            const int entry = fm.horizontalAdvance(c.label) + 2 * fm.height() + 8;   // marker, gaps
+            ++entries, row += entry, widest = std::max(widest, entry);
+        }
+    // A low chart (a laptop's Gradients tab over its heatmaps) keeps its height for the plot: a
+    // legend below took ~30 of its ~110 px, and the y title read "gradi…(l...". Beside it where
+    // the column leaves the plot most of the width.
+    const bool low = height() < kLegendBelowMinHeight && widest + 24 < width() / 2;
+    const bool column = entries > 6 || row > width() - 40 || low;
     const Qt::Alignment want = column ? Qt::AlignRight : Qt::AlignBottom;
     if (chart_->legend()->alignment() != want) chart_->legend()->setAlignment(want);
 }

@@ -131,7 +131,13 @@ QString shipped_experiments_dir(const QString& app_dir, const QString& cwd) {
 }
 
 QString shipped_experiments_dir() {
-    return shipped_experiments_dir(QCoreApplication::applicationDirPath(), QDir::currentPath());
+    const QString app = QCoreApplication::applicationDirPath();
+    QString found = shipped_experiments_dir(app, QDir::currentPath());
+#ifdef NORMLAB_BUILD_SOURCE_DIR
+    // a build outside the checkout (cmake -B /elsewhere), started from anywhere: the checkout it was built from
+    if (found.isEmpty()) found = shipped_experiments_dir(app, QStringLiteral(NORMLAB_BUILD_SOURCE_DIR));
+#endif
+    return found;
 }
 
 int run_report(const QStringList& args) {

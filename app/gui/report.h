@@ -22,7 +22,8 @@ int run_report(const QStringList& args);
 // installed (app_dir/../share/normlab/experiments, `cmake --install`) or the
 // source tree's beside a build's app/ (app_dir/../../experiments), the first
 // that has reproduction/*.json; empty if none does. Without arguments: this
-// program's directory and the current one.
+// program's directory and the current one, and for a build made outside its
+// checkout, the checkout it was built from.
 QString shipped_experiments_dir(const QString& app_dir, const QString& cwd);
 QString shipped_experiments_dir();
 
