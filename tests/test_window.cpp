@@ -381,6 +381,37 @@ private Q_SLOTS:
         }
     }
 
+    // Two runs' heatmaps follow the room as the window is resized: side by side in a laptop's window,
+    // stacked (each the whole width for its steps) where the view is tall enough, never scrolling.
+    void gradientHeatmapsFollowTheRoom() {
+        const QString path = dir_.filePath("heat.sqlite");
+        const auto ids = fill(path, 2, "Pre-LN");
+        QSettings().remove("geometry");
+        QSettings().remove("windowState");
+        MainWindow w(path);
+        QVERIFY(w.switchLanguage("en"));
+        w.resize(1280, 720);
+        w.show();
+        settle();
+        w.showRuns(ids);
+        w.charts()->tabs()->setCurrentIndex(1);
+        settle();
+        auto* area = qobject_cast<QScrollArea*>(w.charts()->tabs()->widget(1));
+        auto* h0 = w.charts()->findChild<QWidget*>("heatmap0");
+        auto* h1 = w.charts()->findChild<QWidget*>("heatmap1");
+        QVERIFY(area && h0 && h1);
+        for (const QSize size : {QSize(1280, 720), QSize(1600, 1000), QSize(1280, 720)}) {
+            w.resize(size);
+            settle();
+            const bool tall = size.height() == 1000;
+            const QString what = QString("%1×%2: heatmaps at %3,%4 and %5,%6, page %7 px in %8")
+                                     .arg(size.width()).arg(size.height()).arg(h0->x()).arg(h0->y()).arg(h1->x()).arg(h1->y())
+                                     .arg(area->widget()->height()).arg(area->viewport()->height());
+            QVERIFY2(tall ? h1->y() > h0->y() && h1->x() == h0->x() : h1->y() == h0->y() && h1->x() > h0->x(), qPrintable(what));
+            QVERIFY2(!area->verticalScrollBar()->isVisible(), qPrintable(what + " scrolls"));
+        }
+    }
+
     // Item 15: "Settings that differ" keeps a readable width through resizes (it shrank to ~60 px).
     void settingsThatDifferKeepTheirWidth() {
         MainWindow w(dir_.filePath("diff.sqlite"));
