@@ -80,6 +80,16 @@ private Q_SLOTS:
             QVERIFY2(r.code == 2 && r.err.contains("would destroy it") && r.err.contains("Nothing was written"),
                      qPrintable(c.join(' ') + QString(": exit %1: ").arg(r.code) + r.err));
         }
+        // Nor is a store made in another's log, shared memory or journal: `merge --into STORE-wal` made
+        // one in the log that a process training into STORE writes.
+        for (const char* suffix : {"-wal", "-shm", "-journal"})
+            for (const QStringList& c : {QStringList{"merge", store, "--into", store + suffix},
+                                         QStringList{"run", write("out.json", tiny(20).dump()), "--store", store + suffix}}) {
+                Result r = cli(c);
+                QVERIFY2(r.code == 5 && r.err.contains("belongs to the SQLite database " + store) && r.err.contains("left untouched"),
+                         qPrintable(c.join(' ') + QString(": exit %1: ").arg(r.code) + r.err));
+                QVERIFY2(!QFile::exists(store + suffix) && !QFile::exists(store + suffix + ".checkpoints"), qPrintable(c.join(' ')));
+            }
         QVERIFY(bytes_of(store) == store_bytes);
         QVERIFY(bytes_of(ckpt) == ckpt_bytes);
         QVERIFY(!QFile::exists(store + "-wal") && !QFile::exists(in_ckpts));

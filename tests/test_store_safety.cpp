@@ -199,6 +199,27 @@ private Q_SLOTS:
         QVERIFY(!fs::exists(p + "-wal") && !fs::exists(p + "-shm"));
     }
 
+    // A store's log, shared memory and journal are never opened as a store, while the store is open
+    // (its writer's log and index, byte for byte) or not: `merge --into runs.sqlite-wal` made a
+    // database in the log a training process was writing. A name that only ends so is a store.
+    void aStoresCompanionFilesAreNeverAStore() {
+        const std::string p = path("live.sqlite");
+        Store live(p);
+        live.create_run("r", "pre_ln", nlohmann::json::object(), 1);
+        QVERIFY(fs::exists(p + "-wal") && fs::exists(p + "-shm"));
+        const std::string wal = read_bytes(p + "-wal"), shm = read_bytes(p + "-shm");
+        for (const char* suffix : {"-wal", "-shm", "-journal"})
+            for (Store::Mode mode : {Store::Mode::ReadWrite, Store::Mode::ReadOnly}) {
+                const auto e = store_error([&] { Store s(p + suffix, mode); });
+                QVERIFY2(e.find("belongs to the SQLite database " + p) != std::string::npos, e.c_str());
+            }
+        QVERIFY(read_bytes(p + "-wal") == wal && read_bytes(p + "-shm") == shm);
+        QVERIFY(!fs::exists(p + "-journal") && !fs::exists(p + "-wal-wal") && !fs::exists(p + "-wal.checkpoints"));
+        QCOMPARE(live.runs().size(), size_t(1));
+        Store named(path("notes-wal"));   // no database called "notes" beside it
+        QCOMPARE(named.runs().size(), size_t(0));
+    }
+
     void urisAndFoldersAreRefused() {
         const QString cwd = QDir::currentPath();
         QDir::setCurrent(dir_.path());

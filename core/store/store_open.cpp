@@ -160,6 +160,10 @@ Store::Store(const std::string& given, Mode mode) : mode_(mode) {
     }
     const std::string& path = path_;
     dir_ = fs::path(path).parent_path().string();
+    if (const std::string db = companion_of(path); !db.empty())   // `merge --into runs.sqlite-wal` made a store there
+        throw StoreError(path + " belongs to the SQLite database " + db + " (its log, shared memory or journal): a store"
+                         " there would destroy that database's latest rows. It was left untouched; give " + db +
+                         " itself, or another file name.");
     // Its companions' names (<name>.checkpoints, <name>-wal) must fit the file system's limit too.
     if (const size_t n = fs::path(path).filename().string().size(); mode == Mode::ReadWrite && n + 12 > 255)
         throw StoreError("the run store's file name is " + std::to_string(n) + " bytes long; its checkpoints folder (" +

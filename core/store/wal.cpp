@@ -158,4 +158,17 @@ WalState inspect_wal(const std::string& db_path) {
     return w;
 }
 
+std::string companion_of(const std::string& path) {
+    for (const char* suffix : {"-wal", "-shm", "-journal"}) {
+        const size_t n = std::strlen(suffix);
+        if (path.size() <= n || path.compare(path.size() - n, n, suffix) != 0) continue;
+        const std::string db = path.substr(0, path.size() - n);
+        std::string header;
+        bool exists = false;
+        if (read_store_file(db, header, exists, 16) && header.size() == 16 && std::memcmp(header.data(), "SQLite format 3", 16) == 0)
+            return db;
+    }
+    return {};
+}
+
 }  // namespace normlab

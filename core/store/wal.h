@@ -38,6 +38,11 @@ bool read_store_file(const std::string& path, std::string& out, bool& exists, si
 // Reads PATH-shm (first) and PATH-wal. Never writes.
 WalState inspect_wal(const std::string& db_path);
 
+// The SQLite database whose write-ahead log, shared-memory index or rollback
+// journal `path` is (`runs.sqlite` for `runs.sqlite-wal`), or "" where it is
+// none: a store made there would overwrite that database's unsaved rows.
+std::string companion_of(const std::string& path);
+
 // Valid frames of a write-ahead log held in memory (for tests and the fuzzer).
 // With `header`, the first 100 bytes of the newest committed image of page 1.
 int64_t count_valid_wal_frames(const std::string& wal_bytes, std::string* salt = nullptr, std::string* header = nullptr);
