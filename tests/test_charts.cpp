@@ -125,7 +125,8 @@ private Q_SLOTS:
     }
 
     void gradientLegendFitsWithSeveralRuns() {
-        // two runs × 4 layers: 8 curves, the legend keeps each run's first and last layer
+        // two runs × 4 layers: 8 curves, the legend lists each run once with the layers it spans, its
+        // marker the run's ramp from its first layer's colour to its last's (as a figure's legend)
         const QString path = dir_.filePath("legend.sqlite");
         std::vector<int64_t> ids;
         {
@@ -151,8 +152,20 @@ private Q_SLOTS:
         QCOMPARE(chart->curves().size(), size_t(8));
         QStringList shown;
         for (auto* m : chart->chart()->legend()->markers())
-            if (m->isVisible()) shown << m->label();
-        QCOMPARE(shown, (QStringList{"Post-LN · layer 0", "Post-LN · layer 3", "NormFormer · layer 0", "NormFormer · layer 3"}));
+            if (m->isVisible()) {
+                shown << m->label();
+                const QString run = m->label().section(QString::fromUtf8(" · "), 0, 0);
+                std::vector<QColor> ends;   // the run's layer 0 and layer 3 colours
+                for (const Curve& c : chart->curves())
+                    if (c.run == run && (c.layer == 0 || c.layer == 3)) ends.push_back(c.color);
+                const QGradient* g = m->brush().gradient();
+                QVERIFY2(g && ends.size() == 2, qPrintable(m->label()));
+                QCOMPARE(g->stops().constFirst().second, ends[0]);
+                QCOMPARE(g->stops().constLast().second, ends[1]);
+                QVERIFY(ends[0] != ends[1]);
+            }
+        QCOMPARE(shown, (QStringList{QString::fromUtf8("Post-LN · layers 0–3"), QString::fromUtf8("NormFormer · layers 0–3")}));
+        QCOMPARE(chart->chart()->legend()->alignment(), Qt::AlignBottom);   // two entries: a row below the plot
     }
 
     // An empty view says what to do: no run shown; a probe a scheme does not

@@ -273,6 +273,7 @@ void LineChart::rebuildSeries() {
         }
         marker_series_.push_back(mk);
     }
+    addLegendEntries(x, y);
     for (auto& [value, label] : hlines_) {
         auto* h = new QLineSeries();
         h->setName(label);

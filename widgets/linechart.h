@@ -129,6 +129,10 @@ protected:
 
 private:
     void placeLegend();      // below the plot where it fits in a row, else on the right
+    // Several runs' per-layer curves: one entry per run, its colour ramp as the marker (as a
+    // figure's legend); else each curve shown in the legend. Fills legend_texts_.
+    void addLegendEntries(QAbstractAxis* x, QAbstractAxis* y);
+    QStringList legend_texts_;   // the legend's entries as listed, for its place
     void rebuild();          // series objects and axes
     void rebuildSeries();
     void redraw();           // reduction of the visible range

@@ -6,6 +6,7 @@
 
 #include "core/axis_ticks.h"
 #include "core/print_ticks.h"
+#include "widgets/plot_figure.h"
 
 #include <QCategoryAxis>
 #include <QChart>
@@ -13,6 +14,9 @@
 #include <QFontMetrics>
 #include <QLabel>
 #include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLinearGradient>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -48,11 +52,10 @@ void LineChart::setPrintStyle(double font_pt) {
 void LineChart::placeLegend() {
     const QFontMetrics fm(chart_->legend()->font());
     int entries = 0, row = 0, widest = 0;
-    for (const Curve& c : curves_)
-        if (c.legend) {
-            const int entry = fm.horizontalAdvance(c.label) + 2 * fm.height() + 8;   // marker, gaps
-            ++entries, row += entry, widest = std::max(widest, entry);
-        }
+    for (const QString& text : legend_texts_) {
+        const int entry = fm.horizontalAdvance(text) + 2 * fm.height() + 8;   // marker, gaps
+        ++entries, row += entry, widest = std::max(widest, entry);
+    }
     // A low chart (a laptop's Gradients tab over its heatmaps) keeps its height for the plot: a
     // legend below took ~30 of its ~110 px, and the y title read "gradi…(l...". Beside it where
     // the column leaves the plot most of the width.
@@ -60,6 +63,52 @@ void LineChart::placeLegend() {
     const bool column = entries > 6 || row > width() - 40 || low;
     const Qt::Alignment want = column ? Qt::AlignRight : Qt::AlignBottom;
     if (chart_->legend()->alignment() != want) chart_->legend()->setAlignment(want);
+}
+
+// Four runs' per-layer lines listed each run's first and last layer: eight
+// entries, a column that took a third of a laptop's chart. Now each run once,
+// "NormFormer · layers 0–3", its marker the run's ramp from its first layer's
+// colour to its last's, as a figure's legend has it (legend_entries); the
+// readout names every layer. An entry is an empty series of its own.
+void LineChart::addLegendEntries(QAbstractAxis* x, QAbstractAxis* y) {
+    legend_texts_.clear();
+    QStringList runs;
+    bool layered = false;
+    for (const Curve& c : curves_) {
+        layered = layered || c.layer >= 0;
+        if (const QString run = c.run.isEmpty() ? c.label : c.run; !runs.contains(run)) runs << run;
+    }
+    if (!layered || runs.size() < 2) {
+        for (const Curve& c : curves_)
+            if (c.legend) legend_texts_ << c.label;
+    } else {
+        for (QLineSeries* s : raw_series_)
+            for (auto* m : chart_->legend()->markers(s)) m->setVisible(false);
+        for (QLineSeries* s : smooth_series_)
+            if (s)
+                for (auto* m : chart_->legend()->markers(s)) m->setVisible(false);
+        PlotSpec spec;
+        spec.curves = curves_;
+        for (const LegendEntry& e : legend_entries(spec)) {
+            if (e.ramp.empty()) continue;
+            auto* entry = new QLineSeries();
+            entry->setName(e.text);
+            entry->setPen(QPen(e.color, 2));
+            chart_->addSeries(entry);
+            entry->attachAxis(x);
+            entry->attachAxis(y);
+            QLinearGradient ramp(0, 0, 1, 0);
+            ramp.setCoordinateMode(QGradient::ObjectMode);
+            for (size_t k = 0; k < e.ramp.size(); ++k)
+                ramp.setColorAt(e.ramp.size() > 1 ? double(k) / double(e.ramp.size() - 1) : 0.0, e.ramp[k]);
+            for (auto* m : chart_->legend()->markers(entry)) {
+                m->setBrush(QBrush(ramp));
+                m->setPen(QPen(e.ramp.back().darker(130), 1));
+            }
+            legend_texts_ << e.text;
+        }
+    }
+    for (auto& [value, label] : hlines_) legend_texts_ << label;
 }
 
 void LineChart::applyAxisTitles() {
