@@ -100,9 +100,8 @@ std::vector<Curve> ChartsView::perLayerCurves(const std::string& name, bool by_l
                 QString label = runs_.size() > 1 ? QString("%1 · %2").arg(runLabel(r), tr("layer %1").arg(l)) : tr("layer %1").arg(l);
                 out.push_back({label, layerColor(runColor(r), l, L, by_layer_color), s->steps, s->values, Qt::SolidLine, 1.5, false,
                                s->steps.size() < 40});
-                // Several runs: each run's first and last layer in the legend (dark to bright between
-                // them), so that the legend fits; the readout names every layer.
-                out.back().legend = runs_.size() == 1 || L <= 2 || l == 0 || l == L - 1;
+                // Several runs: the legend lists each run once with its ramp (LineChart, by run and
+                // layer); the readout names every layer.
                 out.back().run = runLabel(r);
                 out.back().layer = l;
                 owner.push_back(i);
