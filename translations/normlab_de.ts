@@ -1088,14 +1088,6 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <source>&amp;Panels</source>
-        <translation>&amp;Bereiche</translation>
-    </message>
-    <message>
-        <source>&amp;Reset layout</source>
-        <translation>Anordnung &amp;zurücksetzen</translation>
-    </message>
-    <message>
         <source>&amp;Language</source>
         <translation>&amp;Sprache</translation>
     </message>
@@ -1467,6 +1459,14 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>Wrote %1</source>
         <translation>%1 geschrieben</translation>
+    </message>
+    <message>
+        <source>&amp;Panels</source>
+        <translation>&amp;Bereiche</translation>
+    </message>
+    <message>
+        <source>&amp;Reset layout</source>
+        <translation>Anordnung &amp;zurücksetzen</translation>
     </message>
     <message>
         <source>Status</source>
@@ -1905,6 +1905,26 @@ normlab figure RUN... --out FILE.pdf: ein Diagramm gespeicherter Läufe für ein
     <message>
         <source>▲ non-finite (%1)</source>
         <translation>▲ nicht endlich (%1)</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>alle</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>Schicht</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>Schicht %1</translation>
+    </message>
+    <message>
+        <source>layers %1–%2</source>
+        <translation>Schichten %1–%2</translation>
     </message>
 </context>
 </TS>

@@ -1087,14 +1087,6 @@ NormLab 将改为打开默认存储。</translation>
         <translation>Ctrl+0</translation>
     </message>
     <message>
-        <source>&amp;Panels</source>
-        <translation>面板(&amp;P)</translation>
-    </message>
-    <message>
-        <source>&amp;Reset layout</source>
-        <translation>重置布局(&amp;R)</translation>
-    </message>
-    <message>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
@@ -1463,6 +1455,14 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Panels</source>
+        <translation>面板(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Reset layout</source>
+        <translation>重置布局(&amp;R)</translation>
     </message>
     <message>
         <source>Status</source>
@@ -1899,6 +1899,26 @@ normlab figure RUN... --out FILE.pdf：为论文绘制已存运行的一张图�
     <message>
         <source>▲ non-finite (%1)</source>
         <translation>▲ 非有限值（%1）</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>layers %1–%2</source>
+        <translation>第 %1–%2 层</translation>
     </message>
 </context>
 </TS>

@@ -225,6 +225,8 @@ T = {
     "loss (nats/byte)": ("Verlust (nats/Byte)", "损失（奈特/字节）"),
     "learning rate": ("Lernrate", "学习率"),
     "layer %1": ("Schicht %1", "第 %1 层"),
+    "layers %1–%2": ("Schichten %1–%2", "第 %1–%2 层"),
+    "all": ("alle", "全部"),
     "value": ("Wert", "值"),
     "count": ("Anzahl", "计数"),
     "layer": ("Schicht", "层"),

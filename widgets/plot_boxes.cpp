@@ -19,8 +19,6 @@ using plot::Ink;
 
 namespace {
 
-QString tr_fig(const char* s) { return QCoreApplication::translate("normlab::Figure", s); }
-
 struct BoxLayout {
     std::vector<int> layers;       // the groups, in order
     std::vector<QString> runs;     // the boxes within a group, in order
@@ -57,7 +55,7 @@ BoxLayout layout_boxes(const Ink& ink, const QRectF& r, const BoxSpec& s) {
     x.ticks = label_ticks(at, false);
     for (size_t k = 0; k < at.size(); ++k) {
         const int layer = L.layers[static_cast<size_t>(at[k])];
-        x.ticks.labels[k] = layer < 0 ? tr_fig("all").toStdString() : std::to_string(layer);
+        x.ticks.labels[k] = layer < 0 ? QCoreApplication::translate("normlab::Figure", "all").toStdString() : std::to_string(layer);
     }
     std::tie(y.lo, y.hi) = plot::padded(lo, hi, false, 0.05);
     L.legend = plot::layout_legend(ink, L.entries, r.width() - ink.mm(1.6));
@@ -140,7 +138,7 @@ void draw_heatmap(QPainter& p, const QRectF& r, const HeatSpec& s, const PrintUn
     for (auto& l : bar.labels) bw = std::max(bw, fm.horizontalAdvance(QString::fromStdString(l)));
     bw = std::max(bw, fm.horizontalAdvance(QString::fromStdString(bar.factor)));
     const double bar_w = ink.mm(2.5), extra = ink.mm(2.0) + bar_w + ink.mm(1.8) + bw;
-    const Frame f = plot::layout_frame(ink, r, s.title, tr_fig("step"), tr_fig("layer"), x, y, 0, extra);
+    const Frame f = plot::layout_frame(ink, r, s.title, QCoreApplication::translate("normlab::Figure", "step"), QCoreApplication::translate("normlab::Figure", "layer"), x, y, 0, extra);
     p.save();
     if (W && H) {
         // cells as sharp blocks: one image pixel a cell, scaled here without smoothing (heatmap.cpp says why)

@@ -10,10 +10,6 @@
 
 namespace normlab {
 
-namespace {
-QString tr_fig(const char* s) { return QCoreApplication::translate("normlab::Figure", s); }
-}  // namespace
-
 std::vector<LegendEntry> legend_entries(const PlotSpec& s) {
     std::vector<LegendEntry> out;
     auto run_of = [](const Curve& c) { return c.run.isEmpty() ? c.label : c.run; };
@@ -33,7 +29,7 @@ std::vector<LegendEntry> legend_entries(const PlotSpec& s) {
             e.color = by_layer.begin()->second->color;
             e.band = band;
             const int first = by_layer.begin()->first, last = by_layer.rbegin()->first;
-            const QString layers = first == last ? tr_fig("layer %1").arg(first) : tr_fig("layers %1–%2").arg(first).arg(last);
+            const QString layers = first == last ? QCoreApplication::translate("normlab::Figure", "layer %1").arg(first) : QCoreApplication::translate("normlab::Figure", "layers %1–%2").arg(first).arg(last);
             e.text = runs.size() > 1 ? QString("%1 · %2").arg(run, layers) : layers;
             out.push_back(e);
         }
