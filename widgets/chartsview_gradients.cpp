@@ -117,6 +117,7 @@ void ChartsView::redrawGradients() {
     grad_lines_->setEmptyHint(emptyHint(name, grad_norm_->currentText()));
     grad_lines_->setCurves(perLayerCurves(name, runs_.size() == 1));
     // one heatmap per run
+    if (heatmaps_.size() != runs_.size()) heat_columns_ = 0;   // placed anew (a live redraw keeps them where they are)
     while (heatmaps_.size() > runs_.size()) {
         delete heatmaps_.back();
         heatmaps_.pop_back();
@@ -127,7 +128,6 @@ void ChartsView::redrawGradients() {
         h->setLogScale(heat_log_->isChecked());
         heatmaps_.push_back(h);
     }
-    heat_columns_ = 0;   // placed anew
     placeHeatmaps();
     for (size_t i = 0; i < runs_.size(); ++i) {
         const RunData& r = *runs_[i];

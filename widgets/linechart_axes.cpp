@@ -87,9 +87,7 @@ void LineChart::addLegendEntries(QAbstractAxis* x, QAbstractAxis* y) {
         for (QLineSeries* s : smooth_series_)
             if (s)
                 for (auto* m : chart_->legend()->markers(s)) m->setVisible(false);
-        PlotSpec spec;
-        spec.curves = curves_;
-        for (const LegendEntry& e : legend_entries(spec)) {
+        for (const LegendEntry& e : legend_entries(curves_, {})) {
             if (e.ramp.empty()) continue;
             auto* entry = new QLineSeries();
             entry->setName(e.text);

@@ -77,6 +77,8 @@ struct LegendEntry {
 // grey entry per kind with its dash; per-layer lines as a ramp per run; the
 // reference lines. Never the same name twice.
 std::vector<LegendEntry> legend_entries(const PlotSpec& s);
+// The same for curves and reference lines as they are (a window's chart: no copy of their points).
+std::vector<LegendEntry> legend_entries(const std::vector<Curve>& curves, const std::vector<std::pair<double, QString>>& hlines);
 
 // The font size of a figure exported at its size on screen.
 constexpr double kScreenFigurePt = 9;

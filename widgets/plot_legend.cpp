@@ -10,19 +10,21 @@
 
 namespace normlab {
 
-std::vector<LegendEntry> legend_entries(const PlotSpec& s) {
+std::vector<LegendEntry> legend_entries(const PlotSpec& s) { return legend_entries(s.curves, s.hlines); }
+
+std::vector<LegendEntry> legend_entries(const std::vector<Curve>& curves, const std::vector<std::pair<double, QString>>& hlines) {
     std::vector<LegendEntry> out;
     auto run_of = [](const Curve& c) { return c.run.isEmpty() ? c.label : c.run; };
     std::vector<QString> runs;   // in drawing order
-    for (auto& c : s.curves)
+    for (auto& c : curves)
         if (std::find(runs.begin(), runs.end(), run_of(c)) == runs.end()) runs.push_back(run_of(c));
-    const bool layered = std::any_of(s.curves.begin(), s.curves.end(), [](const Curve& c) { return c.layer >= 0; });
+    const bool layered = std::any_of(curves.begin(), curves.end(), [](const Curve& c) { return c.layer >= 0; });
     if (layered) {
         // Per-layer lines: a colour ramp per run, and the layers it spans.
         for (const QString& run : runs) {
             std::map<int, const Curve*> by_layer;
             bool band = false;
-            for (auto& c : s.curves)
+            for (auto& c : curves)
                 if (run_of(c) == run) by_layer[c.layer] = &c, band = band || !c.band_lo.empty();
             LegendEntry e;
             for (auto& [layer, c] : by_layer) e.ramp.push_back(c->color);
@@ -36,7 +38,7 @@ std::vector<LegendEntry> legend_entries(const PlotSpec& s) {
     } else {
         // Each run once in its colour; the kinds of line (train, validation) once each, in grey with their dash.
         std::vector<std::pair<QString, Qt::PenStyle>> parts;
-        for (auto& c : s.curves)
+        for (auto& c : curves)
             if (!c.part.isEmpty() &&
                 std::none_of(parts.begin(), parts.end(), [&](auto& p) { return p.first == c.part; }))
                 parts.emplace_back(c.part, c.style);
@@ -46,7 +48,7 @@ std::vector<LegendEntry> legend_entries(const PlotSpec& s) {
             LegendEntry e;
             e.text = run;
             bool first = true, shown = false;
-            for (auto& c : s.curves) {
+            for (auto& c : curves) {
                 if (run_of(c) != run) continue;
                 shown = shown || c.legend;
                 if (first) e.color = c.color, e.style = c.style;
@@ -66,7 +68,7 @@ std::vector<LegendEntry> legend_entries(const PlotSpec& s) {
                 out.push_back(e);
             }
     }
-    for (auto& [v, label] : s.hlines) {
+    for (auto& [v, label] : hlines) {
         LegendEntry e;
         e.text = label;
         e.color = QColor(110, 110, 110);
