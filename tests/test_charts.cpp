@@ -20,6 +20,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <QToolTip>
 #include <QValueAxis>
 #include <QtTest/QtTest>
 
@@ -122,6 +123,49 @@ private Q_SLOTS:
         QCOMPARE(h.xTickLabels(), (QStringList{"0", "50", "100", "150"}));
         h.setData({0, 10, 20}, {{1, 2, 3}});
         QCOMPARE(h.xTickLabels(), (QStringList{"0", "5", "10", "15", "20"}));
+    }
+
+    // Hovering a heatmap names the cell under the mouse (step, layer, value) and outlines it; off the
+    // cells it names nothing but the title, which a narrow heatmap elides.
+    void heatmapReadoutNamesTheCellUnderTheMouse() {
+        Heatmap h;
+        h.setTitle("Pre-LN: mean |∂L/∂W| (L1) — fc2");
+        // 3 layers × 4 steps (probes every 10 steps); layer 1 at step 20 missing
+        h.setData({0, 10, 20, 30}, {{1, 2, 3, 4}, {10, 20, std::nan(""), 40}, {100, 200, 300, 400}});
+        h.resize(56 + 400 + 86, 26 + 300 + 40);   // a plot of 400 × 300 px: cells of 100 × 100
+        h.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&h));
+        // the plot starts at (56, 26); layer 0 at the bottom
+        QCOMPARE(h.cellAt(QPoint(56 + 50, 26 + 250)), std::make_pair(0, 0));
+        QCOMPARE(h.cellAt(QPoint(56 + 350, 26 + 50)), std::make_pair(3, 2));
+        QCOMPARE(h.cellAt(QPoint(56 + 250, 26 + 150)), std::make_pair(2, 1));
+        QCOMPARE(h.cellAt(QPoint(56 + 399, 26 + 299)), std::make_pair(3, 0));   // the last pixel is a cell's
+        QCOMPARE(h.cellAt(QPoint(20, 100)), std::make_pair(-1, -1));            // on the layer labels
+        QCOMPARE(h.cellAt(QPoint(56 + 450, 100)), std::make_pair(-1, -1));      // on the colour bar
+        QCOMPARE(h.cellText(3, 2), QString("step 30 · layer 2: 400"));
+        QCOMPARE(h.cellText(1, 1), QString("step 10 · layer 1: 20"));
+        QCOMPARE(h.cellText(2, 1), QString("step 20 · layer 1: no value"));
+        QVERIFY(h.cellText(4, 0).isEmpty());
+        const QImage before = h.grab().toImage();
+        // the tooltip as the mouse rests on a cell
+        QMouseEvent move(QEvent::MouseMove, QPointF(56 + 150, 26 + 50), h.mapToGlobal(QPointF(56 + 150, 26 + 50)), Qt::NoButton,
+                         Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(&h, &move);
+        QHelpEvent help(QEvent::ToolTip, QPoint(56 + 150, 26 + 50), h.mapToGlobal(QPoint(56 + 150, 26 + 50)));
+        QApplication::sendEvent(&h, &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QCOMPARE(QToolTip::text(), QString("Pre-LN: mean |∂L/∂W| (L1) — fc2\nstep 10 · layer 2: 200"));
+        // the hovered cell is outlined on screen, just outside it; its inside is unchanged
+        const QImage after = h.grab().toImage();
+        QCOMPARE(after.pixelColor(56 + 150, 26 + 50), before.pixelColor(56 + 150, 26 + 50));
+        for (const QPoint edge : {QPoint(56 + 99, 26 + 50), QPoint(56 + 150, 26 + 100)})
+            QVERIFY2(after.pixelColor(edge) != before.pixelColor(edge),
+                     qPrintable(QString("%1,%2: %3").arg(edge.x()).arg(edge.y()).arg(after.pixelColor(edge).name())));
+        // the mouse gone, the outline goes
+        QEvent leave(QEvent::Leave);
+        QApplication::sendEvent(&h, &leave);
+        QCOMPARE(h.grab().toImage(), before);
+        QToolTip::hideText();
     }
 
     void gradientLegendFitsWithSeveralRuns() {

@@ -279,6 +279,19 @@ private Q_SLOTS:
         QVERIFY2(err.contains("no run named \"Post\""), qPrintable(err));
     }
 
+    // --language draws the figure's own words translated (headless, it loaded no translation: always
+    // English); a language without a translation is refused before anything is written.
+    void figureCommandDrawsInALanguage() {
+        const QString de = dir_.filePath("de.pdf"), fr = dir_.filePath("fr.pdf");
+        QString out, err;
+        QCOMPARE(run(NORMLAB_APP, {"figure", "1", "2", "--view", "loss", "--language", "de", "--out", de, "--store", store_}, &out, &err), 0);
+        const QString text = squeeze(pdf_text(de));
+        QVERIFY2(text.contains("Schritt") && !text.contains(squeeze("step")), qPrintable(text));
+        QCOMPARE(run(NORMLAB_APP, {"figure", "1", "--language", "fr", "--out", fr, "--store", store_}, &out, &err), 2);
+        QVERIFY2(err.contains("--language fr") && err.contains("en, de, zh_CN"), qPrintable(err));
+        QVERIFY(!QFile::exists(fr));
+    }
+
     // Item 4: a panel export is a figure — every chart of the tab, nothing of the window (no "points → drawn"
     // caption), each legend whole; an SVG of it declares its size.
     void panelExportsAreFigures() {
@@ -291,7 +304,7 @@ private Q_SLOTS:
             QStringList texts;
         };
         for (const Want& w : {Want{"loss", {"loss (nats/byte)", "learning rate", "validation", "Pre-LN seed=2"}},
-                              Want{"gradients", {"layer", "Post-LN seed=1: grad_l1/fc2", "Pre-LN seed=2: grad_l1/fc2"}},
+                              Want{"gradients", {"layer", "Post-LN seed=1: mean |∂L/∂W| (L1) — fc2", "Pre-LN seed=2: mean |∂L/∂W| (L1) — fc2"}},
                               Want{"gains", {"gain/ffn_norm", "value", "count"}}}) {
             QVERIFY(view.showView(w.view, "", "", "", &err));
             for (int i = 0; i < 3; ++i) QApplication::processEvents();

@@ -406,9 +406,14 @@ private Q_SLOTS:
         w.charts()->tabs()->setCurrentIndex(1);
         settle();
         auto* area = qobject_cast<QScrollArea*>(w.charts()->tabs()->widget(1));
-        auto* h0 = w.charts()->findChild<QWidget*>("heatmap0");
-        auto* h1 = w.charts()->findChild<QWidget*>("heatmap1");
+        auto* h0 = w.charts()->findChild<Heatmap*>("heatmap0");
+        auto* h1 = w.charts()->findChild<Heatmap*>("heatmap1");
         QVERIFY(area && h0 && h1);
+        // each heatmap is titled by its run and what the line chart shows, not by the store's series name
+        const QString shown = w.charts()->gradChart()->title();
+        QVERIFY2(shown.contains("fc2") && !shown.contains("grad_"), qPrintable(shown));
+        QVERIFY2(h0->title().endsWith(": " + shown) && h0->title() != h1->title(), qPrintable(h0->title() + " | " + h1->title()));
+        QCOMPARE(h0->toolTip(), h0->title());
         for (const QSize size : {QSize(1280, 720), QSize(1600, 1000), QSize(1280, 720)}) {
             w.resize(size);
             settle();

@@ -834,6 +834,14 @@ Die Analyse von Xiong et al. setzt Eingaben mit E‖x₀‖² ≈ d voraus.</tra
 <context>
     <name>normlab::Heatmap</name>
     <message>
+        <source>step %1 · layer %2</source>
+        <translation>Schritt %1 · Schicht %2</translation>
+    </message>
+    <message>
+        <source>no value</source>
+        <translation>kein Wert</translation>
+    </message>
+    <message>
         <source>no data yet</source>
         <translation>noch keine Daten</translation>
     </message>

@@ -833,6 +833,14 @@ Xiong 等的分析假设输入满足 E‖x₀‖² ≈ d。</translation>
 <context>
     <name>normlab::Heatmap</name>
     <message>
+        <source>step %1 · layer %2</source>
+        <translation>第 %1 步 · 第 %2 层</translation>
+    </message>
+    <message>
+        <source>no value</source>
+        <translation>无值</translation>
+    </message>
+    <message>
         <source>no data yet</source>
         <translation>暂无数据</translation>
     </message>

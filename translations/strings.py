@@ -231,6 +231,8 @@ T = {
     "count": ("Anzahl", "计数"),
     "layer": ("Schicht", "层"),
     "no data yet": ("noch keine Daten", "暂无数据"),
+    "step %1 · layer %2": ("Schritt %1 · Schicht %2", "第 %1 步 · 第 %2 层"),
+    "no value": ("kein Wert", "无值"),
     "%L1 points → %L2 drawn": ("%L1 Punkte → %L2 gezeichnet", "%L1 个点 → 绘制 %L2 个"),
     " · %L1 non-finite (▲)": (" · %L1 nicht endlich (▲)", " · %L1 个非有限值（▲）"),
     " · %L1 values ≤ 0 not shown on the log axis": (" · %L1 Werte ≤ 0 auf der log. Achse nicht gezeigt", " · %L1 个 ≤ 0 的值未在对数轴上显示"),

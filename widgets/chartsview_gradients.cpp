@@ -144,7 +144,9 @@ void ChartsView::redrawGradients() {
                     if (it != steps.end() && *it == s->steps[k]) row[static_cast<size_t>(it - steps.begin())] = s->values[k];
                 }
         }
-        heatmaps_[i]->setTitle(QString("%1: %2").arg(runLabel(r), QString::fromStdString(name)));
+        // the run, then what the line chart's title says (not the store's series name)
+        heatmaps_[i]->setTitle(QString("%1: %2").arg(runLabel(r), grad_lines_->title()));
+        heatmaps_[i]->setToolTip(heatmaps_[i]->title());
         heatmaps_[i]->setData(std::move(steps), std::move(rows));
     }
     // One colour scale for all runs by default, so a colour means the same value in each.

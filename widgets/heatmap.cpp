@@ -7,13 +7,21 @@
 #include "core/print_ticks.h"
 
 #include <QFile>
+#include <QHelpEvent>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QTextStream>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
 
 namespace normlab {
+
+namespace {
+// The plot's margins in the widget: layer labels left, the colour bar right, the title above, steps below.
+constexpr int kLeft = 56, kRight = 86, kTop = 26, kBottom = 40;
+}  // namespace
 
 QColor viridis(double t) {
     static const int v[][3] = {{68, 1, 84}, {72, 40, 120}, {62, 73, 137}, {49, 104, 142}, {38, 130, 142},
@@ -26,7 +34,10 @@ QColor viridis(double t) {
 }
 
 // 140 px high: two runs' heatmaps beside the line chart on a laptop's Gradients tab; the plot keeps 74 px.
-Heatmap::Heatmap(QWidget* parent) : QWidget(parent) { setMinimumSize(240, 140); }
+Heatmap::Heatmap(QWidget* parent) : QWidget(parent) {
+    setMinimumSize(240, 140);
+    setMouseTracking(true);   // the hovered cell outlined without a button held
+}
 
 void Heatmap::setTitle(const QString& t) {
     title_ = t;
@@ -115,6 +126,74 @@ void Heatmap::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().base());
     render(p, rect());
+    // the cell the readout names, outlined (on screen only: not in an export)
+    const int W = static_cast<int>(steps_.size()), H = static_cast<int>(rows_.size());
+    if (hover_.first >= 0 && hover_.first < W && hover_.second >= 0 && hover_.second < H) {
+        const QRect plot = plotRect(rect());
+        const double cw = double(plot.width()) / W, ch = double(plot.height()) / H;
+        const QRectF cell(plot.left() + hover_.first * cw, plot.bottom() + 1 - (hover_.second + 1) * ch, cw, ch);
+        p.setPen(QPen(Qt::white, 1.5));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(cell.adjusted(-1, -1, 1, 1));
+        p.setPen(QPen(Qt::black, 1));
+        p.drawRect(cell.adjusted(-2.5, -2.5, 2.5, 2.5));
+    }
+}
+
+QRect Heatmap::plotRect(const QRect& r) {
+    return QRect(r.left() + kLeft, r.top() + kTop, std::max(10, r.width() - kLeft - kRight),
+                 std::max(10, r.height() - kTop - kBottom));
+}
+
+std::pair<int, int> Heatmap::cellAt(const QPoint& pos) const {
+    const int W = static_cast<int>(steps_.size()), H = static_cast<int>(rows_.size());
+    const QRect plot = plotRect(rect());
+    if (W == 0 || H == 0 || !plot.contains(pos)) return {-1, -1};
+    const int s = std::clamp(static_cast<int>((pos.x() - plot.left()) * double(W) / plot.width()), 0, W - 1);
+    const int l = std::clamp(static_cast<int>((plot.bottom() + 1 - pos.y()) * double(H) / plot.height()), 0, H - 1);
+    return {s, l};
+}
+
+QString Heatmap::cellText(int step_index, int layer) const {
+    if (step_index < 0 || layer < 0 || step_index >= static_cast<int>(steps_.size()) || layer >= static_cast<int>(rows_.size()))
+        return {};
+    const auto& row = rows_[static_cast<size_t>(layer)];
+    const double v = static_cast<size_t>(step_index) < row.size() ? row[static_cast<size_t>(step_index)] : std::nan("");
+    const QString where = tr("step %1 · layer %2").arg(QString::number(steps_[static_cast<size_t>(step_index)], 'g', 10)).arg(layer);
+    return QString("%1: %2").arg(where, std::isnan(v) ? tr("no value") : QString::number(v, 'g', 5));
+}
+
+bool Heatmap::event(QEvent* e) {
+    if (e->type() == QEvent::ToolTip) {
+        auto* he = static_cast<QHelpEvent*>(e);
+        const auto [s, l] = cellAt(he->pos());
+        // on a cell: the cell; elsewhere (the title, which may be elided): the title
+        const QString text = s >= 0 ? QString("%1\n%2").arg(title_, cellText(s, l)) : title_;
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(he->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+void Heatmap::mouseMoveEvent(QMouseEvent* e) {
+    const auto cell = cellAt(e->position().toPoint());
+    if (cell != hover_) {
+        hover_ = cell;
+        update();
+        // the tooltip follows the mouse from cell to cell
+        if (QToolTip::isVisible() && cell.first >= 0)
+            QToolTip::showText(e->globalPosition().toPoint(), QString("%1\n%2").arg(title_, cellText(cell.first, cell.second)), this);
+    }
+    QWidget::mouseMoveEvent(e);
+}
+
+void Heatmap::leaveEvent(QEvent* e) {
+    hover_ = {-1, -1};
+    update();
+    QWidget::leaveEvent(e);
 }
 
 void Heatmap::render(QPainter& p, const QRect& r) const {
@@ -124,14 +203,15 @@ void Heatmap::render(QPainter& p, const QRect& r) const {
     QFont f = p.font();
     f.setPointSizeF(9);
     p.setFont(f);
-    const int left = 56, right = 86, top = 26, bottom = 40;
-    const QRect plot(r.left() + left, r.top() + top, std::max(10, r.width() - left - right),
-                     std::max(10, r.height() - top - bottom));
+    const int left = kLeft, right = kRight, top = kTop;
+    const QRect plot = plotRect(r);
     QFont tf = f;
     tf.setBold(true);
     tf.setPointSizeF(10.5);
     p.setFont(tf);
-    p.drawText(QRect(r.left(), r.top() + 2, r.width(), top - 4), Qt::AlignCenter, title_);
+    // elided where the heatmap is narrow (side by side in a laptop's window); the tooltip has it whole
+    const QRect title_box(r.left() + 4, r.top() + 2, r.width() - 8, top - 4);
+    p.drawText(title_box, Qt::AlignCenter, p.fontMetrics().elidedText(title_, Qt::ElideRight, title_box.width()));
     p.setFont(f);
     if (image_.isNull()) {
         p.drawText(plot, Qt::AlignCenter, tr("no data yet"));

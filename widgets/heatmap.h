@@ -12,6 +12,7 @@
 #include <QWidget>
 
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace normlab {
@@ -45,12 +46,21 @@ public:
     QStringList xTickLabels() const;
     // The colour bar's labels as drawn: at 3 to 6 ticks, not only its ends.
     QStringList colourBarLabels() const;
+    // The cell under a point of the widget as drawn: (step index, layer), or (-1, -1) off the cells.
+    std::pair<int, int> cellAt(const QPoint& pos) const;
+    // What the hover readout says of a cell: "step 120 · layer 2: 3.1416e-05" (no data: "no value").
+    QString cellText(int step_index, int layer) const;
 
 protected:
     void paintEvent(QPaintEvent*) override;
+    bool event(QEvent* e) override;   // the readout: a tooltip naming the cell under the mouse
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void leaveEvent(QEvent* e) override;
 
 private:
     void render(QPainter& p, const QRect& r) const;
+    static QRect plotRect(const QRect& r);
+    std::pair<int, int> hover_ = {-1, -1};   // the cell outlined on screen
     PrintTicks colourBarTicks() const;
     std::vector<std::pair<double, QString>> xTicks() const;   // (fractional cell index, label)
     void rebuildImage();

@@ -17,6 +17,9 @@
 #include <QPainter>
 #include <QDir>
 #include <QFileInfo>
+#include <QFontDatabase>
+#include <QLocale>
+#include <QTranslator>
 
 #include <cmath>
 #include <cstdio>
@@ -37,6 +40,7 @@ struct Usage : std::runtime_error {
 struct Options : PrintSize {
     QStringList runs;
     QString view = "loss", weight, norm, probe, out, store;
+    QString language = "en";   // the figure's own words: axis titles, "train", "validation", "layers 0–3"
     int group = 0;    // ChartsView::setGrouping
     bool panel = false;   // every chart of the view, stacked
 };
@@ -46,7 +50,7 @@ const char* kUsage =
     "                      [--view loss|gradients|gains|layers|scalars] [--weight fc2] [--norm l1|l2|expected_l2]\n"
     "                      [--probe NAME] [--group none|seed|seed-minmax] [--log-y | --linear-y] [--log-x] [--title TEXT]\n"
     "                      [--column single|double | --width-mm W | --width-in W] [--height-mm H | --height-in H]\n"
-    "                      [--font-pt 8] [--dpi 300] [--panel] [--store FILE]\n"
+    "                      [--font-pt 8] [--dpi 300] [--panel] [--language en|de|zh_CN] [--store FILE]\n"
     "Draws one chart of the runs (ids or names; a name without its \" seed=N\" takes every seed) at a size for print:\n"
     "single column 89 mm, double column 183 mm wide (default single; the height fits the legend\n"
     "and gives the plot a height of half its width at a single column, 0.36 at a double),\n"
@@ -56,7 +60,35 @@ const char* kUsage =
     "--group seed draws runs that differ only by seed as their mean with a ± std band (seed-minmax:\n"
     "a min–max band). --panel draws every chart of the view, stacked, as the window's Export panel\n"
     "(loss with the learning rate, gradients with a heatmap per run, gains with the histogram).\n"
+    "--language draws the figure's words (axis titles, legend, \"train\", \"validation\") in that\n"
+    "language, as the window's Export does in it; English by default.\n"
     "PDF and SVG are vectors; --dpi sets the PNG's resolution.\n";
+
+// The languages a figure can be drawn in: English and each translation built in (:/i18n/normlab_CODE.qm).
+QStringList figure_languages() {
+    QStringList out{"en"};
+    for (const QString& f : QDir(":/i18n").entryList({"normlab_*.qm"}, QDir::Files, QDir::Name))
+        out << f.mid(8, f.size() - 8 - 3);
+    return out;
+}
+
+// Installs the translation of `code` (not "en") for the figure's words; "" or why it cannot be drawn so.
+QString use_language(const QString& code, QTranslator& t) {
+    if (code == "en") return {};
+    const QLocale loc(code);
+    // a writing system without a font would print boxes into the paper's figure
+    const bool han = loc.script() == QLocale::SimplifiedHanScript || loc.script() == QLocale::TraditionalHanScript;
+    if (han && QFontDatabase::families(loc.script() == QLocale::SimplifiedHanScript ? QFontDatabase::SimplifiedChinese
+                                                                                     : QFontDatabase::TraditionalChinese)
+                   .isEmpty())
+        return QString("--language %1: no font with its characters is installed, so its words would print as boxes; "
+                       "install one (Debian: sudo apt install fonts-wqy-microhei; scripts/setup.sh installs it) or "
+                       "draw the figure in English")
+            .arg(code);
+    if (!t.load(":/i18n/normlab_" + code)) return QString("--language %1: its translation could not be loaded").arg(code);
+    QCoreApplication::installTranslator(&t);
+    return {};
+}
 
 double number(const QString& flag, const QString& v, double lo, double hi) {
     bool ok = false;
@@ -86,6 +118,7 @@ Options parse(const QStringList& args) {
         else if (a == "--probe") o.probe = value(i);
         else if (a == "--title") o.title = value(i);
         else if (a == "--store") o.store = value(i);
+        else if (a == "--language") o.language = value(i);
         else if (a == "--group") {
             const QString g = value(i);
             if (g == "none") o.group = 0;
@@ -116,6 +149,10 @@ Options parse(const QStringList& args) {
     Q_UNUSED(width_set);
     if (o.runs.isEmpty()) throw Usage("name at least one run (an id or a name; normlab-cli list shows them)");
     if (o.out.isEmpty()) throw Usage("--out FILE.pdf, .svg or .png is required");
+    const QStringList languages = figure_languages();
+    if (!languages.contains(o.language))
+        throw Usage("--language " + o.language.toStdString() + ": no translation of that name; one of " +
+                    languages.join(", ").toStdString());
     const QString suffix = QFileInfo(o.out).suffix().toLower();
     if (suffix != "pdf" && suffix != "svg" && suffix != "png")
         throw Usage("--out " + o.out.toStdString() + ": the file name must end in .pdf, .svg or .png");
@@ -178,6 +215,11 @@ int run_figure(const QStringList& args) {
             return 0;
         }
         std::fprintf(stderr, "normlab figure: %s\n%s", e.what(), kUsage);
+        return 2;
+    }
+    QTranslator translator;
+    if (const QString why = use_language(o.language, translator); !why.isEmpty()) {
+        std::fprintf(stderr, "normlab figure: %s\n", qPrintable(why));
         return 2;
     }
     std::unique_ptr<Store> store;

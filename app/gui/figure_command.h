@@ -6,7 +6,7 @@
 //                  [--view loss|gradients|gains|layers|scalars] [--weight fc2] [--norm l1|l2|expected_l2]
 //                  [--probe NAME] [--group none|seed|seed-minmax] [--log-y | --linear-y] [--log-x] [--title TEXT]
 //                  [--column single|double | --width-mm W | --width-in W] [--height-mm H | --height-in H]
-//                  [--font-pt 8] [--dpi 300] [--panel] [--store FILE]
+//                  [--font-pt 8] [--dpi 300] [--panel] [--language en|de|zh_CN] [--store FILE]
 //
 // single column: 89 mm wide, double: 183 mm; the height defaults to what
 // the legend, ticks and titles need plus a plot area half as high as wide. Every option is checked and every run found before the file is
