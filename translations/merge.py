@@ -12,7 +12,7 @@ from strings import T  # noqa: E402
 
 # lupdate misses the namespace of our classes; tr() looks them up as normlab::X
 OURS = {"ChartsView", "Designer", "Heatmap", "LineChart", "MainWindow", "RunTableModel", "TrainingWorker",
-        "ReportDialog", "Figure"}
+        "ReportDialog", "Figure", "SweepChart"}
 COLUMNS = {"de": 0, "zh_CN": 1}
 
 

@@ -43,6 +43,10 @@
         <translation>Skalare</translation>
     </message>
     <message>
+        <source>Sweep</source>
+        <translation>Sweep</translation>
+    </message>
+    <message>
         <source>Learning rate</source>
         <translation>Lernrate</translation>
     </message>
@@ -261,6 +265,26 @@
     <message>
         <source>None of the shown runs has recorded %1 yet.</source>
         <translation>Keiner der gezeigten Läufe hat bisher %1 aufgezeichnet.</translation>
+    </message>
+    <message>
+        <source>final validation loss</source>
+        <translation>Validierungsverlust am Ende</translation>
+    </message>
+    <message>
+        <source>best validation loss</source>
+        <translation>bester Validierungsverlust</translation>
+    </message>
+    <message>
+        <source>final training loss (mean of the last 20 points)</source>
+        <translation>Trainingsverlust am Ende (Mittel der letzten 20 Punkte)</translation>
+    </message>
+    <message>
+        <source>The outcome on the last axis, which colours each run's line: the lowest darkest. A run without one (still training, diverged) is a grey dashed line.</source>
+        <translation>Das Ergebnis auf der letzten Achse, das die Linie jedes Laufs färbt: das niedrigste am dunkelsten. Ein Lauf ohne Ergebnis (trainiert noch, divergiert) ist eine graue gestrichelte Linie.</translation>
+    </message>
+    <message>
+        <source>outcome</source>
+        <translation>Ergebnis</translation>
     </message>
 <message>
         <source>Learning rate</source>
@@ -1848,6 +1872,21 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>Store</source>
         <translation>Speicher</translation>
+    </message>
+</context>
+<context>
+    <name>normlab::SweepChart</name>
+    <message>
+        <source>none yet</source>
+        <translation>noch keines</translation>
+    </message>
+<message>
+        <source>Select two or more runs — a sweep — to see which of their settings moved the outcome.</source>
+        <translation>Wählen Sie zwei oder mehr Läufe – einen Sweep –, um zu sehen, welche ihrer Einstellungen das Ergebnis bewegt haben.</translation>
+    </message>
+    <message>
+        <source>These runs' settings are all the same: select runs that differ to compare them.</source>
+        <translation>Die Einstellungen dieser Läufe sind alle gleich: Wählen Sie Läufe, die sich unterscheiden, um sie zu vergleichen.</translation>
     </message>
 </context>
 <context>

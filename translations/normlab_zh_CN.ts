@@ -43,6 +43,10 @@
         <translation>标量</translation>
     </message>
     <message>
+        <source>Sweep</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -261,6 +265,26 @@
     <message>
         <source>None of the shown runs has recorded %1 yet.</source>
         <translation>所显示的运行尚未记录 %1。</translation>
+    </message>
+    <message>
+        <source>final validation loss</source>
+        <translation>最终验证损失</translation>
+    </message>
+    <message>
+        <source>best validation loss</source>
+        <translation>最佳验证损失</translation>
+    </message>
+    <message>
+        <source>final training loss (mean of the last 20 points)</source>
+        <translation>最终训练损失（最后 20 个点的均值）</translation>
+    </message>
+    <message>
+        <source>The outcome on the last axis, which colours each run's line: the lowest darkest. A run without one (still training, diverged) is a grey dashed line.</source>
+        <translation>最后一条轴上的结果决定每个运行的线条颜色：最低者最深。没有结果的运行（仍在训练或已发散）画为灰色虚线。</translation>
+    </message>
+    <message>
+        <source>outcome</source>
+        <translation>结果</translation>
     </message>
 <message>
         <source>Learning rate</source>
@@ -1842,6 +1866,21 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>Store</source>
         <translation>存储</translation>
+    </message>
+</context>
+<context>
+    <name>normlab::SweepChart</name>
+    <message>
+        <source>none yet</source>
+        <translation>尚无</translation>
+    </message>
+<message>
+        <source>Select two or more runs — a sweep — to see which of their settings moved the outcome.</source>
+        <translation>选择两个或更多运行（一次扫描），查看哪些设置影响了结果。</translation>
+    </message>
+    <message>
+        <source>These runs' settings are all the same: select runs that differ to compare them.</source>
+        <translation>这些运行的设置完全相同：请选择设置不同的运行进行比较。</translation>
     </message>
 </context>
 <context>

@@ -233,6 +233,21 @@ T = {
     "no data yet": ("noch keine Daten", "暂无数据"),
     "step %1 · layer %2": ("Schritt %1 · Schicht %2", "第 %1 步 · 第 %2 层"),
     "no value": ("kein Wert", "无值"),
+    "Sweep": ("Sweep", "扫描"),
+    "final validation loss": ("Validierungsverlust am Ende", "最终验证损失"),
+    "best validation loss": ("bester Validierungsverlust", "最佳验证损失"),
+    "final training loss (mean of the last 20 points)": ("Trainingsverlust am Ende (Mittel der letzten 20 Punkte)", "最终训练损失（最后 20 个点的均值）"),
+    "The outcome on the last axis, which colours each run's line: the lowest darkest. A run without one (still training, diverged) is a grey dashed line.":
+        ("Das Ergebnis auf der letzten Achse, das die Linie jedes Laufs färbt: das niedrigste am dunkelsten. Ein Lauf ohne Ergebnis (trainiert noch, divergiert) ist eine graue gestrichelte Linie.",
+         "最后一条轴上的结果决定每个运行的线条颜色：最低者最深。没有结果的运行（仍在训练或已发散）画为灰色虚线。"),
+    "outcome": ("Ergebnis", "结果"),
+    "none yet": ("noch keines", "尚无"),
+    "Select two or more runs — a sweep — to see which of their settings moved the outcome.":
+        ("Wählen Sie zwei oder mehr Läufe – einen Sweep –, um zu sehen, welche ihrer Einstellungen das Ergebnis bewegt haben.",
+         "选择两个或更多运行（一次扫描），查看哪些设置影响了结果。"),
+    "These runs' settings are all the same: select runs that differ to compare them.":
+        ("Die Einstellungen dieser Läufe sind alle gleich: Wählen Sie Läufe, die sich unterscheiden, um sie zu vergleichen.",
+         "这些运行的设置完全相同：请选择设置不同的运行进行比较。"),
     "%L1 points → %L2 drawn": ("%L1 Punkte → %L2 gezeichnet", "%L1 个点 → 绘制 %L2 个"),
     " · %L1 non-finite (▲)": (" · %L1 nicht endlich (▲)", " · %L1 个非有限值（▲）"),
     " · %L1 values ≤ 0 not shown on the log axis": (" · %L1 Werte ≤ 0 auf der log. Achse nicht gezeigt", " · %L1 个 ≤ 0 的值未在对数轴上显示"),

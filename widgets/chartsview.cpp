@@ -4,6 +4,7 @@
 #include "widgets/figure.h"
 #include "widgets/heatmap.h"
 #include "widgets/linechart.h"
+#include "widgets/sweep.h"
 
 #include <QCheckBox>
 #include <QChartView>
@@ -94,6 +95,7 @@ ChartsView::ChartsView(QWidget* parent) : QWidget(parent) {
     tabs_->addTab(scrolled(buildGainsTab()), QString());
     tabs_->addTab(scrolled(buildLayersTab()), QString());
     tabs_->addTab(scrolled(buildScalarsTab()), QString());
+    tabs_->addTab(scrolled(buildSweepTab()), QString());
     tabs_->widget(1)->installEventFilter(this);   // the heatmaps' columns follow the room
     // Runs that differ only by seed: one line with a band, on every line chart.
     group_ = new QComboBox(this);
@@ -151,8 +153,8 @@ void ChartsView::setTrToolTip(QWidget* w, const char* source) {
 
 void ChartsView::retranslate() {
     static const char* const kTabs[] = {QT_TR_NOOP("Loss"), QT_TR_NOOP("Gradients"), QT_TR_NOOP("Gains"),
-                                        QT_TR_NOOP("Layers"), QT_TR_NOOP("Scalars")};
-    for (int i = 0; i < tabs_->count() && i < 5; ++i) tabs_->setTabText(i, tr(kTabs[i]));
+                                        QT_TR_NOOP("Layers"), QT_TR_NOOP("Scalars"), QT_TR_NOOP("Sweep")};
+    for (int i = 0; i < tabs_->count() && i < static_cast<int>(std::size(kTabs)); ++i) tabs_->setTabText(i, tr(kTabs[i]));
     for (auto* w : findChildren<QWidget*>()) {
         if (const QByteArray s = w->property("trSource").toByteArray(); !s.isEmpty()) {
             if (auto* l = qobject_cast<QLabel*>(w)) l->setText(tr(s.constData()));
@@ -361,6 +363,7 @@ void ChartsView::redrawTab(int i) {
         case 2: redrawGains(); break;
         case 3: redrawLayers(); break;
         case 4: redrawScalars(); break;
+        case 5: redrawSweep(); break;
     }
 }
 

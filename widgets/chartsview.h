@@ -7,7 +7,9 @@
 // at a step chosen with a slider, and its histogram), Layers (any per-layer
 // probe: hidden-state norms, eigen learning rates, condition numbers on a
 // log axis, attention logits, sparsity, similarity), Scalars (gradient norm,
-// α_t, tokens/s...). Several runs overlay with one color per run everywhere.
+// α_t, tokens/s...), Sweep (the runs as parallel coordinates: an axis per
+// setting that differs among them and one for their outcome, sweep.h).
+// Several runs overlay with one color per run everywhere.
 // Reads through RunData only: the same code for live and saved runs; refresh()
 // reads new rows and redraws what changed (the owner calls it on a timer).
 #pragma once
@@ -42,6 +44,7 @@ namespace normlab {
 class LineChart;
 class Heatmap;
 class FlowLayout;
+class SweepChart;
 
 class ChartsView : public QWidget {
     Q_OBJECT
@@ -78,6 +81,8 @@ public:
 
     // The gains view's box plots as a figure draws them (plot_figure.h).
     const BoxSpec& boxSpec() const { return box_spec_; }
+    // The sweep view's parallel coordinates as drawn (sweep.h).
+    const struct SweepSpec& sweepSpec() const;
 
     // Exports a chart or panel: png (dpi), svg, pdf, or csv (the chart's full
     // data). A figure at the size it has on screen, drawn as normlab figure
@@ -89,9 +94,10 @@ public:
                       double height_mm, double font_pt, QString* error);
 
     // For scripts (normlab figure): shows `view` — loss, gradients, gains,
-    // layers or scalars — with the weight (gradients: fc2, q, …), norm (l1,
+    // layers, scalars or sweep — with the weight (gradients: fc2, q, …), norm (l1,
     // l2, expected) or probe (layers, scalars: a series name such as
-    // hidden/norm or train/grad_norm) given; empty means the view's default.
+    // hidden/norm or train/grad_norm; sweep: its outcome, final_val,
+    // best_val or final_train) given; empty means the view's default.
     // False with `error` naming the option and what exists.
     bool showView(const QString& view, const QString& weight, const QString& norm, const QString& probe, QString* error);
 
@@ -111,11 +117,13 @@ private:
     void redrawGains();
     void redrawLayers();
     void redrawScalars();
+    void redrawSweep();
     QWidget* buildLossTab();
     QWidget* buildGradTab();
     QWidget* buildGainsTab();
     QWidget* buildLayersTab();
     QWidget* buildScalarsTab();
+    QWidget* buildSweepTab();
     std::vector<struct Curve> perLayerCurves(const std::string& name, bool by_layer_color) const;
     RunData::XUnit xUnit() const;
     QString xTitle() const;
@@ -198,6 +206,9 @@ private:
     LineChart* scalar_chart_;
     QComboBox* scalar_series_;
     QCheckBox* scalar_log_;
+    // sweep tab
+    SweepChart* sweep_;
+    QComboBox* sweep_metric_;   // the outcome: final or best validation loss, final training loss
 };
 
 }  // namespace normlab

@@ -6,6 +6,7 @@
 #include "widgets/heatmap.h"
 #include "widgets/linechart.h"
 #include "widgets/plot_figure.h"
+#include "widgets/sweep.h"
 
 #include <QChart>
 #include <QChartView>
@@ -22,6 +23,7 @@ QWidget* ChartsView::currentChart() const {
         case 2: return box_view_;
         case 3: return layer_chart_;
         case 4: return scalar_chart_;
+        case 5: return sweep_;
     }
     return nullptr;
 }
@@ -44,6 +46,11 @@ std::vector<ChartsView::PaneRow> ChartsView::figureRows(bool whole_panel) const 
                        [spec](double w, double pt, double aspect) { return boxes_height_mm(*spec, w, pt, aspect); }};
     };
     const int tab = tabs_->currentIndex();
+    if (tab == 5) {   // one chart, alone on its tab
+        auto spec = std::make_shared<SweepSpec>(sweep_->spec());
+        return {PaneRow{1, {[spec](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_sweep(p, r, *spec, u); }},
+                        [spec](double w, double pt, double aspect) { return sweep_height_mm(*spec, w, pt, aspect); }}};
+    }
     if (!whole_panel) {
         if (tab == 2) return {boxes(1)};
         if (auto* c = qobject_cast<LineChart*>(currentChart())) return {line(c, 1)};
@@ -112,6 +119,7 @@ bool ChartsView::exportCurrent(const QString& path, const QString& format, int d
     const QString f = format.toLower();
     if (f == "csv") {
         if (auto* lc = qobject_cast<LineChart*>(currentChart())) return lc->exportCsv(path, error);
+        if (currentChart() == sweep_) return sweep_->exportCsv(path, error);
         // box plots: the five-number summaries of every run and layer at every step
         const std::string name = gain_name_->currentData().toString().toStdString();
         return write_text(path, [&](QTextStream& out) {
@@ -130,7 +138,7 @@ bool ChartsView::exportCurrent(const QString& path, const QString& format, int d
 
 bool ChartsView::showView(const QString& view, const QString& weight, const QString& norm, const QString& probe,
                           QString* error) {
-    const QStringList views = {"loss", "gradients", "gains", "layers", "scalars"};
+    const QStringList views = {"loss", "gradients", "gains", "layers", "scalars", "sweep"};
     const int tab = views.indexOf(view);
     auto fail = [&](const QString& why) {
         if (error) *error = why;
@@ -153,12 +161,14 @@ bool ChartsView::showView(const QString& view, const QString& weight, const QStr
         if (error) *error = QString("%1 %2 is not one of: %3").arg(option, value, have.join(", "));
         return false;
     };
-    if (!probe.isEmpty() && tab != 3 && tab != 4 && tab != 2) return fail(QString("--probe is for --view layers, scalars or gains"));
+    if (!probe.isEmpty() && tab != 3 && tab != 4 && tab != 2 && tab != 5)
+        return fail(QString("--probe is for --view layers, scalars, gains or sweep"));
     if ((!weight.isEmpty() || !norm.isEmpty()) && tab != 1) return fail(QString("--weight and --norm are for --view gradients"));
     if (tab == 1 && !(pick(grad_weight_, "--weight", weight) && pick(grad_norm_, "--norm", norm.isEmpty() ? QString() : norm + "/", "grad_")))
         return false;
     if (tab == 3 && !pick(layer_series_, "--probe", probe)) return false;
     if (tab == 4 && !pick(scalar_series_, "--probe", probe)) return false;
+    if (tab == 5 && !pick(sweep_metric_, "--probe", probe)) return false;
     tabs_->setCurrentIndex(tab);
     stale_[static_cast<size_t>(tab)] = true;
     redrawTab(tab);

@@ -47,7 +47,7 @@ QStringList wrap(const QFontMetricsF& fm, const QString& text, double width) {
         QString part;
         for (QChar c : w) {
             part += c;
-            if (c == '/' || c == '-' || c == QChar(0x00B7) || c == '_') pieces << part, part.clear();
+            if (c == '/' || c == '-' || c == QChar(0x00B7) || c == '_' || c == '.') pieces << part, part.clear();
         }
         if (!part.isEmpty()) pieces << part;
     }

@@ -44,7 +44,7 @@ struct Measure {
     std::unique_ptr<Ink> ink;
 };
 
-// `text` broken at spaces (and at '/', '·', '-' where a word is too long) into
+// `text` broken at spaces (and at '/', '·', '-', '_', '.' where a word is too long) into
 // lines no wider than `width`; a word wider than that alone on its line.
 QStringList wrap(const QFontMetricsF& fm, const QString& text, double width);
 

@@ -9,6 +9,7 @@
 #include "widgets/figure.h"
 #include "widgets/linechart.h"
 #include "widgets/plot_figure.h"
+#include "widgets/sweep.h"
 
 #include <QApplication>
 #include <QChart>
@@ -47,7 +48,7 @@ struct Options : PrintSize {
 
 const char* kUsage =
     "usage: normlab figure RUN... --out FILE.pdf|svg|png\n"
-    "                      [--view loss|gradients|gains|layers|scalars] [--weight fc2] [--norm l1|l2|expected_l2]\n"
+    "                      [--view loss|gradients|gains|layers|scalars|sweep] [--weight fc2] [--norm l1|l2|expected_l2]\n"
     "                      [--probe NAME] [--group none|seed|seed-minmax] [--log-y | --linear-y] [--log-x] [--title TEXT]\n"
     "                      [--column single|double | --width-mm W | --width-in W] [--height-mm H | --height-in H]\n"
     "                      [--font-pt 8] [--dpi 300] [--panel] [--language en|de|zh_CN] [--store FILE]\n"
@@ -56,7 +57,9 @@ const char* kUsage =
     "and gives the plot a height of half its width at a single column, 0.36 at a double),\n"
     "fonts at --font-pt points, no title unless --title. --probe names a series: for --view layers\n"
     "e.g. hidden/norm, attn/max_logit, cond/q, gain_mean/alpha_A; for --view scalars e.g.\n"
-    "train/grad_norm, branchnorm/alpha; for --view gains (box plots per layer) e.g. gain/ffn_norm.\n"
+    "train/grad_norm, branchnorm/alpha; for --view gains (box plots per layer) e.g. gain/ffn_norm;\n"
+    "for --view sweep (parallel coordinates: an axis per setting that differs, then the outcome)\n"
+    "final_val (default), best_val or final_train.\n"
     "--group seed draws runs that differ only by seed as their mean with a ± std band (seed-minmax:\n"
     "a min–max band). --panel draws every chart of the view, stacked, as the window's Export panel\n"
     "(loss with the learning rate, gradients with a heatmap per run, gains with the histogram).\n"
@@ -192,6 +195,18 @@ bool write_print_figure(const LineChart& src, const PrintSize& size, const QStri
                        [&](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_plot(p, r, spec, u); }, error);
 }
 
+bool write_print_sweep(const SweepSpec& src, const PrintSize& size, const QString& out, QString* error) {
+    if (src.axes.empty()) {   // a figure of a hint is no figure
+        if (error) *error = "--view sweep: " + src.empty_hint;
+        return false;
+    }
+    SweepSpec spec = src;
+    spec.title = size.title;
+    const double h = size.height_mm > 0 ? size.height_mm : sweep_height_mm(spec, size.width_mm, size.font_pt, default_aspect(size.width_mm));
+    return write_print(out, {}, size.width_mm, h, size.font_pt, size.dpi, spec.title.isEmpty() ? spec.metric_title : spec.title,
+                       [&](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_sweep(p, r, spec, u); }, error);
+}
+
 bool write_print_boxes(const BoxSpec& src, const PrintSize& size, const QString& out, QString* error) {
     if (src.boxes.empty()) {
         if (error) *error = "--view gains: none of these runs has recorded learned gains (probes.gains_every)";
@@ -261,8 +276,15 @@ int run_figure(const QStringList& args) {
                     static_cast<int>(ids.size()), ids.size() == 1 ? "" : "s", o.width_mm, o.font_pt);
         return 0;
     }
+    if (o.view == "sweep" && view.sweepSpec().axes.empty()) {   // runs that do not make a sweep: bad input, nothing written
+        std::fprintf(stderr, "normlab figure: --view sweep: %s\n", qPrintable(view.sweepSpec().empty_hint));
+        return 2;
+    }
     auto* src = qobject_cast<LineChart*>(view.currentChart());   // else --view gains: box plots per layer
-    if (!(src ? write_print_figure(*src, size, o.out, &err) : write_print_boxes(view.boxSpec(), size, o.out, &err))) {
+    const bool written = src ? write_print_figure(*src, size, o.out, &err)
+                         : o.view == "sweep" ? write_print_sweep(view.sweepSpec(), size, o.out, &err)
+                                             : write_print_boxes(view.boxSpec(), size, o.out, &err);
+    if (!written) {
         std::fprintf(stderr, "normlab figure: %s\n", qPrintable(err));
         return 1;
     }

@@ -3,7 +3,7 @@
 // or PNG — for scripts, and for the tests of what the exports look like.
 //
 //   normlab figure RUN... --out FILE.pdf|svg|png
-//                  [--view loss|gradients|gains|layers|scalars] [--weight fc2] [--norm l1|l2|expected_l2]
+//                  [--view loss|gradients|gains|layers|scalars|sweep] [--weight fc2] [--norm l1|l2|expected_l2]
 //                  [--probe NAME] [--group none|seed|seed-minmax] [--log-y | --linear-y] [--log-x] [--title TEXT]
 //                  [--column single|double | --width-mm W | --width-in W] [--height-mm H | --height-in H]
 //                  [--font-pt 8] [--dpi 300] [--panel] [--language en|de|zh_CN] [--store FILE]
@@ -37,6 +37,8 @@ constexpr double kSingleColumnMm = 89, kDoubleColumnMm = 183;
 bool write_print_figure(const LineChart& src, const PrintSize& size, const QString& out, QString* error);
 // The gains view's box plots per layer likewise.
 bool write_print_boxes(const BoxSpec& src, const PrintSize& size, const QString& out, QString* error);
+// The sweep view's parallel coordinates likewise (refused where there is nothing to compare).
+bool write_print_sweep(const struct SweepSpec& src, const PrintSize& size, const QString& out, QString* error);
 
 // Needs a QApplication. Returns the process exit code (0 ok, 1 the file could
 // not be written, 2 bad usage or an unknown run, 5 store error).

@@ -1,0 +1,193 @@
+// The Sweep view (widgets/sweep.h): which settings become axes, where each run
+// sits on them, the line under the mouse named, the CSV, the window's tab and
+// `normlab figure --view sweep` read back from the PDF.
+#include "core/store/store.h"
+#include "widgets/chartsview.h"
+#include "widgets/sweep.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QFile>
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QProcess>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QToolTip>
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+using namespace normlab;
+using nlohmann::json;
+
+namespace {
+
+json config(double lr, const char* layout, int seed) {
+    return {{"name", "ignored"}, {"scheme", "pre_ln"}, {"model", {{"layout", layout}, {"d_model", 64}}},
+            {"optim", {{"lr", lr}}}, {"train", {{"seed", seed}}}};
+}
+
+int run(const QString& program, const QStringList& args, QString* out, QString* err = nullptr) {
+    QProcess p;
+    p.start(program, args);
+    if (!p.waitForFinished(120000)) return -1;
+    if (out) *out = QString::fromUtf8(p.readAllStandardOutput());
+    if (err) *err = QString::fromUtf8(p.readAllStandardError());
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+
+}  // namespace
+
+class TestSweep : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+    // Four runs of a learning-rate sweep over two layouts and seeds, one diverged; two identical runs.
+    QString makeStore() {
+        const QString path = dir_.filePath("sweep.sqlite");
+        if (QFile::exists(path)) return path;
+        Store s(path.toStdString());
+        const double lrs[] = {1e-4, 3e-4, 1e-3, 3e-3};
+        const char* layouts[] = {"pre", "pre", "post", "post"};
+        for (int k = 0; k < 4; ++k) {
+            const int64_t id = s.create_run("lr " + std::to_string(k), "pre_ln", config(lrs[k], layouts[k], 1 + k % 2), 1);
+            s.mark_running(id, "cpu", json::object());
+            {
+                RunWriter w(s, id);
+                for (int i = 0; i <= 100; i += 10) {
+                    w.scalar("train/loss", i, 3.0 - 0.001 * i * (k + 1));
+                    w.scalar("val/loss", i, 3.1 - 0.001 * i * (k + 1));
+                }
+            }
+            if (k == 3) s.finish_run(id, RunStatus::Diverged, 100, "loss became NaN", std::nan(""));
+            else s.finish_run(id, RunStatus::Finished, 100, "", 3.1 - 0.1 * (k + 1));
+        }
+        for (int k = 0; k < 2; ++k) s.create_run("same " + std::to_string(k), "pre_ln", config(1e-3, "pre", 1), 1);
+        return path;
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(dir_.isValid()); }
+
+    // Only the settings that differ are axes (the name never), numbers at their values, other settings as
+    // categories, then the outcome; a run without one has no place on the outcome's axis.
+    void theSettingsThatDifferAreTheAxes() {
+        const std::vector<SweepRun> runs = {{"a", config(1e-3, "pre", 1), 2.5},
+                                            {"b", config(2e-3, "pre", 2), 2.4},
+                                            {"c", config(3e-3, "post", 1), 2.9},
+                                            {"d", config(1e-3, "post", 2), std::nan("")}};
+        const SweepSpec s = sweep_spec(runs, "final validation loss");
+        QStringList names;
+        for (auto& a : s.axes) names << a.name;
+        QCOMPARE(names, (QStringList{"layout", "optim.lr", "train.seed", "final validation loss"}));
+        QVERIFY(!s.axes[0].numeric);
+        QCOMPARE(s.axes[0].categories, (QStringList{"post", "pre"}));
+        QVERIFY(s.axes[1].numeric && !s.axes[1].log);   // 1e-3..3e-3: not a decade
+        QCOMPARE(s.axes[1].ticks, (std::vector<double>{1e-3, 2e-3, 3e-3}));
+        QCOMPARE(s.lines.size(), size_t(4));
+        QCOMPARE(s.lines[1].pos, (std::vector<double>{1.0, 0.5, 1.0}));
+        QCOMPARE(s.lines[2].pos, (std::vector<double>{0.0, 1.0, 0.0}));
+        QCOMPARE(s.lines[1].values, (QStringList{"pre", "0.002", "2"}));
+        QCOMPARE(s.lines[1].metric_pos, 0.0);   // the best at the bottom
+        QCOMPARE(s.lines[2].metric_pos, 1.0);
+        QVERIFY(std::abs(s.lines[0].metric_pos - 0.2) < 1e-12);
+        QVERIFY(std::isnan(s.lines[3].metric_pos));
+        // a decade or more: a log axis, the runs at their logarithms
+        const SweepSpec l = sweep_spec({{"a", config(1e-4, "pre", 1), 1}, {"b", config(1e-3, "pre", 1), 2},
+                                        {"c", config(1e-2, "pre", 1), 3}}, "x");
+        QVERIFY(l.axes[0].numeric && l.axes[0].log);
+        QVERIFY(std::abs(l.lines[1].pos[0] - 0.5) < 1e-12);
+        // nothing to compare: no axes, and a hint why
+        QVERIFY(sweep_spec({{"a", config(1e-3, "pre", 1), 1}}, "x").axes.empty());
+        const SweepSpec same = sweep_spec({{"a", config(1e-3, "pre", 1), 1}, {"b", config(1e-3, "pre", 1), 2}}, "x");
+        QVERIFY(same.axes.empty() && same.lines.empty());
+        QVERIFY2(same.empty_hint.contains("same"), qPrintable(same.empty_hint));
+    }
+
+    // The window's Sweep tab: the outcome chosen, a diverged run without one, the line under the mouse
+    // highlighted and named, the CSV one row a run.
+    void theTabNamesTheLineUnderTheMouse() {
+        Store store(makeStore().toStdString(), Store::Mode::ReadOnly);
+        ChartsView view;
+        view.resize(900, 600);
+        view.setRuns({1, 2, 3, 4}, store);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QString err;
+        QVERIFY2(view.showView("sweep", "", "", "", &err), qPrintable(err));
+        QCOMPARE(view.tabs()->tabText(view.tabs()->currentIndex()), QString("Sweep"));
+        auto* chart = view.findChild<SweepChart*>("sweepChart");
+        QVERIFY(chart);
+        const SweepSpec& s = chart->spec();
+        QStringList names;
+        for (auto& a : s.axes) names << a.name;
+        QCOMPARE(names, (QStringList{"layout", "optim.lr", "train.seed", "final validation loss"}));
+        QVERIFY(s.axes[1].log);
+        QVERIFY(std::abs(s.lines[0].metric - (3.1 - 0.1)) < 1e-9);   // the last validation loss
+        QVERIFY(std::isnan(s.lines[3].metric));                      // diverged: no outcome
+        // the training loss instead
+        auto* metric = view.findChild<QComboBox*>("sweepMetric");
+        QVERIFY(metric);
+        metric->setCurrentIndex(metric->findData("final_train"));
+        QVERIFY(std::abs(chart->spec().lines[2].metric - (3.0 - 0.003 * 50)) < 1e-9);   // the mean of its 11 points (under 20)
+        metric->setCurrentIndex(metric->findData("final_val"));
+        // hover: halfway between the first two axes on run 2's line
+        chart->repaint();
+        QApplication::processEvents();
+        const QImage before = chart->grab().toImage();
+        SweepGeometry g;
+        {
+            QImage scratch(chart->size(), QImage::Format_ARGB32);
+            scratch.setDevicePixelRatio(1);
+            QPainter p(&scratch);
+            g = draw_sweep(p, QRectF(chart->rect()).adjusted(10, 8, -10, -8), chart->spec(), {chart->logicalDpiX() / 25.4, kScreenFigurePt});
+        }
+        const QPointF mid = (g.at(chart->spec(), 1, 0) + g.at(chart->spec(), 1, 1)) / 2;
+        QCOMPARE(chart->lineAt(mid), 1);
+        QCOMPARE(chart->lineAt(QPointF(mid.x(), chart->height() + 50)), -1);
+        QMouseEvent move(QEvent::MouseMove, mid, chart->mapToGlobal(mid), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(chart, &move);
+        QCOMPARE(chart->highlighted(), 1);
+        QVERIFY(chart->grab().toImage() != before);   // drawn over the others
+        QHelpEvent help(QEvent::ToolTip, mid.toPoint(), chart->mapToGlobal(mid.toPoint()));
+        QApplication::sendEvent(chart, &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        const QString tip = QToolTip::text();
+        for (const char* want : {"lr 1", "layout = pre", "optim.lr = 0.0003", "train.seed = 2", "final validation loss: 2.9"})
+            QVERIFY2(tip.contains(want), qPrintable(QString("%1 not in %2").arg(want, tip)));
+        QToolTip::hideText();
+        QCOMPARE(chart->lineText(3).section('\n', -1), QString("final validation loss: none yet"));
+        // CSV: a row a run, the diverged one's outcome empty
+        const QString csv = dir_.filePath("sweep.csv");
+        QVERIFY2(view.exportCurrent(csv, "csv", 96, false, &err), qPrintable(err));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList rows = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(rows.size(), 5);
+        QCOMPARE(rows[0], QString("run,layout,optim.lr,train.seed,final validation loss"));
+        QCOMPARE(rows[2], QString("lr 1,pre,0.0003,2,2.9"));
+        QCOMPARE(rows[4], QString("lr 3,post,0.003,2,"));
+    }
+
+    // normlab figure --view sweep: the axes' names and the runs' values in the PDF; runs that do not
+    // differ are refused before anything is written.
+    void theFigureCommandDrawsASweep() {
+        const QString store = makeStore(), pdf = dir_.filePath("sweep.pdf"), bad = dir_.filePath("same.pdf");
+        QString out, err, text;
+        QCOMPARE(run(NORMLAB_APP, {"figure", "1", "2", "3", "4", "--view", "sweep", "--out", pdf, "--store", store}, &out, &err), 0);
+        QCOMPARE(run("pdftotext", {"-layout", pdf, "-"}, &text), 0);
+        text.replace(QChar(0xFB01), "fi");   // the font's ligature
+        // the learning rates on a log axis in units of 10⁻⁴ (1, 3, 10, 30), the outcome's ticks beside its bar
+        for (const char* want : {"layout", "optim.lr", "(×10⁻⁴)", "train.seed", "final validation loss", "pre", "post", "30", "2.90"})
+            QVERIFY2(text.contains(QString::fromUtf8(want)), qPrintable(QString("%1 not in %2").arg(want, text)));
+        QCOMPARE(run(NORMLAB_APP, {"figure", "5", "6", "--view", "sweep", "--out", bad, "--store", store}, &out, &err), 2);
+        QVERIFY2(err.contains("--view sweep") && err.contains("same"), qPrintable(err));
+        QVERIFY(!QFile::exists(bad));
+        QCOMPARE(run(NORMLAB_APP, {"figure", "1", "2", "--view", "sweep", "--probe", "worst", "--out", bad, "--store", store}, &out, &err), 2);
+        QVERIFY2(err.contains("final_val, best_val, final_train"), qPrintable(err));
+    }
+};
+
+QTEST_MAIN(TestSweep)
+#include "test_sweep.moc"

@@ -1,0 +1,104 @@
+// NormLab widgets: a sweep's runs as parallel coordinates.
+//
+// One vertical axis per setting that differs among the runs shown (peak
+// learning rate, scheme, depth, seed, ...) and a last axis for the outcome
+// (the final validation loss by default); each run is a line through its
+// values, coloured by its outcome, best (lowest) darkest and drawn on top.
+// What W&B's parallel-coordinates panel shows for a sweep (W&B #598), for
+// NormLab's runs: which setting moved the loss, at a glance, before any
+// per-step chart. Numeric settings sit at their values (on a log axis where
+// they span a decade or more, as learning rates do) and are labelled at the
+// values the runs took; other settings (layout, activation, on/off) are
+// categories. A run without an outcome yet (still training, diverged) is a
+// grey dashed line that stops at the last setting.
+//
+// draw_sweep is the drawing for the window and for figures (plot_figure.h's
+// page units), so an export and `normlab figure --view sweep` are the same
+// drawing as the tab.
+#pragma once
+
+#include "widgets/plot_figure.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <vector>
+
+namespace normlab {
+
+// A run as the sweep needs it: its label, settings and outcome (NaN: none yet).
+struct SweepRun {
+    QString label;
+    nlohmann::json config;
+    double metric;
+};
+
+struct SweepSpec {
+    QString title, metric_title;
+    QString empty_hint;   // drawn instead when there is nothing to compare
+    struct Axis {
+        QString name;
+        bool numeric = true, log = false;
+        double lo = 0, hi = 1;          // numeric: the range of the values (log10 of them on a log axis)
+        std::vector<double> ticks;      // numeric: the values the runs took (data units), or a choice of them
+        QStringList categories;         // otherwise: in order, bottom to top
+    };
+    std::vector<Axis> axes;   // the settings that differ, then the outcome
+    struct Line {
+        QString run;
+        QStringList values;          // as stored, one per setting axis
+        std::vector<double> pos;     // 0 (bottom) .. 1 (top) on each setting axis
+        double metric;               // NaN: none yet
+        double metric_pos;           // 0 .. 1 on the outcome axis (NaN: none)
+    };
+    std::vector<Line> lines;
+};
+
+// The settings that differ among `runs` (the config flattened to dotted keys, its "name" left out), each an
+// axis; then `metric_title`'s axis. Fewer than two runs, or none differing: no axes, and `empty_hint` says why.
+SweepSpec sweep_spec(const std::vector<SweepRun>& runs, const QString& metric_title);
+
+// Where the parts went: the axes' x and the plot's top and bottom (device pixels).
+struct SweepGeometry {
+    std::vector<double> x;
+    double top = 0, bottom = 0;
+    QPointF at(const SweepSpec& s, size_t line, size_t axis) const;   // NaN y where the line has no value there
+};
+// Draws `s` into `r`; `highlight` (a line's index, -1: none) on top, the others faded.
+SweepGeometry draw_sweep(QPainter& p, const QRectF& r, const SweepSpec& s, const PrintUnits& u, int highlight = -1);
+// The height (mm) a sweep needs at `width_mm` for its axes to be `aspect` × the width high.
+double sweep_height_mm(const SweepSpec& s, double width_mm, double font_pt, double aspect);
+
+// The Sweep tab's chart: draw_sweep at the screen's size, the line under the
+// mouse highlighted and named in a tooltip (the run, its settings, its outcome).
+class SweepChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit SweepChart(QWidget* parent = nullptr);
+    void setSpec(SweepSpec s);
+    const SweepSpec& spec() const { return spec_; }
+    // The line nearest `pos` within a few pixels, -1 if none (as last drawn).
+    int lineAt(const QPointF& pos) const;
+    QString lineText(int line) const;
+    int highlighted() const { return hover_; }
+    // run, each setting, the outcome: one row a run.
+    bool exportCsv(const QString& path, QString* error) const;
+    QSize sizeHint() const override { return {640, 420}; }
+    QSize minimumSizeHint() const override { return {300, 200}; }
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    bool event(QEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void leaveEvent(QEvent* e) override;
+
+private:
+    SweepSpec spec_;
+    SweepGeometry geometry_;
+    int hover_ = -1;
+};
+
+}  // namespace normlab
