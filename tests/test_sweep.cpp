@@ -64,6 +64,14 @@ class TestSweep : public QObject {
             else s.finish_run(id, RunStatus::Finished, 100, "", 3.1 - 0.1 * (k + 1));
         }
         for (int k = 0; k < 2; ++k) s.create_run("same " + std::to_string(k), "pre_ln", config(1e-3, "pre", 1), 1);
+        // run 7: run 3's settings but for the seed
+        const int64_t id = s.create_run("lr 2 seed=2", "pre_ln", config(1e-3, "post", 2), 1);
+        s.mark_running(id, "cpu", json::object());
+        {
+            RunWriter w(s, id);
+            w.scalar("val/loss", 100, 2.5);
+        }
+        s.finish_run(id, RunStatus::Finished, 100, "", 2.5);
         return path;
     }
 
@@ -168,6 +176,27 @@ private Q_SLOTS:
         QCOMPARE(rows[0], QString("run,layout,optim.lr,train.seed,final validation loss"));
         QCOMPARE(rows[2], QString("lr 1,pre,0.0003,2,2.9"));
         QCOMPARE(rows[4], QString("lr 3,post,0.003,2,"));
+    }
+
+    // Group runs by seed: runs that differ only by seed are one line at their outcomes' mean, no seed axis.
+    void seedsGroupIntoOneLine() {
+        Store store(makeStore().toStdString(), Store::Mode::ReadOnly);
+        ChartsView view;
+        view.setRuns({1, 2, 3, 7}, store);
+        QString err;
+        QVERIFY2(view.showView("sweep", "", "", "", &err), qPrintable(err));
+        QCOMPARE(view.sweepSpec().lines.size(), size_t(4));
+        QCOMPARE(view.sweepSpec().axes[2].name, QString("train.seed"));
+        view.setGrouping(1);
+        const SweepSpec& s = view.sweepSpec();
+        QStringList names, runs;
+        for (auto& a : s.axes) names << a.name;
+        for (auto& l : s.lines) runs << l.run;
+        QCOMPARE(names, (QStringList{"layout", "optim.lr", "final validation loss"}));
+        QCOMPARE(runs, (QStringList{"lr 0", "lr 1", "lr 2 (×2)"}));
+        QVERIFY(std::abs(s.lines[2].metric - (2.8 + 2.5) / 2) < 1e-9);
+        view.setGrouping(0);
+        QCOMPARE(view.sweepSpec().lines.size(), size_t(4));
     }
 
     // normlab figure --view sweep: the axes' names and the runs' values in the PDF; runs that do not

@@ -3,6 +3,7 @@
 // (see chartsview.h, sweep.h).
 #include "widgets/chartsview.h"
 
+#include "core/groups.h"
 #include "widgets/sweep.h"
 
 #include <QComboBox>
@@ -69,6 +70,35 @@ void ChartsView::redrawSweep() {
     const QString what = sweep_metric_->currentData().toString();
     std::vector<SweepRun> runs;
     for (auto& r : runs_) runs.push_back({runLabel(*r), r->info().config, outcome(*r, what)});
+    // "Group runs" by seed: the runs that differ only by seed are one line, at the mean of their outcomes
+    // (those that have one), and the seed is no axis
+    if (group_->currentData().toInt() != 0 && runs_.size() > 1) {
+        std::vector<nlohmann::json> configs;
+        for (auto& r : runs_) configs.push_back(r->info().config);
+        const std::vector<int> group = group_runs(configs);
+        std::vector<SweepRun> merged;
+        std::vector<bool> used(runs.size(), false);
+        for (size_t k = 0; k < runs.size(); ++k) {
+            if (used[k]) continue;
+            std::vector<std::string> names;
+            double sum = 0;
+            int n = 0;
+            for (size_t j = k; j < runs.size(); ++j)
+                if (!used[j] && group[j] == group[k]) {
+                    used[j] = true;
+                    names.push_back(runs_[j]->info().name);
+                    if (std::isfinite(runs[j].metric)) sum += runs[j].metric, ++n;
+                }
+            SweepRun g = runs[k];
+            if (names.size() > 1) {
+                g.label = tr("%1 (×%2)").arg(QString::fromStdString(group_name(names))).arg(names.size());
+                g.metric = n > 0 ? sum / n : std::nan("");
+            }
+            if (g.config.contains("train") && g.config["train"].is_object()) g.config["train"].erase("seed");
+            merged.push_back(std::move(g));
+        }
+        runs = std::move(merged);
+    }
     sweep_->setSpec(sweep_spec(runs, sweep_metric_->currentText()));
 }
 
