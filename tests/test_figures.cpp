@@ -11,6 +11,7 @@
 #include "widgets/heatmap.h"
 #include "widgets/linechart.h"
 #include "widgets/plot_figure.h"
+#include "tests/figure_util.h"
 
 #include <QApplication>
 #include <QProcess>
@@ -23,27 +24,9 @@
 #include <cstring>
 
 using namespace normlab;
+using namespace normlab::test;
 
 namespace {
-
-int run(const QString& program, const QStringList& args, QString* out, QString* err = nullptr) {
-    QProcess p;
-    p.start(program, args);
-    if (!p.waitForFinished(120000)) return -1;
-    if (out) *out = QString::fromUtf8(p.readAllStandardOutput());
-    if (err) *err = QString::fromUtf8(p.readAllStandardError());
-    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-}
-
-QString squeeze(QString s) { return s.remove(QRegularExpression("\\s+")); }
-
-// pdftotext's text with the font's ligatures spelled out ("gain/ﬀn_norm" → "gain/ffn_norm").
-QString pdf_text(const QString& pdf) {
-    QString text;
-    if (run("pdftotext", {"-layout", pdf, "-"}, &text) != 0) return "(pdftotext failed)";
-    return text.replace(QChar(0xFB00), "ff").replace(QChar(0xFB01), "fi").replace(QChar(0xFB02), "fl")
-        .replace(QChar(0xFB03), "ffi").replace(QChar(0xFB04), "ffl");
-}
 
 // Whether every word of the PDF that contains `word` lies on the page (pdftotext finds text drawn
 // beside the page too; -bbox says where each word is, in points from the page's corner).

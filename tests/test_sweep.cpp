@@ -4,6 +4,7 @@
 #include "core/store/store.h"
 #include "widgets/chartsview.h"
 #include "widgets/sweep.h"
+#include "tests/figure_util.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -19,6 +20,7 @@
 #include <cmath>
 
 using namespace normlab;
+using namespace normlab::test;
 using nlohmann::json;
 
 namespace {
@@ -26,15 +28,6 @@ namespace {
 json config(double lr, const char* layout, int seed) {
     return {{"name", "ignored"}, {"scheme", "pre_ln"}, {"model", {{"layout", layout}, {"d_model", 64}}},
             {"optim", {{"lr", lr}}}, {"train", {{"seed", seed}}}};
-}
-
-int run(const QString& program, const QStringList& args, QString* out, QString* err = nullptr) {
-    QProcess p;
-    p.start(program, args);
-    if (!p.waitForFinished(120000)) return -1;
-    if (out) *out = QString::fromUtf8(p.readAllStandardOutput());
-    if (err) *err = QString::fromUtf8(p.readAllStandardError());
-    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
 }
 
 }  // namespace
@@ -203,10 +196,9 @@ private Q_SLOTS:
     // differ are refused before anything is written.
     void theFigureCommandDrawsASweep() {
         const QString store = makeStore(), pdf = dir_.filePath("sweep.pdf"), bad = dir_.filePath("same.pdf");
-        QString out, err, text;
+        QString out, err;
         QCOMPARE(run(NORMLAB_APP, {"figure", "1", "2", "3", "4", "--view", "sweep", "--out", pdf, "--store", store}, &out, &err), 0);
-        QCOMPARE(run("pdftotext", {"-layout", pdf, "-"}, &text), 0);
-        text.replace(QChar(0xFB01), "fi");   // the font's ligature
+        const QString text = pdf_text(pdf);
         // the learning rates on a log axis in units of 10⁻⁴ (1, 3, 10, 30), the outcome's ticks beside its bar
         for (const char* want : {"layout", "optim.lr", "(×10⁻⁴)", "train.seed", "final validation loss", "pre", "post", "30", "2.90"})
             QVERIFY2(text.contains(QString::fromUtf8(want)), qPrintable(QString("%1 not in %2").arg(want, text)));
