@@ -279,8 +279,8 @@
         <translation>Trainingsverlust am Ende (Mittel der letzten 20 Punkte)</translation>
     </message>
     <message>
-        <source>The outcome on the last axis, which colours each run's line: the lowest darkest. A run without one (still training, diverged) is a grey dashed line.</source>
-        <translation>Das Ergebnis auf der letzten Achse, das die Linie jedes Laufs färbt: das niedrigste am dunkelsten. Ein Lauf ohne Ergebnis (trainiert noch, divergiert) ist eine graue gestrichelte Linie.</translation>
+        <source>The outcome on the last axis, which colours each run's line: the lowest darkest. A run still training shows its latest; one without any (diverged, or not evaluated yet) is a grey dashed line.</source>
+        <translation>Das Ergebnis auf der letzten Achse, das die Linie jedes Laufs färbt: das niedrigste am dunkelsten. Ein Lauf, der noch trainiert, zeigt sein neuestes; einer ohne Ergebnis (divergiert oder noch nicht ausgewertet) ist eine graue gestrichelte Linie.</translation>
     </message>
     <message>
         <source>outcome</source>

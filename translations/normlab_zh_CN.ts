@@ -279,8 +279,8 @@
         <translation>最终训练损失（最后 20 个点的均值）</translation>
     </message>
     <message>
-        <source>The outcome on the last axis, which colours each run's line: the lowest darkest. A run without one (still training, diverged) is a grey dashed line.</source>
-        <translation>最后一条轴上的结果决定每个运行的线条颜色：最低者最深。没有结果的运行（仍在训练或已发散）画为灰色虚线。</translation>
+        <source>The outcome on the last axis, which colours each run's line: the lowest darkest. A run still training shows its latest; one without any (diverged, or not evaluated yet) is a grey dashed line.</source>
+        <translation>最后一条轴上的结果决定每个运行的线条颜色：最低者最深。仍在训练的运行显示其最新结果；没有结果的运行（已发散或尚未评估）画为灰色虚线。</translation>
     </message>
     <message>
         <source>outcome</source>

@@ -51,7 +51,8 @@ QWidget* ChartsView::buildSweepTab() {
     addTrItem(sweep_metric_, QT_TR_NOOP("best validation loss"), QString("best_val"));
     addTrItem(sweep_metric_, QT_TR_NOOP("final training loss (mean of the last 20 points)"), QString("final_train"));
     setTrToolTip(sweep_metric_, QT_TR_NOOP("The outcome on the last axis, which colours each run's line: the lowest darkest. "
-                                           "A run without one (still training, diverged) is a grey dashed line."));
+                                           "A run still training shows its latest; one without any (diverged, or not evaluated "
+                                           "yet) is a grey dashed line."));
     bar->addWidget(trLabel(QT_TR_NOOP("outcome"), w));
     bar->addWidget(sweep_metric_);
     bar->addStretch(1);

@@ -9,8 +9,9 @@
 // per-step chart. Numeric settings sit at their values (on a log axis where
 // they span a decade or more, as learning rates do) and are labelled at the
 // values the runs took; other settings (layout, activation, on/off) are
-// categories. A run without an outcome yet (still training, diverged) is a
-// grey dashed line that stops at the last setting.
+// categories. A run still training sits at its latest outcome; one without
+// any (diverged, or not evaluated yet) is a grey dashed line that stops at
+// the last setting.
 //
 // draw_sweep is the drawing for the window and for figures (plot_figure.h's
 // page units), so an export and `normlab figure --view sweep` are the same
