@@ -158,6 +158,15 @@ private Q_SLOTS:
         for (const char* want : {"lr 1", "layout = pre", "optim.lr = 0.0003", "train.seed = 2", "final validation loss: 2.9"})
             QVERIFY2(tip.contains(want), qPrintable(QString("%1 not in %2").arg(want, tip)));
         QToolTip::hideText();
+        // a click pins it: it stays highlighted once the mouse has gone; a click off the lines lets it go
+        QTest::mouseClick(chart, Qt::LeftButton, Qt::NoModifier, mid.toPoint());
+        QEvent leave(QEvent::Leave);
+        QApplication::sendEvent(chart, &leave);
+        QCOMPARE(chart->pinned(), 1);
+        QCOMPARE(chart->highlighted(), 1);
+        QTest::mouseClick(chart, Qt::LeftButton, Qt::NoModifier, QPoint(2, chart->height() - 2));
+        QCOMPARE(chart->highlighted(), -1);
+        QCOMPARE(chart->grab().toImage(), before);
         QCOMPARE(chart->lineText(3).section('\n', -1), QString("final validation loss: none yet"));
         // CSV: a row a run, the diverged one's outcome empty
         const QString csv = dir_.filePath("sweep.csv");

@@ -36,6 +36,7 @@ SweepChart::SweepChart(QWidget* parent) : QWidget(parent) { setMouseTracking(tru
 void SweepChart::setSpec(SweepSpec s) {
     spec_ = std::move(s);
     if (hover_ >= static_cast<int>(spec_.lines.size())) hover_ = -1;
+    if (pinned_ >= static_cast<int>(spec_.lines.size())) pinned_ = -1;
     update();
 }
 
@@ -43,7 +44,7 @@ void SweepChart::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), Qt::white);   // a figure's page, as the line charts' plot areas
     const PrintUnits u{logicalDpiX() / 25.4, kScreenFigurePt};
-    geometry_ = draw_sweep(p, QRectF(rect()).adjusted(10, 8, -10, -8), spec_, u, hover_);
+    geometry_ = draw_sweep(p, QRectF(rect()).adjusted(10, 8, -10, -8), spec_, u, highlighted());
 }
 
 int SweepChart::lineAt(const QPointF& pos) const {
@@ -91,6 +92,15 @@ void SweepChart::mouseMoveEvent(QMouseEvent* e) {
         if (QToolTip::isVisible() && line >= 0) QToolTip::showText(e->globalPosition().toPoint(), lineText(line), this);
     }
     QWidget::mouseMoveEvent(e);
+}
+
+void SweepChart::mousePressEvent(QMouseEvent* e) {
+    if (e->button() == Qt::LeftButton) {
+        const int line = lineAt(e->position());
+        pinned_ = line == pinned_ ? -1 : line;   // the pinned line again, or off the lines: unpinned
+        update();
+    }
+    QWidget::mousePressEvent(e);
 }
 
 void SweepChart::leaveEvent(QEvent* e) {

@@ -74,7 +74,9 @@ SweepGeometry draw_sweep(QPainter& p, const QRectF& r, const SweepSpec& s, const
 double sweep_height_mm(const SweepSpec& s, double width_mm, double font_pt, double aspect);
 
 // The Sweep tab's chart: draw_sweep at the screen's size, the line under the
-// mouse highlighted and named in a tooltip (the run, its settings, its outcome).
+// mouse highlighted and named in a tooltip (the run, its settings, its outcome);
+// a click pins a line's highlight (a click off the lines lets it go), as a line
+// chart's readout is pinned.
 class SweepChart : public QWidget {
     Q_OBJECT
 public:
@@ -84,7 +86,8 @@ public:
     // The line nearest `pos` within a few pixels, -1 if none (as last drawn).
     int lineAt(const QPointF& pos) const;
     QString lineText(int line) const;
-    int highlighted() const { return hover_; }
+    int highlighted() const { return hover_ >= 0 ? hover_ : pinned_; }
+    int pinned() const { return pinned_; }
     // run, each setting, the outcome: one row a run.
     bool exportCsv(const QString& path, QString* error) const;
     QSize sizeHint() const override { return {640, 420}; }
@@ -94,12 +97,14 @@ protected:
     void paintEvent(QPaintEvent*) override;
     bool event(QEvent* e) override;
     void mouseMoveEvent(QMouseEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
     void leaveEvent(QEvent* e) override;
 
 private:
     SweepSpec spec_;
     SweepGeometry geometry_;
     int hover_ = -1;
+    int pinned_ = -1;
 };
 
 }  // namespace normlab
