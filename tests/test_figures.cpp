@@ -373,14 +373,6 @@ private Q_SLOTS:
                 ids.push_back(id);
             }
         }
-        auto run = [](const QString& program, const QStringList& args, QString* out, QString* err) {
-            QProcess p;
-            p.start(program, args);
-            if (!p.waitForFinished(120000)) return -1;
-            if (out) *out = QString::fromUtf8(p.readAllStandardOutput());
-            if (err) *err = QString::fromUtf8(p.readAllStandardError());
-            return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        };
         for (size_t k = 0; k < spans.size(); ++k) {
             const QString pdf = dir_.filePath(QString("fig%1.pdf").arg(k));
             QString out, err;
