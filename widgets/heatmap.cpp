@@ -163,12 +163,16 @@ QString Heatmap::cellText(int step_index, int layer) const {
     return QString("%1: %2").arg(where, std::isnan(v) ? tr("no value") : QString::number(v, 'g', 5));
 }
 
+QString Heatmap::tipAt(int step_index, int layer) const {
+    return step_index >= 0 ? QString("%1\n%2").arg(title_, cellText(step_index, layer)) : title_;
+}
+
 bool Heatmap::event(QEvent* e) {
     if (e->type() == QEvent::ToolTip) {
         auto* he = static_cast<QHelpEvent*>(e);
         const auto [s, l] = cellAt(he->pos());
         // on a cell: the cell; elsewhere (the title, which may be elided): the title
-        const QString text = s >= 0 ? QString("%1\n%2").arg(title_, cellText(s, l)) : title_;
+        const QString text = tipAt(s, l);
         if (text.isEmpty())
             QToolTip::hideText();
         else
@@ -185,7 +189,7 @@ void Heatmap::mouseMoveEvent(QMouseEvent* e) {
         update();
         // the tooltip follows the mouse from cell to cell
         if (QToolTip::isVisible() && cell.first >= 0)
-            QToolTip::showText(e->globalPosition().toPoint(), QString("%1\n%2").arg(title_, cellText(cell.first, cell.second)), this);
+            QToolTip::showText(e->globalPosition().toPoint(), tipAt(cell.first, cell.second), this);
     }
     QWidget::mouseMoveEvent(e);
 }
@@ -203,7 +207,7 @@ void Heatmap::render(QPainter& p, const QRect& r) const {
     QFont f = p.font();
     f.setPointSizeF(9);
     p.setFont(f);
-    const int left = kLeft, right = kRight, top = kTop;
+    const int left = kLeft, right = kRight, top = kTop;   // the margins plotRect leaves, for the labels in them
     const QRect plot = plotRect(r);
     QFont tf = f;
     tf.setBold(true);

@@ -60,6 +60,7 @@ protected:
 private:
     void render(QPainter& p, const QRect& r) const;
     static QRect plotRect(const QRect& r);
+    QString tipAt(int step_index, int layer) const;   // the tooltip: the title, and the cell's text on a cell
     std::pair<int, int> hover_ = {-1, -1};   // the cell outlined on screen
     PrintTicks colourBarTicks() const;
     std::vector<std::pair<double, QString>> xTicks() const;   // (fractional cell index, label)
