@@ -1,15 +1,20 @@
 // The Sweep view (widgets/sweep.h): which settings become axes, where each run
 // sits on them, the line under the mouse named, the CSV, the window's tab and
 // `normlab figure --view sweep` read back from the PDF.
+#include "core/config.h"
 #include "core/store/store.h"
 #include "widgets/chartsview.h"
+#include "widgets/elided_label.h"
 #include "widgets/sweep.h"
 #include "tests/figure_util.h"
 
 #include <QApplication>
 #include <QComboBox>
 #include <QFile>
+#include <QCheckBox>
 #include <QHelpEvent>
+#include <QLabel>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QProcess>
 #include <QTabWidget>
@@ -28,6 +33,18 @@ namespace {
 json config(double lr, const char* layout, int seed) {
     return {{"name", "ignored"}, {"scheme", "pre_ln"}, {"model", {{"layout", layout}, {"d_model", 64}}},
             {"optim", {{"lr", lr}}}, {"train", {{"seed", seed}}}};
+}
+
+// A run's stored config, as the trainer stores it: every field, the scheme's preset applied.
+json stored(const char* scheme, json changes = json::object()) {
+    changes["scheme"] = scheme;
+    return to_json(run_config_from_json(changes));
+}
+
+QStringList axis_names(const SweepSpec& s) {
+    QStringList names;
+    for (auto& a : s.axes) names << a.name;
+    return names;
 }
 
 }  // namespace
@@ -94,6 +111,14 @@ private Q_SLOTS:
         QCOMPARE(s.lines[2].metric_pos, 1.0);
         QVERIFY(std::abs(s.lines[0].metric_pos - 0.2) < 1e-12);
         QVERIFY(std::isnan(s.lines[3].metric_pos));
+        // the outcome's axis is labelled at its ends too, the best and the worst to a digit more than its ticks
+        const SweepSpec e = sweep_spec({{"a", config(1e-3, "pre", 1), 2.4137}, {"b", config(2e-3, "pre", 1), 2.5},
+                                        {"c", config(3e-3, "pre", 1), 2.9071}}, "x");
+        const auto& out = e.axes.back();
+        QVERIFY(out.ends);
+        QVERIFY2(std::abs(out.ticks.front() - 2.41) < 1e-9 && std::abs(out.ticks.back() - 2.91) < 1e-9,
+                 qPrintable(QString("%1 .. %2").arg(out.ticks.front()).arg(out.ticks.back())));
+        QVERIFY(std::is_sorted(out.ticks.begin(), out.ticks.end()));
         // a decade or more: a log axis, the runs at their logarithms
         const SweepSpec l = sweep_spec({{"a", config(1e-4, "pre", 1), 1}, {"b", config(1e-3, "pre", 1), 2},
                                         {"c", config(1e-2, "pre", 1), 3}}, "x");
@@ -104,6 +129,110 @@ private Q_SLOTS:
         const SweepSpec same = sweep_spec({{"a", config(1e-3, "pre", 1), 1}, {"b", config(1e-3, "pre", 1), 2}}, "x");
         QVERIFY(same.axes.empty() && same.lines.empty());
         QVERIFY2(same.empty_hint.contains("same"), qPrintable(same.empty_hint));
+    }
+
+    // Settings every run has as its scheme sets them are left out (the scheme's axis says them); one a run
+    // changed from its scheme stays, as do settings that only happen to follow the scheme; hidden ones go.
+    void settingsTheSchemeImpliesAreLeftOut() {
+        const std::vector<SweepRun> runs = {{"Post-LN", stored("post_ln"), 3.0},
+                                            {"Pre-LN", stored("pre_ln"), 2.9},
+                                            {"Pre-LN +ResScale", stored("pre_ln", {{"model", {{"normformer", {{"res_scale", true}}}}}}), 2.8},
+                                            {"NormFormer", stored("normformer"), 2.7},
+                                            {"nGPT", stored("ngpt"), 2.6}};
+        const SweepSpec s = sweep_spec(runs, "loss");
+        QVERIFY2(axis_names(s) == (QStringList{"normformer.res_scale", "scheme", "loss"}), qPrintable(axis_names(s).join(", ")));
+        for (const char* implied : {"layout", "final_norm", "normformer.ffn_norm", "positions", "activation", "optim.weight_decay"})
+            QVERIFY2(s.implied.contains(implied), qPrintable(s.implied.join(", ")));
+        QVERIFY(s.hidden.isEmpty());
+        const QString note = sweep_left_out(s);
+        QVERIFY2(note.contains(QString("%1 setting(s) the scheme implies").arg(s.implied.size())) && note.contains("layout"), qPrintable(note));
+        // all of them, unfolded
+        const SweepSpec all = sweep_spec(runs, "loss", {false, {}});
+        QVERIFY(all.implied.isEmpty());
+        QCOMPARE(all.axes.size(), s.axes.size() + static_cast<size_t>(s.implied.size()));
+        QVERIFY(sweep_left_out(all).isEmpty());
+        // a learning rate that differs with the scheme is no scheme's: an axis
+        const std::vector<SweepRun> two = {{"a", stored("post_ln", {{"optim", {{"lr", 1e-3}}}}), 3},
+                                           {"b", stored("pre_ln", {{"optim", {{"lr", 3e-4}}}}), 2}};
+        QCOMPARE(axis_names(sweep_spec(two, "loss")), (QStringList{"optim.lr", "scheme", "loss"}));
+        // hidden by name: left out and said so; all hidden: nothing to draw, and why
+        const SweepSpec h = sweep_spec(two, "loss", {true, {"optim.lr"}});
+        QCOMPARE(axis_names(h), (QStringList{"scheme", "loss"}));
+        QCOMPARE(h.hidden, QStringList{"optim.lr"});
+        QVERIFY2(sweep_left_out(h).contains("1 hidden (optim.lr)"), qPrintable(sweep_left_out(h)));
+        const SweepSpec none = sweep_spec(runs, "loss", {true, {"scheme", "normformer.res_scale"}});
+        QVERIFY(none.axes.empty());
+        QVERIFY2(none.empty_hint.contains("hidden"), qPrintable(none.empty_hint));
+    }
+
+    // The tab: a note says what is left out; the check box shows the implied settings; the right-click
+    // menu hides the setting under the mouse and shows the hidden ones again.
+    void theTabHidesAndShowsSettings() {
+        const QString path = dir_.filePath("schemes.sqlite");
+        {
+            Store s(path.toStdString());
+            const std::pair<const char*, json> runs[] = {{"post_ln", stored("post_ln")},
+                                                         {"pre_ln", stored("pre_ln")},
+                                                         {"normformer", stored("normformer", {{"optim", {{"lr", 3e-3}}}})}};
+            for (auto& [scheme, cfg] : runs) {
+                const int64_t id = s.create_run(scheme, scheme, cfg, 1);
+                s.mark_running(id, "cpu", json::object());
+                {
+                    RunWriter w(s, id);
+                    w.scalar("val/loss", 10, 3.0 - 0.1 * static_cast<double>(id));
+                }
+                s.finish_run(id, RunStatus::Finished, 10, "", 3.0 - 0.1 * static_cast<double>(id));
+            }
+        }
+        Store store(path.toStdString(), Store::Mode::ReadOnly);
+        ChartsView view;
+        view.resize(900, 600);
+        view.setRuns({1, 2, 3}, store);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QString err;
+        QVERIFY2(view.showView("sweep", "", "", "", &err), qPrintable(err));
+        QCOMPARE(axis_names(view.sweepSpec()), (QStringList{"optim.lr", "scheme", "final validation loss"}));
+        auto* note = view.findChild<ElidedLabel*>("sweepNote");
+        auto* implied = view.findChild<QCheckBox*>("sweepImplied");
+        auto* chart = view.findChild<SweepChart*>("sweepChart");
+        QVERIFY(note && implied && chart);
+        QVERIFY(note->isVisible());
+        QVERIFY2(note->fullText().contains("the scheme implies") && note->fullText().contains("layout"), qPrintable(note->fullText()));
+        implied->setChecked(true);
+        QVERIFY(axis_names(view.sweepSpec()).contains("layout"));
+        QVERIFY(!note->isVisible());
+        implied->setChecked(false);
+        // right-click on the learning rate's axis: hide it
+        chart->repaint();
+        QApplication::processEvents();
+        SweepGeometry g;
+        {
+            QImage scratch(chart->size(), QImage::Format_ARGB32);
+            QPainter p(&scratch);
+            g = draw_sweep(p, QRectF(chart->rect()).adjusted(10, 8, -10, -8), chart->spec(), {chart->logicalDpiX() / 25.4, kScreenFigurePt});
+        }
+        const QPoint on_lr(static_cast<int>(g.x[0]) + 3, chart->height() / 2);
+        QCOMPARE(chart->axisAt(on_lr), 0);
+        QCOMPARE(chart->axisAt(QPointF(g.x.back(), chart->height() / 2)), -1);   // the outcome's cannot be hidden
+        std::unique_ptr<QMenu> menu(view.sweepMenu(on_lr));
+        auto* hide = menu->findChild<QAction*>("sweepHide");
+        auto* show = menu->findChild<QAction*>("sweepShowHidden");
+        QVERIFY(hide && show);
+        QVERIFY2(hide->text().contains("optim.lr"), qPrintable(hide->text()));
+        QVERIFY(!show->isEnabled());
+        hide->trigger();
+        QCOMPARE(axis_names(view.sweepSpec()), (QStringList{"scheme", "final validation loss"}));
+        QVERIFY2(note->fullText().contains("1 hidden (optim.lr)"), qPrintable(note->fullText()));
+        QCOMPARE(view.sweepOptions().hidden, QStringList{"optim.lr"});
+        menu.reset(view.sweepMenu(QPoint(2, 2)));
+        QVERIFY(!menu->findChild<QAction*>("sweepHide"));
+        show = menu->findChild<QAction*>("sweepShowHidden");
+        QVERIFY(show && show->isEnabled());
+        menu->findChild<QAction*>("sweepImpliedAction")->trigger();   // the menu's twin of the check box
+        QVERIFY(implied->isChecked());
+        show->trigger();
+        QVERIFY(axis_names(view.sweepSpec()).contains("optim.lr") && axis_names(view.sweepSpec()).contains("layout"));
     }
 
     // The window's Sweep tab: the outcome chosen, a diverged run without one, the line under the mouse
@@ -216,6 +345,16 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(bad));
         QCOMPARE(run(NORMLAB_APP, {"figure", "1", "2", "--view", "sweep", "--probe", "worst", "--out", bad, "--store", store}, &out, &err), 2);
         QVERIFY2(err.contains("final_val, best_val, final_train"), qPrintable(err));
+        // --hide leaves an axis out; a name that is no differing setting is refused, naming those there are
+        QCOMPARE(run(NORMLAB_APP, {"figure", "1", "2", "3", "4", "--view", "sweep", "--hide", "train.seed,layout", "--out", pdf, "--store", store}, &out, &err), 0);
+        const QString hidden = pdf_text(pdf);
+        QVERIFY2(hidden.contains("optim.lr") && !hidden.contains("train.seed") && !hidden.contains("layout"), qPrintable(hidden));
+        QCOMPARE(run(NORMLAB_APP, {"figure", "1", "2", "--view", "sweep", "--hide", "optim.lr,lr", "--out", bad, "--store", store}, &out, &err), 2);
+        QVERIFY2(err.contains("--hide lr:") && err.contains("they differ in optim.lr, train.seed"), qPrintable(err));
+        QVERIFY(!QFile::exists(bad));
+        QCOMPARE(run(NORMLAB_APP, {"figure", "1", "2", "--hide", "layout", "--out", bad, "--store", store}, &out, &err), 2);
+        QVERIFY2(err.contains("--view sweep"), qPrintable(err));
+        QVERIFY(!QFile::exists(bad));
     }
 };
 

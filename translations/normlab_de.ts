@@ -286,6 +286,26 @@
         <source>outcome</source>
         <translation>Ergebnis</translation>
     </message>
+    <message>
+        <source>settings the scheme implies</source>
+        <translation>vom Schema bestimmte Einstellungen</translation>
+    </message>
+    <message>
+        <source>Also an axis for each setting that every run has as its scheme sets it (layout, final norm, NormFormer's switches, ...): the scheme's axis says them already. A setting a run changed from its scheme is always an axis.</source>
+        <translation>Auch eine Achse für jede Einstellung, die jeder Lauf so hat, wie sein Schema sie setzt (Anordnung, finale Norm, NormFormers Schalter, …): die Achse des Schemas sagt sie schon. Eine Einstellung, die ein Lauf gegenüber seinem Schema geändert hat, ist immer eine Achse.</translation>
+    </message>
+    <message>
+        <source>Hide “%1”</source>
+        <translation>„%1“ ausblenden</translation>
+    </message>
+    <message>
+        <source>Show hidden settings (%1)</source>
+        <translation>Ausgeblendete Einstellungen zeigen (%1)</translation>
+    </message>
+    <message>
+        <source>Right-click the chart to hide a setting or show them.</source>
+        <translation>Rechtsklick auf das Diagramm blendet eine Einstellung aus oder zeigt sie.</translation>
+    </message>
 <message>
         <source>Learning rate</source>
         <translation>Lernrate</translation>
@@ -1887,6 +1907,14 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>These runs' settings are all the same: select runs that differ to compare them.</source>
         <translation>Die Einstellungen dieser Läufe sind alle gleich: Wählen Sie Läufe, die sich unterscheiden, um sie zu vergleichen.</translation>
+    </message>
+    <message>
+        <source>Every setting that differs among these runs is hidden (%1): show one to compare them.</source>
+        <translation>Jede Einstellung, in der sich diese Läufe unterscheiden, ist ausgeblendet (%1): Zeigen Sie eine, um sie zu vergleichen.</translation>
+    </message>
+    <message>
+        <source>Not shown: %1.</source>
+        <translation>Nicht gezeigt: %1.</translation>
     </message>
 </context>
 <context>

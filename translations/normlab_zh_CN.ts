@@ -286,6 +286,26 @@
         <source>outcome</source>
         <translation>结果</translation>
     </message>
+    <message>
+        <source>settings the scheme implies</source>
+        <translation>由方案决定的设置</translation>
+    </message>
+    <message>
+        <source>Also an axis for each setting that every run has as its scheme sets it (layout, final norm, NormFormer's switches, ...): the scheme's axis says them already. A setting a run changed from its scheme is always an axis.</source>
+        <translation>也为每个运行都按其方案取值的设置（布局、最终归一化、NormFormer 的开关等）各画一条轴：方案轴已说明它们。任一运行相对其方案改动过的设置总会有自己的轴。</translation>
+    </message>
+    <message>
+        <source>Hide “%1”</source>
+        <translation>隐藏“%1”</translation>
+    </message>
+    <message>
+        <source>Show hidden settings (%1)</source>
+        <translation>显示隐藏的设置（%1）</translation>
+    </message>
+    <message>
+        <source>Right-click the chart to hide a setting or show them.</source>
+        <translation>右键单击图表可隐藏某个设置或显示它们。</translation>
+    </message>
 <message>
         <source>Learning rate</source>
         <translation>学习率</translation>
@@ -1881,6 +1901,14 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>These runs' settings are all the same: select runs that differ to compare them.</source>
         <translation>这些运行的设置完全相同：请选择设置不同的运行进行比较。</translation>
+    </message>
+    <message>
+        <source>Every setting that differs among these runs is hidden (%1): show one to compare them.</source>
+        <translation>这些运行之间不同的设置都已隐藏（%1）：请显示其中一个以进行比较。</translation>
+    </message>
+    <message>
+        <source>Not shown: %1.</source>
+        <translation>未显示：%1。</translation>
     </message>
 </context>
 <context>

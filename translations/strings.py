@@ -248,6 +248,21 @@ T = {
     "These runs' settings are all the same: select runs that differ to compare them.":
         ("Die Einstellungen dieser Läufe sind alle gleich: Wählen Sie Läufe, die sich unterscheiden, um sie zu vergleichen.",
          "这些运行的设置完全相同：请选择设置不同的运行进行比较。"),
+    "settings the scheme implies": ("vom Schema bestimmte Einstellungen", "由方案决定的设置"),
+    "Also an axis for each setting that every run has as its scheme sets it (layout, final norm, NormFormer's switches, ...): the scheme's axis says them already. A setting a run changed from its scheme is always an axis.":
+        ("Auch eine Achse für jede Einstellung, die jeder Lauf so hat, wie sein Schema sie setzt (Anordnung, finale Norm, NormFormers Schalter, …): die Achse des Schemas sagt sie schon. Eine Einstellung, die ein Lauf gegenüber seinem Schema geändert hat, ist immer eine Achse.",
+         "也为每个运行都按其方案取值的设置（布局、最终归一化、NormFormer 的开关等）各画一条轴：方案轴已说明它们。任一运行相对其方案改动过的设置总会有自己的轴。"),
+    "Hide “%1”": ("„%1“ ausblenden", "隐藏“%1”"),
+    "Show hidden settings (%1)": ("Ausgeblendete Einstellungen zeigen (%1)", "显示隐藏的设置（%1）"),
+    "Right-click the chart to hide a setting or show them.":
+        ("Rechtsklick auf das Diagramm blendet eine Einstellung aus oder zeigt sie.", "右键单击图表可隐藏某个设置或显示它们。"),
+    "Every setting that differs among these runs is hidden (%1): show one to compare them.":
+        ("Jede Einstellung, in der sich diese Läufe unterscheiden, ist ausgeblendet (%1): Zeigen Sie eine, um sie zu vergleichen.",
+         "这些运行之间不同的设置都已隐藏（%1）：请显示其中一个以进行比较。"),
+    "%n setting(s) the scheme implies (%1)": (["%n vom Schema bestimmte Einstellung (%1)", "%n vom Schema bestimmte Einstellungen (%1)"],
+                                               "%n 个由方案决定的设置（%1）"),
+    "%n hidden (%1)": (["%n ausgeblendet (%1)", "%n ausgeblendet (%1)"], "%n 个已隐藏（%1）"),
+    "Not shown: %1.": ("Nicht gezeigt: %1.", "未显示：%1。"),
     "%L1 points → %L2 drawn": ("%L1 Punkte → %L2 gezeichnet", "%L1 个点 → 绘制 %L2 个"),
     " · %L1 non-finite (▲)": (" · %L1 nicht endlich (▲)", " · %L1 个非有限值（▲）"),
     " · %L1 values ≤ 0 not shown on the log axis": (" · %L1 Werte ≤ 0 auf der log. Achse nicht gezeigt", " · %L1 个 ≤ 0 的值未在对数轴上显示"),

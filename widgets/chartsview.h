@@ -30,6 +30,7 @@ class QCheckBox;
 class QComboBox;
 class QGridLayout;
 class QLabel;
+class QMenu;
 class QSlider;
 class QSpinBox;
 class QSplitter;
@@ -45,6 +46,7 @@ class LineChart;
 class Heatmap;
 class FlowLayout;
 class SweepChart;
+class ElidedLabel;
 
 class ChartsView : public QWidget {
     Q_OBJECT
@@ -83,6 +85,13 @@ public:
     const BoxSpec& boxSpec() const { return box_spec_; }
     // The sweep view's parallel coordinates as drawn (sweep.h).
     const struct SweepSpec& sweepSpec() const;
+    // Which settings the sweep leaves out: those the scheme implies (unless "settings the scheme implies" is
+    // ticked) and those hidden by name.
+    void setSweepOptions(const struct SweepOptions& o);
+    struct SweepOptions sweepOptions() const;
+    // The sweep chart's right-click menu at `pos` (its coordinates): hide the setting whose axis is there,
+    // show the hidden ones again, show or fold the settings the scheme implies. The caller owns it.
+    QMenu* sweepMenu(const QPoint& pos);
 
     // Exports a chart or panel: png (dpi), svg, pdf, or csv (the chart's full
     // data). A figure at the size it has on screen, drawn as normlab figure
@@ -209,6 +218,9 @@ private:
     // sweep tab
     SweepChart* sweep_;
     QComboBox* sweep_metric_;   // the outcome: final or best validation loss, final training loss
+    QCheckBox* sweep_implied_;  // show the settings the scheme implies as axes
+    QStringList sweep_hidden_;  // settings hidden from the sweep by name
+    ElidedLabel* sweep_note_;   // what is not shown, and how to show it
 };
 
 }  // namespace normlab

@@ -4,11 +4,14 @@
 #include "widgets/chartsview.h"
 
 #include "core/groups.h"
+#include "widgets/elided_label.h"
 #include "widgets/sweep.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -53,19 +56,74 @@ QWidget* ChartsView::buildSweepTab() {
     setTrToolTip(sweep_metric_, QT_TR_NOOP("The outcome on the last axis, which colours each run's line: the lowest darkest. "
                                            "A run still training shows its latest; one without any (diverged, or not evaluated "
                                            "yet) is a grey dashed line."));
+    // as wide as the usual choice; the longest (the training loss's) is whole in the list
+    sweep_metric_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    sweep_metric_->setMinimumContentsLength(24);
     bar->addWidget(trLabel(QT_TR_NOOP("outcome"), w));
     bar->addWidget(sweep_metric_);
+    sweep_implied_ = trCheckBox(QT_TR_NOOP("settings the scheme implies"), w);
+    sweep_implied_->setObjectName("sweepImplied");
+    setTrToolTip(sweep_implied_, QT_TR_NOOP("Also an axis for each setting that every run has as its scheme sets it "
+                                            "(layout, final norm, NormFormer's switches, ...): the scheme's axis says "
+                                            "them already. A setting a run changed from its scheme is always an axis."));
+    bar->addWidget(sweep_implied_);
     bar->addStretch(1);
     v->addLayout(bar);
     sweep_ = new SweepChart(w);
     sweep_->setObjectName("sweepChart");
+    sweep_->setContextMenuPolicy(Qt::CustomContextMenu);
     panels_.push_back(sweep_);
     v->addWidget(sweep_, 1);
+    sweep_note_ = new ElidedLabel(w);
+    sweep_note_->setObjectName("sweepNote");
+    sweep_note_->setForegroundRole(QPalette::PlaceholderText);
+    v->addWidget(sweep_note_);
     connect(sweep_metric_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { redrawSweep(); });
+    connect(sweep_implied_, &QCheckBox::toggled, this, [this] { redrawSweep(); });
+    connect(sweep_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        std::unique_ptr<QMenu> menu(sweepMenu(pos));
+        menu->exec(sweep_->mapToGlobal(pos));
+    });
     return w;
 }
 
 const SweepSpec& ChartsView::sweepSpec() const { return sweep_->spec(); }
+
+SweepOptions ChartsView::sweepOptions() const { return {!sweep_implied_->isChecked(), sweep_hidden_}; }
+
+void ChartsView::setSweepOptions(const SweepOptions& o) {
+    sweep_hidden_ = o.hidden;
+    const QSignalBlocker block(sweep_implied_);
+    sweep_implied_->setChecked(!o.fold_implied);
+    redrawSweep();
+}
+
+QMenu* ChartsView::sweepMenu(const QPoint& pos) {
+    auto* menu = new QMenu(sweep_);
+    const int axis = sweep_->axisAt(pos);
+    if (axis >= 0) {
+        const QString name = sweep_->spec().axes[static_cast<size_t>(axis)].name;
+        QAction* hide = menu->addAction(tr("Hide “%1”").arg(name));
+        hide->setObjectName("sweepHide");
+        connect(hide, &QAction::triggered, this, [this, name] {
+            sweep_hidden_ << name;
+            redrawSweep();
+        });
+    }
+    QAction* show = menu->addAction(tr("Show hidden settings (%1)").arg(sweep_hidden_.size()));
+    show->setObjectName("sweepShowHidden");
+    show->setEnabled(!sweep_hidden_.isEmpty());
+    connect(show, &QAction::triggered, this, [this] {
+        sweep_hidden_.clear();
+        redrawSweep();
+    });
+    QAction* implied = menu->addAction(sweep_implied_->text());
+    implied->setObjectName("sweepImpliedAction");
+    implied->setCheckable(true);
+    implied->setChecked(sweep_implied_->isChecked());
+    connect(implied, &QAction::toggled, sweep_implied_, &QCheckBox::setChecked);
+    return menu;
+}
 
 void ChartsView::redrawSweep() {
     const QString what = sweep_metric_->currentData().toString();
@@ -100,7 +158,11 @@ void ChartsView::redrawSweep() {
         }
         runs = std::move(merged);
     }
-    sweep_->setSpec(sweep_spec(runs, sweep_metric_->currentText()));
+    sweep_->setSpec(sweep_spec(runs, sweep_metric_->currentText(), sweepOptions()));
+    const QString left_out = sweep_left_out(sweep_->spec());
+    sweep_note_->setFullText(left_out.isEmpty() ? QString()
+                                            : left_out + ' ' + tr("Right-click the chart to hide a setting or show them."));
+    sweep_note_->setVisible(!left_out.isEmpty());
 }
 
 }  // namespace normlab

@@ -64,6 +64,15 @@ int SweepChart::lineAt(const QPointF& pos) const {
     return best;
 }
 
+int SweepChart::axisAt(const QPointF& pos) const {
+    const auto& x = geometry_.x;
+    if (x.size() != spec_.axes.size() || x.size() < 2 || !rect().contains(pos.toPoint())) return -1;
+    const double half = (x[1] - x[0]) / 2;
+    for (size_t k = 0; k + 1 < x.size(); ++k)
+        if (std::abs(pos.x() - x[k]) <= half) return static_cast<int>(k);
+    return -1;
+}
+
 QString SweepChart::lineText(int line) const {
     if (line < 0 || line >= static_cast<int>(spec_.lines.size())) return {};
     const auto& l = spec_.lines[static_cast<size_t>(line)];

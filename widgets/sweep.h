@@ -30,6 +30,15 @@
 
 namespace normlab {
 
+// Which of the settings that differ the sweep leaves out.
+struct SweepOptions {
+    // Settings each run has at the value its scheme gives it (layout, final_norm, NormFormer's switches,
+    // nGPT's activation, ... when schemes are compared): the scheme's axis says them already. A setting
+    // any run changed from its scheme's keeps its axis.
+    bool fold_implied = true;
+    QStringList hidden;   // settings left out by name, as their axes are named ("optim.lr", "layout")
+};
+
 // A run as the sweep needs it: its label, settings and outcome (NaN: none yet).
 struct SweepRun {
     QString label;
@@ -46,6 +55,7 @@ struct SweepSpec {
         double lo = 0, hi = 1;          // numeric: the range of the values (log10 of them on a log axis)
         std::vector<double> ticks;      // numeric: the values the runs took (data units), or a choice of them
         QStringList categories;         // otherwise: in order, bottom to top
+        bool ends = false;              // the outcome's: the first and last ticks are its lowest and highest value
     };
     std::vector<Axis> axes;   // the settings that differ, then the outcome
     struct Line {
@@ -56,11 +66,15 @@ struct SweepSpec {
         double metric_pos;           // 0 .. 1 on the outcome axis (NaN: none)
     };
     std::vector<Line> lines;
+    QStringList implied, hidden;   // settings that differ but are left out (SweepOptions), in axis order
 };
 
 // The settings that differ among `runs` (the config flattened to dotted keys, its "name" left out), each an
-// axis; then `metric_title`'s axis. Fewer than two runs, or none differing: no axes, and `empty_hint` says why.
-SweepSpec sweep_spec(const std::vector<SweepRun>& runs, const QString& metric_title);
+// axis, but for those `o` leaves out; then `metric_title`'s axis. Fewer than two runs, or none differing (or
+// shown): no axes, and `empty_hint` says why.
+SweepSpec sweep_spec(const std::vector<SweepRun>& runs, const QString& metric_title, const SweepOptions& o = {});
+// "Not shown: ..." naming the settings `s` leaves out and why; "" when none.
+QString sweep_left_out(const SweepSpec& s);
 
 // Where the parts went: the axes' x and the plot's top and bottom (device pixels).
 struct SweepGeometry {
@@ -85,6 +99,8 @@ public:
     const SweepSpec& spec() const { return spec_; }
     // The line nearest `pos` within a few pixels, -1 if none (as last drawn).
     int lineAt(const QPointF& pos) const;
+    // The setting whose axis is nearest `pos` (within half the room between axes), -1 if none; the outcome's is none.
+    int axisAt(const QPointF& pos) const;
     QString lineText(int line) const;
     int highlighted() const { return hover_ >= 0 ? hover_ : pinned_; }
     int pinned() const { return pinned_; }

@@ -2,6 +2,7 @@
 // they are drawn (see sweep.h).
 #include "widgets/sweep.h"
 
+#include "core/config.h"
 #include "core/print_ticks.h"
 #include "widgets/heatmap.h"
 #include "widgets/plot_paint.h"
@@ -34,12 +35,42 @@ QString shown(const json* v) {
     return QString::fromStdString(v->is_string() ? v->get<std::string>() : v->dump());
 }
 
+// Whether each run has `key` at the value its scheme gives it (run_config_from_json of the scheme alone: the
+// defaults with the scheme's preset applied), so that the scheme's axis says it already.
+class SchemeDefaults {
+public:
+    bool implied(const std::string& key, const std::vector<SweepRun>& runs, const std::vector<const json*>& v) {
+        for (size_t i = 0; i < runs.size(); ++i) {
+            const auto it = runs[i].config.find("scheme");
+            if (it == runs[i].config.end() || !it->is_string() || !v[i]) return false;
+            const auto* d = defaults(it->get<std::string>());
+            if (!d) return false;
+            const auto want = d->find(key);
+            if (want == d->end() || want->second != *v[i]) return false;
+        }
+        return true;
+    }
+
+private:
+    std::map<std::string, std::map<std::string, json>> cache_;
+    const std::map<std::string, json>* defaults(const std::string& scheme) {
+        if (auto it = cache_.find(scheme); it != cache_.end()) return &it->second;
+        try {
+            std::map<std::string, json> flat;
+            flatten(to_json(run_config_from_json(json{{"scheme", scheme}})), "", flat);
+            return &cache_.emplace(scheme, std::move(flat)).first->second;
+        } catch (const std::exception&) {
+            return nullptr;   // a scheme this build does not know: it implies nothing
+        }
+    }
+};
+
 // The outcome's colour: viridis from dark (the best, lowest) to light.
 QColor outcome_color(double pos) { return viridis(0.85 * std::clamp(pos, 0.0, 1.0)); }
 
 }  // namespace
 
-SweepSpec sweep_spec(const std::vector<SweepRun>& runs, const QString& metric_title) {
+SweepSpec sweep_spec(const std::vector<SweepRun>& runs, const QString& metric_title, const SweepOptions& o) {
     SweepSpec s;
     s.metric_title = metric_title;
     if (runs.size() < 2) {
@@ -55,6 +86,7 @@ SweepSpec sweep_spec(const std::vector<SweepRun>& runs, const QString& metric_ti
     }
     s.lines.resize(runs.size());
     for (size_t i = 0; i < runs.size(); ++i) s.lines[i].run = runs[i].label;
+    SchemeDefaults defaults;
     for (const std::string& key : keys) {
         std::vector<const json*> v(runs.size(), nullptr);
         for (size_t i = 0; i < runs.size(); ++i)
@@ -67,6 +99,14 @@ SweepSpec sweep_spec(const std::vector<SweepRun>& runs, const QString& metric_ti
         if (!differs) continue;
         SweepSpec::Axis a;
         a.name = QString::fromStdString(key.rfind("model.", 0) == 0 ? key.substr(6) : key);
+        if (o.hidden.contains(a.name)) {
+            s.hidden << a.name;
+            continue;
+        }
+        if (o.fold_implied && key != "scheme" && defaults.implied(key, runs, v)) {
+            s.implied << a.name;
+            continue;
+        }
         a.numeric = numeric;
         std::vector<double> pos(runs.size());
         if (numeric) {
@@ -94,7 +134,10 @@ SweepSpec sweep_spec(const std::vector<SweepRun>& runs, const QString& metric_ti
     }
     if (s.axes.empty()) {
         s.lines.clear();
-        s.empty_hint = QCoreApplication::translate("normlab::SweepChart", "These runs' settings are all the same: select runs that differ to compare them.");
+        s.empty_hint = !s.hidden.isEmpty()
+                           ? QCoreApplication::translate("normlab::SweepChart", "Every setting that differs among these runs is hidden (%1): show one to compare them.")
+                                 .arg(s.hidden.join(", "))
+                           : QCoreApplication::translate("normlab::SweepChart", "These runs' settings are all the same: select runs that differ to compare them.");
         return s;
     }
     // the outcome's axis, lowest at the bottom
@@ -103,9 +146,20 @@ SweepSpec sweep_spec(const std::vector<SweepRun>& runs, const QString& metric_ti
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (auto& r : runs)
         if (std::isfinite(r.metric)) lo = std::min(lo, r.metric), hi = std::max(hi, r.metric);
-    if (lo <= hi) {
+    if (lo < hi) {
+        // labelled at its ends too (the best and the worst run's outcome, to a digit more than the ticks), the ticks
+        // between them where there is room (draw_sweep)
         out.lo = lo, out.hi = hi;
-        out.ticks = hi > lo ? print_ticks(lo, hi, false, 5, 3, 6).values : std::vector<double>{lo};
+        const std::vector<double> t = print_ticks(lo, hi, false, 5, 3, 6).values;
+        const double q = std::pow(10.0, std::floor(std::log10(t.size() > 1 ? t[1] - t[0] : hi - lo)) - 1);   // a digit more
+        out.ticks.push_back(std::round(lo / q) * q);
+        for (double x : t)
+            if (x > lo && x < hi) out.ticks.push_back(x);
+        out.ticks.push_back(std::round(hi / q) * q);
+        out.ends = true;
+    } else if (lo == hi) {
+        out.lo = out.hi = lo;
+        out.ticks = {lo};
     }
     for (size_t i = 0; i < runs.size(); ++i) {
         s.lines[i].metric = std::isfinite(runs[i].metric) ? runs[i].metric : std::nan("");
@@ -113,6 +167,17 @@ SweepSpec sweep_spec(const std::vector<SweepRun>& runs, const QString& metric_ti
     }
     s.axes.push_back(std::move(out));
     return s;
+}
+
+QString sweep_left_out(const SweepSpec& s) {
+    QStringList parts;
+    if (!s.implied.isEmpty())
+        parts << QCoreApplication::translate("normlab::SweepChart", "%n setting(s) the scheme implies (%1)", nullptr, static_cast<int>(s.implied.size()))
+                     .arg(s.implied.join(", "));
+    if (!s.hidden.isEmpty())
+        parts << QCoreApplication::translate("normlab::SweepChart", "%n hidden (%1)", nullptr, static_cast<int>(s.hidden.size())).arg(s.hidden.join(", "));
+    if (parts.isEmpty()) return {};
+    return QCoreApplication::translate("normlab::SweepChart", "Not shown: %1.").arg(parts.join("; "));
 }
 
 QPointF SweepGeometry::at(const SweepSpec& s, size_t line, size_t axis) const {
@@ -162,7 +227,7 @@ SweepGeometry draw_sweep(QPainter& p, const QRectF& r, const SweepSpec& s, const
             for (size_t i = 0; i < t.values.size(); ++i) {
                 const double v = a.log ? std::log10(t.values[i]) : t.values[i];
                 labels[k] << QString::fromStdString(t.labels[i]);
-                at[k].push_back(a.hi > a.lo ? (v - a.lo) / (a.hi - a.lo) : 0.5);
+                at[k].push_back(a.ends && i == 0 ? 0.0 : a.ends && i + 1 == t.values.size() ? 1.0 : a.hi > a.lo ? (v - a.lo) / (a.hi - a.lo) : 0.5);
             }
             if (!t.factor.empty()) names[k] += QString(" (%1)").arg(QString::fromStdString(t.factor));
         } else {
@@ -260,7 +325,9 @@ SweepGeometry draw_sweep(QPainter& p, const QRectF& r, const SweepSpec& s, const
         const bool outcome = k + 1 == n;   // its labels right of the bar, the settings' left of their line
         const double edge = outcome ? x + bar / 2 : x, dir = outcome ? 1 : -1;
         for (int i = 0; i < labels[k].size(); ++i) {
-            const double ty = y_of(at[k][static_cast<size_t>(i)]);
+            const double pos = at[k][static_cast<size_t>(i)], room = (g.bottom - g.top) / fm.height();
+            if (s.axes[k].ends && i > 0 && i + 1 < labels[k].size() && (pos * room < 1 || (1 - pos) * room < 1)) continue;   // too near an end's
+            const double ty = y_of(pos);
             p.setPen(plot::pen(ink, fg, 0.2));
             p.drawLine(QPointF(edge + dir * ink.mm(0.8), ty), QPointF(edge, ty));
             const double w = fm.horizontalAdvance(labels[k][i]);

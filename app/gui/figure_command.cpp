@@ -42,6 +42,8 @@ struct Options : PrintSize {
     QStringList runs;
     QString view = "loss", weight, norm, probe, out, store;
     QString language = "en";   // the figure's own words: axis titles, "train", "validation", "layers 0–3"
+    QStringList hide;            // --view sweep: settings left out by name
+    bool all_settings = false;   // --view sweep: the settings the scheme implies as axes too
     int group = 0;    // ChartsView::setGrouping
     bool panel = false;   // every chart of the view, stacked
 };
@@ -52,6 +54,7 @@ const char* kUsage =
     "                      [--probe NAME] [--group none|seed|seed-minmax] [--log-y | --linear-y] [--log-x] [--title TEXT]\n"
     "                      [--column single|double | --width-mm W | --width-in W] [--height-mm H | --height-in H]\n"
     "                      [--font-pt 8] [--dpi 300] [--panel] [--language en|de|zh_CN] [--store FILE]\n"
+    "                      [--hide SETTING,...] [--all-settings]\n"
     "Draws one chart of the runs (ids or names; a name without its \" seed=N\" takes every seed) at a size for print:\n"
     "single column 89 mm, double column 183 mm wide (default single; the height fits the legend\n"
     "and gives the plot a height of half its width at a single column, 0.36 at a double),\n"
@@ -59,7 +62,9 @@ const char* kUsage =
     "e.g. hidden/norm, attn/max_logit, cond/q, gain_mean/alpha_A; for --view scalars e.g.\n"
     "train/grad_norm, branchnorm/alpha; for --view gains (box plots per layer) e.g. gain/ffn_norm;\n"
     "for --view sweep (parallel coordinates: an axis per setting that differs, then the outcome)\n"
-    "final_val (default), best_val or final_train.\n"
+    "final_val (default), best_val or final_train; settings each run has as its scheme sets them\n"
+    "(layout, final_norm, ...) are left out unless --all-settings, and --hide leaves out more by name\n"
+    "(as the axes are named: optim.lr, n_layers).\n"
     "--group seed draws runs that differ only by seed as their mean with a ± std band (seed-minmax:\n"
     "a min–max band). --panel draws every chart of the view, stacked, as the window's Export panel\n"
     "(loss with the learning rate, gradients with a heatmap per run, gains with the histogram).\n"
@@ -122,6 +127,9 @@ Options parse(const QStringList& args) {
         else if (a == "--title") o.title = value(i);
         else if (a == "--store") o.store = value(i);
         else if (a == "--language") o.language = value(i);
+        else if (a == "--hide") {
+            for (const QString& h : value(i).split(',', Qt::SkipEmptyParts)) o.hide << h.trimmed();
+        } else if (a == "--all-settings") o.all_settings = true;
         else if (a == "--group") {
             const QString g = value(i);
             if (g == "none") o.group = 0;
@@ -150,6 +158,8 @@ Options parse(const QStringList& args) {
         else o.runs << a;
     }
     Q_UNUSED(width_set);
+    if (o.view != "sweep" && (!o.hide.isEmpty() || o.all_settings))
+        throw Usage("--hide and --all-settings choose the axes of --view sweep; drop them for --view " + o.view.toStdString());
     if (o.runs.isEmpty()) throw Usage("name at least one run (an id or a name; normlab-cli list shows them)");
     if (o.out.isEmpty()) throw Usage("--out FILE.pdf, .svg or .png is required");
     const QStringList languages = figure_languages();
@@ -264,6 +274,21 @@ int run_figure(const QStringList& args) {
     if (!view.showView(o.view, o.weight, o.norm, o.probe, &err)) {
         std::fprintf(stderr, "normlab figure: %s\n", qPrintable(err));
         return 2;
+    }
+    if (o.view == "sweep") {
+        view.setSweepOptions({!o.all_settings, o.hide});
+        const SweepSpec& s = view.sweepSpec();
+        QStringList unknown;
+        for (const QString& h : o.hide)
+            if (!s.hidden.contains(h)) unknown << h;
+        if (!unknown.isEmpty() && (!s.axes.empty() || !s.hidden.isEmpty())) {   // a typo would silently draw the axis it meant to hide
+            QStringList differ = s.implied + s.hidden;
+            for (size_t k = 0; k + 1 < s.axes.size(); ++k) differ << s.axes[k].name;
+            differ.sort();
+            std::fprintf(stderr, "normlab figure: --hide %s: not a setting that differs among these runs; they differ in %s\n",
+                         qPrintable(unknown.join(",")), differ.isEmpty() ? "nothing" : qPrintable(differ.join(", ")));
+            return 2;
+        }
     }
     const PrintSize& size = o;
     if (o.panel) {
