@@ -168,6 +168,24 @@ private Q_SLOTS:
         QToolTip::hideText();
     }
 
+    // A long title, elided in a narrow heatmap, ends before the colour bar's common factor (×10⁻⁵) drawn
+    // above the bar in the title's row: the two never print over each other (four runs side by side).
+    void heatmapTitleLeavesTheColourBarsFactorAlone() {
+        auto draw = [](const QString& title) {
+            Heatmap h;
+            h.setTitle(title);
+            h.setData({0, 10, 20}, {{1e-5, 2e-5, 3e-5}, {4e-5, 5e-5, 6e-5}});
+            h.resize(280, 160);
+            return h.grab().toImage();
+        };
+        const QImage bare = draw(""), titled = draw("normformer: mean |∂L/∂W| (L1) — fc2 of a long run name");
+        QVERIFY(bare != titled);   // the title is drawn
+        const int bar_left = 280 - 86 + 14;
+        for (int y = 0; y < 26; ++y)
+            for (int x = bar_left - 2; x < 280; ++x)
+                QVERIFY2(bare.pixel(x, y) == titled.pixel(x, y), qPrintable(QString("the title reaches %1,%2").arg(x).arg(y)));
+    }
+
     void gradientLegendFitsWithSeveralRuns() {
         // two runs × 4 layers: 8 curves, the legend lists each run once with the layers it spans, its
         // marker the run's ramp from its first layer's colour to its last's (as a figure's legend)

@@ -213,8 +213,11 @@ void Heatmap::render(QPainter& p, const QRect& r) const {
     tf.setBold(true);
     tf.setPointSizeF(10.5);
     p.setFont(tf);
-    // elided where the heatmap is narrow (side by side in a laptop's window); the tooltip has it whole
-    const QRect title_box(r.left() + 4, r.top() + 2, r.width() - 8, top - 4);
+    // elided where the heatmap is narrow (side by side in a laptop's window); the tooltip has it whole. Where
+    // the colour bar has a common factor (×10⁻⁵) above it, the title ends before it.
+    const PrintTicks ticks = colourBarTicks();
+    const int title_right = !image_.isNull() && !ticks.factor.empty() ? plot.right() + 10 : r.right() - 4;
+    const QRect title_box(r.left() + 4, r.top() + 2, title_right - r.left() - 4, top - 4);
     p.drawText(title_box, Qt::AlignCenter, p.fontMetrics().elidedText(title_, Qt::ElideRight, title_box.width()));
     p.setFont(f);
     if (image_.isNull()) {
@@ -263,7 +266,6 @@ void Heatmap::render(QPainter& p, const QRect& r) const {
     p.setPen(fg);
     p.drawRect(bar.adjusted(0, 0, -1, -1));
     // labelled at its ticks (4 or so, one notation: core/print_ticks.h), not only at its ends
-    const PrintTicks ticks = colourBarTicks();
     const double a = log_ ? std::log10(lo_) : lo_, b = log_ ? std::log10(hi_) : hi_;
     for (size_t i = 0; i < ticks.values.size(); ++i) {
         const double t = b > a ? ((log_ ? std::log10(ticks.values[i]) : ticks.values[i]) - a) / (b - a) : 0.5;
