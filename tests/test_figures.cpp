@@ -306,6 +306,36 @@ private Q_SLOTS:
         }
     }
 
+    // A four-run gradients panel in a single column: the heatmaps, two a row, each get a plot high enough for
+    // its colour bar's labels (four lines of text), not the sliver of 3 mm whose labels printed over each other.
+    void fourHeatmapsInAColumnHaveRoom() {
+        Store s(store_.toStdString(), Store::Mode::ReadOnly);
+        ChartsView view;
+        show(view, s, 4);
+        QString err;
+        QVERIFY(view.showView("gradients", "fc2", "l1", "", &err));
+        for (int i = 0; i < 3; ++i) QApplication::processEvents();
+        const QString png = dir_.filePath("panel-4.png");
+        QVERIFY2(view.exportFigure(png, "png", 300, true, 89, 0, 8, &err), qPrintable(err));
+        const QImage img(png);
+        QVERIFY(!img.isNull());
+        const double px_per_mm = img.width() / 89.0;
+        // down a column through the left heatmaps' cells: the runs of coloured (viridis) pixels
+        const int x = static_cast<int>(0.22 * img.width());
+        std::vector<int> runs;
+        int len = 0;
+        for (int y = 0; y < img.height(); ++y) {
+            const bool cell = img.pixelColor(x, y).hsvSaturation() > 80;
+            if (cell) ++len;
+            if ((!cell || y + 1 == img.height()) && len > 0) runs.push_back(len), len = 0;
+        }
+        std::sort(runs.rbegin(), runs.rend());
+        const double line_mm = 8 * 25.4 / 72 * 1.25;
+        QVERIFY2(runs.size() >= 2 && runs[1] >= 3.5 * line_mm * px_per_mm,
+                 qPrintable(QString("the two tallest coloured runs: %1 and %2 px; want %3")
+                                .arg(runs.empty() ? 0 : runs[0]).arg(runs.size() > 1 ? runs[1] : 0).arg(3.5 * line_mm * px_per_mm)));
+    }
+
     // The heatmaps' colour bars are labelled at 3 or more ticks, not only at their ends (item 15).
     void colourBarsHaveTicks() {
         HeatSpec h;

@@ -65,12 +65,18 @@ std::vector<ChartsView::PaneRow> ChartsView::figureRows(bool whole_panel) const 
             const size_t n_rows = (heatmaps_.size() + per_row - 1) / per_row;
             for (size_t k = 0; k < heatmaps_.size(); k += per_row) {
                 PaneRow row{0.5 / static_cast<double>(std::max<size_t>(1, n_rows)), {}, {}};
+                std::vector<std::shared_ptr<HeatSpec>> specs;
                 for (size_t j = k; j < k + per_row && j < heatmaps_.size(); ++j) {
                     auto spec = std::make_shared<HeatSpec>(heat_spec(*heatmaps_[j]));
                     row.cells.push_back([spec](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_heatmap(p, r, *spec, u); });
+                    specs.push_back(spec);
                 }
-                const double cols = static_cast<double>(per_row);
-                row.height_mm = [cols](double w, double pt, double) { return 0.45 * w / cols + 4.5 * pt * 25.4 / 72; };
+                // as high as the row's tallest needs (w: a cell's width), its plot a third as high as wide
+                row.height_mm = [specs](double w, double pt, double) {
+                    double h = 0;
+                    for (auto& s : specs) h = std::max(h, heatmap_height_mm(*s, w, pt, 0.3));
+                    return h;
+                };
                 rows.push_back(std::move(row));
             }
             return rows;

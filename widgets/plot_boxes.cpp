@@ -115,8 +115,17 @@ HeatSpec heat_spec(const Heatmap& h) {
     return s;
 }
 
-void draw_heatmap(QPainter& p, const QRectF& r, const HeatSpec& s, const PrintUnits& u) {
-    Ink ink(p, u);
+namespace {
+
+// Where a heatmap's parts go in `r`: its frame (title, layer and step axes), the colour bar's ticks and their
+// widest label (bw).
+struct HeatLayout {
+    Frame f;
+    PrintTicks bar;
+    double bar_w = 0, bw = 0;
+};
+
+HeatLayout layout_heatmap(const Ink& ink, const QRectF& r, const HeatSpec& s) {
     const QFontMetricsF fm = ink.metrics(ink.font());
     const int H = static_cast<int>(s.rows.size()), W = static_cast<int>(s.steps.size());
     Axis x, y;
@@ -128,17 +137,49 @@ void draw_heatmap(QPainter& p, const QRectF& r, const HeatSpec& s, const PrintUn
     // y: the layers, every one labelled while they fit
     y.categories = true;
     y.lo = -0.5, y.hi = std::max(0.5, H - 0.5);
-    const int every = std::max(1, static_cast<int>(std::ceil(H * fm.height() * 1.3 / std::max(1.0, r.height() * 0.6))));
-    std::vector<double> layers;
-    for (int l = 0; l < H; l += every) layers.push_back(l);
-    y.ticks = label_ticks(layers, false);
-    // the colour bar's ticks, with as many labels as the bar's height allows
-    const PrintTicks bar = print_ticks(s.lo, s.hi, s.log && s.lo > 0, 4, 3, 6, false);
-    double bw = 0;
-    for (auto& l : bar.labels) bw = std::max(bw, fm.horizontalAdvance(QString::fromStdString(l)));
-    bw = std::max(bw, fm.horizontalAdvance(QString::fromStdString(bar.factor)));
-    const double bar_w = ink.mm(2.5), extra = ink.mm(2.0) + bar_w + ink.mm(1.8) + bw;
-    const Frame f = plot::layout_frame(ink, r, s.title, QCoreApplication::translate("normlab::Figure", "step"), QCoreApplication::translate("normlab::Figure", "layer"), x, y, 0, extra);
+    HeatLayout L;
+    L.bar_w = ink.mm(2.5);
+    auto place = [&](int max_ticks, double plot_h) {
+        const int every = std::max(1, static_cast<int>(std::ceil(H * fm.height() * 1.3 / std::max(1.0, plot_h))));
+        std::vector<double> layers;
+        for (int l = 0; l < H; l += every) layers.push_back(l);
+        y.ticks = label_ticks(layers, false);
+        // the colour bar's ticks, as many as its height has room for (4 or so)
+        L.bar = print_ticks(s.lo, s.hi, s.log && s.lo > 0, std::min(4, max_ticks), std::min(3, max_ticks), max_ticks, false);
+        L.bw = 0;
+        for (auto& l : L.bar.labels) L.bw = std::max(L.bw, fm.horizontalAdvance(QString::fromStdString(l)));
+        L.bw = std::max(L.bw, fm.horizontalAdvance(QString::fromStdString(L.bar.factor)));
+        const double extra = ink.mm(2.0) + L.bar_w + ink.mm(1.8) + L.bw;
+        L.f = plot::layout_frame(ink, r, s.title, QCoreApplication::translate("normlab::Figure", "step"),
+                                 QCoreApplication::translate("normlab::Figure", "layer"), x, y, 0, extra);
+    };
+    place(6, r.height() * 0.6);
+    // a low plot: fewer labels on the bar and the layer axis, so that none print over another
+    const int room = static_cast<int>(L.f.plot.height() / (1.25 * fm.height()));
+    if (room < 6) place(std::max(2, room), L.f.plot.height());
+    return L;
+}
+
+}  // namespace
+
+double heatmap_height_mm(const HeatSpec& s, double width_mm, double font_pt, double aspect) {
+    plot::Measure m(font_pt);
+    const double H = 1000;
+    const HeatLayout L = layout_heatmap(*m.ink, QRectF(0, 0, m.ink->mm(width_mm), m.ink->mm(H)), s);
+    // the plot `aspect` × as high as wide, but high enough for three labels on the colour bar
+    const double line_mm = font_pt * 25.4 / 72 * 1.25;
+    const double plot_mm = std::max(aspect * m.ink->to_mm(L.f.plot.width()), 4 * line_mm);
+    return std::ceil(H - m.ink->to_mm(L.f.plot.height()) + plot_mm);
+}
+
+void draw_heatmap(QPainter& p, const QRectF& r, const HeatSpec& s, const PrintUnits& u) {
+    Ink ink(p, u);
+    const QFontMetricsF fm = ink.metrics(ink.font());
+    const int H = static_cast<int>(s.rows.size()), W = static_cast<int>(s.steps.size());
+    const HeatLayout L = layout_heatmap(ink, r, s);
+    const Frame& f = L.f;
+    const PrintTicks& bar = L.bar;
+    const double bar_w = L.bar_w, bw = L.bw;
     p.save();
     if (W && H) {
         // cells as sharp blocks: one image pixel a cell, scaled here without smoothing (heatmap.cpp says why)
@@ -178,8 +219,9 @@ void draw_heatmap(QPainter& p, const QRectF& r, const HeatSpec& s, const PrintUn
         p.drawText(QRectF(cb.right() + ink.mm(1.2), yy - fm.height() / 2, bw + ink.mm(1), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
                    QString::fromStdString(bar.labels[i]));
     }
+    // the common factor under the bar, in the row of the step axis's title (above it, it met the title)
     if (!bar.factor.empty())
-        p.drawText(QRectF(cb.left(), cb.top() - 1.6 * fm.height(), bw + ink.mm(4), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+        p.drawText(QRectF(cb.left(), cb.bottom() + 1.15 * fm.height(), bw + ink.mm(4), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
                    QString::fromStdString(bar.factor));
     p.restore();
 }
