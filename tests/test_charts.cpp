@@ -230,6 +230,44 @@ private Q_SLOTS:
         QCOMPARE(chart->chart()->legend()->alignment(), Qt::AlignBottom);   // two entries: a row below the plot
     }
 
+    // The legend names the runs shown now: another selection of as many runs (as many curves) renames it,
+    // and where its entries do not fit in a row it is a column from the first drawing, not only after a resize.
+    void legendFollowsTheRunsShown() {
+        const QString path = dir_.filePath("legend4.sqlite");
+        {
+            Store s(path.toStdString());
+            for (const char* name : {"post_ln", "pre_ln", "normformer", "deepnorm"}) {
+                const int64_t id = s.create_run(name, "pre_ln", nlohmann::json{{"name", name}}, 1);
+                s.mark_running(id, "cpu", nlohmann::json::object());
+                RunWriter w(s, id);
+                for (int l = 0; l < 4; ++l)
+                    for (int i = 0; i < 20; ++i) w.layer("hidden/norm", l, i * 10, 1.0 + l + 0.01 * i);
+            }
+        }
+        Store s(path.toStdString(), Store::Mode::ReadOnly);
+        ChartsView view;
+        view.resize(620, 600);   // about a laptop's Layers tab
+        view.setRuns({1, 2}, s);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QString err;
+        QVERIFY2(view.showView("layers", "", "", "hidden/norm", &err), qPrintable(err));
+        auto shown = [&] {
+            for (int i = 0; i < 3; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+            QStringList out;
+            for (auto* m : view.layerChart()->chart()->legend()->markers())
+                if (m->isVisible()) out << m->label();
+            return out;
+        };
+        const QString dot = QString::fromUtf8(" · layers 0–3");
+        QCOMPARE(shown(), (QStringList{"post_ln" + dot, "pre_ln" + dot}));
+        view.setRuns({3, 4}, s);
+        QCOMPARE(shown(), (QStringList{"normformer" + dot, "deepnorm" + dot}));
+        view.setRuns({1, 2, 3, 4}, s);
+        QCOMPARE(shown().size(), 4);
+        QCOMPARE(view.layerChart()->chart()->legend()->alignment(), Qt::AlignRight);   // four do not fit in 620 px
+    }
+
     // An empty view says what to do: no run shown; a probe a scheme does not
     // have; a probe switched off. The hint leaves once there is data.
     void emptyViewsSayWhatToDo() {

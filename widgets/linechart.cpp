@@ -94,10 +94,11 @@ void LineChart::setCurves(std::vector<Curve> curves, bool keep_zoom) {
         for (auto& c : curves_) smoothed_.push_back(c.smooth ? debiased_ema(c.y, smoothing_) : std::vector<double>{});
     if (!keep_zoom) zoomed_ = false;
     prepareLogX();
-    placeLegend();
-    if (!same_shape) rebuild();
-    else
-        for (size_t i = 0; i < curves_.size(); ++i) raw_series_[i]->setName(curves_[i].label);
+    // Other curves (another selection, grouping or language) get their series and legend entries anew, even
+    // as many as before: renaming the series alone left the legend's per-run entries naming the runs shown
+    // before. A live refresh of the same curves keeps them.
+    if (!same_curves) rebuild();
+    placeLegend();   // by the legend's entries, which rebuild() has just made
     if (!zoomed_) fitRanges();
     redraw();
     placeEmptyHint();
