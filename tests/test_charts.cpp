@@ -242,6 +242,10 @@ private Q_SLOTS:
                 RunWriter w(s, id);
                 for (int l = 0; l < 4; ++l)
                     for (int i = 0; i < 20; ++i) w.layer("hidden/norm", l, i * 10, 1.0 + l + 0.01 * i);
+                for (int i = 0; i < 20; ++i) {
+                    w.scalar("train/loss", i * 10, 3.0 - 0.01 * i);
+                    if (i % 5 == 0) w.scalar("val/loss", i * 10, 3.1 - 0.01 * i);
+                }
             }
         }
         Store s(path.toStdString(), Store::Mode::ReadOnly);
@@ -252,20 +256,27 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         QString err;
         QVERIFY2(view.showView("layers", "", "", "hidden/norm", &err), qPrintable(err));
-        auto shown = [&] {
+        auto shown = [&](LineChart* chart) {
             for (int i = 0; i < 3; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
             QStringList out;
-            for (auto* m : view.layerChart()->chart()->legend()->markers())
+            for (auto* m : chart->chart()->legend()->markers())
                 if (m->isVisible()) out << m->label();
             return out;
         };
         const QString dot = QString::fromUtf8(" · layers 0–3");
-        QCOMPARE(shown(), (QStringList{"post_ln" + dot, "pre_ln" + dot}));
+        QCOMPARE(shown(view.layerChart()), (QStringList{"post_ln" + dot, "pre_ln" + dot}));
         view.setRuns({3, 4}, s);
-        QCOMPARE(shown(), (QStringList{"normformer" + dot, "deepnorm" + dot}));
+        QCOMPARE(shown(view.layerChart()), (QStringList{"normformer" + dot, "deepnorm" + dot}));
         view.setRuns({1, 2, 3, 4}, s);
-        QCOMPARE(shown().size(), 4);
+        QCOMPARE(shown(view.layerChart()).size(), 4);
         QCOMPARE(view.layerChart()->chart()->legend()->alignment(), Qt::AlignRight);   // four do not fit in 620 px
+        // the loss: each run once and train and validation once each (not "post_ln train", "post_ln val", ...)
+        QVERIFY2(view.showView("loss", "", "", "", &err), qPrintable(err));
+        QCOMPARE(shown(view.lossChart()), (QStringList{"post_ln", "pre_ln", "normformer", "deepnorm", "train", "validation"}));
+        for (auto* m : view.lossChart()->chart()->legend()->markers())
+            if (m->isVisible()) QCOMPARE(m->shape(), QLegend::MarkerShapeFromSeries);   // a line with its dash
+        view.setRuns(std::vector<int64_t>{1}, s);   // one run: its own lines by name
+        QCOMPARE(shown(view.lossChart()), (QStringList{"post_ln train", "post_ln val"}));
     }
 
     // An empty view says what to do: no run shown; a probe a scheme does not

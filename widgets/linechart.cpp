@@ -282,6 +282,7 @@ void LineChart::rebuildSeries() {
         chart_->addSeries(h);
         h->attachAxis(x);
         h->attachAxis(y);
+        for (auto* m : chart_->legend()->markers(h)) m->setShape(QLegend::MarkerShapeFromSeries);   // a line, dashed
         hline_series_.push_back(h);
     }
     nonfinite_ = new QScatterSeries();

@@ -128,6 +128,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    void hideSeriesMarkers();   // the curves' own legend entries, where addLegendEntries adds its own
     void placeLegend();      // below the plot where it fits in a row, else on the right
     // Several runs' per-layer curves: one entry per run, its colour ramp as the marker (as a
     // figure's legend); else each curve shown in the legend. Fills legend_texts_.

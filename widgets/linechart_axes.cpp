@@ -78,15 +78,30 @@ void LineChart::addLegendEntries(QAbstractAxis* x, QAbstractAxis* y) {
         layered = layered || c.layer >= 0;
         if (const QString run = c.run.isEmpty() ? c.label : c.run; !runs.contains(run)) runs << run;
     }
-    if (!layered || runs.size() < 2) {
+    // Several runs each drawn as several kinds of line (train solid, validation dashed): each run once in its
+    // colour and each kind once with its dash, as a figure's legend has them; eight entries "post_ln train",
+    // "post_ln val", ... for four runs were more than a laptop's loss chart could show.
+    QStringList parts;
+    for (const Curve& c : curves_)
+        if (!c.part.isEmpty() && !parts.contains(c.part)) parts << c.part;
+    const bool by_part = !layered && runs.size() >= 2 && parts.size() >= 2;
+    if ((!layered || runs.size() < 2) && !by_part) {
         for (const Curve& c : curves_)
             if (c.legend) legend_texts_ << c.label;
+    } else if (by_part) {
+        hideSeriesMarkers();
+        for (const LegendEntry& e : legend_entries(curves_, {})) {
+            auto* entry = new QLineSeries();
+            entry->setName(e.text);
+            entry->setPen(QPen(e.color, 2, e.style));
+            chart_->addSeries(entry);
+            entry->attachAxis(x);
+            entry->attachAxis(y);
+            for (auto* m : chart_->legend()->markers(entry)) m->setShape(QLegend::MarkerShapeFromSeries);   // its dash
+            legend_texts_ << e.text;
+        }
     } else {
-        for (QLineSeries* s : raw_series_)
-            for (auto* m : chart_->legend()->markers(s)) m->setVisible(false);
-        for (QLineSeries* s : smooth_series_)
-            if (s)
-                for (auto* m : chart_->legend()->markers(s)) m->setVisible(false);
+        hideSeriesMarkers();
         for (const LegendEntry& e : legend_entries(curves_, {})) {
             if (e.ramp.empty()) continue;
             auto* entry = new QLineSeries();
@@ -107,6 +122,14 @@ void LineChart::addLegendEntries(QAbstractAxis* x, QAbstractAxis* y) {
         }
     }
     for (auto& [value, label] : hlines_) legend_texts_ << label;
+}
+
+void LineChart::hideSeriesMarkers() {
+    for (QLineSeries* s : raw_series_)
+        for (auto* m : chart_->legend()->markers(s)) m->setVisible(false);
+    for (QLineSeries* s : smooth_series_)
+        if (s)
+            for (auto* m : chart_->legend()->markers(s)) m->setVisible(false);
 }
 
 void LineChart::applyAxisTitles() {
