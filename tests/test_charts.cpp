@@ -5,6 +5,7 @@
 #include "core/store/store.h"
 #include "core/train/probes.h"
 #include "widgets/chartsview.h"
+#include "widgets/elided_label.h"
 #include "widgets/heatmap.h"
 #include "widgets/linechart.h"
 #include "widgets/plot_figure.h"
@@ -277,6 +278,25 @@ private Q_SLOTS:
             if (m->isVisible()) QCOMPARE(m->shape(), QLegend::MarkerShapeFromSeries);   // a line with its dash
         view.setRuns(std::vector<int64_t>{1}, s);   // one run: its own lines by name
         QCOMPARE(shown(view.lossChart()), (QStringList{"post_ln train", "post_ln val"}));
+    }
+
+    // A dotted setting's name shortened to a narrow column keeps its last part: the settings a NormFormer
+    // comparison differs in stay told apart (elided in the middle, two read "normf…_norm").
+    void dottedNamesKeepTheirLastPart() {
+        const QFontMetrics fm(QApplication::font());
+        const QStringList keys = {"normformer.ffn_norm", "normformer.head_scale", "normformer.post_attn_norm",
+                                  "optim.schedule.min_lr_ratio", "layout"};
+        const int width = fm.horizontalAdvance("normformer.ffn");   // narrower than any of the long ones
+        QStringList shown;
+        for (const QString& k : keys) {
+            const QString s = elide_dotted(fm, k, width);
+            QVERIFY2(fm.horizontalAdvance(s) <= width, qPrintable(s));
+            shown << s;
+        }
+        QCOMPARE(shown[4], QString("layout"));   // what fits stays whole
+        QCOMPARE(shown[0], QString("n.ffn_norm"));
+        QVERIFY2(shown[3].endsWith("ratio"), qPrintable(shown[3]));
+        QCOMPARE(QSet<QString>(shown.begin(), shown.end()).size(), keys.size());
     }
 
     // An empty view says what to do: no run shown; a probe a scheme does not

@@ -1,13 +1,29 @@
-// NormLab widgets: a one-line label that elides its text to the room it has
-// (the whole text in its tooltip when cut), so a long note never makes a tab
-// taller or wider than a laptop's window.
+// NormLab widgets: one-line text that fits the room it has. ElidedLabel elides
+// its text (the whole in its tooltip when cut), so a long note never makes a
+// tab taller or wider than a laptop's window; elide_dotted shortens a dotted
+// setting's name keeping its last part, which tells it from its neighbours.
 #pragma once
 
 #include <QFontMetrics>
 #include <QLabel>
 #include <QResizeEvent>
+#include <QStringList>
 
 namespace normlab {
+
+// "normformer.post_attn_norm" in `width` px: whole where it fits, else its leading parts cut to their first
+// letter from the left ("n.post_attn_norm", "o.s.min_lr_ratio"), else that elided in the middle. Eliding the
+// whole in the middle made "normformer.ffn_norm" and "normformer.post_attn_norm" both "normf…_norm".
+inline QString elide_dotted(const QFontMetrics& fm, const QString& key, int width) {
+    if (fm.horizontalAdvance(key) <= width) return key;
+    QStringList parts = key.split('.');
+    for (int i = 0; i + 1 < parts.size(); ++i) {
+        parts[i] = parts[i].left(1);
+        const QString s = parts.join('.');
+        if (fm.horizontalAdvance(s) <= width) return s;
+    }
+    return fm.elidedText(parts.join('.'), Qt::ElideMiddle, width);
+}
 
 class ElidedLabel : public QLabel {
 public:

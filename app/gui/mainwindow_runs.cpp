@@ -11,6 +11,7 @@
 #include "core/version.h"
 #include "widgets/chartsview.h"
 #include "widgets/designer.h"
+#include "widgets/elided_label.h"
 #include "widgets/linechart.h"
 #include "widgets/runtable.h"
 
@@ -195,8 +196,8 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
     }
     diff_->setVerticalHeaderLabels(rows);
     diff_->resizeColumnsToContents();
-    // Keys that fit beside the values: without "model.", elided in the middle (to 160 px, less where
-    // the panel is narrow, as on a laptop: 90 at least), the full key as tooltip.
+    // Keys that fit beside the values: without "model.", shortened keeping their last part (to 160 px, less
+    // where the panel is narrow, as on a laptop: 90 at least), the full key as tooltip.
     const QFontMetrics fm(diff_->verticalHeader()->font());
     int values = 0;
     for (int c = 0; c < diff_->columnCount(); ++c) values += diff_->columnWidth(c);
@@ -204,7 +205,7 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
     const int key_width = std::clamp(room, 90, 160);
     for (int k = 0; k < rows.size(); ++k) {
         QString shown = rows[k].startsWith("model.") ? rows[k].mid(6) : rows[k];
-        auto* h = new QTableWidgetItem(fm.elidedText(shown, Qt::ElideMiddle, key_width));
+        auto* h = new QTableWidgetItem(elide_dotted(fm, shown, key_width));
         h->setToolTip(rows[k]);
         diff_->setVerticalHeaderItem(k, h);
     }
