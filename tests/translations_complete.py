@@ -5,10 +5,14 @@ Extracts the strings from the sources again with lupdate into copies of the
 .ts files (so a string added in code but never extracted counts too), fills
 them from translations/strings.py exactly as scripts/update-translations.sh
 does, and fails listing every string left unfinished. The checked-in files
-are not touched.
+are not touched. It fails too on a translation in strings.py that no extracted
+string uses: stale, or a string lupdate never read (it skips a
+QCoreApplication::translate(ctx, text, c, static_cast<int>(n)): pass a plain
+int), which the window then shows in English.
 """
 import argparse
 import shutil
+import xml.etree.ElementTree as ET
 import subprocess
 import sys
 import tempfile
@@ -21,6 +25,7 @@ args = ap.parse_args()
 src = Path(args.source)
 sys.path.insert(0, str(src / "translations"))
 from merge import merge  # noqa: E402
+from strings import T  # noqa: E402
 
 failed = False
 with tempfile.TemporaryDirectory() as tmp:
@@ -37,6 +42,12 @@ with tempfile.TemporaryDirectory() as tmp:
         for s in left:
             print(f"  unfinished: {s}")
         failed |= bool(left) or done != total
+    extracted = {m.find("source").text or "" for m in ET.parse(copies[0]).getroot().iter("message")}
+    unused = [s for s in T if s not in extracted]
+    for s in unused:
+        print(f"  translated but in no extracted string: {s!r}")
+    failed |= bool(unused)
 if failed:
-    print("Add the strings above to translations/strings.py and run scripts/update-translations.sh.")
+    print("Translate the unfinished strings in translations/strings.py, drop the ones no string uses (or make "
+          "their call one lupdate reads), and run scripts/update-translations.sh.")
 sys.exit(1 if failed else 0)

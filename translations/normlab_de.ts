@@ -1916,6 +1916,20 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <source>Not shown: %1.</source>
         <translation>Nicht gezeigt: %1.</translation>
     </message>
+    <message numerus="yes">
+        <source>%n setting(s) the scheme implies (%1)</source>
+        <translation>
+            <numerusform>%n vom Schema bestimmte Einstellung (%1)</numerusform>
+            <numerusform>%n vom Schema bestimmte Einstellungen (%1)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n hidden (%1)</source>
+        <translation>
+            <numerusform>%n ausgeblendet (%1)</numerusform>
+            <numerusform>%n ausgeblendet (%1)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>normlab::TrainingWorker</name>

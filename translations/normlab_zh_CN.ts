@@ -1910,6 +1910,18 @@ NormLab 将改为打开默认存储。</translation>
         <source>Not shown: %1.</source>
         <translation>未显示：%1。</translation>
     </message>
+    <message numerus="yes">
+        <source>%n setting(s) the scheme implies (%1)</source>
+        <translation>
+            <numerusform>%n 个由方案决定的设置（%1）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n hidden (%1)</source>
+        <translation>
+            <numerusform>%n 个已隐藏（%1）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>normlab::TrainingWorker</name>

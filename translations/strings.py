@@ -317,9 +317,7 @@ T = {
     "Condition number FC2": ("Konditionszahl FC2", "条件数 FC2"),
     "BranchNorm α_t": ("BranchNorm α_t", "BranchNorm α_t"),
     "DeepNorm α": ("DeepNorm α", "DeepNorm α"),
-    "log": ("log", "对数"),
     " (log)": (" (log)", "（对数）"),
-    "NormLab figure": ("NormLab-Abbildung", "NormLab 图"),
     "cannot write %1": ("%1 kann nicht geschrieben werden", "无法写入 %1"),
     "unknown format %1; use png, svg, pdf or csv": ("unbekanntes Format %1; png, svg, pdf oder csv verwenden", "未知格式 %1；请使用 png、svg、pdf 或 csv"),
     # designer
@@ -477,9 +475,6 @@ T = {
     "single column (89 mm)": ("einspaltig (89 mm)", "单栏（89 mm）"),
     "double column (183 mm)": ("zweispaltig (183 mm)", "双栏（183 mm）"),
     "custom": ("benutzerdefiniert", "自定义"),
-    "Print sizes apply to one line chart; panels and box plots are exported as on screen":
-        ("Druckgrößen gelten für ein Liniendiagramm; Bereiche und Boxplots werden wie am Bildschirm exportiert",
-         "打印尺寸适用于单个折线图；面板和箱线图按屏幕所示导出"),
     "Size": ("Größe", "尺寸"),
     "Width": ("Breite", "宽度"),
     "Height": ("Höhe", "高度"),

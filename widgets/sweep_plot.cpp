@@ -171,11 +171,10 @@ SweepSpec sweep_spec(const std::vector<SweepRun>& runs, const QString& metric_ti
 
 QString sweep_left_out(const SweepSpec& s) {
     QStringList parts;
-    if (!s.implied.isEmpty())
-        parts << QCoreApplication::translate("normlab::SweepChart", "%n setting(s) the scheme implies (%1)", nullptr, static_cast<int>(s.implied.size()))
-                     .arg(s.implied.join(", "));
-    if (!s.hidden.isEmpty())
-        parts << QCoreApplication::translate("normlab::SweepChart", "%n hidden (%1)", nullptr, static_cast<int>(s.hidden.size())).arg(s.hidden.join(", "));
+    const int implied = static_cast<int>(s.implied.size()), hidden = static_cast<int>(s.hidden.size());
+    if (implied > 0)
+        parts << QCoreApplication::translate("normlab::SweepChart", "%n setting(s) the scheme implies (%1)", "", implied).arg(s.implied.join(", "));
+    if (hidden > 0) parts << QCoreApplication::translate("normlab::SweepChart", "%n hidden (%1)", "", hidden).arg(s.hidden.join(", "));
     if (parts.isEmpty()) return {};
     return QCoreApplication::translate("normlab::SweepChart", "Not shown: %1.").arg(parts.join("; "));
 }
