@@ -110,9 +110,10 @@ QMenu* ChartsView::sweepMenu(const QPoint& pos) {
             redrawSweep();
         });
     }
-    QAction* show = menu->addAction(tr("Show hidden settings (%1)").arg(sweep_hidden_.size()));
+    const auto hidden_now = sweep_->spec().hidden.size();   // of the runs shown (a name may be of others)
+    QAction* show = menu->addAction(tr("Show hidden settings (%1)").arg(hidden_now));
     show->setObjectName("sweepShowHidden");
-    show->setEnabled(!sweep_hidden_.isEmpty());
+    show->setEnabled(hidden_now > 0);
     connect(show, &QAction::triggered, this, [this] {
         sweep_hidden_.clear();
         redrawSweep();
