@@ -257,27 +257,26 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         QString err;
         QVERIFY2(view.showView("layers", "", "", "hidden/norm", &err), qPrintable(err));
-        auto shown = [&](LineChart* chart) {
-            for (int i = 0; i < 3; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        auto shown = [&](LineChart* chart) {   // the legend as laid out (QTRY_: once its layout has run)
             QStringList out;
             for (auto* m : chart->chart()->legend()->markers())
                 if (m->isVisible()) out << m->label();
             return out;
         };
         const QString dot = QString::fromUtf8(" · layers 0–3");
-        QCOMPARE(shown(view.layerChart()), (QStringList{"post_ln" + dot, "pre_ln" + dot}));
+        QTRY_COMPARE(shown(view.layerChart()), (QStringList{"post_ln" + dot, "pre_ln" + dot}));
         view.setRuns({3, 4}, s);
-        QCOMPARE(shown(view.layerChart()), (QStringList{"normformer" + dot, "deepnorm" + dot}));
+        QTRY_COMPARE(shown(view.layerChart()), (QStringList{"normformer" + dot, "deepnorm" + dot}));
         view.setRuns({1, 2, 3, 4}, s);
-        QCOMPARE(shown(view.layerChart()).size(), 4);
+        QTRY_COMPARE(shown(view.layerChart()).size(), 4);
         QCOMPARE(view.layerChart()->chart()->legend()->alignment(), Qt::AlignRight);   // four do not fit in 620 px
         // the loss: each run once and train and validation once each (not "post_ln train", "post_ln val", ...)
         QVERIFY2(view.showView("loss", "", "", "", &err), qPrintable(err));
-        QCOMPARE(shown(view.lossChart()), (QStringList{"post_ln", "pre_ln", "normformer", "deepnorm", "train", "validation"}));
+        QTRY_COMPARE(shown(view.lossChart()), (QStringList{"post_ln", "pre_ln", "normformer", "deepnorm", "train", "validation"}));
         for (auto* m : view.lossChart()->chart()->legend()->markers())
             if (m->isVisible()) QCOMPARE(m->shape(), QLegend::MarkerShapeFromSeries);   // a line with its dash
         view.setRuns(std::vector<int64_t>{1}, s);   // one run: its own lines by name
-        QCOMPARE(shown(view.lossChart()), (QStringList{"post_ln train", "post_ln val"}));
+        QTRY_COMPARE(shown(view.lossChart()), (QStringList{"post_ln train", "post_ln val"}));
     }
 
     // A dotted setting's name shortened to a narrow column keeps its last part: the settings a NormFormer
