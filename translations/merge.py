@@ -16,6 +16,12 @@ OURS = {"ChartsView", "Designer", "Heatmap", "LineChart", "MainWindow", "RunTabl
 COLUMNS = {"de": 0, "zh_CN": 1}
 
 
+def key(m):
+    """A message as lrelease tells messages apart: its source and its comment."""
+    c = m.find("comment")
+    return (m.find("source").text or "", c.text if c is not None else None)
+
+
 def merge(path):
     """Fills `path` (normlab_LANG.ts) in place; returns (translated, total, unfinished sources)."""
     col = COLUMNS[Path(path).stem.split("_", 1)[1]]
@@ -27,9 +33,12 @@ def merge(path):
         if name in OURS:
             name = "normlab::" + name
             ctx.find("name").text = name
-        if name in merged:  # fold a duplicate context into the first one
+        if name in merged:  # fold a duplicate context into the first one, each message once (lrelease drops a twin)
+            have = {key(m) for m in merged[name].findall("message")}
             for m in ctx.findall("message"):
-                merged[name].append(m)
+                if key(m) not in have:
+                    merged[name].append(m)
+                    have.add(key(m))
             root.remove(ctx)
         else:
             merged[name] = ctx

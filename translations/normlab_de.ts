@@ -307,10 +307,6 @@
         <translation>Rechtsklick auf das Diagramm blendet eine Einstellung aus oder zeigt sie.</translation>
     </message>
 <message>
-        <source>Learning rate</source>
-        <translation>Lernrate</translation>
-    </message>
-    <message>
         <source>Hidden-state norm ‖x_l‖</source>
         <translation>Norm des verborgenen Zustands ‖x_l‖</translation>
     </message>
@@ -1556,22 +1552,6 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Trainiert auf %1 (%2 von %3 GiB frei)</translation>
     </message>
 <message>
-        <source>Resume</source>
-        <translation>Fortsetzen</translation>
-    </message>
-    <message>
-        <source>Tags</source>
-        <translation>Tags</translation>
-    </message>
-    <message>
-        <source>Notes</source>
-        <translation>Notizen</translation>
-    </message>
-    <message>
-        <source>Delete</source>
-        <translation>Löschen</translation>
-    </message>
-    <message>
         <source>Rename</source>
         <translation>Umbenennen</translation>
     </message>

@@ -307,10 +307,6 @@
         <translation>右键单击图表可隐藏某个设置或显示它们。</translation>
     </message>
 <message>
-        <source>Learning rate</source>
-        <translation>学习率</translation>
-    </message>
-    <message>
         <source>Hidden-state norm ‖x_l‖</source>
         <translation>隐藏状态范数 ‖x_l‖</translation>
     </message>
@@ -1551,22 +1547,6 @@ NormLab 将改为打开默认存储。</translation>
         <translation>在 %1 上训练（%3 GiB 中 %2 GiB 可用）</translation>
     </message>
 <message>
-        <source>Resume</source>
-        <translation>继续</translation>
-    </message>
-    <message>
-        <source>Tags</source>
-        <translation>标签</translation>
-    </message>
-    <message>
-        <source>Notes</source>
-        <translation>备注</translation>
-    </message>
-    <message>
-        <source>Delete</source>
-        <translation>删除</translation>
-    </message>
-    <message>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
