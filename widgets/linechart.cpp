@@ -85,8 +85,7 @@ void LineChart::setAxisTitles(const QString& x, const QString& y, const QString&
 }
 
 void LineChart::setCurves(std::vector<Curve> curves, bool keep_zoom) {
-    const bool same_shape = curves.size() == curves_.size();
-    bool same_curves = same_shape;   // the same runs and quantities (a live refresh), not another selection
+    bool same_curves = curves.size() == curves_.size();   // the same runs and quantities (a live refresh), not another selection
     for (size_t i = 0; same_curves && i < curves.size(); ++i) same_curves = curves[i].label == curves_[i].label;
     curves_ = std::move(curves);
     smoothed_.clear();

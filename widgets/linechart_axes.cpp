@@ -78,35 +78,23 @@ void LineChart::addLegendEntries(QAbstractAxis* x, QAbstractAxis* y) {
         layered = layered || c.layer >= 0;
         if (const QString run = c.run.isEmpty() ? c.label : c.run; !runs.contains(run)) runs << run;
     }
-    // Several runs each drawn as several kinds of line (train solid, validation dashed): each run once in its
-    // colour and each kind once with its dash, as a figure's legend has them; eight entries "post_ln train",
-    // "post_ln val", ... for four runs were more than a laptop's loss chart could show.
+    // Several runs as a figure's legend has them (legend_entries), each an empty series of its own: per-layer
+    // lines as a colour ramp per run; runs each drawn as several kinds of line (train solid, validation dashed)
+    // each once in its colour and each kind once with its dash (eight entries "post_ln train", "post_ln val",
+    // ... for four runs were more than a laptop's loss chart could show). Otherwise each curve by its name.
     QStringList parts;
     for (const Curve& c : curves_)
         if (!c.part.isEmpty() && !parts.contains(c.part)) parts << c.part;
-    const bool by_part = !layered && runs.size() >= 2 && parts.size() >= 2;
-    if ((!layered || runs.size() < 2) && !by_part) {
+    if (runs.size() < 2 || (!layered && parts.size() < 2)) {
         for (const Curve& c : curves_)
             if (c.legend) legend_texts_ << c.label;
-    } else if (by_part) {
-        hideSeriesMarkers();
-        for (const LegendEntry& e : legend_entries(curves_, {})) {
-            auto* entry = new QLineSeries();
-            entry->setName(e.text);
-            entry->setPen(QPen(e.color, 2, e.style));
-            chart_->addSeries(entry);
-            entry->attachAxis(x);
-            entry->attachAxis(y);
-            for (auto* m : chart_->legend()->markers(entry)) m->setShape(QLegend::MarkerShapeFromSeries);   // its dash
-            legend_texts_ << e.text;
-        }
     } else {
         hideSeriesMarkers();
         for (const LegendEntry& e : legend_entries(curves_, {})) {
-            if (e.ramp.empty()) continue;
+            if (layered && e.ramp.empty()) continue;
             auto* entry = new QLineSeries();
             entry->setName(e.text);
-            entry->setPen(QPen(e.color, 2));
+            entry->setPen(QPen(e.color, 2, e.style));
             chart_->addSeries(entry);
             entry->attachAxis(x);
             entry->attachAxis(y);
@@ -115,8 +103,12 @@ void LineChart::addLegendEntries(QAbstractAxis* x, QAbstractAxis* y) {
             for (size_t k = 0; k < e.ramp.size(); ++k)
                 ramp.setColorAt(e.ramp.size() > 1 ? double(k) / double(e.ramp.size() - 1) : 0.0, e.ramp[k]);
             for (auto* m : chart_->legend()->markers(entry)) {
-                m->setBrush(QBrush(ramp));
-                m->setPen(QPen(e.ramp.back().darker(130), 1));
+                if (layered) {
+                    m->setBrush(QBrush(ramp));
+                    m->setPen(QPen(e.ramp.back().darker(130), 1));
+                } else {
+                    m->setShape(QLegend::MarkerShapeFromSeries);   // a line with its dash
+                }
             }
             legend_texts_ << e.text;
         }

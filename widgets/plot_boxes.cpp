@@ -166,7 +166,7 @@ double heatmap_height_mm(const HeatSpec& s, double width_mm, double font_pt, dou
     plot::Measure m(font_pt);
     const double H = 1000;
     const HeatLayout L = layout_heatmap(*m.ink, QRectF(0, 0, m.ink->mm(width_mm), m.ink->mm(H)), s);
-    // the plot `aspect` × as high as wide, but high enough for three labels on the colour bar
+    // the plot `aspect` × as high as wide, but at least four lines of text high (three labels on the colour bar)
     const double line_mm = font_pt * 25.4 / 72 * 1.25;
     const double plot_mm = std::max(aspect * m.ink->to_mm(L.f.plot.width()), 4 * line_mm);
     return std::ceil(H - m.ink->to_mm(L.f.plot.height()) + plot_mm);
