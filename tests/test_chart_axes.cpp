@@ -62,7 +62,7 @@ private Q_SLOTS:
         c.resize(580, LineChart::kLegendMinHeight - 20);
         c.show();
         for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-        QVERIFY(!c.chart()->legend()->isVisible());
+        QVERIFY(c.legendShown().isEmpty());
         QVERIFY2(c.xTickLabels().size() >= 3 && c.yTickLabels().size() >= 3,
                  qPrintable(c.xTickLabels().join(" ") + " | " + c.yTickLabels().join(" ")));
         const QString svg = dir_.filePath("low-legend.svg");
@@ -74,7 +74,7 @@ private Q_SLOTS:
         QVERIFY2(text.contains("NormFormer") && text.contains("Post-LN"), "the export's legend");
         c.resize(580, LineChart::kLegendMinHeight + 60);
         for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-        QVERIFY(c.chart()->legend()->isVisible());
+        QVERIFY(!c.legendShown().isEmpty());
     }
 
     // A low, wide chart (the Gradients tab's lines over two heatmaps in a laptop's window, ~590×220)
@@ -94,14 +94,14 @@ private Q_SLOTS:
         c.resize(590, 219);
         c.show();
         for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-        QVERIFY(c.chart()->legend()->isVisible());
-        QCOMPARE(c.chart()->legend()->alignment(), Qt::AlignRight);
+        QVERIFY(!c.legendShown().isEmpty());
+        QCOMPARE(c.legendAlignment(), Qt::AlignRight);
         const QString title = c.axisTitleShown(Qt::Vertical);
         QVERIFY2(!title.contains(QString::fromUtf8("…")) && !title.contains("..."), qPrintable(title));
         QVERIFY2(c.yTickLabels().size() >= 3, qPrintable(c.yTickLabels().join(" ")));
         c.resize(590, LineChart::kLegendBelowMinHeight + 100);
         for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-        QCOMPARE(c.chart()->legend()->alignment(), Qt::AlignBottom);
+        QCOMPARE(c.legendAlignment(), Qt::AlignBottom);
     }
 
     void xLabelsFitTheirShareInAnyFont() {

@@ -5,6 +5,7 @@
 #include "core/store/store.h"
 #include "core/train/probes.h"
 #include "widgets/chartsview.h"
+#include "widgets/chart_legend.h"
 #include "widgets/elided_label.h"
 #include "widgets/heatmap.h"
 #include "widgets/linechart.h"
@@ -214,25 +215,24 @@ private Q_SLOTS:
         auto* chart = qobject_cast<LineChart*>(view.currentChart());
         QCOMPARE(chart->curves().size(), size_t(8));
         QStringList shown;
-        for (auto* m : chart->chart()->legend()->markers())
-            if (m->isVisible()) {
-                shown << m->label();
-                const QString run = m->label().section(QString::fromUtf8(" · "), 0, 0);
+        for (const ChartLegend::Entry& m : chart->legend()->entries())
+            if (m.listed) {
+                shown << m.text;
+                const QString run = m.text.section(QString::fromUtf8(" · "), 0, 0);
                 std::vector<QColor> ends;   // the run's layer 0 and layer 3 colours
                 for (const Curve& c : chart->curves())
                     if (c.run == run && (c.layer == 0 || c.layer == 3)) ends.push_back(c.color);
-                const QGradient* g = m->brush().gradient();
-                QVERIFY2(g && ends.size() == 2, qPrintable(m->label()));
-                QCOMPARE(g->stops().constFirst().second, ends[0]);
-                QCOMPARE(g->stops().constLast().second, ends[1]);
+                QVERIFY2(m.marker == ChartLegend::Marker::Ramp && ends.size() == 2, qPrintable(m.text));
+                QCOMPARE(m.ramp.front(), ends[0]);
+                QCOMPARE(m.ramp.back(), ends[1]);
                 QVERIFY(ends[0] != ends[1]);
             }
         QCOMPARE(shown, (QStringList{QString::fromUtf8("Post-LN · layers 0–3"), QString::fromUtf8("NormFormer · layers 0–3")}));
-        QCOMPARE(chart->chart()->legend()->alignment(), Qt::AlignBottom);   // two entries: a row below the plot
+        QCOMPARE(chart->legendAlignment(), Qt::AlignBottom);   // two entries: a row below the plot
     }
 
     // The legend names the runs shown now: another selection of as many runs (as many curves) renames it,
-    // and where its entries do not fit in a row it is a column from the first drawing, not only after a resize.
+    // and where its entries do not fit in a row they wrap onto two from the first drawing, not only after a resize.
     void legendFollowsTheRunsShown() {
         const QString path = dir_.filePath("legend4.sqlite");
         {
@@ -258,10 +258,7 @@ private Q_SLOTS:
         QString err;
         QVERIFY2(view.showView("layers", "", "", "hidden/norm", &err), qPrintable(err));
         auto shown = [&](LineChart* chart) {   // the legend as laid out (QTRY_: once its layout has run)
-            QStringList out;
-            for (auto* m : chart->chart()->legend()->markers())
-                if (m->isVisible()) out << m->label();
-            return out;
+            return chart->legendShown();
         };
         const QString dot = QString::fromUtf8(" · layers 0–3");
         QTRY_COMPARE(shown(view.layerChart()), (QStringList{"post_ln" + dot, "pre_ln" + dot}));
@@ -269,12 +266,14 @@ private Q_SLOTS:
         QTRY_COMPARE(shown(view.layerChart()), (QStringList{"normformer" + dot, "deepnorm" + dot}));
         view.setRuns({1, 2, 3, 4}, s);
         QTRY_COMPARE(shown(view.layerChart()).size(), 4);
-        QCOMPARE(view.layerChart()->chart()->legend()->alignment(), Qt::AlignRight);   // four do not fit in 620 px
+        QCOMPARE(view.layerChart()->legendAlignment(), Qt::AlignBottom);   // four wrap onto two rows below, all in view
+        QCOMPARE(view.layerChart()->legend()->rowsAt(view.layerChart()->legend()->width()), 2);
         // the loss: each run once and train and validation once each (not "post_ln train", "post_ln val", ...)
         QVERIFY2(view.showView("loss", "", "", "", &err), qPrintable(err));
         QTRY_COMPARE(shown(view.lossChart()), (QStringList{"post_ln", "pre_ln", "normformer", "deepnorm", "train", "validation"}));
-        for (auto* m : view.lossChart()->chart()->legend()->markers())
-            if (m->isVisible()) QCOMPARE(m->shape(), QLegend::MarkerShapeFromSeries);   // a line with its dash
+        for (const ChartLegend::Entry& m : view.lossChart()->legend()->entries())
+            if (m.listed) QCOMPARE(m.marker, ChartLegend::Marker::Line);   // a line with its dash
+        QCOMPARE(view.lossChart()->legend()->entries()[5].style, Qt::DashLine);   // validation
         view.setRuns(std::vector<int64_t>{1}, s);   // one run: its own lines by name
         QTRY_COMPARE(shown(view.lossChart()), (QStringList{"post_ln train", "post_ln val"}));
     }

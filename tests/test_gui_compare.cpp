@@ -81,7 +81,7 @@ private Q_SLOTS:
         QCOMPARE(diff->columnCount(), 2);
         bool layout_differs = false;
         for (int r = 0; r < diff->rowCount(); ++r)
-            layout_differs |= diff->verticalHeaderItem(r)->toolTip() == "model.layout" && diff->verticalHeaderItem(r)->text() == "layout";
+            layout_differs |= diff->verticalHeaderItem(r)->toolTip().startsWith("model.layout") && diff->verticalHeaderItem(r)->text() == "layout";
         QVERIFY(layout_differs);
 
         // A run keeps its colour whatever else is selected, in every view, and
@@ -98,6 +98,25 @@ private Q_SLOTS:
         };
         w.showRuns({b, c});
         QCOMPARE(color_of(b), cb);
+        // Settings that differ: the scheme first, then what the runs chose (20 and 10 steps), then what
+        // their schemes imply (Post-LN's and nGPT's layouts, norms, ...), those names grey.
+        {
+            QStringList keys;
+            int chosen = -1, first_implied = -1;
+            for (int r = 0; r < diff->rowCount(); ++r) {
+                const QString tip = diff->verticalHeaderItem(r)->toolTip();
+                keys << tip;
+                if (tip == "train.steps") chosen = r;
+                const bool implied = tip.endsWith("each run has its scheme's value");
+                if (implied && first_implied < 0) first_implied = r;
+                if (!implied) QVERIFY2(first_implied < 0, qPrintable("a chosen setting after an implied one: " + keys.join(" | ")));
+                QCOMPARE(diff->verticalHeaderItem(r)->foreground().color() == w.palette().color(QPalette::Disabled, QPalette::WindowText),
+                         implied);
+            }
+            QCOMPARE(keys.value(0), QString("scheme"));
+            QVERIFY2(chosen > 0 && first_implied > chosen, qPrintable(keys.join(" | ")));
+            QVERIFY2(keys.contains("model.layout: each run has its scheme's value"), qPrintable(keys.join(" | ")));
+        }
         w.showRuns({c, a, b});
         QCOMPARE(color_of(b), cb);
         QCOMPARE(color_of(a), ca);

@@ -368,8 +368,7 @@ private Q_SLOTS:
                 // the legend lists each run once, with its layers in the window's language (they were
                 // in English: the figures' strings were never extracted for translation)
                 QStringList entries;
-                for (QLegendMarker* m : w.charts()->findChild<LineChart*>("gradChart")->chart()->legend()->markers())
-                    if (m->isVisible()) entries << m->label();
+                entries = w.charts()->findChild<LineChart*>("gradChart")->legendShown();
                 const QString layers = QString::fromUtf8(QString(lang) == "de" ? "Schichten 0–5" : QString(lang) == "zh_CN" ? "第 0–5 层" : "layers 0–5");
                 QVERIFY2(entries.size() == 2 && entries[0].endsWith(layers) && entries[1].endsWith(layers),
                          qPrintable(where + ": the legend lists " + entries.join(" | ")));

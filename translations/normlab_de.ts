@@ -1,6 +1,17 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>ChartLegend</name>
+    <message>
+        <source>Hidden. Click to show it; double-click to show only it.</source>
+        <translation>Ausgeblendet. Klicken zeigt es; Doppelklick zeigt nur es.</translation>
+    </message>
+    <message>
+        <source>Click to hide it; double-click to show only it.</source>
+        <translation>Klicken blendet es aus; Doppelklick zeigt nur es.</translation>
+    </message>
+</context>
+<context>
     <name>normlab::ChartsView</name>
     <message>
         <source>each run its own line</source>
@@ -916,6 +927,13 @@ Die Analyse von Xiong et al. setzt Eingaben mit E‖x₀‖² ≈ d voraus.</tra
         <source> · %L1 points at x ≤ 0 not shown on the log x axis</source>
         <translation> · %L1 Punkte bei x ≤ 0 auf der log. x-Achse nicht gezeigt</translation>
     </message>
+    <message numerus="yes">
+        <source> · %n line(s) hidden (click the legend to show)</source>
+        <translation>
+            <numerusform> · %n Linie ausgeblendet (Klick in die Legende zeigt sie)</numerusform>
+            <numerusform> · %n Linien ausgeblendet (Klick in die Legende zeigt sie)</numerusform>
+        </translation>
+    </message>
     <message>
         <source> · zoomed (right-click to zoom out)</source>
         <translation> · vergrößert (Rechtsklick verkleinert)</translation>
@@ -1276,6 +1294,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>Select two or more runs (Ctrl+click) to see the settings in which they differ.</source>
         <translation>Zwei oder mehr Läufe wählen (Strg+Klick), um die abweichenden Einstellungen zu sehen.</translation>
+    </message>
+    <message>
+        <source>%1: each run has its scheme's value</source>
+        <translation>%1: jeder Lauf hat den Wert seines Schemas</translation>
     </message>
     <message>
         <source>queued</source>

@@ -1,6 +1,17 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>ChartLegend</name>
+    <message>
+        <source>Hidden. Click to show it; double-click to show only it.</source>
+        <translation>已隐藏。单击显示；双击只显示它。</translation>
+    </message>
+    <message>
+        <source>Click to hide it; double-click to show only it.</source>
+        <translation>单击隐藏；双击只显示它。</translation>
+    </message>
+</context>
+<context>
     <name>normlab::ChartsView</name>
     <message>
         <source>each run its own line</source>
@@ -915,6 +926,12 @@ Xiong 等的分析假设输入满足 E‖x₀‖² ≈ d。</translation>
         <source> · %L1 points at x ≤ 0 not shown on the log x axis</source>
         <translation> · %L1 个 x ≤ 0 的点未在对数 x 轴上显示</translation>
     </message>
+    <message numerus="yes">
+        <source> · %n line(s) hidden (click the legend to show)</source>
+        <translation>
+            <numerusform> · 已隐藏 %n 条线（点击图例显示）</numerusform>
+        </translation>
+    </message>
     <message>
         <source> · zoomed (right-click to zoom out)</source>
         <translation> · 已缩放（右键缩小）</translation>
@@ -1273,6 +1290,10 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>Select two or more runs (Ctrl+click) to see the settings in which they differ.</source>
         <translation>选择两个或更多运行（Ctrl+单击）以查看它们不同的设置。</translation>
+    </message>
+    <message>
+        <source>%1: each run has its scheme's value</source>
+        <translation>%1：每个运行都取其方案的值</translation>
     </message>
     <message>
         <source>queued</source>

@@ -3,6 +3,7 @@
 
 #include "core/palette.h"
 
+#include "widgets/chart_legend.h"
 #include "widgets/figure.h"
 #include "widgets/plot_figure.h"
 
@@ -11,6 +12,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QFontMetrics>
+#include <QGraphicsLayout>
 #include <QFile>
 #include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
@@ -22,9 +24,11 @@
 #include <QCategoryAxis>
 #include <QPainter>
 #include <QScatterSeries>
+#include <QScrollArea>
 #include <QTextStream>
 #include <QTimer>
 #include <QValueAxis>
+#include <QBoxLayout>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -40,9 +44,17 @@ QColor run_color(const RunInfo& run) { return QColor(QString::fromStdString(run.
 LineChart::LineChart(QWidget* parent) : QWidget(parent) {
     setMinimumHeight(200);
     chart_ = new QChart();
-    chart_->legend()->setAlignment(Qt::AlignBottom);
-    chart_->setMargins(QMargins(4, 4, 4, 4));
-    view_ = new QChartView(chart_, this);
+    // The legend is a widget of ours below or beside the plot (chart_legend.h): Qt Charts' cut off
+    // what did not fit in its one row or column. The chart's background is drawn behind both (card_).
+    chart_->legend()->setVisible(false);
+    chart_->setBackgroundVisible(false);
+    chart_->layout()->setContentsMargins(0, 0, 0, 0);   // the room around the background: the card's margins now
+    chart_->setMargins(QMargins(4, 4, 14, 4));   // on the right, room for half of the last x label: the view clips it
+    card_ = new QWidget(this);
+    card_->setObjectName("chartCard");
+    view_ = new QChartView(chart_, card_);
+    view_->setFrameShape(QFrame::NoFrame);
+    view_->setStyleSheet("background: transparent");
     view_->setRenderHint(QPainter::Antialiasing);
     view_->setRubberBand(QChartView::RectangleRubberBand);
     view_->setMouseTracking(true);
@@ -61,11 +73,28 @@ LineChart::LineChart(QWidget* parent) : QWidget(parent) {
     footer_ = new QLabel(this);
     footer_->setObjectName("chartFooter");
     footer_->setStyleSheet("color: gray; font-size: 9pt;");
+    legend_ = new ChartLegend();
+    legend_->setObjectName("chartLegend");
+    legend_area_ = new QScrollArea(card_);
+    legend_area_->setObjectName("chartLegendArea");
+    legend_area_->setWidget(legend_);
+    legend_area_->setWidgetResizable(true);
+    legend_area_->setFrameShape(QFrame::NoFrame);
+    legend_area_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    legend_area_->setStyleSheet("QScrollArea, QScrollArea > QWidget > QWidget { background: transparent; }");
+    connect(legend_, &ChartLegend::clicked, this, &LineChart::toggleLegendEntry);
+    connect(legend_, &ChartLegend::doubleClicked, this, &LineChart::showOnlyLegendEntry);
+    body_ = new QBoxLayout(QBoxLayout::TopToBottom, card_);
+    body_->setContentsMargins(0, 0, 4, 4);
+    body_->setSpacing(0);
+    body_->addWidget(view_, 1);
+    body_->addWidget(legend_area_);
     auto* lay = new QVBoxLayout(this);
-    lay->setContentsMargins(0, 0, 0, 0);
+    lay->setContentsMargins(9, 9, 9, 0);   // the window around the chart's card, as Qt Charts drew it
     lay->setSpacing(0);
-    lay->addWidget(view_, 1);
+    lay->addWidget(card_, 1);
     lay->addWidget(footer_);
+    card_->installEventFilter(this);   // paints the chart's background (linechart_legend.cpp)
     redraw_timer_ = new QTimer(this);
     redraw_timer_->setSingleShot(true);
     redraw_timer_->setInterval(30);
@@ -231,7 +260,6 @@ void LineChart::rebuildSeries() {
             chart_->addSeries(band);
             band->attachAxis(x);
             band->attachAxis(y);
-            for (auto* m : chart_->legend()->markers(band)) m->setVisible(false);
         }
         band_series_.push_back(band);
         auto* raw = new QLineSeries();
@@ -244,8 +272,6 @@ void LineChart::rebuildSeries() {
         raw->attachAxis(x);
         raw->attachAxis(y);
         raw_series_.push_back(raw);
-        if (!c.legend)
-            for (auto* m : chart_->legend()->markers(raw)) m->setVisible(false);
         QLineSeries* sm = nullptr;
         if (smoothing_ > 0 && c.smooth) {
             sm = new QLineSeries();
@@ -254,10 +280,6 @@ void LineChart::rebuildSeries() {
             chart_->addSeries(sm);
             sm->attachAxis(x);
             sm->attachAxis(y);
-            // one legend entry per curve: the smoothed one
-            for (auto* m : chart_->legend()->markers(raw)) m->setVisible(false);
-            if (!c.legend)
-                for (auto* m : chart_->legend()->markers(sm)) m->setVisible(false);
         }
         smooth_series_.push_back(sm);
         QScatterSeries* mk = nullptr;
@@ -269,11 +291,9 @@ void LineChart::rebuildSeries() {
             chart_->addSeries(mk);
             mk->attachAxis(x);
             mk->attachAxis(y);
-            for (auto* m : chart_->legend()->markers(mk)) m->setVisible(false);
         }
         marker_series_.push_back(mk);
     }
-    addLegendEntries(x, y);
     for (auto& [value, label] : hlines_) {
         auto* h = new QLineSeries();
         h->setName(label);
@@ -281,7 +301,6 @@ void LineChart::rebuildSeries() {
         chart_->addSeries(h);
         h->attachAxis(x);
         h->attachAxis(y);
-        for (auto* m : chart_->legend()->markers(h)) m->setShape(QLegend::MarkerShapeFromSeries);   // a line, dashed
         hline_series_.push_back(h);
     }
     nonfinite_ = new QScatterSeries();
@@ -293,7 +312,8 @@ void LineChart::rebuildSeries() {
     chart_->addSeries(nonfinite_);
     nonfinite_->attachAxis(x);
     nonfinite_->attachAxis(y);
-    for (auto* m : chart_->legend()->markers(nonfinite_)) m->setVisible(false);
+    makeLegendEntries();
+    applyShown();
 }
 
 void LineChart::fitRanges() {
@@ -309,12 +329,14 @@ void LineChart::fitRanges() {
         }
     };
     for (size_t i = 0; i < curves_.size(); ++i) {
+        if (!curveShown(i)) continue;   // hidden by the legend: the axes fit what is shown
         const View v = viewOf(i);
         take(*v.x, *v.y);
         if (!v.lo->empty() && v.lo->size() == v.x->size()) take(*v.x, *v.lo), take(*v.x, *v.hi);
     }
-    for (auto& [v, label] : hlines_)
-        if (std::isfinite(v) && (!log_y_ || v > 0)) y0 = std::min(y0, v), y1 = std::max(y1, v);
+    for (size_t h = 0; h < hlines_.size(); ++h)
+        if (const double v = hlines_[h].first; hlineShown(h) && std::isfinite(v) && (!log_y_ || v > 0))
+            y0 = std::min(y0, v), y1 = std::max(y1, v);
     if (!std::isfinite(x0)) x0 = 0, x1 = 1;
     if (!std::isfinite(y0)) y0 = log_y_ ? 0.1 : 0, y1 = log_y_ ? 10 : 1;
     if (x1 <= x0) x1 = x0 + 1;
@@ -356,10 +378,6 @@ void LineChart::scheduleRedraw() {
 
 void LineChart::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
-    // A low chart (the learning rate under the loss on a laptop) gives its
-    // legend's row to the plot: with it, Qt Charts elided every tick label to
-    // "…". The readout still names each curve; an export draws the legend.
-    chart_->legend()->setVisible(height() >= kLegendMinHeight);
     placeLegend();
     scheduleRedraw();
     placeEmptyHint();
@@ -408,6 +426,7 @@ void LineChart::redraw() {
     }
     QList<QPointF> bad;
     for (size_t i = 0; i < curves_.size(); ++i) {
+        if (!curveShown(i)) continue;   // hidden by the legend (its series too)
         const View c = viewOf(i);
         // The caption counts the data's own vertices: a smoothed line drawn over them is not more data.
         auto push = [&](QLineSeries* s, const std::vector<double>& ys, bool counted) {
@@ -437,7 +456,7 @@ void LineChart::redraw() {
         }
     }
     nonfinite_->replace(bad);
-    for (auto* m : chart_->legend()->markers(nonfinite_)) m->setVisible(!bad.isEmpty());
+    legend_->setListed(nonfinite_entry_, !bad.isEmpty());
     for (size_t h = 0; h < hline_series_.size(); ++h)
     {
         const double v = hlines_[h].first, y = log_y_ ? (v > 0 ? std::log10(v) : std::nan("")) : v;
@@ -457,6 +476,8 @@ QString LineChart::footer() const {
     if (nonfinite_count_) s += tr(" · %L1 non-finite (▲)").arg(nonfinite_count_);
     if (hidden_nonpositive_) s += tr(" · %L1 values ≤ 0 not shown on the log axis").arg(hidden_nonpositive_);
     if (hidden_x_) s += tr(" · %L1 points at x ≤ 0 not shown on the log x axis").arg(hidden_x_);
+    const int hidden = static_cast<int>(curvesHidden());   // a plain int: lupdate skips a cast in the call
+    if (hidden) s += tr(" · %n line(s) hidden (click the legend to show)", nullptr, hidden);
     if (zoomed_) s += tr(" · zoomed (right-click to zoom out)");
     return s;
 }

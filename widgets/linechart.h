@@ -28,6 +28,8 @@ class QChartView;
 class QLabel;
 class QAbstractAxis;
 class QAreaSeries;
+class QBoxLayout;
+class QScrollArea;
 class QGraphicsLineItem;
 class QGraphicsRectItem;
 class QGraphicsSimpleTextItem;
@@ -38,6 +40,8 @@ class QValueAxis;
 QT_END_NAMESPACE
 
 namespace normlab {
+
+class ChartLegend;
 
 struct Curve {
     QString label;
@@ -123,17 +127,45 @@ public:
     // it leaves the plot half the width or more.
     static constexpr int kLegendBelowMinHeight = 260;
 
+    // The legend on screen (chart_legend.h): its entries wrap into rows below
+    // the plot, or stand in a column beside it, scrolled where even that is
+    // too much; none is ever cut off. A click on an entry hides or shows what
+    // it names, a double-click shows only it among its kind. Hidden curves
+    // leave the plot, its ranges, the readout and an export; the footer
+    // counts them. Which entries are hidden is kept by name while the same
+    // names are shown (a live refresh, another tab and back).
+    ChartLegend* legend() const { return legend_; }
+    QStringList legendShown() const;                 // the entries listed, as on screen; empty when the legend is hidden
+    Qt::Alignment legendAlignment() const;           // AlignBottom (rows below) or AlignRight (a column beside)
+    void toggleLegendEntry(int index);               // as a click on it
+    void showOnlyLegendEntry(int index);             // as a double-click on it
+    bool curveShown(size_t i) const { return i >= curve_shown_.size() || curve_shown_[i]; }
+    bool hlineShown(size_t i) const { return i >= hline_shown_.size() || hline_shown_[i]; }
+    size_t curvesHidden() const;
+
 protected:
     void resizeEvent(QResizeEvent* e) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    void hideSeriesMarkers();   // the curves' own legend entries, where addLegendEntries adds its own
-    void placeLegend();      // below the plot where it fits in a row, else on the right
+    // linechart_legend.cpp
+    void placeLegend();      // rows below the plot where they leave it the room, else a column beside it
     // Several runs' per-layer curves: one entry per run, its colour ramp as the marker (as a
-    // figure's legend); else each curve shown in the legend. Fills legend_texts_.
-    void addLegendEntries(QAbstractAxis* x, QAbstractAxis* y);
-    QStringList legend_texts_;   // the legend's entries as listed, for its place
+    // figure's legend); runs drawn as train and validation: each run once and each kind once;
+    // else each curve by its name. Then the reference lines and the non-finite marker.
+    void makeLegendEntries();
+    void applyShown();       // hidden entries' curves and lines off the plot
+    void paintCard();        // the chart's background behind the plot and its legend
+    ChartLegend* legend_ = nullptr;
+    QScrollArea* legend_area_ = nullptr;
+    QBoxLayout* body_ = nullptr;     // the plot and its legend: top to bottom, or left to right
+    QWidget* card_ = nullptr;        // the chart's background behind the plot and its legend
+    std::vector<QString> entry_keys_;              // per legend entry: what hiding it is kept by
+    std::vector<std::vector<size_t>> entry_curves_;   // per legend entry: the curves it names
+    std::vector<int> entry_hline_;                 // per legend entry: its reference line, or -1
+    int nonfinite_entry_ = -1;
+    std::vector<QString> hidden_keys_;
+    std::vector<char> curve_shown_, hline_shown_;
     void rebuild();          // series objects and axes
     void rebuildSeries();
     void redraw();           // reduction of the visible range

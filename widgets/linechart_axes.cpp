@@ -6,6 +6,7 @@
 
 #include "core/axis_ticks.h"
 #include "core/print_ticks.h"
+#include "widgets/chart_legend.h"
 #include "widgets/plot_figure.h"
 
 #include <QCategoryAxis>
@@ -32,7 +33,7 @@ void LineChart::setPrintStyle(double font_pt) {
         return f;
     };
     chart_->setTitleFont(sized(chart_->titleFont(), font_pt * 1.1, true));
-    chart_->legend()->setFont(sized(chart_->legend()->font(), font_pt));
+    legend_->setFont(sized(legend_->font(), font_pt));
     for (QAbstractAxis* a : {x_lin_, x_log_, y_lin_, y_log_}) {
         a->setLabelsFont(sized(a->labelsFont(), font_pt));
         a->setTitleFont(sized(a->titleFont(), font_pt));
@@ -46,84 +47,6 @@ void LineChart::setPrintStyle(double font_pt) {
 // Axis titles that fit: elided in the middle to the plot area's width (x)
 // and height (y), the full text in the chart's tooltip ("mean |∂L/∂…" kept
 // neither its start nor its unit).
-// Below the plot where its entries fit in one row (a row Qt Charts would
-// truncate); else a column on the right. By the entries shown, not the
-// curves: four runs' per-layer lines name only each run's first and last.
-void LineChart::placeLegend() {
-    const QFontMetrics fm(chart_->legend()->font());
-    int entries = 0, row = 0, widest = 0;
-    for (const QString& text : legend_texts_) {
-        const int entry = fm.horizontalAdvance(text) + 2 * fm.height() + 8;   // marker, gaps
-        ++entries, row += entry, widest = std::max(widest, entry);
-    }
-    // A low chart (a laptop's Gradients tab over its heatmaps) keeps its height for the plot: a
-    // legend below took ~30 of its ~110 px, and the y title read "gradi…(l...". Beside it where
-    // the column leaves the plot most of the width.
-    const bool low = height() < kLegendBelowMinHeight && widest + 24 < width() / 2;
-    const bool column = entries > 6 || row > width() - 40 || low;
-    const Qt::Alignment want = column ? Qt::AlignRight : Qt::AlignBottom;
-    if (chart_->legend()->alignment() != want) chart_->legend()->setAlignment(want);
-}
-
-// Four runs' per-layer lines listed each run's first and last layer: eight
-// entries, a column that took a third of a laptop's chart. Now each run once,
-// "NormFormer · layers 0–3", its marker the run's ramp from its first layer's
-// colour to its last's, as a figure's legend has it (legend_entries); the
-// readout names every layer. An entry is an empty series of its own.
-void LineChart::addLegendEntries(QAbstractAxis* x, QAbstractAxis* y) {
-    legend_texts_.clear();
-    QStringList runs;
-    bool layered = false;
-    for (const Curve& c : curves_) {
-        layered = layered || c.layer >= 0;
-        if (const QString run = c.run.isEmpty() ? c.label : c.run; !runs.contains(run)) runs << run;
-    }
-    // Several runs as a figure's legend has them (legend_entries), each an empty series of its own: per-layer
-    // lines as a colour ramp per run; runs each drawn as several kinds of line (train solid, validation dashed)
-    // each once in its colour and each kind once with its dash (eight entries "post_ln train", "post_ln val",
-    // ... for four runs were more than a laptop's loss chart could show). Otherwise each curve by its name.
-    QStringList parts;
-    for (const Curve& c : curves_)
-        if (!c.part.isEmpty() && !parts.contains(c.part)) parts << c.part;
-    if (runs.size() < 2 || (!layered && parts.size() < 2)) {
-        for (const Curve& c : curves_)
-            if (c.legend) legend_texts_ << c.label;
-    } else {
-        hideSeriesMarkers();
-        for (const LegendEntry& e : legend_entries(curves_, {})) {
-            if (layered && e.ramp.empty()) continue;
-            auto* entry = new QLineSeries();
-            entry->setName(e.text);
-            entry->setPen(QPen(e.color, 2, e.style));
-            chart_->addSeries(entry);
-            entry->attachAxis(x);
-            entry->attachAxis(y);
-            QLinearGradient ramp(0, 0, 1, 0);
-            ramp.setCoordinateMode(QGradient::ObjectMode);
-            for (size_t k = 0; k < e.ramp.size(); ++k)
-                ramp.setColorAt(e.ramp.size() > 1 ? double(k) / double(e.ramp.size() - 1) : 0.0, e.ramp[k]);
-            for (auto* m : chart_->legend()->markers(entry)) {
-                if (layered) {
-                    m->setBrush(QBrush(ramp));
-                    m->setPen(QPen(e.ramp.back().darker(130), 1));
-                } else {
-                    m->setShape(QLegend::MarkerShapeFromSeries);   // a line with its dash
-                }
-            }
-            legend_texts_ << e.text;
-        }
-    }
-    for (auto& [value, label] : hlines_) legend_texts_ << label;
-}
-
-void LineChart::hideSeriesMarkers() {
-    for (QLineSeries* s : raw_series_)
-        for (auto* m : chart_->legend()->markers(s)) m->setVisible(false);
-    for (QLineSeries* s : smooth_series_)
-        if (s)
-            for (auto* m : chart_->legend()->markers(s)) m->setVisible(false);
-}
-
 void LineChart::applyAxisTitles() {
     if (!x_axis_ || !y_axis_ || applying_titles_) return;
     applying_titles_ = true;   // a new title may move the plot area, which calls back here

@@ -35,8 +35,9 @@ QString number(double v) { return std::isfinite(v) ? QString::number(v, 'g', 5) 
 
 double LineChart::snapX(double x) const {
     double best = x, dist = std::numeric_limits<double>::infinity();
-    for (const Curve& c : curves_) {
-        if (c.x.empty()) continue;
+    for (size_t i = 0; i < curves_.size(); ++i) {
+        const Curve& c = curves_[i];
+        if (c.x.empty() || !curveShown(i)) continue;
         const double v = c.x[nearest(c.x, x)];
         const double d = log_x_ && v > 0 && x > 0 ? std::abs(std::log10(v / x)) : std::abs(v - x);
         if (d < dist) dist = d, best = v;
@@ -51,7 +52,7 @@ QString LineChart::readoutAt(double x) const {
     int shown = 0;
     for (size_t i = 0; i < curves_.size(); ++i) {
         const Curve& c = curves_[i];
-        if (c.x.empty()) continue;
+        if (c.x.empty() || !curveShown(i)) continue;
         if (++shown > 12) continue;
         const size_t k = nearest(c.x, x);
         QString line = QString("%1: %2").arg(c.label, number(c.y[k]));
@@ -123,6 +124,10 @@ void LineChart::refreshPinnedReadout() {
 }
 
 bool LineChart::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == card_) {
+        if (event->type() == QEvent::Paint) paintCard();
+        return QWidget::eventFilter(watched, event);
+    }
     if (watched == view_->viewport()) {
         switch (event->type()) {
             case QEvent::MouseMove:

@@ -27,8 +27,11 @@ PlotSpec plot_spec(const LineChart& chart) {
     s.log_x = chart.logX();
     s.log_y = chart.logY();
     s.smoothing = chart.smoothing();
-    s.curves = chart.curves();
-    s.hlines = chart.hlines();
+    // as it looks: without what its legend hides
+    for (size_t i = 0; i < chart.curves().size(); ++i)
+        if (chart.curveShown(i)) s.curves.push_back(chart.curves()[i]);
+    for (size_t h = 0; h < chart.hlines().size(); ++h)
+        if (chart.hlineShown(h)) s.hlines.push_back(chart.hlines()[h]);
     return s;
 }
 

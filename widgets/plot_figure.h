@@ -71,6 +71,9 @@ struct LegendEntry {
     Qt::PenStyle style = Qt::SolidLine;
     bool band = false;
     std::vector<QColor> ramp;   // non-empty: a gradient through these colours
+    // What it names: a run's lines (`run`), a kind of line of every run (`part`), or a reference line.
+    QString run = {}, part = {};
+    int hline = -1;
 };
 // What a line chart's legend lists: each run (or group) once in its colour;
 // when runs draw several kinds of line (train solid, validation dashed), one

@@ -33,6 +33,7 @@ std::vector<LegendEntry> legend_entries(const std::vector<Curve>& curves, const 
             const int first = by_layer.begin()->first, last = by_layer.rbegin()->first;
             const QString layers = first == last ? QCoreApplication::translate("normlab::Figure", "layer %1").arg(first) : QCoreApplication::translate("normlab::Figure", "layers %1–%2").arg(first).arg(last);
             e.text = runs.size() > 1 ? QString("%1 · %2").arg(run, layers) : layers;
+            e.run = run;
             out.push_back(e);
         }
     } else {
@@ -47,6 +48,7 @@ std::vector<LegendEntry> legend_entries(const std::vector<Curve>& curves, const 
         for (const QString& run : runs) {
             LegendEntry e;
             e.text = run;
+            e.run = run;
             bool first = true, shown = false;
             for (auto& c : curves) {
                 if (run_of(c) != run) continue;
@@ -63,14 +65,16 @@ std::vector<LegendEntry> legend_entries(const std::vector<Curve>& curves, const 
             for (auto& [part, style] : parts) {
                 LegendEntry e;
                 e.text = part;
+                e.part = part;
                 e.color = QColor(80, 80, 80);
                 e.style = style;
                 out.push_back(e);
             }
     }
-    for (auto& [v, label] : hlines) {
+    for (size_t h = 0; h < hlines.size(); ++h) {
         LegendEntry e;
-        e.text = label;
+        e.text = hlines[h].second;
+        e.hline = static_cast<int>(h);
         e.color = QColor(110, 110, 110);
         e.style = Qt::DashDotLine;
         out.push_back(e);

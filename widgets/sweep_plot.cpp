@@ -169,6 +169,26 @@ SweepSpec sweep_spec(const std::vector<SweepRun>& runs, const QString& metric_ti
     return s;
 }
 
+std::vector<std::string> settings_implied(const std::vector<json>& configs, const std::vector<std::string>& keys) {
+    std::vector<SweepRun> runs;
+    std::vector<std::map<std::string, json>> flat(configs.size());
+    for (size_t i = 0; i < configs.size(); ++i) {
+        SweepRun r{QString(), configs[i], 0.0};
+        runs.push_back(std::move(r));
+        flatten(configs[i], "", flat[i]);
+    }
+    SchemeDefaults defaults;
+    std::vector<std::string> out;
+    for (const std::string& key : keys) {
+        if (key == "scheme") continue;
+        std::vector<const json*> v(configs.size(), nullptr);
+        for (size_t i = 0; i < configs.size(); ++i)
+            if (auto it = flat[i].find(key); it != flat[i].end()) v[i] = &it->second;
+        if (defaults.implied(key, runs, v)) out.push_back(key);
+    }
+    return out;
+}
+
 QString sweep_left_out(const SweepSpec& s) {
     QStringList parts;
     const int implied = static_cast<int>(s.implied.size()), hidden = static_cast<int>(s.hidden.size());

@@ -14,6 +14,7 @@
 #include "widgets/elided_label.h"
 #include "widgets/linechart.h"
 #include "widgets/runtable.h"
+#include "widgets/sweep.h"
 
 #include <QAction>
 #include <QHeaderView>
@@ -160,6 +161,7 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
         return;
     }
     std::vector<std::map<std::string, std::string>> flat;
+    std::vector<nlohmann::json> configs;
     std::vector<QColor> colors;
     QStringList headers;
     for (auto& [src, id] : ids)
@@ -167,6 +169,7 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
             std::map<std::string, std::string> f;
             flatten(r->config, "", f);
             f.erase("name");
+            configs.push_back(r->config);
             flat.push_back(std::move(f));
             const QColor shown = model_->colorAt(model_->rowOf(id, src));   // as the charts draw it
             colors.push_back(shown.isValid() ? shown : run_color(*r));
@@ -181,6 +184,13 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
             for (auto& f : flat) differs = differs || f[k] != v;
             if (differs) keys.push_back(k);
         }
+    // The scheme first, then what the runs chose, then what their schemes imply (four schemes differ in
+    // layout, final_norm and NormFormer's switches because they are four schemes): last, their names grey.
+    const std::vector<std::string> implied = settings_implied(configs, keys);
+    auto rank = [&](const std::string& k) {
+        return k == "scheme" ? 0 : std::find(implied.begin(), implied.end(), k) != implied.end() ? 2 : 1;
+    };
+    std::stable_sort(keys.begin(), keys.end(), [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
     diff_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     diff_->setColumnCount(static_cast<int>(flat.size()));
     diff_->setRowCount(static_cast<int>(keys.size()));
@@ -207,6 +217,10 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
         QString shown = rows[k].startsWith("model.") ? rows[k].mid(6) : rows[k];
         auto* h = new QTableWidgetItem(elide_dotted(fm, shown, key_width));
         h->setToolTip(rows[k]);
+        if (rank(keys[static_cast<size_t>(k)]) == 2) {
+            h->setForeground(palette().color(QPalette::Disabled, QPalette::WindowText));
+            h->setToolTip(tr("%1: each run has its scheme's value").arg(rows[k]));
+        }
         diff_->setVerticalHeaderItem(k, h);
     }
 }

@@ -1,0 +1,216 @@
+// The line chart's legend on screen (widgets/chart_legend.h): every entry
+// can be seen however many runs are shown (Qt Charts' legend cut off what did
+// not fit in its one row or column: eight runs' loss chart listed seven of
+// its eleven entries in a laptop's window), and a click on an entry hides
+// what it names from the plot, its ranges, the readout and an export.
+#include "widgets/chart_legend.h"
+#include "widgets/linechart.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QFile>
+#include <QLegend>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QTemporaryDir>
+#include <QValueAxis>
+#include <QtTest/QtTest>
+
+using namespace normlab;
+
+namespace {
+// `runs` runs, each a training line and a dashed validation line, as the Loss tab draws them.
+std::vector<Curve> runs_of(int runs, double big_run = -1) {
+    std::vector<Curve> out;
+    std::vector<double> x;
+    for (int i = 0; i <= 100; ++i) x.push_back(i);
+    for (int r = 0; r < runs; ++r) {
+        const QString name = QString("normformer seed=%1").arg(r + 1);
+        std::vector<double> train, val;
+        for (double s : x) {
+            const double scale = r == big_run ? 40.0 : 1.0;
+            train.push_back(scale * (3.0 + r * 0.05 - 0.01 * s));
+            val.push_back(scale * (3.1 + r * 0.05 - 0.01 * s));
+        }
+        Curve t{name + " train", QColor::fromHsv(40 * r, 200, 200), x, train};
+        t.run = name, t.part = "train";
+        Curve v{name + " val", t.color, x, val, Qt::DashLine};
+        v.run = name, v.part = "validation";
+        out.push_back(t);
+        out.push_back(v);
+    }
+    return out;
+}
+
+QScrollArea* area_of(LineChart& c) { return c.findChild<QScrollArea*>("chartLegendArea"); }
+
+void settle() {
+    for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+}
+}  // namespace
+
+class TestChartLegend : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        QLocale::setDefault(QLocale::c());
+    }
+
+    // Eight runs' loss (8 runs, train, validation, the loss floor): in a laptop's loss chart
+    // (565×205) a column beside the plot that scrolls to its last entry; in a large one, rows
+    // below the plot with every entry in view. Never Qt Charts' own legend.
+    void everyEntryCanBeSeen() {
+        LineChart c;
+        c.setCurves(runs_of(8));
+        c.setHLines({{1.8, "loss floor"}});
+        c.resize(565, 205);
+        c.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&c));
+        settle();
+        QVERIFY(!c.chart()->legend()->isVisible());
+        QStringList want;
+        for (int r = 0; r < 8; ++r) want << QString("normformer seed=%1").arg(r + 1);
+        want << "train" << "validation" << "loss floor";
+        QTRY_COMPARE(c.legendShown(), want);
+        QCOMPARE(c.legendAlignment(), Qt::AlignRight);
+        QScrollArea* area = area_of(c);
+        ChartLegend* legend = c.legend();
+        const QRect last = legend->entryRect(static_cast<int>(want.size()) - 1);
+        QVERIFY(!last.isEmpty());
+        QVERIFY2(legend->rect().contains(last), "the last entry is on the legend, not cut off");
+        if (last.bottom() >= area->viewport()->height()) {   // below the fold: the column scrolls to it
+            QVERIFY(area->verticalScrollBar()->isVisible());
+            area->ensureVisible(last.center().x(), last.center().y());
+            settle();
+        }
+        const QRect seen(legend->mapTo(area->viewport(), last.topLeft()), last.size());
+        QVERIFY2(area->viewport()->rect().contains(seen), "the last entry can be brought into view");
+        QVERIFY2(area->width() < c.width() / 2, "the plot keeps most of the width");
+
+        c.resize(1000, 600);
+        settle();
+        QTRY_COMPARE(c.legendAlignment(), Qt::AlignBottom);
+        QCOMPARE(c.legendShown(), want);
+        QVERIFY2(legend->rowsAt(legend->width()) >= 2, "eleven entries wrap onto a second row");
+        for (int i = 0; i < want.size(); ++i) {
+            const QRect r = legend->entryRect(i);
+            QVERIFY2(area->viewport()->rect().contains(QRect(legend->mapTo(area->viewport(), r.topLeft()), r.size())),
+                     qPrintable(want[i] + " is not in view"));
+        }
+        QVERIFY(!area->verticalScrollBar()->isVisible());
+    }
+
+    // A click on a run's entry takes its lines off the plot, out of the y range, the readout and an
+    // export, and the footer counts them; the next click brings them back. A live refresh (the same
+    // curves with more points) keeps them hidden. "validation" hides every validation line; a
+    // double-click shows only that run among the runs, a second shows them all again.
+    void aClickHidesWhatTheEntryNames() {
+        LineChart c;
+        c.setCurves(runs_of(3, 2));   // the third run's loss is 40× the others'
+        c.setHLines({{1.8, "loss floor"}});
+        c.setAxisTitles("step", "loss");
+        c.resize(900, 560);
+        c.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&c));
+        settle();
+        const QStringList shown = c.legendShown();
+        QCOMPARE(shown.size(), 6);   // 3 runs, train, validation, the floor
+        auto y_max = [&] { return static_cast<QValueAxis*>(c.chart()->axes(Qt::Vertical).constFirst())->max(); };
+        auto click = [&](int entry) {
+            QTest::mouseClick(c.legend(), Qt::LeftButton, {}, c.legend()->entryRect(entry).center());
+            settle();
+        };
+        QVERIFY2(y_max() > 100, qPrintable(QString::number(y_max())));
+        QVERIFY(c.readoutAt(50).contains("normformer seed=3"));
+
+        click(2);   // normformer seed=3
+        QVERIFY(c.legend()->entries()[2].hidden);
+        QVERIFY(!c.curveShown(4) && !c.curveShown(5) && c.curveShown(0) && c.curveShown(3));
+        QVERIFY2(y_max() < 5, qPrintable(QString::number(y_max())));   // the axis fits what is shown
+        QVERIFY(!c.readoutAt(50).contains("normformer seed=3"));
+        QVERIFY2(c.footer().contains("2 line(s) hidden"), qPrintable(c.footer()));
+        const QString svg = dir_.filePath("hidden.svg");
+        QString err;
+        QVERIFY2(c.exportFigure(svg, "svg", 96, &err), qPrintable(err));
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        QVERIFY(text.contains("seed=2") && !text.contains("seed=3"));
+
+        std::vector<Curve> more = runs_of(3, 2);   // a live refresh: the same curves, the same names
+        c.setCurves(more);
+        settle();
+        QVERIFY(!c.curveShown(4) && c.legend()->entries()[2].hidden);
+        QVERIFY(y_max() < 5);
+
+        click(2);
+        QVERIFY(c.curveShown(4) && c.curveShown(5) && !c.legend()->entries()[2].hidden);
+        QVERIFY(y_max() > 100);
+        QVERIFY(!c.footer().contains("hidden"));
+
+        click(4);   // validation: every run's dashed line
+        for (size_t i = 0; i < 6; ++i) QCOMPARE(c.curveShown(i), i % 2 == 0);
+        click(4);
+        click(5);   // the loss floor
+        QVERIFY(!c.hlineShown(0));
+        click(5);
+        QVERIFY(c.hlineShown(0));
+
+        QTest::mouseDClick(c.legend(), Qt::LeftButton, {}, c.legend()->entryRect(0).center());
+        settle();
+        for (size_t i = 0; i < 6; ++i) QCOMPARE(c.curveShown(i), i < 2);   // only the first run
+        QVERIFY(c.hlineShown(0));   // another kind of entry: untouched
+        QVERIFY(!c.legend()->entries()[3].hidden && !c.legend()->entries()[4].hidden);
+        QTest::mouseDClick(c.legend(), Qt::LeftButton, {}, c.legend()->entryRect(0).center());
+        settle();
+        for (size_t i = 0; i < 6; ++i) QVERIFY(c.curveShown(i));
+    }
+
+    // Other runs selected: entries by other names, none hidden. The same run shown again after
+    // another one: still hidden (kept by name, as long as the chart lives).
+    void hidingFollowsTheName() {
+        LineChart c;
+        c.resize(900, 560);
+        c.show();
+        std::vector<Curve> two = runs_of(2);
+        c.setCurves(two);
+        settle();
+        c.toggleLegendEntry(1);   // normformer seed=2
+        QVERIFY(!c.curveShown(2));
+        std::vector<Curve> one(two.begin(), two.begin() + 2);
+        c.setCurves(one);
+        settle();
+        QCOMPARE(c.curvesHidden(), size_t(0));
+        c.setCurves(two);
+        settle();
+        QVERIFY(!c.curveShown(2) && !c.curveShown(3));
+    }
+
+    // The legend stands on the chart's background, light or dark with the chart's theme (the window
+    // follows a dark system palette), its text in the theme's colour.
+    void followsTheChartsTheme() {
+        LineChart c;
+        c.setCurves(runs_of(2));
+        c.resize(700, 420);
+        c.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&c));
+        for (auto theme : {QChart::ChartThemeDark, QChart::ChartThemeLight}) {
+            c.chart()->setTheme(theme);
+            c.update();
+            settle();
+            const QImage shot = c.grab().toImage();
+            QWidget* area = c.findChild<QScrollArea*>("chartLegendArea");
+            const QPoint corner = area->mapTo(&c, QPoint(area->width() - 3, area->height() - 3));   // no entry there
+            const bool dark = theme == QChart::ChartThemeDark;
+            QCOMPARE(QColor(shot.pixel(corner)).lightness() < 128, dark);
+            QCOMPARE(c.legend()->palette().color(QPalette::WindowText), c.chart()->legend()->labelColor());
+            QCOMPARE(c.legend()->palette().color(QPalette::WindowText).lightness() > 128, dark);
+        }
+    }
+};
+
+QTEST_MAIN(TestChartLegend)
+#include "test_chart_legend.moc"
