@@ -10,6 +10,8 @@
 #include <QChart>
 #include <QFile>
 #include <QLegend>
+#include <QMenu>
+#include <QTimer>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTemporaryDir>
@@ -167,6 +169,29 @@ private Q_SLOTS:
         QTest::mouseDClick(c.legend(), Qt::LeftButton, {}, c.legend()->entryRect(0).center());
         settle();
         for (size_t i = 0; i < 6; ++i) QVERIFY(c.curveShown(i));
+
+        // the legend's menu (right-click): hide, show only, and show all again, in words
+        auto menu = [&](int entry, const QString& action) {
+            QStringList seen;
+            QTimer::singleShot(50, [&] {
+                auto* m = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+                if (!m) return;
+                for (QAction* a : m->actions()) {
+                    seen << a->text() + (a->isEnabled() ? "" : " (off)");
+                    if (a->text() == action) a->trigger();
+                }
+                m->close();
+            });
+            Q_EMIT c.legend()->customContextMenuRequested(c.legend()->entryRect(entry).center());
+            settle();
+            return seen;
+        };
+        const QStringList items = menu(1, QString::fromUtf8("Show only “normformer seed=2”"));
+        QCOMPARE(items, (QStringList{QString::fromUtf8("Hide “normformer seed=2”"), QString::fromUtf8("Show only “normformer seed=2”"),
+                                     "Show all lines (off)"}));
+        for (size_t i = 0; i < 6; ++i) QCOMPARE(c.curveShown(i), i == 2 || i == 3);
+        menu(1, "Show all lines");
+        QCOMPARE(c.curvesHidden(), size_t(0));
     }
 
     // Other runs selected: entries by other names, none hidden. The same run shown again after

@@ -7,8 +7,8 @@
         <translation>Ausgeblendet. Klicken zeigt es; Doppelklick zeigt nur es.</translation>
     </message>
     <message>
-        <source>Click to hide it; double-click to show only it.</source>
-        <translation>Klicken blendet es aus; Doppelklick zeigt nur es.</translation>
+        <source>Click to hide it; double-click to show only it; right-click for more.</source>
+        <translation>Klicken blendet es aus; Doppelklick zeigt nur es; Rechtsklick für mehr.</translation>
     </message>
 </context>
 <context>
@@ -912,6 +912,18 @@ Die Analyse von Xiong et al. setzt Eingaben mit E‖x₀‖² ≈ d voraus.</tra
         <translation>nicht endlicher Wert</translation>
     </message>
     <message>
+        <source> (log)</source>
+        <translation> (log)</translation>
+    </message>
+    <message>
+        <source>x: %1</source>
+        <translation>x: %1</translation>
+    </message>
+    <message>
+        <source>y: %1</source>
+        <translation>y: %1</translation>
+    </message>
+    <message>
         <source>%L1 points → %L2 drawn</source>
         <translation>%L1 Punkte → %L2 gezeichnet</translation>
     </message>
@@ -939,16 +951,20 @@ Die Analyse von Xiong et al. setzt Eingaben mit E‖x₀‖² ≈ d voraus.</tra
         <translation> · vergrößert (Rechtsklick verkleinert)</translation>
     </message>
     <message>
-        <source> (log)</source>
-        <translation> (log)</translation>
+        <source>Show “%1”</source>
+        <translation>„%1“ zeigen</translation>
     </message>
     <message>
-        <source>x: %1</source>
-        <translation>x: %1</translation>
+        <source>Hide “%1”</source>
+        <translation>„%1“ ausblenden</translation>
     </message>
     <message>
-        <source>y: %1</source>
-        <translation>y: %1</translation>
+        <source>Show only “%1”</source>
+        <translation>Nur „%1“ zeigen</translation>
+    </message>
+    <message>
+        <source>Show all lines</source>
+        <translation>Alle Linien zeigen</translation>
     </message>
     <message>
         <source> (smoothed %1)</source>

@@ -7,8 +7,8 @@
         <translation>已隐藏。单击显示；双击只显示它。</translation>
     </message>
     <message>
-        <source>Click to hide it; double-click to show only it.</source>
-        <translation>单击隐藏；双击只显示它。</translation>
+        <source>Click to hide it; double-click to show only it; right-click for more.</source>
+        <translation>单击隐藏；双击只显示它；右键查看更多。</translation>
     </message>
 </context>
 <context>
@@ -911,6 +911,18 @@ Xiong 等的分析假设输入满足 E‖x₀‖² ≈ d。</translation>
         <translation>非有限值</translation>
     </message>
     <message>
+        <source> (log)</source>
+        <translation>（对数）</translation>
+    </message>
+    <message>
+        <source>x: %1</source>
+        <translation>x：%1</translation>
+    </message>
+    <message>
+        <source>y: %1</source>
+        <translation>y：%1</translation>
+    </message>
+    <message>
         <source>%L1 points → %L2 drawn</source>
         <translation>%L1 个点 → 绘制 %L2 个</translation>
     </message>
@@ -937,16 +949,20 @@ Xiong 等的分析假设输入满足 E‖x₀‖² ≈ d。</translation>
         <translation> · 已缩放（右键缩小）</translation>
     </message>
     <message>
-        <source> (log)</source>
-        <translation>（对数）</translation>
+        <source>Show “%1”</source>
+        <translation>显示“%1”</translation>
     </message>
     <message>
-        <source>x: %1</source>
-        <translation>x：%1</translation>
+        <source>Hide “%1”</source>
+        <translation>隐藏“%1”</translation>
     </message>
     <message>
-        <source>y: %1</source>
-        <translation>y：%1</translation>
+        <source>Show only “%1”</source>
+        <translation>只显示“%1”</translation>
+    </message>
+    <message>
+        <source>Show all lines</source>
+        <translation>显示所有线</translation>
     </message>
     <message>
         <source> (smoothed %1)</source>

@@ -222,7 +222,7 @@ bool ChartLegend::event(QEvent* e) {
         QString tip = en.text;
         if (en.clickable)
             tip += "\n" + (en.hidden ? tr("Hidden. Click to show it; double-click to show only it.")
-                                     : tr("Click to hide it; double-click to show only it."));
+                                     : tr("Click to hide it; double-click to show only it; right-click for more."));
         QToolTip::showText(help->globalPos(), tip, this, entryRect(at));
         return true;
     }

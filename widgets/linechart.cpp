@@ -84,6 +84,8 @@ LineChart::LineChart(QWidget* parent) : QWidget(parent) {
     legend_area_->setStyleSheet("QScrollArea, QScrollArea > QWidget > QWidget { background: transparent; }");
     connect(legend_, &ChartLegend::clicked, this, &LineChart::toggleLegendEntry);
     connect(legend_, &ChartLegend::doubleClicked, this, &LineChart::showOnlyLegendEntry);
+    legend_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(legend_, &QWidget::customContextMenuRequested, this, &LineChart::legendMenu);
     body_ = new QBoxLayout(QBoxLayout::TopToBottom, card_);
     body_->setContentsMargins(0, 0, 4, 4);
     body_->setSpacing(0);

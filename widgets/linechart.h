@@ -139,6 +139,7 @@ public:
     Qt::Alignment legendAlignment() const;           // AlignBottom (rows below) or AlignRight (a column beside)
     void toggleLegendEntry(int index);               // as a click on it
     void showOnlyLegendEntry(int index);             // as a double-click on it
+    void showAllLegendEntries();                     // the legend's menu: every line shown again
     bool curveShown(size_t i) const { return i >= curve_shown_.size() || curve_shown_[i]; }
     bool hlineShown(size_t i) const { return i >= hline_shown_.size() || hline_shown_[i]; }
     size_t curvesHidden() const;
@@ -156,6 +157,7 @@ private:
     void makeLegendEntries();
     void applyShown();       // hidden entries' curves and lines off the plot
     void paintCard();        // the chart's background behind the plot and its legend
+    void legendMenu(const QPoint& pos);   // right-click on the legend
     ChartLegend* legend_ = nullptr;
     QScrollArea* legend_area_ = nullptr;
     QBoxLayout* body_ = nullptr;     // the plot and its legend: top to bottom, or left to right

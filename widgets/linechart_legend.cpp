@@ -12,6 +12,7 @@
 #include <QChartView>
 #include <QLegend>
 #include <QLineSeries>
+#include <QMenu>
 #include <QPainter>
 #include <QScatterSeries>
 #include <QScrollArea>
@@ -145,6 +146,35 @@ void LineChart::showOnlyLegendEntry(int index) {
     if (pinned_) refreshPinnedReadout();
 }
 
+void LineChart::showAllLegendEntries() {
+    if (hidden_keys_.empty()) return;
+    hidden_keys_.clear();
+    applyShown();
+    if (!zoomed_) fitRanges();
+    redraw();
+    if (pinned_) refreshPinnedReadout();
+}
+
+// Right-click on the legend: what a click and a double-click do, said in words, and every line back.
+void LineChart::legendMenu(const QPoint& pos) {
+    const int at = legend_->entryAt(pos);
+    QMenu menu(this);
+    if (at >= 0 && !entry_keys_[static_cast<size_t>(at)].isEmpty()) {
+        const ChartLegend::Entry& e = legend_->entries()[static_cast<size_t>(at)];
+        QAction* toggle = menu.addAction(e.hidden ? tr("Show “%1”").arg(e.text) : tr("Hide “%1”").arg(e.text));
+        connect(toggle, &QAction::triggered, this, [this, at] { toggleLegendEntry(at); });
+        QAction* only = menu.addAction(tr("Show only “%1”").arg(e.text));
+        connect(only, &QAction::triggered, this, [this, at] {
+            showAllLegendEntries();
+            showOnlyLegendEntry(at);
+        });
+    }
+    QAction* all = menu.addAction(tr("Show all lines"));
+    all->setEnabled(!hidden_keys_.empty());
+    connect(all, &QAction::triggered, this, &LineChart::showAllLegendEntries);
+    menu.exec(legend_->mapToGlobal(pos));
+}
+
 size_t LineChart::curvesHidden() const {
     size_t n = 0;
     for (size_t i = 0; i < curves_.size(); ++i) n += !curveShown(i);
@@ -170,7 +200,6 @@ void LineChart::placeLegend() {
         return;
     }
     const int w = std::max(120, width() - 22), h = height();
-    const int line = legend_->lineHeight();
     const int widest = legend_->widestEntry() + 8;
     const bool was_column = legend_->column();
     legend_->setColumn(false);
