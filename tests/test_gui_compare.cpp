@@ -110,8 +110,7 @@ private Q_SLOTS:
                 const bool implied = tip.endsWith("each run has its scheme's value");
                 if (implied && first_implied < 0) first_implied = r;
                 if (!implied) QVERIFY2(first_implied < 0, qPrintable("a chosen setting after an implied one: " + keys.join(" | ")));
-                QCOMPARE(diff->verticalHeaderItem(r)->foreground().color() == w.palette().color(QPalette::Disabled, QPalette::WindowText),
-                         implied);
+                QCOMPARE(diff->verticalHeaderItem(r)->foreground().style() != Qt::NoBrush, implied);   // grey: a colour of its own
             }
             QCOMPARE(keys.value(0), QString("scheme"));
             QVERIFY2(chosen > 0 && first_implied > chosen, qPrintable(keys.join(" | ")));

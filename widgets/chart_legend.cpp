@@ -11,6 +11,7 @@
 #include <QToolTip>
 
 #include <algorithm>
+#include <map>
 
 namespace normlab {
 
@@ -94,6 +95,13 @@ std::vector<QRect> ChartLegend::layoutAt(int width) const {
         if (x > kPad && x + w > width - kPad) x = kPad, y += h;   // wrap onto the next row
         out[i] = QRect(x, y, w, h);
         x += w + kSpacing;
+    }
+    if (!column_) {   // each row in the middle of the width, under the plot as Qt Charts' legend stood
+        std::map<int, int> right;   // a row's y → its last entry's right edge
+        for (const QRect& r : out)
+            if (!r.isEmpty()) right[r.y()] = std::max(right[r.y()], r.right());
+        for (QRect& r : out)
+            if (!r.isEmpty()) r.translate(std::max(0, (width - kPad - right[r.y()]) / 2), 0);
     }
     return out;
 }

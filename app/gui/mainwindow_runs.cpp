@@ -218,7 +218,9 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
         auto* h = new QTableWidgetItem(elide_dotted(fm, shown, key_width));
         h->setToolTip(rows[k]);
         if (rank(keys[static_cast<size_t>(k)]) == 2) {
-            h->setForeground(palette().color(QPalette::Disabled, QPalette::WindowText));
+            const QColor text = palette().color(QPalette::WindowText), back = palette().color(QPalette::Window);
+            h->setForeground(QColor::fromRgbF(0.5f * (text.redF() + back.redF()), 0.5f * (text.greenF() + back.greenF()),
+                                              0.5f * (text.blueF() + back.blueF())));   // grey, still readable (disabled text was not)
             h->setToolTip(tr("%1: each run has its scheme's value").arg(rows[k]));
         }
         diff_->setVerticalHeaderItem(k, h);
