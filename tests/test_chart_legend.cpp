@@ -3,10 +3,15 @@
 // not fit in its one row or column: eight runs' loss chart listed seven of
 // its eleven entries in a laptop's window), and a click on an entry hides
 // what it names from the plot, its ranges, the readout and an export.
+#include "core/store/store.h"
+#include "core/train/probes.h"
+#include "widgets/chart_card.h"
 #include "widgets/chart_legend.h"
+#include "widgets/chartsview.h"
 #include "widgets/linechart.h"
 
 #include <QApplication>
+#include <QChartView>
 #include <QChart>
 #include <QFile>
 #include <QLegend>
@@ -14,9 +19,12 @@
 #include <QTimer>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QValueAxis>
 #include <QtTest/QtTest>
+
+#include <cmath>
 
 using namespace normlab;
 
@@ -234,6 +242,57 @@ private Q_SLOTS:
             QCOMPARE(c.legend()->palette().color(QPalette::WindowText), c.chart()->legend()->labelColor());
             QCOMPARE(c.legend()->palette().color(QPalette::WindowText).lightness() > 128, dark);
         }
+    }
+
+    // The Gains tab's box plots (a chart of Qt's own): eight runs' legend named each "nf se…" in a
+    // laptop's window; on the card, in rows that wrap, each whole.
+    void theBoxPlotsNameEveryRun() {
+        const QString path = dir_.filePath("boxes.sqlite");
+        std::vector<int64_t> ids;
+        QStringList names;
+        {
+            Store s(path.toStdString());
+            for (int k = 0; k < 8; ++k) {
+                const QString name = QString("%1 seed=%2").arg(k < 4 ? "nf" : "nf-lr2e-3").arg(k % 4 + 1);
+                names << name;
+                const int64_t id = s.create_run(name.toStdString(), "normformer", nlohmann::json{{"k", k}}, 1);
+                s.mark_running(id, "cpu", nlohmann::json::object());
+                RunWriter w(s, id);
+                for (int l = 0; l < 4; ++l) {
+                    std::vector<double> v;
+                    for (int j = 0; j < 64; ++j) v.push_back(1.0 + 0.02 * std::sin(j + l + k));
+                    w.distribution(summarize("gain/ffn_norm", l, 100, v, 16));
+                }
+                w.flush();
+                s.finish_run(id, RunStatus::Finished, 100, "", 2.4);
+                ids.push_back(id);
+            }
+        }
+        Store s(path.toStdString(), Store::Mode::ReadOnly);
+        ChartsView view;
+        view.resize(590, 440);   // a laptop's Gains tab
+        view.setRuns(ids, s);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.tabs()->setCurrentIndex(2);
+        settle();
+        auto* box = view.findChild<QChartView*>("boxChart");
+        QVERIFY(box && box->isVisible());
+        QVERIFY(!box->chart()->legend()->isVisible());
+        auto* card = qobject_cast<ChartCard*>(view.currentChart());
+        QVERIFY(card && card->legendShown());
+        ChartLegend* legend = card->legend();
+        QTRY_COMPARE(legend->textsListed(), names);
+        const QFontMetrics fm(legend->font());
+        QScrollArea* area = card->legendArea();
+        for (int i = 0; i < names.size(); ++i) {
+            const QRect r = legend->entryRect(i);
+            QVERIFY2(r.width() >= fm.horizontalAdvance(names[i]), qPrintable(names[i] + " is cut"));
+            QVERIFY2(area->viewport()->rect().contains(QRect(legend->mapTo(area->viewport(), r.topLeft()), r.size())),
+                     qPrintable(names[i] + " is not in view"));
+        }
+        QVERIFY(legend->rowsAt(legend->width()) >= 2);
+        QCOMPARE(legend->entries()[0].marker, ChartLegend::Marker::Box);
     }
 };
 

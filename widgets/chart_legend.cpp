@@ -166,6 +166,11 @@ void ChartLegend::paintEvent(QPaintEvent*) {
             p.drawRect(QRectF(m.left(), cy - 3, m.width(), 6));
             break;
         }
+        case Marker::Box:
+            p.setPen(QPen(e.color, 1.2));
+            p.setBrush(e.fill);
+            p.drawRect(QRectF(m.center().x() - 6, cy - 5, 12, 10));
+            break;
         case Marker::Triangle: {
             QPainterPath t;
             const double s = std::min(m.height(), m.width()) * 0.55;

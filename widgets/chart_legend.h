@@ -27,13 +27,14 @@ namespace normlab {
 class ChartLegend : public QWidget {
     Q_OBJECT
 public:
-    enum class Marker { Line, Ramp, Triangle };
+    enum class Marker { Line, Ramp, Triangle, Box };
     struct Entry {
         QString text;
         Marker marker = Marker::Line;
         QColor color;
         Qt::PenStyle style = Qt::SolidLine;
         std::vector<QColor> ramp;   // Marker::Ramp: a gradient through these colours
+        QColor fill;                // Marker::Box: its fill (`color` its outline), as a box plot's box
         int group = 0;              // a double-click shows only this entry among those of its group
         bool clickable = true;      // hides and shows what it names
         bool hidden = false;        // what it names is hidden: drawn faded

@@ -42,6 +42,7 @@ QT_END_NAMESPACE
 
 namespace normlab {
 
+class ChartCard;
 class LineChart;
 class Heatmap;
 class FlowLayout;
@@ -203,6 +204,7 @@ private:
     QSpinBox* gain_layer_;
     QChart* box_chart_;
     QChartView* box_view_;
+    ChartCard* box_card_;   // the box plots with a legend that wraps (Qt's elided eight runs to "nf se…")
     BoxSpec box_spec_;   // what box_chart_ shows, for figures
     QString boxYTitle(const QString& name) const;   // the name where the plot is high enough, else "gain" or none
     std::function<QColor(const RunData&)> color_of_;

@@ -1,6 +1,7 @@
 // NormLab widgets: which chart a view shows, choosing a view by name
 // (normlab figure), and exporting the current chart or panel (see chartsview.h).
 #include "widgets/chartsview.h"
+#include "widgets/chart_card.h"
 
 #include "widgets/figure.h"
 #include "widgets/heatmap.h"
@@ -20,7 +21,7 @@ QWidget* ChartsView::currentChart() const {
     switch (tabs_->currentIndex()) {
         case 0: return loss_;
         case 1: return grad_lines_;
-        case 2: return box_view_;
+        case 2: return box_card_;   // the box plots and their legend
         case 3: return layer_chart_;
         case 4: return scalar_chart_;
         case 5: return sweep_;

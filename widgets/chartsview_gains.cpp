@@ -2,6 +2,9 @@
 // per layer at a chosen step, its trajectory and its histogram.
 #include "widgets/chartsview.h"
 
+#include "widgets/chart_card.h"
+#include "widgets/chart_legend.h"
+
 #include "core/axis_ticks.h"
 
 #include "widgets/figure.h"
@@ -58,22 +61,27 @@ QWidget* ChartsView::buildGainsTab() {
     auto* split = new QSplitter(Qt::Vertical, w);
     panels_.push_back(split);
     box_chart_ = new QChart();
-    box_chart_->legend()->setAlignment(Qt::AlignBottom);
     box_chart_->setMargins(QMargins(4, 4, 4, 4));   // as the line charts: Qt's 20 px cost the plot its labels
     // the gain's name on the y axis where the plot is high enough for it, else shorter (the title names it)
     connect(box_chart_, &QChart::plotAreaChanged, this, [this] {
         for (auto* a : box_chart_->axes(Qt::Vertical)) a->setTitleText(boxYTitle(box_spec_.y_title));
     });
-    box_view_ = new QChartView(box_chart_, split);
+    auto* box_pane = new QWidget(split);   // the card inset as a line chart's
+    box_view_ = new QChartView(box_chart_, box_pane);
     box_view_->setObjectName("boxChart");
     box_view_->setRenderHint(QPainter::Antialiasing);
+    box_card_ = new ChartCard(box_chart_, box_view_, box_pane);
+    box_card_->setAutoRows(true);
+    auto* box_lay = new QVBoxLayout(box_pane);
+    box_lay->setContentsMargins(9, 9, 9, 9);
+    box_lay->addWidget(box_card_);
     hist_ = new LineChart(split);
     hist_->setObjectName("histChart");
     hist_->setSmoothing(0);
     // the box plots first: at a laptop's size they had 165 px and drew every label as "…"
-    box_view_->setMinimumHeight(210);
+    box_pane->setMinimumHeight(210);
     hist_->setMinimumHeight(170);
-    split->addWidget(box_view_);
+    split->addWidget(box_pane);
     split->addWidget(hist_);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
@@ -130,6 +138,7 @@ void ChartsView::redrawGains() {
     int max_layers = 0;
     double lo = 1e300, hi = -1e300;
     std::vector<Curve> hist;
+    std::vector<ChartLegend::Entry> entries;
     for (size_t i = 0; i < runs_.size(); ++i) {
         const RunData& r = *runs_[i];
         // the latest distribution at or before the chosen step, per layer
@@ -168,7 +177,16 @@ void ChartsView::redrawGains() {
             }
         }
         box_chart_->addSeries(series);
+        ChartLegend::Entry e;
+        e.text = runLabel(r);
+        e.marker = ChartLegend::Marker::Box;
+        e.color = runColor(r).darker(120);
+        e.fill = runColor(r).lighter(140);
+        e.clickable = false;   // the runs are chosen in the run table; a box plot has no line to hide
+        entries.push_back(std::move(e));
     }
+    box_card_->legend()->setEntries(std::move(entries));
+    box_card_->refresh();
     if (!box_chart_->series().isEmpty()) {
         box_spec_.y_title = QString::fromStdString(name);
         box_chart_->createDefaultAxes();

@@ -3,6 +3,7 @@
 
 #include "core/palette.h"
 
+#include "widgets/chart_card.h"
 #include "widgets/chart_legend.h"
 #include "widgets/figure.h"
 #include "widgets/plot_figure.h"
@@ -12,7 +13,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QFontMetrics>
-#include <QGraphicsLayout>
 #include <QFile>
 #include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
@@ -24,11 +24,9 @@
 #include <QCategoryAxis>
 #include <QPainter>
 #include <QScatterSeries>
-#include <QScrollArea>
 #include <QTextStream>
 #include <QTimer>
 #include <QValueAxis>
-#include <QBoxLayout>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -44,17 +42,12 @@ QColor run_color(const RunInfo& run) { return QColor(QString::fromStdString(run.
 LineChart::LineChart(QWidget* parent) : QWidget(parent) {
     setMinimumHeight(200);
     chart_ = new QChart();
-    // The legend is a widget of ours below or beside the plot (chart_legend.h): Qt Charts' cut off
-    // what did not fit in its one row or column. The chart's background is drawn behind both (card_).
-    chart_->legend()->setVisible(false);
-    chart_->setBackgroundVisible(false);
-    chart_->layout()->setContentsMargins(0, 0, 0, 0);   // the room around the background: the card's margins now
     chart_->setMargins(QMargins(4, 4, 14, 4));   // on the right, room for half of the last x label: the view clips it
-    card_ = new QWidget(this);
-    card_->setObjectName("chartCard");
-    view_ = new QChartView(chart_, card_);
-    view_->setFrameShape(QFrame::NoFrame);
-    view_->setStyleSheet("background: transparent");
+    view_ = new QChartView(chart_, this);
+    // The legend is a widget of ours below or beside the plot (chart_card.h): Qt Charts' cut off
+    // what did not fit in its one row or column. The chart's background is drawn behind both.
+    card_ = new ChartCard(chart_, view_, this);
+    legend_ = card_->legend();
     view_->setRenderHint(QPainter::Antialiasing);
     view_->setRubberBand(QChartView::RectangleRubberBand);
     view_->setMouseTracking(true);
@@ -73,30 +66,15 @@ LineChart::LineChart(QWidget* parent) : QWidget(parent) {
     footer_ = new QLabel(this);
     footer_->setObjectName("chartFooter");
     footer_->setStyleSheet("color: gray; font-size: 9pt;");
-    legend_ = new ChartLegend();
-    legend_->setObjectName("chartLegend");
-    legend_area_ = new QScrollArea(card_);
-    legend_area_->setObjectName("chartLegendArea");
-    legend_area_->setWidget(legend_);
-    legend_area_->setWidgetResizable(true);
-    legend_area_->setFrameShape(QFrame::NoFrame);
-    legend_area_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    legend_area_->setStyleSheet("QScrollArea, QScrollArea > QWidget > QWidget { background: transparent; }");
     connect(legend_, &ChartLegend::clicked, this, &LineChart::toggleLegendEntry);
     connect(legend_, &ChartLegend::doubleClicked, this, &LineChart::showOnlyLegendEntry);
     legend_->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(legend_, &QWidget::customContextMenuRequested, this, &LineChart::legendMenu);
-    body_ = new QBoxLayout(QBoxLayout::TopToBottom, card_);
-    body_->setContentsMargins(0, 0, 4, 4);
-    body_->setSpacing(0);
-    body_->addWidget(view_, 1);
-    body_->addWidget(legend_area_);
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(9, 9, 9, 0);   // the window around the chart's card, as Qt Charts drew it
     lay->setSpacing(0);
     lay->addWidget(card_, 1);
     lay->addWidget(footer_);
-    card_->installEventFilter(this);   // paints the chart's background (linechart_legend.cpp)
     redraw_timer_ = new QTimer(this);
     redraw_timer_->setSingleShot(true);
     redraw_timer_->setInterval(30);

@@ -28,8 +28,6 @@ class QChartView;
 class QLabel;
 class QAbstractAxis;
 class QAreaSeries;
-class QBoxLayout;
-class QScrollArea;
 class QGraphicsLineItem;
 class QGraphicsRectItem;
 class QGraphicsSimpleTextItem;
@@ -41,6 +39,7 @@ QT_END_NAMESPACE
 
 namespace normlab {
 
+class ChartCard;
 class ChartLegend;
 
 struct Curve {
@@ -156,12 +155,9 @@ private:
     // else each curve by its name. Then the reference lines and the non-finite marker.
     void makeLegendEntries();
     void applyShown();       // hidden entries' curves and lines off the plot
-    void paintCard();        // the chart's background behind the plot and its legend
     void legendMenu(const QPoint& pos);   // right-click on the legend
     ChartLegend* legend_ = nullptr;
-    QScrollArea* legend_area_ = nullptr;
-    QBoxLayout* body_ = nullptr;     // the plot and its legend: top to bottom, or left to right
-    QWidget* card_ = nullptr;        // the chart's background behind the plot and its legend
+    ChartCard* card_ = nullptr;      // the plot and its legend on the chart's background
     std::vector<QString> entry_keys_;              // per legend entry: what hiding it is kept by
     std::vector<std::vector<size_t>> entry_curves_;   // per legend entry: the curves it names
     std::vector<int> entry_hline_;                 // per legend entry: its reference line, or -1

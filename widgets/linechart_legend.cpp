@@ -1,21 +1,19 @@
 // NormLab widgets: LineChart's legend on screen (see linechart.h and
-// chart_legend.h) — its entries, where it stands, and the curves a click on
-// it hides — and the chart's background behind the plot and the legend.
+// chart_legend.h) — its entries, where it stands on the chart's card
+// (chart_card.h), and the curves a click on it hides.
 #include "widgets/linechart.h"
 
+#include "widgets/chart_card.h"
 #include "widgets/chart_legend.h"
 #include "widgets/plot_figure.h"
 
 #include <QAreaSeries>
-#include <QBoxLayout>
 #include <QChart>
 #include <QChartView>
 #include <QLegend>
 #include <QLineSeries>
 #include <QMenu>
-#include <QPainter>
 #include <QScatterSeries>
-#include <QScrollArea>
 #include <QStyle>
 
 #include <algorithm>
@@ -181,7 +179,7 @@ size_t LineChart::curvesHidden() const {
     return n;
 }
 
-QStringList LineChart::legendShown() const { return legend_area_->isHidden() ? QStringList() : legend_->textsListed(); }
+QStringList LineChart::legendShown() const { return card_->legendShown() ? legend_->textsListed() : QStringList(); }
 
 Qt::Alignment LineChart::legendAlignment() const { return legend_->column() ? Qt::AlignRight : Qt::AlignBottom; }
 
@@ -196,7 +194,7 @@ Qt::Alignment LineChart::legendAlignment() const { return legend_->column() ? Qt
 void LineChart::placeLegend() {
     const QStringList listed = legend_->textsListed();
     if (listed.isEmpty() || height() < kLegendMinHeight) {
-        legend_area_->hide();
+        card_->hideLegend();
         return;
     }
     const int w = std::max(120, width() - 22), h = height();
@@ -208,37 +206,13 @@ void LineChart::placeLegend() {
                                                  : rows <= 2 || legend_->heightForWidth(w) <= h / 3;
     legend_->setColumn(!below);
     if (below) {
-        body_->setDirection(QBoxLayout::TopToBottom);
-        legend_area_->setMinimumWidth(0);
-        legend_area_->setMaximumWidth(QWIDGETSIZE_MAX);
-        legend_area_->setFixedHeight(legend_->heightForWidth(w));
+        card_->placeRows(legend_->heightForWidth(w));
     } else {
         const bool scrolls = legend_->heightForWidth(w) > h - 40;   // a column's height is its entries'
         const int bar = scrolls ? style()->pixelMetric(QStyle::PM_ScrollBarExtent) : 0;
-        body_->setDirection(QBoxLayout::LeftToRight);
-        legend_area_->setMinimumHeight(0);
-        legend_area_->setMaximumHeight(QWIDGETSIZE_MAX);
-        legend_area_->setFixedWidth(std::min(widest + bar, static_cast<int>(0.4 * w)));
+        card_->placeColumn(std::min(widest + bar, static_cast<int>(0.4 * w)));
     }
     if (was_column != legend_->column()) legend_->updateGeometry();
-    legend_area_->show();
-}
-
-// The chart's background (its theme's, light or dark) behind the plot and the legend, one card as
-// Qt Charts drew it behind the plot and its own legend; the legend's text in the theme's colour.
-void LineChart::paintCard() {
-    QPainter p(card_);
-    p.setRenderHint(QPainter::Antialiasing);
-    p.setPen(chart_->backgroundPen());
-    p.setBrush(chart_->backgroundBrush());
-    const qreal r = chart_->backgroundRoundness();
-    p.drawRoundedRect(QRectF(card_->rect()).adjusted(0.5, 0.5, -0.5, -0.5), r, r);
-    const QColor text = chart_->legend()->labelColor();
-    if (legend_->palette().color(QPalette::WindowText) != text) {
-        QPalette pal = legend_->palette();
-        pal.setColor(QPalette::WindowText, text);
-        legend_->setPalette(pal);
-    }
 }
 
 }  // namespace normlab

@@ -124,10 +124,6 @@ void LineChart::refreshPinnedReadout() {
 }
 
 bool LineChart::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == card_) {
-        if (event->type() == QEvent::Paint) paintCard();
-        return QWidget::eventFilter(watched, event);
-    }
     if (watched == view_->viewport()) {
         switch (event->type()) {
             case QEvent::MouseMove:
