@@ -155,6 +155,8 @@ private:
     // else each curve by its name. Then the reference lines and the non-finite marker.
     void makeLegendEntries();
     void applyShown();       // hidden entries' curves and lines off the plot
+    void shownChanged();     // applyShown, then the ranges, the drawing and a pinned readout
+    bool keyHidden(const QString& key) const;
     void legendMenu(const QPoint& pos);   // right-click on the legend
     ChartLegend* legend_ = nullptr;
     ChartCard* card_ = nullptr;      // the plot and its legend on the chart's background

@@ -92,8 +92,7 @@ void LineChart::applyShown() {
     curve_shown_.assign(curves_.size(), 1);
     hline_shown_.assign(hlines_.size(), 1);
     for (size_t e = 0; e < entry_keys_.size(); ++e) {
-        const bool hidden = !entry_keys_[e].isEmpty() &&
-                            std::find(hidden_keys_.begin(), hidden_keys_.end(), entry_keys_[e]) != hidden_keys_.end();
+        const bool hidden = !entry_keys_[e].isEmpty() && keyHidden(entry_keys_[e]);
         legend_->setHiddenEntry(static_cast<int>(e), hidden);
         if (!hidden) continue;
         for (size_t i : entry_curves_[e]) curve_shown_[i] = 0;
@@ -109,15 +108,24 @@ void LineChart::applyShown() {
     for (size_t h = 0; h < hline_series_.size(); ++h) hline_series_[h]->setVisible(hline_shown_[h]);
 }
 
-void LineChart::toggleLegendEntry(int index) {
-    if (index < 0 || index >= static_cast<int>(entry_keys_.size()) || entry_keys_[index].isEmpty()) return;
-    const QString& key = entry_keys_[static_cast<size_t>(index)];
-    if (auto it = std::find(hidden_keys_.begin(), hidden_keys_.end(), key); it != hidden_keys_.end()) hidden_keys_.erase(it);
-    else hidden_keys_.push_back(key);
+bool LineChart::keyHidden(const QString& key) const {
+    return std::find(hidden_keys_.begin(), hidden_keys_.end(), key) != hidden_keys_.end();
+}
+
+// What the legend hides changed: the plot, its ranges (unless zoomed) and a pinned readout follow.
+void LineChart::shownChanged() {
     applyShown();
     if (!zoomed_) fitRanges();
     redraw();
     if (pinned_) refreshPinnedReadout();
+}
+
+void LineChart::toggleLegendEntry(int index) {
+    if (index < 0 || index >= static_cast<int>(entry_keys_.size()) || entry_keys_[index].isEmpty()) return;
+    const QString& key = entry_keys_[static_cast<size_t>(index)];
+    if (keyHidden(key)) hidden_keys_.erase(std::find(hidden_keys_.begin(), hidden_keys_.end(), key));
+    else hidden_keys_.push_back(key);
+    shownChanged();
 }
 
 // Only this entry among those of its kind (the runs, the kinds of line, the reference lines); when
@@ -126,11 +134,10 @@ void LineChart::showOnlyLegendEntry(int index) {
     const auto& entries = legend_->entries();
     if (index < 0 || index >= static_cast<int>(entries.size()) || entry_keys_[index].isEmpty()) return;
     const int group = entries[static_cast<size_t>(index)].group;
-    auto is_hidden = [&](const QString& k) { return std::find(hidden_keys_.begin(), hidden_keys_.end(), k) != hidden_keys_.end(); };
     bool others_hidden = true;
     for (size_t e = 0; e < entries.size(); ++e)
         if (static_cast<int>(e) != index && entries[e].group == group && !entry_keys_[e].isEmpty())
-            others_hidden = others_hidden && is_hidden(entry_keys_[e]);
+            others_hidden = others_hidden && keyHidden(entry_keys_[e]);
     for (size_t e = 0; e < entries.size(); ++e) {
         if (entries[e].group != group || entry_keys_[e].isEmpty()) continue;
         const QString& key = entry_keys_[e];
@@ -138,19 +145,13 @@ void LineChart::showOnlyLegendEntry(int index) {
         hidden_keys_.erase(std::remove(hidden_keys_.begin(), hidden_keys_.end(), key), hidden_keys_.end());
         if (hide) hidden_keys_.push_back(key);
     }
-    applyShown();
-    if (!zoomed_) fitRanges();
-    redraw();
-    if (pinned_) refreshPinnedReadout();
+    shownChanged();
 }
 
 void LineChart::showAllLegendEntries() {
     if (hidden_keys_.empty()) return;
     hidden_keys_.clear();
-    applyShown();
-    if (!zoomed_) fitRanges();
-    redraw();
-    if (pinned_) refreshPinnedReadout();
+    shownChanged();
 }
 
 // Right-click on the legend: what a click and a double-click do, said in words, and every line back.
