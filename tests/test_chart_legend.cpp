@@ -70,7 +70,7 @@ private Q_SLOTS:
     }
 
     // Eight runs' loss (8 runs, train, validation, the loss floor): in a laptop's loss chart
-    // (565×205) a column beside the plot that scrolls to its last entry; in a large one, rows
+    // (565×205) a column beside the plot, scrolled to its last entry where it needs; in a large one, rows
     // below the plot with every entry in view. Never Qt Charts' own legend.
     void everyEntryCanBeSeen() {
         LineChart c;
