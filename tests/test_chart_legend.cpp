@@ -200,6 +200,23 @@ private Q_SLOTS:
         for (size_t i = 0; i < 6; ++i) QCOMPARE(c.curveShown(i), i == 2 || i == 3);
         menu(1, "Show all lines");
         QCOMPARE(c.curvesHidden(), size_t(0));
+
+        // from the keyboard: focus on the first entry, arrows to the next, Space hides, Enter isolates
+        c.legend()->setFocus(Qt::TabFocusReason);
+        QTRY_VERIFY(c.legend()->hasFocus());
+        QCOMPARE(c.legend()->currentEntry(), 0);
+        QTest::keyClick(c.legend(), Qt::Key_Right);
+        QCOMPARE(c.legend()->currentEntry(), 1);
+        QTest::keyClick(c.legend(), Qt::Key_Space);
+        QVERIFY(!c.curveShown(2) && c.curveShown(0));
+        QTest::keyClick(c.legend(), Qt::Key_Space);
+        QTest::keyClick(c.legend(), Qt::Key_Left);
+        QTest::keyClick(c.legend(), Qt::Key_Left);   // the first stays the first
+        QCOMPARE(c.legend()->currentEntry(), 0);
+        QTest::keyClick(c.legend(), Qt::Key_Return);
+        for (size_t i = 0; i < 6; ++i) QCOMPARE(c.curveShown(i), i < 2);
+        QTest::keyClick(c.legend(), Qt::Key_Return);
+        QCOMPARE(c.curvesHidden(), size_t(0));
     }
 
     // Other runs selected: entries by other names, none hidden. The same run shown again after

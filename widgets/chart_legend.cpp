@@ -4,6 +4,7 @@
 #include <QEvent>
 #include <QFontMetrics>
 #include <QHelpEvent>
+#include <QKeyEvent>
 #include <QLinearGradient>
 #include <QMouseEvent>
 #include <QPainter>
@@ -24,6 +25,7 @@ constexpr int kSpacing = 14; // entry to entry in a row
 
 ChartLegend::ChartLegend(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
+    setFocusPolicy(Qt::TabFocus);
     QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Preferred);
     policy.setHeightForWidth(true);   // what QScrollArea asks before it scrolls a resizable widget
     setSizePolicy(policy);
@@ -32,6 +34,7 @@ ChartLegend::ChartLegend(QWidget* parent) : QWidget(parent) {
 void ChartLegend::setEntries(std::vector<Entry> entries) {
     entries_ = std::move(entries);
     pressed_ = -1;
+    if (current_ >= static_cast<int>(entries_.size())) current_ = -1;
     updateGeometry();
     update();
 }
@@ -190,6 +193,12 @@ void ChartLegend::paintEvent(QPaintEvent*) {
         f.setStrikeOut(e.hidden);
         p.setFont(f);
         p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(e.text, Qt::ElideRight, text.width()));
+        if (hasFocus() && static_cast<int>(i) == current_) {
+            p.setOpacity(1.0);
+            p.setPen(QPen(palette().color(QPalette::Highlight), 1, Qt::DotLine));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(QRectF(r).adjusted(-1.5, 0.5, 1.5, -0.5));
+        }
     }
 }
 
@@ -214,6 +223,51 @@ void ChartLegend::mouseDoubleClickEvent(QMouseEvent* e) {
         return;
     }
     QWidget::mouseDoubleClickEvent(e);
+}
+
+int ChartLegend::step(int from, int by) const {
+    const int n = static_cast<int>(entries_.size());
+    for (int i = from + by, k = 0; k < n; i += by, ++k) {
+        if (i < 0 || i >= n) break;
+        if (entries_[static_cast<size_t>(i)].listed && entries_[static_cast<size_t>(i)].clickable) return i;
+    }
+    return -1;
+}
+
+void ChartLegend::keyPressEvent(QKeyEvent* e) {
+    switch (e->key()) {
+        case Qt::Key_Left:
+        case Qt::Key_Up:
+            if (const int k = step(current_ < 0 ? static_cast<int>(entries_.size()) : current_, -1); k >= 0) current_ = k;
+            break;
+        case Qt::Key_Right:
+        case Qt::Key_Down:
+            if (const int k = step(current_, +1); k >= 0) current_ = k;
+            break;
+        case Qt::Key_Space:
+            if (current_ >= 0) Q_EMIT clicked(current_);
+            break;
+        case Qt::Key_Return:
+        case Qt::Key_Enter:
+            if (current_ >= 0) Q_EMIT doubleClicked(current_);
+            break;
+        default:
+            QWidget::keyPressEvent(e);
+            return;
+    }
+    update();
+}
+
+void ChartLegend::focusInEvent(QFocusEvent* e) {
+    if (current_ < 0 || current_ >= static_cast<int>(entries_.size()) || !entries_[static_cast<size_t>(current_)].listed)
+        current_ = step(-1, +1);   // the first entry that can be clicked
+    update();
+    QWidget::focusInEvent(e);
+}
+
+void ChartLegend::focusOutEvent(QFocusEvent* e) {
+    update();
+    QWidget::focusOutEvent(e);
 }
 
 void ChartLegend::mouseMoveEvent(QMouseEvent* e) {

@@ -11,7 +11,9 @@
 // A click on an entry hides or shows what it names (a run, all validation
 // lines, the loss floor); a double-click shows only it among its kind (the
 // runs, or the kinds of line), and again shows them all — as TensorBoard,
-// W&B and PlotJuggler users expect of a legend.
+// W&B and PlotJuggler users expect of a legend. From the keyboard: Tab to
+// the legend, the arrow keys to an entry, Space as a click, Enter as a
+// double-click.
 #pragma once
 
 #include <QColor>
@@ -57,6 +59,7 @@ public:
     int widestEntry() const;            // an entry's width with its whole text
     QRect entryRect(int index) const;   // where entry `index` is drawn now (empty: not listed)
     int entryAt(const QPoint& pos) const;   // -1: none
+    int currentEntry() const { return current_; }
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -73,6 +76,9 @@ protected:
     void mouseReleaseEvent(QMouseEvent* e) override;
     void mouseDoubleClickEvent(QMouseEvent* e) override;
     void mouseMoveEvent(QMouseEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
+    void focusInEvent(QFocusEvent* e) override;
+    void focusOutEvent(QFocusEvent* e) override;
     bool event(QEvent* e) override;
 
 private:
@@ -81,6 +87,8 @@ private:
     std::vector<Entry> entries_;
     bool column_ = false;
     int pressed_ = -1;
+    int current_ = -1;   // the entry the keyboard is on (drawn with a focus frame while focused)
+    int step(int from, int by) const;   // the next clickable entry listed after `from`, by ±1; -1: none
 };
 
 }  // namespace normlab
