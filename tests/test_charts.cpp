@@ -17,7 +17,6 @@
 #include <QFile>
 #include <QImage>
 #include <QLegend>
-#include <QLegendMarker>
 #include <QMouseEvent>
 #include <QProcess>
 #include <QRegularExpression>

@@ -67,7 +67,7 @@ void ChartCard::setAutoRows(bool on) {
 
 void ChartCard::refresh() {
     if (!auto_rows_) return;
-    if (legend_->textsListed().isEmpty()) return hideLegend();
+    if (legend_->listedCount() == 0) return hideLegend();
     const int w = std::max(120, width() - 4);
     const int need = legend_->heightForWidth(w);
     placeRows(std::min(need, std::max(2 * legend_->lineHeight() + 6, height() / 3)));

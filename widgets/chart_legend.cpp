@@ -52,6 +52,10 @@ void ChartLegend::setHiddenEntry(int index, bool hidden) {
     update();
 }
 
+int ChartLegend::listedCount() const {
+    return static_cast<int>(std::count_if(entries_.begin(), entries_.end(), [](const Entry& e) { return e.listed; }));
+}
+
 QStringList ChartLegend::textsListed() const {
     QStringList out;
     for (const Entry& e : entries_)
@@ -84,7 +88,7 @@ std::vector<QRect> ChartLegend::layoutAt(int width) const {
     const int h = lineHeight();
     int x = kPad, y = kPad;
     if (column_) {   // a column beside the plot stands in the middle of its height, as Qt Charts' did
-        const int listed = static_cast<int>(textsListed().size());
+        const int listed = listedCount();
         y = std::max(kPad, (height() - listed * h) / 2);
     }
     for (size_t i = 0; i < entries_.size(); ++i) {
@@ -117,7 +121,7 @@ int ChartLegend::rowsAt(int width) const {
 }
 
 int ChartLegend::heightForWidth(int width) const {
-    const int rows = column_ ? static_cast<int>(textsListed().size()) : rowsAt(width);
+    const int rows = column_ ? listedCount() : rowsAt(width);
     return rows ? rows * lineHeight() + 2 * kPad : 0;
 }
 

@@ -50,6 +50,7 @@ public:
     void setListed(int index, bool listed);
     void setHiddenEntry(int index, bool hidden);
     QStringList textsListed() const;   // the entries as listed, in order
+    int listedCount() const;
 
     // Rows below the plot (wrapping), or one entry a line in a column beside it.
     void setColumn(bool column);

@@ -17,8 +17,6 @@
 #include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
 #include <QLabel>
-#include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QAreaSeries>
 #include <QCategoryAxis>

@@ -1,6 +1,6 @@
 // NormLab widgets: LineChart's axes and print style (see linechart.h) — 1-2-5
 // ticks on linear axes, labels on log axes at any range (core/axis_ticks.h),
-// axis titles elided to fit, the legend's place, and the fonts of a figure
+// axis titles elided to fit, and the fonts of a figure
 // for print.
 #include "widgets/linechart.h"
 
@@ -14,10 +14,7 @@
 #include <QChartView>
 #include <QFontMetrics>
 #include <QLabel>
-#include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
-#include <QLinearGradient>
 #include <QValueAxis>
 
 #include <algorithm>

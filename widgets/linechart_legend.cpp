@@ -10,7 +10,6 @@
 #include <QAreaSeries>
 #include <QChart>
 #include <QChartView>
-#include <QLegend>
 #include <QLineSeries>
 #include <QMenu>
 #include <QScatterSeries>
@@ -193,19 +192,17 @@ Qt::Alignment LineChart::legendAlignment() const { return legend_->column() ? Qt
 // its room to the plot (with it, Qt Charts elided every tick label); the readout still names each
 // curve and an export draws the legend.
 void LineChart::placeLegend() {
-    const QStringList listed = legend_->textsListed();
-    if (listed.isEmpty() || height() < kLegendMinHeight) {
+    if (legend_->listedCount() == 0 || height() < kLegendMinHeight) {
         card_->hideLegend();
         return;
     }
     const int w = std::max(120, width() - 22), h = height();
     const int widest = legend_->widestEntry() + 8;
-    const bool was_column = legend_->column();
     legend_->setColumn(false);
     const int rows = legend_->rowsAt(w);
     const bool below = h < kLegendBelowMinHeight ? rows == 1 && widest + 24 >= w / 2   // low: only a row a column would not beat
                                                  : rows <= 2 || legend_->heightForWidth(w) <= h / 3;
-    legend_->setColumn(!below);
+    legend_->setColumn(!below);   // before the column's height is asked
     if (below) {
         card_->placeRows(legend_->heightForWidth(w));
     } else {
@@ -213,7 +210,6 @@ void LineChart::placeLegend() {
         const int bar = scrolls ? style()->pixelMetric(QStyle::PM_ScrollBarExtent) : 0;
         card_->placeColumn(std::min(widest + bar, static_cast<int>(0.4 * w)));
     }
-    if (was_column != legend_->column()) legend_->updateGeometry();
 }
 
 }  // namespace normlab

@@ -39,11 +39,11 @@ QString shown(const json* v) {
 // defaults with the scheme's preset applied), so that the scheme's axis says it already.
 class SchemeDefaults {
 public:
-    bool implied(const std::string& key, const std::vector<SweepRun>& runs, const std::vector<const json*>& v) {
-        for (size_t i = 0; i < runs.size(); ++i) {
-            const auto it = runs[i].config.find("scheme");
-            if (it == runs[i].config.end() || !it->is_string() || !v[i]) return false;
-            const auto* d = defaults(it->get<std::string>());
+    // schemes[i]: run i's scheme ("" where its config names none); v[i]: its value of `key`
+    bool implied(const std::string& key, const std::vector<std::string>& schemes, const std::vector<const json*>& v) {
+        for (size_t i = 0; i < schemes.size(); ++i) {
+            if (schemes[i].empty() || !v[i]) return false;
+            const auto* d = defaults(schemes[i]);
             if (!d) return false;
             const auto want = d->find(key);
             if (want == d->end() || want->second != *v[i]) return false;
@@ -64,6 +64,11 @@ private:
         }
     }
 };
+
+std::string scheme_of(const json& config) {
+    const auto it = config.find("scheme");
+    return it != config.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
 
 // The outcome's colour: viridis from dark (the best, lowest) to light.
 QColor outcome_color(double pos) { return viridis(0.85 * std::clamp(pos, 0.0, 1.0)); }
@@ -87,6 +92,8 @@ SweepSpec sweep_spec(const std::vector<SweepRun>& runs, const QString& metric_ti
     s.lines.resize(runs.size());
     for (size_t i = 0; i < runs.size(); ++i) s.lines[i].run = runs[i].label;
     SchemeDefaults defaults;
+    std::vector<std::string> schemes;
+    for (const SweepRun& r : runs) schemes.push_back(scheme_of(r.config));
     for (const std::string& key : keys) {
         std::vector<const json*> v(runs.size(), nullptr);
         for (size_t i = 0; i < runs.size(); ++i)
@@ -103,7 +110,7 @@ SweepSpec sweep_spec(const std::vector<SweepRun>& runs, const QString& metric_ti
             s.hidden << a.name;
             continue;
         }
-        if (o.fold_implied && key != "scheme" && defaults.implied(key, runs, v)) {
+        if (o.fold_implied && key != "scheme" && defaults.implied(key, schemes, v)) {
             s.implied << a.name;
             continue;
         }
@@ -170,11 +177,10 @@ SweepSpec sweep_spec(const std::vector<SweepRun>& runs, const QString& metric_ti
 }
 
 std::vector<std::string> settings_implied(const std::vector<json>& configs, const std::vector<std::string>& keys) {
-    std::vector<SweepRun> runs;
+    std::vector<std::string> schemes;
     std::vector<std::map<std::string, json>> flat(configs.size());
     for (size_t i = 0; i < configs.size(); ++i) {
-        SweepRun r{QString(), configs[i], 0.0};
-        runs.push_back(std::move(r));
+        schemes.push_back(scheme_of(configs[i]));
         flatten(configs[i], "", flat[i]);
     }
     SchemeDefaults defaults;
@@ -184,7 +190,7 @@ std::vector<std::string> settings_implied(const std::vector<json>& configs, cons
         std::vector<const json*> v(configs.size(), nullptr);
         for (size_t i = 0; i < configs.size(); ++i)
             if (auto it = flat[i].find(key); it != flat[i].end()) v[i] = &it->second;
-        if (defaults.implied(key, runs, v)) out.push_back(key);
+        if (defaults.implied(key, schemes, v)) out.push_back(key);
     }
     return out;
 }
