@@ -11,6 +11,7 @@
 #include "widgets/heatmap.h"
 #include "widgets/linechart.h"
 #include "widgets/runtable.h"
+#include "tests/window_util.h"
 
 #include <QApplication>
 #include <QTimer>
@@ -20,6 +21,7 @@
 #include <QLineEdit>
 #include <QFileDialog>
 #include <QChart>
+#include <QCheckBox>
 #include <QChartView>
 #include <QComboBox>
 #include <QGraphicsScene>
@@ -41,34 +43,9 @@
 #include <set>
 
 using namespace normlab;
+using normlab::test::fill;
 
 namespace {
-
-// `n` finished runs with every view's data: loss, learning rate, per-layer gradients and norms, gains.
-std::vector<qint64> fill(const QString& path, int n, const std::string& prefix, double scale = 1.0) {
-    Store s(path.toStdString());
-    std::vector<qint64> ids;
-    for (int k = 0; k < n; ++k) {
-        const std::string name = prefix + " seed=" + std::to_string(k + 1);
-        const int64_t id = s.create_run(name, "pre_ln", nlohmann::json{{"variant", prefix}, {"train", {{"seed", k + 1}}}}, 1);
-        s.mark_running(id, "cpu", nlohmann::json::object());
-        RunWriter w(s, id);
-        for (int i = 0; i <= 200; ++i) {
-            w.scalar("train/loss", i, 2.5 + 3 * std::exp(-i / 30.0) + 0.05 * k);
-            w.scalar("train/lr", i, 2.095e-3 * std::min(1.0, (i + 1) / 20.0) * (0.5 + 0.5 * std::cos(M_PI * i / 200)) + 5e-6);
-            if (i % 10 == 0)
-                for (int l = 0; l < 6; ++l) w.layer("grad_l1/fc2", l, i, scale * 1e-7 * std::pow(10.0, l) * (1 + 0.1 * k));
-        }
-        for (int l = 0; l < 6; ++l) {
-            std::vector<double> v(32, 1.0 + 0.01 * l);
-            w.distribution(summarize("gain/norm2", l, 200, v, 8));
-        }
-        w.flush();
-        s.finish_run(id, RunStatus::Finished, 200, "", 2.5);
-        ids.push_back(id);
-    }
-    return ids;
-}
 
 void settle() {
     for (int i = 0; i < 8; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
@@ -423,6 +400,75 @@ private Q_SLOTS:
             QVERIFY2(tall ? h1->y() > h0->y() && h1->x() == h0->x() : h1->y() == h0->y() && h1->x() > h0->x(), qPrintable(what));
             QVERIFY2(!area->verticalScrollBar()->isVisible(), qPrintable(what + " scrolls"));
         }
+    }
+
+    // Four runs' heatmaps on one colour scale are small multiples in one row of a laptop's window (two
+    // rows, each heatmap with its own colour bar and layer axis, scrolled the tab): one colour bar, at
+    // the row's end; one layer axis, at its start; cells as wide in each; step labels that do not run
+    // into each other; each titled by its run. Scales of their own, or depths that differ, bring back
+    // every heatmap's bar or axis.
+    void fourHeatmapsShareOneRow() {
+        const QString path = dir_.filePath("four.sqlite");
+        auto ids = fill(path, 4, "Pre-LN");
+        const qint64 deep = fill(path, 1, "Deep", 1.0, 8).front();
+        QSettings().remove("geometry");
+        QSettings().remove("windowState");
+        MainWindow w(path);
+        QVERIFY(w.switchLanguage("en"));
+        w.resize(1280, 720);
+        w.show();
+        settle();
+        w.showRuns(ids);
+        w.charts()->tabs()->setCurrentIndex(1);
+        settle();
+        auto* area = qobject_cast<QScrollArea*>(w.charts()->tabs()->widget(1));
+        std::vector<Heatmap*> maps;
+        for (int i = 0; i < 4; ++i) maps.push_back(w.charts()->findChild<Heatmap*>(QString("heatmap%1").arg(i)));
+        for (Heatmap* h : maps) QVERIFY(h && h->isVisible());
+        auto where = [&] {
+            QString s = QString("page %1 px in %2:").arg(area->widget()->height()).arg(area->viewport()->height());
+            for (Heatmap* h : maps)
+                s += QString(" %1,%2 %3×%4 cells %5%6%7;").arg(h->x()).arg(h->y()).arg(h->width()).arg(h->height()).arg(h->cellArea().width())
+                         .arg(h->hasLayerAxis() ? " axis" : "").arg(h->hasColourBar() ? " bar" : "");
+            return s;
+        };
+        QVERIFY2(!area->verticalScrollBar()->isVisible() && !area->horizontalScrollBar()->isVisible(), qPrintable(where() + " scrolls"));
+        const QFontMetrics fm(maps[0]->labelFont());
+        for (int i = 0; i < 4; ++i) {
+            Heatmap* h = maps[static_cast<size_t>(i)];
+            QVERIFY2(h->y() == maps[0]->y() && (i == 0 || h->x() > maps[static_cast<size_t>(i) - 1]->x()), qPrintable(where()));
+            QVERIFY2(h->hasLayerAxis() == (i == 0) && h->hasColourBar() == (i == 3), qPrintable(where()));
+            QVERIFY2(std::abs(h->cellArea().width() - maps[0]->cellArea().width()) <= 1 && h->cellArea().width() >= Heatmap::kMinCells,
+                     qPrintable(where()));
+            const QRect in_view(h->mapTo(area->viewport(), QPoint(0, 0)), h->size());
+            QVERIFY2(area->viewport()->rect().contains(in_view), qPrintable(where()));
+            // the step labels a space apart at least (they were "0 50 100150")
+            const QStringList labels = h->xTickLabels();
+            const std::vector<QRectF> boxes = h->xTickLabelRects();
+            QVERIFY2(labels.size() >= 2 && boxes.size() == size_t(labels.size()), qPrintable(labels.join(" ")));
+            for (size_t k = 1; k < boxes.size(); ++k)
+                QVERIFY2(boxes[k].left() >= boxes[k - 1].right() + fm.horizontalAdvance(' '),
+                         qPrintable(where() + " " + labels.join(" ") + QString(": %1 runs into %2").arg(labels[int(k) - 1], labels[int(k)])));
+            QVERIFY2(h->toolTip().startsWith(QString("Pre-LN seed=%1: ").arg(i + 1)), qPrintable(h->toolTip()));
+            // the readout reads a compact heatmap's cells where they are drawn
+            QCOMPARE(h->cellAt(h->cellArea().center()).second >= 0, true);
+        }
+        // each run its own scale: each heatmap its own colour bar
+        auto* shared = w.charts()->findChild<QCheckBox*>("heatShared");
+        QVERIFY(shared);
+        shared->setChecked(false);
+        settle();
+        for (Heatmap* h : maps) QVERIFY2(h->hasColourBar(), qPrintable(where()));
+        shared->setChecked(true);
+        settle();
+        QVERIFY2(!maps[0]->hasColourBar() && maps[3]->hasColourBar(), qPrintable(where()));
+        // a run with other depth: every heatmap its layer axis
+        ids.push_back(deep);
+        w.showRuns(ids);
+        settle();
+        maps.clear();
+        for (int i = 0; i < 5; ++i) maps.push_back(w.charts()->findChild<Heatmap*>(QString("heatmap%1").arg(i)));
+        for (Heatmap* h : maps) QVERIFY2(h && h->hasLayerAxis(), qPrintable(where()));
     }
 
     // Item 15: "Settings that differ" keeps a readable width through resizes (it shrank to ~60 px).

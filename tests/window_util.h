@@ -3,8 +3,15 @@
 
 #include "app/gui/mainwindow.h"
 #include "core/store/store.h"
+#include "core/train/probes.h"
 
 #include <QFile>
+#include <QString>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
 #include <QtTest/QtTest>
 
 namespace normlab::test {
@@ -14,6 +21,32 @@ inline void wait_idle(MainWindow& w, qint64 id) {
     QTRY_VERIFY_WITH_TIMEOUT(w.store().run(id)->status != RunStatus::Queued && w.store().run(id)->status != RunStatus::Running,
                              120000);
     QTest::qWait(400);
+}
+
+// `n` finished runs with every view's data: loss, learning rate, per-layer gradients (`layers` of them), gains.
+inline std::vector<qint64> fill(const QString& path, int n, const std::string& prefix, double scale = 1.0, int layers = 6) {
+    Store s(path.toStdString());
+    std::vector<qint64> ids;
+    for (int k = 0; k < n; ++k) {
+        const std::string name = prefix + " seed=" + std::to_string(k + 1);
+        const int64_t id = s.create_run(name, "pre_ln", nlohmann::json{{"variant", prefix}, {"train", {{"seed", k + 1}}}}, 1);
+        s.mark_running(id, "cpu", nlohmann::json::object());
+        RunWriter w(s, id);
+        for (int i = 0; i <= 200; ++i) {
+            w.scalar("train/loss", i, 2.5 + 3 * std::exp(-i / 30.0) + 0.05 * k);
+            w.scalar("train/lr", i, 2.095e-3 * std::min(1.0, (i + 1) / 20.0) * (0.5 + 0.5 * std::cos(M_PI * i / 200)) + 5e-6);
+            if (i % 10 == 0)
+                for (int l = 0; l < layers; ++l) w.layer("grad_l1/fc2", l, i, scale * 1e-7 * std::pow(10.0, l) * (1 + 0.1 * k));
+        }
+        for (int l = 0; l < layers; ++l) {
+            std::vector<double> v(32, 1.0 + 0.01 * l);
+            w.distribution(summarize("gain/norm2", l, 200, v, 8));
+        }
+        w.flush();
+        s.finish_run(id, RunStatus::Finished, 200, "", 2.5);
+        ids.push_back(id);
+    }
+    return ids;
 }
 
 // The first `n` bytes of a file ("" when it cannot be read).

@@ -28,7 +28,6 @@ QT_BEGIN_NAMESPACE
 class QBoxPlotSeries;
 class QCheckBox;
 class QComboBox;
-class QGridLayout;
 class QLabel;
 class QMenu;
 class QSlider;
@@ -45,6 +44,7 @@ namespace normlab {
 class ChartCard;
 class LineChart;
 class Heatmap;
+class HeatmapGrid;
 class FlowLayout;
 class SweepChart;
 class ElidedLabel;
@@ -186,15 +186,16 @@ private:
     QComboBox* grad_norm_;
     QCheckBox* heat_log_;
     QCheckBox* heat_shared_;
-    QGridLayout* heat_box_;   // the heatmaps, one or more a row
+    HeatmapGrid* heat_grid_;   // the heatmaps, one or more a row
     std::vector<Heatmap*> heatmaps_;
     QWidget* grad_page_;
     FlowLayout* grad_bar_;
     QSplitter* grad_split_;
-    int heat_columns_ = 0;    // how many a row now (0: not placed yet)
+    bool heat_placed_ = false;   // false: placed anew at the next placeHeatmaps (another number of runs)
     // The heatmaps in as few columns as let the page fit the tab without
     // scrolling (one a row for one or two runs, two beyond, where there is
-    // room): two runs side by side on a laptop's window, stacked on a large one.
+    // room): two runs side by side on a laptop's window, stacked on a large
+    // one, four in one row of a laptop's window where they share a colour scale.
     void placeHeatmaps();
     // gains tab
     QComboBox* gain_name_;

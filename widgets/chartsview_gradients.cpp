@@ -5,10 +5,10 @@
 #include "widgets/figure.h"
 #include "widgets/flow_layout.h"
 #include "widgets/heatmap.h"
+#include "widgets/heatmap_grid.h"
 #include "widgets/linechart.h"
 
 #include <QCheckBox>
-#include <QGridLayout>
 #include <QComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
@@ -69,11 +69,10 @@ QWidget* ChartsView::buildGradTab() {
     grad_lines_->setLogY(true);
     grad_lines_->setSmoothing(0);
     connect(grad_logx_, &QCheckBox::toggled, grad_lines_, &LineChart::setLogX);
-    auto* heat_area = new QWidget(split);
-    heat_box_ = new QGridLayout(heat_area);
-    heat_box_->setContentsMargins(0, 0, 0, 0);
+    heat_grid_ = new HeatmapGrid(split);
+    heat_grid_->setObjectName("heatGrid");
     split->addWidget(grad_lines_);
-    split->addWidget(heat_area);
+    split->addWidget(heat_grid_);
     split->setStretchFactor(0, 2);   // the line chart first: the heatmaps give way
     split->setStretchFactor(1, 1);
     split->setSizes({600, 300});
@@ -84,7 +83,7 @@ QWidget* ChartsView::buildGradTab() {
         for (auto* h : heatmaps_) h->setLogScale(on);
         redrawGradients();   // the shared scale depends on it
     });
-    connect(heat_shared_, &QCheckBox::toggled, this, [this] { redrawGradients(); });
+    connect(heat_shared_, &QCheckBox::toggled, this, [this] { redrawGradients(); });   // and the colour bars with it
     return w;
 }
 
@@ -117,18 +116,17 @@ void ChartsView::redrawGradients() {
     grad_lines_->setEmptyHint(emptyHint(name, grad_norm_->currentText()));
     grad_lines_->setCurves(perLayerCurves(name, runs_.size() == 1));
     // one heatmap per run
-    if (heatmaps_.size() != runs_.size()) heat_columns_ = 0;   // placed anew (a live redraw keeps them where they are)
+    if (heatmaps_.size() != runs_.size()) heat_placed_ = false;   // placed anew (a live redraw keeps them where they are)
     while (heatmaps_.size() > runs_.size()) {
         delete heatmaps_.back();
         heatmaps_.pop_back();
     }
     while (heatmaps_.size() < runs_.size()) {
-        auto* h = new Heatmap(this);
+        auto* h = new Heatmap(heat_grid_);
         h->setObjectName(QString("heatmap%1").arg(heatmaps_.size()));
         h->setLogScale(heat_log_->isChecked());
         heatmaps_.push_back(h);
     }
-    placeHeatmaps();
     for (size_t i = 0; i < runs_.size(); ++i) {
         const RunData& r = *runs_[i];
         const int L = r.layers(name);
@@ -145,7 +143,7 @@ void ChartsView::redrawGradients() {
                 }
         }
         // the run, then what the line chart's title says (not the store's series name)
-        heatmaps_[i]->setTitle(QString("%1: %2").arg(runLabel(r), grad_lines_->title()));
+        heatmaps_[i]->setTitle(QString("%1: %2").arg(runLabel(r), grad_lines_->title()), runLabel(r));
         heatmaps_[i]->setToolTip(heatmaps_[i]->title());
         heatmaps_[i]->setData(std::move(steps), std::move(rows));
     }
@@ -155,12 +153,17 @@ void ChartsView::redrawGradients() {
     const bool shared = heat_shared_->isChecked() && heatmaps_.size() > 1 && lo <= hi;
     for (auto* h : heatmaps_)
         h->setRange(shared ? lo : std::nan(""), shared ? hi : std::nan(""));
+    placeHeatmaps();   // after the data: one colour bar for a shared scale, one layer axis for as many layers
 }
 
 void ChartsView::placeHeatmaps() {
     const int n = static_cast<int>(heatmaps_.size());
     auto* area = qobject_cast<QScrollArea*>(tabs_->widget(1));
     if (n == 0 || !area) return;
+    // One colour bar a row where the runs share the scale, one layer axis where they have as many layers.
+    const bool shared = heat_shared_->isChecked() && n > 1;
+    const bool same_layers = std::all_of(heatmaps_.begin(), heatmaps_.end(),
+                                         [&](const Heatmap* h) { return h->rows().size() == heatmaps_.front()->rows().size(); });
     // What the page needs in height with `rows` rows of heatmaps, at the area's width (the
     // controls wrap); the area's own size, not its viewport's, so a scroll bar's coming or going
     // does not change the choice.
@@ -168,22 +171,22 @@ void ChartsView::placeHeatmaps() {
     const int width = area->width();
     const int fixed = grad_page_->heightForWidth(width) - grad_split_->minimumSizeHint().height() +
                       grad_lines_->minimumHeight() + grad_split_->handleWidth();
-    const int spacing = std::max(0, heat_box_->spacing());
-    const Heatmap& h = *heatmaps_.front();
+    const int min_height = heatmaps_.front()->minimumHeight();
     auto need = [&](int columns) {
         const int rows = (n + columns - 1) / columns;
-        return fixed + rows * h.minimumHeight() + (rows - 1) * spacing;
+        return fixed + rows * min_height + (rows - 1) * HeatmapGrid::kSpacing;
     };
     const int inner = width - m.left() - m.right();
-    const int widest = std::clamp((inner + spacing) / (h.minimumWidth() + spacing), 1, n);
+    int widest = 1;
+    while (widest < n && HeatmapGrid::minimumRowWidth(widest + 1, shared, same_layers) <= inner) ++widest;
     int columns = std::min(n > 2 ? 2 : 1, widest);
     while (columns < widest && need(columns) > area->height()) ++columns;
-    if (columns == heat_columns_) return;
-    heat_columns_ = columns;
-    for (int i = 0; i < n; ++i) heat_box_->addWidget(heatmaps_[static_cast<size_t>(i)], i / columns, i % columns);
+    // no more columns than its rows need (four runs in three columns are two rows, as in two)
     const int rows = (n + columns - 1) / columns;
-    for (int r = 0; r < std::max(rows, heat_box_->rowCount()); ++r) heat_box_->setRowStretch(r, r < rows ? 1 : 0);
-    for (int c = 0; c < std::max(columns, heat_box_->columnCount()); ++c) heat_box_->setColumnStretch(c, c < columns ? 1 : 0);
+    columns = (n + rows - 1) / rows;
+    if (heat_placed_ && heat_grid_->placedAs(columns, shared, same_layers)) return;
+    heat_placed_ = true;
+    heat_grid_->place(heatmaps_, columns, shared, same_layers);
 }
 
 bool ChartsView::eventFilter(QObject* watched, QEvent* e) {

@@ -7,6 +7,7 @@
 #include "core/print_ticks.h"
 
 #include <QFile>
+#include <QFontMetrics>
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -19,8 +20,10 @@
 namespace normlab {
 
 namespace {
-// The plot's margins in the widget: layer labels left, the colour bar right, the title above, steps below.
+// The plot's margins in the widget: layer labels left, the colour bar right, the title above, steps below;
+// without the layer axis or the colour bar (a row's inner heatmaps on one scale), a gap.
 constexpr int kLeft = 56, kRight = 86, kTop = 26, kBottom = 40;
+constexpr int kBareLeft = 6, kBareRight = 12;
 }  // namespace
 
 QColor viridis(double t) {
@@ -35,12 +38,25 @@ QColor viridis(double t) {
 
 // 140 px high: two runs' heatmaps beside the line chart on a laptop's Gradients tab; the plot keeps 74 px.
 Heatmap::Heatmap(QWidget* parent) : QWidget(parent) {
-    setMinimumSize(240, 140);
+    setMinimumSize(frameWidth(true, true) + kMinCells, 140);
     setMouseTracking(true);   // the hovered cell outlined without a button held
 }
 
-void Heatmap::setTitle(const QString& t) {
+int Heatmap::frameWidth(bool layer_axis, bool colour_bar) {
+    return (layer_axis ? kLeft : kBareLeft) + (colour_bar ? kRight : kBareRight);
+}
+
+void Heatmap::setFrame(bool layer_axis, bool colour_bar) {
+    if (layer_axis == layer_axis_ && colour_bar == colour_bar_) return;
+    layer_axis_ = layer_axis;
+    colour_bar_ = colour_bar;
+    setMinimumWidth(frameWidth(layer_axis, colour_bar) + kMinCells);
+    update();
+}
+
+void Heatmap::setTitle(const QString& t, const QString& short_title) {
     title_ = t;
+    short_title_ = short_title;
     update();
 }
 
@@ -95,12 +111,31 @@ void Heatmap::rebuildImage() {
 }
 
 // Ticks at 1-2-5 steps (as on every line chart), each at its place among the
-// cells' centres: (fractional cell index, label).
-std::vector<std::pair<double, QString>> Heatmap::xTicks() const {
+// cells' centres: (fractional cell index, label); as many as `width` px hold
+// with a label's width between neighbours (a narrow heatmap beside three others:
+// "0 100", not "0 50 100150").
+std::vector<std::pair<double, QString>> Heatmap::xTicks(int width, const QFontMetrics& fm) const {
+    std::vector<std::pair<double, QString>> out;
+    const int W = static_cast<int>(steps_.size());
+    for (int target = 6; target >= 2; --target) {
+        out = xTicksAbout(target);
+        double prev_right = -1e9;
+        bool fits = true;
+        for (auto& [col, label] : out) {
+            const double x = W > 0 ? (col + 0.5) * width / W : 0, half = fm.horizontalAdvance(label) / 2.0;
+            fits = fits && x - half >= prev_right + fm.horizontalAdvance(' ');
+            prev_right = x + half;
+        }
+        if (fits) break;
+    }
+    return out;
+}
+
+std::vector<std::pair<double, QString>> Heatmap::xTicksAbout(int target) const {
     std::vector<std::pair<double, QString>> out;
     const int W = static_cast<int>(steps_.size());
     if (W == 0) return out;
-    const std::vector<double> ticks = W > 1 ? nice_ticks(steps_.front(), steps_.back(), 6, true) : steps_;
+    const std::vector<double> ticks = W > 1 ? nice_ticks(steps_.front(), steps_.back(), target, true) : steps_;
     const std::vector<std::string> labels = tick_labels(ticks);
     for (size_t k = 0; k < ticks.size(); ++k) {
         double col = 0;
@@ -116,20 +151,32 @@ std::vector<std::pair<double, QString>> Heatmap::xTicks() const {
     return out;
 }
 
+std::vector<QRectF> Heatmap::xTickLabelRects() const {
+    std::vector<QRectF> out;
+    const QRect plot = cellArea();
+    const QFontMetrics fm(labelFont());
+    const int W = static_cast<int>(steps_.size());
+    for (auto& [col, label] : xTicks(plot.width(), fm)) {
+        const double x = plot.left() + (col + 0.5) * plot.width() / W, w = fm.horizontalAdvance(label);
+        out.emplace_back(x - w / 2, plot.bottom() + 5, w, fm.height());
+    }
+    return out;
+}
+
 QStringList Heatmap::xTickLabels() const {
     QStringList l;
-    for (auto& t : xTicks()) l << t.second;
+    for (auto& t : xTicks(cellArea().width(), QFontMetrics(labelFont()))) l << t.second;
     return l;
 }
 
 void Heatmap::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().base());
-    render(p, rect());
+    render(p, rect(), false);
     // the cell the readout names, outlined (on screen only: not in an export)
     const int W = static_cast<int>(steps_.size()), H = static_cast<int>(rows_.size());
     if (hover_.first >= 0 && hover_.first < W && hover_.second >= 0 && hover_.second < H) {
-        const QRect plot = plotRect(rect());
+        const QRect plot = plotRect(rect(), false);
         const double cw = double(plot.width()) / W, ch = double(plot.height()) / H;
         const QRectF cell(plot.left() + hover_.first * cw, plot.bottom() + 1 - (hover_.second + 1) * ch, cw, ch);
         p.setPen(QPen(Qt::white, 1.5));
@@ -140,14 +187,15 @@ void Heatmap::paintEvent(QPaintEvent*) {
     }
 }
 
-QRect Heatmap::plotRect(const QRect& r) {
-    return QRect(r.left() + kLeft, r.top() + kTop, std::max(10, r.width() - kLeft - kRight),
-                 std::max(10, r.height() - kTop - kBottom));
+QRect Heatmap::plotRect(const QRect& r, bool whole) const {
+    const int left = whole || layer_axis_ ? kLeft : kBareLeft;
+    const int right = whole || colour_bar_ ? kRight : kBareRight;
+    return QRect(r.left() + left, r.top() + kTop, std::max(10, r.width() - left - right), std::max(10, r.height() - kTop - kBottom));
 }
 
 std::pair<int, int> Heatmap::cellAt(const QPoint& pos) const {
     const int W = static_cast<int>(steps_.size()), H = static_cast<int>(rows_.size());
-    const QRect plot = plotRect(rect());
+    const QRect plot = plotRect(rect(), false);
     if (W == 0 || H == 0 || !plot.contains(pos)) return {-1, -1};
     const int s = std::clamp(static_cast<int>((pos.x() - plot.left()) * double(W) / plot.width()), 0, W - 1);
     const int l = std::clamp(static_cast<int>((plot.bottom() + 1 - pos.y()) * double(H) / plot.height()), 0, H - 1);
@@ -200,15 +248,15 @@ void Heatmap::leaveEvent(QEvent* e) {
     QWidget::leaveEvent(e);
 }
 
-void Heatmap::render(QPainter& p, const QRect& r) const {
+void Heatmap::render(QPainter& p, const QRect& r, bool whole) const {
     p.setRenderHint(QPainter::Antialiasing, false);
     const QColor fg = palette().text().color();
     p.setPen(fg);
-    QFont f = p.font();
-    f.setPointSizeF(9);
+    const QFont f = labelFont();
     p.setFont(f);
     const int left = kLeft, right = kRight, top = kTop;   // the margins plotRect leaves, for the labels in them
-    const QRect plot = plotRect(r);
+    const bool layer_axis = whole || layer_axis_, colour_bar = whole || colour_bar_;
+    const QRect plot = plotRect(r, whole);
     QFont tf = f;
     tf.setBold(true);
     tf.setPointSizeF(10.5);
@@ -216,9 +264,10 @@ void Heatmap::render(QPainter& p, const QRect& r) const {
     // elided where the heatmap is narrow (side by side in a laptop's window); the tooltip has it whole. Where
     // the colour bar has a common factor (×10⁻⁵) above it, the title ends before it.
     const PrintTicks ticks = colourBarTicks();
-    const int title_right = !image_.isNull() && !ticks.factor.empty() ? plot.right() + 10 : r.right() - 4;
+    const int title_right = !image_.isNull() && colour_bar && !ticks.factor.empty() ? plot.right() + 10 : r.right() - 4;
     const QRect title_box(r.left() + 4, r.top() + 2, title_right - r.left() - 4, top - 4);
-    p.drawText(title_box, Qt::AlignCenter, p.fontMetrics().elidedText(title_, Qt::ElideRight, title_box.width()));
+    const QString& title = short_title_.isEmpty() || p.fontMetrics().horizontalAdvance(title_) <= title_box.width() ? title_ : short_title_;
+    p.drawText(title_box, Qt::AlignCenter, p.fontMetrics().elidedText(title, Qt::ElideRight, title_box.width()));
     p.setFont(f);
     if (image_.isNull()) {
         p.drawText(plot, Qt::AlignCenter, tr("no data yet"));
@@ -237,26 +286,29 @@ void Heatmap::render(QPainter& p, const QRect& r) const {
     // y: layers
     // a label every `ystep` layers (about 8 labels), fewer where the plot is too low for them (14 px each)
     const int H = static_cast<int>(rows_.size());
-    const int room = std::max(1, plot.height() / 14);
-    const int ystep = std::max({1, H / 8, (H + room - 1) / room});
-    for (int l = 0; l < H; l += ystep) {
-        const double y = plot.bottom() - (l + 0.5) * plot.height() / H;
-        p.drawText(QRectF(r.left(), y - 8, left - 6, 16), Qt::AlignRight | Qt::AlignVCenter, QString::number(l));
+    if (layer_axis) {
+        const int room = std::max(1, plot.height() / 14);
+        const int ystep = std::max({1, H / 8, (H + room - 1) / room});
+        for (int l = 0; l < H; l += ystep) {
+            const double y = plot.bottom() - (l + 0.5) * plot.height() / H;
+            p.drawText(QRectF(r.left(), y - 8, left - 6, 16), Qt::AlignRight | Qt::AlignVCenter, QString::number(l));
+        }
+        p.save();
+        p.translate(r.left() + 12, plot.center().y());
+        p.rotate(-90);
+        p.drawText(QRectF(-60, -8, 120, 16), Qt::AlignCenter, tr("layer"));
+        p.restore();
     }
-    p.save();
-    p.translate(r.left() + 12, plot.center().y());
-    p.rotate(-90);
-    p.drawText(QRectF(-60, -8, 120, 16), Qt::AlignCenter, tr("layer"));
-    p.restore();
     // x: steps
     // Ticks at 1-2-5 steps (as on every line chart), each at its place among the cells' centres.
     const int W = static_cast<int>(steps_.size());
-    for (auto& [col, label] : xTicks()) {
+    for (auto& [col, label] : xTicks(plot.width(), p.fontMetrics())) {
         const double x = plot.left() + (col + 0.5) * plot.width() / W;
         p.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 4));
         p.drawText(QRectF(x - 40, plot.bottom() + 5, 80, 14), Qt::AlignCenter, label);
     }
     p.drawText(QRectF(plot.left(), plot.bottom() + 20, plot.width(), 16), Qt::AlignCenter, tr("step"));
+    if (!colour_bar) return;
     // color bar
     const QRect bar(plot.right() + 14, plot.top(), 14, plot.height());
     for (int y = 0; y < bar.height(); ++y) {
@@ -277,6 +329,12 @@ void Heatmap::render(QPainter& p, const QRect& r) const {
         p.drawText(QRectF(bar.left(), bar.top() - 18, right - 10, 14), Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(ticks.factor));
 }
 
+QFont Heatmap::labelFont() const {
+    QFont f = font();
+    f.setPointSizeF(9);
+    return f;
+}
+
 PrintTicks Heatmap::colourBarTicks() const { return print_ticks(lo_, hi_, log_ && lo_ > 0, 4, 3, 6, false); }
 
 QStringList Heatmap::colourBarLabels() const {
@@ -286,11 +344,13 @@ QStringList Heatmap::colourBarLabels() const {
 }
 
 bool Heatmap::exportFigure(const QString& path, const QString& format, int dpi, QString* error) {
-    const QSize size = this->size().isEmpty() ? sizeHint() : this->size();
+    // as drawn, with the layer axis and colour bar a heatmap beside others leaves to its neighbours
+    const QSize size = this->size().isEmpty() ? sizeHint()
+                                              : this->size() + QSize(frameWidth(true, true) - frameWidth(layer_axis_, colour_bar_), 0);
     return write_figure(path, format, dpi, size, title_,
                         [&](QPainter& p, const QRectF& target) {
                             p.scale(target.width() / size.width(), target.height() / size.height());
-                            render(p, QRect(QPoint(0, 0), size));
+                            render(p, QRect(QPoint(0, 0), size), true);
                         },
                         error);
 }

@@ -7,6 +7,8 @@
 
 #include "core/print_ticks.h"
 
+#include <QFont>
+#include <QFontMetrics>
 #include <QImage>
 #include <QString>
 #include <QWidget>
@@ -24,7 +26,9 @@ public:
 
     // rows[l] = values of layer l at `steps` (NaN where missing).
     void setData(std::vector<double> steps, std::vector<std::vector<double>> rows);
-    void setTitle(const QString& t);
+    // `short_title` is drawn where `t` does not fit (the run's name, where the chart above says the rest);
+    // the tooltip has `t` whole.
+    void setTitle(const QString& t, const QString& short_title = {});
     const QString& title() const { return title_; }
     const std::vector<double>& steps() const { return steps_; }
     const std::vector<std::vector<double>>& rows() const { return rows_; }
@@ -42,8 +46,20 @@ public:
     bool exportFigure(const QString& path, const QString& format, int dpi, QString* error);
     bool exportCsv(const QString& path, QString* error) const;
     QSize sizeHint() const override { return {640, 320}; }
-    // The step axis's labels, at 1-2-5 steps (as drawn).
+    // Side by side on one colour scale (HeatmapGrid), a heatmap may leave out its layer axis (the
+    // row's first has it) and its colour bar (the row's last has it), so that the cells get the room;
+    // an export always draws both.
+    void setFrame(bool layer_axis, bool colour_bar);
+    bool hasLayerAxis() const { return layer_axis_; }
+    bool hasColourBar() const { return colour_bar_; }
+    // The width the labels and the colour bar take beside the cells, framed so; the cells want at least kMinCells.
+    static int frameWidth(bool layer_axis, bool colour_bar);
+    static constexpr int kMinCells = 80;
+    QRect cellArea() const { return plotRect(rect(), false); }   // the cells as drawn on screen
+    QFont labelFont() const;   // the axes' and colour bar's labels
+    // The step axis's labels, at 1-2-5 steps (as drawn), and where their text stands on screen.
     QStringList xTickLabels() const;
+    std::vector<QRectF> xTickLabelRects() const;
     // The colour bar's labels as drawn: at 3 to 6 ticks, not only its ends.
     QStringList colourBarLabels() const;
     // The cell under a point of the widget as drawn: (step index, layer), or (-1, -1) off the cells.
@@ -58,18 +74,22 @@ protected:
     void leaveEvent(QEvent* e) override;
 
 private:
-    void render(QPainter& p, const QRect& r) const;
-    static QRect plotRect(const QRect& r);
+    // `whole`: with the layer axis and the colour bar whatever the frame (an export)
+    void render(QPainter& p, const QRect& r, bool whole) const;
+    QRect plotRect(const QRect& r, bool whole) const;
     QString tipAt(int step_index, int layer) const;   // the tooltip: the title, and the cell's text on a cell
     std::pair<int, int> hover_ = {-1, -1};   // the cell outlined on screen
     PrintTicks colourBarTicks() const;
-    std::vector<std::pair<double, QString>> xTicks() const;   // (fractional cell index, label)
+    // (fractional cell index, label): as many as fit `width` px in these metrics
+    std::vector<std::pair<double, QString>> xTicks(int width, const QFontMetrics& fm) const;
+    std::vector<std::pair<double, QString>> xTicksAbout(int target) const;
     void rebuildImage();
     std::vector<double> steps_;
     std::vector<std::vector<double>> rows_;
     QImage image_;
-    QString title_;
+    QString title_, short_title_;
     bool log_ = true;
+    bool layer_axis_ = true, colour_bar_ = true;
     double lo_ = 0, hi_ = 1;
     double data_lo_ = 0, data_hi_ = 1;
     double fixed_lo_ = std::numeric_limits<double>::quiet_NaN(), fixed_hi_ = std::numeric_limits<double>::quiet_NaN();
