@@ -23,6 +23,7 @@
 #include <QRegularExpression>
 #include <QStatusBar>
 #include <QTableWidget>
+#include <QHeaderView>
 #include <QtTest/QtTest>
 
 #include <algorithm>
@@ -83,6 +84,10 @@ private Q_SLOTS:
         for (int r = 0; r < diff->rowCount(); ++r)
             layout_differs |= diff->verticalHeaderItem(r)->toolTip().startsWith("model.layout") && diff->verticalHeaderItem(r)->text() == "layout";
         QVERIFY(layout_differs);
+        // every row a line high, the first too (the one-run hint's four lines stayed with the scheme's row)
+        for (int r = 0; r < diff->rowCount(); ++r)
+            QVERIFY2(diff->rowHeight(r) == diff->verticalHeader()->defaultSectionSize(),
+                     qPrintable(QString("row %1 (%2): %3 px").arg(r).arg(diff->verticalHeaderItem(r)->text()).arg(diff->rowHeight(r))));
 
         // A run keeps its colour whatever else is selected, in every view, and
         // a colour the user picks is kept with the run.

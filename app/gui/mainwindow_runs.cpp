@@ -33,7 +33,6 @@
 #include <QFontMetrics>
 #include <QFormLayout>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLibraryInfo>
@@ -194,6 +193,9 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
     diff_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     diff_->setColumnCount(static_cast<int>(flat.size()));
     diff_->setRowCount(static_cast<int>(keys.size()));
+    // a row a line high: the hint's (four lines, to wrap) stayed with the row that took its place, the scheme's
+    diff_->setWordWrap(false);
+    for (int k = 0; k < diff_->rowCount(); ++k) diff_->setRowHeight(k, diff_->verticalHeader()->defaultSectionSize());
     diff_->setHorizontalHeaderLabels(headers);
     QStringList rows;
     for (size_t k = 0; k < keys.size(); ++k) {
