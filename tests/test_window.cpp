@@ -290,6 +290,8 @@ private Q_SLOTS:
             QSettings().remove("windowState");
             MainWindow w(path);
             QVERIFY(w.switchLanguage(lang));
+            // numbers in the language's notation, as a chart's footer writes them ("1.664 Punkte" in German)
+            QCOMPARE(QString("%L1").arg(1664), QString(QString(lang) == "de" ? "1.664" : "1,664"));
             w.resize(1280, 720);
             w.show();
             settle();

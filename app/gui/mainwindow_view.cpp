@@ -187,6 +187,8 @@ bool MainWindow::switchLanguage(const QString& locale) {
     }
     if (qt_translator_->load(loc, "qtbase", "_", QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         qApp->installTranslator(qt_translator_);
+    // numbers in the language's notation too ("1.664 Punkte → 1.664 gezeichnet", not "1,664")
+    if (ok) QLocale::setDefault(loc);
     return ok;
 }
 
