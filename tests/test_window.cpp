@@ -52,6 +52,25 @@ void settle() {
     QTest::qWait(50);
 }
 
+// A first start: no window geometry or panel layout remembered.
+void forgetLayout() {
+    QSettings().remove("geometry");
+    QSettings().remove("windowState");
+}
+
+// `w` in English at a laptop's 1280×720 showing `ids` on the Gradients tab; the tab's scroll area
+// (null where English could not be chosen).
+QScrollArea* laptopGradients(MainWindow& w, const std::vector<qint64>& ids) {
+    if (!w.switchLanguage("en")) return nullptr;
+    w.resize(1280, 720);
+    w.show();
+    settle();
+    w.showRuns(ids);
+    w.charts()->tabs()->setCurrentIndex(1);
+    settle();
+    return qobject_cast<QScrollArea*>(w.charts()->tabs()->widget(1));
+}
+
 }  // namespace
 
 class TestWindow : public QObject {
@@ -373,17 +392,9 @@ private Q_SLOTS:
     void gradientHeatmapsFollowTheRoom() {
         const QString path = dir_.filePath("heat.sqlite");
         const auto ids = fill(path, 2, "Pre-LN");
-        QSettings().remove("geometry");
-        QSettings().remove("windowState");
+        forgetLayout();
         MainWindow w(path);
-        QVERIFY(w.switchLanguage("en"));
-        w.resize(1280, 720);
-        w.show();
-        settle();
-        w.showRuns(ids);
-        w.charts()->tabs()->setCurrentIndex(1);
-        settle();
-        auto* area = qobject_cast<QScrollArea*>(w.charts()->tabs()->widget(1));
+        QScrollArea* area = laptopGradients(w, ids);
         auto* h0 = w.charts()->findChild<Heatmap*>("heatmap0");
         auto* h1 = w.charts()->findChild<Heatmap*>("heatmap1");
         QVERIFY(area && h0 && h1);
@@ -413,17 +424,10 @@ private Q_SLOTS:
         const QString path = dir_.filePath("four.sqlite");
         auto ids = fill(path, 4, "Pre-LN");
         const qint64 deep = fill(path, 1, "Deep", 1.0, 8).front();
-        QSettings().remove("geometry");
-        QSettings().remove("windowState");
+        forgetLayout();
         MainWindow w(path);
-        QVERIFY(w.switchLanguage("en"));
-        w.resize(1280, 720);
-        w.show();
-        settle();
-        w.showRuns(ids);
-        w.charts()->tabs()->setCurrentIndex(1);
-        settle();
-        auto* area = qobject_cast<QScrollArea*>(w.charts()->tabs()->widget(1));
+        QScrollArea* area = laptopGradients(w, ids);
+        QVERIFY(area);
         std::vector<Heatmap*> maps;
         for (int i = 0; i < 4; ++i) maps.push_back(w.charts()->findChild<Heatmap*>(QString("heatmap%1").arg(i)));
         for (Heatmap* h : maps) QVERIFY(h && h->isVisible());
