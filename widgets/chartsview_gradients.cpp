@@ -159,7 +159,11 @@ void ChartsView::redrawGradients() {
 void ChartsView::placeHeatmaps() {
     const int n = static_cast<int>(heatmaps_.size());
     auto* area = qobject_cast<QScrollArea*>(tabs_->widget(1));
-    if (n == 0 || !area) return;
+    if (!area) return;
+    if (n == 0) {   // no run: the grid lets go of the heatmaps deleted
+        heat_grid_->place({}, 1, false, false);
+        return;
+    }
     // One colour bar a row where the runs share the scale, one layer axis where they have as many layers.
     const bool shared = heat_shared_->isChecked() && n > 1;
     const bool same_layers = std::all_of(heatmaps_.begin(), heatmaps_.end(),
