@@ -310,6 +310,33 @@ private Q_SLOTS:
         }
         QVERIFY(legend->rowsAt(legend->width()) >= 2);
         QCOMPARE(legend->entries()[0].marker, ChartLegend::Marker::Box);
+        // a click hides a run's boxes, from the plot and an export (they were not clickable), and its
+        // histogram; a second brings them back; a double-click shows only that run, another all of them
+        auto boxes = [&] {
+            QStringList runs;
+            for (auto* series : box->chart()->series()) runs << series->name();
+            for (auto& b : view.boxSpec().boxes)
+                if (!runs.contains(b.run)) return QStringList{"an export draws " + b.run};
+            QStringList histograms;
+            for (auto& c : view.findChild<LineChart*>("histChart")->curves()) histograms << c.label;
+            return histograms == runs ? runs : QStringList{"histograms of " + histograms.join(", ")};
+        };
+        QCOMPARE(boxes(), names);
+        QTest::mouseClick(legend, Qt::LeftButton, {}, legend->entryRect(2).center());
+        settle();
+        QStringList without = names;
+        without.removeAt(2);
+        QCOMPARE(boxes(), without);
+        QVERIFY(legend->entries()[2].hidden && legend->textsListed() == names);
+        QTest::mouseClick(legend, Qt::LeftButton, {}, legend->entryRect(2).center());
+        settle();
+        QCOMPARE(boxes(), names);
+        QTest::mouseDClick(legend, Qt::LeftButton, {}, legend->entryRect(5).center());
+        settle();
+        QCOMPARE(boxes(), QStringList{names[5]});
+        QTest::mouseDClick(legend, Qt::LeftButton, {}, legend->entryRect(5).center());
+        settle();
+        QCOMPARE(boxes(), names);
     }
 };
 

@@ -207,6 +207,7 @@ private:
     QChartView* box_view_;
     ChartCard* box_card_;   // the box plots with a legend that wraps (Qt's elided eight runs to "nf se…")
     BoxSpec box_spec_;   // what box_chart_ shows, for figures
+    QStringList box_hidden_;   // runs (by label) whose boxes and histogram a click on the legend hid
     QString boxYTitle(const QString& name) const;   // the name where the plot is high enough, else "gain" or none
     std::function<QColor(const RunData&)> color_of_;
     LineChart* hist_;

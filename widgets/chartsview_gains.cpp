@@ -75,6 +75,21 @@ QWidget* ChartsView::buildGainsTab() {
     auto* box_lay = new QVBoxLayout(box_pane);
     box_lay->setContentsMargins(9, 9, 9, 9);
     box_lay->addWidget(box_card_);
+    // a click hides a run's boxes and histogram (or shows them again); a double-click shows only that run, and again all
+    connect(box_card_->legend(), &ChartLegend::clicked, this, [this](int i) {
+        const QString run = box_card_->legend()->entries().at(static_cast<size_t>(i)).text;
+        if (!box_hidden_.removeAll(run)) box_hidden_ << run;
+        redrawGains();
+    });
+    connect(box_card_->legend(), &ChartLegend::doubleClicked, this, [this](int i) {
+        QStringList others;
+        for (const ChartLegend::Entry& e : box_card_->legend()->entries())
+            if (e.text != box_card_->legend()->entries().at(static_cast<size_t>(i)).text) others << e.text;
+        // the others hidden already (whatever the click before the double-click did to this one): all back
+        const bool only = std::all_of(others.begin(), others.end(), [this](const QString& o) { return box_hidden_.contains(o); });
+        box_hidden_ = only ? QStringList() : others;
+        redrawGains();
+    });
     hist_ = new LineChart(split);
     hist_->setObjectName("histChart");
     hist_->setSmoothing(0);
@@ -146,6 +161,14 @@ void ChartsView::redrawGains() {
         for (auto& d : r.distributions(name))
             if (d.step <= step) at[d.layer] = &d;
         if (at.empty()) continue;
+        ChartLegend::Entry e;
+        e.text = runLabel(r);
+        e.marker = ChartLegend::Marker::Box;
+        e.color = runColor(r).darker(120);
+        e.fill = runColor(r).lighter(140);
+        e.hidden = box_hidden_.contains(e.text);
+        entries.push_back(std::move(e));
+        if (entries.back().hidden) continue;   // nor its histogram, nor in an export
         auto* series = new QBoxPlotSeries();
         series->setName(runLabel(r));
         series->setBrush(runColor(r).lighter(140));
@@ -177,13 +200,6 @@ void ChartsView::redrawGains() {
             }
         }
         box_chart_->addSeries(series);
-        ChartLegend::Entry e;
-        e.text = runLabel(r);
-        e.marker = ChartLegend::Marker::Box;
-        e.color = runColor(r).darker(120);
-        e.fill = runColor(r).lighter(140);
-        e.clickable = false;   // the runs are chosen in the run table; a box plot has no line to hide
-        entries.push_back(std::move(e));
     }
     box_card_->legend()->setEntries(std::move(entries));
     box_card_->refresh();
