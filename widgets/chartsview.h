@@ -191,7 +191,6 @@ private:
     QWidget* grad_page_;
     FlowLayout* grad_bar_;
     QSplitter* grad_split_;
-    bool heat_placed_ = false;   // false: placed anew at the next placeHeatmaps (another number of runs)
     // The heatmaps in as few columns as let the page fit the tab without
     // scrolling (one a row for one or two runs, two beyond, where there is
     // room): two runs side by side on a laptop's window, stacked on a large

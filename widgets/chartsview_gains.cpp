@@ -76,15 +76,15 @@ QWidget* ChartsView::buildGainsTab() {
     box_lay->setContentsMargins(9, 9, 9, 9);
     box_lay->addWidget(box_card_);
     // a click hides a run's boxes and histogram (or shows them again); a double-click shows only that run, and again all
-    connect(box_card_->legend(), &ChartLegend::clicked, this, [this](int i) {
-        const QString run = box_card_->legend()->entries().at(static_cast<size_t>(i)).text;
-        if (!box_hidden_.removeAll(run)) box_hidden_ << run;
+    auto run_at = [this](int i) { return box_card_->legend()->entries().at(static_cast<size_t>(i)).text; };
+    connect(box_card_->legend(), &ChartLegend::clicked, this, [this, run_at](int i) {
+        if (!box_hidden_.removeAll(run_at(i))) box_hidden_ << run_at(i);
         redrawGains();
     });
-    connect(box_card_->legend(), &ChartLegend::doubleClicked, this, [this](int i) {
+    connect(box_card_->legend(), &ChartLegend::doubleClicked, this, [this, run_at](int i) {
         QStringList others;
         for (const ChartLegend::Entry& e : box_card_->legend()->entries())
-            if (e.text != box_card_->legend()->entries().at(static_cast<size_t>(i)).text) others << e.text;
+            if (e.text != run_at(i)) others << e.text;
         // the others hidden already (whatever the click before the double-click did to this one): all back
         const bool only = std::all_of(others.begin(), others.end(), [this](const QString& o) { return box_hidden_.contains(o); });
         box_hidden_ = only ? QStringList() : others;

@@ -116,7 +116,6 @@ void ChartsView::redrawGradients() {
     grad_lines_->setEmptyHint(emptyHint(name, grad_norm_->currentText()));
     grad_lines_->setCurves(perLayerCurves(name, runs_.size() == 1));
     // one heatmap per run
-    if (heatmaps_.size() != runs_.size()) heat_placed_ = false;   // placed anew (a live redraw keeps them where they are)
     while (heatmaps_.size() > runs_.size()) {
         delete heatmaps_.back();
         heatmaps_.pop_back();
@@ -164,6 +163,7 @@ void ChartsView::placeHeatmaps() {
         heat_grid_->place({}, 1, false, false);
         return;
     }
+    // (a live redraw of the same heatmaps in the same room keeps them where they are)
     // One colour bar a row where the runs share the scale, one layer axis where they have as many layers.
     const bool shared = heat_shared_->isChecked() && n > 1;
     const bool same_layers = std::all_of(heatmaps_.begin(), heatmaps_.end(),
@@ -188,8 +188,7 @@ void ChartsView::placeHeatmaps() {
     // no more columns than its rows need (four runs in three columns are two rows, as in two)
     const int rows = (n + columns - 1) / columns;
     columns = (n + rows - 1) / rows;
-    if (heat_placed_ && heat_grid_->placedAs(columns, shared, same_layers)) return;
-    heat_placed_ = true;
+    if (heat_grid_->placedAs(heatmaps_, columns, shared, same_layers)) return;
     heat_grid_->place(heatmaps_, columns, shared, same_layers);
 }
 

@@ -110,19 +110,19 @@ void Heatmap::rebuildImage() {
     }
 }
 
-// Ticks at 1-2-5 steps (as on every line chart), each at its place among the
-// cells' centres: (fractional cell index, label); as many as `width` px hold
-// with a label's width between neighbours (a narrow heatmap beside three others:
-// "0 100", not "0 50 100150").
-std::vector<std::pair<double, QString>> Heatmap::xTicks(int width, const QFontMetrics& fm) const {
+// Ticks at 1-2-5 steps (as on every line chart), each at its cell's place under
+// `plot`: (x, label); as many as the plot's width holds a space apart (a narrow
+// heatmap beside three others: "0 100", not "0 50 100150").
+std::vector<std::pair<double, QString>> Heatmap::xTicks(const QRect& plot, const QFontMetrics& fm) const {
     std::vector<std::pair<double, QString>> out;
     const int W = static_cast<int>(steps_.size());
     for (int target = 6; target >= 2; --target) {
         out = xTicksAbout(target);
         double prev_right = -1e9;
         bool fits = true;
-        for (auto& [col, label] : out) {
-            const double x = W > 0 ? (col + 0.5) * width / W : 0, half = fm.horizontalAdvance(label) / 2.0;
+        for (auto& [x, label] : out) {
+            x = plot.left() + (x + 0.5) * plot.width() / W;   // the cell's index → its centre
+            const double half = fm.horizontalAdvance(label) / 2.0;
             fits = fits && x - half >= prev_right + fm.horizontalAdvance(' ');
             prev_right = x + half;
         }
@@ -155,9 +155,8 @@ std::vector<QRectF> Heatmap::xTickLabelRects() const {
     std::vector<QRectF> out;
     const QRect plot = cellArea();
     const QFontMetrics fm(labelFont());
-    const int W = static_cast<int>(steps_.size());
-    for (auto& [col, label] : xTicks(plot.width(), fm)) {
-        const double x = plot.left() + (col + 0.5) * plot.width() / W, w = fm.horizontalAdvance(label);
+    for (auto& [x, label] : xTicks(plot, fm)) {
+        const double w = fm.horizontalAdvance(label);
         out.emplace_back(x - w / 2, plot.bottom() + 5, w, fm.height());
     }
     return out;
@@ -165,7 +164,7 @@ std::vector<QRectF> Heatmap::xTickLabelRects() const {
 
 QStringList Heatmap::xTickLabels() const {
     QStringList l;
-    for (auto& t : xTicks(cellArea().width(), QFontMetrics(labelFont()))) l << t.second;
+    for (auto& t : xTicks(cellArea(), QFontMetrics(labelFont()))) l << t.second;
     return l;
 }
 
@@ -301,9 +300,7 @@ void Heatmap::render(QPainter& p, const QRect& r, bool whole) const {
     }
     // x: steps
     // Ticks at 1-2-5 steps (as on every line chart), each at its place among the cells' centres.
-    const int W = static_cast<int>(steps_.size());
-    for (auto& [col, label] : xTicks(plot.width(), p.fontMetrics())) {
-        const double x = plot.left() + (col + 0.5) * plot.width() / W;
+    for (auto& [x, label] : xTicks(plot, p.fontMetrics())) {
         p.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 4));
         p.drawText(QRectF(x - 40, plot.bottom() + 5, 80, 14), Qt::AlignCenter, label);
     }

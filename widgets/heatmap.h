@@ -80,9 +80,9 @@ private:
     QString tipAt(int step_index, int layer) const;   // the tooltip: the title, and the cell's text on a cell
     std::pair<int, int> hover_ = {-1, -1};   // the cell outlined on screen
     PrintTicks colourBarTicks() const;
-    // (fractional cell index, label): as many as fit `width` px in these metrics
-    std::vector<std::pair<double, QString>> xTicks(int width, const QFontMetrics& fm) const;
-    std::vector<std::pair<double, QString>> xTicksAbout(int target) const;
+    // (x under `plot`, label): as many as fit its width in these metrics
+    std::vector<std::pair<double, QString>> xTicks(const QRect& plot, const QFontMetrics& fm) const;
+    std::vector<std::pair<double, QString>> xTicksAbout(int target) const;   // (fractional cell index, label)
     void rebuildImage();
     std::vector<double> steps_;
     std::vector<std::vector<double>> rows_;

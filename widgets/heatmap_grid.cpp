@@ -63,10 +63,12 @@ void HeatmapGrid::arrange() {
     const int n = static_cast<int>(maps_.size());
     if (n == 0) return;
     const int columns = std::min(columns_, n), rows = (n + columns_ - 1) / columns_;
-    std::vector<int> frame(static_cast<size_t>(columns));
+    std::vector<int> frame(static_cast<size_t>(columns));   // the first row's, as place() framed them
     int framed = (columns - 1) * kSpacing;
-    for (int c = 0; c < columns; ++c)
-        framed += frame[static_cast<size_t>(c)] = Heatmap::frameWidth(layer_axis_at(c, same_layers_), colour_bar_at(c, columns, c == n - 1, shared_));
+    for (int c = 0; c < columns; ++c) {
+        const Heatmap& h = *maps_[static_cast<size_t>(c)];
+        framed += frame[static_cast<size_t>(c)] = Heatmap::frameWidth(h.hasLayerAxis(), h.hasColourBar());
+    }
     const int cells = std::max(Heatmap::kMinCells, (width() - framed) / columns);
     const int height = std::max(maps_.front()->minimumHeight(), (this->height() - (rows - 1) * kSpacing) / rows);
     std::vector<int> x(static_cast<size_t>(columns), 0);

@@ -21,8 +21,8 @@ public:
     // `same_layers`: one layer axis a row.
     void place(std::vector<Heatmap*> maps, int columns, bool shared_scale, bool same_layers);
     int columns() const { return columns_; }
-    bool placedAs(int columns, bool shared_scale, bool same_layers) const {
-        return columns == columns_ && shared_scale == shared_ && same_layers == same_layers_;
+    bool placedAs(const std::vector<Heatmap*>& maps, int columns, bool shared_scale, bool same_layers) const {
+        return maps == maps_ && columns == columns_ && shared_scale == shared_ && same_layers == same_layers_;
     }
     // The least width a row of `columns` heatmaps takes, framed as place() frames them.
     static int minimumRowWidth(int columns, bool shared_scale, bool same_layers);
