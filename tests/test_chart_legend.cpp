@@ -54,6 +54,11 @@ std::vector<Curve> runs_of(int runs, double big_run = -1) {
 
 QScrollArea* area_of(LineChart& c) { return c.findChild<QScrollArea*>("chartLegendArea"); }
 
+QString read_all(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
 void settle() {
     for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
 }
@@ -149,6 +154,10 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(f.readAll());
         QVERIFY(text.contains("seed=2") && !text.contains("seed=3"));
+        const QString csv = dir_.filePath("hidden.csv");   // the data as the legend leaves it (every curve was written)
+        QVERIFY2(c.exportCsv(csv, &err), qPrintable(err));
+        const QString rows = read_all(csv);
+        QVERIFY(rows.contains("\"normformer seed=2") && !rows.contains("seed=3"));
 
         std::vector<Curve> more = runs_of(3, 2);   // a live refresh: the same curves, the same names
         c.setCurves(more);
@@ -163,6 +172,10 @@ private Q_SLOTS:
 
         click(4);   // validation: every run's dashed line
         for (size_t i = 0; i < 6; ++i) QCOMPARE(c.curveShown(i), i % 2 == 0);
+        click(3);   // and train: no curve left to export, which says how to show one (it wrote a header alone)
+        QVERIFY(!c.exportCsv(dir_.filePath("none.csv"), &err) && err.contains("legend"));
+        QVERIFY(!QFile::exists(dir_.filePath("none.csv")));
+        click(3);
         click(4);
         click(5);   // the loss floor
         QVERIFY(!c.hlineShown(0));
@@ -328,12 +341,33 @@ private Q_SLOTS:
         without.removeAt(2);
         QCOMPARE(boxes(), without);
         QVERIFY(legend->entries()[2].hidden && legend->textsListed() == names);
+        // its CSV leaves the run out too (it wrote all eight)
+        auto csv_runs = [&](QString* err) {
+            const QString csv = dir_.filePath("boxes.csv");
+            QFile::remove(csv);
+            QSet<qint64> seen;
+            if (!view.exportCurrent(csv, "csv", 96, false, err)) return seen;
+            const QStringList lines = read_all(csv).split('\n', Qt::SkipEmptyParts);
+            for (int i = 1; i < lines.size(); ++i) seen.insert(lines[i].section(',', 0, 0).toLongLong());
+            return seen;
+        };
+        QString err;
+        QSet<qint64> expected;
+        for (size_t k = 0; k < ids.size(); ++k)
+            if (k != 2) expected.insert(ids[k]);
+        QCOMPARE(csv_runs(&err), expected);
         QTest::mouseClick(legend, Qt::LeftButton, {}, legend->entryRect(2).center());
         settle();
         QCOMPARE(boxes(), names);
         QTest::mouseDClick(legend, Qt::LeftButton, {}, legend->entryRect(5).center());
         settle();
         QCOMPARE(boxes(), QStringList{names[5]});
+        QTest::mouseClick(legend, Qt::LeftButton, {}, legend->entryRect(5).center());   // none shown: no CSV, and why
+        settle();
+        QVERIFY(boxes().isEmpty());
+        QVERIFY(csv_runs(&err).isEmpty() && err.contains("legend") && !QFile::exists(dir_.filePath("boxes.csv")));
+        QTest::mouseClick(legend, Qt::LeftButton, {}, legend->entryRect(5).center());
+        settle();
         QTest::mouseDClick(legend, Qt::LeftButton, {}, legend->entryRect(5).center());
         settle();
         QCOMPARE(boxes(), names);

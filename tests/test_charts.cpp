@@ -333,31 +333,46 @@ private Q_SLOTS:
         QVERIFY(!chart->emptyHintShown().isEmpty());
     }
 
-    // The washed-out PDF heatmap: rasterized with pdftoppm, each
-    // cell's colour must be its value's colour on the bar (as in the PNG).
+    // The washed-out PDF heatmap: a heatmap as an export draws it (plot_figure.h), rasterized with
+    // pdftoppm; each cell's colour must be its value's colour on the bar (as in the PNG).
     void heatmapPdfCellsMatchTheirColourBar() {
-        Heatmap h;
-        h.resize(640, 300);
-        h.setLogScale(false);
-        std::vector<double> steps;
-        std::vector<std::vector<double>> rows(4);
+        HeatSpec h;
+        h.title = "cells";
+        h.log = false;
+        h.rows.resize(4);
         for (int s = 0; s < 60; ++s) {
-            steps.push_back(s * 10);
-            for (int l = 0; l < 4; ++l) rows[l].push_back(l / 3.0);
+            h.steps.push_back(s * 10);
+            for (int l = 0; l < 4; ++l) h.rows[l].push_back(l / 3.0);
         }
-        h.setData(steps, rows);
-        h.setTitle("cells");
+        h.lo = 0, h.hi = 1;
         const QString pdf = dir_.filePath("heat.pdf");
         QString err;
-        QVERIFY2(h.exportFigure(pdf, "pdf", 300, &err), qPrintable(err));
+        QVERIFY2(write_print(pdf, "pdf", 170, 80, 8, 300, "heat",
+                             [&](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_heatmap(p, r, h, u); }, &err),
+                 qPrintable(err));
         QProcess pr;
         pr.start("pdftoppm", {"-r", "96", "-png", "-singlefile", pdf, dir_.filePath("heat")});
         QVERIFY2(pr.waitForFinished(60000) && pr.exitCode() == 0, "pdftoppm (poppler-utils, scripts/setup.sh) failed");
         QImage img(dir_.filePath("heat.png"));
         QVERIFY(!img.isNull());
-        QVERIFY2(std::abs(img.width() - 640) <= 2 && std::abs(img.height() - 300) <= 2,
-                 qPrintable(QString("%1 × %2").arg(img.width()).arg(img.height())));
-        const QRect plot(56, 26, 640 - 56 - 86, 300 - 26 - 40);   // Heatmap::render's margins
+        // the cells: the coloured stretch through the page's middle at 40 % of its width, down and across
+        auto cell = [&](int x, int y) { return img.pixelColor(x, y).hsvSaturation() > 80; };
+        auto stretch = [&](bool down, int at, int mid, int n) {
+            auto on = [&](int k) { return down ? cell(at, k) : cell(k, at); };
+            int lo = mid, hi = mid;
+            while (lo > 0 && on(lo - 1)) --lo;
+            while (hi + 1 < n && on(hi + 1)) ++hi;
+            return std::make_pair(lo, hi);
+        };
+        const int x0 = img.width() * 2 / 5;
+        QVERIFY2(cell(x0, img.height() / 2), qPrintable("the page's middle is " + img.pixelColor(x0, img.height() / 2).name() +
+                                                         ", washed out: no cell's colour"));
+        const auto [top, bottom] = stretch(true, x0, img.height() / 2, img.height());
+        const auto [left, right] = stretch(false, (top + bottom) / 2, x0, img.width());
+        QVERIFY2(bottom - top > img.height() / 2 && right - left > img.width() / 2,
+                 qPrintable(QString("cells %1,%2 to %3,%4 of %5 × %6").arg(left).arg(top).arg(right).arg(bottom)
+                                .arg(img.width()).arg(img.height())));
+        const QRect plot(QPoint(left, top), QPoint(right, bottom));
         for (int l = 0; l < 4; ++l) {
             const QColor want = viridis(l / 3.0);
             for (double fx : {0.1, 0.5, 0.9}) {

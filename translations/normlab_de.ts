@@ -158,6 +158,10 @@
         <translation>diese Ansicht hat kein Diagramm zum Exportieren</translation>
     </message>
     <message>
+        <source>every run is hidden: click one in the legend to show it, then export</source>
+        <translation>alle Läufe sind ausgeblendet: einen in der Legende anklicken, um ihn zu zeigen, dann exportieren</translation>
+    </message>
+    <message>
         <source>gain</source>
         <translation>Verstärkung</translation>
     </message>
@@ -912,6 +916,10 @@ Die Analyse von Xiong et al. setzt Eingaben mit E‖x₀‖² ≈ d voraus.</tra
         <translation>nicht endlicher Wert</translation>
     </message>
     <message>
+        <source>every curve is hidden: click a run in the legend to show it, then export</source>
+        <translation>alle Kurven sind ausgeblendet: einen Lauf in der Legende anklicken, um ihn zu zeigen, dann exportieren</translation>
+    </message>
+    <message>
         <source> (log)</source>
         <translation> (log)</translation>
     </message>
@@ -1491,8 +1499,8 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Diagramm exportieren</translation>
     </message>
     <message>
-        <source>CSV (the plotted data, every point)</source>
-        <translation>CSV (die gezeichneten Daten, jeder Punkt)</translation>
+        <source>CSV (the curves shown, every point)</source>
+        <translation>CSV (die gezeigten Kurven, jeder Punkt)</translation>
     </message>
     <message>
         <source>as on screen</source>

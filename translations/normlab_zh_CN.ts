@@ -158,6 +158,10 @@
         <translation>此视图没有可导出的图表</translation>
     </message>
     <message>
+        <source>every run is hidden: click one in the legend to show it, then export</source>
+        <translation>所有运行均已隐藏：请在图例中点击一个以显示它，然后再导出</translation>
+    </message>
+    <message>
         <source>gain</source>
         <translation>增益</translation>
     </message>
@@ -911,6 +915,10 @@ Xiong 等的分析假设输入满足 E‖x₀‖² ≈ d。</translation>
         <translation>非有限值</translation>
     </message>
     <message>
+        <source>every curve is hidden: click a run in the legend to show it, then export</source>
+        <translation>所有曲线均已隐藏：请在图例中点击一个运行以显示它，然后再导出</translation>
+    </message>
+    <message>
         <source> (log)</source>
         <translation>（对数）</translation>
     </message>
@@ -1486,8 +1494,8 @@ NormLab 将改为打开默认存储。</translation>
         <translation>导出图表</translation>
     </message>
     <message>
-        <source>CSV (the plotted data, every point)</source>
-        <translation>CSV（绘制的数据，全部数据点）</translation>
+        <source>CSV (the curves shown, every point)</source>
+        <translation>CSV（显示的曲线，全部数据点）</translation>
     </message>
     <message>
         <source>as on screen</source>

@@ -131,7 +131,13 @@ T = {
     "Delete runs": ("Läufe löschen", "删除运行"),
     "Export panel": ("Tafel exportieren", "导出面板"),
     "Export chart": ("Diagramm exportieren", "导出图表"),
-    "CSV (the plotted data, every point)": ("CSV (die gezeichneten Daten, jeder Punkt)", "CSV（绘制的数据，全部数据点）"),
+    "CSV (the curves shown, every point)": ("CSV (die gezeigten Kurven, jeder Punkt)", "CSV（显示的曲线，全部数据点）"),
+    "every curve is hidden: click a run in the legend to show it, then export":
+        ("alle Kurven sind ausgeblendet: einen Lauf in der Legende anklicken, um ihn zu zeigen, dann exportieren",
+         "所有曲线均已隐藏：请在图例中点击一个运行以显示它，然后再导出"),
+    "every run is hidden: click one in the legend to show it, then export":
+        ("alle Läufe sind ausgeblendet: einen in der Legende anklicken, um ihn zu zeigen, dann exportieren",
+         "所有运行均已隐藏：请在图例中点击一个以显示它，然后再导出"),
     "Format": ("Format", "格式"),
     "Resolution (PNG, DPI)": ("Auflösung (PNG, DPI)", "分辨率（PNG，DPI）"),
     "Export": ("Exportieren", "导出"),

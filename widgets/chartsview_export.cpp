@@ -127,11 +127,18 @@ bool ChartsView::exportCurrent(const QString& path, const QString& format, int d
     if (f == "csv") {
         if (auto* lc = qobject_cast<LineChart*>(currentChart())) return lc->exportCsv(path, error);
         if (currentChart() == sweep_) return sweep_->exportCsv(path, error);
-        // box plots: the five-number summaries of every run and layer at every step
+        // box plots: the five-number summaries of every run shown and layer at every step
         const std::string name = gain_name_->currentData().toString().toStdString();
+        std::vector<const RunData*> shown;
+        for (auto& r : runs_)
+            if (!box_hidden_.contains(runLabel(*r))) shown.push_back(r.get());
+        if (shown.empty() && !runs_.empty()) {
+            if (error) *error = tr("every run is hidden: click one in the legend to show it, then export");
+            return false;
+        }
         return write_text(path, [&](QTextStream& out) {
             out << "run_id,name,layer,step,count,min,q1,median,q3,max,mean,std\n";
-            for (auto& r : runs_)
+            for (auto* r : shown)
                 for (auto& d : r->distributions(name))
                     out << r->id() << ',' << QString::fromStdString(d.name) << ',' << d.layer << ',' << d.step << ','
                         << d.count << ',' << d.min << ',' << d.q1 << ',' << d.median << ',' << d.q3 << ',' << d.max << ','

@@ -1,17 +1,14 @@
 // NormLab widgets: Heatmap (see heatmap.h).
 #include "widgets/heatmap.h"
 
-#include "widgets/figure.h"
 
 #include "core/axis_ticks.h"
 #include "core/print_ticks.h"
 
-#include <QFile>
 #include <QFontMetrics>
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QTextStream>
 #include <QToolTip>
 
 #include <algorithm>
@@ -171,11 +168,11 @@ QStringList Heatmap::xTickLabels() const {
 void Heatmap::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().base());
-    render(p, rect(), false);
+    render(p, rect());
     // the cell the readout names, outlined (on screen only: not in an export)
     const int W = static_cast<int>(steps_.size()), H = static_cast<int>(rows_.size());
     if (hover_.first >= 0 && hover_.first < W && hover_.second >= 0 && hover_.second < H) {
-        const QRect plot = plotRect(rect(), false);
+        const QRect plot = plotRect(rect());
         const double cw = double(plot.width()) / W, ch = double(plot.height()) / H;
         const QRectF cell(plot.left() + hover_.first * cw, plot.bottom() + 1 - (hover_.second + 1) * ch, cw, ch);
         p.setPen(QPen(Qt::white, 1.5));
@@ -186,15 +183,15 @@ void Heatmap::paintEvent(QPaintEvent*) {
     }
 }
 
-QRect Heatmap::plotRect(const QRect& r, bool whole) const {
-    const int left = whole || layer_axis_ ? kLeft : kBareLeft;
-    const int right = whole || colour_bar_ ? kRight : kBareRight;
+QRect Heatmap::plotRect(const QRect& r) const {
+    const int left = layer_axis_ ? kLeft : kBareLeft;
+    const int right = colour_bar_ ? kRight : kBareRight;
     return QRect(r.left() + left, r.top() + kTop, std::max(10, r.width() - left - right), std::max(10, r.height() - kTop - kBottom));
 }
 
 std::pair<int, int> Heatmap::cellAt(const QPoint& pos) const {
     const int W = static_cast<int>(steps_.size()), H = static_cast<int>(rows_.size());
-    const QRect plot = plotRect(rect(), false);
+    const QRect plot = plotRect(rect());
     if (W == 0 || H == 0 || !plot.contains(pos)) return {-1, -1};
     const int s = std::clamp(static_cast<int>((pos.x() - plot.left()) * double(W) / plot.width()), 0, W - 1);
     const int l = std::clamp(static_cast<int>((plot.bottom() + 1 - pos.y()) * double(H) / plot.height()), 0, H - 1);
@@ -247,15 +244,14 @@ void Heatmap::leaveEvent(QEvent* e) {
     QWidget::leaveEvent(e);
 }
 
-void Heatmap::render(QPainter& p, const QRect& r, bool whole) const {
+void Heatmap::render(QPainter& p, const QRect& r) const {
     p.setRenderHint(QPainter::Antialiasing, false);
     const QColor fg = palette().text().color();
     p.setPen(fg);
     const QFont f = labelFont();
     p.setFont(f);
     const int left = kLeft, right = kRight, top = kTop;   // the margins plotRect leaves, for the labels in them
-    const bool layer_axis = whole || layer_axis_, colour_bar = whole || colour_bar_;
-    const QRect plot = plotRect(r, whole);
+    const QRect plot = plotRect(r);
     QFont tf = f;
     tf.setBold(true);
     tf.setPointSizeF(10.5);
@@ -263,7 +259,7 @@ void Heatmap::render(QPainter& p, const QRect& r, bool whole) const {
     // elided where the heatmap is narrow (side by side in a laptop's window); the tooltip has it whole. Where
     // the colour bar has a common factor (×10⁻⁵) above it, the title ends before it.
     const PrintTicks ticks = colourBarTicks();
-    const int title_right = !image_.isNull() && colour_bar && !ticks.factor.empty() ? plot.right() + 10 : r.right() - 4;
+    const int title_right = !image_.isNull() && colour_bar_ && !ticks.factor.empty() ? plot.right() + 10 : r.right() - 4;
     const QRect title_box(r.left() + 4, r.top() + 2, title_right - r.left() - 4, top - 4);
     const QString& title = short_title_.isEmpty() || p.fontMetrics().horizontalAdvance(title_) <= title_box.width() ? title_ : short_title_;
     p.drawText(title_box, Qt::AlignCenter, p.fontMetrics().elidedText(title, Qt::ElideRight, title_box.width()));
@@ -285,7 +281,7 @@ void Heatmap::render(QPainter& p, const QRect& r, bool whole) const {
     // y: layers
     // a label every `ystep` layers (about 8 labels), fewer where the plot is too low for them (14 px each)
     const int H = static_cast<int>(rows_.size());
-    if (layer_axis) {
+    if (layer_axis_) {
         const int room = std::max(1, plot.height() / 14);
         const int ystep = std::max({1, H / 8, (H + room - 1) / room});
         for (int l = 0; l < H; l += ystep) {
@@ -305,7 +301,7 @@ void Heatmap::render(QPainter& p, const QRect& r, bool whole) const {
         p.drawText(QRectF(x - 40, plot.bottom() + 5, 80, 14), Qt::AlignCenter, label);
     }
     p.drawText(QRectF(plot.left(), plot.bottom() + 20, plot.width(), 16), Qt::AlignCenter, tr("step"));
-    if (!colour_bar) return;
+    if (!colour_bar_) return;
     // color bar
     const QRect bar(plot.right() + 14, plot.top(), 14, plot.height());
     for (int y = 0; y < bar.height(); ++y) {
@@ -338,27 +334,6 @@ QStringList Heatmap::colourBarLabels() const {
     QStringList out;
     for (auto& l : colourBarTicks().labels) out << QString::fromStdString(l);
     return out;
-}
-
-bool Heatmap::exportFigure(const QString& path, const QString& format, int dpi, QString* error) {
-    // as drawn, with the layer axis and colour bar a heatmap beside others leaves to its neighbours
-    const QSize size = this->size().isEmpty() ? sizeHint()
-                                              : this->size() + QSize(frameWidth(true, true) - frameWidth(layer_axis_, colour_bar_), 0);
-    return write_figure(path, format, dpi, size, title_,
-                        [&](QPainter& p, const QRectF& target) {
-                            p.scale(target.width() / size.width(), target.height() / size.height());
-                            render(p, QRect(QPoint(0, 0), size), true);
-                        },
-                        error);
-}
-
-bool Heatmap::exportCsv(const QString& path, QString* error) const {
-    return write_text(path, [this](QTextStream& out) {
-        out << "layer,step,value\n";
-        for (size_t l = 0; l < rows_.size(); ++l)
-            for (size_t s = 0; s < steps_.size() && s < rows_[l].size(); ++s)
-                out << l << ',' << steps_[s] << ',' << QString::number(rows_[l][s], 'g', 10) << '\n';
-    }, error);
 }
 
 }  // namespace normlab

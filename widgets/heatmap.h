@@ -42,20 +42,17 @@ public:
     void setRange(double lo, double hi);
     double dataMin() const { return data_lo_; }   // this heatmap's own data (positive only on a log scale)
     double dataMax() const { return data_hi_; }
-    // "png" at dpi, "svg" or "pdf" of the widget as drawn.
-    bool exportFigure(const QString& path, const QString& format, int dpi, QString* error);
-    bool exportCsv(const QString& path, QString* error) const;
     QSize sizeHint() const override { return {640, 320}; }
     // Side by side on one colour scale (HeatmapGrid), a heatmap may leave out its layer axis (the
-    // row's first has it) and its colour bar (the row's last has it), so that the cells get the room;
-    // an export always draws both.
+    // row's first has it) and its colour bar (the row's last has it), so that the cells get the room.
+    // A figure (plot_figure.h) draws each heatmap whole from its HeatSpec.
     void setFrame(bool layer_axis, bool colour_bar);
     bool hasLayerAxis() const { return layer_axis_; }
     bool hasColourBar() const { return colour_bar_; }
     // The width the labels and the colour bar take beside the cells, framed so; the cells want at least kMinCells.
     static int frameWidth(bool layer_axis, bool colour_bar);
     static constexpr int kMinCells = 80;
-    QRect cellArea() const { return plotRect(rect(), false); }   // the cells as drawn on screen
+    QRect cellArea() const { return plotRect(rect()); }   // the cells as drawn on screen
     QFont labelFont() const;   // the axes' and colour bar's labels
     // The step axis's labels, at 1-2-5 steps (as drawn), and where their text stands on screen.
     QStringList xTickLabels() const;
@@ -74,9 +71,8 @@ protected:
     void leaveEvent(QEvent* e) override;
 
 private:
-    // `whole`: with the layer axis and the colour bar whatever the frame (an export)
-    void render(QPainter& p, const QRect& r, bool whole) const;
-    QRect plotRect(const QRect& r, bool whole) const;
+    void render(QPainter& p, const QRect& r) const;   // as framed (setFrame)
+    QRect plotRect(const QRect& r) const;
     QString tipAt(int step_index, int layer) const;   // the tooltip: the title, and the cell's text on a cell
     std::pair<int, int> hover_ = {-1, -1};   // the cell outlined on screen
     PrintTicks colourBarTicks() const;

@@ -373,11 +373,17 @@ bool LineChart::exportFigure(const QString& path, const QString& format, int dpi
 }
 
 bool LineChart::exportCsv(const QString& path, QString* error) const {
+    if (!curves_.empty() && curvesHidden() == curves_.size()) {
+        if (error) *error = tr("every curve is hidden: click a run in the legend to show it, then export");
+        return false;
+    }
     return write_text(path, [this](QTextStream& out) {
         out.setRealNumberPrecision(10);
         out << "curve," << (x_title_.isEmpty() ? QString("x") : x_title_) << ','
             << (y_title_.isEmpty() ? QString("y") : y_title_) << '\n';
-        for (auto& c : curves_) {
+        for (size_t k = 0; k < curves_.size(); ++k) {
+            if (!curveShown(k)) continue;   // as the plot and a figure: what the legend hid stays out
+            const Curve& c = curves_[k];
             QString label = c.label;
             label.replace('"', "\"\"");
             for (size_t i = 0; i < c.x.size(); ++i)

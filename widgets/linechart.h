@@ -102,7 +102,8 @@ public:
     // Writes the chart as it looks, with title, axis titles and legend.
     // format: "png" (at `dpi`), "svg" or "pdf". Returns false with `error` set.
     bool exportFigure(const QString& path, const QString& format, int dpi, QString* error) const;
-    // Every point of every curve (never the reduced view), long format.
+    // Every point of every curve shown (never the reduced view; not what the legend hid), long format;
+    // false with `error` when the legend hid them all.
     bool exportCsv(const QString& path, QString* error) const;
 
     // The axes' tick labels as drawn: 1-2-5 steps on linear axes, and on a log

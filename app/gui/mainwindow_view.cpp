@@ -67,7 +67,7 @@ void MainWindow::exportDialog(bool whole_panel) {
     format->addItem("PNG", "png");
     format->addItem("SVG", "svg");
     format->addItem("PDF", "pdf");
-    format->addItem(tr("CSV (the plotted data, every point)"), "csv");
+    format->addItem(tr("CSV (the curves shown, every point)"), "csv");
     auto* dpi = new QSpinBox(&dlg);
     dpi->setRange(72, 1200);
     dpi->setValue(QSettings().value("exportDpi", 300).toInt());
