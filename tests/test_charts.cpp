@@ -187,9 +187,40 @@ private Q_SLOTS:
                 QVERIFY2(bare.pixel(x, y) == titled.pixel(x, y), qPrintable(QString("the title reaches %1,%2").arg(x).arg(y)));
     }
 
+    // Eight runs' heatmaps side by side: a run's name that does not fit is drawn smaller (9 pt, then not bold), then elided in
+    // its middle, so that two seeds of one scheme keep the ends that tell them apart (the right end was cut:
+    // "Pre-LN se…" twice). Wide enough, the whole title again.
+    void narrowHeatmapTitlesTellSeedsApart() {
+        const QString what = QString::fromUtf8(": mean |∂L/∂W| (L1) — fc2");
+        for (const char* scheme : {"Pre-LN", "NormFormer", "DeepNorm-with-a-long-name"})
+            for (int width : {110, 130, 160}) {
+                QStringList shown;
+                for (int seed : {1, 2}) {
+                    const QString name = QString("%1 seed=%2").arg(scheme).arg(seed);
+                    Heatmap h;
+                    h.setFrame(false, false);
+                    h.setTitle(name + what, name);
+                    h.setData({0, 10, 20}, {{1, 2, 3}});
+                    h.resize(width, 140);
+                    const QString t = h.titleShown();
+                    QVERIFY2(t.endsWith(QString("=%1").arg(seed)), qPrintable(QString("%1 px: %2").arg(width).arg(t)));
+                    QFont f = h.labelFont();
+                    f.setPointSizeF(9);
+                    QVERIFY2(QFontMetrics(f).horizontalAdvance(t) <= width - 8, qPrintable(QString("%1 px: %2 does not fit").arg(width).arg(t)));
+                    shown << t;
+                }
+                QVERIFY2(shown[0] != shown[1], qPrintable(shown.join(" | ")));
+            }
+        Heatmap wide;
+        wide.setTitle("Pre-LN seed=1" + what, "Pre-LN seed=1");
+        wide.resize(640, 200);
+        QCOMPARE(wide.titleShown(), "Pre-LN seed=1" + what);
+    }
+
     void gradientLegendFitsWithSeveralRuns() {
-        // two runs × 4 layers: 8 curves, the legend lists each run once with the layers it spans, its
-        // marker the run's ramp from its first layer's colour to its last's (as a figure's legend)
+        // two runs × 4 layers: 8 curves, the legend lists each run once, its marker the run's ramp from its
+        // first layer's colour to its last's (as a figure's legend), and the layers they span once, in a grey
+        // key that hides nothing
         const QString path = dir_.filePath("legend.sqlite");
         std::vector<int64_t> ids;
         {
@@ -217,7 +248,13 @@ private Q_SLOTS:
         for (const ChartLegend::Entry& m : chart->legend()->entries())
             if (m.listed) {
                 shown << m.text;
-                const QString run = m.text.section(QString::fromUtf8(" · "), 0, 0);
+                if (!m.clickable) {   // the key: grey, dark to light as the runs' ramps
+                    QVERIFY2(m.marker == ChartLegend::Marker::Ramp && m.ramp.size() == 4, qPrintable(m.text));
+                    for (const QColor& c : m.ramp) QVERIFY(c.red() == c.green() && c.green() == c.blue());
+                    QVERIFY(m.ramp.front().lightness() != m.ramp.back().lightness());
+                    continue;
+                }
+                const QString run = m.text;
                 std::vector<QColor> ends;   // the run's layer 0 and layer 3 colours
                 for (const Curve& c : chart->curves())
                     if (c.run == run && (c.layer == 0 || c.layer == 3)) ends.push_back(c.color);
@@ -226,8 +263,12 @@ private Q_SLOTS:
                 QCOMPARE(m.ramp.back(), ends[1]);
                 QVERIFY(ends[0] != ends[1]);
             }
-        QCOMPARE(shown, (QStringList{QString::fromUtf8("Post-LN · layers 0–3"), QString::fromUtf8("NormFormer · layers 0–3")}));
-        QCOMPARE(chart->legendAlignment(), Qt::AlignBottom);   // two entries: a row below the plot
+        QCOMPARE(shown, (QStringList{"Post-LN", "NormFormer", QString::fromUtf8("layers 0–3")}));
+        QCOMPARE(chart->legendAlignment(), Qt::AlignBottom);   // three entries: a row below the plot
+        const int key = static_cast<int>(chart->legend()->entries().size()) - 1;
+        QVERIFY(key >= 0 && !chart->legend()->entries()[static_cast<size_t>(key)].clickable);
+        chart->toggleLegendEntry(key);   // a click on the key hides nothing
+        QCOMPARE(chart->curvesHidden(), size_t(0));
     }
 
     // The legend names the runs shown now: another selection of as many runs (as many curves) renames it,
@@ -259,14 +300,14 @@ private Q_SLOTS:
         auto shown = [&](LineChart* chart) {   // the legend as laid out (QTRY_: once its layout has run)
             return chart->legendShown();
         };
-        const QString dot = QString::fromUtf8(" · layers 0–3");
-        QTRY_COMPARE(shown(view.layerChart()), (QStringList{"post_ln" + dot, "pre_ln" + dot}));
+        const QString key = QString::fromUtf8("layers 0–3");
+        QTRY_COMPARE(shown(view.layerChart()), (QStringList{"post_ln", "pre_ln", key}));
         view.setRuns({3, 4}, s);
-        QTRY_COMPARE(shown(view.layerChart()), (QStringList{"normformer" + dot, "deepnorm" + dot}));
+        QTRY_COMPARE(shown(view.layerChart()), (QStringList{"normformer", "deepnorm", key}));
         view.setRuns({1, 2, 3, 4}, s);
-        QTRY_COMPARE(shown(view.layerChart()).size(), 4);
-        QCOMPARE(view.layerChart()->legendAlignment(), Qt::AlignBottom);   // four wrap onto two rows below, all in view
-        QCOMPARE(view.layerChart()->legend()->rowsAt(view.layerChart()->legend()->width()), 2);
+        QTRY_COMPARE(shown(view.layerChart()).size(), 5);
+        QCOMPARE(view.layerChart()->legendAlignment(), Qt::AlignBottom);   // four runs and the key: one row below, all of it
+        QCOMPARE(view.layerChart()->legend()->rowsAt(view.layerChart()->legend()->width()), 1);   // two with the layers in each
         // the loss: each run once and train and validation once each (not "post_ln train", "post_ln val", ...)
         QVERIFY2(view.showView("loss", "", "", "", &err), qPrintable(err));
         QTRY_COMPARE(shown(view.lossChart()), (QStringList{"post_ln", "pre_ln", "normformer", "deepnorm", "train", "validation"}));

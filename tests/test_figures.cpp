@@ -229,11 +229,14 @@ private Q_SLOTS:
         QCOMPARE(entries.size(), size_t(1));
         QCOMPARE(entries[0].text, QString("layers 0–7"));
         QCOMPARE(entries[0].ramp.size(), size_t(8));
-        // two runs: a ramp each, named, and no "L1" that could be read as the L1 norm
+        // two runs: a ramp each, named, the layers once in a grey key, and no "L1" that could be read as the L1 norm
         QVERIFY(view.showView("gradients", "fc2", "l1", "", &err));
         entries = legend_entries(plot_spec(*view.gradChart()));
-        QCOMPARE(entries.size(), size_t(2));
-        QCOMPARE(entries[1].text, QString("Post-LN seed=2 · layers 0–7"));
+        QCOMPARE(entries.size(), size_t(3));
+        QCOMPARE(entries[1].text, QString("Post-LN seed=2"));
+        QVERIFY(!entries[1].key && entries[2].key);
+        QCOMPARE(entries[2].text, QString("layers 0–7"));
+        QCOMPARE(entries[2].ramp.size(), size_t(8));
         for (auto& c : view.gradChart()->curves()) QVERIFY2(!c.label.contains(QRegularExpression("\\bL\\d")), qPrintable(c.label));
     }
 

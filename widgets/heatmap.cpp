@@ -57,6 +57,39 @@ void Heatmap::setTitle(const QString& t, const QString& short_title) {
     update();
 }
 
+// Where the colour bar has a common factor (×10⁻⁵) above it, the title ends before it.
+QRect Heatmap::titleBox(const QRect& r) const {
+    const int right = !image_.isNull() && colour_bar_ && !colourBarTicks().factor.empty() ? plotRect(r).right() + 10 : r.right() - 4;
+    return QRect(r.left() + 4, r.top() + 2, right - r.left() - 4, kTop - 4);
+}
+
+// The whole title where it fits, else the short one (the run's name); narrower still (small multiples in a
+// laptop's window), smaller fonts, and then the name elided in its middle, so that its end — "seed=2"
+// — still tells runs of one scheme apart. The tooltip has the whole title.
+QString Heatmap::titleFor(int width, QFont* font) const {
+    QFont big = labelFont();
+    big.setBold(true);
+    big.setPointSizeF(10.5);
+    QFont bold = big, small = big;
+    bold.setPointSizeF(9);
+    small.setPointSizeF(9);
+    small.setBold(false);
+    const QString& name = short_title_.isEmpty() ? title_ : short_title_;
+    for (const QFont& f : {big, bold, small})
+        for (const QString* t : {&title_, &name}) {
+            if (QFontMetrics(f).horizontalAdvance(*t) > width) continue;
+            *font = f;
+            return *t;
+        }
+    *font = small;
+    return QFontMetrics(small).elidedText(name, Qt::ElideMiddle, width);
+}
+
+QString Heatmap::titleShown() const {
+    QFont f;
+    return titleFor(titleBox(rect()).width(), &f);
+}
+
 void Heatmap::setLogScale(bool on) {
     log_ = on;
     rebuildImage();
@@ -250,19 +283,14 @@ void Heatmap::render(QPainter& p, const QRect& r) const {
     p.setPen(fg);
     const QFont f = labelFont();
     p.setFont(f);
-    const int left = kLeft, right = kRight, top = kTop;   // the margins plotRect leaves, for the labels in them
+    const int left = kLeft, right = kRight;   // the margins plotRect leaves, for the labels in them
     const QRect plot = plotRect(r);
-    QFont tf = f;
-    tf.setBold(true);
-    tf.setPointSizeF(10.5);
-    p.setFont(tf);
-    // elided where the heatmap is narrow (side by side in a laptop's window); the tooltip has it whole. Where
-    // the colour bar has a common factor (×10⁻⁵) above it, the title ends before it.
     const PrintTicks ticks = colourBarTicks();
-    const int title_right = !image_.isNull() && colour_bar_ && !ticks.factor.empty() ? plot.right() + 10 : r.right() - 4;
-    const QRect title_box(r.left() + 4, r.top() + 2, title_right - r.left() - 4, top - 4);
-    const QString& title = short_title_.isEmpty() || p.fontMetrics().horizontalAdvance(title_) <= title_box.width() ? title_ : short_title_;
-    p.drawText(title_box, Qt::AlignCenter, p.fontMetrics().elidedText(title, Qt::ElideRight, title_box.width()));
+    const QRect title_box = titleBox(r);
+    QFont tf;
+    const QString title = titleFor(title_box.width(), &tf);
+    p.setFont(tf);
+    p.drawText(title_box, Qt::AlignCenter, title);
     p.setFont(f);
     if (image_.isNull()) {
         p.drawText(plot, Qt::AlignCenter, tr("no data yet"));

@@ -30,6 +30,7 @@ public:
     // the tooltip has `t` whole.
     void setTitle(const QString& t, const QString& short_title = {});
     const QString& title() const { return title_; }
+    QString titleShown() const;   // as drawn at this width: the title, the short one, or that elided in its middle
     const std::vector<double>& steps() const { return steps_; }
     const std::vector<std::vector<double>>& rows() const { return rows_; }
     void setLogScale(bool on);
@@ -73,6 +74,8 @@ protected:
 private:
     void render(QPainter& p, const QRect& r) const;   // as framed (setFrame)
     QRect plotRect(const QRect& r) const;
+    QRect titleBox(const QRect& r) const;
+    QString titleFor(int width, QFont* font) const;   // what titleShown says, and its font
     QString tipAt(int step_index, int layer) const;   // the tooltip: the title, and the cell's text on a cell
     std::pair<int, int> hover_ = {-1, -1};   // the cell outlined on screen
     PrintTicks colourBarTicks() const;

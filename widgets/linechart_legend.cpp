@@ -19,8 +19,9 @@
 
 namespace normlab {
 
-// Several runs' per-layer lines: each run once, "NormFormer · layers 0–3", its marker the run's ramp
-// from its first layer's colour to its last's; runs each drawn as several kinds of line (train
+// Several runs' per-layer lines: each run once, its marker the run's ramp from its first layer's colour to
+// its last's, and the layers it spans ("NormFormer · layers 0–3", or once in a grey key where they all span
+// the same); runs each drawn as several kinds of line (train
 // solid, validation dashed): each run once in its colour and each kind once with its dash, as a
 // figure's legend has them (legend_entries). Otherwise each curve by its name. Then the reference
 // lines, dashed as drawn, and the non-finite marker (listed while such a value is shown).
@@ -51,6 +52,12 @@ void LineChart::makeLegendEntries() {
             en.color = e.color;
             en.style = e.style;
             if (layered) en.marker = ChartLegend::Marker::Ramp, en.ramp = e.ramp;
+            if (e.key) {   // the layers every run's ramp goes through: it hides nothing
+                en.clickable = false;
+                en.group = 3;
+                add(en, {}, {}, -1);
+                continue;
+            }
             en.group = e.part.isEmpty() ? 0 : 1;
             std::vector<size_t> named;
             for (size_t i = 0; i < curves_.size(); ++i)

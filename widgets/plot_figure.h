@@ -74,6 +74,7 @@ struct LegendEntry {
     // What it names: a run's lines (`run`), a kind of line of every run (`part`), or a reference line.
     QString run = {}, part = {};
     int hline = -1;
+    bool key = false;   // names no line: what the runs' colour ramps go through (their layers), in grey
 };
 // What a line chart's legend lists: each run (or group) once in its colour;
 // when runs draw several kinds of line (train solid, validation dashed), one

@@ -6,6 +6,7 @@
 #include <QLinearGradient>
 
 #include <algorithm>
+#include <climits>
 #include <map>
 
 namespace normlab {
@@ -20,7 +21,21 @@ std::vector<LegendEntry> legend_entries(const std::vector<Curve>& curves, const 
         if (std::find(runs.begin(), runs.end(), run_of(c)) == runs.end()) runs.push_back(run_of(c));
     const bool layered = std::any_of(curves.begin(), curves.end(), [](const Curve& c) { return c.layer >= 0; });
     if (layered) {
-        // Per-layer lines: a colour ramp per run, and the layers it spans.
+        // Per-layer lines: a colour ramp per run, and the layers it spans. Where several runs span the same
+        // layers, each entry is the run's name alone and one grey key says which layers the ramps go through
+        // ("Post-LN seed=1 · layers 0–3" eight times was cut at a laptop's width and a column's).
+        auto layers_text = [](int first, int last) {
+            return first == last ? QCoreApplication::translate("normlab::Figure", "layer %1").arg(first)
+                                 : QCoreApplication::translate("normlab::Figure", "layers %1–%2").arg(first).arg(last);
+        };
+        std::vector<std::pair<int, int>> spans;
+        for (const QString& run : runs) {
+            int first = INT_MAX, last = INT_MIN;
+            for (auto& c : curves)
+                if (run_of(c) == run) first = std::min(first, c.layer), last = std::max(last, c.layer);
+            spans.emplace_back(first, last);
+        }
+        const bool one_span = runs.size() > 1 && std::all_of(spans.begin(), spans.end(), [&](auto& s) { return s == spans.front(); });
         for (const QString& run : runs) {
             std::map<int, const Curve*> by_layer;
             bool band = false;
@@ -30,11 +45,21 @@ std::vector<LegendEntry> legend_entries(const std::vector<Curve>& curves, const 
             for (auto& [layer, c] : by_layer) e.ramp.push_back(c->color);
             e.color = by_layer.begin()->second->color;
             e.band = band;
-            const int first = by_layer.begin()->first, last = by_layer.rbegin()->first;
-            const QString layers = first == last ? QCoreApplication::translate("normlab::Figure", "layer %1").arg(first) : QCoreApplication::translate("normlab::Figure", "layers %1–%2").arg(first).arg(last);
-            e.text = runs.size() > 1 ? QString("%1 · %2").arg(run, layers) : layers;
+            const QString layers = layers_text(by_layer.begin()->first, by_layer.rbegin()->first);
+            e.text = one_span ? run : runs.size() > 1 ? QString("%1 · %2").arg(run, layers) : layers;
             e.run = run;
             out.push_back(e);
+        }
+        if (one_span && spans.front().first < spans.front().second) {
+            LegendEntry key;   // the first run's ramp in grey: dark to light as every run's goes
+            key.text = layers_text(spans.front().first, spans.front().second);
+            for (const QColor& c : out.front().ramp) {
+                const int g = qGray(c.rgb());
+                key.ramp.push_back(QColor(g, g, g));
+            }
+            key.color = key.ramp.front();
+            key.key = true;
+            out.push_back(key);
         }
     } else {
         // Each run once in its colour; the kinds of line (train, validation) once each, in grey with their dash.
