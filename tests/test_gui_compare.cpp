@@ -14,6 +14,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -144,6 +145,39 @@ private Q_SLOTS:
         w.store().set_run_color(b, "#112233");
         w.showRuns({a, b});
         QCOMPARE(color_of(b), QColor("#112233"));
+    }
+
+    // Eight runs in a laptop's Settings that differ: the runs' headers wrap at their spaces, so that four
+    // columns are in view beside the keys (two were, "#1 Post-LN seed=1" a line each); two runs in a wide
+    // window keep theirs on one line, and a wrapped header's tooltip is the whole of it.
+    void eightRunsShareTheSettingsPanel() {
+        const QString path = dir_.filePath("eight.sqlite");
+        const std::vector<qint64> ids = test::fill(path, 8, "Post-LN");
+        MainWindow w(path);
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.showRuns(ids);
+        QTest::qWait(50);
+        auto* diff = w.findChild<QTableWidget*>("differences");
+        QVERIFY(diff && diff->isVisible() && diff->width() < 400);
+        QCOMPARE(diff->columnCount(), 8);
+        const QFontMetrics hm(diff->horizontalHeader()->font());
+        int in_view = 0;
+        for (int c = 0; c < 8; ++c) {
+            const QString text = diff->horizontalHeaderItem(c)->text();
+            QVERIFY2(text.contains('\n'), qPrintable(text));
+            QCOMPARE(diff->horizontalHeaderItem(c)->toolTip(), QString(text).replace('\n', ' '));
+            QVERIFY2(diff->columnWidth(c) <= hm.horizontalAdvance("Post-LN") + 24, qPrintable(QString("%1: %2 px").arg(text).arg(diff->columnWidth(c))));
+            if (diff->columnViewportPosition(c) + diff->columnWidth(c) <= diff->viewport()->width()) ++in_view;
+        }
+        QVERIFY2(in_view >= 4, qPrintable(QString("%1 runs in view of %2 px").arg(in_view).arg(diff->viewport()->width())));
+        w.resize(1920, 1080);   // a panel with room: one line each
+        w.resizeDocks({w.findChild<QDockWidget*>("diffDock")}, {600}, Qt::Horizontal);
+        QTest::qWait(50);
+        w.showRuns({ids[0], ids[1]});
+        QTest::qWait(50);
+        QCOMPARE(diff->horizontalHeaderItem(0)->text(), QString("#%1 Post-LN seed=1").arg(ids[0]));
     }
 
     void exportsWriteValidFiles() {

@@ -148,6 +148,7 @@ private:
                                                 {QT_TR_NOOP("Delete"), "delete"}};
     void onSelectionChanged();
     void updateDifferences(const std::vector<std::pair<Store*, int64_t>>& runs);
+    void fitDifferenceHeaders(const QStringList& headers);   // wrapped where the runs do not fit beside the keys
     void onProgress(const ProgressInfo& p);
     void onRunEnded(qint64 run, const QString& status, const QString& message);
     void exportDialog(bool whole_panel);

@@ -208,6 +208,7 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
     }
     diff_->setVerticalHeaderLabels(rows);
     diff_->resizeColumnsToContents();
+    fitDifferenceHeaders(headers);
     // Keys that fit beside the values: without "model.", shortened keeping their last part (to 160 px, less
     // where the panel is narrow, as on a laptop: 90 at least), the full key as tooltip.
     const QFontMetrics fm(diff_->verticalHeader()->font());
@@ -227,6 +228,33 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
         }
         diff_->setVerticalHeaderItem(k, h);
     }
+}
+
+// Where the runs' columns do not fit beside the keys (eight runs in a laptop's panel showed two), each
+// run's header wraps at its spaces ("#9 Post-LN" over "seed=1"), its column no wider than its widest value
+// or word needs.
+void MainWindow::fitDifferenceHeaders(const QStringList& headers) {
+    const QFontMetrics hm(diff_->horizontalHeader()->font()), vm(diff_->font());
+    int values = 0;
+    for (int c = 0; c < diff_->columnCount(); ++c) values += diff_->columnWidth(c);
+    if (values + 90 + 2 * diff_->frameWidth() <= diff_->width()) return;
+    QStringList wrapped;
+    for (int c = 0; c < headers.size(); ++c) {
+        const QStringList words = headers[c].split(' ', Qt::SkipEmptyParts);
+        int width = 0;
+        for (int r = 0; r < diff_->rowCount(); ++r)
+            if (auto* item = diff_->item(r, c)) width = std::max(width, vm.horizontalAdvance(item->text()));
+        for (const QString& word : words) width = std::max(width, hm.horizontalAdvance(word));
+        QStringList lines;
+        for (const QString& word : words) {
+            if (!lines.isEmpty() && hm.horizontalAdvance(lines.back() + ' ' + word) <= width) lines.back() += ' ' + word;
+            else lines << word;
+        }
+        wrapped << lines.join('\n');
+    }
+    diff_->setHorizontalHeaderLabels(wrapped);
+    for (int c = 0; c < headers.size(); ++c) diff_->horizontalHeaderItem(c)->setToolTip(headers[c]);
+    diff_->resizeColumnsToContents();
 }
 
 QTreeWidgetItem* MainWindow::queueItem(qint64 run, bool create) {
