@@ -5,6 +5,7 @@
 #include "core/store/store.h"
 #include "widgets/chartsview.h"
 #include "widgets/elided_label.h"
+#include "widgets/plot_figure.h"
 #include "widgets/sweep.h"
 #include "tests/figure_util.h"
 
@@ -328,6 +329,23 @@ private Q_SLOTS:
         QVERIFY(std::abs(s.lines[2].metric - (2.8 + 2.5) / 2) < 1e-9);
         view.setGrouping(0);
         QCOMPARE(view.sweepSpec().lines.size(), size_t(4));
+    }
+
+    // At a column's width the outcome's end labels (the best and the worst) stand apart from its ticks: a tick
+    // less than a line and a half from an end is left out ("3.35" sat on "3.30"), the others stay.
+    void outcomeEndsStandApartFromItsTicks() {
+        const SweepSpec spec = sweep_spec({{"a", config(1e-3, "pre", 1), 2.7209}, {"b", config(2e-3, "post", 1), 3.0},
+                                           {"c", config(3e-3, "pre", 2), 3.3462}}, "final validation loss");
+        const QString pdf = dir_.filePath("ends.pdf");
+        QString err;
+        const double h = sweep_height_mm(spec, 89, 8, default_aspect(89));
+        QVERIFY2(write_print(pdf, "pdf", 89, h, 8, 300, "sweep",
+                             [&](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_sweep(p, r, spec, u); }, &err),
+                 qPrintable(err));
+        const QString text = pdf_text(pdf);
+        for (const char* want : {"2.72", "3.35", "2.80", "3.00", "3.20"})
+            QVERIFY2(text.contains(want), qPrintable(QString("%1 not in %2").arg(want, text)));
+        QVERIFY2(!text.contains("3.30"), qPrintable("3.30 beside 3.35: " + text));
     }
 
     // normlab figure --view sweep: the axes' names and the runs' values in the PDF; runs that do not

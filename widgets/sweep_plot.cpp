@@ -351,7 +351,8 @@ SweepGeometry draw_sweep(QPainter& p, const QRectF& r, const SweepSpec& s, const
         const double edge = outcome ? x + bar / 2 : x, dir = outcome ? 1 : -1;
         for (int i = 0; i < labels[k].size(); ++i) {
             const double pos = at[k][static_cast<size_t>(i)], room = (g.bottom - g.top) / fm.height();
-            if (s.axes[k].ends && i > 0 && i + 1 < labels[k].size() && (pos * room < 1 || (1 - pos) * room < 1)) continue;   // too near an end's
+            // too near an end's label: less than a line and a half apart, the two read as one ("3.35" on "3.30")
+            if (s.axes[k].ends && i > 0 && i + 1 < labels[k].size() && (pos * room < 1.5 || (1 - pos) * room < 1.5)) continue;
             const double ty = y_of(pos);
             p.setPen(plot::pen(ink, fg, 0.2));
             p.drawLine(QPointF(edge + dir * ink.mm(0.8), ty), QPointF(edge, ty));
