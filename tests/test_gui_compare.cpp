@@ -207,6 +207,16 @@ private Q_SLOTS:
             QString err;
             QVERIFY(w.charts()->exportCurrent(dir_.filePath("data.csv"), "csv", 0, false, &err));
             QVERIFY(QFileInfo(dir_.filePath("data.csv")).size() > 50);
+            if (tab == 0) {   // the panel's CSV: the loss and the learning rate, a column naming each (the rate had none)
+                QVERIFY2(w.charts()->exportCurrent(dir_.filePath("panel.csv"), "csv", 0, true, &err), qPrintable(err));
+                QFile f(dir_.filePath("panel.csv"));
+                QVERIFY(f.open(QIODevice::ReadOnly));
+                const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+                QCOMPARE(lines.value(0), QString("chart,curve,step,value"));
+                QSet<QString> charts;
+                for (int i = 1; i < lines.size(); ++i) charts.insert(lines[i].section(',', 0, 0));
+                QCOMPARE(charts, (QSet<QString>{"\"Loss\"", "\"Learning rate\""}));
+            }
         }
         QString err;
         QVERIFY(!w.charts()->exportCurrent(dir_.filePath("x.bmp"), "bmp", 300, false, &err));

@@ -94,9 +94,10 @@ public:
     // show the hidden ones again, show or fold the settings the scheme implies. The caller owns it.
     QMenu* sweepMenu(const QPoint& pos);
 
-    // Exports a chart or panel: png (dpi), svg, pdf, or csv (the chart's full
-    // data). A figure at the size it has on screen, drawn as normlab figure
-    // draws (plot_figure.h): nothing of the window in it.
+    // Exports a chart or panel: png (dpi), svg, pdf, or csv (every point of the
+    // curves shown; the Loss panel's: the loss and the learning rate, a column
+    // naming the chart). A figure at the size it has on screen, drawn as normlab
+    // figure draws (plot_figure.h): nothing of the window in it.
     bool exportCurrent(const QString& path, const QString& format, int dpi, bool whole_panel, QString* error);
     // The current chart (whole_panel: all charts of the tab, stacked) as a
     // figure `width_mm` wide, `height_mm` high (0: as it needs) with fonts at `font_pt`.

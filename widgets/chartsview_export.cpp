@@ -125,6 +125,19 @@ bool ChartsView::exportCurrent(const QString& path, const QString& format, int d
     }
     const QString f = format.toLower();
     if (f == "csv") {
+        if (whole_panel && tabs_->currentIndex() == 0) {   // the loss and the learning rate: a column names the chart
+            std::vector<const LineChart*> charts;
+            for (const LineChart* c : {loss_, lr_})
+                if (c->curves().empty() || c->curvesHidden() < c->curves().size()) charts.push_back(c);
+            if (charts.empty()) {
+                if (error) *error = LineChart::tr("every curve is hidden: click a run in the legend to show it, then export");
+                return false;
+            }
+            return write_text(path, [&](QTextStream& out) {
+                out << "chart,curve," << loss_->csvXTitle() << ",value\n";
+                for (const LineChart* c : charts) c->writeCsvRows(out, c->title().isEmpty() ? c->yTitle() : c->title());
+            }, error);
+        }
         if (auto* lc = qobject_cast<LineChart*>(currentChart())) return lc->exportCsv(path, error);
         if (currentChart() == sweep_) return sweep_->exportCsv(path, error);
         // box plots: the five-number summaries of every run shown and layer at every step

@@ -378,19 +378,25 @@ bool LineChart::exportCsv(const QString& path, QString* error) const {
         return false;
     }
     return write_text(path, [this](QTextStream& out) {
-        out.setRealNumberPrecision(10);
-        out << "curve," << (x_title_.isEmpty() ? QString("x") : x_title_) << ','
-            << (y_title_.isEmpty() ? QString("y") : y_title_) << '\n';
-        for (size_t k = 0; k < curves_.size(); ++k) {
-            if (!curveShown(k)) continue;   // as the plot and a figure: what the legend hid stays out
-            const Curve& c = curves_[k];
-            QString label = c.label;
-            label.replace('"', "\"\"");
-            for (size_t i = 0; i < c.x.size(); ++i)
-                out << '"' << label << "\"," << c.x[i] << ','
-                    << (std::isfinite(c.y[i]) ? QString::number(c.y[i], 'g', 10) : QString("nan")) << '\n';
-        }
+        out << "curve," << csvXTitle() << ',' << (y_title_.isEmpty() ? QString("y") : y_title_) << '\n';
+        writeCsvRows(out, {});
     }, error);
+}
+
+QString LineChart::csvXTitle() const { return x_title_.isEmpty() ? QString("x") : x_title_; }
+
+void LineChart::writeCsvRows(QTextStream& out, const QString& lead) const {
+    auto quoted = [](QString s) { return '"' + s.replace('"', "\"\"") + '"'; };
+    const QString first = lead.isEmpty() ? QString() : quoted(lead) + ',';
+    out.setRealNumberPrecision(10);
+    for (size_t k = 0; k < curves_.size(); ++k) {
+        if (!curveShown(k)) continue;   // as the plot and a figure: what the legend hid stays out
+        const Curve& c = curves_[k];
+        const QString label = quoted(c.label);
+        for (size_t i = 0; i < c.x.size(); ++i)
+            out << first << label << ',' << c.x[i] << ','
+                << (std::isfinite(c.y[i]) ? QString::number(c.y[i], 'g', 10) : QString("nan")) << '\n';
+    }
 }
 
 }  // namespace normlab

@@ -33,6 +33,7 @@ class QGraphicsRectItem;
 class QGraphicsSimpleTextItem;
 class QLineSeries;
 class QScatterSeries;
+class QTextStream;
 class QTimer;
 class QValueAxis;
 QT_END_NAMESPACE
@@ -105,6 +106,9 @@ public:
     // Every point of every curve shown (never the reduced view; not what the legend hid), long format;
     // false with `error` when the legend hid them all.
     bool exportCsv(const QString& path, QString* error) const;
+    // The same rows into `out`, each led by the field `lead` where it is not empty (a panel's chart).
+    void writeCsvRows(QTextStream& out, const QString& lead) const;
+    QString csvXTitle() const;   // the x column's name: the x axis's title, or "x"
 
     // The axes' tick labels as drawn: 1-2-5 steps on linear axes, and on a log
     // axis labels at any range (axis_ticks.h).
