@@ -1,0 +1,186 @@
+// The Gradients tab's heatmap (widgets/heatmap.h) on its own: step ticks at
+// 1-2-5, the readout under the mouse, titles in little room, and its cells in a
+// PDF the colours of its colour bar. Side by side in the window: test_window.cpp.
+#include "widgets/heatmap.h"
+#include "widgets/plot_figure.h"
+
+#include <QApplication>
+#include <QImage>
+#include <QMouseEvent>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QToolTip>
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+using namespace normlab;
+
+class TestHeatmap : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        QLocale::setDefault(QLocale::c());
+    }
+
+    void heatmapStepTicksAreOneTwoFive() {
+        // the 0, 35, 75, 115: probes every 5 steps up to 195
+        Heatmap h;
+        std::vector<double> steps;
+        for (int s = 0; s <= 195; s += 5) steps.push_back(s);
+        h.setData(steps, {std::vector<double>(steps.size(), 1.0), std::vector<double>(steps.size(), 2.0)});
+        QCOMPARE(h.xTickLabels(), (QStringList{"0", "50", "100", "150"}));
+        h.setData({0, 10, 20}, {{1, 2, 3}});
+        QCOMPARE(h.xTickLabels(), (QStringList{"0", "5", "10", "15", "20"}));
+    }
+
+    // Hovering a heatmap names the cell under the mouse (step, layer, value) and outlines it; off the
+    // cells it names nothing but the title, which a narrow heatmap elides.
+    void heatmapReadoutNamesTheCellUnderTheMouse() {
+        Heatmap h;
+        h.setTitle("Pre-LN: mean |∂L/∂W| (L1) — fc2");
+        // 3 layers × 4 steps (probes every 10 steps); layer 1 at step 20 missing
+        h.setData({0, 10, 20, 30}, {{1, 2, 3, 4}, {10, 20, std::nan(""), 40}, {100, 200, 300, 400}});
+        h.resize(56 + 400 + 86, 26 + 300 + 40);   // a plot of 400 × 300 px: cells of 100 × 100
+        h.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&h));
+        // the plot starts at (56, 26); layer 0 at the bottom
+        QCOMPARE(h.cellAt(QPoint(56 + 50, 26 + 250)), std::make_pair(0, 0));
+        QCOMPARE(h.cellAt(QPoint(56 + 350, 26 + 50)), std::make_pair(3, 2));
+        QCOMPARE(h.cellAt(QPoint(56 + 250, 26 + 150)), std::make_pair(2, 1));
+        QCOMPARE(h.cellAt(QPoint(56 + 399, 26 + 299)), std::make_pair(3, 0));   // the last pixel is a cell's
+        QCOMPARE(h.cellAt(QPoint(20, 100)), std::make_pair(-1, -1));            // on the layer labels
+        QCOMPARE(h.cellAt(QPoint(56 + 450, 100)), std::make_pair(-1, -1));      // on the colour bar
+        QCOMPARE(h.cellText(3, 2), QString("step 30 · layer 2: 400"));
+        QCOMPARE(h.cellText(1, 1), QString("step 10 · layer 1: 20"));
+        QCOMPARE(h.cellText(2, 1), QString("step 20 · layer 1: no value"));
+        QVERIFY(h.cellText(4, 0).isEmpty());
+        const QImage before = h.grab().toImage();
+        // the tooltip as the mouse rests on a cell
+        QMouseEvent move(QEvent::MouseMove, QPointF(56 + 150, 26 + 50), h.mapToGlobal(QPointF(56 + 150, 26 + 50)), Qt::NoButton,
+                         Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(&h, &move);
+        QHelpEvent help(QEvent::ToolTip, QPoint(56 + 150, 26 + 50), h.mapToGlobal(QPoint(56 + 150, 26 + 50)));
+        QApplication::sendEvent(&h, &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QCOMPARE(QToolTip::text(), QString("Pre-LN: mean |∂L/∂W| (L1) — fc2\nstep 10 · layer 2: 200"));
+        // the hovered cell is outlined on screen, just outside it; its inside is unchanged
+        const QImage after = h.grab().toImage();
+        QCOMPARE(after.pixelColor(56 + 150, 26 + 50), before.pixelColor(56 + 150, 26 + 50));
+        for (const QPoint edge : {QPoint(56 + 99, 26 + 50), QPoint(56 + 150, 26 + 100)})
+            QVERIFY2(after.pixelColor(edge) != before.pixelColor(edge),
+                     qPrintable(QString("%1,%2: %3").arg(edge.x()).arg(edge.y()).arg(after.pixelColor(edge).name())));
+        // the mouse gone, the outline goes
+        QEvent leave(QEvent::Leave);
+        QApplication::sendEvent(&h, &leave);
+        QCOMPARE(h.grab().toImage(), before);
+        QToolTip::hideText();
+    }
+
+    // A long title, elided in a narrow heatmap, ends before the colour bar's common factor (×10⁻⁵) drawn
+    // above the bar in the title's row: the two never print over each other (four runs side by side).
+    void heatmapTitleLeavesTheColourBarsFactorAlone() {
+        auto draw = [](const QString& title) {
+            Heatmap h;
+            h.setTitle(title);
+            h.setData({0, 10, 20}, {{1e-5, 2e-5, 3e-5}, {4e-5, 5e-5, 6e-5}});
+            h.resize(280, 160);
+            return h.grab().toImage();
+        };
+        const QImage bare = draw(""), titled = draw("normformer: mean |∂L/∂W| (L1) — fc2 of a long run name");
+        QVERIFY(bare != titled);   // the title is drawn
+        const int bar_left = 280 - 86 + 14;
+        for (int y = 0; y < 26; ++y)
+            for (int x = bar_left - 2; x < 280; ++x)
+                QVERIFY2(bare.pixel(x, y) == titled.pixel(x, y), qPrintable(QString("the title reaches %1,%2").arg(x).arg(y)));
+    }
+
+    // Eight runs' heatmaps side by side: a run's name that does not fit is drawn smaller (9 pt, then not bold), then elided in
+    // its middle, so that two seeds of one scheme keep the ends that tell them apart (the right end was cut:
+    // "Pre-LN se…" twice). Wide enough, the whole title again.
+    void narrowHeatmapTitlesTellSeedsApart() {
+        const QString what = QString::fromUtf8(": mean |∂L/∂W| (L1) — fc2");
+        for (const char* scheme : {"Pre-LN", "NormFormer", "DeepNorm-with-a-long-name"})
+            for (int width : {110, 130, 160}) {
+                QStringList shown;
+                for (int seed : {1, 2}) {
+                    const QString name = QString("%1 seed=%2").arg(scheme).arg(seed);
+                    Heatmap h;
+                    h.setFrame(false, false);
+                    h.setTitle(name + what, name);
+                    h.setData({0, 10, 20}, {{1, 2, 3}});
+                    h.resize(width, 140);
+                    const QString t = h.titleShown();
+                    QVERIFY2(t.endsWith(QString("=%1").arg(seed)), qPrintable(QString("%1 px: %2").arg(width).arg(t)));
+                    QFont f = h.labelFont();
+                    f.setPointSizeF(9);
+                    QVERIFY2(QFontMetrics(f).horizontalAdvance(t) <= width - 8, qPrintable(QString("%1 px: %2 does not fit").arg(width).arg(t)));
+                    shown << t;
+                }
+                QVERIFY2(shown[0] != shown[1], qPrintable(shown.join(" | ")));
+            }
+        Heatmap wide;
+        wide.setTitle("Pre-LN seed=1" + what, "Pre-LN seed=1");
+        wide.resize(640, 200);
+        QCOMPARE(wide.titleShown(), "Pre-LN seed=1" + what);
+    }
+
+    // The washed-out PDF heatmap: a heatmap as an export draws it (plot_figure.h), rasterized with
+    // pdftoppm; each cell's colour must be its value's colour on the bar (as in the PNG).
+    void heatmapPdfCellsMatchTheirColourBar() {
+        HeatSpec h;
+        h.title = "cells";
+        h.log = false;
+        h.rows.resize(4);
+        for (int s = 0; s < 60; ++s) {
+            h.steps.push_back(s * 10);
+            for (int l = 0; l < 4; ++l) h.rows[l].push_back(l / 3.0);
+        }
+        h.lo = 0, h.hi = 1;
+        const QString pdf = dir_.filePath("heat.pdf");
+        QString err;
+        QVERIFY2(write_print(pdf, "pdf", 170, 80, 8, 300, "heat",
+                             [&](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_heatmap(p, r, h, u); }, &err),
+                 qPrintable(err));
+        QProcess pr;
+        pr.start("pdftoppm", {"-r", "96", "-png", "-singlefile", pdf, dir_.filePath("heat")});
+        QVERIFY2(pr.waitForFinished(60000) && pr.exitCode() == 0, "pdftoppm (poppler-utils, scripts/setup.sh) failed");
+        QImage img(dir_.filePath("heat.png"));
+        QVERIFY(!img.isNull());
+        // the cells: the coloured stretch through the page's middle at 40 % of its width, down and across
+        auto cell = [&](int x, int y) { return img.pixelColor(x, y).hsvSaturation() > 80; };
+        auto stretch = [&](bool down, int at, int mid, int n) {
+            auto on = [&](int k) { return down ? cell(at, k) : cell(k, at); };
+            int lo = mid, hi = mid;
+            while (lo > 0 && on(lo - 1)) --lo;
+            while (hi + 1 < n && on(hi + 1)) ++hi;
+            return std::make_pair(lo, hi);
+        };
+        const int x0 = img.width() * 2 / 5;
+        QVERIFY2(cell(x0, img.height() / 2), qPrintable("the page's middle is " + img.pixelColor(x0, img.height() / 2).name() +
+                                                         ", washed out: no cell's colour"));
+        const auto [top, bottom] = stretch(true, x0, img.height() / 2, img.height());
+        const auto [left, right] = stretch(false, (top + bottom) / 2, x0, img.width());
+        QVERIFY2(bottom - top > img.height() / 2 && right - left > img.width() / 2,
+                 qPrintable(QString("cells %1,%2 to %3,%4 of %5 × %6").arg(left).arg(top).arg(right).arg(bottom)
+                                .arg(img.width()).arg(img.height())));
+        const QRect plot(QPoint(left, top), QPoint(right, bottom));
+        for (int l = 0; l < 4; ++l) {
+            const QColor want = viridis(l / 3.0);
+            for (double fx : {0.1, 0.5, 0.9}) {
+                const QColor got = img.pixelColor(int(plot.left() + fx * plot.width()),
+                                                  int(plot.bottom() - (l + 0.5) * plot.height() / 4.0));
+                const int d = std::max({std::abs(got.red() - want.red()), std::abs(got.green() - want.green()),
+                                        std::abs(got.blue() - want.blue())});
+                QVERIFY2(d <= 12, qPrintable(QString("layer %1 at %2: %3, the bar says %4").arg(l).arg(fx)
+                                                 .arg(got.name(), want.name())));
+            }
+        }
+    }
+};
+
+QTEST_MAIN(TestHeatmap)
+#include "test_heatmap.moc"
