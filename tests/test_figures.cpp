@@ -290,7 +290,7 @@ private Q_SLOTS:
             QStringList texts;
         };
         for (const Want& w : {Want{"loss", {"loss (nats/byte)", "learning rate", "validation", "Pre-LN seed=2"}},
-                              Want{"gradients", {"layer", "Post-LN seed=1: mean |∂L/∂W| (L1) — fc2", "Pre-LN seed=2: mean |∂L/∂W| (L1) — fc2"}},
+                              Want{"gradients", {"layer", "mean |∂L/∂W| (L1) — fc2", "Post-LN seed=1", "Pre-LN seed=2"}},
                               Want{"gains", {"gain/ffn_norm", "value", "count"}}}) {
             QVERIFY(view.showView(w.view, "", "", "", &err));
             for (int i = 0; i < 3; ++i) QApplication::processEvents();
@@ -299,6 +299,8 @@ private Q_SLOTS:
             const QString text = pdf_text(pdf);
             QVERIFY2(!text.contains("drawn") && !text.contains("…"), qPrintable(text));
             for (const QString& t : w.texts) QVERIFY2(squeeze(text).contains(squeeze(t)), qPrintable(QString("%1: %2 in %3").arg(w.view, t, text)));
+            // the heatmaps titled by their runs alone: the lines' title says what they show, once
+            if (QString(w.view) == "gradients") QVERIFY2(text.count("fc2") == 1, qPrintable(text));
             // at a print size, through the same code
             const QString svg = dir_.filePath(QString("panel-%1.svg").arg(w.view));
             QVERIFY2(view.exportFigure(svg, "svg", 300, true, 183, 0, 8, &err), qPrintable(err));
@@ -337,6 +339,28 @@ private Q_SLOTS:
         QVERIFY2(runs.size() >= 2 && runs[1] >= 3.5 * line_mm * px_per_mm,
                  qPrintable(QString("the two tallest coloured runs: %1 and %2 px; want %3")
                                 .arg(runs.empty() ? 0 : runs[0]).arg(runs.size() > 1 ? runs[1] : 0).arg(3.5 * line_mm * px_per_mm)));
+        // small multiples, as in the window: across the first row of heatmaps, two stretches of cells as wide
+        // as each other and one colour bar, the row's last (each drew its own bar, and its cells were narrower)
+        int top = -1;
+        for (int y = 0, down = 0; y < img.height() && top < 0; ++y) {
+            down = img.pixelColor(x, y).hsvSaturation() > 80 ? down + 1 : 0;
+            if (down >= 3 * line_mm * px_per_mm) top = y;
+        }
+        QVERIFY(top > 0);
+        std::vector<int> across;
+        len = 0;
+        for (int xx = 0; xx < img.width(); ++xx) {
+            const bool cell = img.pixelColor(xx, top).hsvSaturation() > 80;
+            if (cell) ++len;
+            if ((!cell || xx + 1 == img.width()) && len > 2) across.push_back(len);
+            if (!cell) len = 0;
+        }
+        QVERIFY2(across.size() == 3 && std::abs(across[0] - across[1]) <= 2 && across[2] < across[0] / 4,
+                 qPrintable(QString("coloured stretches across the row: %1").arg([&] {
+                     QStringList l;
+                     for (int a : across) l << QString::number(a);
+                     return l.join(", ");
+                 }())));
     }
 
     // The heatmaps' colour bars are labelled at 3 or more ticks, not only at their ends (item 15).

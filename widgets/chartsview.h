@@ -164,7 +164,7 @@ private:
         // what one cell needs at that width for a plot `aspect` × as high as wide
         std::function<double(double width_mm, double font_pt, double aspect)> height_mm;
     };
-    std::vector<PaneRow> figureRows(bool whole_panel) const;
+    std::vector<PaneRow> figureRows(bool whole_panel, double width_mm) const;   // heatmaps: two a row in a column, four in a page
 
     QTabWidget* tabs_;
     QComboBox* group_;                             // none, by seed ± std, by seed min–max

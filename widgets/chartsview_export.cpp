@@ -11,6 +11,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QPainter>
 #include <QTabWidget>
@@ -35,7 +36,7 @@ QWidget* ChartsView::currentPanel() const {
     return i >= 0 && i < static_cast<int>(panels_.size()) ? panels_[static_cast<size_t>(i)] : tabs_->currentWidget();
 }
 
-std::vector<ChartsView::PaneRow> ChartsView::figureRows(bool whole_panel) const {
+std::vector<ChartsView::PaneRow> ChartsView::figureRows(bool whole_panel, double width_mm) const {
     auto line = [](const LineChart* c, double share) {
         auto spec = std::make_shared<PlotSpec>(plot_spec(*c));
         return PaneRow{share, {[spec](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_plot(p, r, *spec, u); }},
@@ -61,24 +62,27 @@ std::vector<ChartsView::PaneRow> ChartsView::figureRows(bool whole_panel) const 
         case 0: return {line(loss_, 0.65), line(lr_, 0.35)};
         case 1: {
             std::vector<PaneRow> rows{line(grad_lines_, 0.5)};
-            // the heatmaps two a row under the lines, on the scale they share
-            const size_t per_row = heatmaps_.size() > 1 ? 2 : 1;
-            const size_t n_rows = (heatmaps_.size() + per_row - 1) / per_row;
-            for (size_t k = 0; k < heatmaps_.size(); k += per_row) {
-                PaneRow row{0.5 / static_cast<double>(std::max<size_t>(1, n_rows)), {}, {}};
-                std::vector<std::shared_ptr<HeatSpec>> specs;
-                for (size_t j = k; j < k + per_row && j < heatmaps_.size(); ++j) {
-                    auto spec = std::make_shared<HeatSpec>(heat_spec(*heatmaps_[j]));
-                    row.cells.push_back([spec](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_heatmap(p, r, *spec, u); });
-                    specs.push_back(spec);
+            // the heatmaps under the lines as small multiples: a row of two in a column's width, four in a
+            // page's; each titled by its run (the lines' title says the rest); on one scale one colour bar a
+            // row, and one layer axis where the runs have as many layers
+            const size_t n = heatmaps_.size();
+            const size_t per_row = std::clamp<size_t>(static_cast<size_t>(width_mm / 42), 1, std::max<size_t>(1, n));
+            const size_t n_rows = (n + per_row - 1) / per_row;
+            for (size_t k = 0; k < n; k += per_row) {
+                auto specs = std::make_shared<std::vector<HeatSpec>>();
+                for (size_t j = k; j < k + per_row && j < n; ++j) {
+                    specs->push_back(heat_spec(*heatmaps_[j]));
+                    if (!heatmaps_[j]->shortTitle().isEmpty()) specs->back().title = heatmaps_[j]->shortTitle();
                 }
-                // as high as the row's tallest needs (w: a cell's width), its plot a third as high as wide
-                row.height_mm = [specs](double w, double pt, double) {
-                    double h = 0;
-                    for (auto& s : specs) h = std::max(h, heatmap_height_mm(*s, w, pt, 0.3));
-                    return h;
-                };
-                rows.push_back(std::move(row));
+                frame_small_multiples(*specs, heat_shared_->isChecked());
+                // a short last row as wide as its heatmaps would be in a full one
+                const double part = static_cast<double>(specs->size()) / static_cast<double>(per_row);
+                rows.push_back(PaneRow{0.5 / static_cast<double>(std::max<size_t>(1, n_rows)),
+                                       {[specs, part](QPainter& p, const QRectF& r, const PrintUnits& u) {
+                                           draw_heatmap_row(p, QRectF(r.left(), r.top(), r.width() * part, r.height()), *specs, u);
+                                       }},
+                                       // its plots a third as high as wide
+                                       [specs, part](double w, double pt, double) { return heatmap_row_height_mm(*specs, w * part, pt, 0.3); }});
             }
             return rows;
         }
@@ -91,7 +95,7 @@ std::vector<ChartsView::PaneRow> ChartsView::figureRows(bool whole_panel) const 
 
 bool ChartsView::exportFigure(const QString& path, const QString& format, int dpi, bool whole_panel, double width_mm,
                               double height_mm, double font_pt, QString* error) {
-    const std::vector<PaneRow> rows = figureRows(whole_panel);
+    const std::vector<PaneRow> rows = figureRows(whole_panel, width_mm);
     if (rows.empty()) {
         if (error) *error = tr("this view has no chart to export");
         return false;

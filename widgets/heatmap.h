@@ -30,6 +30,7 @@ public:
     // the tooltip has `t` whole.
     void setTitle(const QString& t, const QString& short_title = {});
     const QString& title() const { return title_; }
+    const QString& shortTitle() const { return short_title_; }
     QString titleShown() const;   // as drawn at this width: the title, the short one, or that elided in its middle
     const std::vector<double>& steps() const { return steps_; }
     const std::vector<std::vector<double>>& rows() const { return rows_; }

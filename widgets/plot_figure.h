@@ -60,8 +60,14 @@ struct HeatSpec {
     std::vector<std::vector<double>> rows;   // rows[layer][step index]
     bool log = true;
     double lo = 0, hi = 1;                   // the colour scale
+    // Beside its cells: the layer axis and the colour bar (a row's small multiples leave them to its first
+    // and its last: frame_small_multiples).
+    bool layer_axis = true, colour_bar = true;
 };
 HeatSpec heat_spec(const Heatmap& h);
+// A row of heatmaps as small multiples: on one colour scale only the last draws the colour bar, and where
+// all have as many layers only the first the layer axis.
+void frame_small_multiples(std::vector<HeatSpec>& row, bool shared_scale);
 
 // One entry of a figure's legend: a line (with its dash), a band, a colour
 // ramp (per-layer lines: "layers 0–7"), or a marker.
@@ -97,6 +103,8 @@ struct PrintUnits {
 void draw_plot(QPainter& p, const QRectF& r, const PlotSpec& s, const PrintUnits& u);
 void draw_boxes(QPainter& p, const QRectF& r, const BoxSpec& s, const PrintUnits& u);
 void draw_heatmap(QPainter& p, const QRectF& r, const HeatSpec& s, const PrintUnits& u);
+// Side by side in `r`, their cells as wide and their plots in line, whatever each draws beside them.
+void draw_heatmap_row(QPainter& p, const QRectF& r, const std::vector<HeatSpec>& row, const PrintUnits& u);
 
 // A plot area's height / width when a figure's height is not given: 0.5 at a
 // single column (89 mm), lower as figures widen (0.36 at a double column).
@@ -106,6 +114,7 @@ double default_aspect(double width_mm);
 double plot_height_mm(const PlotSpec& s, double width_mm, double font_pt, double aspect);
 double boxes_height_mm(const BoxSpec& s, double width_mm, double font_pt, double aspect);
 double heatmap_height_mm(const HeatSpec& s, double width_mm, double font_pt, double aspect);
+double heatmap_row_height_mm(const std::vector<HeatSpec>& row, double width_mm, double font_pt, double aspect);
 
 // Writes a figure `width_mm` × `height_mm` (format pdf, svg or png at `dpi`;
 // "": by the file's suffix) that `draw` paints in page units with fonts at `font_pt`.
