@@ -238,6 +238,17 @@ private Q_SLOTS:
         QCOMPARE(entries[2].text, QString("layers 0–7"));
         QCOMPARE(entries[2].ramp.size(), size_t(8));
         for (auto& c : view.gradChart()->curves()) QVERIFY2(!c.label.contains(QRegularExpression("\\bL\\d")), qPrintable(c.label));
+        // runs of one layer each: no key (a ramp of one colour says nothing), each entry names its layer
+        std::vector<Curve> single;
+        for (const char* run : {"A", "B"}) {
+            Curve c{QString(run) + " layer 0", Qt::blue, {0, 1}, {1, 2}};
+            c.run = run, c.layer = 0;
+            single.push_back(c);
+        }
+        entries = legend_entries(single, {});
+        QCOMPARE(entries.size(), size_t(2));
+        QCOMPARE(entries[1].text, QString("B · layer 0"));
+        QVERIFY(!entries[1].key);
     }
 
     // The issue's own command: normlab figure 1 2 3 4 --view loss --out x.pdf (single column, the default).

@@ -35,7 +35,8 @@ std::vector<LegendEntry> legend_entries(const std::vector<Curve>& curves, const 
                 if (run_of(c) == run) first = std::min(first, c.layer), last = std::max(last, c.layer);
             spans.emplace_back(first, last);
         }
-        const bool one_span = runs.size() > 1 && std::all_of(spans.begin(), spans.end(), [&](auto& s) { return s == spans.front(); });
+        const bool one_span = runs.size() > 1 && spans.front().first < spans.front().second &&
+                              std::all_of(spans.begin(), spans.end(), [&](auto& s) { return s == spans.front(); });
         for (const QString& run : runs) {
             std::map<int, const Curve*> by_layer;
             bool band = false;
@@ -50,7 +51,7 @@ std::vector<LegendEntry> legend_entries(const std::vector<Curve>& curves, const 
             e.run = run;
             out.push_back(e);
         }
-        if (one_span && spans.front().first < spans.front().second) {
+        if (one_span) {
             LegendEntry key;   // the first run's ramp in grey: dark to light as every run's goes
             key.text = layers_text(spans.front().first, spans.front().second);
             for (const QColor& c : out.front().ramp) {
