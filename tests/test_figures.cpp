@@ -374,6 +374,38 @@ private Q_SLOTS:
                  }())));
     }
 
+    // Three runs, two a row: the last row's one heatmap has cells as wide as the first row's (it drew the layer
+    // axis and the colour bar in half the width, its cells narrower).
+    void aShortRowHasCellsAsWide() {
+        Store s(store_.toStdString(), Store::Mode::ReadOnly);
+        ChartsView view;
+        show(view, s, 3);
+        QString err;
+        QVERIFY(view.showView("gradients", "fc2", "l1", "", &err));
+        for (int i = 0; i < 3; ++i) QApplication::processEvents();
+        const QString png = dir_.filePath("panel-3.png");
+        QVERIFY2(view.exportFigure(png, "png", 300, true, 89, 0, 8, &err), qPrintable(err));
+        const QImage img(png);
+        QVERIFY(!img.isNull());
+        auto cell = [&](int x, int y) { return img.pixelColor(x, y).hsvSaturation() > 80; };
+        // down the left heatmaps: the middle of each tall coloured stretch (the lines above are thin)
+        const int x = static_cast<int>(0.22 * img.width()), tall = img.height() / 40;
+        std::vector<int> middles;
+        for (int y = 0, down = 0; y < img.height(); ++y) {
+            down = cell(x, y) ? down + 1 : 0;
+            if (down == tall) middles.push_back(y);
+        }
+        QCOMPARE(middles.size(), size_t(2));
+        std::vector<int> widths;   // the first stretch of cells across each row
+        for (int y : middles) {
+            int from = x, to = x;
+            while (from > 0 && cell(from - 1, y)) --from;
+            while (to + 1 < img.width() && cell(to + 1, y)) ++to;
+            widths.push_back(to - from + 1);
+        }
+        QVERIFY2(std::abs(widths[0] - widths[1]) <= 2, qPrintable(QString("cells %1 and %2 px wide").arg(widths[0]).arg(widths[1])));
+    }
+
     // The heatmaps' colour bars are labelled at 3 or more ticks, not only at their ends (item 15).
     void colourBarsHaveTicks() {
         HeatSpec h;

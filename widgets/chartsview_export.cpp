@@ -75,14 +75,11 @@ std::vector<ChartsView::PaneRow> ChartsView::figureRows(bool whole_panel, double
                     if (!heatmaps_[j]->shortTitle().isEmpty()) specs->back().title = heatmaps_[j]->shortTitle();
                 }
                 frame_small_multiples(*specs, heat_shared_->isChecked());
-                // a short last row as wide as its heatmaps would be in a full one
-                const double part = static_cast<double>(specs->size()) / static_cast<double>(per_row);
+                // a short last row with cells as wide as a full row's
                 rows.push_back(PaneRow{0.5 / static_cast<double>(std::max<size_t>(1, n_rows)),
-                                       {[specs, part](QPainter& p, const QRectF& r, const PrintUnits& u) {
-                                           draw_heatmap_row(p, QRectF(r.left(), r.top(), r.width() * part, r.height()), *specs, u);
-                                       }},
+                                       {[specs, per_row](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_heatmap_row(p, r, *specs, u, per_row); }},
                                        // its plots a third as high as wide
-                                       [specs, part](double w, double pt, double) { return heatmap_row_height_mm(*specs, w * part, pt, 0.3); }});
+                                       [specs, per_row](double w, double pt, double) { return heatmap_row_height_mm(*specs, w, pt, 0.3, per_row); }});
             }
             return rows;
         }

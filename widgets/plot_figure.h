@@ -103,8 +103,9 @@ struct PrintUnits {
 void draw_plot(QPainter& p, const QRectF& r, const PlotSpec& s, const PrintUnits& u);
 void draw_boxes(QPainter& p, const QRectF& r, const BoxSpec& s, const PrintUnits& u);
 void draw_heatmap(QPainter& p, const QRectF& r, const HeatSpec& s, const PrintUnits& u);
-// Side by side in `r`, their cells as wide and their plots in line, whatever each draws beside them.
-void draw_heatmap_row(QPainter& p, const QRectF& r, const std::vector<HeatSpec>& row, const PrintUnits& u);
+// Side by side in `r`, their cells as wide and their plots in line, whatever each draws beside them; a row
+// of fewer than `columns` (a grid's last) from the left, its cells as wide as a full row's.
+void draw_heatmap_row(QPainter& p, const QRectF& r, const std::vector<HeatSpec>& row, const PrintUnits& u, size_t columns);
 
 // A plot area's height / width when a figure's height is not given: 0.5 at a
 // single column (89 mm), lower as figures widen (0.36 at a double column).
@@ -114,7 +115,7 @@ double default_aspect(double width_mm);
 double plot_height_mm(const PlotSpec& s, double width_mm, double font_pt, double aspect);
 double boxes_height_mm(const BoxSpec& s, double width_mm, double font_pt, double aspect);
 double heatmap_height_mm(const HeatSpec& s, double width_mm, double font_pt, double aspect);
-double heatmap_row_height_mm(const std::vector<HeatSpec>& row, double width_mm, double font_pt, double aspect);
+double heatmap_row_height_mm(const std::vector<HeatSpec>& row, double width_mm, double font_pt, double aspect, size_t columns);
 
 // Writes a figure `width_mm` × `height_mm` (format pdf, svg or png at `dpi`;
 // "": by the file's suffix) that `draw` paints in page units with fonts at `font_pt`.

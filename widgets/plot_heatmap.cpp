@@ -135,12 +135,22 @@ void paint_heatmap(const Ink& ink, const HeatLayout& L, const HeatSpec& s) {
 }
 
 // A row of heatmaps in `r`: each one's frame as it needs, its cells as wide as every other's, and the plots'
-// tops and bottoms in line (a title that wraps to two lines lowers them all).
-std::vector<HeatLayout> layout_row(const Ink& ink, const QRectF& r, const std::vector<HeatSpec>& row) {
-    const size_t n = row.size();
+// tops and bottoms in line (a title that wraps to two lines lowers them all). A row shorter than `columns`
+// (the last of a grid) has its cells as wide as a full row's, whose other heatmaps would be bare.
+std::vector<HeatLayout> layout_row(const Ink& ink, const QRectF& r, const std::vector<HeatSpec>& row, size_t columns) {
+    const size_t n = row.size(), cols = std::max(n, columns);
+    if (n == 0) return {};
+    const double probe = r.width() / cols;
+    auto frame_of = [&](const HeatSpec& s) { return probe - layout_heatmap(ink, QRectF(0, r.top(), probe, r.height()), s).f.plot.width(); };
     std::vector<double> frame(n);
-    for (size_t k = 0; k < n; ++k) frame[k] = r.width() / n - layout_heatmap(ink, QRectF(0, r.top(), r.width() / n, r.height()), row[k]).f.plot.width();
-    const double cells = std::max(ink.mm(5), (r.width() - std::accumulate(frame.begin(), frame.end(), 0.0)) / n);
+    for (size_t k = 0; k < n; ++k) frame[k] = frame_of(row[k]);
+    double framed = std::accumulate(frame.begin(), frame.end(), 0.0);
+    if (cols > n) {
+        HeatSpec bare = row.back();
+        bare.layer_axis = bare.colour_bar = false;
+        framed += static_cast<double>(cols - n) * frame_of(bare);
+    }
+    const double cells = std::max(ink.mm(5), (r.width() - framed) / cols);
     std::vector<HeatLayout> out;
     double x = r.left(), top = r.top(), bottom = r.bottom();
     for (size_t k = 0; k < n; ++k) {
@@ -163,13 +173,13 @@ std::vector<HeatLayout> layout_row(const Ink& ink, const QRectF& r, const std::v
 }  // namespace
 
 double heatmap_height_mm(const HeatSpec& s, double width_mm, double font_pt, double aspect) {
-    return heatmap_row_height_mm({s}, width_mm, font_pt, aspect);
+    return heatmap_row_height_mm({s}, width_mm, font_pt, aspect, 1);
 }
 
-double heatmap_row_height_mm(const std::vector<HeatSpec>& row, double width_mm, double font_pt, double aspect) {
+double heatmap_row_height_mm(const std::vector<HeatSpec>& row, double width_mm, double font_pt, double aspect, size_t columns) {
     plot::Measure m(font_pt);
     const double H = 1000;
-    const std::vector<HeatLayout> L = layout_row(*m.ink, QRectF(0, 0, m.ink->mm(width_mm), m.ink->mm(H)), row);
+    const std::vector<HeatLayout> L = layout_row(*m.ink, QRectF(0, 0, m.ink->mm(width_mm), m.ink->mm(H)), row, columns);
     if (L.empty()) return 0;
     // the plots `aspect` × as high as wide, but at least four lines of text high (three labels on the colour bar)
     const double line_mm = font_pt * 25.4 / 72 * 1.25;
@@ -177,11 +187,11 @@ double heatmap_row_height_mm(const std::vector<HeatSpec>& row, double width_mm, 
     return std::ceil(H - m.ink->to_mm(L.front().f.plot.height()) + plot_mm);
 }
 
-void draw_heatmap(QPainter& p, const QRectF& r, const HeatSpec& s, const PrintUnits& u) { draw_heatmap_row(p, r, {s}, u); }
+void draw_heatmap(QPainter& p, const QRectF& r, const HeatSpec& s, const PrintUnits& u) { draw_heatmap_row(p, r, {s}, u, 1); }
 
-void draw_heatmap_row(QPainter& p, const QRectF& r, const std::vector<HeatSpec>& row, const PrintUnits& u) {
+void draw_heatmap_row(QPainter& p, const QRectF& r, const std::vector<HeatSpec>& row, const PrintUnits& u, size_t columns) {
     Ink ink(p, u);
-    const std::vector<HeatLayout> L = layout_row(ink, r, row);
+    const std::vector<HeatLayout> L = layout_row(ink, r, row, columns);
     for (size_t k = 0; k < row.size(); ++k) paint_heatmap(ink, L[k], row[k]);
 }
 
