@@ -8,7 +8,6 @@
 #include "core/store/store.h"
 #include "core/train/probes.h"
 #include "widgets/chartsview.h"
-#include "widgets/heatmap.h"
 #include "widgets/linechart.h"
 #include "widgets/plot_figure.h"
 #include "tests/figure_util.h"
@@ -320,112 +319,6 @@ private Q_SLOTS:
             const auto m = QRegularExpression("<svg[^>]*width=\"([0-9.]+)mm\"").match(QString::fromUtf8(f.read(2000)));
             QVERIFY2(m.hasMatch() && std::abs(m.captured(1).toDouble() - 183) < 0.5, qPrintable(m.captured(1)));
         }
-    }
-
-    // A four-run gradients panel in a single column: the heatmaps, two a row, each get a plot high enough for
-    // its colour bar's labels (four lines of text), not the sliver of 3 mm whose labels printed over each other.
-    void fourHeatmapsInAColumnHaveRoom() {
-        Store s(store_.toStdString(), Store::Mode::ReadOnly);
-        ChartsView view;
-        show(view, s, 4);
-        QString err;
-        QVERIFY(view.showView("gradients", "fc2", "l1", "", &err));
-        for (int i = 0; i < 3; ++i) QApplication::processEvents();
-        const QString png = dir_.filePath("panel-4.png");
-        QVERIFY2(view.exportFigure(png, "png", 300, true, 89, 0, 8, &err), qPrintable(err));
-        const QImage img(png);
-        QVERIFY(!img.isNull());
-        const double px_per_mm = img.width() / 89.0;
-        // down a column through the left heatmaps' cells: the runs of coloured (viridis) pixels
-        const int x = static_cast<int>(0.22 * img.width());
-        std::vector<int> runs;
-        int len = 0;
-        for (int y = 0; y < img.height(); ++y) {
-            const bool cell = img.pixelColor(x, y).hsvSaturation() > 80;
-            if (cell) ++len;
-            if ((!cell || y + 1 == img.height()) && len > 0) runs.push_back(len), len = 0;
-        }
-        std::sort(runs.rbegin(), runs.rend());
-        const double line_mm = 8 * 25.4 / 72 * 1.25;
-        QVERIFY2(runs.size() >= 2 && runs[1] >= 3.5 * line_mm * px_per_mm,
-                 qPrintable(QString("the two tallest coloured runs: %1 and %2 px; want %3")
-                                .arg(runs.empty() ? 0 : runs[0]).arg(runs.size() > 1 ? runs[1] : 0).arg(3.5 * line_mm * px_per_mm)));
-        // small multiples, as in the window: across the first row of heatmaps, two stretches of cells as wide
-        // as each other and one colour bar, the row's last (each drew its own bar, and its cells were narrower)
-        int top = -1;
-        for (int y = 0, down = 0; y < img.height() && top < 0; ++y) {
-            down = img.pixelColor(x, y).hsvSaturation() > 80 ? down + 1 : 0;
-            if (down >= 3 * line_mm * px_per_mm) top = y;
-        }
-        QVERIFY(top > 0);
-        std::vector<int> across;
-        len = 0;
-        for (int xx = 0; xx < img.width(); ++xx) {
-            const bool cell = img.pixelColor(xx, top).hsvSaturation() > 80;
-            if (cell) ++len;
-            if ((!cell || xx + 1 == img.width()) && len > 2) across.push_back(len);
-            if (!cell) len = 0;
-        }
-        QVERIFY2(across.size() == 3 && std::abs(across[0] - across[1]) <= 2 && across[2] < across[0] / 4,
-                 qPrintable(QString("coloured stretches across the row: %1").arg([&] {
-                     QStringList l;
-                     for (int a : across) l << QString::number(a);
-                     return l.join(", ");
-                 }())));
-    }
-
-    // Three runs, two a row: the last row's one heatmap has cells as wide as the first row's (it drew the layer
-    // axis and the colour bar in half the width, its cells narrower).
-    void aShortRowHasCellsAsWide() {
-        Store s(store_.toStdString(), Store::Mode::ReadOnly);
-        ChartsView view;
-        show(view, s, 3);
-        QString err;
-        QVERIFY(view.showView("gradients", "fc2", "l1", "", &err));
-        for (int i = 0; i < 3; ++i) QApplication::processEvents();
-        const QString png = dir_.filePath("panel-3.png");
-        QVERIFY2(view.exportFigure(png, "png", 300, true, 89, 0, 8, &err), qPrintable(err));
-        const QImage img(png);
-        QVERIFY(!img.isNull());
-        auto cell = [&](int x, int y) { return img.pixelColor(x, y).hsvSaturation() > 80; };
-        // down the left heatmaps: the middle of each tall coloured stretch (the lines above are thin)
-        const int x = static_cast<int>(0.22 * img.width()), tall = img.height() / 40;
-        std::vector<int> middles;
-        for (int y = 0, down = 0; y < img.height(); ++y) {
-            down = cell(x, y) ? down + 1 : 0;
-            if (down == tall) middles.push_back(y);
-        }
-        QCOMPARE(middles.size(), size_t(2));
-        std::vector<int> widths;   // the first stretch of cells across each row
-        for (int y : middles) {
-            int from = x, to = x;
-            while (from > 0 && cell(from - 1, y)) --from;
-            while (to + 1 < img.width() && cell(to + 1, y)) ++to;
-            widths.push_back(to - from + 1);
-        }
-        QVERIFY2(std::abs(widths[0] - widths[1]) <= 2, qPrintable(QString("cells %1 and %2 px wide").arg(widths[0]).arg(widths[1])));
-    }
-
-    // The heatmaps' colour bars are labelled at 3 or more ticks, not only at their ends (item 15).
-    void colourBarsHaveTicks() {
-        HeatSpec h;
-        h.title = "grad";
-        h.steps = {0, 10, 20, 30};
-        h.rows = {{1e-6, 1e-5, 1e-4, 1e-3}, {2e-6, 2e-5, 2e-4, 2e-3}};
-        h.lo = 1e-6, h.hi = 2e-3;
-        const QString pdf = dir_.filePath("heat.pdf");
-        QString err;
-        QVERIFY2(write_print(pdf, {}, 89, 40, 8, 300, "heat", [&](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_heatmap(p, r, h, u); }, &err),
-                 qPrintable(err));
-        const QString text = pdf_text(pdf);
-        for (const char* l : {"10⁻⁶", "10⁻⁵", "10⁻⁴", "10⁻³"}) QVERIFY2(text.contains(QString::fromUtf8(l)), qPrintable(QString(l) + " in " + text));
-        // and on screen (it said only "0.001" and "1e-06" at the bar's ends)
-        Heatmap w;
-        w.resize(640, 300);
-        w.setData(h.steps, h.rows);
-        QCOMPARE(w.colourBarLabels(), (QStringList{"10⁻⁶", "10⁻⁵", "10⁻⁴", "10⁻³"}));
-        w.setLogScale(false);
-        QVERIFY2(w.colourBarLabels().size() >= 3, qPrintable(w.colourBarLabels().join(" ")));
     }
 
     // normlab figure, as the issue asks: a log axis spanning 1.5×, 10× and

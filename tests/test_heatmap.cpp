@@ -1,8 +1,13 @@
 // The Gradients tab's heatmap (widgets/heatmap.h) on its own: step ticks at
 // 1-2-5, the readout under the mouse, titles in little room, and its cells in a
-// PDF the colours of its colour bar. Side by side in the window: test_window.cpp.
+// PDF the colours of its colour bar; in print, the Gradients panel's heatmaps as
+// small multiples and their colour bars' ticks. Side by side in the window:
+// test_window.cpp.
+#include "core/store/store.h"
+#include "widgets/chartsview.h"
 #include "widgets/heatmap.h"
 #include "widgets/plot_figure.h"
+#include "tests/figure_util.h"
 
 #include <QApplication>
 #include <QImage>
@@ -16,14 +21,46 @@
 
 using namespace normlab;
 
+using test::pdf_text;
+
 class TestHeatmap : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
+    QString store_;
+    std::vector<int64_t> ids_;
+
+    // The gradients panel of the first `n` runs at 89 mm, 300 DPI, as Export panel draws it (null where it
+    // could not be drawn).
+    QImage gradientsPanel(int n) {
+        Store s(store_.toStdString(), Store::Mode::ReadOnly);
+        ChartsView view;
+        view.resize(1100, 750);
+        view.setRuns(std::vector<int64_t>(ids_.begin(), ids_.begin() + n), s);
+        view.show();
+        QString err;
+        if (!view.showView("gradients", "fc2", "l1", "", &err)) return {};
+        for (int i = 0; i < 3; ++i) QApplication::processEvents();
+        const QString png = dir_.filePath(QString("panel-%1.png").arg(n));
+        return view.exportFigure(png, "png", 300, true, 89, 0, 8, &err) ? QImage(png) : QImage();
+    }
 
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         QLocale::setDefault(QLocale::c());
+        // four runs' per-layer gradients over five decades, 300 steps
+        store_ = dir_.filePath("heat.sqlite");
+        Store s(store_.toStdString());
+        for (int k = 0; k < 4; ++k) {
+            const int64_t id = s.create_run("run " + std::to_string(k + 1), "pre_ln", nlohmann::json{{"k", k}}, 1);
+            s.mark_running(id, "cpu", nlohmann::json::object());
+            RunWriter w(s, id);
+            for (int i = 0; i <= 300; i += 10)
+                for (int l = 0; l < 6; ++l) w.layer("grad_l1/fc2", l, i, 1e-8 * std::pow(10.0, l) * (1 + 0.2 * k) * (1 + std::exp(-i / 40.0)));
+            w.flush();
+            s.finish_run(id, RunStatus::Finished, 300, "", 2.4);
+            ids_.push_back(id);
+        }
     }
 
     void heatmapStepTicksAreOneTwoFive() {
@@ -179,6 +216,96 @@ private Q_SLOTS:
                                                  .arg(got.name(), want.name())));
             }
         }
+    }
+
+    // A four-run gradients panel in a single column: the heatmaps, two a row, each get a plot high enough for
+    // its colour bar's labels (four lines of text), not the sliver of 3 mm whose labels printed over each other.
+    void fourHeatmapsInAColumnHaveRoom() {
+        const QImage img = gradientsPanel(4);
+        QVERIFY(!img.isNull());
+        const double px_per_mm = img.width() / 89.0;
+        // down a column through the left heatmaps' cells: the runs of coloured (viridis) pixels
+        const int x = static_cast<int>(0.22 * img.width());
+        std::vector<int> runs;
+        int len = 0;
+        for (int y = 0; y < img.height(); ++y) {
+            const bool cell = img.pixelColor(x, y).hsvSaturation() > 80;
+            if (cell) ++len;
+            if ((!cell || y + 1 == img.height()) && len > 0) runs.push_back(len), len = 0;
+        }
+        std::sort(runs.rbegin(), runs.rend());
+        const double line_mm = 8 * 25.4 / 72 * 1.25;
+        QVERIFY2(runs.size() >= 2 && runs[1] >= 3.5 * line_mm * px_per_mm,
+                 qPrintable(QString("the two tallest coloured runs: %1 and %2 px; want %3")
+                                .arg(runs.empty() ? 0 : runs[0]).arg(runs.size() > 1 ? runs[1] : 0).arg(3.5 * line_mm * px_per_mm)));
+        // small multiples, as in the window: across the first row of heatmaps, two stretches of cells as wide
+        // as each other and one colour bar, the row's last (each drew its own bar, and its cells were narrower)
+        int top = -1;
+        for (int y = 0, down = 0; y < img.height() && top < 0; ++y) {
+            down = img.pixelColor(x, y).hsvSaturation() > 80 ? down + 1 : 0;
+            if (down >= 3 * line_mm * px_per_mm) top = y;
+        }
+        QVERIFY(top > 0);
+        std::vector<int> across;
+        len = 0;
+        for (int xx = 0; xx < img.width(); ++xx) {
+            const bool cell = img.pixelColor(xx, top).hsvSaturation() > 80;
+            if (cell) ++len;
+            if ((!cell || xx + 1 == img.width()) && len > 2) across.push_back(len);
+            if (!cell) len = 0;
+        }
+        QVERIFY2(across.size() == 3 && std::abs(across[0] - across[1]) <= 2 && across[2] < across[0] / 4,
+                 qPrintable(QString("coloured stretches across the row: %1").arg([&] {
+                     QStringList l;
+                     for (int a : across) l << QString::number(a);
+                     return l.join(", ");
+                 }())));
+    }
+
+    // Three runs, two a row: the last row's one heatmap has cells as wide as the first row's (it drew the layer
+    // axis and the colour bar in half the width, its cells narrower).
+    void aShortRowHasCellsAsWide() {
+        const QImage img = gradientsPanel(3);
+        QVERIFY(!img.isNull());
+        auto cell = [&](int x, int y) { return img.pixelColor(x, y).hsvSaturation() > 80; };
+        // down the left heatmaps: the middle of each tall coloured stretch (the lines above are thin)
+        const int x = static_cast<int>(0.22 * img.width()), tall = img.height() / 40;
+        std::vector<int> middles;
+        for (int y = 0, down = 0; y < img.height(); ++y) {
+            down = cell(x, y) ? down + 1 : 0;
+            if (down == tall) middles.push_back(y);
+        }
+        QCOMPARE(middles.size(), size_t(2));
+        std::vector<int> widths;   // the first stretch of cells across each row
+        for (int y : middles) {
+            int from = x, to = x;
+            while (from > 0 && cell(from - 1, y)) --from;
+            while (to + 1 < img.width() && cell(to + 1, y)) ++to;
+            widths.push_back(to - from + 1);
+        }
+        QVERIFY2(std::abs(widths[0] - widths[1]) <= 2, qPrintable(QString("cells %1 and %2 px wide").arg(widths[0]).arg(widths[1])));
+    }
+
+    // The heatmaps' colour bars are labelled at 3 or more ticks, not only at their ends (item 15).
+    void colourBarsHaveTicks() {
+        HeatSpec h;
+        h.title = "grad";
+        h.steps = {0, 10, 20, 30};
+        h.rows = {{1e-6, 1e-5, 1e-4, 1e-3}, {2e-6, 2e-5, 2e-4, 2e-3}};
+        h.lo = 1e-6, h.hi = 2e-3;
+        const QString pdf = dir_.filePath("heat.pdf");
+        QString err;
+        QVERIFY2(write_print(pdf, {}, 89, 40, 8, 300, "heat", [&](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_heatmap(p, r, h, u); }, &err),
+                 qPrintable(err));
+        const QString text = pdf_text(pdf);
+        for (const char* l : {"10⁻⁶", "10⁻⁵", "10⁻⁴", "10⁻³"}) QVERIFY2(text.contains(QString::fromUtf8(l)), qPrintable(QString(l) + " in " + text));
+        // and on screen (it said only "0.001" and "1e-06" at the bar's ends)
+        Heatmap w;
+        w.resize(640, 300);
+        w.setData(h.steps, h.rows);
+        QCOMPARE(w.colourBarLabels(), (QStringList{"10⁻⁶", "10⁻⁵", "10⁻⁴", "10⁻³"}));
+        w.setLogScale(false);
+        QVERIFY2(w.colourBarLabels().size() >= 3, qPrintable(w.colourBarLabels().join(" ")));
     }
 };
 
