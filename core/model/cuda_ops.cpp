@@ -211,7 +211,8 @@ struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
         const c10::cuda::CUDAGuard guard(h.device());
         const auto g = grads[0].to(h.scalar_type()).contiguous();
         const int64_t n = h.size(-1), rows = h.numel() / n;
-        const bool with_bias = ctx->saved_data["bias"].toBool() && ctx->needs_input_grad(4);
+        // the bias is the fourth tensor input: needs_input_grad counts tensors only, not eps (4 was past the edges)
+        const bool with_bias = ctx->saved_data["bias"].toBool() && ctx->needs_input_grad(3);
         auto dh = torch::empty_like(h);
         auto partial = floats(h, {with_bias ? 3 : 2, cuda_kernels::gelu_layer_norm_chunks(rows, n), n});
         const auto row_m = with_bias ? floats(h, {rows, 2}) : torch::Tensor();
