@@ -114,7 +114,6 @@ double default_aspect(double width_mm);
 // `aspect` × its width high after the legend, ticks and titles are placed.
 double plot_height_mm(const PlotSpec& s, double width_mm, double font_pt, double aspect);
 double boxes_height_mm(const BoxSpec& s, double width_mm, double font_pt, double aspect);
-double heatmap_height_mm(const HeatSpec& s, double width_mm, double font_pt, double aspect);
 double heatmap_row_height_mm(const std::vector<HeatSpec>& row, double width_mm, double font_pt, double aspect, size_t columns);
 
 // Writes a figure `width_mm` × `height_mm` (format pdf, svg or png at `dpi`;

@@ -172,10 +172,6 @@ std::vector<HeatLayout> layout_row(const Ink& ink, const QRectF& r, const std::v
 
 }  // namespace
 
-double heatmap_height_mm(const HeatSpec& s, double width_mm, double font_pt, double aspect) {
-    return heatmap_row_height_mm({s}, width_mm, font_pt, aspect, 1);
-}
-
 double heatmap_row_height_mm(const std::vector<HeatSpec>& row, double width_mm, double font_pt, double aspect, size_t columns) {
     plot::Measure m(font_pt);
     const double H = 1000;
