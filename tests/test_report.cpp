@@ -375,6 +375,68 @@ private Q_SLOTS:
         VERDICT(Verdict::Reproduced, 9, with(false, 2.60, 2.55, true));   // Post-LN stalls 0.75 nats behind
         VERDICT(Verdict::Partly, 9, with(false, 2.60, 2.80, true));
         VERDICT(Verdict::NotReproduced, 9, with(false, 3.25, 3.40, false));
+        // All three sit on one plateau after the warm-up (step 100): level
+        // losses say nothing about the schemes, so only the smoothness holds,
+        // and the report says which runs stalled.
+        auto plateau = [](double post, double dn, double bn, double dn_end) {
+            std::vector<RunData> rs;
+            for (auto [scheme, loss] : {std::pair{"post_ln", post}, std::pair{"deepnorm", dn}, std::pair{"branchnorm", bn}}) {
+                RunData r = mk(scheme, scheme, 48);
+                const double end = std::string(scheme) == "deepnorm" ? dn_end : loss - 0.01;
+                r.final_loss = end;
+                curve(r, "val/loss", -1, {{50, 4.2}, {100, loss}, {150, (loss + end) / 2}, {200, end}});
+                for (int s = 0; s <= 100; ++s)
+                    r.series[{"train/grad_norm", -1}].push_back({s, std::string(scheme) == "post_ln" && s % 2 ? 4.0 : 1.0});
+                rs.push_back(r);
+            }
+            return rs;
+        };
+        auto level = analyze({{"finding", 9}}, plateau(3.17, 3.17, 3.17, 3.16), "x");
+        QCOMPARE(name(level.verdict), name(Verdict::Partly));
+        QVERIFY2(level.result.find("Post-LN fails: does not hold") != std::string::npos, level.result.c_str());
+        QVERIFY(level.result.find("BranchNorm at least as good as DeepNorm: does not hold") != std::string::npos);
+        QVERIFY(level.result.find("Post-LN 1 of 1, DeepNorm 1 of 1, BranchNorm 1 of 1") != std::string::npos);
+        QVERIFY(level.result.find("Neither DeepNorm nor BranchNorm trained") != std::string::npos);
+        QCOMPARE(QString::fromStdString(level.table.rows[1][4]), QString("1 of 1"));
+        // DeepNorm leaves the plateau (0.5 nats after the warm-up) while Post-LN
+        // and BranchNorm stay: Post-LN fails where DeepNorm trains, but BranchNorm
+        // did not train, so it is not "at least as good" even within the tolerance.
+        auto dn_trains = analyze({{"finding", 9}}, plateau(3.17, 3.17, 3.17, 2.67), "x");
+        QVERIFY2(dn_trains.result.find("Post-LN fails: holds") != std::string::npos, dn_trains.result.c_str());
+        QVERIFY(dn_trains.result.find("BranchNorm at least as good as DeepNorm: does not hold") != std::string::npos);
+        QVERIFY(dn_trains.result.find("DeepNorm 0 of 1") != std::string::npos);
+        QVERIFY(dn_trains.result.find("Neither") == std::string::npos);
+        QCOMPARE(name(dn_trains.verdict), name(Verdict::Partly));
+        // A learning-rate sweep: each scheme at its own best rate. At 1e-3 all
+        // three stall; at 2.5e-4 Post-LN and DeepNorm train, Post-LN 0.3 nats
+        // behind: Post-LN fails where DeepNorm trains.
+        auto swept = [](double post_low) {
+            std::vector<RunData> rs;
+            for (double lr : {1e-3, 2.5e-4})
+                for (auto [scheme, low] : {std::pair{"post_ln", post_low}, std::pair{"deepnorm", 2.70}, std::pair{"branchnorm", 3.16}}) {
+                    RunData r = mk(scheme, scheme, 48, 1, {{"optim", {{"lr", lr}}}});
+                    const double end = lr < 1e-3 ? low : 3.16;
+                    r.final_loss = end;
+                    curve(r, "val/loss", -1, {{50, 4.2}, {100, 3.17}, {150, (3.17 + end) / 2}, {200, end}});
+                    for (int s = 0; s <= 100; ++s)
+                        r.series[{"train/grad_norm", -1}].push_back({s, std::string(scheme) == "post_ln" && s % 2 ? 4.0 : 1.0});
+                    rs.push_back(r);
+                }
+            return rs;
+        };
+        auto sw = analyze({{"finding", 9}}, swept(3.0), "x");
+        QVERIFY2(sw.result.find("Each at its best learning rate: Post-LN 0.00025, DeepNorm 0.00025, BranchNorm 0.00025 (swept: 0.00025, 0.001)") == 0,
+                 sw.result.c_str());
+        QVERIFY(sw.result.find("Post-LN fails: holds") != std::string::npos);
+        QCOMPARE(sw.table.header[1], std::string("peak lr"));
+        QCOMPARE(sw.table.rows.size(), size_t(6));
+        QCOMPARE(sw.table.rows[0][1], std::string("0.00025 (best)"));
+        QCOMPARE(sw.table.rows[1][1], std::string("0.001"));
+        QCOMPARE(sw.figures[0].lines.size(), size_t(6));
+        QVERIFY(!sw.figures[0].lines[0].dashed && sw.figures[0].lines[1].dashed);
+        // Post-LN's best is as good as DeepNorm's: it does not fail.
+        auto level_best = analyze({{"finding", 9}}, swept(2.72), "x");
+        QVERIFY(level_best.result.find("Post-LN fails: does not hold") != std::string::npos);
     }
 
     void finding10_ngpt() {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -21,21 +22,74 @@ static double roughness(const std::vector<Point>& p, int64_t until) {
     return mean_of(d);
 }
 
+// Stalled: the validation loss fell less than kStall nats from the first
+// evaluation at or after the end of the warm-up to the last one. Such a run sat
+// on a plateau the whole time the learning rate was at its peak or decaying
+// (for a byte model usually the unigram level: byte frequencies, context
+// ignored). Unknown (false) with fewer than two such evaluations.
+constexpr double kStall = 0.05;
+static bool stalled(const RunData& r) {
+    if (r.status == RunStatus::Diverged) return false;
+    const double warmup = r.cfg_number("optim.schedule.warmup", 0);
+    std::vector<double> v;
+    for (auto& p : r.get("val/loss"))
+        if (p.step >= warmup && std::isfinite(p.value)) v.push_back(p.value);
+    return v.size() >= 2 && v.front() - v.back() < kStall;
+}
+
+// Trained: some run of the group neither stalled nor diverged.
+static bool trained(const std::vector<const RunData*>& rs) {
+    for (auto* r : rs)
+        if (r->status != RunStatus::Diverged && !stalled(*r)) return true;
+    return false;
+}
+
+// One scheme's runs at each peak learning rate, lowest first.
+using ByRate = std::map<double, std::vector<const RunData*>>;
+static ByRate by_rate(const std::vector<const RunData*>& rs) {
+    ByRate m;
+    for (auto* r : rs) m[r->cfg_number("optim.lr")].push_back(r);
+    return m;
+}
+
+// The rate whose runs end lowest (mean over seeds, diverged = ∞); the lowest
+// rate on a tie.
+static double best_rate(const ByRate& m) {
+    double best = m.begin()->first, lowest = std::numeric_limits<double>::infinity();
+    for (auto& [lr, rs] : m) {
+        const double l = mean_of_inf(losses(rs));
+        if (l < lowest) lowest = l, best = lr;
+    }
+    return best;
+}
+
 // 9. BranchNorm (Liu et al.) with DeepNorm: a deep Post-LN diverges or stalls
 // where DeepNorm and BranchNorm train; BranchNorm's early gradient norm is
 // smoother than Post-LN's; its final loss is at least as good as DeepNorm's.
-// Parts: Post-LN diverged or ends ≥ 0.2 nats above the better of the two;
-// BranchNorm's roughness (mean |Δ ln ‖g‖| per step) at least 10% below Post-LN's;
-// BranchNorm's final loss ≤ DeepNorm's + max(0.01, DeepNorm's seed spread).
+// Where the experiment sweeps the learning rate, each scheme is compared at
+// its own best rate (its lowest final loss), as a paper tunes each model.
+// Parts: Post-LN diverged or ends ≥ 0.2 nats above the better of the two,
+// which trained; BranchNorm's roughness (mean |Δ ln ‖g‖| per step) at least 10%
+// below Post-LN's; BranchNorm trained and its final loss ≤ DeepNorm's +
+// max(0.01, DeepNorm's seed spread). Where all three stall level, the losses
+// say nothing about the schemes, so neither loss part holds.
 static Finding deep_post_ln(const json& e, const std::vector<RunData>& runs) {
     Finding f;
     const int early = e.value("early_steps", 100), start = e.value("start_steps", 20);
-    auto post = of_scheme(runs, kPost), dn = of_scheme(runs, "deepnorm"), bn = of_scheme(runs, "branchnorm");
-    need(!post.empty() && !dn.empty() && !bn.empty(), "finding 9 needs Post-LN, DeepNorm and BranchNorm runs");
+    const ByRate rates[] = {by_rate(of_scheme(runs, kPost)), by_rate(of_scheme(runs, "deepnorm")), by_rate(of_scheme(runs, "branchnorm"))};
+    need(!rates[0].empty() && !rates[1].empty() && !rates[2].empty(), "finding 9 needs Post-LN, DeepNorm and BranchNorm runs");
+    const char* const names[] = {"Post-LN", "DeepNorm", "BranchNorm"};
+    bool swept = false;
+    double best[3];
+    for (int i = 0; i < 3; ++i) swept = swept || rates[i].size() > 1, best[i] = best_rate(rates[i]);
+    const auto &post = rates[0].at(best[0]), &dn = rates[1].at(best[1]), &bn = rates[2].at(best[2]);
     f.measure = "Final validation loss (diverged = ∞), mean over seeds; smoothness of the global gradient norm at the "
                 "very start (BranchNorm's Fig. 3), steps 0–" + std::to_string(start) + ", as the mean |Δ ln ‖g‖| from "
-                "one step to the next (lower is smoother; steps 0–" + std::to_string(early) + " shown too). Parts: Post-LN diverges or ends ≥ 0.2 nats above the better of DeepNorm and BranchNorm; "
-                "BranchNorm at least 10% smoother than Post-LN; BranchNorm's loss ≤ DeepNorm's + max(0.01, DeepNorm's seed spread).";
+                "one step to the next (lower is smoother; steps 0–" + std::to_string(early) + " shown too). A run *stalled* when its validation loss fell less "
+                "than 0.05 nats from the end of the warm-up to its last evaluation. Where the learning rate is swept, each scheme at its own best rate "
+                "(its lowest final loss). Parts: Post-LN diverges or ends ≥ 0.2 nats above the better of "
+                "DeepNorm and BranchNorm, which trained (did not stall); BranchNorm at least 10% smoother than Post-LN; BranchNorm trained, "
+                "its loss ≤ DeepNorm's + max(0.01, DeepNorm's seed spread).";
     auto rough = [&](const std::vector<const RunData*>& rs, int until) {
         std::vector<double> v;
         for (auto* r : rs) v.push_back(roughness(r->get("train/grad_norm"), until));
@@ -44,30 +98,56 @@ static Finding deep_post_ln(const json& e, const std::vector<RunData>& runs) {
     const double lpost = mean_of_inf(losses(post)), ldn = mean_of_inf(losses(dn)), lbn = mean_of_inf(losses(bn));
     bool post_diverged = false;
     for (auto* r : post) post_diverged = post_diverged || r->status == RunStatus::Diverged;
-    const bool a = post_diverged || lpost - std::min(ldn, lbn) >= 0.2;
+    const bool others_train = trained(dn) || trained(bn);
+    const bool a = (post_diverged || lpost - std::min(ldn, lbn) >= 0.2) && others_train;
     const double rpost = mean_of(rough(post, start)), rbn = mean_of(rough(bn, start)), rdn = mean_of(rough(dn, start));
     const double rpost_e = mean_of(rough(post, early)), rbn_e = mean_of(rough(bn, early)), rdn_e = mean_of(rough(dn, early));
     const bool b = rbn < 0.9 * rpost;   // at least 10% smoother: not a coin flip
     const double tol = std::max(0.01, half_range(losses(dn)));
-    const bool c = lbn <= ldn + tol;
+    const bool c = trained(bn) && lbn <= ldn + tol;
     f.verdict = count_verdict(a + b + c, 3);
     const int L = post.front()->layers();
+    auto n_stalled = [](const std::vector<const RunData*>& rs) {
+        int n = 0;
+        for (auto* r : rs) n += stalled(*r);
+        return n;
+    };
+    const int sp = n_stalled(post), sd = n_stalled(dn), sb = n_stalled(bn);
+    auto of_n = [](int k, size_t n) { return std::to_string(k) + " of " + std::to_string(n); };
+    std::string stall_text;
+    if (sp + sd + sb > 0)
+        stall_text = " Stalled (validation loss down less than 0.05 nats from the end of the warm-up to the end): Post-LN " + of_n(sp, post.size()) +
+                     ", DeepNorm " + of_n(sd, dn.size()) + ", BranchNorm " + of_n(sb, bn.size()) + "." +
+                     (others_train ? "" : " Neither DeepNorm nor BranchNorm trained, so the losses cannot tell the schemes apart.");
     auto per_seed = [&](const std::vector<const RunData*>& rs) {
         std::string t;
         for (double v : losses(rs)) t += (t.empty() ? "" : ", ") + fixed(v, 3);
         return rs.size() > 1 ? " (per seed " + t + ")" : std::string();
     };
-    f.result = "With " + std::to_string(L) + " layers: Post-LN " + (post_diverged ? "diverged" : "ends at " + fixed(lpost, 3)) +
+    std::string rate_text;
+    if (swept) {
+        rate_text = "Each at its best learning rate: Post-LN " + fmt(best[0], 3) + ", DeepNorm " + fmt(best[1], 3) + ", BranchNorm " +
+                    fmt(best[2], 3) + " (swept: ";
+        std::set<double> all;
+        for (auto& m : rates)
+            for (auto& [lr, rs] : m) all.insert(lr);
+        std::string list;
+        for (double lr : all) list += (list.empty() ? "" : ", ") + fmt(lr, 3);
+        rate_text += list + "). ";
+    }
+    f.result = rate_text + "With " + std::to_string(L) + " layers: Post-LN " + (post_diverged ? "diverged" : "ends at " + fixed(lpost, 3)) +
                per_seed(post) + ", DeepNorm " + fixed(ldn, 3) + per_seed(dn) + ", BranchNorm " + fixed(lbn, 3) + per_seed(bn) +
                " nats/byte. Gradient-norm roughness over steps 0–" + std::to_string(start) + ": Post-LN " + fixed(rpost, 3) +
                ", DeepNorm " + fixed(rdn, 3) + ", BranchNorm " + fixed(rbn, 3) + " (over 0–" + std::to_string(early) + ": " +
                fixed(rpost_e, 3) + ", " + fixed(rdn_e, 3) + ", " + fixed(rbn_e, 3) + "). Post-LN fails: " + yes(a) + "; BranchNorm smoother: " + yes(b) +
-               "; BranchNorm at least as good as DeepNorm: " + yes(c) + ".";
+               "; BranchNorm at least as good as DeepNorm: " + yes(c) + "." + stall_text;
     f.numbers = {{"post_ln_loss", lpost}, {"deepnorm_loss", ldn}, {"branchnorm_loss", lbn},
-                 {"post_ln_roughness", rpost}, {"deepnorm_roughness", rdn}, {"branchnorm_roughness", rbn}};
+                 {"post_ln_roughness", rpost}, {"deepnorm_roughness", rdn}, {"branchnorm_roughness", rbn},
+                 {"post_ln_stalled", double(sp)}, {"deepnorm_stalled", double(sd)}, {"branchnorm_stalled", double(sb)},
+                 {"post_ln_lr", best[0]}, {"deepnorm_lr", best[1]}, {"branchnorm_lr", best[2]}};
     f.table.header = {"scheme", "final val loss", "‖g‖ roughness, steps 0–" + std::to_string(start),
-                      "‖g‖ roughness, steps 0–" + std::to_string(early), "runs diverged"};
-    const std::pair<const char*, std::vector<const RunData*>*> groups[] = {{"Post-LN", &post}, {"DeepNorm", &dn}, {"BranchNorm", &bn}};
+                      "‖g‖ roughness, steps 0–" + std::to_string(early), "runs stalled", "runs diverged"};
+    if (swept) f.table.header.insert(f.table.header.begin() + 1, "peak lr");
     Figure loss = make_figure("f09-deep-val-loss",
                               std::to_string(L) + "-layer stack: validation loss",
                               "step",
@@ -77,30 +157,37 @@ static Finding deep_post_ln(const json& e, const std::vector<RunData>& runs) {
                               "step",
                               "‖g‖ (before clipping)",
                               true);
-    int c2 = 0;
-    for (auto& [label, rs] : groups) {
-        int d = 0;
-        for (auto* r : *rs) d += r->status == RunStatus::Diverged;
-        f.table.rows.push_back({label, with_spread_inf(losses(*rs)), with_spread(rough(*rs, start)),
-                                with_spread(rough(*rs, early)), std::to_string(d) + " of " + std::to_string(rs->size())});
-        auto [x, y] = mean_curve(*rs, "val/loss");
-        Line l;
-        l.label = label;
-        l.color = c2;
-        l.markers = true;
-        l.x = x, l.y = y;
-        mark_divergence(l, *rs);
-        loss.lines.push_back(l);
-        const RunData* first = rs->front();
+    for (int i = 0; i < 3; ++i) {
+        // every rate a row (the best marked); the figures: each scheme at its best
+        // rate, its other rates dashed in the loss figure
+        for (auto& [lr, rs] : rates[i]) {
+            int d = 0;
+            for (auto* r : rs) d += r->status == RunStatus::Diverged;
+            std::vector<std::string> row{names[i], with_spread_inf(losses(rs)), with_spread(rough(rs, start)),
+                                         with_spread(rough(rs, early)), of_n(n_stalled(rs), rs.size()), of_n(d, rs.size())};
+            if (swept) row.insert(row.begin() + 1, fmt(lr, 3) + (lr == best[i] ? " (best)" : ""));
+            f.table.rows.push_back(row);
+            auto [x, y] = mean_curve(rs, "val/loss");
+            Line l;
+            l.label = swept ? std::string(names[i]) + ", lr " + fmt(lr, 3) : names[i];
+            l.color = i;
+            l.markers = true;
+            l.dashed = lr != best[i];
+            l.x = x, l.y = y;
+            mark_divergence(l, rs);
+            loss.lines.push_back(l);
+        }
+        const RunData* first = rates[i].at(best[i]).front();
         Line gl;
-        gl.label = std::string(label) + " (seed " + std::to_string(first->seed()) + ")";
-        gl.color = c2++;
+        gl.label = std::string(names[i]) + " (seed " + std::to_string(first->seed()) + (swept ? ", lr " + fmt(best[i], 3) : "") + ")";
+        gl.color = i;
         for (auto& p : first->get("train/grad_norm"))
             if (p.step <= early) gl.x.push_back(p.step), gl.y.push_back(p.value);
         grad.lines.push_back(gl);
     }
-    loss.caption = "Mean over seeds; ▲ where a run diverged.";
-    grad.caption = "One seed, every step.";
+    loss.caption = swept ? "Mean over seeds; each scheme's best rate solid, its other rates dashed; ▲ where a run diverged."
+                         : "Mean over seeds; ▲ where a run diverged.";
+    grad.caption = swept ? "One seed at each scheme's best rate, every step." : "One seed, every step.";
     f.figures.push_back(loss);
     f.figures.push_back(grad);
     return f;

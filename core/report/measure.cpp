@@ -107,7 +107,8 @@ std::string describe_setup(const std::vector<RunData>& runs) {
     struct F { const char* path; const char* label; };
     const F fields[] = {{"model.d_model", "d_model"},  {"model.n_layers", "layers"}, {"model.n_heads", "heads"},
                         {"model.d_ff", "d_ff"},        {"model.context", "context"}, {"train.batch_size", "batch"},
-                        {"train.steps", "steps"},      {"optim.lr", "peak lr"},      {"train.seed", "seeds"}};
+                        {"train.steps", "steps"},      {"optim.lr", "peak lr"},      {"optim.schedule.warmup", "warm-up"},
+                        {"train.seed", "seeds"}};
     std::string out;
     for (auto& f : fields) {
         std::set<double> vals;
@@ -116,8 +117,17 @@ std::string describe_setup(const std::vector<RunData>& runs) {
         for (double x : vals) v += (v.empty() ? "" : "/") + fmt(x, 4);
         out += (out.empty() ? "" : ", ") + std::string(f.label) + " " + v;
     }
-    const std::string src = runs.front().config.value("data", json::object()).value("source", "corpus");
-    out += "; data: " + (src == "corpus" ? std::string("the fortunes corpus (bytes)") : src);
+    const json data = runs.front().config.value("data", json::object());
+    const std::string src = data.value("source", "corpus");
+    std::string what = src;
+    if (src == "corpus") what = "the fortunes corpus (bytes)";
+    else if (src == "file") {
+        const std::string path = data.value("path", "");
+        what = path.substr(path.find_last_of('/') + 1) + " (bytes";
+        const double bytes = runs.front().info.value("data_bytes", 0.0);
+        what += bytes > 0 ? ", " + fixed(bytes / 1e6, 1) + " MB)" : ")";
+    } else if (src == "markov") what = "a Markov chain";
+    out += "; data: " + what;
     double wall = 0;
     for (auto& r : runs) {
         const double w = last_finite(r.get("train/wall_s"));
