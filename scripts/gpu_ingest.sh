@@ -4,9 +4,12 @@
 # reads it (docs/GPU-LEASES.md):
 #   results-gpu.json       → bench/results/gpu-table/DATE-KIND.json, which the next
 #                            lease's bench skips (bench/run.py --skip-measured)
-#   findings.sqlite(.xz)   → merged into docs/reproduction-gpu/runs.sqlite, which the
-#                            next lease's FINDINGS=queue reads; each experiment file its
-#                            runs came from is kept beside it (experiments/), as trained
+#   findings.sqlite(.xz)   → merged into docs/reproduction-gpu/runs.sqlite.xz (the report's
+#                            store, kept xz-packed: a quarter of its size, so that it travels
+#                            with the tree, the corpus and the bundle in a device call's
+#                            64 MiB), which the next lease's FINDINGS=queue reads; each
+#                            experiment file its runs came from is kept beside it
+#                            (experiments/), as trained
 #   the profiles' summaries (profile-SCHEME.json/.txt), the tests' and benchmarks' logs
 #   and gpu.txt            → bench/results/leases/DATE-KIND/, the lease's record
 # and says what the table and the queue have left. KIND names the device
@@ -19,7 +22,7 @@ cd "$(dirname "$0")/.."
 FROM="${1:?usage: bash scripts/gpu_ingest.sh FILES_AT [KIND]}"
 CLI="${NORMLAB_CLI:-build/app/normlab-cli}"
 TABLE="${GPU_TABLE_DIR:-bench/results/gpu-table}"
-RUNS="${GPU_RUNS_STORE:-docs/reproduction-gpu/runs.sqlite}"
+RUNS="${GPU_RUNS_STORE:-docs/reproduction-gpu/runs.sqlite.xz}"   # a store, or one packed with xz (*.xz)
 [ -d "$FROM" ] || { echo "gpu_ingest: $FROM is not a folder (the device tool's files_at)" >&2; exit 2; }
 [ -x "$CLI" ] || { echo "gpu_ingest: $CLI is missing: bash scripts/setup.sh first" >&2; exit 2; }
 # Past eight files gpu_session.sh packs the logs into session-logs.tar.xz (the device tool brings back 8):
@@ -102,13 +105,23 @@ if [ -n "$lease_dir" ]; then
 fi
 if [ -n "$store" ]; then
   mkdir -p "$(dirname "$RUNS")"
-  "$CLI" merge "$store" --into "$RUNS" 2>&1 | grep -v "could not be copied" || true
-  rm -rf "$RUNS.checkpoints"   # the checkpoints stay on the GPU machine; the report reads the series
+  # A packed store is merged into an unpacked copy, packed again beside it and moved over it in one rename.
+  into="$RUNS"
+  if [[ "$RUNS" == *.xz ]]; then
+    into="$T/runs.sqlite"
+    if [ -s "$RUNS" ]; then xz -dc "$RUNS" > "$into" || { echo "gpu_ingest: cannot unpack $RUNS: nothing written" >&2; exit 1; }; fi
+  fi
+  "$CLI" merge "$store" --into "$into" 2>&1 | grep -v "could not be copied" || true
+  rm -rf "$into.checkpoints"   # the checkpoints stay on the GPU machine; the report reads the series
+  if [ "$into" != "$RUNS" ]; then
+    "$CLI" list --store "$into" > /dev/null   # a store, whole, before it replaces the packed one
+    xz -9 -T2 -c "$into" > "$RUNS.part" && mv "$RUNS.part" "$RUNS"
+  fi
   for f in "${experiments[@]}"; do
     mkdir -p "$(dirname "$RUNS")/experiments"
     cp -n "$f" "$(dirname "$RUNS")/experiments/"
   done
-  "$CLI" list --store "$RUNS" | tail -n +2 | awk '{ s[$(NF-4)]++ } END { for (k in s) printf "gpu_ingest: %d run(s) %s\n", s[k], k }' || true
+  "$CLI" list --store "$into" | tail -n +2 | awk '{ s[$(NF-4)]++ } END { for (k in s) printf "gpu_ingest: %d run(s) %s\n", s[k], k }' || true
 fi
 # What is left for the next leases.
 if [ -f scripts/gpu_session.sh ] && [ -s docs/reproduction-gpu/queue.txt ]; then

@@ -133,6 +133,13 @@ queue_next() {
 import os, sqlite3, sys
 queue, store = sys.argv[1:]
 have = set()
+if os.path.exists(store) and store.endswith(".xz"):   # the report's store, packed (docs/reproduction-gpu/runs.sqlite.xz)
+    import lzma, tempfile
+    unpacked = tempfile.NamedTemporaryFile(suffix=".sqlite")
+    with lzma.open(store) as f:
+        unpacked.write(f.read())
+    unpacked.flush()
+    store = unpacked.name
 if os.path.exists(store):
     db = sqlite3.connect(f"file:{store}?immutable=1", uri=True)
     have = {(os.path.basename(f or ""), n) for f, n in db.execute(
@@ -268,7 +275,7 @@ json.dump(c, open(sys.argv[1], "w"))' "$W/$scheme.json" "$scheme"
       started=()
       if [ "${FINDINGS:-}" = queue ]; then
         # the first lease of FINDINGS_QUEUE with a run the committed report's store does not hold yet
-        FINDINGS="$(queue_next "${FINDINGS_QUEUE:-docs/reproduction-gpu/queue.txt}" "${FINDINGS_DONE:-docs/reproduction-gpu/runs.sqlite}")"
+        FINDINGS="$(queue_next "${FINDINGS_QUEUE:-docs/reproduction-gpu/queue.txt}" "${FINDINGS_DONE:-docs/reproduction-gpu/runs.sqlite.xz}")"
         [ -n "$FINDINGS" ] || { echo "gpu_session: every lease of the findings queue is trained; nothing to start"; continue; }
         echo "gpu_session: FINDINGS=queue takes $FINDINGS"
       fi

@@ -15,10 +15,11 @@
 #                                            # the report. Runs already in that store are reused, so a stopped
 #                                            # reproduction continues where it was.
 #   bash scripts/reproduce_gpu.sh --redraw   # anywhere, in seconds: the report again from the runs that were
-#                                            # trained (docs/reproduction-gpu/runs.sqlite, experiments/); a run
+#                                            # trained (docs/reproduction-gpu/runs.sqlite.xz, experiments/); a run
 #                                            # stopped early (a lease's time limit) counts as far as it got
-#                                            # (normlab report --accept-stopped)
-# The committed runs file is never written: the report reads a copy.
+#                                            # (normlab report --accept-stopped), one no lease trained yet is
+#                                            # left out and named (--trained-only)
+# The committed runs file is never written: the report reads an unpacked copy (xz -dk it to open the runs in the app).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD="${NORMLAB_BUILD_DIR:-build}"
@@ -27,12 +28,14 @@ OUT=docs/reproduction-gpu
 if [ "${1:-}" = "--redraw" ]; then
   T="$(mktemp -d)"
   trap 'rm -rf "$T"' EXIT
-  cp "$OUT/runs.sqlite" "$T/runs.sqlite"
+  xz -dc "$OUT/runs.sqlite.xz" > "$T/runs.sqlite"
   EXPERIMENTS=("$OUT"/experiments/xiong_init.json "$OUT"/experiments/normformer_early.json "$OUT"/experiments/ngpt.json
-               "$OUT"/experiments/normformer.json "$OUT"/experiments/normformer_gains.json)
+               "$OUT"/experiments/normformer.json "$OUT"/experiments/normformer_gains.json
+               "$OUT"/experiments/deep_stack.json)
   STORE="$T/runs.sqlite"
-  # A run a GPU lease's time limit stopped is used as far as it got, its experiment compared at equal steps.
-  TRAIN=(--no-train --accept-stopped)
+  # A run a GPU lease's time limit stopped is used as far as it got, its experiment compared at equal steps;
+  # a run of a sweep that no lease has trained yet is left out and named (a sweep trained a lease at a time).
+  TRAIN=(--trained-only --accept-stopped)
   BY="bash scripts/reproduce_gpu.sh --redraw"
 else
   [ -s normlab-data/english.txt ] || python3 scripts/make_corpus.py --out normlab-data

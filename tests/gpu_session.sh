@@ -9,7 +9,8 @@
 #      call: the first call's collect brings a copy while it trains on, the next call's collect with
 #      COLLECT_STOP=1 stops it and merges it cancelled, further along;
 #   4. the bench goes on where the last lease's stopped: what results in bench/results/gpu-table/ hold is skipped;
-#   5. scripts/gpu_ingest.sh takes a lease's results and runs into the tree, and never overwrites;
+#   5. scripts/gpu_ingest.sh takes a lease's results and runs into the tree (the runs into an xz-packed
+#      store, as the report's is kept), and never overwrites; the queue reads the packed store;
 #   6. every run docs/reproduction-gpu/queue.txt names exists at --scale gpu, and each lease fits an H100.
 # Usage: bash tests/gpu_session.sh BUILD2 CLI PYTHON2   (the 2.x build folder, a normlab-cli to read stores,
 # the interpreter with PyTorch 2.x that the benchmark's peer runs on)
@@ -95,7 +96,7 @@ printf '== core-ngpt.json: per step 135.5 ms span\n' > "$T/back/profile-ngpt.txt
 mkdir -p "$T/pack" && printf 'gpu    pre_ln     normlab-2    60.6 ms\n' > "$T/pack/bench.log"
 printf '[{"path": "core-pre_ln.json"}]\n' > "$T/pack/profile-pre_ln.json"
 (cd "$T/pack" && tar -cJf "$T/back/session-logs.tar.xz" ./bench.log ./profile-pre_ln.json)
-ingest() { (cd "$T/tree" && NORMLAB_CLI="$CLI" GPU_RUNS_STORE="$T/tree/runs/runs.sqlite" bash scripts/gpu_ingest.sh "$T/back" h100); }
+ingest() { (cd "$T/tree" && NORMLAB_CLI="$CLI" GPU_RUNS_STORE="$T/tree/runs/runs.sqlite.xz" bash scripts/gpu_ingest.sh "$T/back" h100); }
 out="$(ingest)" || fail "gpu_ingest failed: $out"
 echo "$out"
 ls "$T/tree/bench/results/gpu-table/"*-h100.json > /dev/null 2>&1 || fail "the results did not reach the table's folder"
@@ -105,20 +106,25 @@ cmp -s "$T/pack/bench.log" "$(ls -d "$T/tree/bench/results/leases/"*-h100)/bench
   fail "the bench's log, packed in session-logs.tar.xz, did not reach the lease's record"
 cmp -s "$T/pack/profile-pre_ln.json" "$(ls -d "$T/tree/bench/results/leases/"*-h100)/profile-pre_ln.json" ||
   fail "a profile's JSON summary, packed in session-logs.tar.xz, did not reach the lease's record"
-read -r st3 steps3 <<< "$(status_of "$T/tree/runs/runs.sqlite" detached)"
+xz -dc "$T/tree/runs/runs.sqlite.xz" > "$T/unpacked.sqlite" || fail "the packed store does not unpack"
+[ ! -e "$T/tree/runs/runs.sqlite" ] && [ ! -e "$T/tree/runs/runs.sqlite.xz.part" ] || fail "the ingest left an unpacked store beside the packed one"
+read -r st3 steps3 <<< "$(status_of "$T/unpacked.sqlite" detached)"
+printf 'tiny.json|detached\ntiny.json|later\n' > "$T/queue2.txt"
+next="$(bash -c 'source <(sed -n "/^queue_next()/,/^}/p" "$1"); queue_next "$2" "$3"' _ "$SRC/scripts/gpu_session.sh" "$T/queue2.txt" "$T/tree/runs/runs.sqlite.xz")"
+[ "$next" = "tiny.json|later" ] || fail "the queue read from the packed store took '$next'"
 [ "$st3" = cancelled ] && [ "$steps3" = "$steps2" ] || fail "the run came into the store '$st3' after '$steps3' steps"
 cmp -s "$T/tree/tiny.json" "$T/tree/runs/experiments/tiny.json" || fail "the experiment was not kept beside the store"
-before="$(sha256sum "$T/tree/runs/runs.sqlite")"
+before="$(sha256sum "$T/tree/runs/runs.sqlite.xz")"
 if out="$(ingest 2>&1)"; then fail "a second ingest of the same results went through: $out"; fi
 grep -q "exists already: nothing written" <<< "$out" || fail "the second ingest did not say why: $out"
-[ "$(sha256sum "$T/tree/runs/runs.sqlite")" = "$before" ] || fail "a refused ingest changed the store"
+[ "$(sha256sum "$T/tree/runs/runs.sqlite.xz")" = "$before" ] || fail "a refused ingest changed the store"
 # a damaged findings.sqlite is refused before the results are copied
 rm -f "$T/tree/bench/results/gpu-table/"*-h100.json && rm -rf "$T/tree/bench/results/leases" && head -c 40000 /dev/urandom > "$T/back/findings.sqlite"
 if out="$(ingest 2>&1)"; then fail "a damaged findings.sqlite was ingested: $out"; fi
 grep -q "is not a run store" <<< "$out" || fail "the damaged store was not named: $out"
 ! ls "$T/tree/bench/results/gpu-table/"*-h100.json > /dev/null 2>&1 || fail "a refused ingest copied the results"
 [ ! -e "$T/tree/bench/results/leases" ] || fail "a refused ingest copied the lease's record"
-[ "$(sha256sum "$T/tree/runs/runs.sqlite")" = "$before" ] || fail "a damaged source changed the store"
+[ "$(sha256sum "$T/tree/runs/runs.sqlite.xz")" = "$before" ] || fail "a damaged source changed the store"
 
 # 6. The real queue: every run it names is a run of its experiment at --scale gpu, and each lease's runs,
 #    side by side on one GPU, fit an H100's 78 GiB by validate's estimate.

@@ -168,6 +168,19 @@ private Q_SLOTS:
         QCOMPARE(run_report({exp}), 2);                                          // no --out
         QCOMPARE(run_report({exp, "--out", out, "--scale", "gpu"}), 2);          // no such scale
         QCOMPARE(run_report({exp, "--out", out, "--retrain", "--no-train"}), 2);
+        // A sweep trained a lease at a time: a run the store lacks is refused by --no-train, and
+        // --trained-only reports the others, naming it, and trains nothing.
+        const QString wider = dir_.filePath("tiny-wider.json");
+        json spec = json::parse(read(exp).toStdString());
+        spec["variants"].push_back({{"name", "NormFormer later"}, {"scheme", "normformer"}});
+        std::ofstream(wider.toStdString()) << spec.dump(2);
+        QCOMPARE(run_report({wider, "--out", out, "--store", store, "--no-train"}), 1);
+        QCOMPARE(run_report({wider, "--out", out, "--store", store, "--trained-only", "--dpi", "72"}), 0);
+        const QString partial = read(out + "/report.md");
+        QVERIFY2(partial.contains("not trained yet, left out: NormFormer later"), qPrintable(partial.left(3000)));
+        QVERIFY(partial.contains("## 3. Hidden-state norms"));
+        QCOMPARE(Store(store.toStdString()).runs().size(), size_t(2));
+        QCOMPARE(run_report({wider, "--out", out, "--retrain", "--trained-only"}), 2);
     }
 
     // A run stopped early is refused by --no-train, and with --accept-stopped reused and named in the report.

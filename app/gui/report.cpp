@@ -36,7 +36,7 @@ struct Options {
     QStringList experiments;
     QString out, markdown, notes, store, scale, device, generated_by;
     int threads = -1, dpi = 150;
-    bool retrain = false, no_train = false, accept_stopped = false;
+    bool retrain = false, no_train = false, accept_stopped = false, trained_only = false;
 };
 
 struct Usage : std::runtime_error {
@@ -46,13 +46,17 @@ struct Usage : std::runtime_error {
 const char* kUsage =
     "usage: normlab report EXPERIMENT.json... --out DIR [--markdown FILE] [--notes FILE.md]\n"
     "                      [--store FILE] [--scale NAME] [--retrain] [--no-train] [--accept-stopped]\n"
+    "                      [--trained-only]\n"
     "                      [--device cpu|cuda|auto] [--threads N] [--dpi N] [--generated-by TEXT]\n"
     "Trains the experiments' runs (finished runs with the same configuration are reused from the\n"
     "store unless --retrain), measures the findings each experiment's \"report\" names and writes\n"
     "DIR/report.md, DIR/index.html, DIR/report.json and DIR/figures/*.png|svg.\n"
     "--accept-stopped reuses a run that stopped before its last step (cancelled or interrupted, with its\n"
     "data: a GPU lease's time limit) where no finished one matches, and then compares all the runs of its\n"
-    "experiment over the steps every one of them reached; the report says so.\n";
+    "experiment over the steps every one of them reached; the report says so.\n"
+    "--trained-only reports what the store holds and trains nothing: a run of an experiment that is not in\n"
+    "the store is left out and named in the \"Runs:\" line of its findings (a sweep trained a GPU lease at\n"
+    "a time).\n";
 
 Options parse(const QStringList& args) {
     Options o;
@@ -82,6 +86,7 @@ Options parse(const QStringList& args) {
         else if (a == "--retrain") o.retrain = true;
         else if (a == "--no-train") o.no_train = true;
         else if (a == "--accept-stopped") o.accept_stopped = true;
+        else if (a == "--trained-only") o.trained_only = o.no_train = true;
         else if (a.startsWith("--")) throw Usage("unknown option " + a.toStdString());
         else o.experiments << a;
     }
@@ -93,6 +98,7 @@ Options parse(const QStringList& args) {
         throw Usage("name at least one experiment file, e.g. " + dir.toStdString() + "/reproduction/*.json");
     }
     if (o.out.isEmpty()) throw Usage("--out DIR is required (where the report and its figures go)");
+    if (o.retrain && o.trained_only) throw Usage("--retrain and --trained-only contradict each other; pick one");
     if (o.retrain && o.no_train) throw Usage("--retrain and --no-train contradict each other; pick one");
     if (o.retrain && o.accept_stopped) throw Usage("--retrain and --accept-stopped contradict each other; pick one");
     return o;
@@ -226,11 +232,15 @@ int run_report(const QStringList& args) {
         std::vector<report::RunData> runs;
         int64_t exp_id = 0;
         size_t reused = 0, trained = 0;
+        std::vector<std::string> left_out;   // --trained-only: not in the store
         for (size_t i = 0; i < ex.runs.size(); ++i) {
             const auto& er = ex.runs[i];
             int64_t id = o.retrain ? 0 : completed.find(er.resolved);
             if (id) {
                 ++reused;
+            } else if (o.trained_only) {
+                left_out.push_back(er.name);
+                continue;
             } else if (o.no_train) {
                 std::fprintf(stderr, "normlab report: %s: run \"%s\" is not in %s and --no-train was given\n",
                              ex.name.c_str(), er.name.c_str(), store->path().c_str());
@@ -256,12 +266,24 @@ int run_report(const QStringList& args) {
             runs.push_back(std::move(rd));
         }
         std::fprintf(stderr, "%s: %zu run(s) reused from the store, %zu trained\n", ex.name.c_str(), reused, trained);
+        std::string not_trained;
+        for (auto& n : left_out) not_trained += (not_trained.empty() ? "" : ", ") + n;
+        if (!left_out.empty()) {
+            std::fprintf(stderr, "%s: %zu run(s) not in the store, left out (--trained-only): %s\n", ex.name.c_str(),
+                         left_out.size(), not_trained.c_str());
+            not_trained = "not trained yet, left out: " + not_trained;
+        }
+        if (runs.empty()) {
+            std::fprintf(stderr, "%s: none of its runs is in the store: its findings are left out\n", ex.name.c_str());
+            continue;
+        }
         const std::string aligned = o.accept_stopped ? report::align_runs(runs) : "";
         if (!aligned.empty()) std::fprintf(stderr, "%s: %s\n", ex.name.c_str(), aligned.c_str());
         for (size_t i = 0; i < ex.report.size(); ++i) {
             try {
                 findings.push_back(report::analyze(ex.report[i], runs, ex.name));
                 if (!aligned.empty()) findings.back().setup += "; " + aligned;
+                if (!not_trained.empty()) findings.back().setup += "; " + not_trained;
             } catch (const ConfigError& e) {
                 std::fprintf(stderr, "normlab report: %s: report[%zu]: %s\n", ex.file.c_str(), i, e.what());
                 report::Finding f;
