@@ -166,6 +166,32 @@ private Q_SLOTS:
         QCOMPARE(chart->curvesHidden(), size_t(0));
     }
 
+    // The loss chart draws the loss of byte frequencies alone (the runs' unigram_loss) where every run
+    // shown that records it trained on the same data, and not where their data differ.
+    void lossChartDrawsTheUnigramLevel() {
+        const QString path = dir_.filePath("unigram.sqlite");
+        {
+            Store s(path.toStdString());
+            for (auto [name, u] : {std::pair{"a", 3.15}, std::pair{"b", 3.15}, std::pair{"other data", 3.4}}) {
+                const int64_t id = s.create_run(name, "pre_ln", nlohmann::json{{"name", name}}, 1);
+                s.mark_running(id, "cpu", nlohmann::json::object());
+                s.set_info(id, {{"unigram_loss", u}});
+                RunWriter w(s, id);
+                for (int i = 0; i < 20; ++i) w.scalar("train/loss", i * 10, 4.0 - 0.04 * i);
+            }
+        }
+        Store s(path.toStdString(), Store::Mode::ReadOnly);
+        ChartsView view;
+        view.resize(800, 500);
+        view.setRuns({1, 2}, s);
+        auto lines = [&] { return view.lossChart()->hlines(); };
+        QCOMPARE(lines().size(), size_t(1));
+        QCOMPARE(lines()[0].first, 3.15);
+        QCOMPARE(lines()[0].second, QString("unigram (byte frequencies)"));
+        view.setRuns({1, 3}, s);
+        QVERIFY(lines().empty());
+    }
+
     // The legend names the runs shown now: another selection of as many runs (as many curves) renames it,
     // and where its entries do not fit in a row they wrap onto two from the first drawing, not only after a resize.
     void legendFollowsTheRunsShown() {

@@ -55,6 +55,23 @@ private Q_SLOTS:
         QVERIFY(load_dataset(d, 32).bytes != a.bytes);
     }
 
+    // Byte frequencies only: train "aaab" (a 3, b 1), validation "ab": add-one smoothed over 256 bytes,
+    // p(a) = 4/260, p(b) = 2/260; the loss is the mean of -ln p over the validation bytes.
+    void unigramLossIsTheValidationCrossEntropyOfByteFrequencies() {
+        Dataset d;
+        d.bytes = {'a', 'a', 'a', 'b', 'a', 'b'};
+        d.train_end = 4;
+        const double want = -(std::log(4.0 / 260) + std::log(2.0 / 260)) / 2;
+        QVERIFY(std::abs(unigram_loss(d) - want) < 1e-12);
+        // a Markov chain's unigram loss is above its entropy rate, by what its context predicts
+        DataConfig m;
+        m.source = DataSource::Markov;
+        m.markov.length = 100000;
+        const Dataset md = load_dataset(m, 32);
+        QVERIFY2(unigram_loss(md) > *md.entropy_rate + 0.05 && unigram_loss(md) < std::log(double(m.markov.alphabet)) + 0.01,
+                 qPrintable(QString("unigram %1, entropy rate %2").arg(unigram_loss(md)).arg(*md.entropy_rate)));
+    }
+
     void batchesAreDeterministicAndInRange() {
         std::vector<int64_t> a, b, c;
         batch_offsets(1, 5, 16, 32, 100, 1000, a);

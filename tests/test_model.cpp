@@ -98,6 +98,10 @@ private Q_SLOTS:
             QCOMPARE(r.status, RunStatus::Finished);
             auto loss = values(store, id, "train/loss");
             const double floor = store.run(id)->info["loss_floor"].get<double>();
+            // and below what byte frequencies alone give: it learned from the context
+            const double unigram = store.run(id)->info["unigram_loss"].get<double>();
+            QVERIFY2(r.final_loss < unigram - 0.1, qPrintable(QString("%1: final %2, unigram %3").arg(scheme_name(s).c_str())
+                                                                  .arg(r.final_loss).arg(unigram)));
             // From ln 256 ≈ 5.5 nats to below the 8-symbol uniform entropy ln 8 ≈ 2.08.
             QVERIFY2(loss.front() > 4.5 && r.final_loss < std::log(8.0) && r.final_loss > floor - 0.05,
                      qPrintable(QString("%1: first %2 final %3 floor %4").arg(scheme_name(s).c_str())

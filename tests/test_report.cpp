@@ -407,6 +407,19 @@ private Q_SLOTS:
         QVERIFY(dn_trains.result.find("DeepNorm 0 of 1") != std::string::npos);
         QVERIFY(dn_trains.result.find("Neither") == std::string::npos);
         QCOMPARE(name(dn_trains.verdict), name(Verdict::Partly));
+        // With the data's unigram loss recorded, a run that slid slowly onto it (0.17 nats down after
+        // the warm-up, as BranchNorm does while α_t grows) stalled all the same; one 0.5 below it trained.
+        {
+            auto rs = plateau(3.33, 3.17, 3.33, 2.65);
+            for (auto& r : rs) r.info = {{"unigram_loss", 3.152}};
+            rs[0].series[{"val/loss", -1}].back().value = rs[0].final_loss = 3.16;
+            rs[2].series[{"val/loss", -1}].back().value = rs[2].final_loss = 3.154;
+            auto slid = analyze({{"finding", 9}}, rs, "x");
+            QVERIFY2(slid.result.find("Stalled (the unigram loss is 3.152): Post-LN 1 of 1, DeepNorm 0 of 1, BranchNorm 1 of 1") !=
+                         std::string::npos, slid.result.c_str());
+            QVERIFY(slid.result.find("Post-LN fails: holds") != std::string::npos);
+            QVERIFY(slid.result.find("BranchNorm at least as good as DeepNorm: does not hold") != std::string::npos);
+        }
         // A learning-rate sweep: each scheme at its own best rate. At 1e-3 all
         // three stall; at 2.5e-4 Post-LN and DeepNorm train, Post-LN 0.3 nats
         // behind: Post-LN fails where DeepNorm trains.

@@ -130,6 +130,10 @@
         <translation>Verlustuntergrenze (Entropierate)</translation>
     </message>
     <message>
+        <source>unigram (byte frequencies)</source>
+        <translation>Unigramm (Bytehäufigkeiten)</translation>
+    </message>
+    <message>
         <source>loss (nats/byte)</source>
         <translation>Verlust (nats/Byte)</translation>
     </message>
@@ -912,12 +916,12 @@ Die Analyse von Xiong et al. setzt Eingaben mit E‖x₀‖² ≈ d voraus.</tra
 <context>
     <name>normlab::LineChart</name>
     <message>
-        <source>non-finite value</source>
-        <translation>nicht endlicher Wert</translation>
-    </message>
-    <message>
         <source>every curve is hidden: click a run in the legend to show it, then export</source>
         <translation>alle Kurven sind ausgeblendet: einen Lauf in der Legende anklicken, um ihn zu zeigen, dann exportieren</translation>
+    </message>
+    <message>
+        <source>non-finite value</source>
+        <translation>nicht endlicher Wert</translation>
     </message>
     <message>
         <source> (log)</source>

@@ -130,6 +130,10 @@
         <translation>损失下限（熵率）</translation>
     </message>
     <message>
+        <source>unigram (byte frequencies)</source>
+        <translation>一元模型（字节频率）</translation>
+    </message>
+    <message>
         <source>loss (nats/byte)</source>
         <translation>损失（奈特/字节）</translation>
     </message>
@@ -911,12 +915,12 @@ Xiong 等的分析假设输入满足 E‖x₀‖² ≈ d。</translation>
 <context>
     <name>normlab::LineChart</name>
     <message>
-        <source>non-finite value</source>
-        <translation>非有限值</translation>
-    </message>
-    <message>
         <source>every curve is hidden: click a run in the legend to show it, then export</source>
         <translation>所有曲线均已隐藏：请在图例中点击一个运行以显示它，然后再导出</translation>
+    </message>
+    <message>
+        <source>non-finite value</source>
+        <translation>非有限值</translation>
     </message>
     <message>
         <source> (log)</source>

@@ -228,6 +228,7 @@ T = {
     " train": (" Training", " 训练"),
     " val": (" Validierung", " 验证"),
     "loss floor (entropy rate)": ("Verlustuntergrenze (Entropierate)", "损失下限（熵率）"),
+    "unigram (byte frequencies)": ("Unigramm (Bytehäufigkeiten)", "一元模型（字节频率）"),
     "loss (nats/byte)": ("Verlust (nats/Byte)", "损失（奈特/字节）"),
     "learning rate": ("Lernrate", "学习率"),
     "layer %1": ("Schicht %1", "第 %1 层"),

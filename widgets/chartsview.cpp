@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 
 namespace normlab {
@@ -417,6 +418,15 @@ void ChartsView::redrawLoss() {
         }
         if (auto f = r.loss_floor(); f && floors.empty()) floors.push_back({*f, tr("loss floor (entropy rate)")});
     }
+    // Byte frequencies alone: drawn where every run shown that records it trained on the same data.
+    std::optional<double> unigram;
+    bool same = true;
+    for (auto& r : runs_)
+        if (auto u = r->unigram_loss()) {
+            same = same && (!unigram || std::abs(*unigram - *u) < 1e-9);
+            unigram = u;
+        }
+    if (unigram && same) floors.push_back({*unigram, tr("unigram (byte frequencies)")});
     loss_->setAxisTitles(xTitle(), tr("loss (nats/byte)"), tr("loss"));
     lr_->setAxisTitles(xTitle(), tr("learning rate"), tr("lr"));
     loss_->setHLines(floors);

@@ -102,4 +102,9 @@ std::optional<double> RunData::loss_floor() const {
     return std::nullopt;
 }
 
+std::optional<double> RunData::unigram_loss() const {
+    if (info_.info.contains("unigram_loss") && info_.info["unigram_loss"].is_number()) return info_.info["unigram_loss"].get<double>();
+    return std::nullopt;
+}
+
 }  // namespace normlab

@@ -52,6 +52,9 @@ public:
     double x_of(int64_t step, XUnit unit) const;
 
     std::optional<double> loss_floor() const;
+    // The loss of byte frequencies alone on the run's data (its info's unigram_loss;
+    // runs from before 2026-11-28 lack it): where a run that stopped learning sits.
+    std::optional<double> unigram_loss() const;
 
 private:
     int64_t id_;

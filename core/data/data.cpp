@@ -4,6 +4,7 @@
 #include "core/errors.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -279,6 +280,18 @@ Dataset load_dataset(const DataConfig& cfg, int context, const std::function<boo
                         std::to_string(d.train_end) + ", validation " + std::to_string(n - d.train_end) +
                         "); use a longer file, a smaller model.context or another data.val_fraction");
     return d;
+}
+
+double unigram_loss(const Dataset& d) {
+    std::array<uint64_t, 256> train{}, val{};
+    for (size_t i = 0; i < d.train_end; ++i) ++train[d.bytes[i]];
+    for (size_t i = d.train_end; i < d.bytes.size(); ++i) ++val[d.bytes[i]];
+    const double total = static_cast<double>(d.train_end) + 256.0;
+    const double n_val = static_cast<double>(d.bytes.size() - d.train_end);
+    double h = 0;
+    for (int b = 0; b < 256; ++b)
+        if (val[b]) h -= static_cast<double>(val[b]) / n_val * std::log((static_cast<double>(train[b]) + 1.0) / total);
+    return h;
 }
 
 }  // namespace normlab

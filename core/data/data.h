@@ -28,6 +28,13 @@ struct Dataset {
     std::optional<double> entropy_rate;   // nats per byte: the loss floor, when known
 };
 
+// The loss of a model that has learned byte frequencies and nothing else: the
+// validation split's cross-entropy, in nats per byte, under the training
+// split's byte frequencies (add-one smoothed). A deep stack that stops learning
+// early sits on it (a "plateau" in the loss chart; docs/REPRODUCTION-GPU.md,
+// finding 9).
+double unigram_loss(const Dataset& d);
+
 // Throws DataError with a hint (missing corpus → run scripts/setup.sh, ...).
 // `cancelled`, polled while reading and generating, throws Cancelled when it returns true.
 Dataset load_dataset(const DataConfig& cfg, int context, const std::function<bool()>& cancelled = {});

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace normlab::report {
@@ -22,18 +23,25 @@ static double roughness(const std::vector<Point>& p, int64_t until) {
     return mean_of(d);
 }
 
-// Stalled: the validation loss fell less than kStall nats from the first
-// evaluation at or after the end of the warm-up to the last one. Such a run sat
-// on a plateau the whole time the learning rate was at its peak or decaying
-// (for a byte model usually the unigram level: byte frequencies, context
-// ignored). Unknown (false) with fewer than two such evaluations.
+// Stalled: the run ends less than kStall nats below the loss of byte
+// frequencies alone (the data's unigram loss, which runs record in their info
+// since 2026-11-28): it learned nothing its context tells. For a run recorded
+// before that, from its curve: the validation loss fell less than kStall nats
+// from the first evaluation at or after the end of the warm-up to the last
+// (unknown, false, with fewer than two such evaluations).
 constexpr double kStall = 0.05;
+static std::optional<double> unigram_of(const RunData& r) {
+    if (r.info.is_object() && r.info.contains("unigram_loss") && r.info["unigram_loss"].is_number())
+        return r.info["unigram_loss"].get<double>();
+    return std::nullopt;
+}
 static bool stalled(const RunData& r) {
     if (r.status == RunStatus::Diverged) return false;
-    const double warmup = r.cfg_number("optim.schedule.warmup", 0);
     std::vector<double> v;
+    const double warmup = r.cfg_number("optim.schedule.warmup", 0);
     for (auto& p : r.get("val/loss"))
-        if (p.step >= warmup && std::isfinite(p.value)) v.push_back(p.value);
+        if (std::isfinite(p.value) && (unigram_of(r) || p.step >= warmup)) v.push_back(p.value);
+    if (auto u = unigram_of(r)) return !v.empty() && v.back() > *u - kStall;
     return v.size() >= 2 && v.front() - v.back() < kStall;
 }
 
@@ -85,8 +93,9 @@ static Finding deep_post_ln(const json& e, const std::vector<RunData>& runs) {
     const auto &post = rates[0].at(best[0]), &dn = rates[1].at(best[1]), &bn = rates[2].at(best[2]);
     f.measure = "Final validation loss (diverged = ∞), mean over seeds; smoothness of the global gradient norm at the "
                 "very start (BranchNorm's Fig. 3), steps 0–" + std::to_string(start) + ", as the mean |Δ ln ‖g‖| from "
-                "one step to the next (lower is smoother; steps 0–" + std::to_string(early) + " shown too). A run *stalled* when its validation loss fell less "
-                "than 0.05 nats from the end of the warm-up to its last evaluation. Where the learning rate is swept, each scheme at its own best rate "
+                "one step to the next (lower is smoother; steps 0–" + std::to_string(early) + " shown too). A run *stalled* when it ends less than 0.05 nats "
+                "below the loss of byte frequencies alone (the data's unigram loss; for runs that did not record it: when its validation loss "
+                "fell less than 0.05 nats from the end of the warm-up to its last evaluation). Where the learning rate is swept, each scheme at its own best rate "
                 "(its lowest final loss). Parts: Post-LN diverges or ends ≥ 0.2 nats above the better of "
                 "DeepNorm and BranchNorm, which trained (did not stall); BranchNorm at least 10% smoother than Post-LN; BranchNorm trained, "
                 "its loss ≤ DeepNorm's + max(0.01, DeepNorm's seed spread).";
@@ -115,8 +124,12 @@ static Finding deep_post_ln(const json& e, const std::vector<RunData>& runs) {
     const int sp = n_stalled(post), sd = n_stalled(dn), sb = n_stalled(bn);
     auto of_n = [](int k, size_t n) { return std::to_string(k) + " of " + std::to_string(n); };
     std::string stall_text;
+    std::optional<double> unigram;
+    for (auto* rs : {&post, &dn, &bn})
+        for (auto* r : *rs)
+            if (!unigram) unigram = unigram_of(*r);
     if (sp + sd + sb > 0)
-        stall_text = " Stalled (validation loss down less than 0.05 nats from the end of the warm-up to the end): Post-LN " + of_n(sp, post.size()) +
+        stall_text = std::string(" Stalled") + (unigram ? " (the unigram loss is " + fixed(*unigram, 3) + ")" : "") + ": Post-LN " + of_n(sp, post.size()) +
                      ", DeepNorm " + of_n(sd, dn.size()) + ", BranchNorm " + of_n(sb, bn.size()) + "." +
                      (others_train ? "" : " Neither DeepNorm nor BranchNorm trained, so the losses cannot tell the schemes apart.");
     auto per_seed = [&](const std::vector<const RunData*>& rs) {

@@ -178,6 +178,7 @@ void TrainLoop::begin() {
     if (device_.is_cuda()) run_info["cuda_kernels"] = cuda_kernels_enabled() ? "on" : "off (NORMLAB_CUDA_KERNELS=0)";
     if (opts_.resume) run_info["resumed_at_step"] = step_;
     if (data.entropy_rate) run_info["loss_floor"] = *data.entropy_rate;
+    run_info["unigram_loss"] = unigram_loss(data);   // byte frequencies only: where a stalled run sits
     if (cfg_.model.deepnorm.residual) run_info["deepnorm_alpha"] = cfg_.model.deepnorm_alpha();
     if (cfg_.model.deepnorm.init) run_info["deepnorm_beta"] = cfg_.model.deepnorm_beta();
     store_.set_info(info_.id, run_info);
