@@ -6,6 +6,7 @@
 #include "core/experiment.h"
 #include "core/report/report.h"
 #include "core/store/store.h"
+#include "tests/report_synthetic.h"
 #include "tests/test_util.h"
 #include "widgets/reportfigure.h"
 
@@ -23,62 +24,7 @@ using namespace normlab;
 using namespace normlab::report;
 using nlohmann::json;
 
-namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-RunData mk(const std::string& name, const std::string& scheme, int layers, int seed = 1, json extra = json::object()) {
-    RunData r;
-    r.name = name;
-    r.variant = variant_of(name);
-    r.config = merge_json({{"scheme", scheme},
-                           {"model", {{"n_layers", layers}, {"d_model", 128}, {"normformer", {{"head_scale", scheme == "normformer"},
-                                                                                             {"post_attn_norm", scheme == "normformer"},
-                                                                                             {"ffn_norm", scheme == "normformer"}}}}},
-                           {"optim", {{"lr", 1e-3}, {"schedule", {{"warmup", 100}}}}},
-                           {"train", {{"seed", seed}, {"steps", 200}}}},
-                          extra);
-    r.status = RunStatus::Finished;
-    r.steps_done = 200;
-    r.final_loss = kNaN;
-    return r;
-}
-void at0(RunData& r, const std::string& series, const std::vector<double>& per_layer) {
-    for (size_t l = 0; l < per_layer.size(); ++l) r.series[{series, static_cast<int>(l)}] = {{0, per_layer[l]}};
-}
-void curve(RunData& r, const std::string& series, int layer, const std::vector<std::pair<int64_t, double>>& pts) {
-    auto& v = r.series[{series, layer}];
-    for (auto& [s, y] : pts) v.push_back({s, y});
-}
-Verdict verdict(int finding, const std::vector<RunData>& runs, json extra = json::object()) {
-    json e = extra;
-    e["finding"] = finding;
-    return analyze(e, runs, "synthetic").verdict;
-}
-// The field a ConfigError that f throws names; "accepted" when it throws none.
-template <class F> QString error_path(F&& f) {
-    try {
-        f();
-    } catch (const ConfigError& e) {
-        return QString::fromStdString(e.path());
-    }
-    return "accepted";
-}
-QString name(Verdict v) { return QString::fromStdString(verdict_name(v)); }
-#define VERDICT(expected, ...) QCOMPARE(name(verdict(__VA_ARGS__)), name(expected))
-
-Distribution dist(const std::string& n, int layer, int64_t step, double median) {
-    Distribution d;
-    d.name = n;
-    d.layer = layer;
-    d.step = step;
-    d.count = 10;
-    d.min = median - 0.2, d.q1 = median - 0.1, d.median = median, d.q3 = median + 0.1, d.max = median + 0.2;
-    d.mean = median;
-    return d;
-}
-
-}  // namespace
+using namespace normlab::test_report;
 
 class TestReport : public QObject {
     Q_OBJECT
@@ -355,108 +301,6 @@ private Q_SLOTS:
         VERDICT(Verdict::Reproduced, 8, with({0.5, 0.7, 0.9, 1.1}));
         VERDICT(Verdict::Partly, 8, with({0.5, 1.2, 0.4, 0.6}));
         VERDICT(Verdict::NotReproduced, 8, with({1.1, 0.9, 0.7, 0.5}));
-    }
-
-    void finding9_deepStack() {
-        auto with = [](bool post_diverges, double dn, double bn, bool bn_smooth) {
-            std::vector<RunData> rs;
-            for (auto [scheme, loss] : {std::pair{"post_ln", 3.3}, std::pair{"deepnorm", dn}, std::pair{"branchnorm", bn}}) {
-                RunData r = mk(scheme, scheme, 24);
-                r.final_loss = loss;
-                if (post_diverges && std::string(scheme) == "post_ln") r.status = RunStatus::Diverged;
-                curve(r, "val/loss", -1, {{0, 5.5}, {200, loss}});
-                const bool jagged = std::string(scheme) == "post_ln" || (std::string(scheme) == "branchnorm" && !bn_smooth);
-                for (int s = 0; s <= 100; ++s) r.series[{"train/grad_norm", -1}].push_back({s, jagged && s % 2 ? 4.0 : 1.0});
-                rs.push_back(r);
-            }
-            return rs;
-        };
-        VERDICT(Verdict::Reproduced, 9, with(true, 2.60, 2.55, true));
-        VERDICT(Verdict::Reproduced, 9, with(false, 2.60, 2.55, true));   // Post-LN stalls 0.75 nats behind
-        VERDICT(Verdict::Partly, 9, with(false, 2.60, 2.80, true));
-        VERDICT(Verdict::NotReproduced, 9, with(false, 3.25, 3.40, false));
-        // All three sit on one plateau after the warm-up (step 100): level
-        // losses say nothing about the schemes, so only the smoothness holds,
-        // and the report says which runs stalled.
-        auto plateau = [](double post, double dn, double bn, double dn_end) {
-            std::vector<RunData> rs;
-            for (auto [scheme, loss] : {std::pair{"post_ln", post}, std::pair{"deepnorm", dn}, std::pair{"branchnorm", bn}}) {
-                RunData r = mk(scheme, scheme, 48);
-                const double end = std::string(scheme) == "deepnorm" ? dn_end : loss - 0.01;
-                r.final_loss = end;
-                curve(r, "val/loss", -1, {{50, 4.2}, {100, loss}, {150, (loss + end) / 2}, {200, end}});
-                for (int s = 0; s <= 100; ++s)
-                    r.series[{"train/grad_norm", -1}].push_back({s, std::string(scheme) == "post_ln" && s % 2 ? 4.0 : 1.0});
-                rs.push_back(r);
-            }
-            return rs;
-        };
-        auto level = analyze({{"finding", 9}}, plateau(3.17, 3.17, 3.17, 3.16), "x");
-        QCOMPARE(name(level.verdict), name(Verdict::Partly));
-        QVERIFY2(level.result.find("Post-LN fails: does not hold") != std::string::npos, level.result.c_str());
-        QVERIFY(level.result.find("BranchNorm at least as good as DeepNorm: does not hold") != std::string::npos);
-        QVERIFY(level.result.find("Post-LN 1 of 1, DeepNorm 1 of 1, BranchNorm 1 of 1") != std::string::npos);
-        QVERIFY(level.result.find("Neither DeepNorm nor BranchNorm trained") != std::string::npos);
-        QCOMPARE(QString::fromStdString(level.table.rows[1][4]), QString("1 of 1"));
-        // DeepNorm leaves the plateau (0.5 nats after the warm-up) while Post-LN
-        // and BranchNorm stay: Post-LN fails where DeepNorm trains, but BranchNorm
-        // did not train, so it is not "at least as good" even within the tolerance.
-        auto dn_trains = analyze({{"finding", 9}}, plateau(3.17, 3.17, 3.17, 2.67), "x");
-        QVERIFY2(dn_trains.result.find("Post-LN fails: holds") != std::string::npos, dn_trains.result.c_str());
-        QVERIFY(dn_trains.result.find("BranchNorm at least as good as DeepNorm: does not hold") != std::string::npos);
-        QVERIFY(dn_trains.result.find("DeepNorm 0 of 1") != std::string::npos);
-        QVERIFY(dn_trains.result.find("Neither") == std::string::npos);
-        QCOMPARE(name(dn_trains.verdict), name(Verdict::Partly));
-        // With the data's unigram loss recorded, a run that slid slowly onto it (0.17 nats down after
-        // the warm-up, as BranchNorm does while α_t grows) stalled all the same; one 0.5 below it trained.
-        {
-            auto rs = plateau(3.33, 3.17, 3.33, 2.65);
-            for (auto& r : rs) r.info = {{"unigram_loss", 3.152}};
-            rs[0].series[{"val/loss", -1}].back().value = rs[0].final_loss = 3.16;
-            rs[2].series[{"val/loss", -1}].back().value = rs[2].final_loss = 3.154;
-            auto slid = analyze({{"finding", 9}}, rs, "x");
-            QVERIFY2(slid.result.find("Stalled (the unigram loss is 3.152): Post-LN 1 of 1, DeepNorm 0 of 1, BranchNorm 1 of 1") !=
-                         std::string::npos, slid.result.c_str());
-            QVERIFY(slid.result.find("Post-LN fails: holds") != std::string::npos);
-            QVERIFY(slid.result.find("BranchNorm at least as good as DeepNorm: does not hold") != std::string::npos);
-        }
-        // A learning-rate sweep, as the width-128 proxies ran it: all three stall at 1e-3; at 5e-4 DeepNorm
-        // trains and Post-LN stalls; at 2.5e-4 Post-LN trains too. The three are compared where DeepNorm or
-        // BranchNorm ends lowest (5e-4), and Post-LN's own best rate is named beside.
-        auto sweep = [](std::map<std::string, std::map<double, double>> ends) {
-            std::vector<RunData> rs;
-            for (auto& [scheme, by_lr] : ends)
-                for (auto [lr, end] : by_lr) {
-                    RunData r = mk(scheme, scheme, 48, 1, {{"optim", {{"lr", lr}}}});
-                    r.final_loss = end;
-                    r.info = {{"unigram_loss", 3.152}};
-                    curve(r, "val/loss", -1, {{50, 4.2}, {100, 3.17}, {150, (3.17 + end) / 2}, {200, end}});
-                    for (int s = 0; s <= 100; ++s)
-                        r.series[{"train/grad_norm", -1}].push_back({s, scheme == "post_ln" && s % 2 ? 4.0 : 1.0});
-                    rs.push_back(r);
-                }
-            return rs;
-        };
-        auto sw = analyze({{"finding", 9}}, sweep({{"post_ln", {{1e-3, 3.152}, {5e-4, 3.151}, {2.5e-4, 2.649}}},
-                                                   {"deepnorm", {{1e-3, 3.152}, {5e-4, 2.632}, {2.5e-4, 2.688}}},
-                                                   {"branchnorm", {{1e-3, 3.152}, {5e-4, 3.150}, {2.5e-4, 3.154}}}}), "x");
-        QVERIFY2(sw.result.find("At learning rate 0.0005, where DeepNorm or BranchNorm ends lowest (swept: 0.00025, 0.0005, 0.001). ") == 0,
-                 sw.result.c_str());
-        QVERIFY(sw.result.find("Post-LN fails: holds") != std::string::npos);
-        QVERIFY(sw.result.find("BranchNorm at least as good as DeepNorm: does not hold") != std::string::npos);
-        QVERIFY(sw.result.find("Post-LN 1 of 1, DeepNorm 0 of 1, BranchNorm 1 of 1") != std::string::npos);
-        QVERIFY2(sw.result.find("At its own best rate, 0.00025, Post-LN ends at 2.649.") != std::string::npos, sw.result.c_str());
-        QCOMPARE(name(sw.verdict), name(Verdict::Partly));
-        QCOMPARE(sw.table.header[1], std::string("peak lr"));
-        QCOMPARE(sw.table.rows.size(), size_t(9));
-        QCOMPARE(sw.table.rows[3][0], std::string("DeepNorm"));
-        QCOMPARE(sw.table.rows[4][1], std::string("0.0005 (compared)"));
-        QCOMPARE(sw.figures[0].lines.size(), size_t(9));
-        QVERIFY(sw.figures[0].lines[3].dashed && !sw.figures[0].lines[4].dashed);
-        // one rate only some schemes reached is not compared
-        auto partial = sweep({{"post_ln", {{1e-3, 3.152}, {5e-4, 3.151}}}, {"deepnorm", {{1e-3, 3.152}, {5e-4, 2.632}}},
-                              {"branchnorm", {{1e-3, 3.152}}}});
-        QVERIFY(analyze({{"finding", 9}}, partial, "x").result.find("At learning rate 0.001,") == 0);
     }
 
     void finding10_ngpt() {
