@@ -97,13 +97,8 @@ double RunData::x_of(int64_t step, XUnit unit) const {
     return s->values[static_cast<size_t>(it - s->steps.begin() - 1)];
 }
 
-std::optional<double> RunData::loss_floor() const {
-    if (info_.info.contains("loss_floor") && info_.info["loss_floor"].is_number()) return info_.info["loss_floor"].get<double>();
-    return std::nullopt;
-}
-
-std::optional<double> RunData::unigram_loss() const {
-    if (info_.info.contains("unigram_loss") && info_.info["unigram_loss"].is_number()) return info_.info["unigram_loss"].get<double>();
+std::optional<double> RunData::info_number(const char* key) const {
+    if (info_.info.contains(key) && info_.info[key].is_number()) return info_.info[key].get<double>();
     return std::nullopt;
 }
 

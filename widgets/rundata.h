@@ -51,10 +51,11 @@ public:
     enum class XUnit { Step, Tokens, WallSeconds };
     double x_of(int64_t step, XUnit unit) const;
 
-    std::optional<double> loss_floor() const;
+    std::optional<double> loss_floor() const { return info_number("loss_floor"); }
     // The loss of byte frequencies alone on the run's data (its info's unigram_loss;
     // runs from before 2026-11-28 lack it): where a run that stopped learning sits.
-    std::optional<double> unigram_loss() const;
+    std::optional<double> unigram_loss() const { return info_number("unigram_loss"); }
+    std::optional<double> info_number(const char* key) const;   // a number of the run's info, if it has one
 
 private:
     int64_t id_;

@@ -37,11 +37,12 @@ static std::optional<double> unigram_of(const RunData& r) {
 }
 static bool stalled(const RunData& r) {
     if (r.status == RunStatus::Diverged) return false;
+    const auto unigram = unigram_of(r);
+    const double from = unigram ? -1 : r.cfg_number("optim.schedule.warmup", 0);   // the curve's test starts after the warm-up
     std::vector<double> v;
-    const double warmup = r.cfg_number("optim.schedule.warmup", 0);
     for (auto& p : r.get("val/loss"))
-        if (std::isfinite(p.value) && (unigram_of(r) || p.step >= warmup)) v.push_back(p.value);
-    if (auto u = unigram_of(r)) return !v.empty() && v.back() > *u - kStall;
+        if (std::isfinite(p.value) && p.step >= from) v.push_back(p.value);
+    if (unigram) return !v.empty() && v.back() > *unigram - kStall;
     return v.size() >= 2 && v.front() - v.back() < kStall;
 }
 
@@ -201,7 +202,6 @@ static Finding deep_post_ln(const json& e, const std::vector<RunData>& runs) {
             mark_divergence(l, rs);
             loss.lines.push_back(l);
         }
-        if (!rates[i].count(rate)) continue;
         const RunData* first = rates[i].at(rate).front();
         Line gl;
         gl.label = std::string(names[i]) + " (seed " + std::to_string(first->seed()) + (swept ? ", lr " + fmt(rate, 3) : "") + ")";
