@@ -286,6 +286,38 @@ private Q_SLOTS:
         QVERIFY2(std::abs(widths[0] - widths[1]) <= 2, qPrintable(QString("cells %1 and %2 px wide").arg(widths[0]).arg(widths[1])));
     }
 
+    // Small multiples on one step axis: a run stopped at step 150 of the others' 300 fills half its plot (it
+    // filled all of it, its steps stretched to look like the others').
+    void smallMultiplesShareTheirSteps() {
+        std::vector<HeatSpec> row(2);
+        for (int k = 0; k < 2; ++k) {
+            row[k].title = k ? "stopped" : "whole";
+            for (int i = 0; i <= (k ? 150 : 300); i += 10) row[k].steps.push_back(i);
+            row[k].rows.assign(4, std::vector<double>(row[k].steps.size(), 1e-4));
+            row[k].lo = 1e-5, row[k].hi = 1e-3;
+        }
+        share_steps(row);
+        frame_small_multiples(row, true);
+        const QString png = dir_.filePath("shared-steps.png");
+        QString err;
+        QVERIFY2(write_print(png, {}, 89, 40, 8, 300, "steps",
+                             [&](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_heatmap_row(p, r, row, u, 2); }, &err),
+                 qPrintable(err));
+        const QImage img(png);
+        QVERIFY(!img.isNull());
+        std::vector<int> across;   // the coloured stretches across the row's middle, the colour bar's last
+        for (int x = 0, len = 0; x < img.width(); ++x) {
+            const bool cell = img.pixelColor(x, img.height() / 2).hsvSaturation() > 80;
+            if (cell) ++len;
+            if ((!cell || x + 1 == img.width()) && len > 2) across.push_back(len);
+            if (!cell) len = 0;
+        }
+        QVERIFY2(across.size() == 3, qPrintable(QString::number(across.size())));
+        // 16 of 31 cells' width
+        const double want = across[0] * 16.0 / 31.0;
+        QVERIFY2(std::abs(across[1] - want) <= 3, qPrintable(QString("%1 px of %2; want %3").arg(across[1]).arg(across[0]).arg(want)));
+    }
+
     // The heatmaps' colour bars are labelled at 3 or more ticks, not only at their ends (item 15).
     void colourBarsHaveTicks() {
         HeatSpec h;

@@ -59,7 +59,11 @@ std::vector<ChartsView::PaneRow> ChartsView::figureRows(bool whole_panel, double
         return {};
     }
     switch (tab) {
-        case 0: return {line(loss_, 0.65), line(lr_, 0.35)};
+        case 0: {   // the learning rate under the loss, on its step axis
+            auto spec = std::make_shared<StackSpec>(StackSpec{{plot_spec(*loss_), plot_spec(*lr_)}, {0.65, 0.35}});
+            return {PaneRow{1, {[spec](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_stack(p, r, *spec, u); }},
+                            [spec](double w, double pt, double aspect) { return stack_height_mm(*spec, w, pt, aspect); }}};
+        }
         case 1: {
             std::vector<PaneRow> rows{line(grad_lines_, 0.5)};
             // the heatmaps under the lines as small multiples: a row of two in a column's width, four in a
@@ -68,12 +72,15 @@ std::vector<ChartsView::PaneRow> ChartsView::figureRows(bool whole_panel, double
             const size_t n = heatmaps_.size();
             const size_t per_row = std::clamp<size_t>(static_cast<size_t>(width_mm / 42), 1, std::max<size_t>(1, n));
             const size_t n_rows = (n + per_row - 1) / per_row;
+            std::vector<HeatSpec> all;   // on one step axis, as the lines above
+            for (auto* h : heatmaps_) {
+                all.push_back(heat_spec(*h));
+                if (!h->shortTitle().isEmpty()) all.back().title = h->shortTitle();
+            }
+            share_steps(all);
             for (size_t k = 0; k < n; k += per_row) {
-                auto specs = std::make_shared<std::vector<HeatSpec>>();
-                for (size_t j = k; j < k + per_row && j < n; ++j) {
-                    specs->push_back(heat_spec(*heatmaps_[j]));
-                    if (!heatmaps_[j]->shortTitle().isEmpty()) specs->back().title = heatmaps_[j]->shortTitle();
-                }
+                auto specs = std::make_shared<std::vector<HeatSpec>>(all.begin() + static_cast<std::ptrdiff_t>(k),
+                                                                     all.begin() + static_cast<std::ptrdiff_t>(std::min(n, k + per_row)));
                 frame_small_multiples(*specs, heat_shared_->isChecked());
                 // a short last row with cells as wide as a full row's
                 rows.push_back(PaneRow{0.5 / static_cast<double>(std::max<size_t>(1, n_rows)),

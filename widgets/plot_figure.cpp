@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace normlab {
 
@@ -52,7 +53,14 @@ struct PlotLayout {
 
 double to_axis(double x, bool log) { return log ? std::log10(x) : x; }
 
-PlotLayout layout_plot(const Ink& ink, const QRectF& r, const PlotSpec& s) {
+// How a plot is laid out in a stack (draw_stack); by default, as alone.
+struct PlotFit {
+    plot::FrameFit frame;
+    std::optional<std::pair<double, double>> x_range;    // the x axis's limits (data units) instead of its data's
+    std::optional<std::vector<LegendEntry>> entries;     // the legend instead of its own (empty: none)
+};
+
+PlotLayout layout_plot(const Ink& ink, const QRectF& r, const PlotSpec& s, const PlotFit& fit = {}) {
     PlotLayout L;
     double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo, ylo = xlo, yhi = -xlo;
     bool integer = true;
@@ -87,6 +95,7 @@ PlotLayout layout_plot(const Ink& ink, const QRectF& r, const PlotSpec& s) {
     x.log = s.log_x;
     y.log = s.log_y;
     x.integer = integer && std::isfinite(xlo);
+    if (fit.x_range) std::tie(xlo, xhi) = *fit.x_range;
     if (!(xlo <= xhi)) xlo = s.log_x ? 1 : 0, xhi = s.log_x ? 10 : 1;
     if (xhi == xlo) std::tie(xlo, xhi) = plot::padded(xlo, xhi, s.log_x, 0.05);
     x.lo = xlo, x.hi = xhi;
@@ -99,9 +108,10 @@ PlotLayout layout_plot(const Ink& ink, const QRectF& r, const PlotSpec& s) {
         e.style = Qt::NoPen;
         L.entries.push_back(e);
     }
+    if (fit.entries) L.entries = *fit.entries;
     const double pad = ink.mm(0.8);
     L.legend = plot::layout_legend(ink, L.entries, r.width() - 2 * pad);
-    L.frame = plot::layout_frame(ink, r, s.title, s.x_title, s.y_title, x, y, L.legend.height);
+    L.frame = plot::layout_frame(ink, r, s.title, s.x_title, s.y_title, x, y, L.legend.height, 0, fit.frame);
     return L;
 }
 
@@ -134,11 +144,9 @@ QPolygonF band_outline(const Frame& f, const Prepared& d, double x0, double x1, 
     return poly;
 }
 
-}  // namespace
 
-void draw_plot(QPainter& p, const QRectF& r, const PlotSpec& s, const PrintUnits& u) {
-    Ink ink(p, u);
-    const PlotLayout L = layout_plot(ink, r, s);
+void draw_laid_out(const Ink& ink, const QRectF& r, const PlotSpec& s, const PlotLayout& L) {
+    QPainter& p = ink.p();
     const Frame& f = L.frame;
     p.save();
     p.setRenderHint(QPainter::Antialiasing);
@@ -198,6 +206,114 @@ void draw_plot(QPainter& p, const QRectF& r, const PlotSpec& s, const PrintUnits
     plot::draw_axes(ink, f);
     plot::draw_legend_below(ink, L.entries, L.legend, r, f);
     p.restore();
+}
+
+}  // namespace
+
+void draw_plot(QPainter& p, const QRectF& r, const PlotSpec& s, const PrintUnits& u) {
+    Ink ink(p, u);
+    draw_laid_out(ink, r, s, layout_plot(ink, r, s));
+}
+
+namespace {
+
+// The stack's plots laid out in `rects` (one each, top to bottom): the first pass as alone gives the x
+// range they share and the legend the lowest shows for all (each entry once); then the plots' edges are
+// brought in line, again until no edge moves (the lowest's last x label may need room on the right).
+std::vector<PlotLayout> layout_stack(const Ink& ink, const std::vector<QRectF>& rects, const std::vector<PlotSpec>& plots) {
+    const size_t n = plots.size();
+    std::vector<PlotFit> fits(n);
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    std::vector<LegendEntry> entries;
+    auto same = [](const LegendEntry& a, const LegendEntry& b) {
+        return a.text == b.text && a.color == b.color && a.style == b.style && a.band == b.band && a.ramp == b.ramp && a.key == b.key;
+    };
+    for (size_t i = 0; i < n; ++i) {
+        const PlotLayout L = layout_plot(ink, rects[i], plots[i]);
+        if (!plots[i].curves.empty()) lo = std::min(lo, L.frame.x.lo), hi = std::max(hi, L.frame.x.hi);
+        for (auto& e : L.entries)
+            if (std::none_of(entries.begin(), entries.end(), [&](const LegendEntry& o) { return same(e, o); })) entries.push_back(e);
+    }
+    for (size_t i = 0; i < n; ++i) {
+        if (lo <= hi) fits[i].x_range = std::make_pair(lo, hi);
+        fits[i].entries = i + 1 == n ? entries : std::vector<LegendEntry>{};
+        fits[i].frame.x_labels = i + 1 == n;
+    }
+    std::vector<PlotLayout> out;
+    for (int pass = 0; pass < 4; ++pass) {
+        out.clear();
+        double left = 0, right = 0;
+        for (size_t i = 0; i < n; ++i) {
+            out.push_back(layout_plot(ink, rects[i], plots[i], fits[i]));
+            left = std::max(left, out.back().frame.plot.left() - rects[i].left());
+            right = std::max(right, rects[i].right() - out.back().frame.plot.right());
+        }
+        bool moved = false;
+        for (size_t i = 0; i < n; ++i)
+            moved = moved || std::abs(out[i].frame.plot.left() - rects[i].left() - left) > 0.5 ||
+                    std::abs(rects[i].right() - out[i].frame.plot.right() - right) > 0.5;
+        if (!moved) break;
+        for (auto& f : fits) f.frame.min_left = left, f.frame.min_right = right;
+    }
+    return out;
+}
+
+// Each plot's height (page px) in a stack `width` px wide, its plot area `aspect` × its share (of the
+// first's) as high as wide.
+std::vector<double> stack_heights(const Ink& ink, const StackSpec& s, double width, double aspect) {
+    const double H = ink.mm(1000);
+    std::vector<QRectF> tall(s.plots.size(), QRectF(0, 0, width, H));
+    const std::vector<PlotLayout> L = layout_stack(ink, tall, s.plots);
+    std::vector<double> out;
+    for (size_t i = 0; i < L.size(); ++i)
+        out.push_back(H - L[i].frame.plot.height() + aspect * s.shares[i] / s.shares.front() * L[i].frame.plot.width());
+    return out;
+}
+
+// `r` shared among the plots as they need it at the default aspect, top to bottom.
+std::vector<QRectF> stack_rects(const Ink& ink, const QRectF& r, const StackSpec& s) {
+    const std::vector<double> need = stack_heights(ink, s, r.width(), default_aspect(ink.to_mm(r.width())));
+    double total = 0;
+    for (double h : need) total += h;
+    std::vector<QRectF> rects;
+    double y = r.top();
+    for (double h : need) {
+        rects.emplace_back(r.left(), y, r.width(), r.height() * h / total);
+        y += rects.back().height();
+    }
+    return rects;
+}
+
+}  // namespace
+
+void draw_stack(QPainter& p, const QRectF& r, const StackSpec& s, const PrintUnits& u) {
+    if (s.plots.empty()) return;
+    Ink ink(p, u);
+    const std::vector<QRectF> rects = stack_rects(ink, r, s);
+    const std::vector<PlotLayout> L = layout_stack(ink, rects, s.plots);
+    for (size_t i = 0; i < L.size(); ++i) draw_laid_out(ink, rects[i], s.plots[i], L[i]);
+}
+
+double stack_height_mm(const StackSpec& s, double width_mm, double font_pt, double aspect) {
+    plot::Measure m(font_pt);
+    double total = 0;
+    for (double h : stack_heights(*m.ink, s, m.ink->mm(width_mm), aspect)) total += h;
+    return std::ceil(m.ink->to_mm(total));
+}
+
+std::vector<StackedPlot> stack_layout(const StackSpec& s, double width_mm, double height_mm, double font_pt) {
+    plot::Measure m(font_pt);
+    const Ink& ink = *m.ink;
+    const std::vector<QRectF> rects = stack_rects(ink, QRectF(0, 0, ink.mm(width_mm), ink.mm(height_mm)), s);
+    std::vector<StackedPlot> out;
+    for (auto& L : layout_stack(ink, rects, s.plots)) {
+        const QRectF& a = L.frame.plot;
+        StackedPlot sp{QRectF(ink.to_mm(a.left()), ink.to_mm(a.top()), ink.to_mm(a.width()), ink.to_mm(a.height())),
+                       L.frame.x.lo, L.frame.x.hi, L.frame.x_labels, {}};
+        for (auto& e : L.entries) sp.legend << e.text;
+        out.push_back(sp);
+    }
+    return out;
 }
 
 double default_aspect(double width_mm) { return std::clamp(0.5 - (width_mm - 89) / 94 * 0.14, 0.36, 0.5); }

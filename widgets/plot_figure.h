@@ -25,6 +25,7 @@
 #include <QString>
 
 #include <functional>
+#include <limits>
 #include <vector>
 
 namespace normlab {
@@ -63,11 +64,16 @@ struct HeatSpec {
     // Beside its cells: the layer axis and the colour bar (a row's small multiples leave them to its first
     // and its last: frame_small_multiples).
     bool layer_axis = true, colour_bar = true;
+    // The step axis from `step_lo` to `step_hi` where both are set (small multiples on one step scale: a run
+    // that stopped early ends short of the others), else its own steps'.
+    double step_lo = std::numeric_limits<double>::quiet_NaN(), step_hi = std::numeric_limits<double>::quiet_NaN();
 };
 HeatSpec heat_spec(const Heatmap& h);
 // A row of heatmaps as small multiples: on one colour scale only the last draws the colour bar, and where
 // all have as many layers only the first the layer axis.
 void frame_small_multiples(std::vector<HeatSpec>& row, bool shared_scale);
+// Small multiples (a grid of rows) on one step axis: each from the first step of any to the last of any.
+void share_steps(std::vector<HeatSpec>& all);
 
 // One entry of a figure's legend: a line (with its dash), a band, a colour
 // ramp (per-layer lines: "layers 0–7"), or a marker.
@@ -106,6 +112,26 @@ void draw_heatmap(QPainter& p, const QRectF& r, const HeatSpec& s, const PrintUn
 // Side by side in `r`, their cells as wide and their plots in line, whatever each draws beside them; a row
 // of fewer than `columns` (a grid's last) from the left, its cells as wide as a full row's.
 void draw_heatmap_row(QPainter& p, const QRectF& r, const std::vector<HeatSpec>& row, const PrintUnits& u, size_t columns);
+
+// Plots stacked on one x axis, as matplotlib's sharex (a panel's loss over its learning rate): one x range,
+// the plot areas' left and right edges in line (and the y titles), the x axis's labels and title under the
+// lowest only, and one legend under it that names every line of every plot once. Each plot's area is
+// `shares[i]` / `shares[0]` as high as the first's.
+struct StackSpec {
+    std::vector<PlotSpec> plots;
+    std::vector<double> shares;
+};
+void draw_stack(QPainter& p, const QRectF& r, const StackSpec& s, const PrintUnits& u);
+double stack_height_mm(const StackSpec& s, double width_mm, double font_pt, double aspect);
+// How draw_stack lays each plot out in a figure of that size, for tests: its plot area (mm from the
+// figure's top left), its x axis's limits, whether it labels that axis, and its legend's texts.
+struct StackedPlot {
+    QRectF area_mm;
+    double x_lo = 0, x_hi = 0;
+    bool x_labels = true;
+    QStringList legend;
+};
+std::vector<StackedPlot> stack_layout(const StackSpec& s, double width_mm, double height_mm, double font_pt);
 
 // A plot area's height / width when a figure's height is not given: 0.5 at a
 // single column (89 mm), lower as figures widen (0.36 at a double column).

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace normlab {
@@ -46,6 +47,8 @@ HeatLayout layout_heatmap(const Ink& ink, const QRectF& r, const HeatSpec& s) {
     const double first = W ? s.steps.front() : 0, last = W ? s.steps.back() : 1;
     const double half = W > 1 ? 0.5 * (last - first) / (W - 1) : 0.5;
     x.lo = first - half, x.hi = last + half;
+    if (std::isfinite(s.step_lo) && std::isfinite(s.step_hi) && s.step_lo <= first && s.step_hi >= last)
+        x.lo = s.step_lo - half, x.hi = s.step_hi + half;
     x.integer = true;
     // y: the layers, every one labelled while they fit
     y.categories = true;
@@ -100,9 +103,14 @@ void paint_heatmap(const Ink& ink, const HeatLayout& L, const HeatSpec& s) {
                 line[k] = viridis(b > a ? std::clamp((t - a) / (b - a), 0.0, 1.0) : 0.5).rgb();
             }
         }
-        const QRectF dev = p.transform().mapRect(f.plot);
-        const QSize px(std::clamp(static_cast<int>(std::ceil(dev.width())), W, 8192), std::clamp(static_cast<int>(std::ceil(dev.height())), H, 8192));
-        p.drawImage(f.plot, img.scaled(px, Qt::IgnoreAspectRatio, Qt::FastTransformation));
+        // the cells over their own steps (on a shared step axis a shorter run's end short of the plot's)
+        const double half = W > 1 ? 0.5 * (s.steps.back() - s.steps.front()) / (W - 1) : 0.5;
+        const double x0 = f.plot.left() + f.x.frac(s.steps.front() - half) * f.plot.width();
+        const double x1 = f.plot.left() + f.x.frac(s.steps.back() + half) * f.plot.width();
+        const QRectF cells(x0, f.plot.top(), x1 - x0, f.plot.height());
+        const QSize px(std::clamp(static_cast<int>(std::ceil(p.transform().mapRect(cells).width())), W, 8192),
+                       std::clamp(static_cast<int>(std::ceil(p.transform().mapRect(cells).height())), H, 8192));
+        p.drawImage(cells, img.scaled(px, Qt::IgnoreAspectRatio, Qt::FastTransformation));
     }
     plot::draw_axes(ink, f);
     if (!s.colour_bar) {
@@ -198,6 +206,14 @@ void frame_small_multiples(std::vector<HeatSpec>& row, bool shared_scale) {
         row[k].layer_axis = !same_layers || k == 0;
         row[k].colour_bar = !shared_scale || k + 1 == row.size();
     }
+}
+
+void share_steps(std::vector<HeatSpec>& all) {
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (auto& s : all)
+        if (!s.steps.empty()) lo = std::min(lo, s.steps.front()), hi = std::max(hi, s.steps.back());
+    if (!(lo <= hi)) return;
+    for (auto& s : all) s.step_lo = lo, s.step_hi = hi;
 }
 
 }  // namespace normlab

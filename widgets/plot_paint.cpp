@@ -138,19 +138,21 @@ PrintTicks thinned(const Axis& a, double length, double gap) {
 }  // namespace
 
 Frame layout_frame(const Ink& ink, const QRectF& r, const QString& title, const QString& x_title, const QString& y_title,
-                   Axis x, Axis y, double legend_height, double right_extra) {
+                   Axis x, Axis y, double legend_height, double right_extra, const FrameFit& fit) {
     const QFontMetricsF fm = ink.metrics(ink.font()), tfm = ink.metrics(ink.font(1.1, true));
     const double pad = ink.mm(0.8), tick = ink.mm(1.0), gap = ink.mm(0.8), ls = fm.lineSpacing(), lh = fm.height();
     Frame f;
     f.right_extra = right_extra;
+    f.x_labels = fit.x_labels;
     f.title = wrap(tfm, title, r.width() - 2 * pad);
     const double th = f.title.isEmpty() ? 0 : f.title.size() * tfm.lineSpacing() + ink.mm(1.2);
     f.title_box = QRectF(r.left() + pad, r.top() + pad, r.width() - 2 * pad, th);
     double pw = r.width() * 0.75;   // a first guess, for the x title's wrap
     for (int pass = 0; pass < 2; ++pass) {
-        f.x_title = wrap(fm, x_title, pw);
+        f.x_title = fit.x_labels ? wrap(fm, x_title, pw) : QStringList();
         double top = r.top() + pad + th + 0.6 * lh;   // half a y label sticks out above the plot
-        const double below = tick + gap + lh + (f.x_title.isEmpty() ? 0 : gap + f.x_title.size() * ls) +
+        // without x labels: half a y label sticks out below too
+        const double below = (fit.x_labels ? tick + gap + lh : 0.6 * lh) + (f.x_title.isEmpty() ? 0 : gap + f.x_title.size() * ls) +
                              (legend_height > 0 ? ink.mm(1.5) + legend_height : 0) + pad;
         double ph = r.bottom() - below - top;
         if (!y.categories) {
@@ -172,8 +174,9 @@ Frame layout_frame(const Ink& ink, const QRectF& r, const QString& title, const 
         const double ytw = f.y_title.size() * ls;
         double yw = widest(fm, y.ticks.labels);
         if (!y.ticks.factor.empty()) yw = std::max(yw, fm.horizontalAdvance(QString::fromStdString(y.ticks.factor)) - tick);
-        const double left = r.left() + pad + ytw + (ytw > 0 ? gap : 0) + yw + gap + tick;
-        double right = pad + right_extra;
+        const double left = std::max(r.left() + pad + ytw + (ytw > 0 ? gap : 0) + yw + gap + tick, r.left() + fit.min_left);
+        f.y_title_x = r.left() + pad;   // where the room for it starts: in line through a stack of plots
+        const double right = std::max(pad + right_extra, fit.min_right);
         pw = r.right() - right - left;
         if (!x.categories) {
             const int target = std::clamp(static_cast<int>(std::lround(ink.to_mm(pw) / 16.0)), 3, 6);
@@ -183,9 +186,9 @@ Frame layout_frame(const Ink& ink, const QRectF& r, const QString& title, const 
             }
         }
         // The last x label may stick out past the plot: leave it room.
-        if (!x.ticks.values.empty()) {
+        if (fit.x_labels && !x.ticks.values.empty()) {
             const double w = fm.horizontalAdvance(QString::fromStdString(x.ticks.labels.back()));
-            const double over = w / 2 - (1 - x.frac(x.ticks.values.back())) * pw - right_extra;
+            const double over = w / 2 - (1 - x.frac(x.ticks.values.back())) * pw - (right - pad);
             if (over > 0) pw -= over;
         }
         f.plot = QRectF(left, top, pw, ph);
@@ -239,23 +242,20 @@ void draw_axes(const Ink& ink, const Frame& f) {
                    Qt::AlignRight | Qt::AlignVCenter, QString::fromStdString(f.y.ticks.factor));
     for (size_t i = 0; i < f.x.ticks.values.size(); ++i) {
         const double x = a.left() + f.x.frac(f.x.ticks.values[i]) * a.width();
-        p.drawLine(QPointF(x, a.bottom()), QPointF(x, a.bottom() + tick));
-        p.drawText(QRectF(x - ink.mm(30), a.bottom() + tick + gap, ink.mm(60), lh), Qt::AlignHCenter | Qt::AlignTop,
+        p.drawLine(QPointF(x, a.bottom()), QPointF(x, a.bottom() + (f.x_labels ? tick : tick / 2)));
+        if (f.x_labels)
+            p.drawText(QRectF(x - ink.mm(30), a.bottom() + tick + gap, ink.mm(60), lh), Qt::AlignHCenter | Qt::AlignTop,
                    QString::fromStdString(f.x.ticks.labels[i]));
     }
     const double xt = a.bottom() + tick + gap + lh + gap;
-    if (!f.x.ticks.factor.empty())
+    if (f.x_labels && !f.x.ticks.factor.empty())
         p.drawText(QRectF(a.right() - ink.mm(30), xt, ink.mm(30) + f.right_extra, lh), Qt::AlignRight | Qt::AlignTop,
                    QString::fromStdString(f.x.ticks.factor));
     for (int i = 0; i < f.x_title.size(); ++i)
         p.drawText(QRectF(a.left(), xt + i * ls, a.width(), lh), Qt::AlignHCenter | Qt::AlignTop, f.x_title[i]);
     if (!f.y_title.isEmpty()) {
         p.save();
-        const double yw = f.y_title.size() * ls;
-        double labels = 0;
-        for (auto& l : f.y.ticks.labels) labels = std::max(labels, fm.horizontalAdvance(QString::fromStdString(l)));
-        const double x0 = a.left() - tick - gap - labels - gap - yw;
-        p.translate(x0, a.center().y());
+        p.translate(f.y_title_x, a.center().y());
         p.rotate(-90);
         for (int i = 0; i < f.y_title.size(); ++i)
             p.drawText(QRectF(-a.height() / 2, i * ls, a.height(), lh), Qt::AlignHCenter | Qt::AlignTop, f.y_title[i]);

@@ -65,11 +65,21 @@ struct Frame {
     QStringList title, x_title, y_title;   // wrapped lines
     QRectF title_box, legend_box;
     double right_extra = 0;                // room right of the plot (a colour bar)
+    bool x_labels = true;                  // the x ticks' labels, factor and title drawn under the plot
+    double y_title_x = 0;                  // the left edge of the (rotated) y title
+};
+// How a frame fits with others stacked on one x axis (stack_plots): without
+// the x axis's labels and title (a plot above another), its plot's left and
+// right edges at least `min_left` and `min_right` px in from r's, so that
+// the stack's plots stand in line; the y title then at r's left edge, in line too.
+struct FrameFit {
+    bool x_labels = true;
+    double min_left = 0, min_right = 0;
 };
 // Measures titles, tick labels and `legend_height` (px, drawn under the x
 // title) and gives the plot the rest; chooses the ticks for that size.
 Frame layout_frame(const Ink& ink, const QRectF& r, const QString& title, const QString& x_title, const QString& y_title,
-                   Axis x, Axis y, double legend_height, double right_extra = 0);
+                   Axis x, Axis y, double legend_height, double right_extra = 0, const FrameFit& fit = {});
 // A light grid at the ticks (under the data), then the box, ticks, labels,
 // common factors and titles (over it).
 void draw_grid(const Ink& ink, const Frame& f);
