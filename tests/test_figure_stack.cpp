@@ -2,13 +2,15 @@
 // them out: one x range, the plot areas' edges in line whatever their tick labels, the step axis labelled
 // once under the lowest, and one legend naming each run once. Before, the Loss panel printed its runs'
 // legend twice, "step" twice, and the two plots' left edges 7 mm apart (the learning rate's "0.004" is
-// wider than the loss's "2"), each over its own step range.
+// wider than the loss's "2"), each over its own step range. On screen the two charts zoom together and
+// stand with their plot areas in line, whatever the loss's legend beside it takes.
 #include "core/store/store.h"
 #include "widgets/chartsview.h"
 #include "widgets/plot_figure.h"
 #include "tests/figure_util.h"
 
 #include <QApplication>
+#include <QChart>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -47,11 +49,28 @@ StackSpec loss_over_lr() {
 class TestFigureStack : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
+    QString store_;
+    std::vector<int64_t> ids_;
 
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         QLocale::setDefault(QLocale::c());
+        store_ = dir_.filePath("stack.sqlite");
+        Store s(store_.toStdString());
+        for (int k = 0; k < 4; ++k) {
+            const int64_t id = s.create_run(kRuns[k], "pre_ln", nlohmann::json{{"k", k}}, 1);
+            s.mark_running(id, "cpu", nlohmann::json::object());
+            RunWriter w(s, id);
+            for (int i = 0; i <= 200; ++i) {
+                w.scalar("train/loss", i, 2 + 3 * std::exp(-i / 30.0) + 0.1 * k);
+                if (i < 200) w.scalar("train/lr", i, 1e-3 * (k + 1) * std::min(1.0, i / 20.0));   // a step short, as training records it
+                if (i % 50 == 0) w.scalar("val/loss", i, 2.1 + 3 * std::exp(-i / 30.0) + 0.1 * k);
+            }
+            w.flush();
+            s.finish_run(id, RunStatus::Finished, 200, "", 2.1);
+            ids_.push_back(id);
+        }
     }
 
     // At a single and a double column: the plots' left and right edges in line, one x range (the loss's
@@ -86,28 +105,10 @@ private Q_SLOTS:
 
     // The window's Loss panel, exported: "step" once, each run's name once, both charts' y titles.
     void theLossPanelNamesItsStepsAndRunsOnce() {
-        const QString path = dir_.filePath("stack.sqlite");
-        std::vector<int64_t> ids;
-        {
-            Store s(path.toStdString());
-            for (int k = 0; k < 4; ++k) {
-                const int64_t id = s.create_run(kRuns[k], "pre_ln", nlohmann::json{{"k", k}}, 1);
-                s.mark_running(id, "cpu", nlohmann::json::object());
-                RunWriter w(s, id);
-                for (int i = 0; i <= 200; ++i) {
-                    w.scalar("train/loss", i, 2 + 3 * std::exp(-i / 30.0) + 0.1 * k);
-                    w.scalar("train/lr", i, 1e-3 * (k + 1) * std::min(1.0, i / 20.0));
-                    if (i % 50 == 0) w.scalar("val/loss", i, 2.1 + 3 * std::exp(-i / 30.0) + 0.1 * k);
-                }
-                w.flush();
-                s.finish_run(id, RunStatus::Finished, 200, "", 2.1);
-                ids.push_back(id);
-            }
-        }
-        Store s(path.toStdString(), Store::Mode::ReadOnly);
+        Store s(store_.toStdString(), Store::Mode::ReadOnly);
         ChartsView view;
         view.resize(1100, 750);
-        view.setRuns(ids, s);
+        view.setRuns(ids_, s);
         view.show();
         QString err;
         QVERIFY(view.showView("loss", "", "", "", &err));
@@ -118,6 +119,50 @@ private Q_SLOTS:
         QVERIFY2(text.count("step") == 1, qPrintable(text));
         for (const char* run : kRuns) QVERIFY2(text.count(run) == 1, qPrintable(QString(run) + " in " + text));
         for (const char* t : {"loss (nats/byte)", "learning rate", "validation"}) QVERIFY2(squeeze(text).contains(squeeze(t)), qPrintable(text));
+    }
+
+    // In the window, at a laptop's size with the loss's legend beside its plot: the loss and the learning
+    // rate over one step range (0–200, though the learning rate's last record is step 199), their plot
+    // areas' left and right edges within a pixel; a zoom of either's steps zooms the other's, and a reset
+    // resets both.
+    void onScreenTheyZoomTogetherAndStandInLine() {
+        Store s(store_.toStdString(), Store::Mode::ReadOnly);
+        ChartsView view;
+        view.resize(960, 520);
+        view.setRuns(ids_, s);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QString err;
+        QVERIFY(view.showView("loss", "", "", "", &err));
+        auto* loss = view.findChild<LineChart*>("lossChart");
+        auto* lr = view.findChild<LineChart*>("lrChart");
+        QVERIFY(loss && lr);
+        auto in_line = [&] {
+            const QRect a = loss->plotAreaOnScreen(), b = lr->plotAreaOnScreen();
+            return std::abs(a.left() - b.left()) <= 1 && std::abs(a.right() - b.right()) <= 1;
+        };
+        auto describe = [&] {
+            const QRect a = loss->plotAreaOnScreen(), b = lr->plotAreaOnScreen();
+            return QString("loss's plot %1–%2 px, the learning rate's %3–%4 px; legend %5")
+                .arg(a.left()).arg(a.right()).arg(b.left()).arg(b.right())
+                .arg(loss->legendAlignment() == Qt::AlignRight ? "beside" : "below");
+        };
+        QTRY_VERIFY2(in_line(), qPrintable(describe()));
+        QCOMPARE(loss->xRange(), std::make_pair(0.0, 200.0));
+        QCOMPARE(lr->xRange(), std::make_pair(0.0, 200.0));
+        // wider: still in line
+        view.resize(1200, 560);
+        QTRY_VERIFY2(in_line(), qPrintable(describe()));
+        // a rubber band over steps ~50–100 of the loss: the learning rate shows the same steps
+        const QRectF area = loss->chart()->plotArea();
+        loss->chart()->zoomIn(QRectF(area.left() + area.width() / 4, area.top(), area.width() / 4, area.height() / 2));
+        const auto zoomed = loss->xRange();
+        QVERIFY2(zoomed.first > 40 && zoomed.second < 110, qPrintable(QString("%1–%2").arg(zoomed.first).arg(zoomed.second)));
+        QCOMPARE(lr->xRange(), zoomed);
+        QVERIFY(lr->footer().contains("zoomed"));
+        lr->resetZoom();
+        QCOMPARE(loss->xRange(), std::make_pair(0.0, 200.0));
+        QCOMPARE(lr->xRange(), std::make_pair(0.0, 200.0));
     }
 };
 

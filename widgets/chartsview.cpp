@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <set>
 
@@ -232,6 +233,7 @@ QWidget* ChartsView::buildLossTab() {
         stale_[4] = true;   // the scalars tab shares the x unit
     });
     connect(log_, &QCheckBox::toggled, this, [this](bool on) { loss_->setLogY(on); });
+    LineChart::linkX(loss_, lr_);   // one step axis: zoomed together, the plots in line
     connect(loss_logx_, &QCheckBox::toggled, this, [this](bool on) {
         loss_->setLogX(on);
         lr_->setLogX(on);
@@ -432,6 +434,14 @@ void ChartsView::redrawLoss() {
     loss_->setHLines(floors);
     loss_->setEmptyHint(emptyHint("train/loss", tr("a loss")));
     lr_->setEmptyHint(emptyHint("train/lr", tr("a learning rate")));
+    // one step range for both: the learning rate's last record is often a step short of the loss's
+    double x0 = std::numeric_limits<double>::infinity(), x1 = -x0;
+    for (auto* curves : {&loss, &lr})
+        for (auto& c : *curves)
+            for (double x : c.x)
+                if (std::isfinite(x)) x0 = std::min(x0, x), x1 = std::max(x1, x);
+    loss_->setXExtent(x0, x1);
+    lr_->setXExtent(x0, x1);
     loss_->setCurves(grouped(std::move(loss), loss_owner));
     lr_->setCurves(grouped(std::move(lr), lr_owner));
 }

@@ -151,6 +151,7 @@ void LineChart::resetZoom() {
     zoomed_ = false;
     fitRanges();
     redraw();
+    if (!following_) Q_EMIT zoomReset();
 }
 
 QAbstractAxis* LineChart::yAxis() const { return y_axis_; }
@@ -198,16 +199,12 @@ void LineChart::rebuildSeries() {
         y_log_ = ly;
         connect(x, &QValueAxis::rangeChanged, this, [this, x] {
             updateLinearTicks(x, x_integer_);
-            if (setting_range_) return;
-            zoomed_ = true;
-            scheduleRedraw();
+            if (!setting_range_) userZoomedX();
         });
         connect(vy, &QValueAxis::rangeChanged, this, [this, vy] { updateLinearTicks(vy, false); });
         connect(lx, &QValueAxis::rangeChanged, this, [this, lx] {
             updateLogLabels(lx);
-            if (setting_range_) return;
-            zoomed_ = true;
-            scheduleRedraw();
+            if (!setting_range_) userZoomedX();
         });
         connect(ly, &QValueAxis::rangeChanged, this, [this, ly] { updateLogLabels(ly); });
     }
@@ -315,6 +312,10 @@ void LineChart::fitRanges() {
     for (size_t h = 0; h < hlines_.size(); ++h)
         if (const double v = hlines_[h].first; hlineShown(h) && std::isfinite(v) && (!log_y_ || v > 0))
             y0 = std::min(y0, v), y1 = std::max(y1, v);
+    if (std::isfinite(extent_lo_) && std::isfinite(extent_hi_) && (!log_x_ || extent_lo_ > 0)) {   // a linked chart's
+        x0 = std::min(x0, log_x_ ? std::log10(extent_lo_) : extent_lo_);
+        x1 = std::max(x1, log_x_ ? std::log10(extent_hi_) : extent_hi_);
+    }
     if (!std::isfinite(x0)) x0 = 0, x1 = 1;
     if (!std::isfinite(y0)) y0 = log_y_ ? 0.1 : 0, y1 = log_y_ ? 10 : 1;
     if (x1 <= x0) x1 = x0 + 1;

@@ -16,10 +16,13 @@
 #include "core/store/store.h"
 
 #include <QColor>
+#include <QMargins>
+#include <QRect>
 #include <QSizeF>
 #include <QString>
 #include <QWidget>
 
+#include <limits>
 #include <vector>
 
 QT_BEGIN_NAMESPACE
@@ -85,6 +88,16 @@ public:
     void setSmoothing(double s);                                       // 0 (off) .. 0.999
     double smoothing() const { return smoothing_; }
     void resetZoom();
+    // Charts over one x axis (the loss and, under it, its learning rate; linechart_link.cpp): a zoom of
+    // either's x (the rubber band, a right-click out, resetZoom) the other's too, and the plot areas' left
+    // and right edges in line on screen, whatever their tick labels and legends take, so that a step stands
+    // at one place in both.
+    static void linkX(LineChart* a, LineChart* b);
+    // The x range fitted when not zoomed covers at least [lo, hi] (data units; NaN: its curves' alone):
+    // linked charts fit one range, their curves' together.
+    void setXExtent(double lo, double hi);
+    std::pair<double, double> xRange() const;   // the x axis's range now, in data units (not log10)
+    QRect plotAreaOnScreen() const;              // the plot area in global coordinates
     QString title() const;
     QString xTitle() const { return x_title_; }
     QString yTitle() const { return y_title_; }
@@ -147,6 +160,10 @@ public:
     bool curveShown(size_t i) const { return i >= curve_shown_.size() || curve_shown_[i]; }
     bool hlineShown(size_t i) const { return i >= hline_shown_.size() || hline_shown_[i]; }
     size_t curvesHidden() const;
+
+Q_SIGNALS:
+    void xZoomed(double lo, double hi);   // the user zoomed the x axis to [lo, hi] (data units)
+    void zoomReset();
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
@@ -232,6 +249,12 @@ private:
     double smoothing_ = 0.0;
     bool zoomed_ = false;
     bool setting_range_ = false;
+    // linechart_link.cpp
+    void followX(double lo, double hi);   // a linked chart's zoom: the x range without a signal
+    void userZoomedX();                    // the x axis's range changed by the user: zoomed, the link told
+    bool following_ = false;
+    double extent_lo_ = std::numeric_limits<double>::quiet_NaN(), extent_hi_ = std::numeric_limits<double>::quiet_NaN();
+    QMargins margins_extra_;               // added to the chart's margins to bring the plot in line with a linked one
     size_t drawn_ = 0, hidden_nonpositive_ = 0, nonfinite_count_ = 0;
     QString x_title_, y_title_, y_short_;
     QLabel* empty_hint_ = nullptr;
