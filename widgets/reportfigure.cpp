@@ -9,9 +9,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 namespace normlab {
+
+namespace {
+
+// report::Line::dash's patterns.
+const Qt::PenStyle kDashes[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
+
+}  // namespace
 
 bool write_report_figure(const report::Figure& figure, const QString& stem, int dpi, QString* error) {
     LineChart chart;
@@ -33,7 +41,7 @@ bool write_report_figure(const report::Figure& figure, const QString& stem, int 
         c.color = run_color(l.color);
         c.x = l.x;
         c.y = l.y;
-        c.style = l.dashed ? Qt::DashLine : Qt::SolidLine;
+        c.style = kDashes[static_cast<size_t>(std::max(0, l.dash)) % std::size(kDashes)];
         c.width = 2.0;
         c.smooth = false;
         c.markers = l.markers;

@@ -184,7 +184,9 @@ static Finding deep_post_ln(const json& e, const std::vector<RunData>& runs) {
                               true);
     for (int i = 0; i < 3; ++i) {
         // every rate a row (the one compared marked); the figures: the rate
-        // compared, the other rates dashed in the loss figure
+        // compared solid, each other rate in the loss figure its own dash (the
+        // same for a rate in every scheme's colour)
+        int other = 0;
         for (auto& [lr, rs] : rates[i]) {
             int d = 0;
             for (auto* r : rs) d += r->status == RunStatus::Diverged;
@@ -197,7 +199,7 @@ static Finding deep_post_ln(const json& e, const std::vector<RunData>& runs) {
             l.label = swept ? std::string(names[i]) + ", lr " + fmt(lr, 3) : names[i];
             l.color = i;
             l.markers = true;
-            l.dashed = lr != rate;
+            l.dash = lr == rate ? 0 : 1 + other++ % 4;
             l.x = x, l.y = y;
             mark_divergence(l, rs);
             loss.lines.push_back(l);
@@ -211,7 +213,7 @@ static Finding deep_post_ln(const json& e, const std::vector<RunData>& runs) {
         grad.lines.push_back(gl);
     }
     if (unigram) loss.hlines.push_back({*unigram, "unigram (byte frequencies)"});
-    loss.caption = swept ? "Mean over seeds; the rate compared solid, the other rates dashed; ▲ where a run diverged."
+    loss.caption = swept ? "Mean over seeds; the rate compared solid, each other rate its own dash; ▲ where a run diverged."
                          : "Mean over seeds; ▲ where a run diverged.";
     grad.caption = swept ? "One seed at the rate compared, every step." : "One seed, every step.";
     f.figures.push_back(loss);

@@ -186,7 +186,7 @@ static Finding ngpt_speed_conditioning(const json& e, const std::vector<RunData>
             Line l;
             l.label = std::string(which ? "nGPT " : "baseline ") + w;
             l.color = c;
-            l.dashed = which == 1;
+            l.dash = which == 1 ? 1 : 0;
             l.markers = true;
             auto& ys = which ? perw[w].second : perw[w].first;
             for (int i = 0; i < L; ++i) l.x.push_back(i + 1), l.y.push_back(ys[i]);

@@ -269,7 +269,7 @@ static Finding lr_stability(const json& e, const std::vector<RunData>& runs) {
             Line l;
             l.label = r->name;
             l.color = group == &pre ? 0 : 1;
-            l.dashed = r->seed() % 2 == 0;
+            l.dash = r->seed() % 2 == 0 ? 1 : 0;
             l.x = x;
             l.y = ema;
             fig.lines.push_back(l);
@@ -340,7 +340,7 @@ static Finding ffn_ln_gains(const json& e, const std::vector<RunData>& runs) {
     for (int l = 0; l < L; ++l) f.table.rows.push_back({layer_label(l), fixed(med[l], 3), fixed(q1[l], 3), fixed(q3[l], 3), fixed(mean[l], 3)});
     Figure fig = per_layer_figure("f08-ffn-ln-gains", "FFN-LN gains γ at the end of training", "γ", false,
                                   {{"median", med}, {"q1", q1}, {"q3", q3}});
-    fig.lines[1].dashed = fig.lines[2].dashed = true;
+    fig.lines[1].dash = fig.lines[2].dash = 1;
     fig.lines[1].color = fig.lines[2].color = 0;
     fig.hlines.push_back({1.0, "init"});
     fig.caption = "Quartiles dashed; mean over seeds.";

@@ -77,7 +77,7 @@ static Finding last_fc2_grad_vs_depth(const json& e, const std::vector<RunData>&
     Line theory;
     theory.label = "Pre-LN theory ∝ 1/√L";
     theory.color = 1;
-    theory.dashed = true;
+    theory.dash = 1;
     const double y0 = fig.lines[1].y.front(), x0 = fig.lines[1].x.front();
     for (double x : fig.lines[1].x) theory.x.push_back(x), theory.y.push_back(y0 * std::sqrt(x0 / x));
     fig.lines.push_back(theory);
@@ -246,7 +246,7 @@ static Finding warmup_needed(const json& e, const std::vector<RunData>& runs) {
                 Line l;
                 l.label = std::string(s == std::string(kPost) ? "Post-LN" : "Pre-LN") + (wu ? " warm-up" : " no warm-up");
                 l.color = c;
-                l.dashed = !wu;
+                l.dash = wu ? 0 : 1;
                 l.markers = true;
                 l.x = x, l.y = y;
                 mark_divergence(l, rs[lr][s][wu]);

@@ -97,7 +97,7 @@ struct Line {
     std::string label;
     std::vector<double> x, y;
     int color = 0;                    // index into the app's run colours
-    bool dashed = false;
+    int dash = 0;                     // 0 solid, 1 dashes, 2 dots, 3 dash-dot, 4 dash-dot-dot
     bool markers = false;
 };
 
