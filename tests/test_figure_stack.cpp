@@ -52,6 +52,17 @@ class TestFigureStack : public QObject {
     QString store_;
     std::vector<int64_t> ids_;
 
+    // The store's four runs on the Loss tab of a view `size` large.
+    void showLoss(ChartsView& view, Store& s, QSize size) {
+        view.resize(size);
+        view.setRuns(ids_, s);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QString err;
+        QVERIFY(view.showView("loss", "", "", "", &err));
+        for (int i = 0; i < 3; ++i) QApplication::processEvents();
+    }
+
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY(dir_.isValid());
@@ -107,12 +118,8 @@ private Q_SLOTS:
     void theLossPanelNamesItsStepsAndRunsOnce() {
         Store s(store_.toStdString(), Store::Mode::ReadOnly);
         ChartsView view;
-        view.resize(1100, 750);
-        view.setRuns(ids_, s);
-        view.show();
+        showLoss(view, s, QSize(1100, 750));
         QString err;
-        QVERIFY(view.showView("loss", "", "", "", &err));
-        for (int i = 0; i < 3; ++i) QApplication::processEvents();
         const QString pdf = dir_.filePath("loss-panel.pdf");
         QVERIFY2(view.exportFigure(pdf, "pdf", 300, true, 89, 0, 8, &err), qPrintable(err));
         const QString text = pdf_text(pdf);
@@ -128,12 +135,7 @@ private Q_SLOTS:
     void onScreenTheyZoomTogetherAndStandInLine() {
         Store s(store_.toStdString(), Store::Mode::ReadOnly);
         ChartsView view;
-        view.resize(960, 520);
-        view.setRuns(ids_, s);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        QString err;
-        QVERIFY(view.showView("loss", "", "", "", &err));
+        showLoss(view, s, QSize(960, 520));
         auto* loss = view.findChild<LineChart*>("lossChart");
         auto* lr = view.findChild<LineChart*>("lrChart");
         QVERIFY(loss && lr);
