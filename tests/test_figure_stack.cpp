@@ -165,6 +165,18 @@ private Q_SLOTS:
         lr->resetZoom();
         QCOMPARE(loss->xRange(), std::make_pair(0.0, 200.0));
         QCOMPARE(lr->xRange(), std::make_pair(0.0, 200.0));
+        // a window that opened on another tab: in line once the Loss tab is shown
+        ChartsView other;
+        other.resize(900, 540);
+        other.setRuns(ids_, s);
+        QString err;
+        QVERIFY(other.showView("gradients", "", "", "", &err));
+        other.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&other));
+        QVERIFY(other.showView("loss", "", "", "", &err));
+        loss = other.findChild<LineChart*>("lossChart");
+        lr = other.findChild<LineChart*>("lrChart");
+        QTRY_VERIFY2(in_line(), qPrintable(describe()));
     }
 };
 
