@@ -29,11 +29,6 @@ T = {
     # MFU (core/flops.h)
     "Model-FLOPs utilisation (MFU)": ("Modell-FLOP-Auslastung (MFU)", "模型浮点运算利用率（MFU）"),
     " · MFU %1%": (" · MFU %1 %", " · MFU %1%"),
-    # figures for print (widgets/plot_figure.h)
-    "train": ("Training", "训练"),
-    "validation": ("Validierung", "验证"),
-    "as the figure needs": ("so hoch wie nötig", "按图所需"),
-    "▲ non-finite (%1)": ("▲ nicht endlich (%1)", "▲ 非有限值（%1）"),
     # resuming runs, read-only stores
     "Resume": ("Fortsetzen", "继续"),
     "&Resume from checkpoint": ("Ab Checkpoint &fortsetzen", "从检查点继续(&R)"),
@@ -172,7 +167,6 @@ T = {
     "Eigen learning rates": ("Eigen-Lernraten", "特征学习率"),
     "Weight renormalisation": ("Gewichts-Renormierung", "权重重新归一化"),
     "Model": ("Modell", "模型"),
-    "Width": ("Breite", "宽度"),
     "Layers": ("Schichten", "层数"),
     "Blocks N": ("Blöcke N", "块数 N"),
     "Heads": ("Köpfe", "头数"),
@@ -210,87 +204,6 @@ T = {
     "Hidden states": ("Verborgene Zustände", "隐藏状态"),
     "Gains": ("Verstärkungen", "增益"),
     "Condition numbers": ("Konditionszahlen", "条件数"),
-    # charts
-    "Scalars": ("Skalare", "标量"),
-    "step": ("Schritt", "步"),
-    "tokens": ("Tokens", "词元"),
-    "wall time (s)": ("Laufzeit (s)", "墙钟时间（秒）"),
-    "log y": ("log. y", "对数 y"),
-    "x:": ("x:", "x："),
-    "smoothing": ("Glättung", "平滑"),
-    "weight": ("Gewicht", "权重"),
-    "norm": ("Norm", "范数"),
-    "gain": ("Verstärkung", "增益"),
-    "histogram of layer": ("Histogramm der Schicht", "直方图：层"),
-    "probe": ("Sonde", "探针"),
-    "series": ("Reihe", "序列"),
-    "log color scale": ("logarithmische Farbskala", "对数色标"),
-    " train": (" Training", " 训练"),
-    " val": (" Validierung", " 验证"),
-    "loss floor (entropy rate)": ("Verlustuntergrenze (Entropierate)", "损失下限（熵率）"),
-    "unigram (byte frequencies)": ("Unigramm (Bytehäufigkeiten)", "一元模型（字节频率）"),
-    "loss (nats/byte)": ("Verlust (nats/Byte)", "损失（奈特/字节）"),
-    "learning rate": ("Lernrate", "学习率"),
-    "layer %1": ("Schicht %1", "第 %1 层"),
-    "layers %1–%2": ("Schichten %1–%2", "第 %1–%2 层"),
-    "all": ("alle", "全部"),
-    "value": ("Wert", "值"),
-    "count": ("Anzahl", "计数"),
-    "layer": ("Schicht", "层"),
-    "no data yet": ("noch keine Daten", "暂无数据"),
-    "step %1 · layer %2": ("Schritt %1 · Schicht %2", "第 %1 步 · 第 %2 层"),
-    "no value": ("kein Wert", "无值"),
-    "Sweep": ("Sweep", "扫描"),
-    "final validation loss": ("Validierungsverlust am Ende", "最终验证损失"),
-    "best validation loss": ("bester Validierungsverlust", "最佳验证损失"),
-    "final training loss (mean of the last 20 points)": ("Trainingsverlust am Ende (Mittel der letzten 20 Punkte)", "最终训练损失（最后 20 个点的均值）"),
-    "The outcome on the last axis, which colours each run's line: the lowest darkest. A run still training shows its latest; one without any (diverged, or not evaluated yet) is a grey dashed line.":
-        ("Das Ergebnis auf der letzten Achse, das die Linie jedes Laufs färbt: das niedrigste am dunkelsten. Ein Lauf, der noch trainiert, zeigt sein neuestes; einer ohne Ergebnis (divergiert oder noch nicht ausgewertet) ist eine graue gestrichelte Linie.",
-         "最后一条轴上的结果决定每个运行的线条颜色：最低者最深。仍在训练的运行显示其最新结果；没有结果的运行（已发散或尚未评估）画为灰色虚线。"),
-    "outcome": ("Ergebnis", "结果"),
-    "none yet": ("noch keines", "尚无"),
-    "Select two or more runs — a sweep — to see which of their settings moved the outcome.":
-        ("Wählen Sie zwei oder mehr Läufe – einen Sweep –, um zu sehen, welche ihrer Einstellungen das Ergebnis bewegt haben.",
-         "选择两个或更多运行（一次扫描），查看哪些设置影响了结果。"),
-    "These runs' settings are all the same: select runs that differ to compare them.":
-        ("Die Einstellungen dieser Läufe sind alle gleich: Wählen Sie Läufe, die sich unterscheiden, um sie zu vergleichen.",
-         "这些运行的设置完全相同：请选择设置不同的运行进行比较。"),
-    "settings the scheme implies": ("vom Schema bestimmte Einstellungen", "由方案决定的设置"),
-    "Also an axis for each setting that every run has as its scheme sets it (layout, final norm, NormFormer's switches, ...): the scheme's axis says them already. A setting a run changed from its scheme is always an axis.":
-        ("Auch eine Achse für jede Einstellung, die jeder Lauf so hat, wie sein Schema sie setzt (Anordnung, finale Norm, NormFormers Schalter, …): die Achse des Schemas sagt sie schon. Eine Einstellung, die ein Lauf gegenüber seinem Schema geändert hat, ist immer eine Achse.",
-         "也为每个运行都按其方案取值的设置（布局、最终归一化、NormFormer 的开关等）各画一条轴：方案轴已说明它们。任一运行相对其方案改动过的设置总会有自己的轴。"),
-    "Hide “%1”": ("„%1“ ausblenden", "隐藏“%1”"),
-    "Show hidden settings (%1)": ("Ausgeblendete Einstellungen zeigen (%1)", "显示隐藏的设置（%1）"),
-    "Right-click the chart to hide a setting or show them.":
-        ("Rechtsklick auf das Diagramm blendet eine Einstellung aus oder zeigt sie.", "右键单击图表可隐藏某个设置或显示它们。"),
-    "Every setting that differs among these runs is hidden (%1): show one to compare them.":
-        ("Jede Einstellung, in der sich diese Läufe unterscheiden, ist ausgeblendet (%1): Zeigen Sie eine, um sie zu vergleichen.",
-         "这些运行之间不同的设置都已隐藏（%1）：请显示其中一个以进行比较。"),
-    "%n setting(s) the scheme implies (%1)": (["%n vom Schema bestimmte Einstellung (%1)", "%n vom Schema bestimmte Einstellungen (%1)"],
-                                               "%n 个由方案决定的设置（%1）"),
-    "%n hidden (%1)": (["%n ausgeblendet (%1)", "%n ausgeblendet (%1)"], "%n 个已隐藏（%1）"),
-    "Not shown: %1.": ("Nicht gezeigt: %1.", "未显示：%1。"),
-    "%L1 points → %L2 drawn": ("%L1 Punkte → %L2 gezeichnet", "%L1 个点 → 绘制 %L2 个"),
-    " · %L1 non-finite (▲)": (" · %L1 nicht endlich (▲)", " · %L1 个非有限值（▲）"),
-    " · %L1 values ≤ 0 not shown on the log axis": (" · %L1 Werte ≤ 0 auf der log. Achse nicht gezeigt", " · %L1 个 ≤ 0 的值未在对数轴上显示"),
-    " · zoomed (right-click to zoom out)": (" · vergrößert (Rechtsklick verkleinert)", " · 已缩放（右键缩小）"),
-    " · %n line(s) hidden (click the legend to show)": ([" · %n Linie ausgeblendet (Klick in die Legende zeigt sie)", " · %n Linien ausgeblendet (Klick in die Legende zeigt sie)"],
-                                                         " · 已隐藏 %n 条线（点击图例显示）"),
-    "%1: each run has its scheme's value": ("%1: jeder Lauf hat den Wert seines Schemas", "%1：每个运行都取其方案的值"),
-    "Show “%1”": ("„%1“ zeigen", "显示“%1”"),
-    "Hide “%1”": ("„%1“ ausblenden", "隐藏“%1”"),
-    "Show only “%1”": ("Nur „%1“ zeigen", "只显示“%1”"),
-    "Show all lines": ("Alle Linien zeigen", "显示所有线"),
-    "Click to hide it; double-click to show only it; right-click for more.": ("Klicken blendet es aus; Doppelklick zeigt nur es; Rechtsklick für mehr.", "单击隐藏；双击只显示它；右键查看更多。"),
-    "Hidden. Click to show it; double-click to show only it.": ("Ausgeblendet. Klicken zeigt es; Doppelklick zeigt nur es.", "已隐藏。单击显示；双击只显示它。"),
-    "non-finite value": ("nicht endlicher Wert", "非有限值"),
-    "Hidden-state norm ‖x_l‖": ("Norm des verborgenen Zustands ‖x_l‖", "隐藏状态范数 ‖x_l‖"),
-    "Largest attention logit": ("Größter Attention-Logit", "最大注意力 logit"),
-    "Share of active MLP units": ("Anteil aktiver MLP-Einheiten", "活跃 MLP 单元比例"),
-    "nGPT eigen learning rate α_A": ("nGPT-Eigen-Lernrate α_A", "nGPT 特征学习率 α_A"),
-    "nGPT eigen learning rate α_M": ("nGPT-Eigen-Lernrate α_M", "nGPT 特征学习率 α_M"),
-    "Global gradient norm (before clipping)": ("Globale Gradientennorm (vor der Begrenzung)", "全局梯度范数（裁剪前）"),
-    "Tokens per second": ("Tokens pro Sekunde", "每秒词元数"),
     # run table
     "Val loss": ("Val.-Verlust", "验证损失"),
     "Created": ("Erstellt", "创建时间"),
@@ -311,31 +224,6 @@ T = {
     "cannot write %1: %2": ("%1 kann nicht geschrieben werden: %2", "无法写入 %1：%2"),
 
     # ---- completing the translations (issue: 0 unfinished strings)
-    # charts
-    "Logarithmic loss axis (Ctrl+L)": ("Logarithmische Verlustachse (Strg+L)", "对数损失轴（Ctrl+L）"),
-    "Debiased exponential moving average over the full data; the raw curve stays faint beneath":
-        ("Bias-korrigierter exponentieller gleitender Mittelwert über alle Daten; die Rohkurve bleibt blass darunter",
-         "基于全部数据的去偏指数滑动平均；原始曲线以浅色保留在下方"),
-    "—": ("—", "—"),
-    "%1 per layer at step %2": ("%1 je Schicht bei Schritt %2", "第 %2 步各层的 %1"),
-    "global": ("global", "全局"),
-    "Histogram of %1, layer %2, step %3": ("Histogramm von %1, Schicht %2, Schritt %3", "%1 的直方图，第 %2 层，第 %3 步"),
-    "mean |∂L/∂W| (L1)": ("Mittel |∂L/∂W| (L1)", "平均 |∂L/∂W|（L1）"),
-    "‖∂L/∂W‖_F (L2)": ("‖∂L/∂W‖_F (L2)", "‖∂L/∂W‖_F（L2）"),
-    "expected gradient ‖E[∂L/∂W]‖ at init": ("erwarteter Gradient ‖E[∂L/∂W]‖ bei Initialisierung", "初始化时的期望梯度 ‖E[∂L/∂W]‖"),
-    "Hidden-state ‖x_l‖²/d": ("Verborgener Zustand ‖x_l‖²/d", "隐藏状态 ‖x_l‖²/d"),
-    "cos(x_{l−1}, x_l)": ("cos(x_{l−1}, x_l)", "cos(x_{l−1}, x_l)"),
-    "Condition number W_q (median over heads)": ("Konditionszahl W_q (Median über Köpfe)", "条件数 W_q（各头中位数）"),
-    "Condition number W_k (median over heads)": ("Konditionszahl W_k (Median über Köpfe)", "条件数 W_k（各头中位数）"),
-    "Condition number W_v (median over heads)": ("Konditionszahl W_v (Median über Köpfe)", "条件数 W_v（各头中位数）"),
-    "Condition number W_O": ("Konditionszahl W_O", "条件数 W_O"),
-    "Condition number FC1": ("Konditionszahl FC1", "条件数 FC1"),
-    "Condition number FC2": ("Konditionszahl FC2", "条件数 FC2"),
-    "BranchNorm α_t": ("BranchNorm α_t", "BranchNorm α_t"),
-    "DeepNorm α": ("DeepNorm α", "DeepNorm α"),
-    " (log)": (" (log)", "（对数）"),
-    "cannot write %1": ("%1 kann nicht geschrieben werden", "无法写入 %1"),
-    "unknown format %1; use png, svg, pdf or csv": ("unbekanntes Format %1; png, svg, pdf oder csv verwenden", "未知格式 %1；请使用 png、svg、pdf 或 csv"),
     # designer
     "A scheme is a preset of the components below; change any of them afterwards for ablations.":
         ("Ein Schema ist eine Voreinstellung der Komponenten darunter; jede lässt sich danach für Ablationen ändern.",
@@ -464,12 +352,6 @@ T = {
     "Compared runs share one colour scale, so a colour means the same value in each; off: each run its own":
         ("Verglichene Läufe teilen eine Farbskala, damit eine Farbe überall denselben Wert bedeutet; aus: jeder Lauf seine eigene",
          "比较的运行共用一个色标，使同一颜色在各图中代表相同的值；关闭：每个运行使用各自的色标"),
-    # log x
-    "log x": ("log. x", "对数 x"),
-    "Logarithmic x axis for the loss and learning rate; step 0 is left out":
-        ("Logarithmische x-Achse für Verlust und Lernrate; Schritt 0 entfällt", "损失和学习率使用对数 x 轴；省略第 0 步"),
-    " · %L1 points at x ≤ 0 not shown on the log x axis":
-        (" · %L1 Punkte bei x ≤ 0 auf der log. x-Achse nicht gezeigt", " · %L1 个 x ≤ 0 的点未在对数 x 轴上显示"),
     # comparing stores
     "Store": ("Speicher", "存储"),
     "this store": ("dieser Speicher", "本存储"),
@@ -486,43 +368,13 @@ T = {
     "Open another run store beside it, read-only, to compare its runs (repeatable).":
         ("Einen weiteren Laufspeicher schreibgeschützt daneben öffnen, um seine Läufe zu vergleichen (wiederholbar).",
          "以只读方式并列打开另一个运行存储，以比较其运行（可重复）。"),
-    # export at a print size
-    "as on screen": ("wie am Bildschirm", "与屏幕相同"),
-    "single column (89 mm)": ("einspaltig (89 mm)", "单栏（89 mm）"),
-    "double column (183 mm)": ("zweispaltig (183 mm)", "双栏（183 mm）"),
-    "custom": ("benutzerdefiniert", "自定义"),
-    "Size": ("Größe", "尺寸"),
-    "Width": ("Breite", "宽度"),
-    "Height": ("Höhe", "高度"),
-    "Font size": ("Schriftgröße", "字号"),
-    # empty views
-    "No run shown: select runs in the Runs table (Ctrl+click for several), or train one with Run (Ctrl+R).":
-        ("Kein Lauf gezeigt: Läufe in der Lauftabelle wählen (Strg+Klick für mehrere) oder einen mit Starten (Strg+R) trainieren.",
-         "未显示运行：在运行表中选择运行（Ctrl+单击可多选），或用“运行”（Ctrl+R）训练一个。"),
-    "It exists only in nGPT runs.": ("Es gibt ihn nur in nGPT-Läufen.", "它只存在于 nGPT 运行中。"),
-    "It exists only in BranchNorm runs.": ("Es gibt ihn nur in BranchNorm-Läufen.", "它只存在于 BranchNorm 运行中。"),
-    "It exists only in runs with DeepNorm's residual scaling.":
-        ("Es gibt ihn nur in Läufen mit DeepNorms Residualskalierung.", "它只存在于使用 DeepNorm 残差缩放的运行中。"),
-    "It is recorded every %1 steps (Experiment → Probes; 0 switches it off).":
-        ("Er wird alle %1 Schritte aufgezeichnet (Experiment → Sonden; 0 schaltet ihn ab).", "每 %1 步记录一次（实验 → 探针；0 表示关闭）。"),
-    "It is recorded at step 0 when %1 is above 0 (Experiment → Probes).":
-        ("Er wird bei Schritt 0 aufgezeichnet, wenn %1 größer als 0 ist (Experiment → Sonden).", "当 %1 大于 0 时在第 0 步记录（实验 → 探针）。"),
-    "It is recorded from the first training step on.": ("Er wird ab dem ersten Trainingsschritt aufgezeichnet.", "从第一个训练步开始记录。"),
-    "None of the shown runs has recorded %1 yet.": ("Keiner der gezeigten Läufe hat bisher %1 aufgezeichnet.", "所显示的运行尚未记录 %1。"),
-    "a loss": ("einen Verlust", "损失"),
-    "a learning rate": ("eine Lernrate", "学习率"),
-    "learned gains": ("gelernte Verstärkungen", "学习到的增益"),
-    "Histogram of a gain": ("Histogramm einer Verstärkung", "增益直方图"),
-    "layer (step %1)": ("Schicht (Schritt %1)", "层（第 %1 步）"),
-    "lr": ("LR", "学习率"),
-    "loss": ("Verlust", "损失"),
-    "gradient": ("Gradient", "梯度"),
 }
 
 # the dialogs kept in files of their own (each under ~500 lines)
 from strings_remote import REMOTE  # noqa: E402
 from strings_report import REPORT  # noqa: E402
+from strings_charts import CHARTS  # noqa: E402
 
-for _part in (REPORT, REMOTE):
+for _part in (REPORT, REMOTE, CHARTS):
     assert not set(_part) & set(T), f"a string translated twice: {sorted(set(_part) & set(T))}"
     T.update(_part)
