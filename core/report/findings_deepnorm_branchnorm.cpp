@@ -133,7 +133,6 @@ static Finding deep_post_ln(const json& e, const std::vector<RunData>& runs) {
         return n;
     };
     const int sp = n_stalled(post), sd = n_stalled(dn), sb = n_stalled(bn);
-    auto of_n = [](int k, size_t n) { return std::to_string(k) + " of " + std::to_string(n); };
     std::string stall_text;
     std::optional<double> unigram;
     for (auto* rs : {&post, &dn, &bn})

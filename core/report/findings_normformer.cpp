@@ -110,6 +110,35 @@ static std::vector<const RunData*> at_best_lr(const std::vector<const RunData*>&
     return by[best_lr];
 }
 
+// The step at which a run leaves the early plateau: where its validation loss first falls `drop` nats below
+// its value at the end of the warm-up (at the GPU's scale, in the fairseq set-up, both models sit near the
+// bigram loss for hundreds of steps, NormFormer longer); NaN where it never does.
+static double plateau_exit(const RunData& r, double drop) {
+    const double warmup = r.cfg_number("optim.schedule.warmup", 0);
+    double start = kNaN;
+    for (auto& p : r.get("val/loss")) {
+        if (p.step < warmup || !std::isfinite(p.value)) continue;
+        if (std::isnan(start)) start = p.value;
+        else if (p.value <= start - drop) return static_cast<double>(p.step);
+    }
+    return kNaN;
+}
+
+// A variant's runs' mean exit step ("1,560"), or where one never left it ("not by step 2,500 (1 of 2)").
+static std::string exit_text(const std::vector<const RunData*>& rs, double drop, double* mean) {
+    double sum = 0;
+    int never = 0;
+    int64_t last = 0;
+    for (auto* r : rs) {
+        const double s = plateau_exit(*r, drop);
+        if (std::isnan(s)) ++never, last = std::max(last, r->steps_done);
+        else sum += s;
+    }
+    *mean = never ? kNaN : sum / static_cast<double>(rs.size());
+    if (never) return "not by step " + thousands(static_cast<double>(last)) + (rs.size() > 1 ? " (" + of_n(never, rs.size()) + ")" : "");
+    return thousands(*mean);
+}
+
 static Finding ablations(const json& e, const std::vector<RunData>& runs) {
     Finding f;
     auto nf_all = select(runs, is_full_normformer);
@@ -142,7 +171,10 @@ static Finding ablations(const json& e, const std::vector<RunData>& runs) {
     const double lnf = mean_of_inf(losses(nf)), lpre = mean_of_inf(losses(pre));
     const double noise = std::max({half_range(losses(nf)), half_range(losses(pre)), 0.002});
     const double gain = lpre - lnf;
-    f.table.header = {"variant", "final val loss", "Δ vs NormFormer", "share of the gain lost"};
+    const double drop = e.value("plateau_drop", 0.3);
+    f.measure += " Where each leaves the early plateau: the first step its validation loss is " + fixed(drop, 1) +
+                 " nats below its value at the end of the warm-up (mean over seeds).";
+    f.table.header = {"variant", "final val loss", "Δ vs NormFormer", "share of the gain lost", "leaves the plateau (step)"};
     if (tuned) f.table.header.insert(f.table.header.begin() + 1, "peak lr");
     int worse = 0, ablations = 0;
     std::string lost;
@@ -160,7 +192,9 @@ static Finding ablations(const json& e, const std::vector<RunData>& runs) {
             lost += (lost.empty() ? "" : ", ") + v + " " + (l - lnf >= 0 ? "+" : "") + fixed(l - lnf, 3);
             f.numbers.push_back({"ablation " + v, l - lnf});
         }
-        std::vector<std::string> row{v, with_spread_inf(losses(rs)), (l - lnf >= 0 ? "+" : "") + fixed(l - lnf, 3), share};
+        double exit = kNaN;
+        std::vector<std::string> row{v, with_spread_inf(losses(rs)), (l - lnf >= 0 ? "+" : "") + fixed(l - lnf, 3), share,
+                                     exit_text(rs, drop, &exit)};
         if (tuned) {
             const bool best = (rs.front()->scheme() == kPre && lr == lr_pre) ||
                               (is_full_normformer(*rs.front()) && lr == lr_nf);
@@ -178,7 +212,14 @@ static Finding ablations(const json& e, const std::vector<RunData>& runs) {
                "). Removing one operation (loss above NormFormer's): " +
                (lost.empty() ? std::string("no ablation runs") : lost) + "; " + std::to_string(worse) + " of " +
                std::to_string(ablations) + " ablations lose part of the gain.";
+    double exit_nf = kNaN, exit_pre = kNaN;
+    const std::string leaves_nf = exit_text(nf, drop, &exit_nf), leaves_pre = exit_text(pre, drop, &exit_pre);
+    f.result += " They leave the early plateau (" + fixed(drop, 1) + " nats below the loss at the end of the warm-up): "
+                "NormFormer " + (std::isnan(exit_nf) ? leaves_nf : "at step " + leaves_nf) + ", Pre-LN " +
+                (std::isnan(exit_pre) ? leaves_pre : "at step " + leaves_pre) + ".";
     f.numbers.insert(f.numbers.begin(), {{"normformer_loss", lnf}, {"pre_ln_loss", lpre}, {"gain", gain}, {"seed_spread", noise}});
+    f.numbers.push_back({"normformer_plateau_exit", exit_nf});
+    f.numbers.push_back({"pre_ln_plateau_exit", exit_pre});
     if (tuned) f.numbers.insert(f.numbers.begin() + 4, {{"normformer_lr", lr_nf}, {"pre_ln_lr", lr_pre}});
     Figure fig = make_figure("f06-ablation-val-loss",
                              "Validation loss: NormFormer and its ablations",

@@ -78,6 +78,18 @@ std::string fmt(double v, int sig) {
     std::snprintf(b, sizeof b, "%.*g", sig, v);
     return b;
 }
+std::string thousands(double v) {
+    if (!std::isfinite(v)) return fmt(v);
+    std::string digits = std::to_string(std::llround(std::abs(v))), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return (v < 0 && std::llround(v) != 0 ? "-" : "") + out;
+}
+
+std::string of_n(int k, size_t n) { return std::to_string(k) + " of " + std::to_string(n); }
+
 std::string fixed(double v, int decimals) {
     if (std::isnan(v)) return "n/a";
     if (std::isinf(v)) return v > 0 ? "∞" : "−∞";

@@ -27,6 +27,8 @@ double mean_of_inf(const std::vector<double>& v);        // +∞ when any value 
 std::string fmt(double v, int sig = 3);                  // %g with `sig` digits; "n/a", "∞"
 std::string fixed(double v, int decimals);               // %f
 std::string ratio_text(double v);                        // "1.23×"
+std::string thousands(double v);                         // rounded, its thousands grouped: "2,039"
+std::string of_n(int k, size_t n);                       // "1 of 2"
 // "2.583 ± 0.004" (± half the range over seeds) or just the value for one seed.
 std::string with_spread(const std::vector<double>& v, int decimals = 3);
 // The same, or "diverged (k of n)" when runs diverged.
