@@ -438,8 +438,7 @@ void ChartsView::redrawLoss() {
     double x0 = std::numeric_limits<double>::infinity(), x1 = -x0;
     for (auto* curves : {&loss, &lr})
         for (auto& c : *curves)
-            for (double x : c.x)
-                if (std::isfinite(x)) x0 = std::min(x0, x), x1 = std::max(x1, x);
+            if (!c.x.empty()) x0 = std::min(x0, c.x.front()), x1 = std::max(x1, c.x.back());   // sorted by step
     loss_->setXExtent(x0, x1);
     lr_->setXExtent(x0, x1);
     loss_->setCurves(grouped(std::move(loss), loss_owner));

@@ -144,7 +144,6 @@ QPolygonF band_outline(const Frame& f, const Prepared& d, double x0, double x1, 
     return poly;
 }
 
-
 void draw_laid_out(const Ink& ink, const QRectF& r, const PlotSpec& s, const PlotLayout& L) {
     QPainter& p = ink.p();
     const Frame& f = L.frame;

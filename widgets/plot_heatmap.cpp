@@ -37,6 +37,7 @@ struct HeatLayout {
     Frame f;
     PrintTicks bar;
     double bar_w = 0, bw = 0;
+    double cells_lo = 0, cells_hi = 1;   // the steps the cells span (on a shared step axis, part of f.x's)
 };
 
 HeatLayout layout_heatmap(const Ink& ink, const QRectF& r, const HeatSpec& s) {
@@ -54,6 +55,7 @@ HeatLayout layout_heatmap(const Ink& ink, const QRectF& r, const HeatSpec& s) {
     y.categories = true;
     y.lo = -0.5, y.hi = std::max(0.5, H - 0.5);
     HeatLayout L;
+    L.cells_lo = first - half, L.cells_hi = last + half;
     L.bar_w = s.colour_bar ? ink.mm(2.5) : 0;
     auto place = [&](int max_ticks, double plot_h) {
         if (s.layer_axis) {
@@ -104,12 +106,11 @@ void paint_heatmap(const Ink& ink, const HeatLayout& L, const HeatSpec& s) {
             }
         }
         // the cells over their own steps (on a shared step axis a shorter run's end short of the plot's)
-        const double half = W > 1 ? 0.5 * (s.steps.back() - s.steps.front()) / (W - 1) : 0.5;
-        const double x0 = f.plot.left() + f.x.frac(s.steps.front() - half) * f.plot.width();
-        const double x1 = f.plot.left() + f.x.frac(s.steps.back() + half) * f.plot.width();
+        const double x0 = f.plot.left() + f.x.frac(L.cells_lo) * f.plot.width();
+        const double x1 = f.plot.left() + f.x.frac(L.cells_hi) * f.plot.width();
         const QRectF cells(x0, f.plot.top(), x1 - x0, f.plot.height());
-        const QSize px(std::clamp(static_cast<int>(std::ceil(p.transform().mapRect(cells).width())), W, 8192),
-                       std::clamp(static_cast<int>(std::ceil(p.transform().mapRect(cells).height())), H, 8192));
+        const QRectF dev = p.transform().mapRect(cells);
+        const QSize px(std::clamp(static_cast<int>(std::ceil(dev.width())), W, 8192), std::clamp(static_cast<int>(std::ceil(dev.height())), H, 8192));
         p.drawImage(cells, img.scaled(px, Qt::IgnoreAspectRatio, Qt::FastTransformation));
     }
     plot::draw_axes(ink, f);

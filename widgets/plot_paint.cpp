@@ -172,12 +172,13 @@ Frame layout_frame(const Ink& ink, const QRectF& r, const QString& title, const 
         if (!y.ticks.factor.empty()) top += lh, ph -= lh;   // "×10⁻⁵" above the y labels
         f.y_title = wrap(fm, y_title, std::max(ph, ink.mm(5)));
         const double ytw = f.y_title.size() * ls;
-        double yw = widest(fm, y.ticks.labels);
+        const double labels_w = widest(fm, y.ticks.labels);
+        double yw = labels_w;
         if (!y.ticks.factor.empty()) yw = std::max(yw, fm.horizontalAdvance(QString::fromStdString(y.ticks.factor)) - tick);
         const double left = std::max(r.left() + pad + ytw + (ytw > 0 ? gap : 0) + yw + gap + tick, r.left() + fit.min_left);
         // the y title beside the tick labels (a common factor above them may be wider); in a stack of plots,
         // where the room for it starts, so that the stack's titles stand in line
-        f.y_title_x = fit.min_left > 0 ? r.left() + pad : left - tick - gap - widest(fm, y.ticks.labels) - gap - ytw;
+        f.y_title_x = fit.min_left > 0 ? r.left() + pad : left - tick - gap - labels_w - gap - ytw;
         const double right = std::max(pad + right_extra, fit.min_right);
         pw = r.right() - right - left;
         if (!x.categories) {
