@@ -17,6 +17,7 @@
 #include <c10/util/BFloat16.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -252,10 +253,20 @@ inline void run(dim3 grid, dim3 block, const std::function<void()>& body) {
             }
 }
 
+// How many kernels have been launched (tests/test_cuda_model_emulated.cpp: that a model's
+// operations took the kernels' path, not the eager one).
+inline std::atomic<int64_t>& launches() {
+    static std::atomic<int64_t> n{0};
+    return n;
+}
+
 // NORMLAB_LAUNCH(grid, block, stream, kernel)(args...): the kernel over the grid, now.
 template <class Kernel>
 auto launch(dim3 grid, dim3 block, Kernel kernel) {
-    return [=](auto... args) { run(grid, block, [&] { kernel(args...); }); };
+    return [=](auto... args) {
+        ++launches();
+        run(grid, block, [&] { kernel(args...); });
+    };
 }
 
 }  // namespace normlab::simt

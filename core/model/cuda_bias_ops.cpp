@@ -3,22 +3,17 @@
 // autograd operations of linear_bias.cpp and attention_heads.cpp. Each
 // launches on the current stream, so that a CUDA graph captures it with the
 // rest of a step (train/static_step.h).
+#include "core/model/cuda_host.h"
 #include "core/model/cuda_kernels.h"
 #include "core/model/cuda_ops.h"
-
-#include <ATen/cuda/CUDAContext.h>
-#include <c10/cuda/CUDAException.h>
-#include <c10/cuda/CUDAGuard.h>
-#include <c10/cuda/CUDAStream.h>
 
 namespace normlab::cuda_ops {
 namespace {
 
-void* stream() { return c10::cuda::getCurrentCUDAStream().stream(); }
+using cuda_host::stream;
 // On a GPU the kernels were built for (compute capability 8.0 or later), float32 or bfloat16.
 bool kernel_tensor(const torch::Tensor& t) {
-    return t.is_cuda() && (t.scalar_type() == torch::kFloat || t.scalar_type() == torch::kBFloat16) &&
-           at::cuda::getDeviceProperties(t.get_device())->major >= 8;
+    return (t.scalar_type() == torch::kFloat || t.scalar_type() == torch::kBFloat16) && cuda_host::kernel_device(t);
 }
 // The column sums of a chunk of rows each (row_chunks(rows) × n) added over the chunks, in order.
 torch::Tensor chunk_sums(const torch::Tensor& partial) { return partial.sum(0); }
@@ -30,16 +25,16 @@ bool gelu_applies(const torch::Tensor& h) {
 }
 
 torch::Tensor gelu_forward(const torch::Tensor& h) {
-    const c10::cuda::CUDAGuard guard(h.device());
+    const cuda_host::DeviceGuard guard(h.device());
     const int64_t n = h.size(-1), rows = h.numel() / n;
     auto a = torch::empty_like(h);
     cuda_kernels::gelu_forward(h.data_ptr(), a.data_ptr(), rows, n, h.scalar_type() == torch::kBFloat16, stream());
-    C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
+    NORMLAB_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
     return a;
 }
 
 torch::Tensor gelu_backward(const torch::Tensor& h, const torch::Tensor& da, torch::Tensor* bias_grad) {
-    const c10::cuda::CUDAGuard guard(h.device());
+    const cuda_host::DeviceGuard guard(h.device());
     TORCH_CHECK(da.sizes() == h.sizes() && da.scalar_type() == h.scalar_type() && da.is_contiguous(),
                 "gelu_backward: da must be a contiguous tensor of h's shape and type");
     const int64_t n = h.size(-1), rows = h.numel() / n;
@@ -48,7 +43,7 @@ torch::Tensor gelu_backward(const torch::Tensor& h, const torch::Tensor& da, tor
     if (bias_grad) partial = torch::empty({cuda_kernels::row_chunks(rows), n}, h.options().dtype(torch::kFloat));
     cuda_kernels::gelu_backward(h.data_ptr(), da.data_ptr(), dh.data_ptr(), bias_grad ? partial.data_ptr<float>() : nullptr,
                                 rows, n, h.scalar_type() == torch::kBFloat16, stream());
-    C10_CUDA_KERNEL_LAUNCH_CHECK();
+    NORMLAB_KERNEL_LAUNCH_CHECK();
     if (bias_grad) *bias_grad = chunk_sums(partial);
     return dh;
 }
@@ -68,7 +63,7 @@ bool heads_backward_applies(const std::vector<torch::Tensor>& grads, torch::Scal
 torch::Tensor heads_backward(const std::vector<torch::Tensor>& grads, at::IntArrayRef proj_sizes, int64_t H,
                              torch::ScalarType type, torch::Tensor* bias_grad) {
     const auto& like = grads[0].defined() ? grads[0] : grads[1].defined() ? grads[1] : grads[2];
-    const c10::cuda::CUDAGuard guard(like.device());
+    const cuda_host::DeviceGuard guard(like.device());
     cuda_kernels::HeadGrads z{};
     z.B = proj_sizes[0], z.T = proj_sizes[1], z.H = H, z.dh = proj_sizes[2] / 3 / H;
     for (int p = 0; p < 3; ++p) {
@@ -87,7 +82,7 @@ torch::Tensor heads_backward(const std::vector<torch::Tensor>& grads, at::IntArr
         partial = torch::empty({cuda_kernels::row_chunks(z.B * z.T), n}, like.options().dtype(torch::kFloat));
     cuda_kernels::heads_backward(z, dproj.data_ptr(), bias_grad ? partial.data_ptr<float>() : nullptr,
                                  type == torch::kBFloat16, stream());
-    C10_CUDA_KERNEL_LAUNCH_CHECK();
+    NORMLAB_KERNEL_LAUNCH_CHECK();
     if (bias_grad) *bias_grad = chunk_sums(partial);
     return dproj;
 }

@@ -4,14 +4,10 @@
 // (train/static_step.h).
 #include "core/model/cuda_ops.h"
 
+#include "core/model/cuda_host.h"
 #include "core/model/cuda_kernels.h"
 #include "core/model/profile_scope.h"
 #include "core/model/fused_ops.h"
-
-#include <ATen/cuda/CUDAContext.h>
-#include <c10/cuda/CUDAException.h>
-#include <c10/cuda/CUDAGuard.h>
-#include <c10/cuda/CUDAStream.h>
 
 namespace normlab::cuda_ops {
 namespace {
@@ -19,16 +15,12 @@ namespace {
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
-void* stream() { return c10::cuda::getCurrentCUDAStream().stream(); }
+using cuda_host::stream;
 // The kernels' storage types: float32 and bfloat16.
 bool bf16(const torch::Tensor& t) { return t.scalar_type() == torch::kBFloat16; }
 bool kernel_storage(const torch::Tensor& t) { return t.scalar_type() == torch::kFloat || bf16(t); }
-// On a GPU the kernels were built for: compute capability 8.0 or later
-// (CMake builds sm_80 and sm_90 code and compute_80 PTX; bf16 needs Ampere). On
-// an older GPU (a V100, a T4) the eager ops run instead of a failed launch.
-bool kernel_gpu(const torch::Tensor& t) {
-    return t.is_cuda() && at::cuda::getDeviceProperties(t.get_device())->major >= 8;
-}
+// On a GPU the kernels were built for (cuda_host.h).
+bool kernel_gpu(const torch::Tensor& t) { return cuda_host::kernel_device(t); }
 // A float32 tensor on t's device: per-row statistics, per-chunk partial sums.
 torch::Tensor floats(const torch::Tensor& t, at::IntArrayRef sizes) {
     return torch::empty(sizes, t.options().dtype(torch::kFloat));
@@ -49,7 +41,7 @@ struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& x_in, const torch::Tensor& h_in,
                                  const torch::Tensor& alpha_in, double eps, bool copy) {
         const FunctionScope scope("normlab::ngpt_update", x_in, h_in);
-        const c10::cuda::CUDAGuard guard(x_in.device());
+        const cuda_host::DeviceGuard guard(x_in.device());
         const auto x = x_in.contiguous(), h = h_in.contiguous(), alpha = alpha_in.contiguous();
         const int64_t n = x.size(-1), rows = x.numel() / n;
         auto y = torch::empty_like(x);
@@ -59,7 +51,7 @@ struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
                                           static_cast<float>(eps), y.data_ptr<float>(), rh.data_ptr<float>(),
                                           rz.data_ptr<float>(), rows, n, bf16(h), stream(),
                                           copy ? y_copy.data_ptr() : nullptr);
-        C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
+        NORMLAB_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         ctx->set_materialize_grads(false);
         ctx->save_for_backward({x, h, alpha, rh, rz});
         ctx->saved_data["eps"] = eps;
@@ -68,7 +60,7 @@ struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
     static variable_list backward(AutogradContext* ctx, variable_list grads) {
         const auto saved = ctx->get_saved_variables();
         const auto &x = saved[0], &h = saved[1], &alpha = saved[2], &rh = saved[3], &rz = saved[4];
-        const c10::cuda::CUDAGuard guard(x.device());
+        const cuda_host::DeviceGuard guard(x.device());
         auto g = with_copy_grad(grads[0], grads[1]);
         if (!g.defined()) return variable_list(5);
         g = g.contiguous();
@@ -79,7 +71,7 @@ struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
                                            rh.data_ptr<float>(), rz.data_ptr<float>(), g.data_ptr<float>(),
                                            static_cast<float>(ctx->saved_data["eps"].toDouble()), dx.data_ptr<float>(),
                                            dh.data_ptr(), da.data_ptr<float>(), rows, n, bf16(h), stream());
-        C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
+        NORMLAB_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         return {dx, dh, da.sum(0).view(alpha.sizes()), torch::Tensor(), torch::Tensor()};
     }
 };
@@ -92,21 +84,21 @@ struct SwiGLUFn : torch::autograd::Function<SwiGLUFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& h_in, const torch::Tensor& su,
                                  const torch::Tensor& sv) {
         const FunctionScope scope("normlab::swiglu", h_in);
-        const c10::cuda::CUDAGuard guard(h_in.device());
+        const cuda_host::DeviceGuard guard(h_in.device());
         const auto h = h_in.contiguous();
         const int64_t f = h.size(-1) / 2, rows = h.numel() / h.size(-1);
         auto a = swiglu_output(h);
         const auto suc = su.contiguous(), svc = sv.contiguous();   // empty: no scaler
         cuda_kernels::swiglu_forward(h.data_ptr(), scaler_data(suc), scaler_data(svc), a.data_ptr(), rows, f,
                                      bf16(h), stream());
-        C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
+        NORMLAB_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         ctx->save_for_backward({h, suc, svc});
         return {a};
     }
     static variable_list backward(AutogradContext* ctx, variable_list grads) {
         const auto saved = ctx->get_saved_variables();
         const auto &h = saved[0], &su = saved[1], &sv = saved[2];
-        const c10::cuda::CUDAGuard guard(h.device());
+        const cuda_host::DeviceGuard guard(h.device());
         const auto da = grads[0].to(h.scalar_type()).contiguous();
         const int64_t f = h.size(-1) / 2, rows = h.numel() / h.size(-1);
         auto dh = torch::empty_like(h);
@@ -114,7 +106,7 @@ struct SwiGLUFn : torch::autograd::Function<SwiGLUFn> {
         cuda_kernels::swiglu_backward(h.data_ptr(), scaler_data(su), scaler_data(sv), da.data_ptr(), dh.data_ptr(),
                                       partial[0].data_ptr<float>(), partial[1].data_ptr<float>(), rows, f,
                                       bf16(h), stream());
-        C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
+        NORMLAB_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         const auto sums = partial.sum(1);
         return {dh, su.numel() ? sums[0] : torch::Tensor(), sv.numel() ? sums[1] : torch::Tensor()};
     }
@@ -142,7 +134,7 @@ struct NgptQkFn : torch::autograd::Function<NgptQkFn> {
                                  const torch::Tensor& cos, const torch::Tensor& sin, int64_t H, double eps) {
         const bool unit = s.numel() > 0;
         const FunctionScope scope(unit ? "normlab::ngpt_qk" : "normlab::rope_qk", proj);
-        const c10::cuda::CUDAGuard guard(proj.device());
+        const cuda_host::DeviceGuard guard(proj.device());
         const auto z = dims(proj, H, eps, unit);
         auto q = torch::empty({z.B, H, z.T, z.dh}, proj.options()), k = torch::empty_like(q);
         const int64_t norms = unit ? z.B * z.T * H : 0;
@@ -150,7 +142,7 @@ struct NgptQkFn : torch::autograd::Function<NgptQkFn> {
         const auto sc = s.contiguous();
         cuda_kernels::ngpt_qk_forward(proj.data_ptr(), table(cos), table(sin), table(sc), q.data_ptr(), k.data_ptr(),
                                       written(nq), written(nk), z, bf16(proj), stream());
-        C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
+        NORMLAB_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         ctx->save_for_backward({proj, sc, cos, sin, nq, nk});
         ctx->saved_data["H"] = H;
         ctx->saved_data["eps"] = eps;
@@ -159,7 +151,7 @@ struct NgptQkFn : torch::autograd::Function<NgptQkFn> {
     static variable_list backward(AutogradContext* ctx, variable_list grads) {
         const auto saved = ctx->get_saved_variables();
         const auto &proj = saved[0], &s = saved[1], &cos = saved[2], &sin = saved[3], &nq = saved[4], &nk = saved[5];
-        const c10::cuda::CUDAGuard guard(proj.device());
+        const cuda_host::DeviceGuard guard(proj.device());
         const auto z = dims(proj, ctx->saved_data["H"].toInt(), ctx->saved_data["eps"].toDouble(), s.numel() > 0);
         auto grad = [&](const torch::Tensor& g) {   // an unused output's gradient comes undefined
             return g.defined() ? g.to(proj.scalar_type()).contiguous()
@@ -171,7 +163,7 @@ struct NgptQkFn : torch::autograd::Function<NgptQkFn> {
         cuda_kernels::ngpt_qk_backward(proj.data_ptr(), table(cos), table(sin), table(s), gq.data_ptr(), gk.data_ptr(),
                                        table(nq), table(nk), dproj.data_ptr(), written(ps), z,
                                        bf16(proj), stream());
-        C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
+        NORMLAB_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         auto dv = v_part(dproj, z);
         if (grads[2].defined()) dv.copy_(grads[2]);
         else dv.zero_();
@@ -190,7 +182,7 @@ struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& h_in, const torch::Tensor& gamma,
                                  const torch::Tensor& beta, double eps, const torch::Tensor& bias) {
         const FunctionScope scope("normlab::gelu_layer_norm", h_in);
-        const c10::cuda::CUDAGuard guard(h_in.device());
+        const cuda_host::DeviceGuard guard(h_in.device());
         const auto h = h_in.contiguous(), gc = gamma.contiguous(), bc = beta.contiguous();
         const int64_t n = h.size(-1), rows = h.numel() / n;
         auto out = torch::empty_like(h);
@@ -199,7 +191,7 @@ struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
                                               static_cast<float>(eps), out.data_ptr(), mean.data_ptr<float>(),
                                               rstd.data_ptr<float>(), rows, n, bf16(h),
                                               stream());
-        C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
+        NORMLAB_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         ctx->save_for_backward({h, gc, mean, rstd});
         ctx->saved_data["bias"] = bias.numel() > 0;
         ctx->saved_data["bias_dtype"] = static_cast<int64_t>(bias.scalar_type());
@@ -208,7 +200,7 @@ struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
     static variable_list backward(AutogradContext* ctx, variable_list grads) {
         const auto saved = ctx->get_saved_variables();
         const auto &h = saved[0], &gamma = saved[1], &mean = saved[2], &rstd = saved[3];
-        const c10::cuda::CUDAGuard guard(h.device());
+        const cuda_host::DeviceGuard guard(h.device());
         const auto g = grads[0].to(h.scalar_type()).contiguous();
         const int64_t n = h.size(-1), rows = h.numel() / n;
         // the bias is the fourth tensor input: needs_input_grad counts tensors only, not eps (4 was past the edges)
@@ -220,7 +212,7 @@ struct GeluLayerNormFn : torch::autograd::Function<GeluLayerNormFn> {
             h.data_ptr(), gamma.data_ptr<float>(), g.data_ptr(), mean.data_ptr<float>(), rstd.data_ptr<float>(),
             dh.data_ptr(), partial[0].data_ptr<float>(), partial[1].data_ptr<float>(), rows, n, bf16(h), stream(),
             with_bias ? partial[2].data_ptr<float>() : nullptr, with_bias ? row_m.data_ptr<float>() : nullptr);
-        C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
+        NORMLAB_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         const auto sums = partial.sum(1);
         torch::Tensor dbias;
         if (with_bias)
@@ -245,7 +237,7 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
                                  const torch::Tensor& f_bias, double a, double b, double eps, double f_eps, bool y_bf16,
                                  bool copy) {
         const FunctionScope scope("normlab::residual_layer_norm", x_in, f_in);
-        const c10::cuda::CUDAGuard guard(x_in.device());
+        const cuda_host::DeviceGuard guard(x_in.device());
         const auto x = x_in.contiguous(), f = f_in.contiguous(), lam = lam_in.contiguous();
         const auto gc = gamma.contiguous(), bc = beta.contiguous();
         const auto fgc = f_gamma.contiguous(), fbc = f_beta.contiguous();
@@ -266,7 +258,7 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
             static_cast<float>(b), b_t.numel() ? b_t.data_ptr<float>() : nullptr, gc.data_ptr<float>(), bc.data_ptr<float>(), static_cast<float>(eps),
             s.data_ptr<float>(), y.data_ptr(), mean.data_ptr<float>(), rstd.data_ptr<float>(), rows, n, bf16(f), y_bf16,
             stream(), bl, copy ? y_copy.data_ptr() : nullptr);
-        C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
+        NORMLAB_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         ctx->set_materialize_grads(false);
         ctx->save_for_backward({s, scaled ? x : lam, lam, gc, mean, rstd, b_t, branch_ln ? f : fgc, fgc, f_stats});
         ctx->saved_data["a"] = a;
@@ -281,7 +273,7 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
         const auto saved = ctx->get_saved_variables();
         const auto &s = saved[0], &x = saved[1], &lam = saved[2], &gamma = saved[3], &mean = saved[4], &rstd = saved[5];
         const auto &b_t = saved[6], &f = saved[7], &f_gamma = saved[8], &f_stats = saved[9];
-        const c10::cuda::CUDAGuard guard(s.device());
+        const cuda_host::DeviceGuard guard(s.device());
         const bool scaled = lam.numel() > 0, f_bf16 = ctx->saved_data["f_bf16"].toBool(),
                    y_bf16 = ctx->saved_data["y_bf16"].toBool(), branch_ln = f_gamma.numel() > 0;
         const auto y_type = y_bf16 ? torch::kBFloat16 : torch::kFloat;
@@ -310,7 +302,7 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
             partial[1].data_ptr<float>(), partial[2].data_ptr<float>(), rows, n, f_bf16, y_bf16, stream(),
             branch_ln ? f.data_ptr() : nullptr, bl, branch_ln ? partial[3].data_ptr<float>() : nullptr,
             branch_ln ? partial[4].data_ptr<float>() : nullptr, bias_in_kernel ? partial[i_bias].data_ptr<float>() : nullptr);
-        C10_CUDA_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
+        NORMLAB_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         const auto sums = partial.sum(1);
         torch::Tensor dbias;
         if (f_bias)
