@@ -9,6 +9,7 @@
 #include "core/train/precision.h"
 #include "tests/kernel_bodies_cpu.h"
 #include "tests/kernel_references.h"
+#include "tests/model_pass.h"
 #include "tests/test_util.h"
 
 #include <QtTest/QtTest>
@@ -435,18 +436,9 @@ private Q_SLOTS:
         for (const std::string precision : {"fp32", "bf16"}) {
             auto run = [&](bool kernels) {
                 set_cuda_kernels(kernels);
-                model->zero_grad();
-                torch::Tensor loss;
-                {
-                    AutocastScope autocast(precision, true);
-                    const auto logits = model->forward(idx);
-                    loss = torch::cross_entropy_loss(logits.to(torch::kFloat).view({-1, 256}), targets.view({-1}));
-                }
-                loss.backward();
-                std::vector<torch::Tensor> grads;
-                for (auto& p : model->parameters()) grads.push_back(p.grad().defined() ? p.grad().clone() : torch::zeros_like(p));
+                const auto r = test::loss_and_grads(model, idx, targets, precision);
                 set_cuda_kernels(false);
-                return std::make_pair(loss.item<double>(), grads);
+                return std::make_pair(r.loss, r.grads);
             };
             const auto [l0, g0] = run(false);
             const auto [l1, g1] = run(true);

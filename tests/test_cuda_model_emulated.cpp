@@ -24,20 +24,20 @@
 #include "core/train/precision.h"
 #include "core/train/trainer.h"
 #include "tests/emulated_kernels.h"
+#include "tests/model_pass.h"
+#include "tests/store_series.h"
 #include "tests/test_util.h"
 
 #include <QtTest/QtTest>
 #include <torch/version.h>
 
-#include <map>
-
 using namespace normlab;
+using normlab::test::max_rel;
+using normlab::test::series;
 
 namespace {
 
-struct Pass {
-    double loss = 0;
-    std::vector<torch::Tensor> grads;
+struct Pass : test::LossGrads {
     int64_t launches = 0, residual_ln = 0, bias_sums = 0;
     std::string errors;
 };
@@ -49,18 +49,9 @@ Pass pass(GPT& model, const torch::Tensor& idx, const torch::Tensor& targets, co
           bool kernels) {
     set_cuda_kernels(kernels);
     set_bias_grads_after_on_cpu(kernels);
-    Pass p;
     const int64_t launches0 = test::emulated::launches(), res0 = residual_layer_norm_calls(), bias0 = bias_grads_summed();
-    model->zero_grad();
-    torch::Tensor loss;
-    {
-        AutocastScope autocast(precision, false);
-        const auto logits = model->forward(idx);
-        loss = torch::cross_entropy_loss(logits.to(torch::kFloat).view({-1, 256}), targets.view({-1}));
-    }
-    loss.backward();
-    p.loss = loss.item<double>();
-    for (auto& t : model->parameters()) p.grads.push_back(t.grad().defined() ? t.grad().clone() : torch::zeros_like(t));
+    Pass p;
+    static_cast<test::LossGrads&>(p) = test::loss_and_grads(model, idx, targets, precision);
     p.launches = test::emulated::launches() - launches0;
     p.residual_ln = residual_layer_norm_calls() - res0;
     p.bias_sums = bias_grads_summed() - bias0;
@@ -68,24 +59,6 @@ Pass pass(GPT& model, const torch::Tensor& idx, const torch::Tensor& targets, co
     set_cuda_kernels(false);
     set_bias_grads_after_on_cpu(false);
     return p;
-}
-
-std::map<int64_t, double> series(Store& s, int64_t run, const char* name) {
-    std::map<int64_t, double> m;
-    for (auto& p : s.points(s.series_id(run, name))) m[p.step] = p.value;
-    return m;
-}
-
-// The largest relative difference of two series over their steps (-1: not the same steps).
-double max_rel(const std::map<int64_t, double>& a, const std::map<int64_t, double>& b) {
-    if (a.size() != b.size() || a.empty()) return -1;
-    double worst = 0;
-    for (auto& [k, v] : a) {
-        const auto it = b.find(k);
-        if (it == b.end()) return -1;
-        worst = std::max(worst, std::abs(v - it->second) / std::max(1e-12, std::abs(v)));
-    }
-    return worst;
 }
 
 }  // namespace

@@ -17,15 +17,17 @@
 #include "core/train/batch_ahead.h"
 #include "core/train/fit_batch.h"
 #include "core/train/trainer.h"
+#include "tests/store_series.h"
 #include "tests/test_util.h"
 
 #include <QtTest/QtTest>
 #include <torch/version.h>
 
 #include <cmath>
-#include <map>
 
 using namespace normlab;
+using normlab::test::max_rel;
+using normlab::test::series;
 
 namespace {
 
@@ -42,24 +44,6 @@ RunConfig config(Scheme s, const char* graph, int steps = 40) {
     c.probes.gains_every = 5;
     c.probes.cond_every = 10;
     return c;
-}
-
-std::map<int64_t, double> series(Store& s, int64_t run, const char* name) {
-    std::map<int64_t, double> m;
-    for (auto& p : s.points(s.series_id(run, name))) m[p.step] = p.value;
-    return m;
-}
-
-// The largest relative difference of two series over their common steps (-1: different steps).
-double max_rel(const std::map<int64_t, double>& a, const std::map<int64_t, double>& b) {
-    if (a.size() != b.size()) return -1;
-    double worst = 0;
-    for (auto& [k, v] : a) {
-        auto it = b.find(k);
-        if (it == b.end()) return -1;
-        worst = std::max(worst, std::abs(v - it->second) / std::max(1e-12, std::abs(v)));
-    }
-    return worst;
 }
 
 RunResult cancel_at(Store& store, int64_t id, int64_t at) {
