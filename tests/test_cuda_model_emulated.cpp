@@ -77,11 +77,12 @@ private Q_SLOTS:
     }
     void cleanupTestCase() { set_fused_kernels(true); }
 
-    // The rows of test_cuda_kernels' model case on a GPU, and what must take the kernels'
-    // path in each: nGPT's queries and keys, update and SwiGLU; NormFormer's FFN LN and
-    // post-attention LN; every LayerNorm scheme's residual add with its LayerNorm; RoPE alone
-    // for Pre-LN with nGPT's MLP. biases: how many biases' gradients the operations after
-    // their layers sum, a step (2 layers: q/k/v, the output projection, FC1, FC2 each).
+    // The rows of test_cuda_kernels' model case on a GPU, whose kernels are nGPT's queries
+    // and keys, update and SwiGLU; NormFormer's FFN LN and post-attention LN; every LayerNorm
+    // scheme's residual add with its LayerNorm; RoPE alone for Pre-LN with nGPT's MLP.
+    // residual_ln: how many of those residual adds a forward takes to the kernels;
+    // biases: how many biases' gradients the operations after their layers sum, a step
+    // (2 layers: q/k/v, the output projection, FC1, FC2 each, where each is handed on).
     void kernelsLeaveModelsUnchanged_data() {
         QTest::addColumn<int>("scheme");
         QTest::addColumn<bool>("res_scale");
