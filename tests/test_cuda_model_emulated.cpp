@@ -42,13 +42,24 @@ struct Pass : test::LossGrads {
     std::string errors;
 };
 
+// The kernels on (or off) for a scope, off after it. The linear layers' biases go to the
+// operation after them exactly where a GPU hands them on: with the kernels (linear_bias.cpp).
+struct Kernels {
+    explicit Kernels(bool on) {
+        set_cuda_kernels(on);
+        set_bias_grads_after_on_cpu(on);
+    }
+    ~Kernels() {
+        set_cuda_kernels(false);
+        set_bias_grads_after_on_cpu(false);
+    }
+};
+
 // One forward and backward of model on (idx, targets), with the kernels on or off; what
-// each counter moved by. The linear layers' biases go to the operation after them
-// exactly where a GPU hands them on: with the kernels (linear_bias.cpp).
+// each counter moved by.
 Pass pass(GPT& model, const torch::Tensor& idx, const torch::Tensor& targets, const std::string& precision,
           bool kernels) {
-    set_cuda_kernels(kernels);
-    set_bias_grads_after_on_cpu(kernels);
+    const Kernels scope(kernels);
     const int64_t launches0 = test::emulated::launches(), res0 = residual_layer_norm_calls(), bias0 = bias_grads_summed();
     Pass p;
     static_cast<test::LossGrads&>(p) = test::loss_and_grads(model, idx, targets, precision);
@@ -56,8 +67,6 @@ Pass pass(GPT& model, const torch::Tensor& idx, const torch::Tensor& targets, co
     p.residual_ln = residual_layer_norm_calls() - res0;
     p.bias_sums = bias_grads_summed() - bias0;
     p.errors = test::emulated::take_errors();
-    set_cuda_kernels(false);
-    set_bias_grads_after_on_cpu(false);
     return p;
 }
 
@@ -185,12 +194,11 @@ private Q_SLOTS:
             if (TORCH_VERSION_MAJOR >= 2) kernels.train.cuda_graph = "on";
             const int64_t a = queue_run(store, c), b = queue_run(store, kernels);
             QCOMPARE(train_run(store, a).status, RunStatus::Finished);
-            set_cuda_kernels(true);
-            set_bias_grads_after_on_cpu(true);
             const int64_t launches = test::emulated::launches(), residual_ln = residual_layer_norm_calls();
-            const auto status = train_run(store, b).status;
-            set_cuda_kernels(false);
-            set_bias_grads_after_on_cpu(false);
+            const auto status = [&] {
+                const Kernels scope(true);
+                return train_run(store, b).status;
+            }();
             QCOMPARE(status, RunStatus::Finished);
             QVERIFY2(test::emulated::launches() > launches, what.c_str());
             // 2 residual LayerNorms a block, a step (s == nGPT: none), and as many again for each probe's forward
