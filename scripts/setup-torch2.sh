@@ -7,14 +7,15 @@
 #      versions can be compared (NORMLAB_TORCH2_DEBIAN=0: packages only);
 #   2. PyTorch, pinned in scripts/requirements-torch2.txt, with pandas,
 #      matplotlib and safetensors for the Python recipe, into .venv-torch2
-#      (~3.3 GB; pip keeps the wheels in its cache, so a second machine set-up
-#      downloads nothing);
+#      (~4.9 GiB, ~8 GiB free needed while it installs; pip keeps the wheels
+#      in its cache where 12 GiB are free, so a second set-up downloads nothing);
 #   3. CMake against that LibTorch with CUDA enabled (the CUDA toolkit's nvcc
 #      must be on PATH or in /usr/local/cuda), GUI on where Qt is, into build-torch2.
 # Safe to run again: a satisfied venv is left alone and the build is incremental.
 #   NORMLAB_TORCH2_VENV=dir  NORMLAB_TORCH2_BUILD_DIR=dir  override the places
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/disk-room.sh
 VENV="${NORMLAB_TORCH2_VENV:-.venv-torch2}"
 BUILD="${NORMLAB_TORCH2_BUILD_DIR:-build-torch2}"
 REQ=scripts/requirements-torch2.txt
@@ -25,7 +26,14 @@ else
   NORMLAB_TORCH=debian bash scripts/setup.sh
 fi
 
+# The venv takes ~4.9 GiB and pip holds the ~3 GiB of wheels while it installs
+# them: a disk without that room is refused before the venv is made.
+room_for_venv() {
+  need_room "$VENV" 8 "setup-torch2: PyTorch 2.11 with CUDA" "set NORMLAB_TORCH2_VENV to a folder on a larger disk"
+  need_room "${TMPDIR:-/tmp}" 3 "setup-torch2: pip's download of the wheels" "set TMPDIR to a folder on a larger disk"
+}
 if [ ! -x "$VENV/bin/python" ]; then
+  room_for_venv
   if ! python3 -m venv "$VENV" 2>/dev/null; then
     rm -rf "$VENV"
     echo "setup-torch2: installing python3-venv"
@@ -49,13 +57,22 @@ for line in open(sys.argv[1]):
             sys.exit(1)
 PY
 then
+  room_for_venv
+  # pip's cache would keep a third copy of the wheels for a later set-up: where
+  # room is short it goes without (as CI does: PIP_NO_CACHE_DIR).
+  PIP_FLAGS=()
+  if [ -z "${PIP_NO_CACHE_DIR:-}" ] && [ "$(free_gib "$VENV")" -lt 12 ]; then
+    echo "setup-torch2: $(free_gib "$VENV") GiB free: installing without keeping the wheels in pip's cache"
+    PIP_FLAGS+=(--no-cache-dir)
+  fi
   echo "setup-torch2: installing $(grep -v '^#' "$REQ" | tr '\n' ' ')into $VENV"
-  "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "$REQ"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${PIP_FLAGS[@]}" -r "$REQ"
 fi
 
 PREFIX="$("$VENV/bin/python" -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')"
 NVCC="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
 [ -x "$NVCC" ] || { echo "setup-torch2: the CUDA toolkit (nvcc) is missing: PyPI's LibTorch is built for CUDA" >&2; exit 1; }
+[ -f "$BUILD/build.ninja" ] || need_room "$BUILD" 3 "setup-torch2: the 2.x build" "set NORMLAB_TORCH2_BUILD_DIR to a folder on a larger disk"
 mkdir -p "$BUILD"
 PEER=()
 [ -x "${NORMLAB_BUILD_DIR:-build}/app/normlab-cli" ] && PEER=("-DNORMLAB_PEER_CLI=$PWD/${NORMLAB_BUILD_DIR:-build}/app/normlab-cli")

@@ -49,6 +49,8 @@ if [ "$TORCH" = pypi ]; then
   NORMLAB_TORCH2_DEBIAN=0 exec bash scripts/setup-torch2.sh
 fi
 BUILD="${NORMLAB_BUILD_DIR:-build}"
+. scripts/disk-room.sh
+[ -f "$BUILD/build.ninja" ] || need_room "$BUILD" 3 "setup: the build" "set NORMLAB_BUILD_DIR to a folder on a larger disk"
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD" -j "$(nproc)"
 echo "setup: built into $BUILD"

@@ -19,6 +19,7 @@ that rank 0 exits within 20 s with a message that names the lost peer, and that 
 left `running` in the store. Then the same with rank 0 killed: rank 1 must exit within 20 s.
 Then (env launcher) Ctrl-C to rank 0 mid-run: both ranks stop as cancelled, and a 2-rank
 `resume` ends at the trace of an uninterrupted single process, nGPT's renormalisation included.
+The scratch folder the SIGKILLed rank 1 leaves in TMPDIR is removed by the next rank to start.
 
 Launchers: env sets RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT by
 hand; torchrun runs `torchrun --standalone --nproc-per-node N --no-python normlab-cli run ...`;
@@ -26,9 +27,11 @@ srun runs `srun -n N --cpus-per-task 1 normlab-cli run ...` inside an existing S
 Exit status 1 when anything differs.
 """
 import argparse
+import fcntl
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import sqlite3
@@ -261,6 +264,25 @@ def kill_test(args, work, victim):
     return 0 if ok else 1
 
 
+def scratch_folders(tmp):
+    return sorted(n for n in os.listdir(tmp) if n.startswith(("normlab-rank", ".normlab-rank")))
+
+
+def locked(folder):
+    """Whether a live rank holds the scratch folder's lock."""
+    try:
+        fd = os.open(os.path.join(folder, ".lock"), os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return False
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+
+
 def rendezvous_test(args, work):
     """Every rank honours NORMLAB_DIST_TIMEOUT and names what it waited for: a rank whose MASTER_PORT is held by
     another program (it accepts and never answers), rank 0 whose peer never comes, and a timeout that is no number."""
@@ -360,8 +382,24 @@ def main():
     work = args.workdir or tempfile.mkdtemp(prefix="normlab-dp-")
     os.makedirs(work, exist_ok=True)
     if args.kill:
-        return (kill_test(args, work, 1) | kill_test(args, work, 0) |
-                (interrupt_test(args, work) | rendezvous_test(args, work) if args.launcher == "env" else 0))
+        # The ranks' scratch folders go to a TMPDIR of the test's own, where what they leave is seen.
+        tmp = os.path.join(work, "tmp")
+        shutil.rmtree(tmp, ignore_errors=True)
+        os.makedirs(tmp)
+        os.environ["TMPDIR"] = tmp
+        failed = kill_test(args, work, 1)
+        left = scratch_folders(tmp)   # rank 1 was SIGKILLed: its folder stays, locked by no one
+        failed |= kill_test(args, work, 0)
+        if args.launcher == "env":
+            failed |= interrupt_test(args, work) | rendezvous_test(args, work)
+        # The next rank to start removed what the killed one left, and ranks that ended removed
+        # their own (under srun, rank 1 is killed by srun when rank 0 dies: its folder may stay,
+        # but never locked, so the next rank removes it).
+        now = scratch_folders(tmp)
+        print(f"scratch folders: {left} left by the killed rank 1; {now} at the end")
+        swept = len(left) == 1 and left[0] not in now
+        ended = not now if args.launcher == "env" else not any(locked(os.path.join(tmp, n)) for n in now)
+        return failed | (0 if swept and ended else 1)
     return equality(args, work)
 
 

@@ -7,8 +7,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 namespace normlab::cli {
@@ -17,17 +22,77 @@ using nlohmann::json;
 
 namespace {
 
-// A scratch folder for a rank's copy of the runs, removed when it is done.
+// A rank's scratch folder (its copy of the runs) is locked while the rank lives; a rank
+// killed outright (SIGKILL, the OOM killer, a node's job killed) leaves it behind, and
+// the next rank to start on this machine removes every such folder whose lock is free.
+// A lock, not a process id: a /tmp shared between containers sees other pid spaces.
+constexpr const char* kScratchPrefix = "normlab-rank";
+
+// normlab-rank<rank>-<pid>[-<n>], nothing else
+bool is_scratch_name(const std::string& name) {
+    const std::string prefix = kScratchPrefix;
+    if (name.rfind(prefix, 0) != 0) return false;
+    int groups = 0;
+    for (size_t a = prefix.size(); a <= name.size(); ++groups) {
+        const size_t b = std::min(name.find('-', a), name.size());
+        if (b == a || !std::all_of(name.begin() + a, name.begin() + b, [](char c) { return c >= '0' && c <= '9'; }))
+            return false;
+        a = b + 1;
+    }
+    return groups >= 2;
+}
+
+void remove_abandoned_scratch(const fs::path& tmp) {
+    std::error_code ec;
+    for (fs::directory_iterator it(tmp, ec), end; !ec && it != end; it.increment(ec)) {
+        if (!is_scratch_name(it->path().filename().string())) continue;
+        const int fd = ::open((it->path() / ".lock").c_str(), O_RDWR | O_CLOEXEC);
+        if (fd < 0) continue;   // not ours to judge (another user's, or made before locks)
+        if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
+            std::error_code rm;
+            fs::remove_all(it->path(), rm);
+            if (!rm) spdlog::info("removed {}, left by a rank that was killed", it->path().string());
+        }
+        ::close(fd);
+    }
+}
+
 struct ScratchDir {
     fs::path path;
+    int lock = -1;
     explicit ScratchDir(int rank) {
-        path = fs::temp_directory_path() / ("normlab-rank" + std::to_string(rank) + "-" + std::to_string(::getpid()));
-        fs::create_directories(path);
+        const fs::path tmp = fs::temp_directory_path();
+        remove_abandoned_scratch(tmp);
+        const std::string name = kScratchPrefix + std::to_string(rank) + "-" + std::to_string(::getpid());
+        // Made and locked under a name the sweep ignores, then renamed: no other rank ever
+        // sees it unlocked.
+        const fs::path staging = tmp / ("." + name);
+        fs::remove_all(staging);
+        fs::create_directories(staging);
+        auto give_up = [&](const std::string& why) {
+            if (lock >= 0) ::close(lock);
+            std::error_code ec;
+            fs::remove_all(staging, ec);
+            throw std::runtime_error("cannot make the scratch folder " + staging.string() + ": " + why);
+        };
+        lock = ::open((staging / ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (lock < 0 || ::flock(lock, LOCK_EX) != 0) give_up(std::strerror(errno));
+        // A folder of this name still locked is a live rank's in another pid space.
+        for (int n = 0;; ++n) {
+            path = tmp / (n ? name + "-" + std::to_string(n) : name);
+            std::error_code ec;
+            fs::rename(staging, path, ec);
+            if (!ec) break;
+            if (!fs::exists(path) || n == 100) give_up(ec.message());
+        }
     }
     ~ScratchDir() {
         std::error_code ec;
         fs::remove_all(path, ec);
+        if (lock >= 0) ::close(lock);
     }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
 };
 
 }  // namespace
