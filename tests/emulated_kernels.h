@@ -1,4 +1,4 @@
-// NormLab's CUDA kernels on CPU threads (tests/simt_emulator.h) for a whole
+// NormLab's CUDA kernels on fibers (tests/simt_emulator.h) for a whole
 // model: tests/emulated_kernels.cpp compiles core/model/cuda_kernels.cu and
 // cuda_bias_kernels.cu with the emulator, so that their launch functions, which
 // the autograd operations of cuda_ops.cpp call, run on CPU tensors

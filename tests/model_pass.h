@@ -1,6 +1,6 @@
 // One forward and backward of a model on a batch of byte tokens, for the
 // tests that compare its paths (test_cuda_kernels on a GPU,
-// test_cuda_model_emulated on CPU threads): the loss and every parameter's
+// test_cuda_model_emulated on fibers): the loss and every parameter's
 // gradient (zeros where none).
 #pragma once
 

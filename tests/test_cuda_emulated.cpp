@@ -1,6 +1,6 @@
 // NormLab's CUDA kernels as they are, on the CPU: core/model/cuda_kernels.cu
 // compiled here with tests/simt_emulator.h, so that its launch functions run
-// their grids, warp shuffles and block barriers on CPU threads, against the
+// their grids, warp shuffles and block barriers on fibers, against the
 // eager formulas (tests/kernel_references.h). The bodies' tests
 // (test_cuda_kernels, test_cuda_residual_ln) check the arithmetic one thread
 // at a time; these check what only a launch has: the grids and their
@@ -104,15 +104,6 @@ void compare_res_ln(const QString& what, const ResLnRun& got, const ref::ResLn& 
     }
 }
 
-// A kernel that sums its lane numbers by the shuffles warp_rows::warp_sum runs, each
-// warp into out[warp]; with `leave_early`, lane 5 of each warp returns first.
-__global__ void lane_sums(float* out, bool leave_early) {
-    const int lane = threadIdx.x % 32;
-    if (leave_early && lane == 5) return;
-    const float s = ck::warp_rows::warp_sum(static_cast<float>(lane));
-    if (lane == 0) out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32] = s;
-}
-
 }  // namespace
 
 // Fails with what the emulator reported since the last check.
@@ -126,18 +117,6 @@ class TestCudaEmulated : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    // The emulator itself: a warp's shuffles sum its lanes; a shuffle that a lane
-    // has left is reported, as the undefined behaviour it is on a GPU.
-    void emulatorShufflesAndReports() {
-        emulator_errors();
-        auto out = nans({3 * 8});
-        NORMLAB_LAUNCH(3, 256, nullptr, lane_sums)(wp(out), false);
-        VERIFY_EMULATOR_QUIET(QString("a full warp"));
-        QVERIFY((out == 496).all().item<bool>());   // 0 + 1 + … + 31
-        NORMLAB_LAUNCH(1, 64, nullptr, lane_sums)(wp(out), true);
-        QVERIFY(emulator_errors().contains("some lanes have left"));
-    }
-
     // nGPT's update: a warp a row for rows up to 1,024 wide (4, 8, 24 and 32
     // floats a lane at 100, 256, 768 and 1,024; 13 leaves most lanes without
     // an element), a block a row past it (1,100); 37 rows a warp each, so the
@@ -147,7 +126,7 @@ private Q_SLOTS:
         torch::manual_seed(21);
         for (int64_t n : {13, 100, 256, 768, 1024, 1100})
             for (auto ht : {torch::kFloat, torch::kBFloat16}) {
-                const int64_t rows = n > 1024 ? 5 : 37;   // a block a row: 256 CPU threads each
+                const int64_t rows = n > 1024 ? 5 : 37;   // a block a row: 256 fibers each
                 const QString what = QString("n %1, h %2").arg(n).arg(type_name(ht));
                 const auto x = torch::nn::functional::normalize(torch::randn({rows, n}), torch::nn::functional::NormalizeFuncOptions().dim(-1));
                 const auto h = (3 * torch::randn({rows, n})).to(ht);

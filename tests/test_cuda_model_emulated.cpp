@@ -3,7 +3,7 @@
 // and the model's dispatch to them (fused_ops.cpp, linear_bias.cpp,
 // attention_heads.cpp) compiled here with NORMLAB_CUDA_EMULATED
 // (core/model/cuda_host.h: a CPU tensor counts as the kernels' device), the
-// kernels' launches on CPU threads (tests/emulated_kernels.cpp). Against the
+// kernels' launches on fibers (tests/emulated_kernels.cpp). Against the
 // same model with the kernels off: the loss and every parameter's gradient,
 // in fp32 and under bf16 autocast.
 //
@@ -80,8 +80,8 @@ private Q_SLOTS:
     void initTestCase() {
         QVERIFY(cuda_kernels_built());   // this executable's own dispatch, whatever the build
         set_fused_kernels(false);        // the CPU's own fused kernels would take the operations first
-        // The kernels' blocks run on the emulator's threads; LibTorch's OpenMP threads, waiting
-        // between the ops of these small tensors, would only take the cores from them.
+        // The kernels run on this thread's fibers; LibTorch's OpenMP threads, waiting between
+        // the ops of these small tensors, would only take the other core from the suite beside it.
         torch::set_num_threads(1);
     }
     void cleanupTestCase() { set_fused_kernels(true); }
@@ -125,8 +125,8 @@ private Q_SLOTS:
         QFETCH(int, residual_ln);
         QFETCH(int, biases);
         // d_h 64: the query/key kernel's lane-a-pair layout (the GPU's shapes take it too). 2
-        // sequences of 8: the emulator's time goes with the rows (a block a row of 128 threads
-        // waking at each barrier for NormFormer's FFN LN, on 2 cores).
+        // sequences of 8: the emulator's time goes with the rows (a block a row of 256 fibers
+        // for NormFormer's FFN LN).
         ModelConfig mc = test::tiny(static_cast<Scheme>(scheme)).model;
         mc.d_model = 128, mc.n_layers = 2, mc.n_heads = 2, mc.d_ff = 256, mc.context = 8;
         if (res_scale) mc.normformer.res_scale = true;
