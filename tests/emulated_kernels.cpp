@@ -12,12 +12,6 @@ namespace normlab::test::emulated {
 
 int64_t launches() { return simt::launches().load(); }
 
-std::string take_errors() {
-    const std::lock_guard<std::mutex> lock(simt::errors_mutex());
-    std::string all;
-    for (const auto& e : simt::errors()) all += e + "; ";
-    simt::errors().clear();
-    return all;
-}
+std::string take_errors() { return simt::take_errors(); }
 
 }  // namespace normlab::test::emulated

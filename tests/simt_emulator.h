@@ -106,6 +106,14 @@ inline void report(const std::string& what) {
     const std::lock_guard<std::mutex> lock(errors_mutex());
     if (errors().size() < 20) errors().push_back(what);
 }
+// What was reported since the last call, each followed by "; " ("" when nothing); clears it.
+inline std::string take_errors() {
+    const std::lock_guard<std::mutex> lock(errors_mutex());
+    std::string all;
+    for (const auto& e : errors()) all += e + "; ";
+    errors().clear();
+    return all;
+}
 
 // A block's threads as fibers on one CPU thread. A fiber runs until it waits at
 // a shuffle or a barrier (recording which phase it waits for) or returns; the

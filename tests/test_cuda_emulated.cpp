@@ -37,13 +37,7 @@ const char* type_name(torch::ScalarType t) { return t == torch::kFloat ? "fp32" 
 torch::Tensor nans(at::IntArrayRef shape, torch::ScalarType t = torch::kFloat) { return torch::full(shape, NAN, t); }
 
 // What the emulator found a GPU would leave undefined, as a failure's text ("" when nothing).
-QString emulator_errors() {
-    const std::lock_guard<std::mutex> lock(simt::errors_mutex());
-    QString all;
-    for (const auto& e : simt::errors()) all += QString::fromStdString(e) + "; ";
-    simt::errors().clear();
-    return all;
-}
+QString emulator_errors() { return QString::fromStdString(simt::take_errors()); }
 
 // got ≈ want (float32), or the test fails with what and how far.
 void close(const QString& what, const torch::Tensor& got, const torch::Tensor& want, double rtol) {

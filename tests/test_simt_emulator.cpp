@@ -49,13 +49,7 @@ __global__ void divergent_wait(float* out) {
     else __syncthreads();
 }
 
-QString emulator_errors() {
-    const std::lock_guard<std::mutex> lock(simt::errors_mutex());
-    QString all;
-    for (const auto& e : simt::errors()) all += QString::fromStdString(e) + "; ";
-    simt::errors().clear();
-    return all;
-}
+QString emulator_errors() { return QString::fromStdString(simt::take_errors()); }
 
 }  // namespace
 
