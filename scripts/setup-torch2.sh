@@ -61,8 +61,9 @@ then
   # pip's cache would keep a third copy of the wheels for a later set-up: where
   # room is short it goes without (as CI does: PIP_NO_CACHE_DIR).
   PIP_FLAGS=()
-  if [ -z "${PIP_NO_CACHE_DIR:-}" ] && [ "$(free_gib "$VENV")" -lt 12 ]; then
-    echo "setup-torch2: $(free_gib "$VENV") GiB free: installing without keeping the wheels in pip's cache"
+  free="$(free_gib "$VENV")"
+  if [ -z "${PIP_NO_CACHE_DIR:-}" ] && [ "$free" -lt 12 ]; then
+    echo "setup-torch2: $free GiB free: installing without keeping the wheels in pip's cache"
     PIP_FLAGS+=(--no-cache-dir)
   fi
   echo "setup-torch2: installing $(grep -v '^#' "$REQ" | tr '\n' ' ')into $VENV"
