@@ -50,7 +50,7 @@ void close(const QString& what, const torch::Tensor& got, const torch::Tensor& w
 struct ResLnRun {
     torch::Tensor s, y, y_copy, dx, df, pg, pb, pl, pgf, pbf, pfb, fmean, frstd;
 };
-ResLnRun run_res_ln(const ref::ResLnInputs& in, bool on_device, bool copy) {
+ResLnRun run_res_ln(const ref::ResLnInputs& in, bool on_device, bool copy, const torch::Tensor& gy_copy = {}) {
     const int64_t rows = in.x.size(0), n = in.x.size(1), chunks = ck::residual_layer_norm_partial_rows(rows, n);
     const auto ft = in.f.scalar_type(), yt = in.gy.scalar_type();
     const bool fb = ft == torch::kBFloat16, yb = yt == torch::kBFloat16;
@@ -75,8 +75,14 @@ ResLnRun run_res_ln(const ref::ResLnInputs& in, bool on_device, bool copy) {
                                      fp(mean), fp(rstd), wp(r.dx), ptr(r.df), wp(sg), wp(sgx), wp(r.pg), wp(r.pb),
                                      wp(r.pl), rows, n, fb, yb, nullptr, branch_ln ? ptr(in.f) : nullptr, bl,
                                      branch_ln ? wp(r.pgf) : nullptr, branch_ln ? wp(r.pbf) : nullptr,
-                                     ck::residual_branch_ln_fits(n) ? wp(r.pfb) : nullptr);
+                                     ck::residual_branch_ln_fits(n) ? wp(r.pfb) : nullptr,
+                                     gy_copy.defined() ? ptr(gy_copy) : nullptr);
     return r;
+}
+
+// The same bits, or the test fails naming what.
+void same(const QString& what, const torch::Tensor& got, const torch::Tensor& want) {
+    QVERIFY2(torch::equal(got, want), qPrintable(what + " differs" + off(got.to(torch::kFloat), want.to(torch::kFloat))));
 }
 
 // A run against the eager formula: s, y, the gradients, and dλ, dγ_f, dβ_f where in has them.
@@ -144,6 +150,21 @@ private Q_SLOTS:
                 QVERIFY2(torch::allclose(dx, r.dx, 1e-4, 1e-5), qPrintable(what + ": dx" + off(dx, r.dx)));
                 QVERIFY2(torch::allclose(dh.to(torch::kFloat), r.dh, dh_tol, 1e-5), qPrintable(what + ": dh" + off(dh, r.dh)));
                 QVERIFY2(torch::allclose(da.sum(0), r.dalpha, 1e-4, 1e-4), qPrintable(what + ": dα" + off(da.sum(0), r.dalpha)));
+                if (!ck::copy_grad_in_kernel(n)) continue;
+                // y read twice (as the next residual, and as its copy by the next linear layer): the copy's
+                // gradient added by the kernel as it reads gy gives the bits of the sum made first
+                const auto g_copy = torch::randn({rows, n}).to(ht);
+                auto dx2 = nans({rows, n}), dh2 = nans({rows, n}, ht), da2 = nans(da.sizes());
+                ck::ngpt_update_backward(fp(x), ptr(h), fp(alpha), fp(rh), fp(rz), fp(gy), eps, wp(dx2), ptr(dh2),
+                                         wp(da2), rows, n, ht == torch::kBFloat16, nullptr, ptr(g_copy));
+                const auto g_sum = gy + g_copy;   // with_copy_grad's sum (cuda_ops.cpp)
+                ck::ngpt_update_backward(fp(x), ptr(h), fp(alpha), fp(rh), fp(rz), fp(g_sum), eps, wp(dx), ptr(dh), wp(da),
+                                         rows, n, ht == torch::kBFloat16, nullptr);
+                VERIFY_EMULATOR_QUIET(what + ", the copy's gradient");
+                same(what + ", the copy's gradient in the kernel: dx", dx2, dx);
+                same(what + ", the copy's gradient in the kernel: dh", dh2, dh);
+                same(what + ", the copy's gradient in the kernel: dα", da2, da);
+                QVERIFY2(!torch::equal(dx, r.dx), qPrintable(what + ": the copy's gradient changed nothing"));
             }
     }
 
@@ -175,6 +196,23 @@ private Q_SLOTS:
                         else QVERIFY2(torch::isnan(got.y_copy).all().item<bool>(), qPrintable(what + ": a copy written unasked"));
                         VERIFY_EMULATOR_QUIET(what);
                         compare_res_ln(what, got, ref::res_ln(in, kEps), in);
+                        if (QTest::currentTestFailed()) return;
+                        if (!copy || !ck::copy_grad_in_kernel(n)) continue;
+                        // y read as the next residual and as its copy: the copy's gradient added by the
+                        // kernel as it reads gy gives the bits of the sum made first (with_copy_grad's)
+                        const auto g_copy = torch::randn({rows, n}).to(ft);
+                        auto summed = in;
+                        summed.gy = in.gy + g_copy;
+                        const ResLnRun split = run_res_ln(in, on_device, copy, g_copy), first = run_res_ln(summed, on_device, copy);
+                        VERIFY_EMULATOR_QUIET(what + ", the copy's gradient");
+                        const QString w = what + ", the copy's gradient in the kernel: ";
+                        same(w + "dx", split.dx, first.dx);
+                        same(w + "df", split.df, first.df);
+                        same(w + "dγ", split.pg, first.pg);
+                        same(w + "dβ", split.pb, first.pb);
+                        same(w + "df's column sums", split.pfb, first.pfb);
+                        if (lam) same(w + "dλ", split.pl, first.pl);
+                        QVERIFY2(!torch::equal(split.dx, got.dx), qPrintable(what + ": the copy's gradient changed nothing"));
                         if (QTest::currentTestFailed()) return;
                     }
     }

@@ -295,7 +295,7 @@ void ngpt_update_forward(const float* x, const void* h, const float* alpha, floa
 
 void ngpt_update_backward(const float* x, const void* h, const float* alpha, const float* rh, const float* rz,
                           const float* gy, float eps, float* dx, void* dh, float* dalpha_rows, int64_t rows, int64_t n,
-                          bool h_bf16, void* stream) {
+                          bool h_bf16, void* stream, const void* gy_copy) {
     if (rows == 0) return;
     by_storage(h_bf16, [&](auto tag) {
         using T = decltype(tag);
@@ -304,13 +304,14 @@ void ngpt_update_backward(const float* x, const void* h, const float* alpha, con
         const auto dhp = static_cast<T*>(dh);
         if (!warp_rows::by_width(n, [&](auto v) {
                 constexpr int V = decltype(v)::value;
-                if (rows_in_packs(n, {x, h, alpha, gy, dx, dh, dalpha_rows}))
+                const auto gcp = static_cast<const T*>(gy_copy);
+                if (rows_in_packs(n, {x, h, alpha, gy, dx, dh, dalpha_rows, gy_copy}))
                     NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::update_backward<V, T, 4>)(
-                        x, hp, alpha, rh, rz, gy, eps, dx, dhp, dalpha_rows, rows, n);
+                        x, hp, alpha, rh, rz, gy, eps, dx, dhp, dalpha_rows, rows, n, gcp);
                 else
                     NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::update_backward<V, T, 1>)(
-                        x, hp, alpha, rh, rz, gy, eps, dx, dhp, dalpha_rows, rows, n);
-            }))
+                        x, hp, alpha, rh, rz, gy, eps, dx, dhp, dalpha_rows, rows, n, gcp);
+            }))   // never with gy_copy (copy_grad_in_kernel)
             NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, block_rows::update_backward)(x, hp, alpha, rh, rz, gy, eps, dx, dhp,
                                                                               dalpha_rows, n);
     });
@@ -372,6 +373,8 @@ bool gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, 
     return sums && by_rows;
 }
 
+bool copy_grad_in_kernel(int64_t n) { return residual_branch_ln_fits(n); }
+
 bool residual_branch_ln_fits(int64_t n) {
     bool fits = false;
     warp_rows::by_width(n, [&](auto) { fits = true; });
@@ -410,7 +413,8 @@ void residual_layer_norm_backward(const float* s, const float* x, const float* g
                                   const float* gs, const float* lam, float a, float b, const float* b_dev,
                                   const float* mean, const float* rstd, float* dx, void* df, float* sg, float* sgx, float* pg, float* pb,
                                   float* pl, int64_t rows, int64_t n, bool f_bf16, bool y_bf16, void* stream,
-                                  const void* f, const kb::BranchLn& bl, float* pgf, float* pbf, float* pfb) {
+                                  const void* f, const kb::BranchLn& bl, float* pgf, float* pbf, float* pfb,
+                                  const void* gy_copy) {
     if (rows == 0 || n == 0) return;
     const auto st = static_cast<cudaStream_t>(stream);
     by_storage(f_bf16, [&](auto ftag) {
@@ -421,17 +425,18 @@ void residual_layer_norm_backward(const float* s, const float* x, const float* g
             const auto dfp = static_cast<F*>(df);
             if (warp_rows::by_width(n, [&](auto v) {
                     constexpr int V = decltype(v)::value;
-                    if (rows_in_packs(n, {s, gamma, gy, gs, lam, x, dx, df, f, bl.gamma}))
+                    const auto gcp = static_cast<const F*>(gy_copy);
+                    if (rows_in_packs(n, {s, gamma, gy, gs, lam, x, dx, df, f, bl.gamma, gy_copy}))
                         NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::res_ln_backward<V, F, Y, 4>)(
                             s, gamma, gyp, gs, lam, x, a, b, b_dev, mean, rstd, dx, dfp, sg, sgx, pg, pb, pl, rows, n,
-                            static_cast<const F*>(f), bl, pgf, pbf, pfb);
+                            static_cast<const F*>(f), bl, pgf, pbf, pfb, gcp);
                     else
                         NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::res_ln_backward<V, F, Y, 1>)(
                             s, gamma, gyp, gs, lam, x, a, b, b_dev, mean, rstd, dx, dfp, sg, sgx, pg, pb, pl, rows, n,
-                            static_cast<const F*>(f), bl, pgf, pbf, pfb);
+                            static_cast<const F*>(f), bl, pgf, pbf, pfb, gcp);
                 }))
                 return;   // dγ, dβ and the rest summed by its blocks
-            // A block a row (never with bl: residual_branch_ln_fits), then the column kernel, which reads
+            // A block a row (never with bl: residual_branch_ln_fits, nor gy_copy: copy_grad_in_kernel), then the column kernel, which reads
             // each row's sums: it runs after the row kernel, on the same stream.
             NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, res_ln_backward_kernel)(
                 s, gamma, gyp, gs, lam, a, b, b_dev, mean, rstd, dx, dfp, sg, sgx, n);

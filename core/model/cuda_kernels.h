@@ -19,10 +19,11 @@ void ngpt_update_forward(const float* x, const void* h, const float* alpha, floa
                          int64_t rows, int64_t n, bool h_bf16, void* stream, void* y_copy = nullptr);
 // Its gradient: dx (float32), dh (h's type), and gz ⊙ (N(h) − x) summed over
 // groups of rows into dalpha_rows (ngpt_update_alpha_rows(rows, n) × n; summed
-// over its rows by the caller; deterministic).
+// over its rows by the caller; deterministic). gy_copy (or null, h's type; only where
+// copy_grad_in_kernel(n)): y's copy's gradient, added to gy as it is read.
 void ngpt_update_backward(const float* x, const void* h, const float* alpha, const float* rh, const float* rz,
                           const float* gy, float eps, float* dx, void* dh, float* dalpha_rows, int64_t rows, int64_t n,
-                          bool h_bf16, void* stream);
+                          bool h_bf16, void* stream, const void* gy_copy = nullptr);
 int64_t ngpt_update_max_width();
 int64_t ngpt_update_alpha_rows(int64_t rows, int64_t n);
 
@@ -95,14 +96,19 @@ void residual_layer_norm_forward(const float* x, const void* f, const float* lam
 // With pfb, where rows fit a warp (residual_branch_ln_fits(n); elsewhere pfb is
 // not written): the shares of df's column sums, df as stored (the branch's
 // linear layer's bias gradient, linear_bias.cpp).
+// gy_copy (or null; f's type, with float32 y, only where copy_grad_in_kernel(n)): y's
+// copy's gradient, added to gy as it is read (gy + gy_copy, the sum eager's add makes).
 void residual_layer_norm_backward(const float* s, const float* x, const float* gamma, const void* gy,
                                   const float* gs, const float* lam, float a, float b, const float* b_dev,
                                   const float* mean,
                                   const float* rstd, float* dx, void* df, float* sg, float* sgx, float* pg, float* pb,
                                   float* pl, int64_t rows, int64_t n, bool f_bf16, bool y_bf16, void* stream,
                                   const void* f = nullptr, const kernel_bodies::BranchLn& bl = {}, float* pgf = nullptr,
-                                  float* pbf = nullptr, float* pfb = nullptr);
+                                  float* pbf = nullptr, float* pfb = nullptr, const void* gy_copy = nullptr);
 int64_t residual_layer_norm_partial_rows(int64_t rows, int64_t n);
+// Whether the residual kernels' and nGPT's update's backward take y's copy's gradient
+// (gy_copy): where a row fits a warp (n ≤ 1,024, unless NORMLAB_ROW_KERNELS=block).
+bool copy_grad_in_kernel(int64_t n);
 // Whether rows of n take the branch's LayerNorm (a warp a row: n ≤ 1,024, unless NORMLAB_ROW_KERNELS=block).
 bool residual_branch_ln_fits(int64_t n);
 

@@ -61,16 +61,21 @@ struct NgptUpdateFn : torch::autograd::Function<NgptUpdateFn> {
         const auto saved = ctx->get_saved_variables();
         const auto &x = saved[0], &h = saved[1], &alpha = saved[2], &rh = saved[3], &rz = saved[4];
         const cuda_host::DeviceGuard guard(x.device());
-        auto g = with_copy_grad(grads[0], grads[1]);
+        const int64_t n = x.size(-1), rows = x.numel() / n;
+        // y's copy's gradient added inside the kernel, as it reads y's (one pass over 10 bytes an element less)
+        const bool copy_in_kernel = grads[0].defined() && grads[1].defined() &&
+                                    grads[1].scalar_type() == h.scalar_type() && cuda_kernels::copy_grad_in_kernel(n);
+        auto g = copy_in_kernel ? grads[0] : with_copy_grad(grads[0], grads[1]);
         if (!g.defined()) return variable_list(5);
         g = g.contiguous();
-        const int64_t n = x.size(-1), rows = x.numel() / n;
+        const auto g_copy = copy_in_kernel ? grads[1].contiguous() : torch::Tensor();
         auto dx = torch::empty_like(x), dh = torch::empty_like(h);
         auto da = floats(x, {cuda_kernels::ngpt_update_alpha_rows(rows, n), n});
         cuda_kernels::ngpt_update_backward(x.data_ptr<float>(), h.data_ptr(), alpha.data_ptr<float>(),
                                            rh.data_ptr<float>(), rz.data_ptr<float>(), g.data_ptr<float>(),
                                            static_cast<float>(ctx->saved_data["eps"].toDouble()), dx.data_ptr<float>(),
-                                           dh.data_ptr(), da.data_ptr<float>(), rows, n, bf16(h), stream());
+                                           dh.data_ptr(), da.data_ptr<float>(), rows, n, bf16(h), stream(),
+                                           copy_in_kernel ? g_copy.data_ptr() : nullptr);
         NORMLAB_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         return {dx, dh, da.sum(0).view(alpha.sizes()), torch::Tensor(), torch::Tensor()};
     }
@@ -277,11 +282,17 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
         const bool scaled = lam.numel() > 0, f_bf16 = ctx->saved_data["f_bf16"].toBool(),
                    y_bf16 = ctx->saved_data["y_bf16"].toBool(), branch_ln = f_gamma.numel() > 0;
         const auto y_type = y_bf16 ? torch::kBFloat16 : torch::kFloat;
-        const auto gy_in = with_copy_grad(grads[1], grads[2]);
+        const int64_t n = s.size(-1), rows = s.numel() / n;
+        // Post-LN's float32 y and its copy both read: the copy's gradient added inside the kernel as it
+        // reads y's, where eager's add read 6 bytes an element and wrote 4 in a pass of its own
+        const bool copy_in_kernel = grads[1].defined() && grads[2].defined() && !y_bf16 &&
+                                    grads[2].scalar_type() == (f_bf16 ? torch::kBFloat16 : torch::kFloat) &&
+                                    cuda_kernels::copy_grad_in_kernel(n);
+        const auto gy_in = copy_in_kernel ? grads[1] : with_copy_grad(grads[1], grads[2]);
         if (!grads[0].defined() && !gy_in.defined()) return variable_list(15);
         const auto gs = grads[0].defined() ? grads[0].to(torch::kFloat).contiguous() : torch::Tensor();
         const auto gy = gy_in.defined() ? gy_in.to(y_type).contiguous() : torch::zeros(s.sizes(), s.options().dtype(y_type));
-        const int64_t n = s.size(-1), rows = s.numel() / n;
+        const auto gy_copy = copy_in_kernel ? grads[2].contiguous() : torch::Tensor();
         auto dx = torch::empty_like(s);
         auto df = torch::empty(s.sizes(), s.options().dtype(f_bf16 ? torch::kBFloat16 : torch::kFloat));
         auto row_sums = floats(s, {2, rows});
@@ -301,7 +312,8 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
             row_sums[0].data_ptr<float>(), row_sums[1].data_ptr<float>(), partial[0].data_ptr<float>(),
             partial[1].data_ptr<float>(), partial[2].data_ptr<float>(), rows, n, f_bf16, y_bf16, stream(),
             branch_ln ? f.data_ptr() : nullptr, bl, branch_ln ? partial[3].data_ptr<float>() : nullptr,
-            branch_ln ? partial[4].data_ptr<float>() : nullptr, bias_in_kernel ? partial[i_bias].data_ptr<float>() : nullptr);
+            branch_ln ? partial[4].data_ptr<float>() : nullptr, bias_in_kernel ? partial[i_bias].data_ptr<float>() : nullptr,
+            copy_in_kernel ? gy_copy.data_ptr() : nullptr);
         NORMLAB_KERNEL_LAUNCH_CHECK();   // a failed launch named here, not at the next kernel
         const auto sums = partial.sum(1);
         torch::Tensor dbias;

@@ -122,7 +122,8 @@ __global__ void update_forward(const float* __restrict__ x, const H* __restrict_
 // the kWarps rows of block b) into row b of dalpha_part: the warps' shares meet in shared memory
 // and are added in warp order (deterministic), so the caller sums rows / kWarps rows of n where it
 // summed a row of n for every row (a write and a read of 4·n bytes a row, ~3 ms of nGPT's step on
-// the H100 at GPT-2 small's shape).
+// the H100 at GPT-2 small's shape). With gyc, y's gradient is gy + gyc: y's copy's (the next
+// linear layer's, in h's type) added as it is read, where eager added them in a pass of its own.
 constexpr int kWarps = 256 / kLanes;   // warps a block (cuda_kernels.cu launches 256 threads)
 // The blocks of the backward kernels an SM must hold at once (__launch_bounds__): two up to
 // 24 floats a lane (d 768), so at most 128 registers a thread. Left to itself, ptxas gave
@@ -158,7 +159,8 @@ template <int V, class H, int P = 1>
 __global__ void __launch_bounds__(256, kBlocksAnSm<V>) update_backward(const float* __restrict__ x, const H* __restrict__ h, const float* __restrict__ alpha,
                                 const float* __restrict__ rh, const float* __restrict__ rz,
                                 const float* __restrict__ gy, float eps, float* __restrict__ dx, H* __restrict__ dh,
-                                float* __restrict__ dalpha_part, int64_t rows, int64_t n) {
+                                float* __restrict__ dalpha_part, int64_t rows, int64_t n,
+                                const H* __restrict__ gyc) {
     __shared__ float part[kWarps][V * kLanes];
     int64_t row;
     int lane;
@@ -168,9 +170,14 @@ __global__ void __launch_bounds__(256, kBlocksAnSm<V>) update_backward(const flo
     if (warp_row(rows, row, lane)) {   // a warp past the last row adds zeros (every warp meets the barrier)
         const int64_t o = row * n;
         float xv[V], hv[V], gv[V], av[V];
+        load_row<P>(gy + o, lane, n, gv);
+        if (gyc) {   // y's copy's gradient added as it is read (xv holds it until x comes)
+            load_row<P>(gyc + o, lane, n, xv);
+#pragma unroll
+            for (int k = 0; k < V; ++k) gv[k] += xv[k];
+        }
         load_row<P>(x + o, lane, n, xv);
         load_row<P>(h + o, lane, n, hv);
-        load_row<P>(gy + o, lane, n, gv);
         load_row<P>(alpha, lane, n, av);
         const float nh = rh[row], nz = rz[row], ih = 1.f / (nh + eps), iz = 1.f / (nz + eps);
         float s = 0;   // z · gy
@@ -274,7 +281,9 @@ __global__ void res_ln_forward(const float* __restrict__ x, const F* __restrict_
 // df is b·ds through the branch's LayerNorm back to its input f, and dγ_f (Σ b·ds·f̂) and
 // dβ_f (Σ b·ds) go into pgf, pbf the same way. With pfb, the column sums of df as stored
 // (the gradient of the branch's output, whose linear layer left its bias's gradient here:
-// linear_bias.cpp) go into pfb the same way.
+// linear_bias.cpp) go into pfb the same way. With gyc (float32 y only), y's gradient is
+// gy + gyc: its copy's (the next linear layer's, in F) added as it is read, where eager added
+// them in a pass of its own (Post-LN's, DeepNorm's, BranchNorm's residual).
 template <int V, class F, class Y, int P = 1>
 __global__ void __launch_bounds__(256, kBlocksAnSm<V>) res_ln_backward(const float* __restrict__ s, const float* __restrict__ gamma, const Y* __restrict__ gy,
                                 const float* __restrict__ gs, const float* __restrict__ lam, const float* __restrict__ x,
@@ -283,7 +292,7 @@ __global__ void __launch_bounds__(256, kBlocksAnSm<V>) res_ln_backward(const flo
                                 float* __restrict__ sg_rows, float* __restrict__ sgx_rows, float* __restrict__ pg,
                                 float* __restrict__ pb, float* __restrict__ pl, int64_t rows, int64_t n,
                                 const F* __restrict__ f, kernel_bodies::BranchLn bl, float* __restrict__ pgf,
-                                float* __restrict__ pbf, float* __restrict__ pfb) {
+                                float* __restrict__ pbf, float* __restrict__ pfb, const F* __restrict__ gyc) {
     using io_f = kernel_bodies::Io<F>;
     __shared__ float part[kWarps][V * kLanes];
     int64_t row;
@@ -298,6 +307,11 @@ __global__ void __launch_bounds__(256, kBlocksAnSm<V>) res_ln_backward(const flo
 #pragma unroll
     for (int k = 0; k < V; ++k) xh[k] = in(k) ? (xh[k] - m) * rs : 0.f;
     load_row<P>(gy + o, lane, nn, gv);
+    if (gyc) {   // y's copy's gradient (float32 y only) added as it is read: gy + gyc as ATen adds them
+        load_row<P>(gyc + o, lane, nn, w);
+#pragma unroll
+        for (int k = 0; k < V; ++k) gv[k] += w[k];
+    }
     load_row<P>(gamma, lane, nn, w);
     float sg = 0, sgx = 0;   // Σĝ, Σĝŝ with ĝ = gy·γ
 #pragma unroll
