@@ -142,8 +142,12 @@ private Q_SLOTS:
         for (const auto& p : model->named_parameters()) names.push_back(p.key());
         // fp32 must agree to rounding; under bf16 autocast the kernels round elsewhere than
         // eager does (GELU's output stays float32 inside the FFN LN kernel, for one), so there
-        // each must be as near the fp32 model as eager bf16 is, a sum like HeadScale's, whose
-        // terms cancel, as loose as eager's own.
+        // each must be about as near the fp32 model as eager bf16 is: within 3× eager's error
+        // (or 1 % of the gradient's size). How near eager comes depends on the CPU's bf16
+        // kernels: on an AVX-512 BF16 CPU with LibTorch 1.13, HeadScale's gradient, a sum
+        // whose terms cancel, had eager 8.8e-5 off and the kernels 2.1e-4 (2.35×; every other
+        // gradient of every case at most 1.5×), where an AVX2 CPU had passed 2×. A plumbing
+        // error (a term missing or counted twice) is off by the gradient's own size.
         const auto exact = pass(model, idx, targets, "fp32", false);
         for (const std::string precision : {"fp32", "bf16"}) {
             const QString what = QString::fromStdString(precision);
@@ -169,7 +173,7 @@ private Q_SLOTS:
                 const double eager_far = (off.grads[i] - exact.grads[i]).abs().max().item<double>();
                 const auto msg = what + QString(": %1's gradient off by %2 of %3").arg(name).arg(far).arg(scale) +
                                  (fp32 ? QString() : QString(" (eager bf16: %1)").arg(eager_far));
-                QVERIFY2(fp32 ? far <= 1e-4 * scale + 1e-6 : far <= 2 * eager_far + 1e-2 * scale + 1e-6, qPrintable(msg));
+                QVERIFY2(fp32 ? far <= 1e-4 * scale + 1e-6 : far <= 3 * eager_far + 1e-2 * scale + 1e-6, qPrintable(msg));
             }
         }
     }
