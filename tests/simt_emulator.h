@@ -356,6 +356,16 @@ inline void run(dim3 grid, dim3 block, const std::function<void()>& body) {
             }
 }
 
+// The GPU's multiprocessors, as cuda_kernels.cu's launchers ask for them (the backward kernels
+// that sum columns launch as many blocks as the GPU holds at once, each taking several groups of
+// rows): 2 unless a test sets another, so that a block takes several groups even at a test's
+// few rows.
+inline int& multiprocessors_setting() {
+    static int n = 2;
+    return n;
+}
+inline int multiprocessors() { return multiprocessors_setting(); }
+
 // How many kernels have been launched (tests/test_cuda_model_emulated.cpp: that a model's
 // operations took the kernels' path, not the eager one).
 inline std::atomic<int64_t>& launches() {

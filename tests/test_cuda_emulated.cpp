@@ -51,7 +51,9 @@ struct ResLnRun {
     torch::Tensor s, y, y_copy, dx, df, pg, pb, pl, pgf, pbf, pfb, fmean, frstd;
 };
 ResLnRun run_res_ln(const ref::ResLnInputs& in, bool on_device, bool copy, const torch::Tensor& gy_copy = {}) {
-    const int64_t rows = in.x.size(0), n = in.x.size(1), chunks = ck::residual_layer_norm_partial_rows(rows, n);
+    const int64_t rows = in.x.size(0), n = in.x.size(1);
+    const int64_t chunks = ck::residual_layer_norm_partial_rows(
+        rows, n, ck::residual_layer_norm_sums(in.lam.defined(), in.f_gamma.defined(), ck::residual_branch_ln_fits(n)));
     const auto ft = in.f.scalar_type(), yt = in.gy.scalar_type();
     const bool fb = ft == torch::kBFloat16, yb = yt == torch::kBFloat16;
     const auto b_dev = torch::full({1}, static_cast<float>(in.b));
@@ -243,6 +245,47 @@ private Q_SLOTS:
                     compare_res_ln(what, got, ref::res_ln(in, kEps), in);
                     if (QTest::currentTestFailed()) return;
                 }
+    }
+
+    // The residual LayerNorm's backward launches as many blocks as the GPU holds at once, each
+    // keeping its column sums (dγ, dβ, dλ, …) over the groups of 8 rows it takes (g ≡ block mod
+    // blocks) and writing one row of each: here with 1 multiprocessor (2 blocks at d ≤ 768, 1
+    // wider), 3, and more than the groups (a block a group). 300 rows: 38 groups, the last of 4
+    // rows. dx and df keep their bits whatever the blocks (each row taken once, the same
+    // arithmetic); the column sums match eager. At d 1,000 the branch's LayerNorm with λ and the
+    // bias (6 sums) do not fit in a block's shared memory with 32 floats a lane, so there a block
+    // takes a group and writes its sums.
+    void columnSumsOverGroups() {
+        torch::manual_seed(27);
+        struct Restore {   // the emulator's 2 again, however the test ends
+            int saved = simt::multiprocessors_setting();
+            ~Restore() { simt::multiprocessors_setting() = saved; }
+        } restore;
+        const int64_t rows = 300, groups = 38;
+        for (int64_t n : {768, 1000})
+            for (bool branch : {false, true}) {
+                auto in = ref::res_ln_inputs(torch::kCPU, {rows, n}, torch::kBFloat16, torch::kBFloat16, branch, true, true);
+                if (branch) in.f_gamma = 0.5 + torch::rand({n}), in.f_beta = 0.1 * torch::randn({n});
+                const bool kept = !(n > 768 && branch);
+                const auto r = ref::res_ln(in, kEps);
+                ResLnRun first;
+                for (int mp : {1, 3, 1000}) {
+                    simt::multiprocessors_setting() = mp;
+                    const QString what = QString("n %1%2, %3 multiprocessors").arg(n).arg(branch ? ", λ, branch LN" : "").arg(mp);
+                    const int64_t blocks = mp == 1000 || !kept ? groups : mp * (n > 768 ? 1 : 2);
+                    const ResLnRun got = run_res_ln(in, false, false);
+                    VERIFY_EMULATOR_QUIET(what);
+                    QCOMPARE(got.pg.size(0), blocks);
+                    compare_res_ln(what, got, r, in);
+                    if (mp == 1) {
+                        first = got;
+                    } else {
+                        same(what + ": dx", got.dx, first.dx);
+                        same(what + ": df", got.df, first.df);
+                    }
+                    if (QTest::currentTestFailed()) break;
+                }
+            }
     }
 
     // SwiGLU over its column grid: fewer columns than a block, a second block of

@@ -182,6 +182,30 @@ unsigned warp_blocks(int64_t warps) {
     return static_cast<unsigned>((warps + per_block - 1) / per_block);
 }
 
+// The current device's multiprocessors (0 where CUDA cannot say); the emulator's stand-in on the CPU.
+int multiprocessors() {
+#ifdef NORMLAB_SIMT
+    return ::normlab::simt::multiprocessors();
+#else
+    int device = 0, count = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+        (void)cudaGetLastError();   // not left for the next launch's check to name
+        return 0;
+    }
+    return count;
+#endif
+}
+
+// The blocks of a backward warp-a-row kernel that sums columns over groups of rows
+// (warp_rows::row_groups): as many as the GPU holds at once (blocks_an_sm a multiprocessor),
+// each keeping its sums over the groups it takes (keep), or a block a group, which writes its
+// group's sums, where they do not fit in shared memory. One row of each sum a block.
+unsigned column_sum_blocks(int64_t rows, int blocks_an_sm, bool keep) {
+    const int64_t groups = warp_rows::row_groups(rows), resident = static_cast<int64_t>(multiprocessors()) * blocks_an_sm;
+    return static_cast<unsigned>(keep && resident > 0 && resident < groups ? resident : groups);
+}
+
 dim3 column_grid(int64_t rows, int64_t f) {
     return dim3(static_cast<unsigned>((f + kThreads - 1) / kThreads), static_cast<unsigned>(kb::row_chunks(rows)));
 }
@@ -426,12 +450,15 @@ void residual_layer_norm_backward(const float* s, const float* x, const float* g
             if (warp_rows::by_width(n, [&](auto v) {
                     constexpr int V = decltype(v)::value;
                     const auto gcp = static_cast<const F*>(gy_copy);
+                    const unsigned blocks = column_sum_blocks(
+                        rows, warp_rows::kBlocksAnSm<V>,
+                        warp_rows::residual_sums(lam, bl.gamma, pfb) <= warp_rows::kKeptSums<V>);
                     if (rows_in_packs(n, {s, gamma, gy, gs, lam, x, dx, df, f, bl.gamma, gy_copy}))
-                        NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::res_ln_backward<V, F, Y, 4>)(
+                        NORMLAB_LAUNCH(blocks, kThreads, st, warp_rows::res_ln_backward<V, F, Y, 4>)(
                             s, gamma, gyp, gs, lam, x, a, b, b_dev, mean, rstd, dx, dfp, sg, sgx, pg, pb, pl, rows, n,
                             static_cast<const F*>(f), bl, pgf, pbf, pfb, gcp);
                     else
-                        NORMLAB_LAUNCH(warp_blocks(rows), kThreads, st, warp_rows::res_ln_backward<V, F, Y, 1>)(
+                        NORMLAB_LAUNCH(blocks, kThreads, st, warp_rows::res_ln_backward<V, F, Y, 1>)(
                             s, gamma, gyp, gs, lam, x, a, b, b_dev, mean, rstd, dx, dfp, sg, sgx, pg, pb, pl, rows, n,
                             static_cast<const F*>(f), bl, pgf, pbf, pfb, gcp);
                 }))
@@ -447,8 +474,15 @@ void residual_layer_norm_backward(const float* s, const float* x, const float* g
     });
 }
 
-int64_t residual_layer_norm_partial_rows(int64_t rows, int64_t n) {
-    return warp_rows::by_width(n, [](auto) {}) ? warp_rows::row_groups(rows) : kb::row_chunks(rows);
+int64_t residual_layer_norm_partial_rows(int64_t rows, int64_t n, int sums) {
+    int64_t blocks = kb::row_chunks(rows);   // the column kernel's chunks
+    warp_rows::by_width(n, [&](auto v) {
+        constexpr int V = decltype(v)::value;
+        blocks = column_sum_blocks(rows, warp_rows::kBlocksAnSm<V>, sums <= warp_rows::kKeptSums<V>);
+    });
+    return blocks;
 }
+
+int residual_layer_norm_sums(bool lam, bool branch_ln, bool bias) { return warp_rows::residual_sums(lam, branch_ln, bias); }
 
 }  // namespace normlab::cuda_kernels

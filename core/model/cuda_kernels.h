@@ -90,8 +90,9 @@ void residual_layer_norm_forward(const float* x, const void* f, const float* lam
 // Its gradient from gy and gs (s's own gradient, or null): dx (float32), df
 // (f's type), each row's two sums into sg, sgx (rows floats each), and each
 // group of rows' share of dγ, dβ and, with λ, dλ in pg, pb, pl
-// (residual_layer_norm_partial_rows(rows, n) × n each, summed over groups by
-// the caller; pl unused without λ). x is read only for dλ.
+// (residual_layer_norm_partial_rows(rows, n, sums) × n each, sums the count
+// residual_layer_norm_sums gives for the call; summed over groups by the
+// caller, deterministic on a given device; pl unused without λ). x is read only for dλ.
 // With bl: f, the branch's input, and the shares of dγ_f, dβ_f in pgf, pbf.
 // With pfb, where rows fit a warp (residual_branch_ln_fits(n); elsewhere pfb is
 // not written): the shares of df's column sums, df as stored (the branch's
@@ -105,7 +106,10 @@ void residual_layer_norm_backward(const float* s, const float* x, const float* g
                                   float* pl, int64_t rows, int64_t n, bool f_bf16, bool y_bf16, void* stream,
                                   const void* f = nullptr, const kernel_bodies::BranchLn& bl = {}, float* pgf = nullptr,
                                   float* pbf = nullptr, float* pfb = nullptr, const void* gy_copy = nullptr);
-int64_t residual_layer_norm_partial_rows(int64_t rows, int64_t n);
+int64_t residual_layer_norm_partial_rows(int64_t rows, int64_t n, int sums);
+// The column sums a residual backward writes: dγ, dβ, dλ with λ, dγ_f and dβ_f with the
+// branch's LayerNorm (bl), df's with pfb.
+int residual_layer_norm_sums(bool lam, bool branch_ln, bool bias);
 // Whether the residual kernels' and nGPT's update's backward take y's copy's gradient
 // (gy_copy): where a row fits a warp (n ≤ 1,024, unless NORMLAB_ROW_KERNELS=block).
 bool copy_grad_in_kernel(int64_t n);

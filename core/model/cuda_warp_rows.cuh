@@ -118,12 +118,6 @@ __global__ void update_forward(const float* __restrict__ x, const H* __restrict_
     if (lane == 0) rh[row] = nh, rz[row] = nz;
 }
 
-// Its gradient: dx, dh (h's type), and dα's share of the block's rows (Σ gz ⊙ (N(h) − x) over
-// the kWarps rows of block b) into row b of dalpha_part: the warps' shares meet in shared memory
-// and are added in warp order (deterministic), so the caller sums rows / kWarps rows of n where it
-// summed a row of n for every row (a write and a read of 4·n bytes a row, ~3 ms of nGPT's step on
-// the H100 at GPT-2 small's shape). With gyc, y's gradient is gy + gyc: y's copy's (the next
-// linear layer's, in h's type) added as it is read, where eager added them in a pass of its own.
 constexpr int kWarps = 256 / kLanes;   // warps a block (cuda_kernels.cu launches 256 threads)
 // The blocks of the backward kernels an SM must hold at once (__launch_bounds__): two up to
 // 24 floats a lane (d 768), so at most 128 registers a thread. Left to itself, ptxas gave
@@ -134,27 +128,78 @@ constexpr int kWarps = 256 / kLanes;   // warps a block (cuda_kernels.cu launche
 // kernel, 52–56 bytes a thread for the update's (ptxas -v). Wider rows keep one block.
 template <int V>
 constexpr int kBlocksAnSm = V <= 24 ? 2 : 1;
-// The blocks' groups of kWarps rows whose column sums block_column_sums writes, a row each.
-inline int64_t row_groups(int64_t rows) { return (rows + kWarps - 1) / kWarps; }
+// The groups of kWarps rows, a warp a row. The backward kernels' blocks take the groups
+// g ≡ blockIdx.x (mod gridDim.x) in turn, and each block writes one row of each column sum
+// (cuda_kernels.cu launches as many blocks as the GPU holds at once: column_sum_blocks).
+// Why: with a block a group, the residual kernel's backward wrote a row of each of its 3–6
+// column sums for every 8 rows (at GPT-2 small's shape 4,096 rows of 768 floats a sum, 12.6 MB),
+// which ATen's sum over them then read back at ~1 TB/s: ~1.3 ms of NormFormer's step on the
+// H200 (lease 5's profile, `reduce_kernel`), ~0.9 GB a step for Pre-LN's 24 calls.
+__host__ __device__ inline int64_t row_groups(int64_t rows) { return (rows + kWarps - 1) / kWarps; }
+// The residual kernel's column sums that a block keeps in shared memory over its groups (with
+// the 8 rows' buffer, 42 KiB at 24 floats a lane and 48 KiB at 32: the most a block may declare).
+// Where a call has more (NormFormer's branch LN with λ and its bias at d > 768), its blocks take
+// a group each and write each group's sums (column_sum_blocks).
+template <int V>
+constexpr int kKeptSums = V <= 24 ? 6 : 4;
+// The residual backward's column sums: dγ and dβ, dλ with λ, dγ_f and dβ_f with the branch's
+// LayerNorm, the branch's bias with pfb (cuda_kernels.h: residual_layer_norm_partial_rows).
+__host__ __device__ inline int residual_sums(bool lam, bool branch_ln, bool bias) {
+    return 2 + (lam ? 1 : 0) + (branch_ln ? 2 : 0) + (bias ? 1 : 0);
+}
 
-// Column sums over the block's kWarps rows: each lane's value(k) for the row's element
-// col<P>(lane, k) goes to shared memory, and the block's threads add the warps' values column by
-// column in warp order (deterministic) into row blockIdx.x of out (n a row). Every thread of
-// the block calls it (it holds two barriers); a warp without a row gives zeros.
-template <int V, int P = 1, class Value>
-__device__ __forceinline__ void block_column_sums(float (&part)[kWarps][V * kLanes], int64_t n, float* __restrict__ out,
-                                                  Value value) {
-    const int warp = static_cast<int>(threadIdx.x / kLanes), lane = static_cast<int>(threadIdx.x % kLanes);
-#pragma unroll
-    for (int k = 0; k < V; ++k) part[warp][col<P>(lane, k)] = value(k);
+// The block's warps' rows in part added column by column in warp order (deterministic), into
+// kept's row r (the block's sums so far, in shared memory) or, where r < 0, into row blockIdx.x of
+// out (n a row). Thread t adds columns t, t + 256, … of every sum, so kept needs no barrier of
+// its own. Every thread of the block calls it (it holds two barriers).
+template <int V, int S>
+__device__ __forceinline__ void sum_warps(float (&part)[kWarps][V * kLanes], float (&kept)[S][V * kLanes], int r,
+                                          int64_t n, float* __restrict__ out) {
     __syncthreads();
-    for (int64_t i = threadIdx.x; i < n; i += kWarps * kLanes) {
+    for (int i = static_cast<int>(threadIdx.x); i < n; i += kWarps * kLanes) {
         float sum = 0.f;
         for (int w = 0; w < kWarps; ++w) sum += part[w][i];
-        out[blockIdx.x * n + i] = sum;
+        if (r >= 0) kept[r][i] += sum;
+        else out[blockIdx.x * n + i] = sum;
     }
     __syncthreads();   // part is written again by the next sum
 }
+// Column sums over the block's kWarps rows: each lane's value(k) for the row's element
+// col<P>(lane, k) goes to its warp's row of part (a pack of P an access), then sum_warps; a warp
+// without a row gives zeros.
+template <int V, int P = 1, int S, class Value>
+__device__ __forceinline__ void block_column_sums(float (&part)[kWarps][V * kLanes], float (&kept)[S][V * kLanes], int r,
+                                                  int64_t n, float* __restrict__ out, Value value) {
+    const int warp = static_cast<int>(threadIdx.x / kLanes), lane = static_cast<int>(threadIdx.x % kLanes);
+#pragma unroll
+    for (int j = 0; j < V / P; ++j) {
+        float t[P];
+#pragma unroll
+        for (int q = 0; q < P; ++q) t[q] = value(j * P + q);
+        store<P>(&part[warp][col<P>(lane, j * P)], t);
+    }
+    sum_warps<V>(part, kept, r, n, out);
+}
+// A kept sum at the block's start (zeros) and at its end (into row blockIdx.x of out), by the
+// thread that adds each column (block_column_sums).
+template <int L>
+__device__ __forceinline__ void clear_kept(float (&kept)[L]) {
+    for (int i = static_cast<int>(threadIdx.x); i < L; i += kWarps * kLanes) kept[i] = 0.f;
+}
+template <int L>
+__device__ __forceinline__ void write_kept(const float (&kept)[L], int64_t n, float* __restrict__ out) {
+    for (int i = static_cast<int>(threadIdx.x); i < n; i += kWarps * kLanes) out[blockIdx.x * n + i] = kept[i];
+}
+
+// Its gradient: dx, dh (h's type), and dα's share of the block's rows (Σ gz ⊙ (N(h) − x) over
+// the kWarps rows of block b) into row b of dalpha_part: the warps' shares meet in shared memory
+// and are added in warp order (deterministic), so the caller sums rows / kWarps rows of n where it
+// summed a row of n for every row (a write and a read of 4·n bytes a row, ~3 ms of nGPT's step on
+// the H100 at GPT-2 small's shape). With gyc, y's gradient is gy + gyc: y's copy's (the next
+// linear layer's, in h's type) added as it is read, where eager added them in a pass of its own.
+// A block a group, not the residual kernel's blocks over many (res_ln_backward): looping over
+// groups kept its ~9 pointers live across the body, and the registers it spilled at d 768 went
+// from 56 to 104 bytes a thread (ptxas -v, sm_90), for a sum of 0.3 GB a step in nGPT's.
 template <int V, class H, int P = 1>
 __global__ void __launch_bounds__(256, kBlocksAnSm<V>) update_backward(const float* __restrict__ x, const H* __restrict__ h, const float* __restrict__ alpha,
                                 const float* __restrict__ rh, const float* __restrict__ rz,
@@ -202,7 +247,7 @@ __global__ void __launch_bounds__(256, kBlocksAnSm<V>) update_backward(const flo
         for (int k = 0; k < V; ++k) hv[k] = gv[k] * ih - hv[k] * ch;   // hv becomes dh
         store_row<P>(dh + o, lane, n, hv);
     }
-    block_column_sums<V, P>(part, n, dalpha_part, [&](int k) { return da[k]; });
+    block_column_sums<V, P>(part, part, -1, n, dalpha_part, [&](int k) { return da[k]; });
 }
 
 // The mean and rstd of a row held as v (0 past the row's end), two passes over the registers.
@@ -284,6 +329,8 @@ __global__ void res_ln_forward(const float* __restrict__ x, const F* __restrict_
 // linear_bias.cpp) go into pfb the same way. With gyc (float32 y only), y's gradient is
 // gy + gyc: its copy's (the next linear layer's, in F) added as it is read, where eager added
 // them in a pass of its own (Post-LN's, DeepNorm's, BranchNorm's residual).
+// A block takes the groups g ≡ blockIdx.x (mod gridDim.x) and keeps its sums over them in
+// shared memory where they fit (kKeptSums), so that it writes one row of each at its end.
 template <int V, class F, class Y, int P = 1>
 __global__ void __launch_bounds__(256, kBlocksAnSm<V>) res_ln_backward(const float* __restrict__ s, const float* __restrict__ gamma, const Y* __restrict__ gy,
                                 const float* __restrict__ gs, const float* __restrict__ lam, const float* __restrict__ x,
@@ -295,78 +342,94 @@ __global__ void __launch_bounds__(256, kBlocksAnSm<V>) res_ln_backward(const flo
                                 float* __restrict__ pbf, float* __restrict__ pfb, const F* __restrict__ gyc) {
     using io_f = kernel_bodies::Io<F>;
     __shared__ float part[kWarps][V * kLanes];
-    int64_t row;
-    int lane;
-    const bool active = warp_row(rows, row, lane);   // a warp past the last row gives zeros to the sums
+    __shared__ float kept[kKeptSums<V>][V * kLanes];   // rows: dγ, dβ, then dλ, dγ_f, dβ_f, the bias, those written
+    const int lane = static_cast<int>(threadIdx.x % kLanes), warp = static_cast<int>(threadIdx.x / kLanes);
+    const bool keep = residual_sums(lam, bl.gamma, pfb) <= kKeptSums<V>;
+    const int k_l = 2, k_f = lam ? 3 : 2, k_fb = k_f + (bl.gamma ? 2 : 0);   // kept's rows of dλ, dγ_f (dβ_f next), the bias
+    auto kept_row = [&](int r) { return keep ? r : -1; };   // -1: each group's sums written
+    if (keep)
+        for (int r = 0; r < kKeptSums<V>; ++r) clear_kept(kept[r]);
     const float b = b_dev ? *b_dev : b_host;
-    const int64_t o = active ? row * n : 0, nn = active ? n : 0;   // past the last row: no element loaded or stored
-    const float m = active ? mean[row] : 0.f, rs = active ? rstd[row] : 0.f;
-    auto in = [&](int k) { return col<P>(lane, k) < nn; };
-    float xh[V], gv[V], w[V];   // ŝ = (s − mean)·rstd; gy, which becomes ds; w: what is read or written next
-    load_row<P>(s + o, lane, nn, xh);
+    const int64_t groups = row_groups(rows);
+#pragma unroll 1   // a group at a time: unrolled, the groups' registers spilled (ptxas -v)
+    for (int64_t g = blockIdx.x; g < groups; g += gridDim.x) {
+        const int64_t row = g * kWarps + warp;
+        const bool active = row < rows;   // a warp past the last row gives zeros to the sums
+        const int64_t o = active ? row * n : 0, nn = active ? n : 0;   // past the last row: no element loaded or stored
+        const float m = active ? mean[row] : 0.f, rs = active ? rstd[row] : 0.f;
+        auto in = [&](int k) { return col<P>(lane, k) < nn; };
+        float xh[V], gv[V], w[V];   // ŝ = (s − mean)·rstd; gy, which becomes ds; w: what is read or written next
+        load_row<P>(s + o, lane, nn, xh);
 #pragma unroll
-    for (int k = 0; k < V; ++k) xh[k] = in(k) ? (xh[k] - m) * rs : 0.f;
-    load_row<P>(gy + o, lane, nn, gv);
-    if (gyc) {   // y's copy's gradient (float32 y only) added as it is read: gy + gyc as ATen adds them
-        load_row<P>(gyc + o, lane, nn, w);
+        for (int k = 0; k < V; ++k) xh[k] = in(k) ? (xh[k] - m) * rs : 0.f;
+        load_row<P>(gy + o, lane, nn, gv);
+        if (gyc) {   // y's copy's gradient (float32 y only) added as it is read: gy + gyc as ATen adds them
+            load_row<P>(gyc + o, lane, nn, w);
 #pragma unroll
-        for (int k = 0; k < V; ++k) gv[k] += w[k];
-    }
-    load_row<P>(gamma, lane, nn, w);
-    float sg = 0, sgx = 0;   // Σĝ, Σĝŝ with ĝ = gy·γ
+            for (int k = 0; k < V; ++k) gv[k] += w[k];
+        }
+        load_row<P>(gamma, lane, nn, w);
+        float sg = 0, sgx = 0;   // Σĝ, Σĝŝ with ĝ = gy·γ
 #pragma unroll
-    for (int k = 0; k < V; ++k) {
-        const float gh = gv[k] * w[k];
-        sg += gh, sgx += gh * xh[k];
-    }
-    sg = warp_sum(sg);
-    sgx = warp_sum(sgx);
-    block_column_sums<V, P>(part, n, pg, [&](int k) { return gv[k] * xh[k]; });
-    block_column_sums<V, P>(part, n, pb, [&](int k) { return gv[k]; });
-    const float mg = sg / static_cast<float>(n), mgx = sgx / static_cast<float>(n);
+        for (int k = 0; k < V; ++k) {
+            const float gh = gv[k] * w[k];
+            sg += gh, sgx += gh * xh[k];
+        }
+        sg = warp_sum(sg);
+        sgx = warp_sum(sgx);
+        block_column_sums<V, P>(part, kept, kept_row(0), n, pg, [&](int k) { return gv[k] * xh[k]; });
+        block_column_sums<V, P>(part, kept, kept_row(1), n, pb, [&](int k) { return gv[k]; });
+        const float mg = sg / static_cast<float>(n), mgx = sgx / static_cast<float>(n);
 #pragma unroll
-    for (int k = 0; k < V; ++k) gv[k] = in(k) ? rs * (gv[k] * w[k] - mg - xh[k] * mgx) : 0.f;
-    if (gs) {
-        load_row<P>(gs + o, lane, nn, w);
+        for (int k = 0; k < V; ++k) gv[k] = in(k) ? rs * (gv[k] * w[k] - mg - xh[k] * mgx) : 0.f;
+        if (gs) {
+            load_row<P>(gs + o, lane, nn, w);
 #pragma unroll
-        for (int k = 0; k < V; ++k) gv[k] += w[k];
-    }
-    if (lam) load_row<P>(lam, lane, nn, w);
+            for (int k = 0; k < V; ++k) gv[k] += w[k];
+        }
+        if (lam) load_row<P>(lam, lane, nn, w);
 #pragma unroll
-    for (int k = 0; k < V; ++k) w[k] = lam ? a * w[k] * gv[k] : a * gv[k];
-    store_row<P>(dx + o, lane, nn, w);
-    if (!bl.gamma) {
+        for (int k = 0; k < V; ++k) w[k] = lam ? a * w[k] * gv[k] : a * gv[k];
+        store_row<P>(dx + o, lane, nn, w);
+        if (!bl.gamma) {
 #pragma unroll
-        for (int k = 0; k < V; ++k) w[k] = io_f::ld(io_f::st(b * gv[k]));   // df as stored
+            for (int k = 0; k < V; ++k) w[k] = io_f::ld(io_f::st(b * gv[k]));   // df as stored
+            store_row<P>(df + o, lane, nn, w);
+            if (pfb) block_column_sums<V, P>(part, kept, kept_row(k_fb), n, pfb, [&](int k) { return w[k]; });
+        }
+        if (active && lane == 0) sg_rows[row] = sg, sgx_rows[row] = sgx;
+        if (lam) {
+            load_row<P>(x + o, lane, nn, w);
+            block_column_sums<V, P>(part, kept, kept_row(k_l), n, pl, [&](int k) { return a * w[k] * gv[k]; });
+        }
+        if (!bl.gamma) continue;
+        // Back through the branch's LayerNorm: df = rstd_f·(ĝ − Σĝ/n − f̂·Σĝf̂/n), ĝ = b·ds·γ_f, f̂ its normalised input.
+        const float fm = active ? bl.mean[row] : 0.f, fr = active ? bl.rstd[row] : 0.f;
+        load_row<P>(f + o, lane, nn, xh);
+#pragma unroll
+        for (int k = 0; k < V; ++k) xh[k] = in(k) ? (xh[k] - fm) * fr : 0.f;
+        block_column_sums<V, P>(part, kept, kept_row(k_f), n, pgf, [&](int k) { return b * gv[k] * xh[k]; });
+        block_column_sums<V, P>(part, kept, kept_row(k_f + 1), n, pbf, [&](int k) { return b * gv[k]; });
+        load_row<P>(bl.gamma, lane, nn, w);
+        float s1 = 0, s2 = 0;
+#pragma unroll
+        for (int k = 0; k < V; ++k) {
+            gv[k] = b * gv[k] * w[k];   // gv becomes ĝ
+            s1 += gv[k];
+            s2 += gv[k] * xh[k];
+        }
+        const float m1 = warp_sum(s1) / static_cast<float>(n), m2 = warp_sum(s2) / static_cast<float>(n);
+#pragma unroll
+        for (int k = 0; k < V; ++k) w[k] = in(k) ? io_f::ld(io_f::st(fr * (gv[k] - m1 - xh[k] * m2))) : 0.f;   // df as stored
         store_row<P>(df + o, lane, nn, w);
-        if (pfb) block_column_sums<V, P>(part, n, pfb, [&](int k) { return w[k]; });
+        if (pfb) block_column_sums<V, P>(part, kept, kept_row(k_fb), n, pfb, [&](int k) { return w[k]; });
     }
-    if (active && lane == 0) sg_rows[row] = sg, sgx_rows[row] = sgx;
-    if (lam) {
-        load_row<P>(x + o, lane, nn, w);
-        block_column_sums<V, P>(part, n, pl, [&](int k) { return a * w[k] * gv[k]; });
-    }
-    if (!bl.gamma) return;
-    // Back through the branch's LayerNorm: df = rstd_f·(ĝ − Σĝ/n − f̂·Σĝf̂/n), ĝ = b·ds·γ_f, f̂ its normalised input.
-    const float fm = active ? bl.mean[row] : 0.f, fr = active ? bl.rstd[row] : 0.f;
-    load_row<P>(f + o, lane, nn, xh);
-#pragma unroll
-    for (int k = 0; k < V; ++k) xh[k] = in(k) ? (xh[k] - fm) * fr : 0.f;
-    block_column_sums<V, P>(part, n, pgf, [&](int k) { return b * gv[k] * xh[k]; });
-    block_column_sums<V, P>(part, n, pbf, [&](int k) { return b * gv[k]; });
-    load_row<P>(bl.gamma, lane, nn, w);
-    float s1 = 0, s2 = 0;
-#pragma unroll
-    for (int k = 0; k < V; ++k) {
-        gv[k] = b * gv[k] * w[k];   // gv becomes ĝ
-        s1 += gv[k];
-        s2 += gv[k] * xh[k];
-    }
-    const float m1 = warp_sum(s1) / static_cast<float>(n), m2 = warp_sum(s2) / static_cast<float>(n);
-#pragma unroll
-    for (int k = 0; k < V; ++k) w[k] = in(k) ? io_f::ld(io_f::st(fr * (gv[k] - m1 - xh[k] * m2))) : 0.f;   // df as stored
-    store_row<P>(df + o, lane, nn, w);
-    if (pfb) block_column_sums<V, P>(part, n, pfb, [&](int k) { return w[k]; });
+    if (!keep) return;
+    write_kept(kept[0], n, pg);
+    write_kept(kept[1], n, pb);
+    if (lam) write_kept(kept[k_l], n, pl);
+    if (bl.gamma) write_kept(kept[k_f], n, pgf), write_kept(kept[k_f + 1], n, pbf);
+    if (pfb) write_kept(kept[k_fb], n, pfb);
 }
 
 // Calls fn with std::integral_constant<int, V> for the fewest floats a lane that hold a row
