@@ -133,8 +133,9 @@ constexpr int kBlocksAnSm = V <= 24 ? 2 : 1;
 // (cuda_kernels.cu launches as many blocks as the GPU holds at once: column_sum_blocks).
 // Why: with a block a group, the residual kernel's backward wrote a row of each of its 3–6
 // column sums for every 8 rows (at GPT-2 small's shape 4,096 rows of 768 floats a sum, 12.6 MB),
-// which ATen's sum over them then read back at ~1 TB/s: ~1.3 ms of NormFormer's step on the
-// H200 (lease 5's profile, `reduce_kernel`), ~0.9 GB a step for Pre-LN's 24 calls.
+// which ATen's sum over them then read back: 0.8 ms of the 4.4 that NormFormer's residual
+// backward took on the H200 (lease 5's profile, `reduce_kernel`, ~1.5 TB/s), and 0.9 GB a step
+// written and read back again for Pre-LN's 24 calls.
 __host__ __device__ inline int64_t row_groups(int64_t rows) { return (rows + kWarps - 1) / kWarps; }
 // The residual kernel's column sums that a block keeps in shared memory over its groups (with
 // the 8 rows' buffer, 42 KiB at 24 floats a lane and 48 KiB at 32: the most a block may declare).
