@@ -300,8 +300,8 @@ struct ResidualLayerNormFn : torch::autograd::Function<ResidualLayerNormFn> {
         const bool f_bias = ctx->saved_data["f_bias"].toBool() && ctx->needs_input_grad(8);
         const bool bias_in_kernel = f_bias && cuda_kernels::residual_branch_ln_fits(n);
         const int64_t i_bias = branch_ln ? 5 : 3;
-        const int sums = cuda_kernels::residual_layer_norm_sums(scaled, branch_ln, bias_in_kernel);
-        auto partial = floats(s, {i_bias + (bias_in_kernel ? 1 : 0), cuda_kernels::residual_layer_norm_partial_rows(rows, n, sums), n});
+        const int n_sums = cuda_kernels::residual_layer_norm_sums(scaled, branch_ln, bias_in_kernel);
+        auto partial = floats(s, {i_bias + (bias_in_kernel ? 1 : 0), cuda_kernels::residual_layer_norm_partial_rows(rows, n, n_sums), n});
         kernel_bodies::BranchLn bl;
         if (branch_ln)
             bl = {f_gamma.data_ptr<float>(), nullptr, 0.f, f_stats[0].data_ptr<float>(), f_stats[1].data_ptr<float>()};
