@@ -60,15 +60,20 @@ std::string cpu_tuning_summary() {
     return t ? t : "";
 }
 
-void tune_thread_waiting(char** argv) {
+bool set_thread_waiting() {
     const char* off = std::getenv("NORMLAB_OMP_TUNING");
-    if ((off && std::strcmp(off, "0") == 0) || std::getenv("NORMLAB_OMP_TUNED")) return;
+    if ((off && std::strcmp(off, "0") == 0) || std::getenv("NORMLAB_OMP_TUNED")) return false;
     if (std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT")) {
         setenv("NORMLAB_OMP_TUNED", "as the environment set it", 1);
-        return;
+        return false;
     }
     setenv("GOMP_SPINCOUNT", "1000", 1);
     setenv("NORMLAB_OMP_TUNED", "set by NormLab", 1);
+    return true;
+}
+
+void tune_thread_waiting(char** argv) {
+    if (!set_thread_waiting()) return;
     // The running OpenMP runtime has read its settings already: start again
     // with them in the environment. If that cannot be done, go on as is.
     // The program's own file (not /proc/self/exe, which would name the process "exe" in ps and top).

@@ -31,6 +31,10 @@ void tune_cpu_kernels();
 // (only how idle threads wait). NORMLAB_OMP_TUNING=0 disables it. Call
 // first thing in main().
 void tune_thread_waiting(char** argv);
+// Its settings put in the environment without re-executing, for a program
+// that starts the one that trains (normlab-cli's front end): true when they
+// were set here, false when the environment or an earlier call decided.
+bool set_thread_waiting();
 
 // How OpenMP's idle threads wait ("GOMP_SPINCOUNT=1000 (set by NormLab)",
 // "OMP_WAIT_POLICY=PASSIVE (as the environment set it)", ...), for run metadata.

@@ -18,7 +18,7 @@ OUT="${1:-.gpu/bundle.tar.xz}"
 SRC="${GPU_BUNDLE_BUILD:-build-torch2}"
 B=build-torch2
 WINDOW="${GPU_BUNDLE_WINDOW:-0}"
-BINARIES="app/normlab-cli bench/normlab-bench tests/test_static_step tests/test_fused_ops tests/test_cuda_kernels
+BINARIES="app/normlab-cli libexec/normlab/normlab-cli bench/normlab-bench tests/test_static_step tests/test_fused_ops tests/test_cuda_kernels
   tests/test_cuda_residual_ln tests/test_linear_bias"
 [ "$WINDOW" = 1 ] && BINARIES="$BINARIES app/normlab tests/test_gpu_window tests/test_gui tests/test_gui_compare"
 for f in $BINARIES; do
@@ -27,7 +27,7 @@ done
 T="$(mktemp -d)"
 trap 'rm -rf "$T"' EXIT
 G="$T/gpu"
-mkdir -p "$G/lib" "$G/plugins/platforms" "$G/fonts" "$G/fortunes" "$G/$B/app" "$G/$B/bench" "$G/$B/tests"
+mkdir -p "$G/lib" "$G/plugins/platforms" "$G/fonts" "$G/fortunes" "$G/$B/app" "$G/$B/libexec/normlab" "$G/$B/bench" "$G/$B/tests"
 PLUGIN=/usr/lib/x86_64-linux-gnu/qt6/plugins/platforms/libqoffscreen.so
 for f in $BINARIES; do
   cp "$SRC/$f" "$G/$B/$f"

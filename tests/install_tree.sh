@@ -4,7 +4,8 @@
 #   1. every experiment lands under share/normlab/experiments, byte for byte;
 #   2. the installed programs start without LD_LIBRARY_PATH (an install of the
 #      2.x build keeps the path of PyPI's LibTorch) and validate a shipped
-#      experiment;
+#      experiment, the front end becoming its engine (libexec/normlab) for
+#      that and answering `list` itself;
 #   3. the installed window finds its reproduction experiments there: `normlab
 #      report` without one names that folder (the report dialog lists it).
 #     bash tests/install_tree.sh BUILD_DIR SOURCE_DIR
@@ -31,6 +32,10 @@ run "$prefix/bin/normlab-cli" --version > /dev/null || fail "the installed norml
 out="$(run "$prefix/bin/normlab-cli" validate "$shipped/all_schemes.json" 2>&1)" || fail "validate the installed all_schemes.json: $out"
 grep -qF "run(s)" <<< "$out" || fail "validate said: $out"
 echo "the installed normlab-cli validates $shipped/all_schemes.json"
+out="$(run "$prefix/bin/normlab-cli" list --store "$tmp/none.sqlite" 2>&1)" || fail "list on a store not made yet: $out"
+grep -qF "no runs" <<< "$out" || fail "list said: $out"
+[ "$(stat -c %i "$prefix/libexec/normlab/normlab-cli")" = "$(stat -c %i "$prefix/libexec/normlab/normlab-cli-engine")" ] ||
+  fail "libexec/normlab/normlab-cli is not the engine's file"
 
 if [ -x "$BUILD/app/normlab" ]; then
   [ -x "$prefix/bin/normlab" ] || fail "the window is built but not installed"

@@ -6,6 +6,7 @@
 #include "core/train/trainer.h"
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -83,5 +84,14 @@ struct Command {
     int (*run)(const Args& args);
     const char* details = "";   // more for `normlab-cli COMMAND --help`: options, examples
 };
+
+// `normlab-cli COMMAND --help`: its synopsis, help and details on stdout.
+void print_command_help(const Command& c);
+// What both of normlab-cli's programs (main.cpp, front.cpp) do around a
+// command: the logger, --verbose, the arguments parsed, and each error as its
+// message and exit code (usage and configuration 2, store 5, run 4, else 1).
+int run_reporting(int argc, char** argv, const std::function<int(const Args&)>& body);
+// A UsageError for an option no command knows.
+void check_flags(const Args& args);
 
 }  // namespace normlab::cli

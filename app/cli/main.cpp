@@ -18,9 +18,6 @@
 #include "core/platform.h"
 #include "core/version.h"
 
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 #include <csignal>
 #include <cstring>
@@ -88,53 +85,28 @@ const Command* find_command(const std::string& name) {
 int main(int argc, char** argv) {
     // The commands that train start again with OpenMP's threads waiting passively
     // (core/platform.h; the others need not pay the second start-up, ~0.3 s).
+    // Started by the front end (front.cpp), which has set that, they do not.
     if (argc > 1 && (std::strcmp(argv[1], "run") == 0 || std::strcmp(argv[1], "resume") == 0)) tune_thread_waiting(argv);
     tune_cpu_kernels();          // before any LibTorch work
     std::signal(SIGXFSZ, SIG_IGN);   // a file-size limit is a write error to report, not a crash
-    auto logger = spdlog::stderr_color_mt("normlab");
-    spdlog::set_default_logger(logger);
-    spdlog::set_pattern("%^%l%$: %v");
-    spdlog::set_level(spdlog::level::warn);
-    try {
-        Args args = parse_args(argc, argv);
-        if (args.has_flag("--verbose")) spdlog::set_level(spdlog::level::info);
+    return run_reporting(argc, argv, [](const Args& args) {
         if (args.has_flag("--version")) {
             std::printf("normlab-cli %s\n%s\n", NORMLAB_VERSION, library_versions().dump().c_str());
-            return kOk;
+            return static_cast<int>(kOk);
         }
         // `COMMAND --help` and `help COMMAND`: that command's usage; otherwise all of them.
         const std::string about = args.command == "help" && !args.positional.empty() ? args.positional[0] : args.command;
         if (const Command* c = find_command(about); c && (args.has_flag("--help") || args.command == "help")) {
-            std::printf("usage: normlab-cli %s [--store FILE]\n\n%s%s%s", c->synopsis, c->help,
-                        *c->details ? "\n" : "", c->details);
-            return kOk;
+            print_command_help(*c);
+            return static_cast<int>(kOk);
         }
         if (args.command.empty() || args.has_flag("--help") || args.command == "help") {
             const bool asked = args.has_flag("--help") || args.command == "help";
             std::fputs(usage_text().c_str(), asked ? stdout : stderr);
-            return asked ? kOk : kUsage;
+            return static_cast<int>(asked ? kOk : kUsage);
         }
-        static const std::vector<std::string> known_flags{"--csv", "--json", "--verbose", "--help", "--version", "--slurm", "--submit",
-                                                          "--detach", "--follow", "--if-queued", "--checkpoint"};
-        for (auto& f : args.flags)
-            if (std::find(known_flags.begin(), known_flags.end(), f) == known_flags.end())
-                throw UsageError("unknown option " + f + " (see normlab-cli --help)");
+        check_flags(args);
         if (const Command* c = find_command(args.command)) return c->run(args);
         throw UsageError("unknown command \"" + args.command + "\" (see normlab-cli --help)");
-    } catch (const UsageError& e) {
-        std::fprintf(stderr, "normlab-cli: %s\n", e.what());
-        return kUsage;
-    } catch (const ConfigError& e) {
-        std::fprintf(stderr, "normlab-cli: configuration error: %s\n", e.what());
-        return kUsage;
-    } catch (const StoreError& e) {
-        std::fprintf(stderr, "normlab-cli: store error: %s\n", e.what());
-        return kStore;
-    } catch (const RunError& e) {
-        std::fprintf(stderr, "normlab-cli: %s\n", e.what());
-        return kFailed;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "normlab-cli: %s\n", e.what());
-        return kError;
-    }
+    });
 }

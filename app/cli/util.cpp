@@ -1,7 +1,11 @@
 // normlab-cli: arguments, formatting, progress and output files (see cli.h).
 #include "app/cli/cli.h"
 
+#include "core/errors.h"
 #include "core/store/output_guard.h"
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -157,6 +161,45 @@ bool second_stop_signal(std::atomic<long long>& first_ns) {
     long long first = 0;
     if (first_ns.compare_exchange_strong(first, now)) return false;   // the first stop
     return now - first >= 500000000LL;
+}
+
+void print_command_help(const Command& c) {
+    std::printf("usage: normlab-cli %s [--store FILE]\n\n%s%s%s", c.synopsis, c.help, *c.details ? "\n" : "", c.details);
+}
+
+int run_reporting(int argc, char** argv, const std::function<int(const Args&)>& body) {
+    auto logger = spdlog::stderr_color_mt("normlab");
+    spdlog::set_default_logger(logger);
+    spdlog::set_pattern("%^%l%$: %v");
+    spdlog::set_level(spdlog::level::warn);
+    try {
+        Args args = parse_args(argc, argv);
+        if (args.has_flag("--verbose")) spdlog::set_level(spdlog::level::info);
+        return body(args);
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "normlab-cli: %s\n", e.what());
+        return kUsage;
+    } catch (const ConfigError& e) {
+        std::fprintf(stderr, "normlab-cli: configuration error: %s\n", e.what());
+        return kUsage;
+    } catch (const StoreError& e) {
+        std::fprintf(stderr, "normlab-cli: store error: %s\n", e.what());
+        return kStore;
+    } catch (const RunError& e) {
+        std::fprintf(stderr, "normlab-cli: %s\n", e.what());
+        return kFailed;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "normlab-cli: %s\n", e.what());
+        return kError;
+    }
+}
+
+void check_flags(const Args& args) {
+    static const std::vector<std::string> known{"--csv", "--json", "--verbose", "--help", "--version", "--slurm", "--submit",
+                                                "--detach", "--follow", "--if-queued", "--checkpoint"};
+    for (auto& f : args.flags)
+        if (std::find(known.begin(), known.end(), f) == known.end())
+            throw UsageError("unknown option " + f + " (see normlab-cli --help)");
 }
 
 }  // namespace normlab::cli
