@@ -163,6 +163,7 @@ for s in "$@"; do
       nvidia-smi --query-gpu=name,memory.total,memory.used,driver_version,clocks.sm --format=csv | tee "$OUTDIR/gpu.txt"
       python3 -c 'import torch; print("torch", torch.__version__, "CUDA", torch.version.cuda)' | tee -a "$OUTDIR/gpu.txt"
       for b in build-torch2/app/* build-torch2/libexec/normlab/* build-torch2/bench/* build-torch2/tests/*; do
+        [ -f "$b" ] || continue   # a bundle packed before the CLI's engine moved to libexec has none
         ldd "$b" | grep "not found" | sed "s|^|$b: |"
       done
       $CLI --version | tee -a "$OUTDIR/gpu.txt" ;;
