@@ -273,6 +273,13 @@ private Q_SLOTS:
         // Interrupt it once it trains (before, a SIGINT ends the process by the signal, exit code 2).
         const QString out = cli_harness::wait_until_training(p);
         QVERIFY2(cli_harness::trains(out), qPrintable("no progress line: " + out));
+        // It trains in the engine the front end became (app/cli/front.cpp): the same pid, named normlab-cli.
+        const QString proc = QString("/proc/%1/").arg(p.processId());
+        QFile comm(proc + "comm");
+        QVERIFY(comm.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(comm.readAll()).trimmed(), QStringLiteral("normlab-cli"));
+        const QString exe = QFile::symLinkTarget(proc + "exe");
+        QVERIFY2(exe.endsWith("/libexec/normlab/normlab-cli"), qPrintable(exe));
         ::kill(static_cast<pid_t>(p.processId()), SIGINT);
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 130);
@@ -282,6 +289,32 @@ private Q_SLOTS:
         QCOMPARE(last.status, normlab::RunStatus::Cancelled);
         QVERIFY(last.steps_done > 0);
         QVERIFY(!last.checkpoint.empty());
+    }
+
+    // The front end answers the store's commands itself: a copy of it with no engine beside it lists a
+    // store and shows a command's help; what needs LibTorch says which file is missing and how to get it.
+    void storeCommandsNeedNoEngine() {
+        const QString bin = dir_.filePath("alone/bin"), front = bin + "/normlab-cli";
+        QVERIFY(QDir().mkpath(bin));
+        QVERIFY(QFile::copy(QStringLiteral(NORMLAB_CLI), front));
+        QVERIFY(QFile::setPermissions(front, QFile::permissions(QStringLiteral(NORMLAB_CLI))));
+        auto alone = [&](const QStringList& args) {
+            QProcess p;
+            p.start(front, args);
+            const bool done = p.waitForFinished(60000);
+            return cli_harness::Result{done ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+                                       QString::fromUtf8(p.readAllStandardError())};
+        };
+        cli_harness::Result r = alone({"list", "--store", dir_.filePath("none.sqlite")});
+        QVERIFY2(r.code == 0 && r.out.contains("no runs"), qPrintable(r.out + r.err));
+        r = alone({"export", "--help"});
+        QVERIFY2(r.code == 0 && r.out.contains("usage: normlab-cli export"), qPrintable(r.out + r.err));
+        for (const QStringList& args : {QStringList{"run", "x.json"}, QStringList{"--version"}, QStringList{"list", "--version"}}) {
+            r = alone(args);
+            QVERIFY2(r.code == 1 && r.err.contains("cannot start the engine") &&
+                         r.err.contains(QFileInfo(bin).canonicalFilePath() + "/../libexec/normlab/normlab-cli") && r.err.contains("scripts/setup.sh"),
+                     qPrintable(args.join(' ') + ": " + r.err));
+        }
     }
 
     // Issue 25 item 2: MFU. With the device's peak given ($NORMLAB_PEAK_TFLOPS; a GPU's comes from its data
