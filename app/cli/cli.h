@@ -85,6 +85,11 @@ struct Command {
     const char* details = "";   // more for `normlab-cli COMMAND --help`: options, examples
 };
 
+// Whether a command trains here (run, resume): the ones whose OpenMP threads are set to
+// wait briefly before LibTorch loads (core/platform.h), by the front end or the engine.
+inline bool command_trains(const char* command) {
+    return command && (std::string(command) == "run" || std::string(command) == "resume");
+}
 // `normlab-cli COMMAND --help`: its synopsis, help and details on stdout.
 void print_command_help(const Command& c);
 // What both of normlab-cli's programs (main.cpp, front.cpp) do around a

@@ -49,7 +49,7 @@ std::string engine_path() {
 
 [[noreturn]] void become_engine(char** argv) {
     // The commands that train: OpenMP's waiting set now, so the engine need not start twice.
-    if (argv[1] && (std::strcmp(argv[1], "run") == 0 || std::strcmp(argv[1], "resume") == 0)) set_thread_waiting();
+    if (command_trains(argv[1])) set_thread_waiting();
     const std::string engine = engine_path();
     if (!engine.empty()) ::execv(engine.c_str(), argv);
     std::fprintf(stderr,

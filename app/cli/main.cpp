@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
     // The commands that train start again with OpenMP's threads waiting passively
     // (core/platform.h; the others need not pay the second start-up, ~0.3 s).
     // Started by the front end (front.cpp), which has set that, they do not.
-    if (argc > 1 && (std::strcmp(argv[1], "run") == 0 || std::strcmp(argv[1], "resume") == 0)) tune_thread_waiting(argv);
+    if (argc > 1 && command_trains(argv[1])) tune_thread_waiting(argv);
     tune_cpu_kernels();          // before any LibTorch work
     std::signal(SIGXFSZ, SIG_IGN);   // a file-size limit is a write error to report, not a crash
     return run_reporting(argc, argv, [](const Args& args) {
