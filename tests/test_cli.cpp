@@ -93,6 +93,23 @@ private Q_SLOTS:
         const QString st = dir_.filePath("w.safetensors");
         r = cli({"export-weights", "2", st, "--store", store_});
         QVERIFY2(r.code == 0, qPrintable(r.err));
+        // An output that is a folder, or in a folder that is not there, is refused by name before
+        // the model loads (it was "writing DIR failed: Is a directory", exit 1, or "cannot move
+        // DIR.tmp into place", exit 4), and nothing lands beside it.
+        const QString folder = dir_.filePath("a-folder"), nowhere = dir_.filePath("no-such-folder/w.out");
+        QVERIFY(QDir().mkpath(folder));
+        for (const QStringList& c : {QStringList{"export", "1", "--csv", "--out", folder},
+                                     QStringList{"export", "1", "--json", "--out", nowhere},
+                                     QStringList{"export-weights", "2", folder},
+                                     QStringList{"export-weights", "2", nowhere},
+                                     QStringList{"eval-batch", "2", folder}}) {
+            Result e = cli(QStringList(c) << "--store" << store_);
+            const bool is_folder = c.last() == folder;
+            QVERIFY2(e.code == 2 && e.err.contains(is_folder ? folder + " is a folder" : QString("does not exist")) &&
+                         e.err.contains("Nothing was written"),
+                     qPrintable(c.join(' ') + QString(": exit %1: ").arg(e.code) + e.err));
+        }
+        QVERIFY(QDir(folder).isEmpty() && !QFile::exists(folder + ".tmp") && !QFile::exists(dir_.filePath("no-such-folder")));
         QFile w(st);
         QVERIFY(w.open(QIODevice::ReadOnly));
         const QByteArray bytes = w.readAll();
@@ -111,6 +128,15 @@ private Q_SLOTS:
         const QString out = dir_.filePath("plots");
         Result r = cli({"plot", "1", "2", "--out", out, "--store", store_});
         QVERIFY2(r.code == 0, qPrintable(r.err));
+        // --out names a folder: a file there is refused by name and kept, as is a folder that cannot be made.
+        const QString file = dir_.filePath("notes.txt");
+        { QFile n(file); QVERIFY(n.open(QIODevice::WriteOnly)); n.write("mine\n"); }
+        for (const QString& bad : {file, file + "/figures"}) {
+            Result e = cli({"plot", "1", "--out", bad, "--store", store_});
+            QVERIFY2(e.code == 2 && e.err.contains("--out") && e.err.contains(bad) && e.err.contains("Nothing was written"),
+                     qPrintable(QString("exit %1: ").arg(e.code) + e.err));
+        }
+        { QFile n(file); QVERIFY(n.open(QIODevice::ReadOnly)); QCOMPARE(n.readAll(), QByteArray("mine\n")); }
         for (const char* name : {"grad_l1_fc2_run1.svg", "grad_l1_fc2_by_layer.svg"}) {
             QFile f(out + "/" + name);
             QVERIFY2(f.open(QIODevice::ReadOnly), name);

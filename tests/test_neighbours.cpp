@@ -74,6 +74,8 @@ private Q_SLOTS:
             {"eval-batch", "1", store},
             {"eval-batch", "1", ckpt},
             {"plot", "1", "--out", store + ".checkpoints"},
+            {"plot", "1", "--out", store + ".checkpoints/figures"},
+            {"plot", "1", "--out", store},
         };
         for (const QStringList& c : cases) {
             Result r = cli(QStringList(c) << "--store" << store);
@@ -94,6 +96,7 @@ private Q_SLOTS:
         QVERIFY(bytes_of(ckpt) == ckpt_bytes);
         QVERIFY(!QFile::exists(store + "-wal") && !QFile::exists(in_ckpts));
         QCOMPARE(QDir(store + ".checkpoints").entryList(QDir::Files).size(), 1);   // no svg landed there
+        QVERIFY(!QFile::exists(store + ".checkpoints/figures"));
         Result r = cli({"resume", "1", "--store", store});                         // the store and run intact
         QVERIFY2(r.code == 2 && r.err.contains("already finished"), qPrintable(r.err));
         // What is not an input is written as before.

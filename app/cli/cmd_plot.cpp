@@ -2,6 +2,8 @@
 #include "app/cli/cli.h"
 
 #include "app/cli/svg_plot.h"
+#include "core/errors.h"
+#include "core/store/output_guard.h"
 #include "core/series.h"
 
 #include <algorithm>
@@ -46,7 +48,16 @@ static int cmd_plot(const Args& args) {
             if (all[i].status != RunStatus::Queued) runs.push_back(all[i]);
     }
     if (runs.empty()) throw UsageError("no runs to plot in " + store.path());
-    std::filesystem::create_directories(out);
+    // --out is a folder: never the store or its checkpoints (refused by name), never a file.
+    check_output_folder(out, "--out");
+    std::error_code ec;
+    if (std::filesystem::exists(out, ec) && !std::filesystem::is_directory(out, ec))
+        throw ConfigError("--out", out + " is a file, not a folder; plot writes several SVGs there. Nothing was written:"
+                                         " name a folder for --out (it is made if missing).");
+    std::filesystem::create_directories(out, ec);
+    if (ec)
+        throw ConfigError("--out", "cannot make the folder " + out + " (" + ec.message() + "). Nothing was written:"
+                                   " name a folder you can write for --out.");
     std::vector<std::string> written;
     auto save = [&](const plot::Chart& c, const std::string& file) {
         plot::write_svg(c, out + "/" + file);

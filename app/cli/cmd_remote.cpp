@@ -184,7 +184,7 @@ static int cmd_remote(const Args& args) {
                 throw UsageError("run " + std::to_string(id) + " of " + s.dest + " has no checkpoint in " + local.path() +
                                  " (follow it first, or fetch its weights without --checkpoint)");
         }
-        check_output_path(out, "--out");
+        check_output_file(out, "--out");
         const int64_t bytes = fetch_remote(s, id, checkpoint, out);
         std::fprintf(stderr, "wrote %s (%lld bytes, run %lld of %s)\n", out.c_str(), static_cast<long long>(bytes),
                      static_cast<long long>(id), s.dest.c_str());

@@ -226,7 +226,7 @@ void write_svg(const Chart& c, const std::string& path) {
     }
     o << "</g>\n";
     o << "</svg>\n";
-    check_output_path(path, "--out");
+    check_output_file(path, "--out");
     std::ofstream f(path);
     if (!f) throw std::runtime_error("cannot write " + path + "; check that the folder exists and is writable");
     f << o.str();

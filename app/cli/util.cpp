@@ -134,7 +134,7 @@ void ProgressPrinter::finish() {
 
 
 void write_output_file(const std::string& path, const std::string& bytes) {
-    check_output_path(path, "--out");
+    check_output_file(path, "--out");
     const std::string tmp = path + ".tmp";
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) throw UsageError("--out " + path + ": cannot write there (" + std::strerror(errno) + ")");

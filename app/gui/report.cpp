@@ -192,7 +192,7 @@ int run_report(const QStringList& args) {
         check_output_folder(o.out.toStdString(), "--out");
         for (const char* name : {"report.md", "index.html", "report.json", "figures"})
             check_output_path(QDir(o.out).filePath(name).toStdString(), "--out", inputs);
-        if (!o.markdown.isEmpty()) check_output_path(o.markdown.toStdString(), "--markdown", inputs);
+        if (!o.markdown.isEmpty()) check_output_file(o.markdown.toStdString(), "--markdown", inputs);
         if (!o.notes.isEmpty()) check_output_path(o.markdown.isEmpty() ? QDir(o.out).filePath("report.md").toStdString()
                                                                       : o.markdown.toStdString(), "--markdown", {o.notes.toStdString()});
     } catch (const ConfigError& e) {

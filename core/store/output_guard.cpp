@@ -94,6 +94,18 @@ void check_output_path(const std::string& out, const std::string& field, const s
         if (!in.empty() && same_file(r, id, in)) refuse(field, out, "an input of this command (" + in + ")");
 }
 
+void check_output_file(const std::string& out, const std::string& field, const std::vector<std::string>& inputs) {
+    check_output_path(out, field, inputs);
+    if (out.empty() || out == "-") return;
+    std::error_code ec;
+    if (fs::is_directory(out, ec))
+        throw ConfigError(field, out + " is a folder. Nothing was written: name a file for " + field + ".");
+    const fs::path parent = fs::path(out).parent_path();
+    if (!parent.empty() && !fs::is_directory(parent, ec))
+        throw ConfigError(field, "the folder " + parent.string() + " of " + out + (fs::exists(parent, ec) ? " is a file" : " does not exist") +
+                                     ". Nothing was written: make the folder or name a file in one that exists.");
+}
+
 void check_output_folder(const std::string& dir, const std::string& field) {
     const fs::path r = resolved(dir);
     std::vector<std::string> stores;

@@ -23,6 +23,11 @@ void protect_store(const std::string& store_path);
 void check_output_path(const std::string& out, const std::string& field,
                        const std::vector<std::string>& inputs = {});
 
+// check_output_path for a file the command writes now: also refused, naming
+// `field` and the fix, when `out` is a folder or its folder does not exist.
+void check_output_file(const std::string& out, const std::string& field,
+                       const std::vector<std::string>& inputs = {});
+
 // The same for an output folder (a report's): refused when it is a protected
 // store's checkpoints folder or lies inside one.
 void check_output_folder(const std::string& dir, const std::string& field);

@@ -216,7 +216,7 @@ std::map<std::string, torch::Tensor> read_safetensors(const std::string& file) {
 }
 
 void export_safetensors(const RunInfo& run, const std::string& file) {
-    check_output_path(file, "FILE", {run.checkpoint});
+    check_output_file(file, "FILE", {run.checkpoint});
     const RunConfig cfg = run_config_from_json(run.config);
     GPT model = load_run_model(cfg, run.checkpoint);
     std::vector<std::pair<std::string, torch::Tensor>> tensors;
@@ -227,7 +227,7 @@ void export_safetensors(const RunInfo& run, const std::string& file) {
 }
 
 double write_eval_batch(const RunInfo& run, const std::string& file, int batch, uint64_t seed) {
-    check_output_path(file, "FILE", {run.checkpoint});
+    check_output_file(file, "FILE", {run.checkpoint});
     const RunConfig cfg = run_config_from_json(run.config);
     GPT model = load_run_model(cfg, run.checkpoint);
     const double branch_alpha = branchnorm_alpha(cfg.model.branchnorm, run.steps_done);
@@ -253,7 +253,7 @@ double write_eval_batch(const RunInfo& run, const std::string& file, int batch, 
 }
 
 int64_t write_train_batches(const RunInfo& run, const std::string& file, int64_t first, int64_t last) {
-    check_output_path(file, "--out", {run.checkpoint});
+    check_output_file(file, "--out", {run.checkpoint});
     const RunConfig cfg = run_config_from_json(run.config);
     const int64_t steps = cfg.train.steps;
     if (first < 0 || last < first || last >= steps)
