@@ -179,6 +179,49 @@ private Q_SLOTS:
         QVERIFY2(texts >= 4, qPrintable(svg.mid(legend, 600)));   // train and val of both runs
     }
 
+    // An option a command does not take is refused before it does anything, naming what it
+    // takes; it was ignored: `resume 1 --steps 500` trained to the run's own steps, `sweep
+    // --precision bf16` checked bf16 but wrote tasks that train in the experiment's precision,
+    // `list --last 1` listed every run.
+    void optionsACommandDoesNotTakeAreRefused() {
+        const QString store = dir_.filePath("options.sqlite");
+        QVERIFY(cli({"run", exp_, "--only", "post_ln", "--steps", "5", "--store", store}).code == 0);
+        QVERIFY(cli({"list", "--store", store}).out.contains("finished"));
+        const QByteArray before = [&] { QFile f(store); f.open(QIODevice::ReadOnly); return f.readAll(); }();
+        const std::vector<std::pair<QStringList, QString>> cases = {
+            {{"resume", "1", "--steps", "500"}, "resume does not take --steps; it takes --device, --threads, --detach, --if-queued"},
+            {{"resume", "1", "--precision", "bf16"}, "resume does not take --precision"},
+            {{"sweep", exp_, "--slurm", "--precision", "bf16", "--dir", dir_.filePath("sw")}, "sweep does not take --precision"},
+            {{"list", "--last", "1"}, "list does not take --last; it takes no option but --store"},
+            {{"export", "1", "--csv", "--into", dir_.filePath("x.csv")}, "export does not take --into; it takes --csv, --json, --out"},
+            {{"validate", exp_, "--detach"}, "validate does not take --detach"},
+            {{"remote", "list", "gpu-box", "--steps", "3"}, "remote list does not take --steps"},
+            {{"remote", "run", "gpu-box", exp_, "--dir", "sw"}, "remote run does not take --dir"},
+        };
+        for (const auto& [args, says] : cases) {
+            Result r = cli(QStringList(args) << "--store" << store);
+            QVERIFY2(r.code == 2 && r.err.contains(says) && r.err.contains("Nothing was done"),
+                     qPrintable(args.join(' ') + QString(": exit %1: ").arg(r.code) + r.err));
+        }
+        QVERIFY(!QDir(dir_.filePath("sw")).exists() && !QFile::exists(dir_.filePath("x.csv")));
+        QFile f(store);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY2(f.readAll() == before, "a refused command changed the store");
+    }
+
+    // resume and cancel change the runs of a store and never make one: a store that is not
+    // there (a mistyped --store) is refused with nothing created; each made an empty store, and
+    // its folder, and then found no run 1 in it.
+    void resumeAndCancelMakeNoStore() {
+        const QString missing = dir_.filePath("typo/runs.sqlite");
+        for (const char* c : {"resume", "cancel"}) {
+            Result r = cli({c, "1", "--store", missing});
+            QVERIFY2(r.code == 5 && r.err.contains("no run store at " + missing) && r.err.contains("nothing was created"),
+                     qPrintable(QString("%1: exit %2: %3").arg(c).arg(r.code).arg(r.err)));
+            QVERIFY2(!QFileInfo::exists(dir_.filePath("typo")), c);
+        }
+    }
+
     // The usage text is made from the command table: every command appears in
     // it, and each answers --help with its own usage.
     void everyCommandHasItsHelp() {
@@ -186,10 +229,12 @@ private Q_SLOTS:
         QCOMPARE(all.code, 0);
         const QStringList commands{"run", "validate", "list", "show", "export", "export-weights", "eval-batch",
                                    "resume", "plot", "preset", "schemes"};
+        QMap<QString, QString> helps;
         for (const QString& c : commands) {
             QVERIFY2(all.out.contains("\n  " + c + " ") || all.out.contains("\n  " + c + "\n"), qPrintable(c));
             Result one = cli({c, "--help"});
             QCOMPARE(one.code, 0);
+            helps[c] = one.out;
             QVERIFY2(one.out.startsWith("usage: normlab-cli " + c), qPrintable(one.out));
             for (const QString& line : one.out.split('\n'))
                 QVERIFY2(line.size() <= 100, qPrintable(QString("%1 --help: %2 characters: %3").arg(c).arg(line.size()).arg(line)));
@@ -219,12 +264,38 @@ private Q_SLOTS:
             if (commands.contains(c)) continue;   // checked above
             Result one = cli({c, "--help"});
             QVERIFY2(one.code == 0 && one.out.startsWith("usage: normlab-cli " + c), qPrintable(c + ": " + one.out + one.err));
+            helps[c] = one.out;
             for (const QString& line : one.out.split('\n'))
                 QVERIFY2(line.size() <= 100, qPrintable(QString("%1 --help: %2 characters: %3").arg(c).arg(line.size()).arg(line)));
         }
         Result none = cli({});
         QCOMPARE(none.code, 2);
         QVERIFY(none.err.contains("commands:"));
+
+        // Every option a command's help offers, it takes (its table of what it takes,
+        // app/cli/cmd_*.cpp, against its text): none is refused as one it does not take.
+        // Options the texts name for another command or program, and those every command takes:
+        const QStringList elsewhere{"run --no-python", "sweep --array", "sweep --into", "stream --dir"};
+        const QStringList everywhere{"--help", "--version", "--store"};
+        int checked = 0;
+        for (auto h = helps.cbegin(); h != helps.cend(); ++h) {
+            QStringList options;
+            for (auto o = QRegularExpression("--[a-z][a-z-]*").globalMatch(h.value()); o.hasNext();) {
+                const QString option = o.next().captured(0);
+                if (!options.contains(option) && !elsewhere.contains(h.key() + " " + option) && !everywhere.contains(option))
+                    options << option;
+            }
+            // Before a command does anything it checks its options, refusing the first it does not
+            // take; so all of them in one call, each with a value (a flag leaves it as an operand).
+            // With no store there and no file named, each command then stops at its own first check.
+            QStringList call{h.key()};
+            for (const QString& option : options) call << option << dir_.filePath("none/value");
+            Result r = cli(call << "--store" << dir_.filePath("none/none.sqlite"), 20000);
+            QVERIFY2(!r.err.contains("does not take") && !r.err.contains("unknown option"), qPrintable(call.join(' ') + ": " + r.err));
+            QVERIFY2(!QFileInfo::exists(dir_.filePath("none")), qPrintable(call.join(' ')));
+            checked += options.size();
+        }
+        QVERIFY2(helps.size() >= 18 && checked >= 60, qPrintable(QString("%1 commands, %2 options").arg(helps.size()).arg(checked)));
     }
 
     void badInputExitsWithTheField() {

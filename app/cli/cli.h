@@ -55,6 +55,9 @@ std::string csv_escape(const std::string& s);
 
 // The store named by --store (else the default); read-only for commands that only read.
 std::string store_path(const Args& args);
+// store_path for a command that changes runs already stored but never makes a store (resume,
+// cancel): refused, with nothing created, where no file is there yet.
+std::string existing_store_path(const Args& args);
 
 // A progress bar on a terminal, plain lines (every 10% or 30 s) otherwise.
 class ProgressPrinter {
@@ -83,6 +86,9 @@ struct Command {
     const char* help;       // what it does, lines ending in \n (the usage text's entry)
     int (*run)(const Args& args);
     const char* details = "";   // more for `normlab-cli COMMAND --help`: options, examples
+    // The options it takes besides --store, --verbose, --help and --version, space-separated
+    // ("--out --last"); any other is refused before it runs, never silently ignored.
+    const char* options = "";
 };
 
 // Whether a command trains here (run, resume): the ones whose OpenMP threads are set to
@@ -96,7 +102,10 @@ void print_command_help(const Command& c);
 // command: the logger, --verbose, the arguments parsed, and each error as its
 // message and exit code (usage and configuration 2, store 5, run 4, else 1).
 int run_reporting(int argc, char** argv, const std::function<int(const Args&)>& body);
-// A UsageError for an option no command knows.
-void check_flags(const Args& args);
+// A UsageError for an option no command knows, or one this command does not take.
+void check_flags(const Args& args, const Command& command);
+// Refuses, naming what `what` takes, an option given that is not among `allowed`
+// (space-separated) or --store, --verbose, --help, --version. Nothing is done before.
+void check_options(const Args& args, const std::string& what, const std::string& allowed);
 
 }  // namespace normlab::cli

@@ -28,7 +28,7 @@ std::string process_name(int64_t pid) {
 
 static int cmd_cancel(const Args& args) {
     if (args.positional.empty()) throw UsageError("cancel needs a run: normlab-cli cancel RUN [RUN ...]");
-    Store store(store_path(args));
+    Store store(existing_store_path(args));
     std::vector<RunInfo> runs;
     for (auto& key : args.positional) runs.push_back(store.find_run(key));   // all found before any is touched
     int code = kOk;

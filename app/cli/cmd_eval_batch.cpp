@@ -25,6 +25,7 @@ extern const Command kEvalBatchCommand{"eval-batch", "eval-batch RUN FILE",
     "logits and loss on a validation batch, as safetensors\n"
     "(--batch N, --seed S)\n",
     cmd_eval_batch,
-    "Writes the batch, the core's logits and its loss for tests/crosscheck.py; prints the loss.\n"};
+    "Writes the batch, the core's logits and its loss for tests/crosscheck.py; prints the loss.\n",
+    "--batch --seed"};
 
 }  // namespace normlab::cli

@@ -71,6 +71,7 @@ extern const Command kExportCommand{"export", "export RUN --csv|--json",
     cmd_export,
     "--csv: one row per point (run_id,run_name,series,layer,step,value), never sampled.\n"
     "--json: the run's record, every series and every distribution.\n"
-    "--out FILE is written through a temporary file: a failed export leaves nothing behind.\n"};
+    "--out FILE is written through a temporary file: a failed export leaves nothing behind.\n",
+    "--csv --json --out"};
 
 }  // namespace normlab::cli

@@ -33,6 +33,7 @@ extern const Command kExportBatchesCommand{"export-batches", "export-batches RUN
     "Tensors: tokens (N, batch, context+1; int64: inputs are [:, :, :-1], targets [:, :, 1:])\n"
     "and steps (N).\n"
     "Metadata: the run's configuration, its data's hash. Step s is the batch update s+1 trained on.\n"
-    "The run's data must be what it trained on (refused otherwise); docs/WEIGHTS.md.\n"};
+    "The run's data must be what it trained on (refused otherwise); docs/WEIGHTS.md.\n",
+    "--steps --out"};
 
 }  // namespace normlab::cli

@@ -39,6 +39,7 @@ extern const Command kMergeCommand{"merge", "merge STORE... --into STORE",
     "time, seed and configuration: one already in the target is skipped, or brought up to date when\n"
     "the source has trained it further (its name, notes, tags and colour in the target are kept).\n"
     "The inputs are only read; a file that is not a run store is refused before anything is written.\n"
-    "example: normlab-cli merge sweep/stores/*.sqlite --into runs.sqlite\n"};
+    "example: normlab-cli merge sweep/stores/*.sqlite --into runs.sqlite\n",
+    "--into"};
 
 }  // namespace normlab::cli

@@ -119,6 +119,7 @@ static int cmd_plot(const Args& args) {
 extern const Command kPlotCommand{"plot", "plot [RUN...] --out DIR",
     "SVG figures of runs (default: the last 2; --last N)\n",
     cmd_plot,
-    "Writes loss, gradient and hidden-state-norm SVGs of the runs into DIR and prints their paths.\n"};
+    "Writes loss, gradient and hidden-state-norm SVGs of the runs into DIR and prints their paths.\n",
+    "--out --last"};
 
 }  // namespace normlab::cli

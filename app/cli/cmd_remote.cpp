@@ -27,6 +27,24 @@ void on_stop(int) {
     g_stop = 1;
 }
 
+// What every action takes (its server, server_of), and what each action takes besides;
+// kRemoteOptions is every one of them (remote's entry in the command table).
+constexpr const char* kServerOptions = "--remote-cli --remote-store --sweep --connect-timeout";
+const std::map<std::string, std::string> kActionOptions = {
+    {"check", ""},
+    {"run", "--scale --steps --device --threads --precision --cuda-graph --batch --index --only --detach --retries"},
+    {"sweep", "--dir --scale --steps --device --partition --time --cpus-per-task --gpus-per-task --max-parallel"
+              " --runs-per-task --detach --retries"},
+    {"follow", "--runs --retries"},
+    {"list", ""},
+    {"fetch", "--out --checkpoint"},
+    {"cancel", ""},
+    {"resume", ""}};
+constexpr const char* kRemoteOptions =
+    "--remote-cli --remote-store --sweep --connect-timeout --scale --steps --device --threads --precision --cuda-graph"
+    " --batch --index --only --detach --retries --dir --partition --time --cpus-per-task --gpus-per-task --max-parallel"
+    " --runs-per-task --runs --out --checkpoint";
+
 Server server_of(const Args& args, const std::string& dest) {
     Server s;
     s.dest = dest;
@@ -95,6 +113,8 @@ static int cmd_remote(const Args& args) {
     if (p.size() < 2)
         throw UsageError("remote needs an action and a server: normlab-cli remote check|run|sweep|follow|list|cancel|resume|fetch DEST ...");
     const std::string action = p[0];
+    if (auto it = kActionOptions.find(action); it != kActionOptions.end())
+        check_options(args, "remote " + action, std::string(kServerOptions) + " " + it->second);
     const Server s = server_of(args, p[1]);
     if (action == "check") {
         const ServerCheck c = check_server(s);
@@ -235,6 +255,7 @@ extern const Command kRemoteCommand{"remote", "remote check|run|sweep|follow|lis
     "                        as for run, on the server\n"
     "  --partition, --time, --cpus-per-task, --gpus-per-task, --max-parallel, --runs-per-task:\n"
     "                        as for sweep\n"
-    "RUN ids are the server's (remote list shows them). Ctrl-C stops following, not the runs.\n"};
+    "RUN ids are the server's (remote list shows them). Ctrl-C stops following, not the runs.\n",
+    kRemoteOptions};
 
 }  // namespace normlab::cli

@@ -38,10 +38,10 @@ static int cmd_resume(const Args& args) {
     if (const LaunchInfo launch = detect_launch(); launch.distributed())
         return train_data_parallel(launch, opts.device.empty() ? "auto" : opts.device, opts,
                                    [&](std::unique_ptr<Store>& store) {
-                                       store = std::make_unique<Store>(store_path(args));
+                                       store = std::make_unique<Store>(existing_store_path(args));
                                        return pick(*store);
                                    });
-    Store store(store_path(args));
+    Store store(existing_store_path(args));
     const auto runs = pick(store);
     if (args.has_flag("--detach")) return detach_and_report(store, runs, "resuming", false);
     return exit_for(train_all(store, runs, opts, false, if_queued));
@@ -55,6 +55,7 @@ extern const Command kResumeCommand{"resume", "resume RUN [RUN ...]",
     "  --detach     train in a process of its own that outlives the terminal and ssh\n"
     "               (output: STORE.logs/)\n"
     "  --if-queued  train each run only if it is still queued (what a detached run uses)\n"
-    "The run continues from its last checkpoint to exactly the trace it would have written.\n"};
+    "The run continues from its last checkpoint to exactly the trace it would have written.\n",
+    "--device --threads --detach --if-queued"};
 
 }  // namespace normlab::cli

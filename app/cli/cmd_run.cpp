@@ -65,6 +65,7 @@ extern const Command kRunCommand{"run", "run EXPERIMENT.json",
     "Ctrl-C or SIGTERM cancels within a second, keeping a checkpoint; a second one exits at once.\n"
     "Data-parallel: started by torchrun --no-python, by srun -n N, or with RANK, WORLD_SIZE,\n"
     "MASTER_ADDR and MASTER_PORT set, each process trains a slice of every batch (Gloo on the\n"
-    "CPU, NCCL on CUDA); rank 0 writes the store (docs/SCALING.md).\n"};
+    "CPU, NCCL on CUDA); rank 0 writes the store (docs/SCALING.md).\n",
+    "--only --index --scale --steps --device --threads --precision --cuda-graph --batch --detach"};
 
 }  // namespace normlab::cli

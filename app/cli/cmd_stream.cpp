@@ -202,7 +202,8 @@ extern const Command kStreamCommand{"stream", "stream [--follow]",
     "  --follow        keep sending until every requested run has ended (else one pass)\n"
     "  --interval MS   how often the store is read (default 500)\n"
     "  --sweep DIR     every task store of a Slurm sweep (normlab-cli sweep --dir DIR),\n"
-    "                  until the job ends\n"};
+    "                  until the job ends\n",
+    "--follow --interval --sweep"};
 
 extern const Command kServerInfoCommand{"server-info", "server-info",
     "what this NormLab is, as JSON: versions, stream protocol, store,\n"

@@ -224,6 +224,7 @@ extern const Command kSweepCommand{"sweep", "sweep EXPERIMENT --slurm",
     "seeds `run` gives them. Merge the task stores afterwards (they may be read while the job runs):\n"
     "  normlab-cli sweep EXP.json --slurm --dir sw --submit\n"
     "  normlab-cli sweep --status sw\n"
-    "  normlab-cli merge sw/stores/*.sqlite --into runs.sqlite\n"};
+    "  normlab-cli merge sw/stores/*.sqlite --into runs.sqlite\n",
+    "--slurm --submit --dir --status --cancel --scale --steps --device --partition --time --cpus-per-task --gpus-per-task --max-parallel --runs-per-task --only --index"};
 
 }  // namespace normlab::cli

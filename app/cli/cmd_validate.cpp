@@ -26,8 +26,9 @@ static int cmd_validate(const Args& args) {
 extern const Command kValidateCommand{"validate", "validate EXPERIMENT.json",
     "check an experiment and list the runs it expands to\n",
     cmd_validate,
-    "options: --scale NAME, --only NAME, --steps N, --device D, --threads N, --precision P,\n"
-    "         --cuda-graph M, --batch N|auto, as for run.\n"
-    "Refuses exactly what run would refuse, naming the field and the fix; writes nothing.\n"};
+    "options: --scale NAME, --only NAME, --index I[-J], --steps N, --device D, --threads N,\n"
+    "         --precision P, --cuda-graph M, --batch N|auto, as for run.\n"
+    "Refuses exactly what run would refuse, naming the field and the fix; writes nothing.\n",
+    "--scale --only --index --steps --device --threads --precision --cuda-graph --batch"};
 
 }  // namespace normlab::cli

@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
             print_command_help(*c);
             return static_cast<int>(kOk);
         }
-        check_flags(args);
+        check_flags(args, *c);
         return c->run(args);
     });
 }

@@ -105,8 +105,9 @@ int main(int argc, char** argv) {
             std::fputs(usage_text().c_str(), asked ? stdout : stderr);
             return static_cast<int>(asked ? kOk : kUsage);
         }
-        check_flags(args);
-        if (const Command* c = find_command(args.command)) return c->run(args);
-        throw UsageError("unknown command \"" + args.command + "\" (see normlab-cli --help)");
+        const Command* c = find_command(args.command);
+        if (!c) throw UsageError("unknown command \"" + args.command + "\" (see normlab-cli --help)");
+        check_flags(args, *c);
+        return c->run(args);
     });
 }

@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
+#include <sstream>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -98,6 +100,16 @@ std::string csv_escape(const std::string& s) {
 }
 
 std::string store_path(const Args& args) { return args.opt("--store", Store::default_path()); }
+
+std::string existing_store_path(const Args& args) {
+    const std::string path = store_path(args);
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        throw StoreError("no run store at " + std::filesystem::absolute(path, ec).lexically_normal().string() +
+                         "; nothing was created. Give the store the runs are in with --store ('normlab-cli list --store FILE'"
+                         " shows its runs).");
+    return path;
+}
 
 ProgressPrinter::ProgressPrinter(size_t index, size_t count) : index_(index), count_(count), tty_(isatty(2)) {}
 
@@ -194,12 +206,33 @@ int run_reporting(int argc, char** argv, const std::function<int(const Args&)>& 
     }
 }
 
-void check_flags(const Args& args) {
+void check_flags(const Args& args, const Command& command) {
     static const std::vector<std::string> known{"--csv", "--json", "--verbose", "--help", "--version", "--slurm", "--submit",
                                                 "--detach", "--follow", "--if-queued", "--checkpoint"};
     for (auto& f : args.flags)
         if (std::find(known.begin(), known.end(), f) == known.end())
             throw UsageError("unknown option " + f + " (see normlab-cli --help)");
+    check_options(args, command.name, command.options);
+}
+
+void check_options(const Args& args, const std::string& what, const std::string& allowed) {
+    std::vector<std::string> takes;
+    std::istringstream words(allowed);
+    for (std::string w; words >> w;) takes.push_back(w);
+    auto refuse = [&](const std::string& option) {
+        std::string list;
+        for (const std::string& t : takes) list += (list.empty() ? "" : ", ") + t;
+        const std::string command = what.substr(0, what.find(' '));
+        throw UsageError(what + " does not take " + option + (list.empty() ? "; it takes no option but --store" : "; it takes " + list) +
+                         " (normlab-cli " + command + " --help). Nothing was done.");
+    };
+    auto check = [&](const std::string& option) {
+        for (const char* global : {"--store", "--verbose", "--help", "--version"})
+            if (option == global) return;
+        if (std::find(takes.begin(), takes.end(), option) == takes.end()) refuse(option);
+    };
+    for (const std::string& f : args.flags) check(f);
+    for (const auto& [key, value] : args.options) check(key);
 }
 
 }  // namespace normlab::cli
