@@ -207,6 +207,12 @@ private Q_SLOTS:
         QFile f(store);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY2(f.readAll() == before, "a refused command changed the store");
+        // --index I-J picks runs by position: one that ends before it starts says so (it said
+        // "--index 0 is out of range; use 1 to 1").
+        Result r = cli({"validate", exp_, "--index", "1-0"});
+        QVERIFY2(r.code == 2 && r.err.contains("--index 1-0 ends before it starts"), qPrintable(r.err));
+        r = cli({"validate", exp_, "--index", "1-1"});
+        QVERIFY2(r.code == 0 && r.out.contains("1 run(s)"), qPrintable(r.out + r.err));
     }
 
     // resume and cancel change the runs of a store and never make one: a store that is not

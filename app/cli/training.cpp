@@ -167,7 +167,10 @@ std::vector<ExperimentRun> chosen_runs(const Experiment& ex, const Args& args) {
         const auto dash = v.find('-', 1);
         const int n = static_cast<int>(ex.runs.size());
         first = parse_int("--index", v.substr(0, dash), 0, n - 1);
-        last = dash == std::string::npos ? first : parse_int("--index", v.substr(dash + 1), first, n - 1);
+        last = dash == std::string::npos ? first : parse_int("--index", v.substr(dash + 1), 0, n - 1);
+        if (last < first)
+            throw UsageError("--index " + v + " ends before it starts; give I-J with I <= J (positions 0 to " +
+                             std::to_string(n - 1) + ")");
     }
     std::vector<ExperimentRun> chosen;
     for (int idx = 0; idx < static_cast<int>(ex.runs.size()); ++idx) {
