@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace normlab::cli {
@@ -40,10 +41,18 @@ const std::map<std::string, std::string> kActionOptions = {
     {"fetch", "--out --checkpoint"},
     {"cancel", ""},
     {"resume", ""}};
-constexpr const char* kRemoteOptions =
-    "--remote-cli --remote-store --sweep --connect-timeout --scale --steps --device --threads --precision --cuda-graph"
-    " --batch --index --only --detach --retries --dir --partition --time --cpus-per-task --gpus-per-task --max-parallel"
-    " --runs-per-task --runs --out --checkpoint";
+const std::string kRemoteOptions = [] {
+    std::set<std::string> seen;
+    std::string out;
+    auto add = [&](const std::string& options) {
+        std::istringstream words(options);
+        for (std::string w; words >> w;)
+            if (seen.insert(w).second) out += (out.empty() ? "" : " ") + w;
+    };
+    add(kServerOptions);
+    for (const auto& [action, options] : kActionOptions) add(options);
+    return out;
+}();
 
 Server server_of(const Args& args, const std::string& dest) {
     Server s;
@@ -256,6 +265,6 @@ extern const Command kRemoteCommand{"remote", "remote check|run|sweep|follow|lis
     "  --partition, --time, --cpus-per-task, --gpus-per-task, --max-parallel, --runs-per-task:\n"
     "                        as for sweep\n"
     "RUN ids are the server's (remote list shows them). Ctrl-C stops following, not the runs.\n",
-    kRemoteOptions};
+    kRemoteOptions.c_str()};
 
 }  // namespace normlab::cli
