@@ -394,8 +394,65 @@ private Q_SLOTS:
         QVERIFY(!last.checkpoint.empty());
     }
 
-    // The front end answers the store's commands itself: a copy of it with no engine beside it lists a
-    // store and shows a command's help; what needs LibTorch says which file is missing and how to get it.
+    // `resume --detach` (what `remote resume` runs on a server) of the run the test above cancelled:
+    // the run is queued before the command returns, so what follows the store waits for it instead of
+    // ending on "cancelled"; a resume its process cannot start ends failed, saying why, with its steps,
+    // checkpoint and rows kept; --threads reaches the resuming process.
+    void detachedResumeIsQueuedAtOnce() {
+        normlab::RunInfo run;
+        auto now = [&] {
+            run = normlab::Store(store_.toStdString(), normlab::Store::Mode::ReadOnly).runs().back();
+            return run.status;
+        };
+        auto wait_while = [&](normlab::RunStatus s) {
+            QElapsedTimer t;
+            t.start();
+            while (now() == s && t.elapsed() < 60000) QTest::qWait(100);
+        };
+        QCOMPARE(now(), normlab::RunStatus::Cancelled);
+        const normlab::RunInfo cancelled = run;
+        const QString id = QString::number(run.id), ckpt = QString::fromStdString(run.checkpoint);
+        QFile f(ckpt);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray good = f.readAll();
+        f.close();
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));   // a damaged checkpoint: it cannot start
+        f.write(good.left(1000));
+        f.close();
+        Result r = cli({"resume", id, "--detach", "--store", store_});
+        QVERIFY2(r.code == 0 && r.out.startsWith(id + "\tresuming\t"), qPrintable(r.out + r.err));
+        QVERIFY(now() != normlab::RunStatus::Cancelled);
+        wait_while(normlab::RunStatus::Queued);
+        QCOMPARE(run.status, normlab::RunStatus::Failed);
+        QVERIFY2(QString::fromStdString(run.message).contains("not started: cannot resume run " + id + ": cannot read checkpoint"),
+                 run.message.c_str());
+        QCOMPARE(run.steps_done, cancelled.steps_done);
+        QCOMPARE(run.checkpoint, cancelled.checkpoint);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));   // mended: it resumes from its steps
+        f.write(good);
+        f.close();
+        r = cli({"resume", id, "--detach", "--threads", "1", "--store", store_});
+        // A check failing below leaves no process training on: it is cancelled.
+        const auto stop = qScopeGuard([&] { cli({"cancel", id, "--store", store_}); });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(now() == normlab::RunStatus::Queued || run.status == normlab::RunStatus::Running);
+        wait_while(normlab::RunStatus::Queued);
+        QCOMPARE(run.status, normlab::RunStatus::Running);
+        QFile cmdline(QString("/proc/%1/cmdline").arg(run.pid));
+        QVERIFY(cmdline.open(QIODevice::ReadOnly));
+        QVERIFY2(cmdline.readAll().contains(QByteArray("\0--threads\0" "1\0", 13)), "--threads did not reach the resuming process");
+        QTRY_VERIFY_WITH_TIMEOUT(now() != normlab::RunStatus::Running || run.steps_done > cancelled.steps_done, 60000);
+        r = cli({"cancel", id, "--store", store_});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        wait_while(normlab::RunStatus::Running);
+        QCOMPARE(run.status, normlab::RunStatus::Cancelled);
+        QVERIFY(run.steps_done > cancelled.steps_done);
+    }
+
+    // The front end answers the commands that need no LibTorch itself: a copy of it with no engine beside
+    // it lists a store, shows a command's help, lists the schemes, refuses a remote action's wrong option
+    // and answers a follower (the server's side of `remote follow`, which must start at once); what needs
+    // LibTorch (server-info asks it for the GPUs) says which file is missing and how to get it.
     void storeCommandsNeedNoEngine() {
         const QString bin = dir_.filePath("alone/bin"), front = bin + "/normlab-cli";
         QVERIFY(QDir().mkpath(bin));
@@ -412,7 +469,16 @@ private Q_SLOTS:
         QVERIFY2(r.code == 0 && r.out.contains("no runs"), qPrintable(r.out + r.err));
         r = alone({"export", "--help"});
         QVERIFY2(r.code == 0 && r.out.contains("usage: normlab-cli export"), qPrintable(r.out + r.err));
-        for (const QStringList& args : {QStringList{"run", "x.json"}, QStringList{"--version"}, QStringList{"list", "--version"}}) {
+        r = alone({"schemes"});
+        QVERIFY2(r.code == 0 && r.out.contains("ngpt") && r.out.contains("branchnorm=1"), qPrintable(r.out + r.err));
+        r = alone({"preset", "deepnorm"});
+        QVERIFY2(r.code == 0 && json::parse(r.out.toStdString())["model"]["deepnorm"]["residual"] == true, qPrintable(r.out + r.err));
+        r = alone({"remote", "list", "nohost.invalid", "--steps", "3"});
+        QVERIFY2(r.code == 2 && r.err.contains("remote list does not take --steps"), qPrintable(r.err));
+        r = alone({"stream", "--store", dir_.filePath("none.sqlite")});
+        QVERIFY2(r.code == 5 && r.out.contains("there is no store at"), qPrintable(r.out + r.err));
+        for (const QStringList& args : {QStringList{"run", "x.json"}, QStringList{"--version"}, QStringList{"list", "--version"},
+                                        QStringList{"server-info"}}) {
             r = alone(args);
             QVERIFY2(r.code == 1 && r.err.contains("cannot start the engine") &&
                          r.err.contains(QFileInfo(bin).canonicalFilePath() + "/../libexec/normlab/normlab-cli") && r.err.contains("scripts/setup.sh"),

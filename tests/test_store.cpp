@@ -164,6 +164,56 @@ private Q_SLOTS:
         Q_UNUSED(reads);
     }
 
+    // A reader opened while no writer had the store open (read as the file was,
+    // leaving no -wal/-shm) sees what a writer starting later commits: what
+    // `stream --follow` is, started on a server before the detached trainer.
+    void aReaderOpenedBeforeTheWriterSeesItsRows() {
+        const std::string p = path("follow.sqlite");
+        int64_t id;
+        {
+            Store s(p);
+            id = s.create_run("queued", "pre_ln", json_object(), 1);
+        }
+        QVERIFY(!QFile::exists(QString::fromStdString(p + "-wal")));
+        {
+            Store idle(p, Store::Mode::ReadOnly);   // no writer comes: nothing is left beside the store
+            Store::ReadSnapshot snap(idle);
+            QCOMPARE(idle.runs().size(), size_t(1));
+        }
+        QVERIFY(!QFile::exists(QString::fromStdString(p + "-wal")));
+        QVERIFY(!QFile::exists(QString::fromStdString(p + "-shm")));
+        auto seen = [&](Store& reader, const char* series) {
+            Store::ReadSnapshot snap(reader);
+            for (const SeriesInfo& i : reader.series(id, false))
+                if (i.name == series) return reader.points(i.id, -1).size();
+            return size_t(0);
+        };
+        {
+            Store reader(p, Store::Mode::ReadOnly);
+            QCOMPARE(seen(reader, "train/loss"), size_t(0));
+            Store writer(p);                        // starts after the reader, stays open
+            RunWriter w(writer, id, 0.0);
+            for (int i = 0; i < 50; ++i) w.scalar("train/loss", i, i);
+            w.flush();
+            QCOMPARE(seen(reader, "train/loss"), size_t(50));
+            for (int i = 50; i < 80; ++i) w.scalar("train/loss", i, i);
+            w.flush();
+            QCOMPARE(seen(reader, "train/loss"), size_t(80));
+        }
+        { Store last(p); }                          // the last writer out folds the log into the file
+        QVERIFY(!QFile::exists(QString::fromStdString(p + "-wal")));
+        Store reader(p, Store::Mode::ReadOnly);
+        QCOMPARE(seen(reader, "train/loss"), size_t(80));
+        {
+            Store writer(p);                        // a writer that comes and goes between two reads
+            RunWriter w(writer, id, 0.0);
+            for (int i = 0; i < 20; ++i) w.scalar("train/val_loss", i, i);
+        }
+        QVERIFY(!QFile::exists(QString::fromStdString(p + "-wal")));
+        QCOMPARE(seen(reader, "train/val_loss"), size_t(20));
+        QCOMPARE(seen(reader, "train/loss"), size_t(80));
+    }
+
     void killedWriterLeavesAnInterruptedRun() {
         const std::string p = path("killed.sqlite");
         { Store s(p); }

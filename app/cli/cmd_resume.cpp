@@ -43,7 +43,25 @@ static int cmd_resume(const Args& args) {
                                    });
     Store store(existing_store_path(args));
     const auto runs = pick(store);
-    if (args.has_flag("--detach")) return detach_and_report(store, runs, "resuming", false);
+    if (args.has_flag("--detach")) {
+        // Queued before the process that resumes them starts, in one transaction: what
+        // follows the store (`remote follow`, the window) sees runs to wait for at once,
+        // not the status they are resumed from, which would end the following.
+        {
+            Store::Transaction t(store);
+            const std::string why = "queued to resume in a detached process (its log: " + store.path() + ".logs/)";
+            for (const auto& [id, name] : runs) {
+                const RunInfo r = *store.run(id);
+                if (!resumable(r.status) || !store.requeue(id, r.status, why))
+                    throw UsageError("run " + std::to_string(id) + " is " + r.status_text + " and cannot be resumed; nothing was started");
+            }
+            t.commit();
+        }
+        std::vector<std::string> options;   // what the resuming process is to hear too
+        for (const char* o : {"--device", "--threads"})
+            if (args.options.count(o)) options.insert(options.end(), {o, args.opt(o)});
+        return detach_and_report(store, runs, "resuming", options);
+    }
     return exit_for(train_all(store, runs, opts, false, if_queued));
 }
 

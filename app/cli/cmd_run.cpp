@@ -36,7 +36,7 @@ static int cmd_run(const Args& args) {
     std::vector<std::pair<int64_t, std::string>> queued;
     for (auto& r : chosen) queued.emplace_back(queue_run(store, r.config, exp_id, {ex.name}), r.name);
     std::fprintf(stderr, "%s: %zu run(s) queued in %s\n", ex.name.c_str(), queued.size(), store.path().c_str());
-    if (args.has_flag("--detach")) return detach_and_report(store, queued, "queued", true);
+    if (args.has_flag("--detach")) return detach_and_report(store, queued, "queued", {});
     auto results = train_all(store, queued, opts);
     for (auto& r : results)
         if (r.run_id > 0) std::printf("%lld\t%s\n", static_cast<long long>(r.run_id), status_name(r.status).c_str());

@@ -1,8 +1,11 @@
-// normlab-cli stream and server-info: the server's side of training over ssh
-// (docs/REMOTE.md). `stream` sends a store's rows as JSON lines on its
-// standard output for a mirror elsewhere (core/remote/stream.h); `server-info`
-// says what this NormLab is, for the other side's check.
-#include "app/cli/training.h"
+// normlab-cli stream: the server's side of following training over ssh
+// (docs/REMOTE.md). It sends a store's rows as JSON lines on its standard
+// output for a mirror elsewhere (core/remote/stream.h). Without LibTorch: the
+// front end runs it (front.cpp), so `remote follow` starts in milliseconds on
+// a server whose CUDA LibTorch takes seconds to load. server-info, which asks
+// LibTorch about the GPUs, is cmd_server_info.cpp.
+#include "app/cli/cli.h"
+#include "app/cli/sweep_dir.h"
 
 #include "core/errors.h"
 #include "core/remote/stream.h"
@@ -168,32 +171,6 @@ static int cmd_stream(const Args& args) {
     }
 }
 
-static int cmd_server_info(const Args& args) {
-    const std::string path = store_path(args);
-    json j = library_versions();
-    j["protocol"] = kStreamProtocol;
-    j["schema"] = Store::kSchemaVersion;
-    j["host"] = store_detail::host_name();
-    j["store"] = std::filesystem::absolute(path).lexically_normal().string();
-    j["cuda_devices"] = cuda_device_count();
-    j["gpus"] = nlohmann::json::array();
-    for (const GpuInfo& g : gpu_devices()) j["gpus"].push_back(g.summary());
-    std::error_code ec;
-    j["store_exists"] = std::filesystem::exists(path, ec);
-    j["store_error"] = "";
-    if (j["store_exists"].get<bool>()) {
-        try {
-            Store s(path, Store::Mode::ReadOnly);
-            j["store_schema"] = s.schema_version();
-            j["runs"] = s.runs().size();
-        } catch (const StoreError& e) {
-            j["store_error"] = e.what();
-        }
-    }
-    emit(j.dump());
-    return kOk;
-}
-
 extern const Command kStreamCommand{"stream", "stream [--follow]",
     "send a store's rows to a mirror on another machine, as JSON\n"
     "lines on standard output (what `remote follow` runs over ssh)\n",
@@ -204,10 +181,5 @@ extern const Command kStreamCommand{"stream", "stream [--follow]",
     "  --sweep DIR     every task store of a Slurm sweep (normlab-cli sweep --dir DIR),\n"
     "                  until the job ends\n",
     "--follow --interval --sweep"};
-
-extern const Command kServerInfoCommand{"server-info", "server-info",
-    "what this NormLab is, as JSON: versions, stream protocol, store,\n"
-    "CUDA (what `remote check` asks a server)\n",
-    cmd_server_info};
 
 }  // namespace normlab::cli

@@ -17,7 +17,7 @@
 namespace normlab::cli {
 namespace fs = std::filesystem;
 
-std::string train_detached(const std::string& store, const std::vector<int64_t>& runs, bool if_queued) {
+std::string train_detached(const std::string& store, const std::vector<int64_t>& runs, const std::vector<std::string>& options) {
     const fs::path logs = fs::path(store + ".logs");
     std::error_code ec;
     fs::create_directories(logs, ec);
@@ -26,8 +26,8 @@ std::string train_detached(const std::string& store, const std::vector<int64_t>&
     for (int64_t id : runs) ids += (ids.empty() ? "" : "-") + std::to_string(id);
     if (ids.size() > 60) ids = std::to_string(runs.front()) + "-to-" + std::to_string(runs.back());
     const std::string log = (logs / ("run-" + ids + "-" + std::to_string(::time(nullptr)) + ".log")).string();
-    std::vector<std::string> argv{"normlab-cli", "resume"};
-    if (if_queued) argv.push_back("--if-queued");
+    std::vector<std::string> argv{"normlab-cli", "resume", "--if-queued"};
+    argv.insert(argv.end(), options.begin(), options.end());
     argv.push_back("--store");
     argv.push_back(store);
     for (int64_t id : runs) argv.push_back(std::to_string(id));
@@ -71,10 +71,10 @@ std::string train_detached(const std::string& store, const std::vector<int64_t>&
 }
 
 int detach_and_report(const Store& store, const std::vector<std::pair<int64_t, std::string>>& runs, const char* word,
-                      bool if_queued) {
+                      const std::vector<std::string>& options) {
     std::vector<int64_t> ids;
     for (auto& r : runs) ids.push_back(r.first);
-    const std::string log = train_detached(store.path(), ids, if_queued);
+    const std::string log = train_detached(store.path(), ids, options);
     for (auto& r : runs) std::printf("%lld\t%s\t%s\n", static_cast<long long>(r.first), word, r.second.c_str());
     std::fprintf(stderr, "training detached; its output goes to %s\n", log.c_str());
     return kOk;

@@ -1,6 +1,8 @@
-// normlab-cli as a user starts it: the commands that only read or copy a
-// store (list, show, export, merge, plot, cancel) run here, without LibTorch;
-// every other command, the usage text and --version are the engine's (the
+// normlab-cli as a user starts it: the commands that need no LibTorch run
+// here: those that only read or copy a store (list, show, export, merge,
+// plot, cancel), `remote` (ssh to a server; the server's own normlab-cli
+// trains), `stream` (the server's side of `remote follow`), schemes and
+// preset. Every other command, the usage text and --version are the engine's (the
 // whole normlab-cli, main.cpp), which this program becomes by execv — the
 // same pid, arguments and name, so signals, `ps` and `normlab-cli cancel`
 // see one normlab-cli either way. Debian's LibTorch takes ~1 s to load
@@ -22,7 +24,8 @@
 #include <unistd.h>
 
 namespace normlab::cli {
-extern const Command kListCommand, kShowCommand, kExportCommand, kMergeCommand, kPlotCommand, kCancelCommand;
+extern const Command kListCommand, kShowCommand, kExportCommand, kMergeCommand, kPlotCommand, kCancelCommand,
+    kRemoteCommand, kStreamCommand, kSchemesCommand, kPresetCommand;
 }  // namespace normlab::cli
 
 using namespace normlab;
@@ -30,7 +33,8 @@ using namespace normlab::cli;
 
 namespace {
 
-const Command* const kHere[] = {&kListCommand, &kShowCommand, &kExportCommand, &kMergeCommand, &kPlotCommand, &kCancelCommand};
+const Command* const kHere[] = {&kListCommand,   &kShowCommand,   &kExportCommand,  &kMergeCommand,  &kPlotCommand,
+                                 &kCancelCommand, &kRemoteCommand, &kStreamCommand, &kSchemesCommand, &kPresetCommand};
 
 const Command* here(const char* name) {
     for (const Command* c : kHere)

@@ -94,6 +94,22 @@ void cancel_rest(Store& store, const std::vector<std::pair<int64_t, std::string>
     }
 }
 
+namespace {
+
+// A detached launch's run that its process could not start is queued no longer:
+// the store says why, where the window and `remote follow` look (its log alone
+// would leave them waiting for it). Its steps, checkpoint and rows are kept.
+void unstarted(Store& store, int64_t run, RunStatus status, std::string why) {
+    const std::string kept = "; its record was left as it was";   // so it was, until now
+    if (why.size() > kept.size() && why.compare(why.size() - kept.size(), kept.size(), kept) == 0)
+        why.resize(why.size() - kept.size());
+    const std::string resume = "'normlab-cli resume " + std::to_string(run) + "'";
+    if (status == RunStatus::Failed) store.fail_queued(run, "not started: " + why + "; " + resume + " tries again");
+    else store.cancel_queued(run, (why.empty() ? std::string("cancelled before training started") : why) + "; " + resume + " starts it");
+}
+
+}  // namespace
+
 std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64_t, std::string>>& queued,
                                  TrainOptions opts, bool quiet, bool only_queued) {
     RunControl control;
@@ -117,7 +133,14 @@ std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64
             control.reset();
             ProgressPrinter printer(i + 1, queued.size());
             if (!quiet) opts.on_progress = [&](const Progress& p) { printer(p); };
-            RunResult r = train_run(store, queued[i].first, opts);
+            RunResult r;
+            try {
+                r = train_run(store, queued[i].first, opts);
+            } catch (const std::exception& e) {
+                if (only_queued) unstarted(store, queued[i].first, RunStatus::Failed, e.what());
+                throw;
+            }
+            if (only_queued && r.status == RunStatus::Cancelled) unstarted(store, queued[i].first, RunStatus::Cancelled, r.message);
             printer.finish();
             results.push_back(r);
             if (quiet) {

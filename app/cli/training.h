@@ -2,6 +2,7 @@
 #pragma once
 
 #include "app/cli/cli.h"
+#include "app/cli/sweep_dir.h"
 #include "core/dist/launch.h"
 #include "core/dist/slurm.h"
 #include "core/experiment.h"
@@ -30,21 +31,15 @@ void cancel_rest(Store& store, const std::vector<std::pair<int64_t, std::string>
 std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64_t, std::string>>& queued,
                                  TrainOptions opts, bool quiet = false, bool only_queued = false);
 
-// Runs a program and returns its standard output; throws RunError with its
-// error output when it fails (cmd_sweep.cpp).
-std::string run_command(const std::vector<std::string>& argv);
-// A sweep folder's sweep.json, checked, with its folder as it is now; throws
-// UsageError naming `option` when there is none.
-std::pair<SlurmSweep, nlohmann::json> read_sweep(const std::string& dir, const std::string& option);
-
-// Trains `runs` of the store in a process of its own that outlives this one,
-// the terminal and the ssh session that started it (`run --detach`, `resume
-// --detach`): `normlab-cli resume --if-queued` (or plain resume) with its
-// output in <store>.logs/. Returns the log file's path.
-std::string train_detached(const std::string& store, const std::vector<int64_t>& runs, bool if_queued);
+// Trains `runs` of the store, queued, in a process of its own that outlives
+// this one, the terminal and the ssh session that started it (`run --detach`,
+// `resume --detach`): `normlab-cli resume --if-queued OPTIONS` with its output
+// in <store>.logs/. A run it cannot start is marked failed (train_all).
+// Returns the log file's path.
+std::string train_detached(const std::string& store, const std::vector<int64_t>& runs, const std::vector<std::string>& options);
 // train_detached, then "ID<TAB>WORD<TAB>NAME" per run on stdout (what `remote` reads) and the log's path on stderr.
 int detach_and_report(const Store& store, const std::vector<std::pair<int64_t, std::string>>& runs, const char* word,
-                      bool if_queued);
+                      const std::vector<std::string>& options);
 
 // The device of a data-parallel launch: "cuda:LOCAL_RANK" or "cpu". "auto" takes
 // the GPUs when this node has one per process; "cuda" with fewer is a

@@ -126,6 +126,25 @@ bool Store::claim_run(int64_t run, RunStatus from, const std::string& device, co
     return sqlite3_changes(db_) == 1;
 }
 
+bool Store::requeue(int64_t run, RunStatus from, const std::string& message) {
+    sqlite3_stmt* st = prepare("UPDATE runs SET status='queued', status_step=-1, message=?, ended_at=0 WHERE id=? AND status=?");
+    const std::string s = status_name(from);
+    sqlite3_bind_text(st, 1, message.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, run);
+    sqlite3_bind_text(st, 3, s.c_str(), -1, SQLITE_TRANSIENT);
+    check(sqlite3_step(st), "queue a run again");
+    return sqlite3_changes(db_) == 1;
+}
+
+bool Store::fail_queued(int64_t run, const std::string& message) {
+    sqlite3_stmt* st = prepare("UPDATE runs SET status='failed', status_step=steps_done, message=?, ended_at=? WHERE id=? AND status='queued'");
+    sqlite3_bind_text(st, 1, message.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_double(st, 2, now_seconds());
+    sqlite3_bind_int64(st, 3, run);
+    check(sqlite3_step(st), "mark a queued run failed");
+    return sqlite3_changes(db_) == 1;
+}
+
 bool Store::cancel_queued(int64_t run, const std::string& message) {
     sqlite3_stmt* st = prepare("UPDATE runs SET status='cancelled', status_step=0, message=?, ended_at=? WHERE id=? AND status='queued'");
     sqlite3_bind_text(st, 1, message.c_str(), -1, SQLITE_TRANSIENT);
@@ -476,7 +495,10 @@ void Store::write_batch(const std::vector<PointRow>& points, const std::vector<s
     tx.commit();
 }
 
-Store::ReadSnapshot::ReadSnapshot(Store& s) : store_(s) { store_.exec("BEGIN"); }
+Store::ReadSnapshot::ReadSnapshot(Store& s) : store_(s) {
+    store_.reopen_if_written();
+    store_.exec("BEGIN");
+}
 Store::ReadSnapshot::~ReadSnapshot() { sqlite3_exec(store_.db_, "ROLLBACK", nullptr, nullptr, nullptr); }
 
 Store::Transaction::Transaction(Store& s) : store_(s) { store_.exec("BEGIN IMMEDIATE"); }

@@ -122,6 +122,12 @@ public:
     bool claim_run(int64_t run, RunStatus from, const std::string& device, const nlohmann::json& versions);
     void finish_run(int64_t run, RunStatus status, int64_t step, const std::string& message, double final_loss);
     void set_status(int64_t run, RunStatus status, const std::string& message = "");
+    // Queues a run that is `from` again (resume --detach, before the process
+    // that resumes it starts): false when its status changed meanwhile.
+    bool requeue(int64_t run, RunStatus from, const std::string& message);
+    // Marks a run that is still queued failed (a detached process could not
+    // start it), keeping its steps, checkpoint and rows; false when it is not queued.
+    bool fail_queued(int64_t run, const std::string& message);
     // Cancels a run that has not started; false when it is no longer queued
     // (a trainer claimed it first: cancel the process instead).
     bool cancel_queued(int64_t run, const std::string& message);
@@ -173,7 +179,10 @@ public:
     void exec(const std::string& sql);     // for migrations and tests
 
     // RAII read snapshot: every read until it ends sees one committed state
-    // of the store (what the remote stream sends between two syncs).
+    // of the store (what the remote stream sends between two syncs). A
+    // read-only store opened while no writer had it open is first opened
+    // again when one has started or written since, so that a snapshot sees
+    // what a writer that started later commits.
     class ReadSnapshot {
     public:
         explicit ReadSnapshot(Store& s);
@@ -221,6 +230,7 @@ private:
     sqlite3_stmt* prepare(const std::string& sql);  // cached
     void check(int rc, const char* what);
     void open_connection(Mode mode);
+    void reopen_if_written();
     void check_header(const std::string& header);
     static std::string read_header(const std::string& path);
     void open_checked();
@@ -241,6 +251,8 @@ private:
     std::map<std::pair<int64_t, std::pair<std::string, int>>, int64_t> series_cache_;
     std::vector<int64_t> recovered_;
     uint64_t file_dev_ = 0, file_ino_ = 0;          // the file opened (check_still_there)
+    bool immutable_ = false;                        // read-only, opened as a file no writer had open
+    std::string immutable_stamp_;                   // that file's inode, size and time then
 };
 
 // Buffers one run's writes and flushes them in one transaction every

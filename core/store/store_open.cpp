@@ -123,23 +123,6 @@ ALTER TABLE runs ADD COLUMN color TEXT NOT NULL DEFAULT '';
 UPDATE meta SET value = '3' WHERE key = 'schema_version';
 )SQL";
 
-// "file:" URI of an absolute path, for SQLite's immutable read-only mode.
-std::string file_uri(const std::string& path) {
-    std::error_code ec;
-    const std::string abs = fs::absolute(path, ec).string();
-    std::string out = "file:";
-    for (unsigned char c : abs) {
-        if (c == '%' || c == '?' || c == '#' || c < 0x21 || c > 0x7e) {
-            char buf[4];
-            std::snprintf(buf, sizeof buf, "%%%02X", c);
-            out += buf;
-        } else {
-            out += static_cast<char>(c);
-        }
-    }
-    return out + "?immutable=1";
-}
-
 }  // namespace
 
 Store::Store(const std::string& given, Mode mode) : mode_(mode) {
@@ -272,36 +255,6 @@ void Store::check_header(const std::string& header) {
         throw StoreError(path_ + " is an SQLite database of another application (application id " + id +
                          "), not a NormLab run store. It was left untouched; choose another file.");
     }
-}
-
-void Store::open_connection(Mode mode) {
-    int rc;
-    if (mode == Mode::ReadWrite) {
-        rc = sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                             nullptr);
-        if (rc == SQLITE_OK && sqlite3_db_readonly(db_, "main") == 1) {
-            sqlite3_close(db_);
-            db_ = nullptr;
-            throw StoreError(path_ + " cannot be written (the file or its folder is read-only); it can be opened"
-                                     " read-only to look at its runs", SQLITE_READONLY);
-        }
-    } else if (!fs::exists(path_ + "-wal")) {
-        // A cleanly closed store: read the file as it is. An immutable read
-        // leaves no -wal/-shm beside the store and works in read-only folders;
-        // a writer starting meanwhile writes to a new log, not to the pages read here.
-        rc = sqlite3_open_v2(file_uri(path_).c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
-                             nullptr);
-    } else {
-        rc = sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
-    }
-    if (rc != SQLITE_OK) {
-        std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
-        sqlite3_close(db_);
-        db_ = nullptr;
-        throw StoreError("cannot open the run store " + path_ + ": " + msg, rc);
-    }
-    sqlite3_extended_result_codes(db_, 1);
-    sqlite3_busy_timeout(db_, static_cast<int>(lock_timeout_seconds() * 1000));
 }
 
 Store::~Store() {
