@@ -18,6 +18,7 @@
 // The rest of the core (the model's modules, the trainer) is normlab_core's;
 // this executable defines the five files above itself, so the archive's own
 // copies of them are never linked in.
+#ifndef Q_MOC_RUN   // moc reads the test class alone: LibTorch's headers cost it ~10 s
 #include "core/model/fused_ops.h"
 #include "core/model/gpt.h"
 #include "core/store/store.h"
@@ -27,6 +28,7 @@
 #include "tests/model_pass.h"
 #include "tests/store_series.h"
 #include "tests/test_util.h"
+#endif
 
 #include <QtTest/QtTest>
 #include <torch/version.h>

@@ -5,11 +5,13 @@
 // LibTorch's eager formula and autograd; on a machine with a GPU, the kernels
 // themselves through residual_layer_norm() (scripts/gpu_session.sh graph runs
 // this). Whole models with the kernel on and off: test_cuda_kernels.
+#ifndef Q_MOC_RUN   // moc reads the test class alone: LibTorch's headers cost it ~10 s
 #include "core/model/fused_ops.h"
 #include "core/model/gpt.h"
 #include "tests/kernel_bodies_cpu.h"
 #include "tests/kernel_references.h"
 #include "tests/test_util.h"
+#endif
 
 #include <QtTest/QtTest>
 

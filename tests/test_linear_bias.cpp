@@ -4,11 +4,13 @@
 // projection. On the CPU the operations' eager formulas and the model's
 // plumbing (the bias detached in the GEMM, handed to the next operation); on a
 // GPU NormLab's kernels (cuda_bias_kernels.cu) against eager PyTorch.
+#ifndef Q_MOC_RUN   // moc reads the test class alone: LibTorch's headers cost it ~10 s
 #include "core/model/fused_ops.h"
 #include "core/model/gpt.h"
 #include "core/train/precision.h"
 #include "tests/kernel_bodies_cpu.h"
 #include "tests/test_util.h"
+#endif
 
 #include <QtTest/QtTest>
 

@@ -5,6 +5,7 @@
 // CPU kernels against the eager ops: test_fused_ops.cpp.
 // Tolerances: 1e-4 relative for float32 reductions recomputed in double;
 // 1e-5 absolute for unit norms.
+#ifndef Q_MOC_RUN   // moc reads the test class alone: LibTorch's headers cost it ~10 s
 #include "core/data/data.h"
 #include "core/model/gpt.h"
 #include "core/store/store.h"
@@ -13,6 +14,7 @@
 #include "core/train/trainer.h"
 #include "tests/test_util.h"
 #include "tests/model_util.h"
+#endif
 
 #include <QtTest/QtTest>
 

@@ -11,6 +11,7 @@
 //   * what it cannot train is refused naming train.cuda_graph, before
 //     training; "auto" on a CPU is the ordinary step.
 // On a GPU the same step is captured and replayed (docs/GPU.md); CI has none.
+#ifndef Q_MOC_RUN   // moc reads the test class alone: LibTorch's headers cost it ~10 s
 #include "core/data/data.h"
 #include "core/errors.h"
 #include "core/store/store.h"
@@ -19,6 +20,7 @@
 #include "core/train/trainer.h"
 #include "tests/store_series.h"
 #include "tests/test_util.h"
+#endif
 
 #include <QtTest/QtTest>
 #include <torch/version.h>
