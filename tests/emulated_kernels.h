@@ -1,9 +1,10 @@
-// NormLab's CUDA kernels on fibers (tests/simt_emulator.h) for a whole
-// model: tests/emulated_kernels.cpp compiles core/model/cuda_kernels.cu and
-// cuda_bias_kernels.cu with the emulator, so that their launch functions, which
-// the autograd operations of cuda_ops.cpp call, run on CPU tensors
+// NormLab's CUDA kernels on fibers (tests/simt_emulator.h): tests/emulated_kernels.cpp
+// compiles core/model/cuda_kernels.cu and cuda_bias_kernels.cu with the emulator
+// once (normlab_emulated_kernels), so that their launch functions run on CPU
+// tensors, called one at a time (tests/test_cuda_emulated.cpp) or by the
+// autograd operations of cuda_ops.cpp for a whole model
 // (tests/test_cuda_model_emulated.cpp). Kept apart from the emulator's macros
-// (threadIdx, __shared__, …), which only that file sees.
+// (threadIdx, __shared__, …), which only the files that include it see.
 #pragma once
 
 #include <cstdint>

@@ -9,8 +9,9 @@
 // the row's width, and lanes that leave early. CI has no GPU; a GPU runs the
 // same kernels through the model's operations (scripts/gpu_session.sh graph).
 //
-// This test does not link normlab_core: the launch functions it defines are
-// the .cu file's own.
+// This test does not link normlab_core: the launch functions it calls are the
+// .cu files' own, compiled once with the emulator into normlab_emulated_kernels
+// (tests/emulated_kernels.cpp), which test_cuda_model_emulated links too.
 #ifndef Q_MOC_RUN   // moc reads the test class alone: LibTorch's headers cost it ~10 s
 #include "tests/kernel_bodies_cpu.h"
 #include "tests/kernel_references.h"
@@ -20,9 +21,11 @@
 
 #ifndef Q_MOC_RUN
 #include "tests/simt_emulator.h"
-// after the emulator, which stands in for CUDA:
-#include "core/model/cuda_kernels.cu"
-#include "core/model/cuda_bias_kernels.cu"
+// after the emulator, which stands in for CUDA: the launch functions' declarations,
+// and SwiGLU's bodies' kernels, launched here beside the launch functions' choice
+#include "core/model/cuda_kernels.h"
+#include "core/model/cuda_launch.cuh"
+#include "core/model/cuda_columns.cuh"
 #endif
 
 using normlab::test::off;
@@ -336,9 +339,9 @@ private Q_SLOTS:
                 auto launch_bodies = [&](auto tag) {
                     using T = decltype(tag);
                     const auto hp = static_cast<const T*>(ptr(h));
-                    NORMLAB_LAUNCH(ck::column_grid(c.rows, c.f), 256, nullptr, ck::swiglu_forward_kernel)(
+                    NORMLAB_LAUNCH(ck::columns::grid(c.rows, c.f), ck::columns::kThreads, nullptr, ck::columns::swiglu_forward)(
                         hp, fp(su), fp(sv), static_cast<T*>(ptr(a0)), c.rows, c.f);
-                    NORMLAB_LAUNCH(ck::column_grid(c.rows, c.f), 256, nullptr, ck::swiglu_backward_kernel)(
+                    NORMLAB_LAUNCH(ck::columns::grid(c.rows, c.f), ck::columns::kThreads, nullptr, ck::columns::swiglu_backward)(
                         hp, fp(su), fp(sv), static_cast<const T*>(ptr(da)), static_cast<T*>(ptr(dh0)), wp(psu0), wp(psv0),
                         c.rows, c.f);
                 };

@@ -3,8 +3,9 @@
 // cuda_warp_rows.cuh (nGPT's update, the residual add with its LayerNorm),
 // cuda_block_rows.cuh (NormFormer's FFN LN) and cuda_qk_rows.cuh (queries and
 // keys: RoPE, nGPT's norm and s_qk); this file keeps the kernels that run the
-// bodies of cuda_kernel_bodies.h (SwiGLU, and the fallbacks where a row does
-// not fit or NORMLAB_ROW_KERNELS=block), which the CPU tests run too.
+// bodies of cuda_kernel_bodies.h (the fallbacks where a row does not fit or
+// NORMLAB_ROW_KERNELS=block), which the CPU tests run too; SwiGLU's and the
+// column grid are in cuda_columns.cuh.
 #include "core/model/cuda_kernels.h"
 
 #include "core/model/cuda_launch.cuh"   // CUDA (or the emulator's stand-ins), Io<__nv_bfloat16>, by_storage
@@ -17,6 +18,7 @@
 #include "core/model/cuda_block_rows.cuh"
 #include "core/model/cuda_qk_rows.cuh"
 #include "core/model/cuda_swiglu_pairs.cuh"
+#include "core/model/cuda_columns.cuh"
 
 namespace normlab::cuda_kernels::warp_rows {
 bool rows_by_warp() {
@@ -33,30 +35,9 @@ namespace {
 
 constexpr int kThreads = block_rows::kBlock;
 using block_rows::block_sum;
+using columns::column_chunk;
 
 namespace kb = normlab::kernel_bodies;
-
-// The column and the chunk of rows of this thread; false past the last column.
-__device__ bool column_chunk(int64_t rows, int64_t f, int64_t& j, int64_t& r0, int64_t& r1) {
-    j = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-    r0 = blockIdx.y * kb::rows_per_chunk(rows);
-    r1 = kb::chunk_end(blockIdx.y, rows);
-    return j < f;
-}
-
-template <class T>
-__global__ void swiglu_forward_kernel(const T* h, const float* su, const float* sv, T* a, int64_t rows, int64_t f) {
-    int64_t j, r0, r1;
-    if (column_chunk(rows, f, j, r0, r1)) kb::swiglu_forward_column(h, su, sv, a, r0, r1, j, f);
-}
-
-template <class T>
-__global__ void swiglu_backward_kernel(const T* h, const float* su, const float* sv, const T* da, T* dh, float* psu,
-                                       float* psv, int64_t rows, int64_t f) {
-    int64_t j, r0, r1;
-    if (column_chunk(rows, f, j, r0, r1))
-        kb::swiglu_backward_column(h, su, sv, da, dh, psu + blockIdx.y * f + j, psv + blockIdx.y * f + j, r0, r1, j, f);
-}
 
 // nGPT's queries and keys: a warp a row (b, t, h), q then k.
 template <class T>
@@ -206,9 +187,6 @@ unsigned column_sum_blocks(int64_t rows, int blocks_an_sm, bool keep) {
     return static_cast<unsigned>(keep && resident > 0 && resident < groups ? resident : groups);
 }
 
-dim3 column_grid(int64_t rows, int64_t f) {
-    return dim3(static_cast<unsigned>((f + kThreads - 1) / kThreads), static_cast<unsigned>(kb::row_chunks(rows)));
-}
 dim3 pair_grid(int64_t rows, int64_t f) {   // two columns a thread
     return dim3(static_cast<unsigned>((f / 2 + kThreads - 1) / kThreads), static_cast<unsigned>(kb::row_chunks(rows)));
 }
@@ -232,7 +210,7 @@ void swiglu_forward(const void* h, const float* su, const float* sv, void* a, in
             NORMLAB_LAUNCH(pair_grid(rows, f), kThreads, st, swiglu_pairs::forward<T>)(
                 static_cast<const T*>(h), su, sv, static_cast<T*>(a), rows, f);
         else
-            NORMLAB_LAUNCH(column_grid(rows, f), kThreads, st, swiglu_forward_kernel)(
+            NORMLAB_LAUNCH(columns::grid(rows, f), kThreads, st, columns::swiglu_forward)(
                 static_cast<const T*>(h), su, sv, static_cast<T*>(a), rows, f);
     });
 }
@@ -248,7 +226,7 @@ void swiglu_backward(const void* h, const float* su, const float* sv, const void
             NORMLAB_LAUNCH(pair_grid(rows, f), kThreads, st, swiglu_pairs::backward<T>)(hp, su, sv, dap, static_cast<T*>(dh),
                                                                                        psu, psv, rows, f);
         else
-            NORMLAB_LAUNCH(column_grid(rows, f), kThreads, st, swiglu_backward_kernel)(hp, su, sv, dap, static_cast<T*>(dh),
+            NORMLAB_LAUNCH(columns::grid(rows, f), kThreads, st, columns::swiglu_backward)(hp, su, sv, dap, static_cast<T*>(dh),
                                                                                       psu, psv, rows, f);
     });
 }
@@ -392,7 +370,7 @@ bool gelu_layer_norm_backward(const void* h, const float* gamma, const void* g, 
             return;
         }
         NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, gelu_ln_backward_kernel)(hp, gamma, gp, mean, rstd, dhp, n);
-        NORMLAB_LAUNCH(column_grid(rows, n), kThreads, st, gelu_ln_param_grad_kernel)(hp, gp, mean, rstd, pg, pb, rows, n);
+        NORMLAB_LAUNCH(columns::grid(rows, n), kThreads, st, gelu_ln_param_grad_kernel)(hp, gp, mean, rstd, pg, pb, rows, n);
     });
     return sums && by_rows;
 }
@@ -467,7 +445,7 @@ void residual_layer_norm_backward(const float* s, const float* x, const float* g
             // each row's sums: it runs after the row kernel, on the same stream.
             NORMLAB_LAUNCH(static_cast<unsigned>(rows), kThreads, st, res_ln_backward_kernel)(
                 s, gamma, gyp, gs, lam, a, b, b_dev, mean, rstd, dx, dfp, sg, sgx, n);
-            NORMLAB_LAUNCH(column_grid(rows, n), kThreads, st, res_ln_param_grad_kernel)(
+            NORMLAB_LAUNCH(columns::grid(rows, n), kThreads, st, res_ln_param_grad_kernel)(
                 s, x, gamma, gyp, gs, lam, a, mean, rstd, sg, sgx, pg, pb, pl, rows, n, static_cast<const F*>(f), bl, b,
                 b_dev, pgf, pbf);
         });
