@@ -1,8 +1,8 @@
 // The line chart (widgets/linechart.h) on its own: every spike kept by the
 // per-pixel reduction, non-finite values and log axes, the legend of several
-// runs' layers, empty views' hints, the hover readout and seed groups. Its
-// axes, titles and legend in little room: test_chart_axes.cpp; the heatmaps:
-// test_heatmap.cpp.
+// runs' layers, empty views' hints, the hover readout, seed groups, and a
+// live run's rows read in slices. Its axes, titles and legend in little room:
+// test_chart_axes.cpp; the heatmaps: test_heatmap.cpp.
 #include "core/store/store.h"
 #include "core/train/probes.h"
 #include "widgets/chartsview.h"
@@ -10,6 +10,7 @@
 #include "widgets/elided_label.h"
 #include "widgets/linechart.h"
 #include "widgets/plot_figure.h"
+#include "widgets/rundata.h"
 
 #include <QApplication>
 #include <QChart>
@@ -22,6 +23,7 @@
 #include <QValueAxis>
 #include <QtTest/QtTest>
 
+#include <chrono>
 #include <cmath>
 
 using namespace normlab;
@@ -190,6 +192,66 @@ private Q_SLOTS:
         QCOMPARE(lines()[0].second, QString("unigram (byte frequencies)"));
         view.setRuns({1, 3}, s);
         QVERIFY(lines().empty());
+    }
+
+    // A live run's rows in slices, as the window reads a fast run's between its events: with
+    // its time up before it starts, a call reads one series and leaves the rest to the next;
+    // the visible chart is redrawn once the pass over the runs has ended, with every row a
+    // whole read gives; rows written mid-pass to a series already read come in the next pass.
+    void liveRowsAreReadInSlices() {
+        const QString path = dir_.filePath("slices.sqlite");
+        Store s(path.toStdString());
+        std::vector<int64_t> ids;
+        for (const char* name : {"a", "b"}) {
+            ids.push_back(s.create_run(name, "pre_ln", nlohmann::json{{"name", name}}, 1));
+            s.mark_running(ids.back(), "cpu", nlohmann::json::object());
+        }
+        auto write = [&](int from, int to) {   // 5 series a run: the loss, the lr, a per-layer series of 3
+            for (int64_t id : ids) {
+                RunWriter w(s, id);
+                for (int i = from; i < to; ++i) {
+                    w.scalar("train/loss", i, 4.0 - 1e-3 * i + id);
+                    w.scalar("train/lr", i, 1e-3 * id);
+                    for (int l = 0; l < 3; ++l) w.layer("grad_l2/fc1", l, i, 0.1 * l + i);
+                }
+            }
+        };
+        write(0, 50);
+        const auto past = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+        RunData sliced(ids[0]), whole(ids[0]);
+        int calls = 1;
+        for (sliced.refresh(s, past); !sliced.passDone() && calls < 100; ++calls) sliced.refresh(s, past);
+        QCOMPARE(calls, 5);
+        whole.refresh(s);
+        for (auto key : {std::pair{"train/loss", -1}, std::pair{"train/lr", -1}, std::pair{"grad_l2/fc1", 0},
+                         std::pair{"grad_l2/fc1", 2}}) {
+            const SeriesData *a = sliced.series(key.first, key.second), *b = whole.series(key.first, key.second);
+            QVERIFY2(a && b && a->steps == b->steps && a->values == b->values, key.first);
+        }
+
+        ChartsView view;
+        view.resize(800, 500);
+        view.setRuns(ids, s);
+        auto points = [&](size_t curve) { return view.lossChart()->curves().at(curve).x.size(); };
+        QCOMPARE(points(0), size_t(50));
+        write(50, 80);
+        int slices = 1;
+        bool wrote = false;
+        for (; !view.refreshUntil(s, past) && slices < 100; ++slices) {
+            QCOMPARE(points(0), size_t(50));   // not redrawn mid-pass
+            if (!wrote) write(80, 90), wrote = true;
+        }
+        QCOMPARE(slices, 10);   // 5 series a run, 2 runs
+        // The first series of the first run was read before 80-89 were written; its others, and the
+        // second run's, after.
+        const RunData& first = *view.runs()[0];
+        QCOMPARE(first.series("grad_l2/fc1", 0)->steps.size(), size_t(80));
+        QCOMPARE(first.series("train/loss")->steps.size(), size_t(90));
+        QCOMPARE(view.runs()[1]->series("grad_l2/fc1", 0)->steps.size(), size_t(90));
+        QCOMPARE(points(0), size_t(90));
+        QVERIFY(view.refresh(s));
+        QCOMPARE(first.series("grad_l2/fc1", 0)->steps.size(), size_t(90));
+        QVERIFY(!view.refresh(s));   // nothing new
     }
 
     // The legend names the runs shown now: another selection of as many runs (as many curves) renames it,

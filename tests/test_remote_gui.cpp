@@ -221,7 +221,8 @@ private Q_SLOTS:
               clock.elapsed() / 1000.0, points / (clock.elapsed() / 1000.0), w.latency()->percentile(50),
               w.latency()->percentile(99), w.latency()->samples());
         QVERIFY(points >= 990000);   // 10 s × 10^5 (whole steps of 64 series)
-        // Measured p99 6-11 ms here (the 16 ms target, docs/REMOTE.md). The bound asserted is the
+        // Measured p99 7-14 ms here (the 16 ms target, docs/REMOTE.md; 27-35 ms, over 50 now and
+        // then, while the window read a refresh's ~50,000 rows in one block). The bound asserted is the
         // one an event loop that waits on ssh or parses the stream itself breaks by far, with room
         // for a loaded machine: speed targets live in bench/, not in tests.
         QVERIFY2(w.latency()->percentile(99) < 50.0, "the event loop's p99 exceeded 50 ms while following 10^5 points/s");

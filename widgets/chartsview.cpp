@@ -318,58 +318,6 @@ QColor ChartsView::runColor(const RunData& r) const {
     return run_color(r.info());
 }
 
-void ChartsView::setRuns(const std::vector<int64_t>& ids, Store& store) {
-    std::vector<std::pair<Store*, int64_t>> refs;
-    for (int64_t id : ids) refs.emplace_back(nullptr, id);
-    setRuns(refs, store);
-}
-
-void ChartsView::setRuns(const std::vector<std::pair<Store*, int64_t>>& refs, Store& store) {
-    std::vector<std::unique_ptr<RunData>> next;
-    for (auto& [src, id] : refs) {
-        Store* const source = src == &store ? nullptr : src;
-        auto it = std::find_if(runs_.begin(), runs_.end(), [&](auto& r) { return r && r->id() == id && r->source() == source; });
-        if (it != runs_.end()) next.push_back(std::move(*it));
-        else next.push_back(std::make_unique<RunData>(id, source));
-    }
-    runs_ = std::move(next);
-    for (auto& r : runs_) r->refresh(store);
-    redrawAll();
-}
-
-bool ChartsView::refresh(Store& store) {
-    bool changed = false;
-    for (auto& r : runs_) {
-        bool read = r->live() || r->info().id == 0;
-        if (!read) {   // a finished or stopped run that was resumed trains again: drawn live (one row's status to know)
-            const auto now = (r->source() ? *r->source() : store).run(r->id());
-            read = now && now->status != r->info().status;
-        }
-        if (read) changed |= r->refresh(store);
-    }
-    if (changed) redrawAll();
-    return changed;
-}
-
-// Only the visible tab is redrawn; the others are marked stale and redrawn when shown.
-void ChartsView::redrawAll() {
-    std::fill(stale_.begin(), stale_.end(), true);
-    redrawTab(tabs_->currentIndex());
-}
-
-void ChartsView::redrawTab(int i) {
-    if (i < 0 || i >= static_cast<int>(stale_.size()) || !stale_[static_cast<size_t>(i)]) return;
-    stale_[static_cast<size_t>(i)] = false;
-    switch (i) {
-        case 0: redrawLoss(); break;
-        case 1: redrawGradients(); break;
-        case 2: redrawGains(); break;
-        case 3: redrawLayers(); break;
-        case 4: redrawScalars(); break;
-        case 5: redrawSweep(); break;
-    }
-}
-
 RunData::XUnit ChartsView::xUnit() const {
     switch (xunit_->currentIndex()) {
         case 1: return RunData::XUnit::Tokens;

@@ -20,8 +20,10 @@
 
 #include <QWidget>
 
+#include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 QT_BEGIN_NAMESPACE
@@ -61,6 +63,11 @@ public:
     const std::vector<std::unique_ptr<RunData>>& runs() const { return runs_; }
     // Reads new rows of the runs shown; redraws when something changed. Returns whether it did.
     bool refresh(Store& store);
+    // The same in slices (RunData::refresh): reads until `until` (a series at least), then
+    // returns false, the rest left for the next call; true once a pass over the runs has
+    // ended (and the visible tab was redrawn where anything changed). The window calls it
+    // again between its events until it has.
+    bool refreshUntil(Store& store, std::chrono::steady_clock::time_point until);
 
     void setLogY(bool on);
     bool logY() const;
@@ -171,6 +178,10 @@ private:
     std::vector<QWidget*> panels_;                 // per tab: its charts without the controls
     std::vector<bool> stale_;                      // per tab: data changed since it was last drawn
     std::vector<std::unique_ptr<RunData>> runs_;
+    bool readRuns(Store& store, std::optional<std::chrono::steady_clock::time_point> until);   // true: the pass ended
+    size_t pass_run_ = 0;                          // the run a sliced pass goes on with
+    bool pass_changed_ = false;                    // anything read so far in this pass
+    bool last_pass_changed_ = false;
     // loss tab
     LineChart* loss_;
     LineChart* lr_;

@@ -6,29 +6,40 @@
 
 namespace normlab {
 
-bool RunData::refresh(Store& own) {
+bool RunData::refresh(Store& own, std::optional<std::chrono::steady_clock::time_point> until) {
     Store& store = source_ ? *source_ : own;
-    auto info = store.run(id_);
-    if (!info) return false;
-    bool changed = info->status != info_.status || info->steps_done != info_.steps_done ||
-                   info->name != info_.name || info->tags != info_.tags || info->notes != info_.notes ||
-                   info->color != info_.color;
-    // Resumed (it stopped, and trains again): its checkpoint's step may be before the last point read,
-    // and the store drops what came after it, so everything is read again.
-    auto live = [](RunStatus s) { return s == RunStatus::Running || s == RunStatus::Queued; };
-    if (info_.id != 0 && !live(info_.status) && live(info->status)) {
-        data_.clear();
-        ids_.clear();
-        dists_.clear();
-        last_dist_step_ = -1;
-        changed = true;
+    bool changed = false;
+    auto it = ids_.begin();
+    if (resume_at_) {
+        it = ids_.lower_bound(*resume_at_);
+        resume_at_.reset();
+    } else {
+        auto info = store.run(id_);
+        if (!info) return false;
+        changed = info->status != info_.status || info->steps_done != info_.steps_done || info->name != info_.name ||
+                  info->tags != info_.tags || info->notes != info_.notes || info->color != info_.color;
+        // Resumed (it stopped, and trains again): its checkpoint's step may be before the last point read,
+        // and the store drops what came after it, so everything is read again.
+        auto live = [](RunStatus s) { return s == RunStatus::Running || s == RunStatus::Queued; };
+        if (info_.id != 0 && !live(info_.status) && live(info->status)) {
+            data_.clear();
+            ids_.clear();
+            dists_.clear();
+            last_dist_step_ = -1;
+            changed = true;
+        }
+        info_ = *info;
+        for (auto& s : store.series(id_, /*with_counts=*/false)) ids_.emplace(std::make_pair(s.name, s.layer), s.id);
+        it = ids_.begin();
     }
-    info_ = *info;
-    for (auto& s : store.series(id_, /*with_counts=*/false)) ids_.emplace(std::make_pair(s.name, s.layer), s.id);
-    for (auto& [key, sid] : ids_) {
-        SeriesData& d = data_[key];
+    for (bool first = true; it != ids_.end(); ++it, first = false) {
+        if (until && !first && std::chrono::steady_clock::now() >= *until) {   // a series a call at least
+            resume_at_ = it->first;
+            return changed;
+        }
+        SeriesData& d = data_[it->first];
         const int64_t after = d.steps.empty() ? -1 : static_cast<int64_t>(d.steps.back());
-        auto pts = store.points(sid, after);
+        auto pts = store.points(it->second, after);
         if (pts.empty()) continue;
         changed = true;
         d.steps.reserve(d.steps.size() + pts.size());

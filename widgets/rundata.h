@@ -9,6 +9,7 @@
 
 #include "core/store/store.h"
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
@@ -28,7 +29,13 @@ public:
     explicit RunData(int64_t run_id, Store* source = nullptr) : id_(run_id), source_(source) {}
 
     // Reads new rows; returns true when anything changed (points, distributions, status).
-    bool refresh(Store& store);
+    // With a time `until`, it stops between one series and the next once that time is past,
+    // and the next call goes on from there (passDone() is false meanwhile): the window reads
+    // a fast run's rows in slices between its events rather than in one long block (at 10^5
+    // points a second, ~50,000 rows a refresh took 10-24 ms here). A pass reads the run's
+    // status and its list of series where it starts, its distributions where it ends.
+    bool refresh(Store& store, std::optional<std::chrono::steady_clock::time_point> until = std::nullopt);
+    bool passDone() const { return !resume_at_; }
 
     int64_t id() const { return id_; }
     Store* source() const { return source_; }
@@ -62,6 +69,7 @@ private:
     Store* source_ = nullptr;
     RunInfo info_;
     std::map<std::pair<std::string, int>, int64_t> ids_;          // series ids known so far
+    std::optional<std::pair<std::string, int>> resume_at_;          // the series a sliced pass goes on from
     std::map<std::pair<std::string, int>, SeriesData> data_;
     std::map<std::string, std::vector<Distribution>> dists_;
     int64_t last_dist_step_ = -1;

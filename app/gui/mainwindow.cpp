@@ -115,16 +115,7 @@ MainWindow::MainWindow(const QString& store_path, QWidget* parent) : QMainWindow
     latency_ = new LatencyMonitor(this);
     refresh_ = new QTimer(this);
     refresh_->setInterval(250);
-    connect(refresh_, &QTimer::timeout, this, [this] {
-        charts_->refresh(*store_);
-        if (++refresh_ticks_ % 4 == 0) reloadRuns();
-        if (refresh_ticks_ % 20 == 1) device_ = deviceText();   // a GPU's free memory, every 5 s
-        status_->setText(device_ + " · " + tr("Store: %1 · UI latency p50 %2 ms, p99 %3 ms")
-                             .arg(QString::fromStdString(store_->path()) +
-                                  (store_->read_only() ? tr(" (read-only)") : QString()))
-                             .arg(latency_->percentile(50), 0, 'f', 1)
-                             .arg(latency_->percentile(99), 0, 'f', 1));
-    });
+    connect(refresh_, &QTimer::timeout, this, &MainWindow::refreshTick);
     refresh_->start();
     reloadRuns();
     startRemote();

@@ -191,6 +191,12 @@ private:
     QTranslator* qt_translator_ = nullptr;
     std::vector<qint64> shown_;
     int refresh_ticks_ = 0;
+    // Four times a second: the charts' new rows, the run table every second, the status bar.
+    void refreshTick();
+    // The charts' rows in slices of a few milliseconds, the event loop running between them
+    // (ChartsView::refreshUntil), until a pass over the runs shown has ended.
+    void readCharts();
+    bool reading_charts_ = false;
     // What `auto` trains on: "Trains on NVIDIA H100 … (78.6 of 79.1 GiB free)", or the CPU.
     QString deviceText() const;
     QString device_;

@@ -1,0 +1,85 @@
+// NormLab widgets: ChartsView's runs (see chartsview.h): which are shown, their
+// rows read as they come, whole or in slices, and the visible tab redrawn.
+#include "widgets/chartsview.h"
+
+#include <QTabWidget>
+
+#include <algorithm>
+#include <utility>
+
+namespace normlab {
+
+void ChartsView::setRuns(const std::vector<int64_t>& ids, Store& store) {
+    std::vector<std::pair<Store*, int64_t>> refs;
+    for (int64_t id : ids) refs.emplace_back(nullptr, id);
+    setRuns(refs, store);
+}
+
+void ChartsView::setRuns(const std::vector<std::pair<Store*, int64_t>>& refs, Store& store) {
+    std::vector<std::unique_ptr<RunData>> next;
+    for (auto& [src, id] : refs) {
+        Store* const source = src == &store ? nullptr : src;
+        auto it = std::find_if(runs_.begin(), runs_.end(), [&](auto& r) { return r && r->id() == id && r->source() == source; });
+        if (it != runs_.end()) next.push_back(std::move(*it));
+        else next.push_back(std::make_unique<RunData>(id, source));
+    }
+    runs_ = std::move(next);
+    for (auto& r : runs_) r->refresh(store);   // whole: a run kept mid-pass ends its pass here
+    pass_run_ = 0;
+    pass_changed_ = false;
+    redrawAll();
+}
+
+bool ChartsView::refresh(Store& store) {
+    readRuns(store, std::nullopt);
+    return std::exchange(last_pass_changed_, false);
+}
+
+bool ChartsView::refreshUntil(Store& store, std::chrono::steady_clock::time_point until) {
+    return readRuns(store, until);
+}
+
+bool ChartsView::readRuns(Store& store, std::optional<std::chrono::steady_clock::time_point> until) {
+    for (; pass_run_ < runs_.size(); ++pass_run_) {
+        RunData& r = *runs_[pass_run_];
+        if (r.passDone()) {   // its pass starts here: a run that no longer trains is read only if that changed
+            bool read = r.live() || r.info().id == 0;
+            if (!read) {   // a finished or stopped run that was resumed trains again: drawn live (one row's status to know)
+                const auto now = (r.source() ? *r.source() : store).run(r.id());
+                read = now && now->status != r.info().status;
+            }
+            if (!read) continue;
+        }
+        pass_changed_ |= r.refresh(store, until);
+        if (!r.passDone()) return false;
+        if (until && pass_run_ + 1 < runs_.size() && std::chrono::steady_clock::now() >= *until) {
+            ++pass_run_;
+            return false;
+        }
+    }
+    pass_run_ = 0;
+    last_pass_changed_ = std::exchange(pass_changed_, false);
+    if (last_pass_changed_) redrawAll();
+    return true;
+}
+
+// Only the visible tab is redrawn; the others are marked stale and redrawn when shown.
+void ChartsView::redrawAll() {
+    std::fill(stale_.begin(), stale_.end(), true);
+    redrawTab(tabs_->currentIndex());
+}
+
+void ChartsView::redrawTab(int i) {
+    if (i < 0 || i >= static_cast<int>(stale_.size()) || !stale_[static_cast<size_t>(i)]) return;
+    stale_[static_cast<size_t>(i)] = false;
+    switch (i) {
+        case 0: redrawLoss(); break;
+        case 1: redrawGradients(); break;
+        case 2: redrawGains(); break;
+        case 3: redrawLayers(); break;
+        case 4: redrawScalars(); break;
+        case 5: redrawSweep(); break;
+    }
+}
+
+}  // namespace normlab
