@@ -3,7 +3,7 @@
 // is the server): Run → Train on a server… checks the server and starts an
 // experiment there; its runs appear in the run table (Server column) and on
 // the charts live; a run writing 10^5 points/s is followed with the event
-// loop fluid (p99 measured 6-11 ms; asserted under 50 ms);
+// loop fluid (p99 measured 7-14 ms; asserted under 50 ms);
 // every point of the server's store reaches the window's; the window closed
 // mid-run and opened again follows the runs again; a run is stopped and
 // resumed on the server from the window.
