@@ -178,10 +178,10 @@ private:
     std::vector<QWidget*> panels_;                 // per tab: its charts without the controls
     std::vector<bool> stale_;                      // per tab: data changed since it was last drawn
     std::vector<std::unique_ptr<RunData>> runs_;
-    bool readRuns(Store& store, std::optional<std::chrono::steady_clock::time_point> until);   // true: the pass ended
+    // True when the pass ended; then `changed`: whether anything was read in it.
+    bool readRuns(Store& store, std::optional<std::chrono::steady_clock::time_point> until, bool& changed);
     size_t pass_run_ = 0;                          // the run a sliced pass goes on with
     bool pass_changed_ = false;                    // anything read so far in this pass
-    bool last_pass_changed_ = false;
     // loss tab
     LineChart* loss_;
     LineChart* lr_;

@@ -31,15 +31,17 @@ void ChartsView::setRuns(const std::vector<std::pair<Store*, int64_t>>& refs, St
 }
 
 bool ChartsView::refresh(Store& store) {
-    readRuns(store, std::nullopt);
-    return std::exchange(last_pass_changed_, false);
+    bool changed = false;
+    readRuns(store, std::nullopt, changed);
+    return changed;
 }
 
 bool ChartsView::refreshUntil(Store& store, std::chrono::steady_clock::time_point until) {
-    return readRuns(store, until);
+    bool changed = false;
+    return readRuns(store, until, changed);
 }
 
-bool ChartsView::readRuns(Store& store, std::optional<std::chrono::steady_clock::time_point> until) {
+bool ChartsView::readRuns(Store& store, std::optional<std::chrono::steady_clock::time_point> until, bool& changed) {
     for (; pass_run_ < runs_.size(); ++pass_run_) {
         RunData& r = *runs_[pass_run_];
         if (r.passDone()) {   // its pass starts here: a run that no longer trains is read only if that changed
@@ -58,8 +60,8 @@ bool ChartsView::readRuns(Store& store, std::optional<std::chrono::steady_clock:
         }
     }
     pass_run_ = 0;
-    last_pass_changed_ = std::exchange(pass_changed_, false);
-    if (last_pass_changed_) redrawAll();
+    changed = std::exchange(pass_changed_, false);
+    if (changed) redrawAll();
     return true;
 }
 
