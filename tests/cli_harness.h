@@ -1,6 +1,6 @@
 // Tests (internal): running normlab-cli as a user would, and reading the
-// store it writes while it runs. Shared by test_cli_safety and test_neighbours
-// (test_cli waits for training with it).
+// store it writes while it runs. Shared by test_cli, test_cli_safety and
+// test_neighbours.
 #pragma once
 
 #include "core/store/store.h"
@@ -21,10 +21,17 @@ struct Result {
     QString out, err;
 };
 
-// normlab-cli with `args`, from `cwd` when given; -1 on a timeout, -2 on a crash.
-inline Result cli(const QStringList& args, const QString& cwd = {}, int timeout_ms = 120000) {
+// normlab-cli with `args`, from `cwd` when given, with `env`'s NAME=value
+// added to this process's environment; -1 on a timeout, -2 on a crash.
+inline Result cli(const QStringList& args, const QString& cwd = {}, int timeout_ms = 120000,
+                  const QStringList& env = {}) {
     QProcess p;
     if (!cwd.isEmpty()) p.setWorkingDirectory(cwd);
+    if (!env.isEmpty()) {
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        for (const QString& kv : env) e.insert(kv.section('=', 0, 0), kv.section('=', 1));
+        p.setProcessEnvironment(e);
+    }
     p.start(QStringLiteral(NORMLAB_CLI), args);
     if (!p.waitForFinished(timeout_ms)) {
         p.kill();

@@ -12,14 +12,9 @@
 #include <fstream>
 #include <map>
 
+using cli_harness::cli;
+using cli_harness::Result;
 using nlohmann::json;
-
-namespace {
-struct Result {
-    int code;
-    QString out, err;
-};
-}  // namespace
 
 class TestCli : public QObject {
     Q_OBJECT
@@ -27,21 +22,6 @@ class TestCli : public QObject {
     QString store_;
     QString exp_;
 
-    Result cli(const QStringList& args, int timeout_ms = 120000, const QStringList& env = {}) {
-        QProcess p;
-        if (!env.isEmpty()) {
-            QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-            for (const QString& kv : env) e.insert(kv.section('=', 0, 0), kv.section('=', 1));
-            p.setProcessEnvironment(e);
-        }
-        p.start(QStringLiteral(NORMLAB_CLI), args);
-        if (!p.waitForFinished(timeout_ms)) {
-            p.kill();
-            return {-1, {}, "timeout"};
-        }
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
-                QString::fromUtf8(p.readAllStandardError())};
-    }
     QString write(const char* name, const json& j) {
         const QString path = dir_.filePath(name);
         std::ofstream(path.toStdString()) << j.dump(2);
@@ -296,7 +276,7 @@ private Q_SLOTS:
             // With no store there and no file named, each command then stops at its own first check.
             QStringList call{h.key()};
             for (const QString& option : options) call << option << dir_.filePath("none/value");
-            Result r = cli(call << "--store" << dir_.filePath("none/none.sqlite"), 20000);
+            Result r = cli(call << "--store" << dir_.filePath("none/none.sqlite"), {}, 20000);
             QVERIFY2(!r.err.contains("does not take") && !r.err.contains("unknown option"), qPrintable(call.join(' ') + ": " + r.err));
             QVERIFY2(!QFileInfo::exists(dir_.filePath("none")), qPrintable(call.join(' ')));
             checked += options.size();
@@ -462,10 +442,10 @@ private Q_SLOTS:
             QProcess p;
             p.start(front, args);
             const bool done = p.waitForFinished(60000);
-            return cli_harness::Result{done ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            return Result{done ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
                                        QString::fromUtf8(p.readAllStandardError())};
         };
-        cli_harness::Result r = alone({"list", "--store", dir_.filePath("none.sqlite")});
+        Result r = alone({"list", "--store", dir_.filePath("none.sqlite")});
         QVERIFY2(r.code == 0 && r.out.contains("no runs"), qPrintable(r.out + r.err));
         r = alone({"export", "--help"});
         QVERIFY2(r.code == 0 && r.out.contains("usage: normlab-cli export"), qPrintable(r.out + r.err));
@@ -496,7 +476,7 @@ private Q_SLOTS:
                                                          {"train", {{"steps", 12}, {"batch_size", 4}, {"eval_every", 0}, {"threads", 1}}},
                                                          {"data", {{"source", "markov"}, {"markov", {{"length", 5000}}}}}}},
                                                {"variants", {{{"scheme", "pre_ln"}}}}});
-        Result r = cli({"run", exp, "--store", store}, 120000, {"NORMLAB_PEAK_TFLOPS=0.001"});
+        Result r = cli({"run", exp, "--store", store}, {}, 120000, {"NORMLAB_PEAK_TFLOPS=0.001"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY2(r.err.contains(" MFU "), qPrintable(r.err));
         const double d = 32, f = 64, L = 2, T = 16, V = 256;
