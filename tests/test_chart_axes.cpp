@@ -1,23 +1,28 @@
 // The line chart's axes in any room (widgets/linechart.h): 1-2-5 ticks on
 // ranges tight to the data, as many as a low or narrow chart has room for,
 // zero as zero, labelled log axes at any span (also in exports), axis titles
-// elided in the middle or shortened, and a low chart's legend giving way to
-// its labels. Split from test_charts.cpp.
+// elided in the middle or shortened, titles' scripts ("‖x_{l}‖") drawn as
+// such, and a low chart's legend giving way to its labels. Split from
+// test_charts.cpp.
 #include "widgets/chartsview.h"
 #include "widgets/linechart.h"
+#include "widgets/math_text.h"
 #include "widgets/plot_figure.h"
 
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QFile>
 #include <QLegend>
 #include <QMouseEvent>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QValueAxis>
 #include <QtTest/QtTest>
 
 #include <cmath>
+#include <map>
 
 using namespace normlab;
 
@@ -271,6 +276,74 @@ private Q_SLOTS:
         for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
         QCOMPARE(low.axisTitleShown(Qt::Vertical), QString("Global gradient norm"));
         QVERIFY2(low.view()->toolTip().contains(probe), qPrintable(low.view()->toolTip()));
+    }
+
+    // A probe's title marks its scripts as TeX does ("‖x_{l}‖"): a figure draws them
+    // smaller and lowered, the window's axis as HTML, and plain text (the probe's
+    // menu, CSV, tooltips) with Unicode's subscripts where it has them. They were
+    // "‖x_l‖" everywhere, a paper's figure included.
+    void titlesDrawTheirScriptsAsScripts() {
+        namespace mt = math_text;
+        QCOMPARE(mt::plain("Hidden-state norm ‖x_{l}‖"), QString("Hidden-state norm ‖xₗ‖"));
+        QCOMPARE(mt::plain("cos(x_{l−1}, x_{l})"), QString("cos(xₗ₋₁, xₗ)"));
+        QCOMPARE(mt::plain("σ_{max}/σ_{min}, 10^{-3}"), QString("σₘₐₓ/σₘᵢₙ, 10⁻³"));
+        QCOMPARE(mt::plain("W_{q}, α_{AB}"), QString("W_q, α_(AB)"));   // no subscript q, A or B
+        for (const char* as_is : {"gain_mean/alpha_A", "a_{b", "x_{a{b}}", "ffn_norm", ""}) {
+            QVERIFY2(!mt::has_marks(as_is), as_is);
+            QCOMPARE(mt::plain(as_is), QString(as_is));
+        }
+        QCOMPARE(mt::html("W_{q} <&> 2^{k}"), QString("W<sub>q</sub> &lt;&amp;&gt; 2<sup>k</sup>"));
+        const std::vector<bool> in = mt::in_script("a x_{l 1} b");
+        QCOMPARE(in.size(), size_t(11));
+        for (int i = 0; i < 11; ++i) QCOMPARE(bool(in[i]), i >= 3 && i <= 8);
+
+        // The window: the axis takes the title as HTML where it fits, else elided as plain text.
+        LineChart c;
+        c.resize(600, 400);
+        c.setAxisTitles("step", "Hidden-state norm ‖x_{l}‖");
+        c.setCurves({Curve{"g", Qt::blue, {0, 1, 2}, {1, 2, 3}}});
+        c.show();
+        for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QCOMPARE(c.axisTitleShown(Qt::Vertical), QString("Hidden-state norm ‖x<sub>l</sub>‖"));
+        c.resize(600, 90);
+        for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        const QString low = c.axisTitleShown(Qt::Vertical);
+        QVERIFY2(low.contains(QChar(0x2026)) && !low.contains('<') && !low.contains('{'), qPrintable(low));
+        QVERIFY2(c.view()->toolTip().contains("‖xₗ‖"), qPrintable(c.view()->toolTip()));
+
+        // A figure (SVG): the script is its own text, 0.7 times as large and below the baseline.
+        c.resize(600, 400);
+        c.setAxisTitles("step t_{k}", "W_{q}");
+        const QString svg = dir_.filePath("scripts.svg");
+        QString err;
+        QVERIFY2(c.exportFigure(svg, "svg", 300, &err), qPrintable(err));
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll()).replace('\n', ' ');
+        QVERIFY2(!text.contains("_{"), qPrintable("a mark left in the figure: " + text.mid(text.indexOf("_{") - 300, 400)));
+        std::map<QString, std::pair<double, double>> drawn;   // text → (y, font size)
+        const QRegularExpression item(R"re(<text[^>]* y="([-\d.]+)"[^>]* font-size="([\d.]+)"[^>]*>([^<]*)</text>)re");
+        for (auto m = item.globalMatch(text); m.hasNext();) {
+            const auto t = m.next();
+            drawn[t.captured(3).trimmed()] = {t.captured(1).toDouble(), t.captured(2).toDouble()};
+        }
+        QVERIFY2(drawn.count("step t") && drawn.count("k") && drawn.count("W") && drawn.count("q"), qPrintable(text.left(4000)));
+        for (auto [base, script] : {std::pair<QString, QString>{"step t", "k"}, {"W", "q"}}) {
+            QVERIFY2(std::abs(drawn[script].second / drawn[base].second - mt::kScriptScale) < 0.02, qPrintable(script));
+            QVERIFY2(drawn[script].first > drawn[base].first, qPrintable(script + " not lowered"));
+        }
+
+        // The Layers tab's menu shows the titles as plain text; its chart gets them marked.
+        ChartsView view;
+        auto* series = view.findChild<QComboBox*>("layerSeries");
+        QVERIFY(series);
+        const int cos = series->findData("hidden/cos_prev");
+        QVERIFY(cos >= 0);
+        QCOMPARE(series->itemText(cos), QString("cos(xₗ₋₁, xₗ)"));
+        series->setCurrentIndex(cos);
+        auto* chart = view.findChild<LineChart*>("layerChart");
+        QVERIFY(chart);
+        QCOMPARE(chart->yTitle(), QString("cos(x_{l−1}, x_{l})"));
     }
 
     void logAxesAreLabelledAtAnySpan() {

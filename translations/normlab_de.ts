@@ -326,48 +326,12 @@
         <translation>Rechtsklick auf das Diagramm blendet eine Einstellung aus oder zeigt sie.</translation>
     </message>
 <message>
-        <source>Hidden-state norm ‖x_l‖</source>
-        <translation>Norm des verborgenen Zustands ‖x_l‖</translation>
-    </message>
-    <message>
-        <source>Hidden-state ‖x_l‖²/d</source>
-        <translation>Verborgener Zustand ‖x_l‖²/d</translation>
-    </message>
-    <message>
-        <source>cos(x_{l−1}, x_l)</source>
-        <translation>cos(x_{l−1}, x_l)</translation>
-    </message>
-    <message>
         <source>Largest attention logit</source>
         <translation>Größter Attention-Logit</translation>
     </message>
     <message>
         <source>Share of active MLP units</source>
         <translation>Anteil aktiver MLP-Einheiten</translation>
-    </message>
-    <message>
-        <source>nGPT eigen learning rate α_A</source>
-        <translation>nGPT-Eigen-Lernrate α_A</translation>
-    </message>
-    <message>
-        <source>nGPT eigen learning rate α_M</source>
-        <translation>nGPT-Eigen-Lernrate α_M</translation>
-    </message>
-    <message>
-        <source>Condition number W_q (median over heads)</source>
-        <translation>Konditionszahl W_q (Median über Köpfe)</translation>
-    </message>
-    <message>
-        <source>Condition number W_k (median over heads)</source>
-        <translation>Konditionszahl W_k (Median über Köpfe)</translation>
-    </message>
-    <message>
-        <source>Condition number W_v (median over heads)</source>
-        <translation>Konditionszahl W_v (Median über Köpfe)</translation>
-    </message>
-    <message>
-        <source>Condition number W_O</source>
-        <translation>Konditionszahl W_O</translation>
     </message>
     <message>
         <source>Condition number FC1</source>
@@ -386,16 +350,52 @@
         <translation>Tokens pro Sekunde</translation>
     </message>
     <message>
-        <source>BranchNorm α_t</source>
-        <translation>BranchNorm α_t</translation>
-    </message>
-    <message>
         <source>DeepNorm α</source>
         <translation>DeepNorm α</translation>
     </message>
     <message>
         <source>Model-FLOPs utilisation (MFU)</source>
         <translation>Modell-FLOP-Auslastung (MFU)</translation>
+    </message>
+    <message>
+        <source>Hidden-state norm ‖x_{l}‖</source>
+        <translation>Norm des verborgenen Zustands ‖x_{l}‖</translation>
+    </message>
+    <message>
+        <source>Hidden-state ‖x_{l}‖²/d</source>
+        <translation>Verborgener Zustand ‖x_{l}‖²/d</translation>
+    </message>
+    <message>
+        <source>cos(x_{l−1}, x_{l})</source>
+        <translation>cos(x_{l−1}, x_{l})</translation>
+    </message>
+    <message>
+        <source>nGPT eigen learning rate α_{A}</source>
+        <translation>nGPT-Eigen-Lernrate α_{A}</translation>
+    </message>
+    <message>
+        <source>nGPT eigen learning rate α_{M}</source>
+        <translation>nGPT-Eigen-Lernrate α_{M}</translation>
+    </message>
+    <message>
+        <source>Condition number W_{q} (median over heads)</source>
+        <translation>Konditionszahl W_{q} (Median über Köpfe)</translation>
+    </message>
+    <message>
+        <source>Condition number W_{k} (median over heads)</source>
+        <translation>Konditionszahl W_{k} (Median über Köpfe)</translation>
+    </message>
+    <message>
+        <source>Condition number W_{v} (median over heads)</source>
+        <translation>Konditionszahl W_{v} (Median über Köpfe)</translation>
+    </message>
+    <message>
+        <source>Condition number W_{O}</source>
+        <translation>Konditionszahl W_{O}</translation>
+    </message>
+    <message>
+        <source>BranchNorm α_{t}</source>
+        <translation>BranchNorm α_{t}</translation>
     </message>
 </context>
 <context>
@@ -1006,14 +1006,6 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>läuft</translation>
     </message>
     <message>
-        <source>Store: %1 · UI latency p50 %2 ms, p99 %3 ms</source>
-        <translation>Speicher: %1 · UI-Latenz p50 %2 ms, p99 %3 ms</translation>
-    </message>
-    <message>
-        <source> (read-only)</source>
-        <translation> (schreibgeschützt)</translation>
-    </message>
-    <message>
         <source>NormLab</source>
         <translation>NormLab</translation>
     </message>
@@ -1342,6 +1334,14 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source> · MFU %1%</source>
         <translation> · MFU %1 %</translation>
+    </message>
+    <message>
+        <source>Store: %1 · UI latency p50 %2 ms, p99 %3 ms</source>
+        <translation>Speicher: %1 · UI-Latenz p50 %2 ms, p99 %3 ms</translation>
+    </message>
+    <message>
+        <source> (read-only)</source>
+        <translation> (schreibgeschützt)</translation>
     </message>
     <message>
         <source>Run #%1: %2</source>

@@ -326,48 +326,12 @@
         <translation>右键单击图表可隐藏某个设置或显示它们。</translation>
     </message>
 <message>
-        <source>Hidden-state norm ‖x_l‖</source>
-        <translation>隐藏状态范数 ‖x_l‖</translation>
-    </message>
-    <message>
-        <source>Hidden-state ‖x_l‖²/d</source>
-        <translation>隐藏状态 ‖x_l‖²/d</translation>
-    </message>
-    <message>
-        <source>cos(x_{l−1}, x_l)</source>
-        <translation>cos(x_{l−1}, x_l)</translation>
-    </message>
-    <message>
         <source>Largest attention logit</source>
         <translation>最大注意力 logit</translation>
     </message>
     <message>
         <source>Share of active MLP units</source>
         <translation>活跃 MLP 单元比例</translation>
-    </message>
-    <message>
-        <source>nGPT eigen learning rate α_A</source>
-        <translation>nGPT 特征学习率 α_A</translation>
-    </message>
-    <message>
-        <source>nGPT eigen learning rate α_M</source>
-        <translation>nGPT 特征学习率 α_M</translation>
-    </message>
-    <message>
-        <source>Condition number W_q (median over heads)</source>
-        <translation>条件数 W_q（各头中位数）</translation>
-    </message>
-    <message>
-        <source>Condition number W_k (median over heads)</source>
-        <translation>条件数 W_k（各头中位数）</translation>
-    </message>
-    <message>
-        <source>Condition number W_v (median over heads)</source>
-        <translation>条件数 W_v（各头中位数）</translation>
-    </message>
-    <message>
-        <source>Condition number W_O</source>
-        <translation>条件数 W_O</translation>
     </message>
     <message>
         <source>Condition number FC1</source>
@@ -386,16 +350,52 @@
         <translation>每秒词元数</translation>
     </message>
     <message>
-        <source>BranchNorm α_t</source>
-        <translation>BranchNorm α_t</translation>
-    </message>
-    <message>
         <source>DeepNorm α</source>
         <translation>DeepNorm α</translation>
     </message>
     <message>
         <source>Model-FLOPs utilisation (MFU)</source>
         <translation>模型浮点运算利用率（MFU）</translation>
+    </message>
+    <message>
+        <source>Hidden-state norm ‖x_{l}‖</source>
+        <translation>隐藏状态范数 ‖x_{l}‖</translation>
+    </message>
+    <message>
+        <source>Hidden-state ‖x_{l}‖²/d</source>
+        <translation>隐藏状态 ‖x_{l}‖²/d</translation>
+    </message>
+    <message>
+        <source>cos(x_{l−1}, x_{l})</source>
+        <translation>cos(x_{l−1}, x_{l})</translation>
+    </message>
+    <message>
+        <source>nGPT eigen learning rate α_{A}</source>
+        <translation>nGPT 特征学习率 α_{A}</translation>
+    </message>
+    <message>
+        <source>nGPT eigen learning rate α_{M}</source>
+        <translation>nGPT 特征学习率 α_{M}</translation>
+    </message>
+    <message>
+        <source>Condition number W_{q} (median over heads)</source>
+        <translation>条件数 W_{q}（各头中位数）</translation>
+    </message>
+    <message>
+        <source>Condition number W_{k} (median over heads)</source>
+        <translation>条件数 W_{k}（各头中位数）</translation>
+    </message>
+    <message>
+        <source>Condition number W_{v} (median over heads)</source>
+        <translation>条件数 W_{v}（各头中位数）</translation>
+    </message>
+    <message>
+        <source>Condition number W_{O}</source>
+        <translation>条件数 W_{O}</translation>
+    </message>
+    <message>
+        <source>BranchNorm α_{t}</source>
+        <translation>BranchNorm α_{t}</translation>
     </message>
 </context>
 <context>
@@ -1004,14 +1004,6 @@ NormLab 将改为打开默认存储。</translation>
         <translation>运行中</translation>
     </message>
     <message>
-        <source>Store: %1 · UI latency p50 %2 ms, p99 %3 ms</source>
-        <translation>存储：%1 · 界面延迟 p50 %2 ms，p99 %3 ms</translation>
-    </message>
-    <message>
-        <source> (read-only)</source>
-        <translation>（只读）</translation>
-    </message>
-    <message>
         <source>NormLab</source>
         <translation>NormLab</translation>
     </message>
@@ -1338,6 +1330,14 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source> · MFU %1%</source>
         <translation> · MFU %1%</translation>
+    </message>
+    <message>
+        <source>Store: %1 · UI latency p50 %2 ms, p99 %3 ms</source>
+        <translation>存储：%1 · 界面延迟 p50 %2 ms，p99 %3 ms</translation>
+    </message>
+    <message>
+        <source> (read-only)</source>
+        <translation>（只读）</translation>
     </message>
     <message>
         <source>Run #%1: %2</source>

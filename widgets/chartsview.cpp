@@ -4,6 +4,7 @@
 #include "widgets/figure.h"
 #include "widgets/heatmap.h"
 #include "widgets/linechart.h"
+#include "widgets/math_text.h"
 #include "widgets/sweep.h"
 
 #include <QCheckBox>
@@ -38,17 +39,17 @@ struct LayerSeriesChoice {
     bool log;
 };
 const LayerSeriesChoice kLayerChoices[] = {
-    {"hidden/norm", QT_TRANSLATE_NOOP("normlab::ChartsView", "Hidden-state norm ‖x_l‖"), false},
-    {"hidden/sq_over_d", QT_TRANSLATE_NOOP("normlab::ChartsView", "Hidden-state ‖x_l‖²/d"), false},
-    {"hidden/cos_prev", QT_TRANSLATE_NOOP("normlab::ChartsView", "cos(x_{l−1}, x_l)"), false},
+    {"hidden/norm", QT_TRANSLATE_NOOP("normlab::ChartsView", "Hidden-state norm ‖x_{l}‖"), false},
+    {"hidden/sq_over_d", QT_TRANSLATE_NOOP("normlab::ChartsView", "Hidden-state ‖x_{l}‖²/d"), false},
+    {"hidden/cos_prev", QT_TRANSLATE_NOOP("normlab::ChartsView", "cos(x_{l−1}, x_{l})"), false},
     {"attn/max_logit", QT_TRANSLATE_NOOP("normlab::ChartsView", "Largest attention logit"), false},
     {"mlp/active", QT_TRANSLATE_NOOP("normlab::ChartsView", "Share of active MLP units"), false},
-    {"gain_mean/alpha_A", QT_TRANSLATE_NOOP("normlab::ChartsView", "nGPT eigen learning rate α_A"), false},
-    {"gain_mean/alpha_M", QT_TRANSLATE_NOOP("normlab::ChartsView", "nGPT eigen learning rate α_M"), false},
-    {"cond/q", QT_TRANSLATE_NOOP("normlab::ChartsView", "Condition number W_q (median over heads)"), true},
-    {"cond/k", QT_TRANSLATE_NOOP("normlab::ChartsView", "Condition number W_k (median over heads)"), true},
-    {"cond/v", QT_TRANSLATE_NOOP("normlab::ChartsView", "Condition number W_v (median over heads)"), true},
-    {"cond/o", QT_TRANSLATE_NOOP("normlab::ChartsView", "Condition number W_O"), true},
+    {"gain_mean/alpha_A", QT_TRANSLATE_NOOP("normlab::ChartsView", "nGPT eigen learning rate α_{A}"), false},
+    {"gain_mean/alpha_M", QT_TRANSLATE_NOOP("normlab::ChartsView", "nGPT eigen learning rate α_{M}"), false},
+    {"cond/q", QT_TRANSLATE_NOOP("normlab::ChartsView", "Condition number W_{q} (median over heads)"), true},
+    {"cond/k", QT_TRANSLATE_NOOP("normlab::ChartsView", "Condition number W_{k} (median over heads)"), true},
+    {"cond/v", QT_TRANSLATE_NOOP("normlab::ChartsView", "Condition number W_{v} (median over heads)"), true},
+    {"cond/o", QT_TRANSLATE_NOOP("normlab::ChartsView", "Condition number W_{O}"), true},
     {"cond/fc1", QT_TRANSLATE_NOOP("normlab::ChartsView", "Condition number FC1"), true},
     {"cond/fc2", QT_TRANSLATE_NOOP("normlab::ChartsView", "Condition number FC2"), true},
 };
@@ -144,8 +145,13 @@ QCheckBox* ChartsView::trCheckBox(const char* source, QWidget* parent) {
 }
 
 void ChartsView::addTrItem(QComboBox* combo, const char* source, const QVariant& data) {
-    combo->addItem(tr(source), data);
+    combo->addItem(math_text::plain(tr(source)), data);   // a title's scripts as Unicode's letters
     combo->setItemData(combo->count() - 1, QByteArray(source), kSourceRole);
+}
+
+QString ChartsView::markedText(const QComboBox* combo) const {
+    const QByteArray s = combo->currentData(kSourceRole).toByteArray();
+    return s.isEmpty() ? combo->currentText() : tr(s.constData());
 }
 
 void ChartsView::setTrToolTip(QWidget* w, const char* source) {
@@ -168,7 +174,7 @@ void ChartsView::retranslate() {
         const QSignalBlocker block(combo);
         for (int i = 0; i < combo->count(); ++i)
             if (const QByteArray s = combo->itemData(i, kSourceRole).toByteArray(); !s.isEmpty())
-                combo->setItemText(i, tr(s.constData()));
+                combo->setItemText(i, math_text::plain(tr(s.constData())));
     }
     loss_->setTitle(tr("Loss"));
     lr_->setTitle(tr("Learning rate"));
@@ -282,7 +288,7 @@ QWidget* ChartsView::buildScalarsTab() {
         {"train/grad_norm", QT_TRANSLATE_NOOP("normlab::ChartsView", "Global gradient norm (before clipping)")},
         {"train/tokens_per_s", QT_TRANSLATE_NOOP("normlab::ChartsView", "Tokens per second")},
         {"train/mfu", QT_TRANSLATE_NOOP("normlab::ChartsView", "Model-FLOPs utilisation (MFU)")},
-        {"branchnorm/alpha", QT_TRANSLATE_NOOP("normlab::ChartsView", "BranchNorm α_t")},
+        {"branchnorm/alpha", QT_TRANSLATE_NOOP("normlab::ChartsView", "BranchNorm α_{t}")},
         {"deepnorm/alpha", QT_TRANSLATE_NOOP("normlab::ChartsView", "DeepNorm α")},
         {"train/lr", QT_TRANSLATE_NOOP("normlab::ChartsView", "Learning rate")}};
     for (auto& [name, label] : items) addTrItem(scalar_series_, label, QString(name));
@@ -396,8 +402,9 @@ void ChartsView::redrawLoss() {
 void ChartsView::redrawLayers() {
     const int i = layer_series_->currentIndex();
     const std::string name = layer_series_->currentData().toString().toStdString();
-    layer_chart_->setTitle(layer_series_->currentText());
-    layer_chart_->setAxisTitles(tr("step"), layer_series_->currentText(), shortTitle(layer_series_->currentText()));
+    const QString title = markedText(layer_series_);
+    layer_chart_->setTitle(title);
+    layer_chart_->setAxisTitles(tr("step"), title, shortTitle(title));
     Q_UNUSED(i);
     layer_chart_->setEmptyHint(emptyHint(name, layer_series_->currentText()));
     layer_chart_->setCurves(perLayerCurves(name, runs_.size() == 1));
@@ -414,8 +421,9 @@ void ChartsView::redrawScalars() {
             curves.push_back({runLabel(*runs_[i]), runColor(*runs_[i]), std::move(x), s->values, Qt::SolidLine, 1.6, false});
             owner.push_back(i);
         }
-    scalar_chart_->setTitle(scalar_series_->currentText());
-    scalar_chart_->setAxisTitles(xTitle(), scalar_series_->currentText(), shortTitle(scalar_series_->currentText()));
+    const QString title = markedText(scalar_series_);
+    scalar_chart_->setTitle(title);
+    scalar_chart_->setAxisTitles(xTitle(), title, shortTitle(title));
     scalar_chart_->setEmptyHint(emptyHint(name, scalar_series_->currentText()));
     scalar_chart_->setCurves(grouped(std::move(curves), owner));
 }

@@ -158,7 +158,10 @@ private:
     // Translated text that follows a language switch (see retranslate()).
     QLabel* trLabel(const char* source, QWidget* parent);
     QCheckBox* trCheckBox(const char* source, QWidget* parent);
+    // An item whose text is tr(source), its scripts (math_text.h) as Unicode's letters.
     void addTrItem(QComboBox* combo, const char* source, const QVariant& data = {});
+    // The current item's tr(source) with its scripts marked, for a chart's titles.
+    QString markedText(const QComboBox* combo) const;
     void setTrToolTip(QWidget* w, const char* source);
     void retranslate();
     // A per-layer curve's colour: the run's hue from dark (first layer) to

@@ -6,6 +6,7 @@
 #include "widgets/figure.h"
 #include "widgets/heatmap.h"
 #include "widgets/linechart.h"
+#include "widgets/math_text.h"
 #include "widgets/plot_figure.h"
 #include "widgets/sweep.h"
 
@@ -143,7 +144,7 @@ bool ChartsView::exportCurrent(const QString& path, const QString& format, int d
             }
             return write_text(path, [&](QTextStream& out) {
                 out << "chart,curve," << loss_->csvXTitle() << ",value\n";
-                for (const LineChart* c : charts) c->writeCsvRows(out, c->title().isEmpty() ? c->yTitle() : c->title());
+                for (const LineChart* c : charts) c->writeCsvRows(out, math_text::plain(c->title().isEmpty() ? c->yTitle() : c->title()));
             }, error);
         }
         if (auto* lc = qobject_cast<LineChart*>(currentChart())) return lc->exportCsv(path, error);

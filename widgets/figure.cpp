@@ -3,6 +3,7 @@
 
 #include "core/errors.h"
 #include "core/store/output_guard.h"
+#include "widgets/math_text.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -54,7 +55,7 @@ bool write_figure(const QString& path, const QString& format, int dpi, QSize siz
         gen.setSize(size);
         gen.setResolution(96);   // sizes here are 96 dpi pixels (the PDF's too); Qt's default, 72, declared 4/3 the size
         gen.setViewBox(QRect(QPoint(0, 0), size));
-        gen.setTitle(title);
+        gen.setTitle(math_text::plain(title));   // the document's title: plain text
         gen.setDescription(QStringLiteral("NormLab figure"));
         if (!p.begin(&gen)) return cannot();
         draw(p, QRectF(QPointF(0, 0), QSizeF(size)));
@@ -66,7 +67,7 @@ bool write_figure(const QString& path, const QString& format, int dpi, QSize siz
         pdf.setResolution(std::max(96, dpi));
         pdf.setPageSize(QPageSize(QSizeF(size.width() * 25.4 / 96.0, size.height() * 25.4 / 96.0), QPageSize::Millimeter));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        pdf.setTitle(title);
+        pdf.setTitle(math_text::plain(title));
         pdf.setCreator(QStringLiteral("NormLab"));
         if (!p.begin(&pdf)) return cannot();
         draw(p, QRectF(0, 0, pdf.width(), pdf.height()));

@@ -5,6 +5,7 @@
 
 #include "widgets/chart_card.h"
 #include "widgets/chart_legend.h"
+#include "widgets/math_text.h"
 #include "widgets/figure.h"
 #include "widgets/plot_figure.h"
 
@@ -80,9 +81,12 @@ LineChart::LineChart(QWidget* parent) : QWidget(parent) {
     rebuild();
 }
 
-void LineChart::setTitle(const QString& title) { chart_->setTitle(title); }
+void LineChart::setTitle(const QString& title) {
+    title_ = title;
+    chart_->setTitle(math_text::has_marks(title) ? math_text::html(title) : title);   // Qt Charts' titles take HTML
+}
 
-QString LineChart::title() const { return chart_->title(); }
+QString LineChart::title() const { return title_; }
 
 void LineChart::setAxisTitles(const QString& x, const QString& y, const QString& y_short) {
     x_title_ = x;
@@ -379,12 +383,12 @@ bool LineChart::exportCsv(const QString& path, QString* error) const {
         return false;
     }
     return write_text(path, [this](QTextStream& out) {
-        out << "curve," << csvXTitle() << ',' << (y_title_.isEmpty() ? QString("y") : y_title_) << '\n';
+        out << "curve," << csvXTitle() << ',' << (y_title_.isEmpty() ? QString("y") : math_text::plain(y_title_)) << '\n';
         writeCsvRows(out, {});
     }, error);
 }
 
-QString LineChart::csvXTitle() const { return x_title_.isEmpty() ? QString("x") : x_title_; }
+QString LineChart::csvXTitle() const { return x_title_.isEmpty() ? QString("x") : math_text::plain(x_title_); }
 
 void LineChart::writeCsvRows(QTextStream& out, const QString& lead) const {
     auto quoted = [](QString s) { return '"' + s.replace('"', "\"\"") + '"'; };

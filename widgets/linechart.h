@@ -256,7 +256,7 @@ private:
     double extent_lo_ = std::numeric_limits<double>::quiet_NaN(), extent_hi_ = std::numeric_limits<double>::quiet_NaN();
     QMargins margins_extra_;               // added to the chart's margins to bring the plot in line with a linked one
     size_t drawn_ = 0, hidden_nonpositive_ = 0, nonfinite_count_ = 0;
-    QString x_title_, y_title_, y_short_;
+    QString title_, x_title_, y_title_, y_short_;   // as set: with their scripts marked (math_text.h)
     QLabel* empty_hint_ = nullptr;
     QSizeF ticked_area_;   // the plot area the linear ticks were last counted for
     void placeEmptyHint();

@@ -7,6 +7,7 @@
 #include "core/axis_ticks.h"
 #include "core/print_ticks.h"
 #include "widgets/chart_legend.h"
+#include "widgets/math_text.h"
 #include "widgets/plot_figure.h"
 
 #include <QCategoryAxis>
@@ -47,19 +48,24 @@ void LineChart::setPrintStyle(double font_pt) {
 void LineChart::applyAxisTitles() {
     if (!x_axis_ || !y_axis_ || applying_titles_) return;
     applying_titles_ = true;   // a new title may move the plot area, which calls back here
-    const QString y_full = y_title_ + (log_y_ ? tr(" (log)") : QString());
-    const QString x_full = x_title_ + (log_x_ ? tr(" (log)") : QString());
+    // measured and elided as plain text; drawn with its scripts (HTML) where it fits whole
+    const QString y_marked = y_title_ + (log_y_ ? tr(" (log)") : QString());
+    const QString x_marked = x_title_ + (log_x_ ? tr(" (log)") : QString());
+    const QString y_full = math_text::plain(y_marked), x_full = math_text::plain(x_marked);
     const QRectF area = chart_->plotArea();
     auto fit = [](const QAbstractAxis* ax, const QString& text, double room) {
         if (room < 40) return text;   // not laid out yet
         return QFontMetrics(ax->titleFont()).elidedText(text, Qt::ElideMiddle, static_cast<int>(room));
     };
+    auto shown = [](const QString& fitted, const QString& full, const QString& marked) {
+        return fitted == full && math_text::has_marks(marked) ? math_text::html(marked) : fitted;
+    };
     const QString xs = fit(x_axis_, x_full, area.width());
     QString ys = fit(y_axis_, y_full, area.height());
     if (ys != y_full && !y_short_.isEmpty())   // "le…te" says nothing: the short title instead
-        ys = fit(y_axis_, y_short_ + (log_y_ ? tr(" (log)") : QString()), area.height());
-    x_axis_->setTitleText(xs);
-    y_axis_->setTitleText(ys);
+        ys = fit(y_axis_, math_text::plain(y_short_) + (log_y_ ? tr(" (log)") : QString()), area.height());
+    x_axis_->setTitleText(shown(xs, x_full, x_marked));
+    y_axis_->setTitleText(shown(ys, y_full, y_marked));
     QStringList tip;
     if (xs != x_full) tip << tr("x: %1").arg(x_full);
     if (ys != y_full) tip << tr("y: %1").arg(y_full);

@@ -3,6 +3,8 @@
 // click pins it. Drawn in the chart's scene above the series; hidden in exports.
 #include "widgets/linechart.h"
 
+#include "widgets/math_text.h"
+
 #include <QBrush>
 #include <QChart>
 #include <QChartView>
@@ -48,7 +50,7 @@ double LineChart::snapX(double x) const {
 QString LineChart::readoutAt(double x) const {
     x = snapX(x);   // the readout names a point of the data: "step 14", not where the mouse is ("step 13.5434")
     QStringList lines;
-    lines << QString("%1 %2").arg(x_title_.isEmpty() ? QString("x") : x_title_, QString::number(x, 'g', 6));
+    lines << QString("%1 %2").arg(x_title_.isEmpty() ? QString("x") : math_text::plain(x_title_), QString::number(x, 'g', 6));
     int shown = 0;
     for (size_t i = 0; i < curves_.size(); ++i) {
         const Curve& c = curves_[i];

@@ -3,6 +3,7 @@
 #include "widgets/plot_figure.h"
 
 #include "widgets/heatmap.h"
+#include "widgets/math_text.h"
 #include "widgets/plot_paint.h"
 
 #include <QCoreApplication>
@@ -173,7 +174,7 @@ std::vector<HeatLayout> layout_row(const Ink& ink, const QRectF& r, const std::v
     for (auto& L : out) {
         L.f.plot = QRectF(L.f.plot.left(), top, L.f.plot.width(), bottom - top);
         double widest = 0;
-        for (const QString& line : L.f.title) widest = std::max(widest, tfm.horizontalAdvance(line));
+        for (const QString& line : L.f.title) widest = std::max(widest, math_text::advance(tfm, line));
         if (widest <= L.f.plot.width()) L.f.title_box = QRectF(L.f.plot.left(), L.f.title_box.top(), L.f.plot.width(), L.f.title_box.height());
     }
     return out;

@@ -2,6 +2,8 @@
 // goes (see plot_figure.h, plot_paint.h).
 #include "widgets/plot_paint.h"
 
+#include "widgets/math_text.h"
+
 #include <QCoreApplication>
 #include <QLinearGradient>
 
@@ -121,7 +123,7 @@ LegendLayout layout_legend(const Ink& ink, const std::vector<LegendEntry>& entri
     const double sw = ink.mm(kSwatchMm) + ink.mm(kSwatchGapMm), cg = ink.mm(kColumnGapMm), ls = fm.lineSpacing();
     const size_t n = entries.size();
     std::vector<double> natural(n);
-    for (size_t i = 0; i < n; ++i) natural[i] = sw + fm.horizontalAdvance(entries[i].text);
+    for (size_t i = 0; i < n; ++i) natural[i] = sw + math_text::advance(fm, entries[i].text);
     // The most columns (row by row) that fit the width.
     size_t cols = 1;
     std::vector<double> colw;
@@ -184,8 +186,8 @@ void draw_legend(const Ink& ink, const std::vector<LegendEntry>& entries, const 
         }
         p.setPen(Qt::black);
         for (int k = 0; k < l.lines[i].size(); ++k)
-            p.drawText(QRectF(cell.left() + sw + ink.mm(kSwatchGapMm), cell.top() + k * ls, cell.width(), fm.height()),
-                       Qt::AlignLeft | Qt::AlignTop, l.lines[i][k]);
+            math_text::draw(p, QRectF(cell.left() + sw + ink.mm(kSwatchGapMm), cell.top() + k * ls, cell.width(), fm.height()),
+                            Qt::AlignLeft | Qt::AlignTop, l.lines[i][k]);
     }
     p.restore();
 }

@@ -1,6 +1,8 @@
 // NormLab widgets: the pieces of a figure's layout (see plot_paint.h).
 #include "widgets/plot_paint.h"
 
+#include "widgets/math_text.h"
+
 #include <QGuiApplication>
 
 #include <algorithm>
@@ -29,32 +31,39 @@ Measure::Measure(double font_pt) : image(8, 8, QImage::Format_ARGB32) {
 QStringList wrap(const QFontMetricsF& fm, const QString& text, double width) {
     if (text.isEmpty()) return {};
     width += 0.01;   // a column exactly as wide as its text (its width less the swatch) keeps it on one line
-    if (fm.horizontalAdvance(text) <= width) return {text};
+    auto adv = [&fm](const QString& t) { return math_text::advance(fm, t); };   // a script at its own size
+    if (adv(text) <= width) return {text};
     // words, keeping their separators: "Post-LN · layers 0–7" breaks after spaces, then after "/" "·" "-"
+    const std::vector<bool> script = math_text::in_script(text);   // "x_{l − 1}": no line ends inside
     QStringList words;
+    std::vector<int> starts;   // each word's offset in text
     QString cur;
-    for (QChar c : text) {
-        cur += c;
-        if (c == ' ') words << cur, cur.clear();
+    for (int i = 0; i < text.size(); ++i) {
+        if (cur.isEmpty()) starts.push_back(i);
+        cur += text[i];
+        if (text[i] == ' ' && !script[i]) words << cur, cur.clear();
     }
     if (!cur.isEmpty()) words << cur;
     QStringList pieces;
-    for (const QString& w : words) {
-        if (fm.horizontalAdvance(w.trimmed()) <= width) {
+    for (int k = 0; k < words.size(); ++k) {
+        const QString& w = words[k];
+        if (adv(w.trimmed()) <= width) {
             pieces << w;
             continue;
         }
         QString part;
-        for (QChar c : w) {
+        for (int i = 0; i < w.size(); ++i) {
+            const QChar c = w[i];
             part += c;
-            if (c == '/' || c == '-' || c == QChar(0x00B7) || c == '_' || c == '.') pieces << part, part.clear();
+            if (!script[starts[k] + i] && (c == '/' || c == '-' || c == QChar(0x00B7) || c == '_' || c == '.'))
+                pieces << part, part.clear();
         }
         if (!part.isEmpty()) pieces << part;
     }
     QStringList lines;
     QString line;
     for (const QString& piece : pieces) {
-        if (!line.isEmpty() && fm.horizontalAdvance((line + piece).trimmed()) > width) {
+        if (!line.isEmpty() && adv((line + piece).trimmed()) > width) {
             lines << line.trimmed();
             line.clear();
         }
@@ -255,19 +264,19 @@ void draw_axes(const Ink& ink, const Frame& f) {
         p.drawText(QRectF(a.right() - ink.mm(30), xt, ink.mm(30) + f.right_extra, lh), Qt::AlignRight | Qt::AlignTop,
                    QString::fromStdString(f.x.ticks.factor));
     for (int i = 0; i < f.x_title.size(); ++i)
-        p.drawText(QRectF(a.left(), xt + i * ls, a.width(), lh), Qt::AlignHCenter | Qt::AlignTop, f.x_title[i]);
+        math_text::draw(p, QRectF(a.left(), xt + i * ls, a.width(), lh), Qt::AlignHCenter | Qt::AlignTop, f.x_title[i]);
     if (!f.y_title.isEmpty()) {
         p.save();
         p.translate(f.y_title_x, a.center().y());
         p.rotate(-90);
         for (int i = 0; i < f.y_title.size(); ++i)
-            p.drawText(QRectF(-a.height() / 2, i * ls, a.height(), lh), Qt::AlignHCenter | Qt::AlignTop, f.y_title[i]);
+            math_text::draw(p, QRectF(-a.height() / 2, i * ls, a.height(), lh), Qt::AlignHCenter | Qt::AlignTop, f.y_title[i]);
         p.restore();
     }
     p.setFont(ink.font(1.1, true));
     for (int i = 0; i < f.title.size(); ++i)
-        p.drawText(QRectF(f.title_box.left(), f.title_box.top() + i * tfm.lineSpacing(), f.title_box.width(), tfm.height()),
-                   Qt::AlignHCenter | Qt::AlignTop, f.title[i]);
+        math_text::draw(p, QRectF(f.title_box.left(), f.title_box.top() + i * tfm.lineSpacing(), f.title_box.width(), tfm.height()),
+                        Qt::AlignHCenter | Qt::AlignTop, f.title[i]);
     p.restore();
 }
 

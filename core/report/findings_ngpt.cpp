@@ -178,7 +178,7 @@ static Finding ngpt_speed_conditioning(const json& e, const std::vector<RunData>
     Figure cf = make_figure("f10-attention-condition-numbers",
                             "Condition numbers of the attention matrices",
                             "layer",
-                            "σ_max/σ_min (median over heads)",
+                            "σ_{max}/σ_{min} (median over heads)",   // scripts drawn as such (widgets/math_text.h)
                             true);
     c = 0;
     for (const char* w : {"q", "k", "v"}) {
@@ -197,7 +197,7 @@ static Finding ngpt_speed_conditioning(const json& e, const std::vector<RunData>
     cf.caption = "At the last measurement; mean over seeds; dashed: nGPT.";
     f.figures.push_back(cf);
     Figure ef = per_layer_figure("f10-eigen-learning-rates", "nGPT eigen learning rates at the end", "median |α|", false,
-                                 {{"α_A (attention)", aA}, {"α_M (MLP)", aM}});
+                                 {{"α_{A} (attention)", aA}, {"α_{M} (MLP)", aM}});
     ef.hlines.push_back({0.05, "init 0.05"});
     ef.caption = "Mean over seeds of each layer's median.";
     f.figures.push_back(ef);
