@@ -21,26 +21,19 @@ int closing(const QString& text, int i) {
     return -1;
 }
 
+// to[k] where c is from[k], else a null QChar.
+QChar lookup(QChar c, const char* from, const char16_t* to) {
+    for (int k = 0; from[k]; ++k)
+        if (c == QChar(from[k])) return QChar(to[k]);
+    return {};
+}
+
 // Unicode's subscript or superscript form of c, or a null QChar where it has none.
 QChar scripted(QChar c, Script s) {
-    static const char16_t kSubDigits[] = u"₀₁₂₃₄₅₆₇₈₉";
-    static const char16_t kSupDigits[] = u"⁰¹²³⁴⁵⁶⁷⁸⁹";
-    if (c >= '0' && c <= '9') return QChar((s == Script::Sub ? kSubDigits : kSupDigits)[c.unicode() - '0']);
-    const bool minus = c == '-' || c == QChar(0x2212);
-    if (s == Script::Sub) {
-        if (minus) return QChar(0x208B);
-        static const char kFrom[] = "+=()aeoxhklmnpstiruvj";
-        static const char16_t kTo[] = u"₊₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜᵢᵣᵤᵥⱼ";
-        for (int k = 0; kFrom[k]; ++k)
-            if (c == QChar(kFrom[k])) return QChar(kTo[k]);
-        return {};
-    }
-    if (minus) return QChar(0x207B);
-    static const char kFrom[] = "+=()ni";
-    static const char16_t kTo[] = u"⁺⁼⁽⁾ⁿⁱ";
-    for (int k = 0; kFrom[k]; ++k)
-        if (c == QChar(kFrom[k])) return QChar(kTo[k]);
-    return {};
+    const bool sub = s == Script::Sub;
+    if (c >= '0' && c <= '9') return QChar((sub ? u"₀₁₂₃₄₅₆₇₈₉" : u"⁰¹²³⁴⁵⁶⁷⁸⁹")[c.unicode() - '0']);
+    if (c == '-' || c == QChar(0x2212)) return QChar(sub ? 0x208B : 0x207B);
+    return sub ? lookup(c, "+=()aeoxhklmnpstiruvj", u"₊₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜᵢᵣᵤᵥⱼ") : lookup(c, "+=()ni", u"⁺⁼⁽⁾ⁿⁱ");
 }
 
 }  // namespace
