@@ -13,6 +13,8 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QFontDatabase>
+#include <QGraphicsTextItem>
 #include <QFile>
 #include <QLegend>
 #include <QMouseEvent>
@@ -344,6 +346,29 @@ private Q_SLOTS:
         auto* chart = view.findChild<LineChart*>("layerChart");
         QVERIFY(chart);
         QCOMPARE(chart->yTitle(), QString("cos(x_{l−1}, x_{l})"));
+    }
+
+    // Qt Charts gives a y title, when room is short, the height of "..." in the
+    // title's font and cuts a taller one to "...": in 简体中文, whose characters
+    // come from a taller fallback font, every y title over labels as narrow as
+    // "4" (the loss's, the histogram's "计数") showed as a bare "⋮".
+    void aChineseYTitleIsNotCutOverNarrowLabels() {
+        if (QFontDatabase::families(QFontDatabase::SimplifiedChinese).isEmpty())
+            QSKIP("no Chinese font here (scripts/setup.sh installs fonts-wqy-microhei)");
+        for (const QString title : {QString("计数"), QString("损失（奈特/字节）")}) {
+            LineChart c;
+            c.resize(600, 200);
+            c.setAxisTitles("步", title);
+            c.setCurves({Curve{"g", Qt::blue, {0, 1, 2, 3}, {0, 4, 1, 2}}});
+            c.show();
+            for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+            QString drawn;
+            for (QGraphicsItem* item : c.view()->scene()->items())
+                if (auto* t = dynamic_cast<QGraphicsTextItem*>(item); t && t->isVisible() && t->rotation() == 270)
+                    drawn = t->toPlainText();
+            QCOMPARE(drawn, title);
+            QCOMPARE(c.axisTitleShown(Qt::Vertical), title);
+        }
     }
 
     void logAxesAreLabelledAtAnySpan() {

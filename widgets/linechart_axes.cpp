@@ -13,15 +13,43 @@
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QFontDatabase>
 #include <QFontMetrics>
 #include <QLabel>
 #include <QLineSeries>
+#include <QRawFont>
 #include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
 
 namespace normlab {
+
+namespace {
+
+// Chinese, Japanese and Korean: ideographs, kana, hangul, their punctuation and full-width forms.
+bool east_asian(QChar c) {
+    const char16_t u = c.unicode();
+    return (u >= 0x2E80 && u <= 0x9FFF) || (u >= 0xAC00 && u <= 0xD7AF) || (u >= 0xF900 && u <= 0xFAFF) ||
+           (u >= 0xFF00 && u <= 0xFFEF);
+}
+
+}  // namespace
+
+QFont titleFontFor(QFont font, const QString& text) {
+    // The font Qt falls back to for Chinese (Japanese and Korean share its glyphs' height), once.
+    static const QString kFallback = [] {
+        const QString f = QRawFont::fromFont(QFont(), QFontDatabase::SimplifiedChinese).familyName();
+        return f == QFont().family() ? QString() : f;
+    }();
+    QStringList families = font.families();
+    if (families.isEmpty()) families << font.family();
+    families.removeAll(kFallback);
+    if (!kFallback.isEmpty() && std::any_of(text.begin(), text.end(), east_asian)) families.prepend(kFallback);
+    if (families.isEmpty()) return font;   // no font but the fallback: leave it
+    font.setFamilies(families);
+    return font;
+}
 
 void LineChart::setPrintStyle(double font_pt) {
     footer_->hide();
@@ -64,6 +92,8 @@ void LineChart::applyAxisTitles() {
     QString ys = fit(y_axis_, y_full, area.height());
     if (ys != y_full && !y_short_.isEmpty())   // "le…te" says nothing: the short title instead
         ys = fit(y_axis_, math_text::plain(y_short_) + (log_y_ ? tr(" (log)") : QString()), area.height());
+    x_axis_->setTitleFont(titleFontFor(x_axis_->titleFont(), xs));
+    y_axis_->setTitleFont(titleFontFor(y_axis_->titleFont(), ys));
     x_axis_->setTitleText(shown(xs, x_full, x_marked));
     y_axis_->setTitleText(shown(ys, y_full, y_marked));
     QStringList tip;
