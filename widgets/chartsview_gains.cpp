@@ -64,11 +64,7 @@ QWidget* ChartsView::buildGainsTab() {
     box_chart_->setMargins(QMargins(4, 4, 4, 4));   // as the line charts: Qt's 20 px cost the plot its labels
     // the gain's name on the y axis where the plot is high enough for it, else shorter (the title names it)
     connect(box_chart_, &QChart::plotAreaChanged, this, [this] {
-        for (auto* a : box_chart_->axes(Qt::Vertical)) {
-            const QString t = boxYTitle(box_spec_.y_title);
-            a->setTitleFont(titleFontFor(a->titleFont(), t));   // a Chinese title not cut to "⋮" (linechart.h)
-            a->setTitleText(t);
-        }
+        for (auto* a : box_chart_->axes(Qt::Vertical)) setAxisTitle(a, boxYTitle(box_spec_.y_title));
     });
     auto* box_pane = new QWidget(split);   // the card inset as a line chart's
     box_view_ = new QChartView(box_chart_, box_pane);
@@ -214,8 +210,7 @@ void ChartsView::redrawGains() {
         const double pad = hi > lo ? 0.05 * (hi - lo) : 0.05 * std::max(1e-3, std::abs(lo));
         for (auto* a : box_chart_->axes(Qt::Vertical)) {
             a->setRange(lo - pad, hi + pad);
-            a->setTitleFont(titleFontFor(a->titleFont(), boxYTitle(QString::fromStdString(name))));
-            a->setTitleText(boxYTitle(QString::fromStdString(name)));
+            setAxisTitle(a, boxYTitle(QString::fromStdString(name)));
             // 1-2-5 ticks, as on every line chart (core/axis_ticks.h)
             if (auto* v = qobject_cast<QValueAxis*>(a); v) {
                 const std::vector<double> t = nice_ticks(lo - pad, hi + pad, 6, false);
@@ -227,12 +222,9 @@ void ChartsView::redrawGains() {
                 }
             }
         }
-        for (auto* a : box_chart_->axes(Qt::Horizontal)) {
-            a->setTitleFont(titleFontFor(a->titleFont(), tr("layer (step %1)").arg(step)));
-            a->setTitleText(tr("layer (step %1)").arg(step));
-        }
-        box_spec_.title = box_chart_->title();
         box_spec_.x_title = tr("layer (step %1)").arg(step);
+        for (auto* a : box_chart_->axes(Qt::Horizontal)) setAxisTitle(a, box_spec_.x_title);
+        box_spec_.title = box_chart_->title();
     }
     {
         QSignalBlocker b(gain_layer_);

@@ -16,7 +16,6 @@
 #include "core/store/store.h"
 
 #include <QColor>
-#include <QFont>
 #include <QMargins>
 #include <QRect>
 #include <QSizeF>
@@ -47,13 +46,13 @@ namespace normlab {
 class ChartCard;
 class ChartLegend;
 
-// An axis title's font for `text`: where the text is Chinese (or Japanese or
-// Korean), the font Qt falls back to for it comes first. Qt Charts gives a y
-// title, when room is short, the height of "..." in its font, and cuts a title
-// whose line is taller to "...": in 简体中文 every y title over labels as
-// narrow as "4" showed as a bare "⋮", its characters drawn by a taller font
-// than the Latin one the "..." was measured in.
-QFont titleFontFor(QFont font, const QString& text);
+// Sets an axis's title (plain text or HTML) and its font: where the title is
+// Chinese (or Japanese or Korean), the font Qt falls back to for it comes
+// first. Qt Charts gives a y title, when room is short, the height of "..." in
+// its font, and cuts a title whose line is taller to "...": in 简体中文 every y
+// title over labels as narrow as "4" showed as a bare "⋮", its characters
+// drawn by a taller font than the Latin one the "..." was measured in.
+void setAxisTitle(QAbstractAxis* axis, const QString& title);
 
 struct Curve {
     QString label;

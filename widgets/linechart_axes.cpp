@@ -34,9 +34,7 @@ bool east_asian(QChar c) {
            (u >= 0xFF00 && u <= 0xFFEF);
 }
 
-}  // namespace
-
-QFont titleFontFor(QFont font, const QString& text) {
+QFont title_font_for(QFont font, const QString& text) {
     // The font Qt falls back to for Chinese (Japanese and Korean share its glyphs' height), once.
     static const QString kFallback = [] {
         const QString f = QRawFont::fromFont(QFont(), QFontDatabase::SimplifiedChinese).familyName();
@@ -49,6 +47,13 @@ QFont titleFontFor(QFont font, const QString& text) {
     if (families.isEmpty()) return font;   // no font but the fallback: leave it
     font.setFamilies(families);
     return font;
+}
+
+}  // namespace
+
+void setAxisTitle(QAbstractAxis* axis, const QString& title) {
+    axis->setTitleFont(title_font_for(axis->titleFont(), title));
+    axis->setTitleText(title);
 }
 
 void LineChart::setPrintStyle(double font_pt) {
@@ -92,10 +97,8 @@ void LineChart::applyAxisTitles() {
     QString ys = fit(y_axis_, y_full, area.height());
     if (ys != y_full && !y_short_.isEmpty())   // "le…te" says nothing: the short title instead
         ys = fit(y_axis_, math_text::plain(y_short_) + (log_y_ ? tr(" (log)") : QString()), area.height());
-    x_axis_->setTitleFont(titleFontFor(x_axis_->titleFont(), xs));
-    y_axis_->setTitleFont(titleFontFor(y_axis_->titleFont(), ys));
-    x_axis_->setTitleText(shown(xs, x_full, x_marked));
-    y_axis_->setTitleText(shown(ys, y_full, y_marked));
+    setAxisTitle(x_axis_, shown(xs, x_full, x_marked));
+    setAxisTitle(y_axis_, shown(ys, y_full, y_marked));
     QStringList tip;
     if (xs != x_full) tip << tr("x: %1").arg(x_full);
     if (ys != y_full) tip << tr("y: %1").arg(y_full);

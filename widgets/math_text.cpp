@@ -11,6 +11,13 @@ namespace normlab::math_text {
 
 namespace {
 
+enum class Script { None, Sub, Super };
+
+struct Run {
+    QString text;
+    Script script = Script::None;
+};
+
 // Where the script that starts at i ("_{" or "^{") closes, or -1.
 int closing(const QString& text, int i) {
     if (i + 1 >= text.size() || (text[i] != '_' && text[i] != '^') || text[i + 1] != '{') return -1;
@@ -36,14 +43,7 @@ QChar scripted(QChar c, Script s) {
     return sub ? lookup(c, "+=()aeoxhklmnpstiruvj", u"₊₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜᵢᵣᵤᵥⱼ") : lookup(c, "+=()ni", u"⁺⁼⁽⁾ⁿⁱ");
 }
 
-}  // namespace
-
-bool has_marks(const QString& text) {
-    for (int i = 0; i + 1 < text.size(); ++i)
-        if (closing(text, i) > 0) return true;
-    return false;
-}
-
+// `text` cut into runs of plain text and scripts (one run, unscripted, where it has none).
 std::vector<Run> runs(const QString& text) {
     std::vector<Run> out;
     QString cur;
@@ -59,6 +59,14 @@ std::vector<Run> runs(const QString& text) {
     }
     if (!cur.isEmpty() || out.empty()) out.push_back({cur, Script::None});
     return out;
+}
+
+}  // namespace
+
+bool has_marks(const QString& text) {
+    for (int i = 0; i + 1 < text.size(); ++i)
+        if (closing(text, i) > 0) return true;
+    return false;
 }
 
 std::vector<bool> in_script(const QString& text) {

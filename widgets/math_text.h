@@ -23,20 +23,11 @@ QT_END_NAMESPACE
 
 namespace normlab::math_text {
 
-enum class Script { None, Sub, Super };
-
-struct Run {
-    QString text;
-    Script script = Script::None;
-};
-
 // The scripts' size against the text's.
 constexpr double kScriptScale = 0.7;
 
 // Whether `text` has a braced script ("_{" or "^{" with its closing brace).
 bool has_marks(const QString& text);
-// `text` cut into runs of plain text and scripts (one run, unscripted, where it has none).
-std::vector<Run> runs(const QString& text);
 // For each character of `text`, whether it belongs to a script, its marks included
 // ("_{", "}"): where a wrapped line must not end.
 std::vector<bool> in_script(const QString& text);
