@@ -1,6 +1,7 @@
 // The experiment designer on its own: scheme presets change only what they
 // define, invalid input disables Run with its reason, options that cannot act
-// are disabled, and saving an opened experiment keeps it whole.
+// are disabled, saving an opened experiment keeps it whole, and its equations
+// show their subscripts.
 #include "core/experiment.h"
 #include "tests/designer_util.h"
 #include "tests/test_util.h"
@@ -300,6 +301,28 @@ private Q_SLOTS:
         Designer again;
         QVERIFY2(again.openExperiment(path, &err), qPrintable(err));
         QCOMPARE(again.config().optim.lr, 0.0042);
+    }
+
+    // The equations in the form's labels and tooltips show their scripts: a label as plain
+    // text with Unicode's subscripts, a tooltip as rich text, its lines kept.
+    void equationsShowTheirScripts() {
+        Designer d;
+        auto* form = d.field("model.branchnorm.enabled")->parentWidget();
+        auto* layout = qobject_cast<QFormLayout*>(form->layout());
+        QVERIFY(layout);
+        QWidget* label = nullptr;
+        for (int r = 0; r < layout->rowCount(); ++r)
+            if (layout->itemAt(r, QFormLayout::FieldRole)->widget() == d.field("model.branchnorm.enabled"))
+                label = layout->itemAt(r, QFormLayout::LabelRole)->widget();
+        QVERIFY(label);
+        QCOMPARE(qobject_cast<QLabel*>(label)->text(), QString::fromUtf8("Branch factor αₜ"));
+        const QString tip = d.field("model.branchnorm.enabled")->toolTip();
+        QVERIFY2(Qt::mightBeRichText(tip) && tip.contains("α<sub>t</sub>·F(x)") && !tip.contains("_{"), qPrintable(tip));
+        const QString schedule = d.field("model.branchnorm.schedule")->toolTip();   // two lines
+        QVERIFY2(schedule.contains("min(1, t/T) (the paper's)<br>exp, sigmoid"), qPrintable(schedule));
+        QVERIFY2(d.field("model.deepnorm.init")->toolTip().contains("(8N)<sup>−1/4</sup>"), qPrintable(d.field("model.deepnorm.init")->toolTip()));
+        // a tooltip without a script stays as it was: plain, with its line breaks
+        QCOMPARE(d.field("model.norm")->toolTip(), QString::fromUtf8("layernorm: γ⊙(x − μ)/σ + β\nrmsnorm: γ⊙x/√(mean(x²) + ε)"));
     }
 };
 

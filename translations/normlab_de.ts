@@ -508,8 +508,8 @@ ngpt: h ← norm(h + α(norm(F(h)) − h))  (nGPT, Loshchilov et al.)</translati
         <translation>Abschließende Norm</translation>
     </message>
     <message>
-        <source>A norm before the output layer: logits = LN(x_L)·W_outᵀ (Pre-LN; Xiong et al. 2020)</source>
-        <translation>Eine Normierung vor der Ausgabeschicht: logits = LN(x_L)·W_outᵀ (Pre-LN; Xiong et al. 2020)</translation>
+        <source>A norm before the output layer: logits = LN(x_{L})·W_{out}ᵀ (Pre-LN; Xiong et al. 2020)</source>
+        <translation>Eine Normierung vor der Ausgabeschicht: logits = LN(x_{L})·W_{out}ᵀ (Pre-LN; Xiong et al. 2020)</translation>
     </message>
     <message>
         <source>Norm</source>
@@ -530,8 +530,8 @@ rmsnorm: γ⊙x/√(mean(x²) + ε)</translation>
         <translation>HeadScale</translation>
     </message>
     <message>
-        <source>h_i ← γ_i·h_i, γ ∈ ℝ^H, init 1: Concat(γ₁h₁, …, γ_Hh_H)·W_O (NormFormer §3)</source>
-        <translation>h_i ← γ_i·h_i, γ ∈ ℝ^H, Startwert 1: Concat(γ₁h₁, …, γ_Hh_H)·W_O (NormFormer §3)</translation>
+        <source>h_{i} ← γ_{i}·h_{i}, γ ∈ ℝ^{H}, init 1: Concat(γ₁h₁, …, γ_{H}h_{H})·W_{O} (NormFormer §3)</source>
+        <translation>h_{i} ← γ_{i}·h_{i}, γ ∈ ℝ^{H}, Startwert 1: Concat(γ₁h₁, …, γ_{H}h_{H})·W_{O} (NormFormer §3)</translation>
     </message>
     <message>
         <source>HeadScale placement</source>
@@ -548,8 +548,8 @@ after_out_proj: die von fairseq (skaliert die Kopf-Abschnitte der Ausgabe)</tran
         <translation>LN nach der Attention</translation>
     </message>
     <message>
-        <source>o ← LN(Attention(LN(x))·W_O) before the residual add (NormFormer §3)</source>
-        <translation>o ← LN(Attention(LN(x))·W_O) vor der Residual-Addition (NormFormer §3)</translation>
+        <source>o ← LN(Attention(LN(x))·W_{O}) before the residual add (NormFormer §3)</source>
+        <translation>o ← LN(Attention(LN(x))·W_{O}) vor der Residual-Addition (NormFormer §3)</translation>
     </message>
     <message>
         <source>FFN LN</source>
@@ -564,8 +564,8 @@ after_out_proj: die von fairseq (skaliert die Kopf-Abschnitte der Ausgabe)</tran
         <translation>ResScale</translation>
     </message>
     <message>
-        <source>x ← λ⊙x + FFN(LN(x)), λ ∈ ℝ^d, init 1 (NormFormer §3; helps small models)</source>
-        <translation>x ← λ⊙x + FFN(LN(x)), λ ∈ ℝ^d, Startwert 1 (NormFormer §3; hilft kleinen Modellen)</translation>
+        <source>x ← λ⊙x + FFN(LN(x)), λ ∈ ℝ^{d}, init 1 (NormFormer §3; helps small models)</source>
+        <translation>x ← λ⊙x + FFN(LN(x)), λ ∈ ℝ^{d}, Startwert 1 (NormFormer §3; hilft kleinen Modellen)</translation>
     </message>
     <message>
         <source>DeepNorm — Wang et al.</source>
@@ -576,8 +576,8 @@ after_out_proj: die von fairseq (skaliert die Kopf-Abschnitte der Ausgabe)</tran
         <translation>Residual-α</translation>
     </message>
     <message>
-        <source>x ← LN(α·x + F(x)), α = (2N)^¼ for an N-layer decoder (DeepNet)</source>
-        <translation>x ← LN(α·x + F(x)), α = (2N)^¼ für einen Decoder mit N Schichten (DeepNet)</translation>
+        <source>x ← LN(α·x + F(x)), α = (2N)^{1/4} for an N-layer decoder (DeepNet)</source>
+        <translation>x ← LN(α·x + F(x)), α = (2N)^{1/4} für einen Decoder mit N Schichten (DeepNet)</translation>
     </message>
     <message>
         <source>α (empty: (2N)^¼)</source>
@@ -592,8 +592,8 @@ after_out_proj: die von fairseq (skaliert die Kopf-Abschnitte der Ausgabe)</tran
         <translation>β-skalierte Initialisierung</translation>
     </message>
     <message>
-        <source>Xavier-normal init with gain β = (8N)^-¼ on W_v, W_O, FC1, FC2 and 1 on W_q, W_k (DeepNet)</source>
-        <translation>Xavier-Normal-Initialisierung mit Faktor β = (8N)^-¼ für W_v, W_O, FC1, FC2 und 1 für W_q, W_k (DeepNet)</translation>
+        <source>Xavier-normal init with gain β = (8N)^{−1/4} on W_{v}, W_{O}, FC1, FC2 and 1 on W_{q}, W_{k} (DeepNet)</source>
+        <translation>Xavier-Normal-Initialisierung mit Faktor β = (8N)^{−1/4} für W_{v}, W_{O}, FC1, FC2 und 1 für W_{q}, W_{k} (DeepNet)</translation>
     </message>
     <message>
         <source>β (empty: (8N)^-¼)</source>
@@ -608,21 +608,21 @@ after_out_proj: die von fairseq (skaliert die Kopf-Abschnitte der Ausgabe)</tran
         <translation>BranchNorm — Liu et al.</translation>
     </message>
     <message>
-        <source>Branch factor α_t</source>
-        <translation>Zweigfaktor α_t</translation>
+        <source>Branch factor α_{t}</source>
+        <translation>Zweigfaktor α_{t}</translation>
     </message>
     <message>
-        <source>x ← LN(x + α_t·F(x)), α_t rising from 0 to 1 over T steps (BranchNorm §3)</source>
-        <translation>x ← LN(x + α_t·F(x)), α_t steigt über T Schritte von 0 auf 1 (BranchNorm §3)</translation>
+        <source>x ← LN(x + α_{t}·F(x)), α_{t} rising from 0 to 1 over T steps (BranchNorm §3)</source>
+        <translation>x ← LN(x + α_{t}·F(x)), α_{t} steigt über T Schritte von 0 auf 1 (BranchNorm §3)</translation>
     </message>
     <message>
         <source>Schedule</source>
         <translation>Zeitplan</translation>
     </message>
     <message>
-        <source>linear: α_t = min(1, t/T) (the paper's)
+        <source>linear: α_{t} = min(1, t/T) (the paper's)
 exp, sigmoid: lab-defined (docs/DECISIONS.md)</source>
-        <translation>linear: α_t = min(1, t/T) (die des Artikels)
+        <translation>linear: α_{t} = min(1, t/T) (die des Artikels)
 exp, sigmoid: vom Labor definiert (docs/DECISIONS.md)</translation>
     </message>
     <message>
@@ -630,8 +630,8 @@ exp, sigmoid: vom Labor definiert (docs/DECISIONS.md)</translation>
         <translation>T (Schritte)</translation>
     </message>
     <message>
-        <source>Steps until α_t = 1; the paper uses 4000</source>
-        <translation>Schritte bis α_t = 1; der Artikel verwendet 4000</translation>
+        <source>Steps until α_{t} = 1; the paper uses 4000</source>
+        <translation>Schritte bis α_{t} = 1; der Artikel verwendet 4000</translation>
     </message>
     <message>
         <source>nGPT — Loshchilov et al.</source>
@@ -642,16 +642,16 @@ exp, sigmoid: vom Labor definiert (docs/DECISIONS.md)</translation>
         <translation>QK-Norm</translation>
     </message>
     <message>
-        <source>q ← s_qk⊙norm(q), k ← s_qk⊙norm(k) per head, softmax scale √d_k</source>
-        <translation>q ← s_qk⊙norm(q), k ← s_qk⊙norm(k) je Kopf, Softmax-Skala √d_k</translation>
+        <source>q ← s_{qk}⊙norm(q), k ← s_{qk}⊙norm(k) per head, softmax scale √d_{k}</source>
+        <translation>q ← s_{qk}⊙norm(q), k ← s_{qk}⊙norm(k) je Kopf, Softmax-Skala √d_{k}</translation>
     </message>
     <message>
         <source>Eigen learning rates</source>
         <translation>Eigen-Lernraten</translation>
     </message>
     <message>
-        <source>Learn α_A, α_M in h ← norm(h + α(norm(F(h)) − h)); init 0.05, scale 1/√d</source>
-        <translation>α_A, α_M in h ← norm(h + α(norm(F(h)) − h)) lernen; Startwert 0.05, Skala 1/√d</translation>
+        <source>Learn α_{A}, α_{M} in h ← norm(h + α(norm(F(h)) − h)); init 0.05, scale 1/√d</source>
+        <translation>α_{A}, α_{M} in h ← norm(h + α(norm(F(h)) − h)) lernen; Startwert 0.05, Skala 1/√d</translation>
     </message>
     <message>
         <source>s_qk, s_u, s_v, s_z</source>
@@ -728,6 +728,16 @@ exp, sigmoid: vom Labor definiert (docs/DECISIONS.md)</translation>
     <message>
         <source>Tied embeddings</source>
         <translation>Geteilte Einbettungen</translation>
+    </message>
+    <message>
+        <source>Embeddings × √d</source>
+        <translation>Einbettungen × √d</translation>
+    </message>
+    <message>
+        <source>Multiply token embeddings by √d_model (Vaswani et al. §3.4; fairseq).
+Xiong et al.'s analysis assumes inputs with E‖x₀‖² ≈ d.</source>
+        <translation>Token-Einbettungen mit √d_model multiplizieren (Vaswani et al. §3.4; fairseq).
+Die Analyse von Xiong et al. setzt Eingaben mit E‖x₀‖² ≈ d voraus.</translation>
     </message>
     <message>
         <source>Biases</source>
@@ -832,6 +842,30 @@ markov: synthetisch, mit bekannter Verlustuntergrenze</translation>
         <translation>Gerät</translation>
     </message>
     <message>
+        <source>Precision</source>
+        <translation>Genauigkeit</translation>
+    </message>
+    <message>
+        <source>fp32; tf32: GPU tensor cores, fp32 elsewhere; bf16: mixed precision, fp32 weights</source>
+        <translation>fp32; tf32: Tensor-Kerne der GPU, sonst fp32; bf16: gemischte Genauigkeit, Gewichte in fp32</translation>
+    </message>
+    <message>
+        <source>CUDA graph</source>
+        <translation>CUDA-Graph</translation>
+    </message>
+    <message>
+        <source>On a GPU, the training step captured once and replayed with one launch; auto: where the run allows it</source>
+        <translation>Auf einer GPU wird der Trainingsschritt einmal aufgezeichnet und mit einem Start wiederholt; auto: wo der Lauf es erlaubt</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>Threads</translation>
+    </message>
+    <message>
+        <source>CPU threads LibTorch uses; 0: all cores</source>
+        <translation>CPU-Threads, die LibTorch nutzt; 0: alle Kerne</translation>
+    </message>
+    <message>
         <source>Validate every</source>
         <translation>Validieren alle</translation>
     </message>
@@ -854,40 +888,6 @@ markov: synthetisch, mit bekannter Verlustuntergrenze</translation>
     <message>
         <source>Condition numbers</source>
         <translation>Konditionszahlen</translation>
-    </message>
-    <message>
-        <source>Embeddings × √d</source>
-        <translation>Einbettungen × √d</translation>
-    </message>
-    <message>
-        <source>Multiply token embeddings by √d_model (Vaswani et al. §3.4; fairseq).
-Xiong et al.'s analysis assumes inputs with E‖x₀‖² ≈ d.</source>
-        <translation>Token-Einbettungen mit √d_model multiplizieren (Vaswani et al. §3.4; fairseq).
-Die Analyse von Xiong et al. setzt Eingaben mit E‖x₀‖² ≈ d voraus.</translation>
-    </message>
-    <message>
-        <source>Threads</source>
-        <translation>Threads</translation>
-    </message>
-    <message>
-        <source>CPU threads LibTorch uses; 0: all cores</source>
-        <translation>CPU-Threads, die LibTorch nutzt; 0: alle Kerne</translation>
-    </message>
-    <message>
-        <source>Precision</source>
-        <translation>Genauigkeit</translation>
-    </message>
-    <message>
-        <source>fp32; tf32: GPU tensor cores, fp32 elsewhere; bf16: mixed precision, fp32 weights</source>
-        <translation>fp32; tf32: Tensor-Kerne der GPU, sonst fp32; bf16: gemischte Genauigkeit, Gewichte in fp32</translation>
-    </message>
-    <message>
-        <source>CUDA graph</source>
-        <translation>CUDA-Graph</translation>
-    </message>
-    <message>
-        <source>On a GPU, the training step captured once and replayed with one launch; auto: where the run allows it</source>
-        <translation>Auf einer GPU wird der Trainingsschritt einmal aufgezeichnet und mit einem Start wiederholt; auto: wo der Lauf es erlaubt</translation>
     </message>
 </context>
 <context>

@@ -507,8 +507,8 @@ ngpt：h ← norm(h + α(norm(F(h)) − h))（nGPT，Loshchilov 等）</translat
         <translation>最终归一化</translation>
     </message>
     <message>
-        <source>A norm before the output layer: logits = LN(x_L)·W_outᵀ (Pre-LN; Xiong et al. 2020)</source>
-        <translation>输出层之前的归一化：logits = LN(x_L)·W_outᵀ（Pre-LN；Xiong 等 2020）</translation>
+        <source>A norm before the output layer: logits = LN(x_{L})·W_{out}ᵀ (Pre-LN; Xiong et al. 2020)</source>
+        <translation>输出层之前的归一化：logits = LN(x_{L})·W_{out}ᵀ（Pre-LN；Xiong 等 2020）</translation>
     </message>
     <message>
         <source>Norm</source>
@@ -529,8 +529,8 @@ rmsnorm：γ⊙x/√(mean(x²) + ε)</translation>
         <translation>HeadScale（头缩放）</translation>
     </message>
     <message>
-        <source>h_i ← γ_i·h_i, γ ∈ ℝ^H, init 1: Concat(γ₁h₁, …, γ_Hh_H)·W_O (NormFormer §3)</source>
-        <translation>h_i ← γ_i·h_i，γ ∈ ℝ^H，初值 1：Concat(γ₁h₁, …, γ_Hh_H)·W_O（NormFormer §3）</translation>
+        <source>h_{i} ← γ_{i}·h_{i}, γ ∈ ℝ^{H}, init 1: Concat(γ₁h₁, …, γ_{H}h_{H})·W_{O} (NormFormer §3)</source>
+        <translation>h_{i} ← γ_{i}·h_{i}，γ ∈ ℝ^{H}，初值 1：Concat(γ₁h₁, …, γ_{H}h_{H})·W_{O}（NormFormer §3）</translation>
     </message>
     <message>
         <source>HeadScale placement</source>
@@ -547,8 +547,8 @@ after_out_proj：fairseq 的形式（缩放输出中各头的切片）</translat
         <translation>注意力后 LN</translation>
     </message>
     <message>
-        <source>o ← LN(Attention(LN(x))·W_O) before the residual add (NormFormer §3)</source>
-        <translation>o ← LN(Attention(LN(x))·W_O)，在残差相加之前（NormFormer §3）</translation>
+        <source>o ← LN(Attention(LN(x))·W_{O}) before the residual add (NormFormer §3)</source>
+        <translation>o ← LN(Attention(LN(x))·W_{O})，在残差相加之前（NormFormer §3）</translation>
     </message>
     <message>
         <source>FFN LN</source>
@@ -563,8 +563,8 @@ after_out_proj：fairseq 的形式（缩放输出中各头的切片）</translat
         <translation>ResScale（残差缩放）</translation>
     </message>
     <message>
-        <source>x ← λ⊙x + FFN(LN(x)), λ ∈ ℝ^d, init 1 (NormFormer §3; helps small models)</source>
-        <translation>x ← λ⊙x + FFN(LN(x))，λ ∈ ℝ^d，初值 1（NormFormer §3；对小模型有帮助）</translation>
+        <source>x ← λ⊙x + FFN(LN(x)), λ ∈ ℝ^{d}, init 1 (NormFormer §3; helps small models)</source>
+        <translation>x ← λ⊙x + FFN(LN(x))，λ ∈ ℝ^{d}，初值 1（NormFormer §3；对小模型有帮助）</translation>
     </message>
     <message>
         <source>DeepNorm — Wang et al.</source>
@@ -575,8 +575,8 @@ after_out_proj：fairseq 的形式（缩放输出中各头的切片）</translat
         <translation>残差 α</translation>
     </message>
     <message>
-        <source>x ← LN(α·x + F(x)), α = (2N)^¼ for an N-layer decoder (DeepNet)</source>
-        <translation>x ← LN(α·x + F(x))，N 层解码器的 α = (2N)^¼（DeepNet）</translation>
+        <source>x ← LN(α·x + F(x)), α = (2N)^{1/4} for an N-layer decoder (DeepNet)</source>
+        <translation>x ← LN(α·x + F(x))，N 层解码器的 α = (2N)^{1/4}（DeepNet）</translation>
     </message>
     <message>
         <source>α (empty: (2N)^¼)</source>
@@ -591,8 +591,8 @@ after_out_proj：fairseq 的形式（缩放输出中各头的切片）</translat
         <translation>β 缩放初始化</translation>
     </message>
     <message>
-        <source>Xavier-normal init with gain β = (8N)^-¼ on W_v, W_O, FC1, FC2 and 1 on W_q, W_k (DeepNet)</source>
-        <translation>Xavier 正态初始化：W_v、W_O、FC1、FC2 增益为 β = (8N)^-¼，W_q、W_k 为 1（DeepNet）</translation>
+        <source>Xavier-normal init with gain β = (8N)^{−1/4} on W_{v}, W_{O}, FC1, FC2 and 1 on W_{q}, W_{k} (DeepNet)</source>
+        <translation>Xavier 正态初始化：W_{v}、W_{O}、FC1、FC2 增益为 β = (8N)^{−1/4}，W_{q}、W_{k} 为 1（DeepNet）</translation>
     </message>
     <message>
         <source>β (empty: (8N)^-¼)</source>
@@ -607,21 +607,21 @@ after_out_proj：fairseq 的形式（缩放输出中各头的切片）</translat
         <translation>BranchNorm — Liu 等</translation>
     </message>
     <message>
-        <source>Branch factor α_t</source>
-        <translation>分支系数 α_t</translation>
+        <source>Branch factor α_{t}</source>
+        <translation>分支系数 α_{t}</translation>
     </message>
     <message>
-        <source>x ← LN(x + α_t·F(x)), α_t rising from 0 to 1 over T steps (BranchNorm §3)</source>
-        <translation>x ← LN(x + α_t·F(x))，α_t 在 T 步内从 0 升到 1（BranchNorm §3）</translation>
+        <source>x ← LN(x + α_{t}·F(x)), α_{t} rising from 0 to 1 over T steps (BranchNorm §3)</source>
+        <translation>x ← LN(x + α_{t}·F(x))，α_{t} 在 T 步内从 0 升到 1（BranchNorm §3）</translation>
     </message>
     <message>
         <source>Schedule</source>
         <translation>调度</translation>
     </message>
     <message>
-        <source>linear: α_t = min(1, t/T) (the paper's)
+        <source>linear: α_{t} = min(1, t/T) (the paper's)
 exp, sigmoid: lab-defined (docs/DECISIONS.md)</source>
-        <translation>linear：α_t = min(1, t/T)（论文的）
+        <translation>linear：α_{t} = min(1, t/T)（论文的）
 exp、sigmoid：本实验室定义（docs/DECISIONS.md）</translation>
     </message>
     <message>
@@ -629,8 +629,8 @@ exp、sigmoid：本实验室定义（docs/DECISIONS.md）</translation>
         <translation>T（步数）</translation>
     </message>
     <message>
-        <source>Steps until α_t = 1; the paper uses 4000</source>
-        <translation>α_t 达到 1 所需步数；论文使用 4000</translation>
+        <source>Steps until α_{t} = 1; the paper uses 4000</source>
+        <translation>α_{t} 达到 1 所需步数；论文使用 4000</translation>
     </message>
     <message>
         <source>nGPT — Loshchilov et al.</source>
@@ -641,16 +641,16 @@ exp、sigmoid：本实验室定义（docs/DECISIONS.md）</translation>
         <translation>QK 归一化</translation>
     </message>
     <message>
-        <source>q ← s_qk⊙norm(q), k ← s_qk⊙norm(k) per head, softmax scale √d_k</source>
-        <translation>每个头 q ← s_qk⊙norm(q)，k ← s_qk⊙norm(k)，softmax 缩放 √d_k</translation>
+        <source>q ← s_{qk}⊙norm(q), k ← s_{qk}⊙norm(k) per head, softmax scale √d_{k}</source>
+        <translation>每个头 q ← s_{qk}⊙norm(q)，k ← s_{qk}⊙norm(k)，softmax 缩放 √d_{k}</translation>
     </message>
     <message>
         <source>Eigen learning rates</source>
         <translation>特征学习率</translation>
     </message>
     <message>
-        <source>Learn α_A, α_M in h ← norm(h + α(norm(F(h)) − h)); init 0.05, scale 1/√d</source>
-        <translation>学习 h ← norm(h + α(norm(F(h)) − h)) 中的 α_A、α_M；初值 0.05，缩放 1/√d</translation>
+        <source>Learn α_{A}, α_{M} in h ← norm(h + α(norm(F(h)) − h)); init 0.05, scale 1/√d</source>
+        <translation>学习 h ← norm(h + α(norm(F(h)) − h)) 中的 α_{A}、α_{M}；初值 0.05，缩放 1/√d</translation>
     </message>
     <message>
         <source>s_qk, s_u, s_v, s_z</source>
@@ -727,6 +727,16 @@ exp、sigmoid：本实验室定义（docs/DECISIONS.md）</translation>
     <message>
         <source>Tied embeddings</source>
         <translation>共享嵌入</translation>
+    </message>
+    <message>
+        <source>Embeddings × √d</source>
+        <translation>嵌入 × √d</translation>
+    </message>
+    <message>
+        <source>Multiply token embeddings by √d_model (Vaswani et al. §3.4; fairseq).
+Xiong et al.'s analysis assumes inputs with E‖x₀‖² ≈ d.</source>
+        <translation>将词元嵌入乘以 √d_model（Vaswani 等 §3.4；fairseq）。
+Xiong 等的分析假设输入满足 E‖x₀‖² ≈ d。</translation>
     </message>
     <message>
         <source>Biases</source>
@@ -831,6 +841,30 @@ markov：合成数据，损失下界已知</translation>
         <translation>设备</translation>
     </message>
     <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>fp32; tf32: GPU tensor cores, fp32 elsewhere; bf16: mixed precision, fp32 weights</source>
+        <translation>fp32；tf32：GPU 张量核心，其他设备上为 fp32；bf16：混合精度，权重为 fp32</translation>
+    </message>
+    <message>
+        <source>CUDA graph</source>
+        <translation>CUDA 图</translation>
+    </message>
+    <message>
+        <source>On a GPU, the training step captured once and replayed with one launch; auto: where the run allows it</source>
+        <translation>在 GPU 上，训练步骤只捕获一次，之后以一次启动重放；auto：在运行允许时使用</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>线程数</translation>
+    </message>
+    <message>
+        <source>CPU threads LibTorch uses; 0: all cores</source>
+        <translation>LibTorch 使用的 CPU 线程数；0：全部核心</translation>
+    </message>
+    <message>
         <source>Validate every</source>
         <translation>验证间隔</translation>
     </message>
@@ -853,40 +887,6 @@ markov：合成数据，损失下界已知</translation>
     <message>
         <source>Condition numbers</source>
         <translation>条件数</translation>
-    </message>
-    <message>
-        <source>Embeddings × √d</source>
-        <translation>嵌入 × √d</translation>
-    </message>
-    <message>
-        <source>Multiply token embeddings by √d_model (Vaswani et al. §3.4; fairseq).
-Xiong et al.'s analysis assumes inputs with E‖x₀‖² ≈ d.</source>
-        <translation>将词元嵌入乘以 √d_model（Vaswani 等 §3.4；fairseq）。
-Xiong 等的分析假设输入满足 E‖x₀‖² ≈ d。</translation>
-    </message>
-    <message>
-        <source>Threads</source>
-        <translation>线程数</translation>
-    </message>
-    <message>
-        <source>CPU threads LibTorch uses; 0: all cores</source>
-        <translation>LibTorch 使用的 CPU 线程数；0：全部核心</translation>
-    </message>
-    <message>
-        <source>Precision</source>
-        <translation>精度</translation>
-    </message>
-    <message>
-        <source>fp32; tf32: GPU tensor cores, fp32 elsewhere; bf16: mixed precision, fp32 weights</source>
-        <translation>fp32；tf32：GPU 张量核心，其他设备上为 fp32；bf16：混合精度，权重为 fp32</translation>
-    </message>
-    <message>
-        <source>CUDA graph</source>
-        <translation>CUDA 图</translation>
-    </message>
-    <message>
-        <source>On a GPU, the training step captured once and replayed with one launch; auto: where the run allows it</source>
-        <translation>在 GPU 上，训练步骤只捕获一次，之后以一次启动重放；auto：在运行允许时使用</translation>
     </message>
 </context>
 <context>

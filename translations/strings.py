@@ -161,7 +161,7 @@ T = {
     "α (empty: (2N)^¼)": ("α (leer: (2N)^¼)", "α（留空：(2N)^¼）"),
     "β-scaled init": ("β-skalierte Initialisierung", "β 缩放初始化"),
     "β (empty: (8N)^-¼)": ("β (leer: (8N)^-¼)", "β（留空：(8N)^-¼）"),
-    "Branch factor α_t": ("Zweigfaktor α_t", "分支系数 α_t"),
+    "Branch factor α_{t}": ("Zweigfaktor α_{t}", "分支系数 α_{t}"),
     "Schedule": ("Zeitplan", "调度"),
     "T (steps)": ("T (Schritte)", "T（步数）"),
     "Eigen learning rates": ("Eigen-Lernraten", "特征学习率"),
@@ -234,48 +234,48 @@ T = {
     "post: x ← LN(x + F(x))  (Post-LN, Vaswani et al.)\npre: x ← x + F(LN(x))  (Pre-LN, Xiong et al. 2020)\nngpt: h ← norm(h + α(norm(F(h)) − h))  (nGPT, Loshchilov et al.)":
         ("post: x ← LN(x + F(x))  (Post-LN, Vaswani et al.)\npre: x ← x + F(LN(x))  (Pre-LN, Xiong et al. 2020)\nngpt: h ← norm(h + α(norm(F(h)) − h))  (nGPT, Loshchilov et al.)",
          "post：x ← LN(x + F(x))（Post-LN，Vaswani 等）\npre：x ← x + F(LN(x))（Pre-LN，Xiong 等 2020）\nngpt：h ← norm(h + α(norm(F(h)) − h))（nGPT，Loshchilov 等）"),
-    "A norm before the output layer: logits = LN(x_L)·W_outᵀ (Pre-LN; Xiong et al. 2020)":
-        ("Eine Normierung vor der Ausgabeschicht: logits = LN(x_L)·W_outᵀ (Pre-LN; Xiong et al. 2020)",
-         "输出层之前的归一化：logits = LN(x_L)·W_outᵀ（Pre-LN；Xiong 等 2020）"),
+    "A norm before the output layer: logits = LN(x_{L})·W_{out}ᵀ (Pre-LN; Xiong et al. 2020)":
+        ("Eine Normierung vor der Ausgabeschicht: logits = LN(x_{L})·W_{out}ᵀ (Pre-LN; Xiong et al. 2020)",
+         "输出层之前的归一化：logits = LN(x_{L})·W_{out}ᵀ（Pre-LN；Xiong 等 2020）"),
     "layernorm: γ⊙(x − μ)/σ + β\nrmsnorm: γ⊙x/√(mean(x²) + ε)": ("layernorm: γ⊙(x − μ)/σ + β\nrmsnorm: γ⊙x/√(mean(x²) + ε)", "layernorm：γ⊙(x − μ)/σ + β\nrmsnorm：γ⊙x/√(mean(x²) + ε)"),
     "NormFormer — Shleifer et al.": ("NormFormer — Shleifer et al.", "NormFormer — Shleifer 等"),
     "HeadScale": ("HeadScale", "HeadScale（头缩放）"),
-    "h_i ← γ_i·h_i, γ ∈ ℝ^H, init 1: Concat(γ₁h₁, …, γ_Hh_H)·W_O (NormFormer §3)":
-        ("h_i ← γ_i·h_i, γ ∈ ℝ^H, Startwert 1: Concat(γ₁h₁, …, γ_Hh_H)·W_O (NormFormer §3)",
-         "h_i ← γ_i·h_i，γ ∈ ℝ^H，初值 1：Concat(γ₁h₁, …, γ_Hh_H)·W_O（NormFormer §3）"),
+    "h_{i} ← γ_{i}·h_{i}, γ ∈ ℝ^{H}, init 1: Concat(γ₁h₁, …, γ_{H}h_{H})·W_{O} (NormFormer §3)":
+        ("h_{i} ← γ_{i}·h_{i}, γ ∈ ℝ^{H}, Startwert 1: Concat(γ₁h₁, …, γ_{H}h_{H})·W_{O} (NormFormer §3)",
+         "h_{i} ← γ_{i}·h_{i}，γ ∈ ℝ^{H}，初值 1：Concat(γ₁h₁, …, γ_{H}h_{H})·W_{O}（NormFormer §3）"),
     "before_out_proj: the paper's form\nafter_out_proj: fairseq's (scales per-head slices of the output)":
         ("before_out_proj: die Form des Artikels\nafter_out_proj: die von fairseq (skaliert die Kopf-Abschnitte der Ausgabe)",
          "before_out_proj：论文的形式\nafter_out_proj：fairseq 的形式（缩放输出中各头的切片）"),
-    "o ← LN(Attention(LN(x))·W_O) before the residual add (NormFormer §3)":
-        ("o ← LN(Attention(LN(x))·W_O) vor der Residual-Addition (NormFormer §3)", "o ← LN(Attention(LN(x))·W_O)，在残差相加之前（NormFormer §3）"),
+    "o ← LN(Attention(LN(x))·W_{O}) before the residual add (NormFormer §3)":
+        ("o ← LN(Attention(LN(x))·W_{O}) vor der Residual-Addition (NormFormer §3)", "o ← LN(Attention(LN(x))·W_{O})，在残差相加之前（NormFormer §3）"),
     "f ← FC2(LN(act(FC1(LN(x))))): a LayerNorm over d_ff after the activation (NormFormer §3)":
         ("f ← FC2(LN(act(FC1(LN(x))))): eine LayerNorm über d_ff nach der Aktivierung (NormFormer §3)",
          "f ← FC2(LN(act(FC1(LN(x)))))：激活之后在 d_ff 上的 LayerNorm（NormFormer §3）"),
     "ResScale": ("ResScale", "ResScale（残差缩放）"),
-    "x ← λ⊙x + FFN(LN(x)), λ ∈ ℝ^d, init 1 (NormFormer §3; helps small models)":
-        ("x ← λ⊙x + FFN(LN(x)), λ ∈ ℝ^d, Startwert 1 (NormFormer §3; hilft kleinen Modellen)",
-         "x ← λ⊙x + FFN(LN(x))，λ ∈ ℝ^d，初值 1（NormFormer §3；对小模型有帮助）"),
+    "x ← λ⊙x + FFN(LN(x)), λ ∈ ℝ^{d}, init 1 (NormFormer §3; helps small models)":
+        ("x ← λ⊙x + FFN(LN(x)), λ ∈ ℝ^{d}, Startwert 1 (NormFormer §3; hilft kleinen Modellen)",
+         "x ← λ⊙x + FFN(LN(x))，λ ∈ ℝ^{d}，初值 1（NormFormer §3；对小模型有帮助）"),
     "DeepNorm — Wang et al.": ("DeepNorm — Wang et al.", "DeepNorm — Wang 等"),
-    "x ← LN(α·x + F(x)), α = (2N)^¼ for an N-layer decoder (DeepNet)":
-        ("x ← LN(α·x + F(x)), α = (2N)^¼ für einen Decoder mit N Schichten (DeepNet)", "x ← LN(α·x + F(x))，N 层解码器的 α = (2N)^¼（DeepNet）"),
+    "x ← LN(α·x + F(x)), α = (2N)^{1/4} for an N-layer decoder (DeepNet)":
+        ("x ← LN(α·x + F(x)), α = (2N)^{1/4} für einen Decoder mit N Schichten (DeepNet)", "x ← LN(α·x + F(x))，N 层解码器的 α = (2N)^{1/4}（DeepNet）"),
     "Override of DeepNorm's residual weight α": ("Überschreibt DeepNorms Residualgewicht α", "覆盖 DeepNorm 的残差权重 α"),
-    "Xavier-normal init with gain β = (8N)^-¼ on W_v, W_O, FC1, FC2 and 1 on W_q, W_k (DeepNet)":
-        ("Xavier-Normal-Initialisierung mit Faktor β = (8N)^-¼ für W_v, W_O, FC1, FC2 und 1 für W_q, W_k (DeepNet)",
-         "Xavier 正态初始化：W_v、W_O、FC1、FC2 增益为 β = (8N)^-¼，W_q、W_k 为 1（DeepNet）"),
+    "Xavier-normal init with gain β = (8N)^{−1/4} on W_{v}, W_{O}, FC1, FC2 and 1 on W_{q}, W_{k} (DeepNet)":
+        ("Xavier-Normal-Initialisierung mit Faktor β = (8N)^{−1/4} für W_{v}, W_{O}, FC1, FC2 und 1 für W_{q}, W_{k} (DeepNet)",
+         "Xavier 正态初始化：W_{v}、W_{O}、FC1、FC2 增益为 β = (8N)^{−1/4}，W_{q}、W_{k} 为 1（DeepNet）"),
     "Override of DeepNorm's init gain β": ("Überschreibt DeepNorms Initialisierungsfaktor β", "覆盖 DeepNorm 的初始化增益 β"),
     "BranchNorm — Liu et al.": ("BranchNorm — Liu et al.", "BranchNorm — Liu 等"),
-    "x ← LN(x + α_t·F(x)), α_t rising from 0 to 1 over T steps (BranchNorm §3)":
-        ("x ← LN(x + α_t·F(x)), α_t steigt über T Schritte von 0 auf 1 (BranchNorm §3)", "x ← LN(x + α_t·F(x))，α_t 在 T 步内从 0 升到 1（BranchNorm §3）"),
-    "linear: α_t = min(1, t/T) (the paper's)\nexp, sigmoid: lab-defined (docs/DECISIONS.md)":
-        ("linear: α_t = min(1, t/T) (die des Artikels)\nexp, sigmoid: vom Labor definiert (docs/DECISIONS.md)",
-         "linear：α_t = min(1, t/T)（论文的）\nexp、sigmoid：本实验室定义（docs/DECISIONS.md）"),
-    "Steps until α_t = 1; the paper uses 4000": ("Schritte bis α_t = 1; der Artikel verwendet 4000", "α_t 达到 1 所需步数；论文使用 4000"),
+    "x ← LN(x + α_{t}·F(x)), α_{t} rising from 0 to 1 over T steps (BranchNorm §3)":
+        ("x ← LN(x + α_{t}·F(x)), α_{t} steigt über T Schritte von 0 auf 1 (BranchNorm §3)", "x ← LN(x + α_{t}·F(x))，α_{t} 在 T 步内从 0 升到 1（BranchNorm §3）"),
+    "linear: α_{t} = min(1, t/T) (the paper's)\nexp, sigmoid: lab-defined (docs/DECISIONS.md)":
+        ("linear: α_{t} = min(1, t/T) (die des Artikels)\nexp, sigmoid: vom Labor definiert (docs/DECISIONS.md)",
+         "linear：α_{t} = min(1, t/T)（论文的）\nexp、sigmoid：本实验室定义（docs/DECISIONS.md）"),
+    "Steps until α_{t} = 1; the paper uses 4000": ("Schritte bis α_{t} = 1; der Artikel verwendet 4000", "α_{t} 达到 1 所需步数；论文使用 4000"),
     "nGPT — Loshchilov et al.": ("nGPT — Loshchilov et al.", "nGPT — Loshchilov 等"),
     "QK-norm": ("QK-Norm", "QK 归一化"),
-    "q ← s_qk⊙norm(q), k ← s_qk⊙norm(k) per head, softmax scale √d_k":
-        ("q ← s_qk⊙norm(q), k ← s_qk⊙norm(k) je Kopf, Softmax-Skala √d_k", "每个头 q ← s_qk⊙norm(q)，k ← s_qk⊙norm(k)，softmax 缩放 √d_k"),
-    "Learn α_A, α_M in h ← norm(h + α(norm(F(h)) − h)); init 0.05, scale 1/√d":
-        ("α_A, α_M in h ← norm(h + α(norm(F(h)) − h)) lernen; Startwert 0.05, Skala 1/√d", "学习 h ← norm(h + α(norm(F(h)) − h)) 中的 α_A、α_M；初值 0.05，缩放 1/√d"),
+    "q ← s_{qk}⊙norm(q), k ← s_{qk}⊙norm(k) per head, softmax scale √d_{k}":
+        ("q ← s_{qk}⊙norm(q), k ← s_{qk}⊙norm(k) je Kopf, Softmax-Skala √d_{k}", "每个头 q ← s_{qk}⊙norm(q)，k ← s_{qk}⊙norm(k)，softmax 缩放 √d_{k}"),
+    "Learn α_{A}, α_{M} in h ← norm(h + α(norm(F(h)) − h)); init 0.05, scale 1/√d":
+        ("α_{A}, α_{M} in h ← norm(h + α(norm(F(h)) − h)) lernen; Startwert 0.05, Skala 1/√d", "学习 h ← norm(h + α(norm(F(h)) − h)) 中的 α_{A}、α_{M}；初值 0.05，缩放 1/√d"),
     "s_qk, s_u, s_v, s_z": ("s_qk, s_u, s_v, s_z", "s_qk、s_u、s_v、s_z"),
     "Learned scalers of queries/keys, the gated MLP and the logits (init/scale re-parameterised)":
         ("Gelernte Skalierer der Queries/Keys, des Gated-MLP und der Logits (Start/Skala umparametrisiert)",

@@ -1,11 +1,14 @@
 // NormLab widgets: Designer (see designer.h).
 #include "widgets/designer.h"
+#include "widgets/designer_fields.h"
+#include "widgets/math_text.h"
 #include "widgets/wheel_guard.h"
 
 #include "core/experiment.h"
 
 #include "core/errors.h"
 
+#include <QAbstractButton>
 #include <QCheckBox>
 #include <algorithm>
 #include <QEvent>
@@ -28,127 +31,10 @@
 namespace normlab {
 using nlohmann::json;
 
-namespace {
-
-enum class Kind { Int, Double, OptDouble, Bool, Enum, Path };
-
-struct Field {
-    const char* path;
-    const char* label;
-    Kind kind;
-    const char* tip;
-    std::vector<const char*> choices = {};
-};
-
-struct Group { const char* title; std::vector<Field> fields; };
-
-// The form: every field by its JSON path (docs/CONFIG.md), grouped by paper.
-const std::vector<Group>& groups() {
-    static const std::vector<Group> g = {
-        {QT_TRANSLATE_NOOP("normlab::Designer", "Placement — Xiong et al. 2020"),
-         {{"model.layout", QT_TRANSLATE_NOOP("normlab::Designer", "Layout"), Kind::Enum,
-           QT_TRANSLATE_NOOP("normlab::Designer", "post: x ← LN(x + F(x))  (Post-LN, Vaswani et al.)\npre: x ← x + F(LN(x))  (Pre-LN, Xiong et al. 2020)\n"
-                                         "ngpt: h ← norm(h + α(norm(F(h)) − h))  (nGPT, Loshchilov et al.)"),
-           {"post", "pre", "ngpt"}},
-          {"model.final_norm", QT_TRANSLATE_NOOP("normlab::Designer", "Final norm"), Kind::Bool,
-           QT_TRANSLATE_NOOP("normlab::Designer", "A norm before the output layer: logits = LN(x_L)·W_outᵀ (Pre-LN; Xiong et al. 2020)")},
-          {"model.norm", QT_TRANSLATE_NOOP("normlab::Designer", "Norm"), Kind::Enum,
-           QT_TRANSLATE_NOOP("normlab::Designer", "layernorm: γ⊙(x − μ)/σ + β\nrmsnorm: γ⊙x/√(mean(x²) + ε)"), {"layernorm", "rmsnorm"}}}},
-        {QT_TRANSLATE_NOOP("normlab::Designer", "NormFormer — Shleifer et al."),
-         {{"model.normformer.head_scale", QT_TRANSLATE_NOOP("normlab::Designer", "HeadScale"), Kind::Bool,
-           QT_TRANSLATE_NOOP("normlab::Designer", "h_i ← γ_i·h_i, γ ∈ ℝ^H, init 1: Concat(γ₁h₁, …, γ_Hh_H)·W_O (NormFormer §3)")},
-          {"model.normformer.head_scale_placement", QT_TRANSLATE_NOOP("normlab::Designer", "HeadScale placement"), Kind::Enum,
-           QT_TRANSLATE_NOOP("normlab::Designer", "before_out_proj: the paper's form\nafter_out_proj: fairseq's (scales per-head slices of the output)"),
-           {"before_out_proj", "after_out_proj"}},
-          {"model.normformer.post_attn_norm", QT_TRANSLATE_NOOP("normlab::Designer", "Post-attention LN"), Kind::Bool,
-           QT_TRANSLATE_NOOP("normlab::Designer", "o ← LN(Attention(LN(x))·W_O) before the residual add (NormFormer §3)")},
-          {"model.normformer.ffn_norm", QT_TRANSLATE_NOOP("normlab::Designer", "FFN LN"), Kind::Bool,
-           QT_TRANSLATE_NOOP("normlab::Designer", "f ← FC2(LN(act(FC1(LN(x))))): a LayerNorm over d_ff after the activation (NormFormer §3)")},
-          {"model.normformer.res_scale", QT_TRANSLATE_NOOP("normlab::Designer", "ResScale"), Kind::Bool,
-           QT_TRANSLATE_NOOP("normlab::Designer", "x ← λ⊙x + FFN(LN(x)), λ ∈ ℝ^d, init 1 (NormFormer §3; helps small models)")}}},
-        {QT_TRANSLATE_NOOP("normlab::Designer", "DeepNorm — Wang et al."),
-         {{"model.deepnorm.residual", QT_TRANSLATE_NOOP("normlab::Designer", "Residual α"), Kind::Bool,
-           QT_TRANSLATE_NOOP("normlab::Designer", "x ← LN(α·x + F(x)), α = (2N)^¼ for an N-layer decoder (DeepNet)")},
-          {"model.deepnorm.alpha", QT_TRANSLATE_NOOP("normlab::Designer", "α (empty: (2N)^¼)"), Kind::OptDouble,
-           QT_TRANSLATE_NOOP("normlab::Designer", "Override of DeepNorm's residual weight α")},
-          {"model.deepnorm.init", QT_TRANSLATE_NOOP("normlab::Designer", "β-scaled init"), Kind::Bool,
-           QT_TRANSLATE_NOOP("normlab::Designer", "Xavier-normal init with gain β = (8N)^-¼ on W_v, W_O, FC1, FC2 and 1 on W_q, W_k (DeepNet)")},
-          {"model.deepnorm.beta", QT_TRANSLATE_NOOP("normlab::Designer", "β (empty: (8N)^-¼)"), Kind::OptDouble,
-           QT_TRANSLATE_NOOP("normlab::Designer", "Override of DeepNorm's init gain β")}}},
-        {QT_TRANSLATE_NOOP("normlab::Designer", "BranchNorm — Liu et al."),
-         {{"model.branchnorm.enabled", QT_TRANSLATE_NOOP("normlab::Designer", "Branch factor α_t"), Kind::Bool,
-           QT_TRANSLATE_NOOP("normlab::Designer", "x ← LN(x + α_t·F(x)), α_t rising from 0 to 1 over T steps (BranchNorm §3)")},
-          {"model.branchnorm.schedule", QT_TRANSLATE_NOOP("normlab::Designer", "Schedule"), Kind::Enum,
-           QT_TRANSLATE_NOOP("normlab::Designer", "linear: α_t = min(1, t/T) (the paper's)\nexp, sigmoid: lab-defined (docs/DECISIONS.md)"),
-           {"linear", "exp", "sigmoid"}},
-          {"model.branchnorm.T", QT_TRANSLATE_NOOP("normlab::Designer", "T (steps)"), Kind::Int,
-           QT_TRANSLATE_NOOP("normlab::Designer", "Steps until α_t = 1; the paper uses 4000")}}},
-        {QT_TRANSLATE_NOOP("normlab::Designer", "nGPT — Loshchilov et al."),
-         {{"model.ngpt.qk_norm", QT_TRANSLATE_NOOP("normlab::Designer", "QK-norm"), Kind::Bool,
-           QT_TRANSLATE_NOOP("normlab::Designer", "q ← s_qk⊙norm(q), k ← s_qk⊙norm(k) per head, softmax scale √d_k")},
-          {"model.ngpt.eigen_lr", QT_TRANSLATE_NOOP("normlab::Designer", "Eigen learning rates"), Kind::Bool,
-           QT_TRANSLATE_NOOP("normlab::Designer", "Learn α_A, α_M in h ← norm(h + α(norm(F(h)) − h)); init 0.05, scale 1/√d")},
-          {"model.ngpt.scalers", QT_TRANSLATE_NOOP("normlab::Designer", "s_qk, s_u, s_v, s_z"), Kind::Bool,
-           QT_TRANSLATE_NOOP("normlab::Designer", "Learned scalers of queries/keys, the gated MLP and the logits (init/scale re-parameterised)")},
-          {"model.ngpt.renormalize", QT_TRANSLATE_NOOP("normlab::Designer", "Weight renormalisation"), Kind::Bool,
-           QT_TRANSLATE_NOOP("normlab::Designer", "Put every embedding-dimension vector back on the unit sphere after each step")}}},
-        {QT_TRANSLATE_NOOP("normlab::Designer", "Model"),
-         {{"model.d_model", QT_TRANSLATE_NOOP("normlab::Designer", "d_model"), Kind::Int, QT_TRANSLATE_NOOP("normlab::Designer", "Width")},
-          {"model.n_layers", QT_TRANSLATE_NOOP("normlab::Designer", "Layers"), Kind::Int, QT_TRANSLATE_NOOP("normlab::Designer", "Blocks N")},
-          {"model.n_heads", QT_TRANSLATE_NOOP("normlab::Designer", "Heads"), Kind::Int, QT_TRANSLATE_NOOP("normlab::Designer", "Must divide d_model")},
-          {"model.d_ff", QT_TRANSLATE_NOOP("normlab::Designer", "d_ff"), Kind::Int, QT_TRANSLATE_NOOP("normlab::Designer", "MLP width")},
-          {"model.context", QT_TRANSLATE_NOOP("normlab::Designer", "Context"), Kind::Int, QT_TRANSLATE_NOOP("normlab::Designer", "Bytes per sequence")},
-          {"model.activation", QT_TRANSLATE_NOOP("normlab::Designer", "Activation"), Kind::Enum, "", {"gelu", "relu", "swiglu"}},
-          {"model.positions", QT_TRANSLATE_NOOP("normlab::Designer", "Positions"), Kind::Enum, "", {"learned", "sinusoidal", "rope", "none"}},
-          {"model.dropout", QT_TRANSLATE_NOOP("normlab::Designer", "Dropout"), Kind::Double, ""},
-          {"model.tie_embeddings", QT_TRANSLATE_NOOP("normlab::Designer", "Tied embeddings"), Kind::Bool, ""},
-          {"model.embed_scale", QT_TRANSLATE_NOOP("normlab::Designer", "Embeddings × √d"), Kind::Bool,
-           QT_TRANSLATE_NOOP("normlab::Designer", "Multiply token embeddings by √d_model (Vaswani et al. §3.4; fairseq).\nXiong et al.'s analysis assumes inputs with E‖x₀‖² ≈ d.")},
-          {"model.bias", QT_TRANSLATE_NOOP("normlab::Designer", "Biases"), Kind::Bool, ""},
-          {"model.init", QT_TRANSLATE_NOOP("normlab::Designer", "Init"), Kind::Enum,
-           QT_TRANSLATE_NOOP("normlab::Designer", "normal: N(0, 0.02), residual outputs N(0, 0.02/√(2L)) (GPT-2)\nxavier: Xavier-uniform (Vaswani; Xiong)"),
-           {"normal", "xavier"}}}},
-        {QT_TRANSLATE_NOOP("normlab::Designer", "Data"),
-         {{"data.source", QT_TRANSLATE_NOOP("normlab::Designer", "Source"), Kind::Enum,
-           QT_TRANSLATE_NOOP("normlab::Designer", "corpus: English fortunes\nfile: any file, byte-level\nmarkov: synthetic, with a known loss floor"),
-           {"corpus", "file", "markov"}},
-          {"data.path", QT_TRANSLATE_NOOP("normlab::Designer", "File"), Kind::Path, ""},
-          {"data.markov.order", QT_TRANSLATE_NOOP("normlab::Designer", "Markov order"), Kind::Int, ""},
-          {"data.markov.alphabet", QT_TRANSLATE_NOOP("normlab::Designer", "Markov alphabet"), Kind::Int, ""}}},
-        {QT_TRANSLATE_NOOP("normlab::Designer", "Optimizer"),
-         {{"optim.kind", QT_TRANSLATE_NOOP("normlab::Designer", "Optimizer"), Kind::Enum, "", {"adamw", "adam", "sgd"}},
-          {"optim.lr", QT_TRANSLATE_NOOP("normlab::Designer", "Learning rate"), Kind::Double, ""},
-          {"optim.weight_decay", QT_TRANSLATE_NOOP("normlab::Designer", "Weight decay"), Kind::Double,
-           QT_TRANSLATE_NOOP("normlab::Designer", "Never on norms, biases or scalers")},
-          {"optim.beta2", QT_TRANSLATE_NOOP("normlab::Designer", "β₂"), Kind::Double, ""},
-          {"optim.grad_clip", QT_TRANSLATE_NOOP("normlab::Designer", "Gradient clip"), Kind::Double, QT_TRANSLATE_NOOP("normlab::Designer", "Global L2 norm; 0 disables")},
-          {"optim.schedule.kind", QT_TRANSLATE_NOOP("normlab::Designer", "Schedule"), Kind::Enum,
-           QT_TRANSLATE_NOOP("normlab::Designer", "ramp: the LR stability test — the rate grows by the increment each step until the loss diverges (NormFormer §4)"),
-           {"cosine", "linear", "inverse_sqrt", "constant", "ramp"}},
-          {"optim.schedule.warmup", QT_TRANSLATE_NOOP("normlab::Designer", "Warm-up steps"), Kind::Int, ""},
-          {"optim.schedule.ramp_increment", QT_TRANSLATE_NOOP("normlab::Designer", "Ramp increment"), Kind::Double, ""}}},
-        {QT_TRANSLATE_NOOP("normlab::Designer", "Training"),
-         {{"train.steps", QT_TRANSLATE_NOOP("normlab::Designer", "Steps"), Kind::Int, ""},
-          {"train.batch_size", QT_TRANSLATE_NOOP("normlab::Designer", "Batch"), Kind::Int, ""},
-          {"train.seed", QT_TRANSLATE_NOOP("normlab::Designer", "Seed"), Kind::Int, ""},
-          {"train.device", QT_TRANSLATE_NOOP("normlab::Designer", "Device"), Kind::Enum, "", {"auto", "cpu", "cuda"}},
-          {"train.precision", QT_TRANSLATE_NOOP("normlab::Designer", "Precision"), Kind::Enum, QT_TRANSLATE_NOOP("normlab::Designer",
-           "fp32; tf32: GPU tensor cores, fp32 elsewhere; bf16: mixed precision, fp32 weights"), {"fp32", "tf32", "bf16"}},
-          {"train.cuda_graph", QT_TRANSLATE_NOOP("normlab::Designer", "CUDA graph"), Kind::Enum, QT_TRANSLATE_NOOP("normlab::Designer",
-           "On a GPU, the training step captured once and replayed with one launch; auto: where the run allows it"), {"off", "auto", "on"}},
-          {"train.threads", QT_TRANSLATE_NOOP("normlab::Designer", "Threads"), Kind::Int,
-           QT_TRANSLATE_NOOP("normlab::Designer", "CPU threads LibTorch uses; 0: all cores")},
-          {"train.eval_every", QT_TRANSLATE_NOOP("normlab::Designer", "Validate every"), Kind::Int, ""}}},
-        {QT_TRANSLATE_NOOP("normlab::Designer", "Probes (every N steps; 0: off)"),
-         {{"probes.grads_every", QT_TRANSLATE_NOOP("normlab::Designer", "Gradients"), Kind::Int, ""},
-          {"probes.forward_every", QT_TRANSLATE_NOOP("normlab::Designer", "Hidden states"), Kind::Int, ""},
-          {"probes.gains_every", QT_TRANSLATE_NOOP("normlab::Designer", "Gains"), Kind::Int, ""},
-          {"probes.cond_every", QT_TRANSLATE_NOOP("normlab::Designer", "Condition numbers"), Kind::Int, ""}}},
-    };
-    return g;
-}
-
-}  // namespace
+using designer_fields::Field;
+using designer_fields::Group;
+using designer_fields::groups;
+using designer_fields::Kind;
 
 Designer::Designer(QWidget* parent) : QWidget(parent) {
     build();
@@ -166,17 +52,20 @@ void Designer::build() {
     scheme_ = new QComboBox(this);
     scheme_->setObjectName("scheme");
     for (Scheme s : all_schemes()) scheme_->addItem(QString::fromStdString(scheme_title(s)), QString::fromStdString(scheme_name(s)));
-    scheme_->setToolTip(tr("A scheme is a preset of the components below; change any of them afterwards for ablations."));
-    scheme_label_ = new QLabel(tr("Scheme"), this);
+    addText(scheme_, QT_TR_NOOP("A scheme is a preset of the components below; change any of them afterwards for ablations."), Role::Tip);
+    scheme_label_ = new QLabel(this);
+    addText(scheme_label_, QT_TR_NOOP("Scheme"), Role::Text);
     top->addRow(scheme_label_, scheme_);
     variant_ = new QComboBox(this);
     take_wheel_only_when_focused(scheme_);
     take_wheel_only_when_focused(variant_);
     variant_->setObjectName("variant");
     variant_->setVisible(false);
-    variant_label_ = new QLabel(tr("Variant to edit"), this);
+    variant_label_ = new QLabel(this);
+    addText(variant_label_, QT_TR_NOOP("Variant to edit"), Role::Text);
     variant_label_->setVisible(false);
-    variant_->setToolTip(tr("Which run of the opened experiment the form shows and edits: Run trains it, Save writes its changes"));
+    addText(variant_, QT_TR_NOOP("Which run of the opened experiment the form shows and edits: Run trains it, Save writes its changes"),
+            Role::Tip);
     top->addRow(variant_label_, variant_);
     outer->addLayout(top);
 
@@ -187,8 +76,8 @@ void Designer::build() {
     auto* lay = new QVBoxLayout(inner);
     lay->setContentsMargins(0, 0, 0, 0);
     for (const Group& g : groups()) {
-        auto* box = new QGroupBox(tr(g.title), inner);
-        texts_.emplace_back(box, g.title);
+        auto* box = new QGroupBox(inner);
+        addText(box, g.title, Role::Text);
         const std::string title = g.title;
         if (title.rfind("nGPT", 0) == 0) ngpt_box_ = box;
         else if (title.rfind("NormFormer", 0) == 0 || title.rfind("DeepNorm", 0) == 0 || title.rfind("BranchNorm", 0) == 0)
@@ -210,7 +99,7 @@ void Designer::build() {
                 case Kind::OptDouble:
                 case Kind::Path: {
                     auto* e = new QLineEdit(box);
-                    if (f.kind == Kind::OptDouble) e->setPlaceholderText(tr("auto"));
+                    if (f.kind == Kind::OptDouble) addText(e, QT_TR_NOOP("auto"), Role::Placeholder);
                     connect(e, &QLineEdit::textChanged, this, &Designer::revalidate);
                     if (f.kind == Kind::Path) {
                         auto* row = new QWidget(box);
@@ -219,17 +108,17 @@ void Designer::build() {
                         h->addWidget(e, 1);
                         auto* browse = new QToolButton(row);
                         browse->setText(tr("…"));
-                        browse->setToolTip(tr("Choose a file to train on"));
+                        addText(browse, QT_TR_NOOP("Choose a file to train on"), Role::Tip);
                         connect(browse, &QToolButton::clicked, this, [this, e] {
                             const QString p = QFileDialog::getOpenFileName(this, tr("Training data"));
                             if (!p.isEmpty()) e->setText(p);
                         });
                         h->addWidget(browse);
                         fields_[f.path] = e;
-                        e->setToolTip(tr(f.tip));
+                        if (*f.tip) addText(e, f.tip, Role::Tip);
                         e->setObjectName(f.path);
-                        auto* plabel = new QLabel(tr(f.label), box);
-                        texts_.emplace_back(plabel, f.label);
+                        auto* plabel = new QLabel(box);
+                        addText(plabel, f.label, Role::Text);
                         form->addRow(plabel, row);
                         continue;
                     }
@@ -252,11 +141,11 @@ void Designer::build() {
             }
             w->setObjectName(f.path);
             if (qobject_cast<QComboBox*>(w) || qobject_cast<QSpinBox*>(w)) take_wheel_only_when_focused(w);
-            if (*f.tip) w->setToolTip(tr(f.tip));
+            if (*f.tip) addText(w, f.tip, Role::Tip);
             fields_[f.path] = w;
-            auto* label = new QLabel(tr(f.label), box);
-            texts_.emplace_back(label, f.label);
-            if (*f.tip) label->setToolTip(tr(f.tip));
+            auto* label = new QLabel(box);
+            addText(label, f.label, Role::Text);
+            if (*f.tip) addText(label, f.tip, Role::Tip);
             form->addRow(label, w);
         }
         lay->addWidget(box);
@@ -271,9 +160,11 @@ void Designer::build() {
     status_->setWordWrap(true);
     outer->addWidget(status_);
     auto* buttons = new QHBoxLayout();
-    run_ = new QPushButton(tr("Run"), this);
+    run_ = new QPushButton(this);
+    addText(run_, QT_TR_NOOP("Run"), Role::Text);
     run_->setObjectName("run");
-    run_all_ = new QPushButton(tr("Run experiment"), this);
+    run_all_ = new QPushButton(this);
+    addText(run_all_, QT_TR_NOOP("Run experiment"), Role::Text);
     run_all_->setObjectName("runExperiment");
     buttons->addWidget(run_, 1);
     buttons->addWidget(run_all_, 1);
@@ -298,16 +189,29 @@ void Designer::fitWidth() {
                              2 * scroll_->frameWidth() + 12);
 }
 
+// Every text the form shows, set now and again in each new language. Labels read as
+// plain text ("Branch factor αₜ"); an equation in a tooltip is drawn with its scripts.
+void Designer::addText(QWidget* w, const char* source, Role role) {
+    texts_.push_back({w, source, role});
+    applyText(texts_.back());
+}
+
+void Designer::applyText(const Text& t) const {
+    const QString s = tr(t.source);
+    switch (t.role) {
+        case Role::Text:
+            if (auto* box = qobject_cast<QGroupBox*>(t.widget)) box->setTitle(math_text::plain(s));
+            else if (auto* label = qobject_cast<QLabel*>(t.widget)) label->setText(math_text::plain(s));
+            else if (auto* button = qobject_cast<QAbstractButton*>(t.widget)) button->setText(math_text::plain(s));
+            break;
+        case Role::Tip: t.widget->setToolTip(math_text::tooltip(s)); break;
+        case Role::Placeholder: static_cast<QLineEdit*>(t.widget)->setPlaceholderText(s); break;
+    }
+}
+
 void Designer::changeEvent(QEvent* e) {
     if (e->type() == QEvent::LanguageChange) {
-        for (auto& [w, src] : texts_) {
-            if (auto* box = qobject_cast<QGroupBox*>(w)) box->setTitle(tr(src));
-            else if (auto* label = qobject_cast<QLabel*>(w)) label->setText(tr(src));
-        }
-        scheme_label_->setText(tr("Scheme"));
-        variant_label_->setText(tr("Variant to edit"));
-        run_->setText(tr("Run"));
-        run_all_->setText(tr("Run experiment"));
+        for (const Text& t : texts_) applyText(t);
         updateEnabled();
         fitWidth();
     }

@@ -88,7 +88,15 @@ private:
     QPushButton* run_ = nullptr;
     QPushButton* run_all_ = nullptr;
     std::map<QString, QWidget*> fields_;            // JSON path → editor
-    std::vector<std::pair<QWidget*, const char*>> texts_;   // group boxes and labels, for retranslation
+    enum class Role { Text, Tip, Placeholder };
+    struct Text {
+        QWidget* widget;
+        const char* source;   // untranslated
+        Role role;
+    };
+    std::vector<Text> texts_;   // what the form shows, for retranslation
+    void addText(QWidget* w, const char* source, Role role);
+    void applyText(const Text& t) const;
     QLabel* scheme_label_ = nullptr;
     QLabel* variant_label_ = nullptr;
     QGroupBox* ngpt_box_ = nullptr;                   // nGPT's options: only with layout ngpt

@@ -175,6 +175,7 @@ Q_SIGNALS:
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
+    void changeEvent(QEvent* e) override;   // the footer in a new language, also on a tab not shown
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:

@@ -9,6 +9,7 @@
 
 #include <QAreaSeries>
 #include <QChart>
+#include <QEvent>
 #include <QLabel>
 #include <QLineSeries>
 #include <QScatterSeries>
@@ -100,6 +101,11 @@ void LineChart::redraw() {
         hline_series_[h]->replace({QPointF(x0, y), QPointF(x1, y)});
     }
     footer_->setText(footer());
+}
+
+void LineChart::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::LanguageChange && !footer_->text().isEmpty()) footer_->setText(footer());   // once drawn
+    QWidget::changeEvent(e);
 }
 
 size_t LineChart::pointsTotal() const {

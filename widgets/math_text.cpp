@@ -111,6 +111,11 @@ QString html(const QString& text) {
     return out;
 }
 
+QString tooltip(const QString& text) {
+    if (!has_marks(text)) return text;
+    return "<p style='white-space:pre'>" + html(text).replace('\n', "<br>") + "</p>";
+}
+
 double advance(const QFontMetricsF& fm, const QString& text) {
     if (!has_marks(text)) return fm.horizontalAdvance(text);
     double w = 0;

@@ -6,7 +6,8 @@
 // renders the marks as its medium can:
 //   - a figure (plot_paint.cpp) draws the script smaller, lowered or raised;
 //   - the window's axis titles (Qt Charts) take them as HTML;
-//   - plain text (combo boxes, tooltips, CSV headers, the readout) gets
+//   - a tooltip (the experiment form's equations) takes them as HTML too;
+//   - plain text (combo boxes, labels, CSV headers, the readout) gets
 //     Unicode's subscript and superscript letters where every character of the
 //     script has one ("‖xₗ‖", "σₘₐₓ"), else "_q" / "_(…)".
 #pragma once
@@ -35,6 +36,9 @@ std::vector<bool> in_script(const QString& text);
 QString plain(const QString& text);
 // As HTML: escaped, with <sub> and <sup>.
 QString html(const QString& text);
+// As a tooltip: `text` as it is where it has no script; else rich text, its lines kept
+// (one equation a line, never wrapped) and its scripts as <sub>/<sup>.
+QString tooltip(const QString& text);
 // Its width in fm's font, the scripts at kScriptScale.
 double advance(const QFontMetricsF& fm, const QString& text);
 // Draws `text` on one line in `rect` with the painter's font, aligned by `flags`

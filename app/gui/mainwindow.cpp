@@ -117,6 +117,8 @@ MainWindow::MainWindow(const QString& store_path, QWidget* parent) : QMainWindow
     refresh_->setInterval(250);
     connect(refresh_, &QTimer::timeout, this, &MainWindow::refreshTick);
     refresh_->start();
+    device_ = deviceText();
+    showStatus();   // from the start, not a tick later
     reloadRuns();
     startRemote();
     restoreGeometry(settings.value("geometry").toByteArray());

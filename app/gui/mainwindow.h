@@ -193,6 +193,7 @@ private:
     int refresh_ticks_ = 0;
     // Four times a second: the charts' new rows, the run table every second, the status bar.
     void refreshTick();
+    void showStatus();   // the status bar's device, store and UI latency
     // The charts' rows in slices of a few milliseconds, the event loop running between them
     // (ChartsView::refreshUntil), until a pass over the runs shown has ended.
     void readCharts();

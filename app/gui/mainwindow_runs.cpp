@@ -311,6 +311,10 @@ void MainWindow::refreshTick() {
     if (!reading_charts_) readCharts();
     if (++refresh_ticks_ % 4 == 0) reloadRuns();
     if (refresh_ticks_ % 20 == 1) device_ = deviceText();   // a GPU's free memory, every 5 s
+    showStatus();
+}
+
+void MainWindow::showStatus() {
     status_->setText(device_ + " · " + tr("Store: %1 · UI latency p50 %2 ms, p99 %3 ms")
                          .arg(QString::fromStdString(store_->path()) + (store_->read_only() ? tr(" (read-only)") : QString()))
                          .arg(latency_->percentile(50), 0, 'f', 1)

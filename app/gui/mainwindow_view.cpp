@@ -247,7 +247,10 @@ void MainWindow::retranslate() {
     // Rebuild every translated string: the simplest correct way with code-built widgets.
     const QByteArray state = saveState();
     const auto shown = shown_;
+    // the old menus go (clear() only takes them off the bar), later: a language action is still in its signal
+    const QList<QMenu*> old = menuBar()->findChildren<QMenu*>(Qt::FindDirectChildrenOnly);
     menuBar()->clear();
+    for (QMenu* m : old) m->deleteLater();
     buildMenus();
     for (auto* dock : findChildren<QDockWidget*>()) {
         if (dock->objectName() == "designerDock") dock->setWindowTitle(tr("Experiment"));
@@ -263,6 +266,8 @@ void MainWindow::retranslate() {
     queue_->setHeaderLabels(queueHeaders());
     filter_->setPlaceholderText(tr("Filter runs (name, scheme, status, tags, notes)…"));
     model_->retranslate();
+    device_ = deviceText();   // else in the old language until its next reading (5 s)
+    showStatus();
 }
 
 QString MainWindow::deviceText() const {
