@@ -53,9 +53,9 @@ void Designer::build() {
     scheme_->setObjectName("scheme");
     for (Scheme s : all_schemes()) scheme_->addItem(QString::fromStdString(scheme_title(s)), QString::fromStdString(scheme_name(s)));
     addText(scheme_, QT_TR_NOOP("A scheme is a preset of the components below; change any of them afterwards for ablations."), Role::Tip);
-    scheme_label_ = new QLabel(this);
-    addText(scheme_label_, QT_TR_NOOP("Scheme"), Role::Text);
-    top->addRow(scheme_label_, scheme_);
+    auto* scheme_label = new QLabel(this);
+    addText(scheme_label, QT_TR_NOOP("Scheme"), Role::Text);
+    top->addRow(scheme_label, scheme_);
     variant_ = new QComboBox(this);
     take_wheel_only_when_focused(scheme_);
     take_wheel_only_when_focused(variant_);

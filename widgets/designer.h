@@ -97,7 +97,6 @@ private:
     std::vector<Text> texts_;   // what the form shows, for retranslation
     void addText(QWidget* w, const char* source, Role role);
     void applyText(const Text& t) const;
-    QLabel* scheme_label_ = nullptr;
     QLabel* variant_label_ = nullptr;
     QGroupBox* ngpt_box_ = nullptr;                   // nGPT's options: only with layout ngpt
     std::vector<QGroupBox*> ln_boxes_;                // NormFormer, DeepNorm, BranchNorm: not with ngpt

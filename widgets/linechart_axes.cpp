@@ -37,11 +37,9 @@ bool east_asian(QChar c) {
 QFont title_font_for(QFont font, const QString& text) {
     // The font Qt falls back to for Chinese (Japanese and Korean share its glyphs' height), once.
     static const QString kFallback = [] {
-        // none where no font has Chinese: QRawFont is then invalid, and its familyName() crashes
+        // none where no font has Chinese: QRawFont then crashes in familyName() (Qt 6.4)
         if (QFontDatabase::families(QFontDatabase::SimplifiedChinese).isEmpty()) return QString();
-        const QRawFont raw = QRawFont::fromFont(QFont(), QFontDatabase::SimplifiedChinese);
-        if (!raw.isValid()) return QString();
-        const QString f = raw.familyName();
+        const QString f = QRawFont::fromFont(QFont(), QFontDatabase::SimplifiedChinese).familyName();
         return f == QFont().family() ? QString() : f;
     }();
     QStringList families = font.families();
