@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <set>
 
 using namespace normlab;
@@ -57,6 +58,81 @@ private Q_SLOTS:
         }
         QVERIFY(files >= 14);
         QCOMPARE(findings.size(), size_t(10));   // the ten findings of the issue, each measured
+    }
+
+    // scripts/reproduce.sh reports experiments/reproduction/*.json together: where two of them name a
+    // finding (normformer.json and normformer_lr.json: 6), their set-ups must agree at every scale, or
+    // the report refuses to start.
+    void reproductionFindingsNamedTwiceAgree() {
+        QDir d(NORMLAB_SOURCE_DIR "/experiments/reproduction");
+        std::vector<std::string> files;
+        for (auto& f : d.entryList({"*.json"}, QDir::Files, QDir::Name)) files.push_back(d.filePath(f).toStdString());
+        std::set<std::string> scales{""};
+        for (auto& f : files)
+            for (auto& s : load_experiment(f).scales) scales.insert(s);
+        int shared = 0;
+        for (auto& scale : scales) {
+            std::map<int, std::vector<FindingSource>> named;
+            for (auto& f : files) {
+                const auto ex = load_experiment(f);
+                if (!scale.empty() && std::find(ex.scales.begin(), ex.scales.end(), scale) == ex.scales.end()) continue;
+                const auto scaled = load_experiment(f, scale);
+                for (size_t i = 0; i < scaled.report.size(); ++i) {
+                    FindingSource src{f, i, scaled.report[i], {}};
+                    for (auto& r : scaled.runs) src.configs.push_back(r.resolved);
+                    named[scaled.report[i]["finding"].get<int>()].push_back(src);
+                }
+            }
+            for (auto& [n, sources] : named) {
+                try {
+                    check_shared_finding(n, sources);
+                } catch (const ConfigError& e) {
+                    QFAIL(("scale '" + scale + "': " + e.what()).c_str());
+                }
+                if (sources.size() > 1) ++shared;
+            }
+        }
+        QVERIFY(shared >= 2);   // finding 6, at the CPU's and the gpu scale
+    }
+
+    // A finding several experiments name is measured once on their runs, so whatever none of them varies
+    // must agree, and so must the entries' options; a run they share counts once.
+    void sharedFindingChecksSetups() {
+        auto config = [](int d_model, const std::string& scheme, int seed, double lr) {
+            return json{{"scheme", scheme}, {"model", {{"d_model", d_model}}}, {"train", {{"seed", seed}}}, {"optim", {{"lr", lr}}}};
+        };
+        FindingSource a{"dir/a.json", 1, {{"finding", 6}}, {config(128, "normformer", 1, 2e-3), config(128, "pre_ln", 2, 2e-3)}};
+        FindingSource b{"dir/b.json", 0, {{"finding", 6}}, {config(128, "normformer", 1, 1e-3), config(128, "pre_ln", 1, 3e-3)}};
+        check_shared_finding(6, {a, b});   // scheme, seed and rate vary: comparable
+        FindingSource wide = b;
+        for (auto& c : wide.configs) c["model"]["d_model"] = 256;
+        try {
+            check_shared_finding(6, {a, wide});
+            QFAIL("set-ups of different widths were measured together");
+        } catch (const ConfigError& e) {
+            QCOMPARE(QString::fromStdString(e.path()), QString("report[0]"));
+            const QString m = QString::fromStdString(e.message());
+            QVERIFY2(m.contains("b.json trains finding 6 with model.d_model 256 where a.json has 128") && m.contains("name it in one"),
+                     qPrintable(m));
+        }
+        FindingSource other = b;
+        other.options["plateau_drop"] = 0.2;
+        try {
+            check_shared_finding(6, {a, other});
+            QFAIL("entries with different options were measured together");
+        } catch (const ConfigError& e) {
+            QVERIFY2(QString::fromStdString(e.message()).contains("plateau_drop"), e.what());
+        }
+        // How a run was executed is not its set-up.
+        FindingSource threads = b;
+        for (auto& c : threads.configs) c["train"]["threads"] = 7;
+        check_shared_finding(6, {a, threads});
+
+        std::vector<RunData> x(2), y(2);
+        x[0].id = 1, x[1].id = 2, y[0].id = 2, y[1].id = 3;
+        std::vector<int64_t> ids;
+        for (auto& r : union_of_runs({&x, &y})) ids.push_back(r.id);
+        QCOMPARE(ids, (std::vector<int64_t>{1, 2, 3}));
     }
 
     void scalesMergeAndErrorsNameTheField() {
@@ -240,10 +316,17 @@ private Q_SLOTS:
         QCOMPARE(number("pre_ln_lr"), 2e-3);
         QVERIFY(std::abs(number("gain") - 0.1) < 1e-9);
         QCOMPARE(QString::fromStdString(g.table.header[1]), QString("peak lr"));
-        QCOMPARE(QString::fromStdString(g.table.rows[0][0]), QString("NormFormer lr=0.002"));
-        QCOMPARE(QString::fromStdString(g.table.rows[2][1]), QString("0.001 (best)"));
-        QCOMPARE(QString::fromStdString(g.table.rows[3][0]), QString("- FFN LN"));   // one rate only: its name alone
-        QCOMPARE(QString::fromStdString(g.table.rows[3][4]), QString("50%"));
+        // a model's rates together, lowest first, in the order the models came
+        QCOMPARE(QString::fromStdString(g.table.rows[0][0]), QString("NormFormer lr=0.001"));
+        QCOMPARE(QString::fromStdString(g.table.rows[0][1]), QString("0.001 (best)"));
+        QCOMPARE(QString::fromStdString(g.table.rows[1][0]), QString("NormFormer lr=0.002"));
+        QCOMPARE(QString::fromStdString(g.table.rows[3][1]), QString("0.002 (best)"));
+        QCOMPARE(QString::fromStdString(g.table.rows[4][0]), QString("- FFN LN"));   // one rate only: its name alone
+        QCOMPARE(QString::fromStdString(g.table.rows[4][4]), QString("50%"));
+        // The figure draws what the verdict compares: each model at its best rate, the ablation at NormFormer's.
+        QStringList drawn;
+        for (auto& l : g.figures.front().lines) drawn << QString::fromStdString(l.label);
+        QCOMPARE(drawn, QStringList({"NormFormer lr=0.001", "Pre-LN lr=0.002", "- FFN LN"}));
         QVERIFY(g.result.find("at its best lr, 0.001") != std::string::npos);
         QVERIFY(g.measure.find("Table 1") != std::string::npos);
     }

@@ -183,6 +183,35 @@ private Q_SLOTS:
         QCOMPARE(run_report({wider, "--out", out, "--retrain", "--trained-only"}), 2);
     }
 
+    // Two experiments that name one finding: it is measured once, on the runs of both (a run they share
+    // counted once); where their set-ups differ, the report refuses to start and trains nothing.
+    void aFindingTwoExperimentsNameIsMeasuredOnce() {
+        const QString a = dir_.filePath("tiny-a.json"), b = dir_.filePath("tiny-b.json"), wide = dir_.filePath("tiny-wide.json");
+        write_tiny(a);
+        json spec = json::parse(read(a).toStdString());
+        spec["name"] = "tiny-seeds";
+        spec["sweep"] = {{"train.seed", {1, 2}}};   // seed 1's runs are tiny-a's
+        std::ofstream(b.toStdString()) << spec.dump(2);
+        spec["name"] = "tiny-wide";
+        spec["base"]["model"]["d_model"] = 48;
+        std::ofstream(wide.toStdString()) << spec.dump(2);
+        const QString store = dir_.filePath("shared.sqlite"), out = dir_.filePath("report-shared");
+        QCOMPARE(run_report({a, b, "--out", out, "--store", store, "--dpi", "72"}), 0);
+        QCOMPARE(Store(store.toStdString()).runs().size(), size_t(4));
+        const QString md = read(out + "/report.md");
+        QCOMPARE(md.count("## 3. Hidden-state norms"), 1);
+        QVERIFY2(md.contains("**Runs:** experiments `tiny` and `tiny-seeds` — ") && md.contains("seeds 1/2") &&
+                     md.contains("4 runs"),
+                 qPrintable(md.left(3000)));
+        QCOMPARE(md.count("](#finding-3)"), 1);   // one line in the summary
+        const json rep = json::parse(read(out + "/report.json").toStdString());
+        QCOMPARE(rep["findings"].size(), size_t(1));
+        QCOMPARE(rep["findings"][0]["experiments"], json({"tiny", "tiny-seeds"}));
+        // Different widths measured as one finding would compare what is not comparable.
+        QCOMPARE(run_report({a, wide, "--out", out, "--store", store}), 2);
+        QCOMPARE(Store(store.toStdString()).runs().size(), size_t(4));
+    }
+
     // A run stopped early is refused by --no-train, and with --accept-stopped reused and named in the report.
     void endToEndWithAStoppedRun() {
         const QString exp = dir_.filePath("tiny-stopped.json");

@@ -24,6 +24,7 @@
 #include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <thread>
 
 namespace normlab {
@@ -50,13 +51,23 @@ const char* kUsage =
     "                      [--device cpu|cuda|auto] [--threads N] [--dpi N] [--generated-by TEXT]\n"
     "Trains the experiments' runs (finished runs with the same configuration are reused from the\n"
     "store unless --retrain), measures the findings each experiment's \"report\" names and writes\n"
-    "DIR/report.md, DIR/index.html, DIR/report.json and DIR/figures/*.png|svg.\n"
+    "DIR/report.md, DIR/index.html, DIR/report.json and DIR/figures/*.png|svg. A finding that several of\n"
+    "the experiments name is measured once, on the runs of all of them (their set-ups must agree in what\n"
+    "none of them varies).\n"
     "--accept-stopped reuses a run that stopped before its last step (cancelled or interrupted, with its\n"
     "data: a GPU lease's time limit) where no finished one matches, and then compares all the runs of its\n"
     "experiment over the steps every one of them reached; the report says so.\n"
     "--trained-only reports what the store holds and trains nothing: a run of an experiment that is not in\n"
     "the store is left out and named in the \"Runs:\" line of its findings (a sweep trained a GPU lease at\n"
     "a time).\n";
+
+// Each finding the experiments name → where: (experiment, entry), in the order given.
+std::map<int, std::vector<std::pair<size_t, size_t>>> named_findings(const std::vector<Experiment>& exps) {
+    std::map<int, std::vector<std::pair<size_t, size_t>>> out;
+    for (size_t e = 0; e < exps.size(); ++e)
+        for (size_t i = 0; i < exps[e].report.size(); ++i) out[exps[e].report[i]["finding"].get<int>()].push_back({e, i});
+    return out;
+}
 
 Options parse(const QStringList& args) {
     Options o;
@@ -173,6 +184,15 @@ int run_report(const QStringList& args) {
                                           std::to_string(report::finding_count()));
             exps.push_back(std::move(ex));
         }
+        for (auto& [number, where] : named_findings(exps)) {
+            std::vector<report::FindingSource> sources;
+            for (auto [e, i] : where) {
+                report::FindingSource s{exps[e].file, i, exps[e].report[i], {}};
+                for (auto& r : exps[e].runs) s.configs.push_back(r.resolved);
+                sources.push_back(std::move(s));
+            }
+            report::check_shared_finding(number, sources);
+        }
     } catch (const ConfigError& e) {
         std::fprintf(stderr, "normlab report: %s\n", e.what());
         return 2;
@@ -228,8 +248,11 @@ int run_report(const QStringList& args) {
     };
     std::string device_used = resolve_device(o.device.isEmpty() ? "auto" : o.device.toStdString());
     report::CompletedRuns completed(*store, o.accept_stopped);
-    for (auto& ex : exps) {
-        std::vector<report::RunData> runs;
+    std::vector<std::vector<report::RunData>> exp_runs(exps.size());
+    std::vector<std::string> exp_left_out(exps.size());
+    for (size_t e = 0; e < exps.size(); ++e) {
+        const Experiment& ex = exps[e];
+        std::vector<report::RunData>& runs = exp_runs[e];
         int64_t exp_id = 0;
         size_t reused = 0, trained = 0;
         std::vector<std::string> left_out;   // --trained-only: not in the store
@@ -271,35 +294,48 @@ int run_report(const QStringList& args) {
         if (!left_out.empty()) {
             std::fprintf(stderr, "%s: %zu run(s) not in the store, left out (--trained-only): %s\n", ex.name.c_str(),
                          left_out.size(), not_trained.c_str());
-            not_trained = "not trained yet, left out: " + not_trained;
+            exp_left_out[e] = "not trained yet, left out: " + not_trained;
         }
-        if (runs.empty()) {
-            std::fprintf(stderr, "%s: none of its runs is in the store: its findings are left out\n", ex.name.c_str());
-            continue;
-        }
-        const std::string aligned = o.accept_stopped ? report::align_runs(runs) : "";
-        if (!aligned.empty()) std::fprintf(stderr, "%s: %s\n", ex.name.c_str(), aligned.c_str());
-        for (size_t i = 0; i < ex.report.size(); ++i) {
-            try {
-                findings.push_back(report::analyze(ex.report[i], runs, ex.name));
-                if (!aligned.empty()) findings.back().setup += "; " + aligned;
-                if (!not_trained.empty()) findings.back().setup += "; " + not_trained;
-            } catch (const ConfigError& e) {
-                std::fprintf(stderr, "normlab report: %s: report[%zu]: %s\n", ex.file.c_str(), i, e.what());
-                report::Finding f;
-                f.number = ex.report[i]["finding"].get<int>();
-                f.title = report::finding_title(f.number);
-                f.experiment = ex.name;
-                f.verdict = report::Verdict::Inconclusive;
-                f.result = std::string("Could not be measured: ") + e.what();
-                findings.push_back(f);
-                code = 1;
-            }
-        }
+        if (runs.empty()) std::fprintf(stderr, "%s: none of its runs is in the store: its findings are left out\n", ex.name.c_str());
     }
-    std::stable_sort(findings.begin(), findings.end(),
-                     [](const report::Finding& a, const report::Finding& b) { return a.number < b.number; });
-
+    // Each finding once, on the runs of every experiment that names it (checked above: their set-ups agree).
+    for (auto& [number, where] : named_findings(exps)) {
+        std::vector<const std::vector<report::RunData>*> sets;
+        std::vector<std::string> names;
+        std::string left_out;
+        for (auto [e, i] : where) {
+            if (std::find(names.begin(), names.end(), exps[e].name) != names.end()) continue;
+            names.push_back(exps[e].name);
+            if (!exp_runs[e].empty()) sets.push_back(&exp_runs[e]);
+            if (!exp_left_out[e].empty())
+                left_out += (left_out.empty() ? "" : "; ") + (where.size() > 1 ? exps[e].name + ": " : "") + exp_left_out[e];
+        }
+        if (sets.empty()) continue;   // said above
+        std::vector<report::RunData> runs = report::union_of_runs(sets);
+        std::string label;
+        for (auto& n : names) label += (label.empty() ? "" : ", ") + n;
+        if (names.size() > 1)
+            std::fprintf(stderr, "finding %d: measured once, on the %zu runs of %s\n", number, runs.size(), label.c_str());
+        const std::string aligned = o.accept_stopped ? report::align_runs(runs) : "";
+        if (!aligned.empty()) std::fprintf(stderr, "%s: %s\n", label.c_str(), aligned.c_str());
+        const auto [e, i] = where.front();
+        try {
+            findings.push_back(report::analyze(exps[e].report[i], runs, label));
+            if (!aligned.empty()) findings.back().setup += "; " + aligned;
+            if (!left_out.empty()) findings.back().setup += "; " + left_out;
+        } catch (const ConfigError& err) {
+            std::fprintf(stderr, "normlab report: %s: report[%zu]: %s\n", exps[e].file.c_str(), i, err.what());
+            report::Finding f;
+            f.number = number;
+            f.title = report::finding_title(f.number);
+            f.experiment = label;
+            f.verdict = report::Verdict::Inconclusive;
+            f.result = std::string("Could not be measured: ") + err.what();
+            findings.push_back(f);
+            code = 1;
+        }
+        if (names.size() > 1) findings.back().experiments = names;
+    }
     QDir out(o.out);
     if (!out.mkpath("figures")) {
         std::fprintf(stderr, "normlab report: cannot create %s/figures; check the path and permissions\n", qPrintable(o.out));

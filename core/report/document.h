@@ -19,6 +19,16 @@ inline std::vector<const Table*> tables_of(const Finding& f) {
         if (!t.header.empty()) out.push_back(&t);
     return out;
 }
+// "experiment `normformer`", or "experiments `normformer` and `normformer-lr`" where several measured it
+// together; `open`/`close` wrap each name (Markdown's backticks, HTML's <code>), `escape` each name.
+template <class Escape>
+std::string experiments_text(const Finding& f, const std::string& open, const std::string& close, Escape escape) {
+    if (f.experiments.size() < 2) return "experiment " + open + escape(f.experiment) + close;
+    std::string out = "experiments ";
+    for (size_t i = 0; i < f.experiments.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == f.experiments.size() ? " and " : ", ") + open + escape(f.experiments[i]) + close;
+    return out;
+}
 inline std::string scale_text(const ReportMeta& meta) {
     return meta.scale.empty() ? "the CPU presets (each experiment's default)" : meta.scale;
 }

@@ -66,6 +66,12 @@ void need(bool ok, const std::string& what);
 std::vector<double> per_layer(const std::vector<const RunData*>& rs, int layers,
                               const std::function<double(const RunData&, int)>& fn);
 
+// ---- configurations
+// A run's configuration as runs are compared (CompletedRuns, a shared finding's set-ups): parsed with
+// today's defaults, without what only says how it was executed (name, device, threads, CUDA graph,
+// checkpoint intervals); null when it no longer parses.
+nlohmann::json comparable_config(nlohmann::json config);
+
 // ---- the text of a finding
 // "d_model 128, layers 6, ..." with every value the runs use, the data and the training time.
 std::string describe_setup(const std::vector<RunData>& runs);

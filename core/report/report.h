@@ -122,7 +122,8 @@ struct Finding {
     std::string claim;                // the paper's claim
     std::string measure;              // how it is measured here
     std::string setup;                // sizes, steps, seeds of the runs used
-    std::string experiment;           // the experiment's name
+    std::string experiment;           // the experiment's name ("a, b": several, experiments)
+    std::vector<std::string> experiments;   // where several measured it together, their names
     Verdict verdict = Verdict::Inconclusive;
     std::string result;               // the measured outcome with its numbers, one paragraph
     std::vector<std::pair<std::string, double>> numbers;   // the key numbers, machine-readable
@@ -130,6 +131,23 @@ struct Finding {
     std::vector<Table> more_tables;   // e.g. the learning rates tried
     std::vector<Figure> figures;
 };
+
+// A finding that several experiments of one report name is measured once, on the runs of all of them
+// (core/report/shared_finding.cpp): experiments/reproduction/normformer.json's ablations at 2e-3 and
+// normformer_lr.json's rates are one finding 6, each model at its best rate and the ablations beside it,
+// not two sections with one number. Whatever none of them varies must then be the same in each (the
+// model's size, the steps, the data, the probes): the runs of different set-ups are not comparable.
+struct FindingSource {
+    std::string file;                       // the experiment file, for the message
+    size_t entry = 0;                       // its index in the file's "report"
+    nlohmann::json options;                 // the entry ({"finding": 6, ...})
+    std::vector<nlohmann::json> configs;    // its runs' resolved configurations
+};
+// Throws ConfigError (path "report[i]" of the source that disagrees) where the entries' options differ
+// or a setting that no source varies differs between them, naming the setting, both values and files.
+void check_shared_finding(int number, const std::vector<FindingSource>& sources);
+// The runs of several experiments, a run they share (the same stored run) once, in order.
+std::vector<RunData> union_of_runs(const std::vector<const std::vector<RunData>*>& sets);
 
 // The findings are numbered 1..finding_count() (core/report/findings.cpp).
 int finding_count();

@@ -63,16 +63,21 @@ RunData load_run(Store& store, const RunInfo& info) {
 // float32 rounding, as another thread count; its default changes once it has
 // been measured on a GPU, and runs stored with the old one must still match),
 // and when it wrote checkpoints (a resumed run's trace is bit-identical).
-static std::string config_key(json c) {
+json detail::comparable_config(json c) {
     try {
         c = to_json(run_config_from_json(c));
     } catch (const ConfigError&) {
-        return "";
+        return nullptr;
     }
     c.erase("name");
     if (c.contains("train"))
         for (const char* k : {"device", "threads", "cuda_graph", "checkpoint_every", "checkpoint_seconds"}) c["train"].erase(k);
-    return c.dump();
+    return c;
+}
+
+static std::string config_key(const json& c) {
+    const json k = detail::comparable_config(c);
+    return k.is_null() ? "" : k.dump();
 }
 
 CompletedRuns::CompletedRuns(Store& store, bool stopped_too) {

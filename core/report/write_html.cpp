@@ -56,7 +56,7 @@ std::string to_html(const std::vector<Finding>& findings, const ReportMeta& meta
         o << "<h2 id=\"finding-" << f.number << "\">" << f.number << ". " << html_escape(f.title) << "</h2>\n";
         o << "<p><b>Paper</b> (" << html_escape(f.source) << "): " << html_escape(f.claim) << "</p>\n";
         o << "<p><b>Measured as:</b> " << html_escape(f.measure) << "</p>\n";
-        o << "<p><b>Runs:</b> experiment <code>" << html_escape(f.experiment) << "</code> — " << html_escape(f.setup) << ".</p>\n";
+        o << "<p><b>Runs:</b> " << experiments_text(f, "<code>", "</code>", html_escape) << " — " << html_escape(f.setup) << ".</p>\n";
         o << "<p><b>Result:</b> " << html_escape(f.result) << "</p>\n";
         o << "<p class=\"v " << cls(f.verdict) << "\">Verdict: " << verdict_name(f.verdict) << ".</p>\n";
         for (const Table* t : tables_of(f)) {

@@ -20,6 +20,7 @@ json to_json(const std::vector<Finding>& findings, const ReportMeta& meta) {
         out["findings"].push_back({{"finding", f.number}, {"title", f.title}, {"source", f.source}, {"claim", f.claim},
                                    {"experiment", f.experiment}, {"setup", f.setup}, {"verdict", verdict_name(f.verdict)},
                                    {"result", f.result}, {"numbers", nums}, {"figures", figs}});
+        if (f.experiments.size() > 1) out["findings"].back()["experiments"] = f.experiments;   // measured together
     }
     return out;
 }

@@ -48,7 +48,7 @@ std::string to_markdown(const std::vector<Finding>& findings, const ReportMeta& 
         o << "<a id=\"finding-" << f.number << "\"></a>\n## " << f.number << ". " << f.title << "\n\n";
         o << "**Paper** (" << f.source << "): " << f.claim << "\n\n";
         o << "**Measured as:** " << f.measure << "\n\n";
-        o << "**Runs:** experiment `" << f.experiment << "` — " << f.setup << ".\n\n";
+        o << "**Runs:** " << experiments_text(f, "`", "`", [](const std::string& s) { return s; }) << " — " << f.setup << ".\n\n";
         o << "**Result:** " << f.result << "\n\n";
         o << "**Verdict: " << verdict_name(f.verdict) << ".**\n\n";
         for (const Table* t : tables_of(f)) {
