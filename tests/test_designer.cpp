@@ -307,15 +307,17 @@ private Q_SLOTS:
     // text with Unicode's subscripts, a tooltip as rich text, its lines kept.
     void equationsShowTheirScripts() {
         Designer d;
-        auto* form = d.field("model.branchnorm.enabled")->parentWidget();
-        auto* layout = qobject_cast<QFormLayout*>(form->layout());
-        QVERIFY(layout);
-        QWidget* label = nullptr;
-        for (int r = 0; r < layout->rowCount(); ++r)
-            if (layout->itemAt(r, QFormLayout::FieldRole)->widget() == d.field("model.branchnorm.enabled"))
-                label = layout->itemAt(r, QFormLayout::LabelRole)->widget();
-        QVERIFY(label);
-        QCOMPARE(qobject_cast<QLabel*>(label)->text(), QString::fromUtf8("Branch factor αₜ"));
+        auto label = [&d](const char* key) -> QString {
+            QWidget* field = d.field(key);
+            auto* layout = qobject_cast<QFormLayout*>(field->parentWidget()->layout());
+            for (int r = 0; layout && r < layout->rowCount(); ++r)
+                if (layout->itemAt(r, QFormLayout::FieldRole)->widget() == field)
+                    if (auto* l = qobject_cast<QLabel*>(layout->itemAt(r, QFormLayout::LabelRole)->widget())) return l->text();
+            return "(no label)";
+        };
+        QCOMPARE(label("model.branchnorm.enabled"), QString::fromUtf8("Branch factor αₜ"));
+        // an exponent Unicode has no superscript for ('/') stays one, in parentheses
+        QCOMPARE(label("model.deepnorm.beta"), QString::fromUtf8("β (empty: (8N)^(−1/4))"));
         const QString tip = d.field("model.branchnorm.enabled")->toolTip();
         QVERIFY2(Qt::mightBeRichText(tip) && tip.contains("α<sub>t</sub>·F(x)") && !tip.contains("_{"), qPrintable(tip));
         const QString schedule = d.field("model.branchnorm.schedule")->toolTip();   // two lines

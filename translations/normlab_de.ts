@@ -580,10 +580,6 @@ after_out_proj: die von fairseq (skaliert die Kopf-Abschnitte der Ausgabe)</tran
         <translation>x ← LN(α·x + F(x)), α = (2N)^{1/4} für einen Decoder mit N Schichten (DeepNet)</translation>
     </message>
     <message>
-        <source>α (empty: (2N)^¼)</source>
-        <translation>α (leer: (2N)^¼)</translation>
-    </message>
-    <message>
         <source>Override of DeepNorm's residual weight α</source>
         <translation>Überschreibt DeepNorms Residualgewicht α</translation>
     </message>
@@ -594,10 +590,6 @@ after_out_proj: die von fairseq (skaliert die Kopf-Abschnitte der Ausgabe)</tran
     <message>
         <source>Xavier-normal init with gain β = (8N)^{−1/4} on W_{v}, W_{O}, FC1, FC2 and 1 on W_{q}, W_{k} (DeepNet)</source>
         <translation>Xavier-Normal-Initialisierung mit Faktor β = (8N)^{−1/4} für W_{v}, W_{O}, FC1, FC2 und 1 für W_{q}, W_{k} (DeepNet)</translation>
-    </message>
-    <message>
-        <source>β (empty: (8N)^-¼)</source>
-        <translation>β (leer: (8N)^-¼)</translation>
     </message>
     <message>
         <source>Override of DeepNorm's init gain β</source>
@@ -888,6 +880,14 @@ markov: synthetisch, mit bekannter Verlustuntergrenze</translation>
     <message>
         <source>Condition numbers</source>
         <translation>Konditionszahlen</translation>
+    </message>
+    <message>
+        <source>α (empty: (2N)^{1/4})</source>
+        <translation>α (leer: (2N)^{1/4})</translation>
+    </message>
+    <message>
+        <source>β (empty: (8N)^{−1/4})</source>
+        <translation>β (leer: (8N)^{−1/4})</translation>
     </message>
 </context>
 <context>

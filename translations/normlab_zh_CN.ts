@@ -579,10 +579,6 @@ after_out_proj：fairseq 的形式（缩放输出中各头的切片）</translat
         <translation>x ← LN(α·x + F(x))，N 层解码器的 α = (2N)^{1/4}（DeepNet）</translation>
     </message>
     <message>
-        <source>α (empty: (2N)^¼)</source>
-        <translation>α（留空：(2N)^¼）</translation>
-    </message>
-    <message>
         <source>Override of DeepNorm's residual weight α</source>
         <translation>覆盖 DeepNorm 的残差权重 α</translation>
     </message>
@@ -593,10 +589,6 @@ after_out_proj：fairseq 的形式（缩放输出中各头的切片）</translat
     <message>
         <source>Xavier-normal init with gain β = (8N)^{−1/4} on W_{v}, W_{O}, FC1, FC2 and 1 on W_{q}, W_{k} (DeepNet)</source>
         <translation>Xavier 正态初始化：W_{v}、W_{O}、FC1、FC2 增益为 β = (8N)^{−1/4}，W_{q}、W_{k} 为 1（DeepNet）</translation>
-    </message>
-    <message>
-        <source>β (empty: (8N)^-¼)</source>
-        <translation>β（留空：(8N)^-¼）</translation>
     </message>
     <message>
         <source>Override of DeepNorm's init gain β</source>
@@ -887,6 +879,14 @@ markov：合成数据，损失下界已知</translation>
     <message>
         <source>Condition numbers</source>
         <translation>条件数</translation>
+    </message>
+    <message>
+        <source>α (empty: (2N)^{1/4})</source>
+        <translation>α（留空：(2N)^{1/4}）</translation>
+    </message>
+    <message>
+        <source>β (empty: (8N)^{−1/4})</source>
+        <translation>β（留空：(8N)^{−1/4}）</translation>
     </message>
 </context>
 <context>
