@@ -123,6 +123,19 @@ private Q_SLOTS:
         } catch (const ConfigError& e) {
             QVERIFY2(QString::fromStdString(e.message()).contains("plateau_drop"), e.what());
         }
+        FindingSource twice = a;   // one file, the finding twice
+        twice.entry = 2;
+        twice.options["plateau_drop"] = 0.2;
+        try {
+            check_shared_finding(6, {a, twice});
+            QFAIL("one file's two entries for a finding were measured together");
+        } catch (const ConfigError& e) {
+            QCOMPARE(QString::fromStdString(e.path()), QString("report[2]"));
+            QVERIFY2(QString::fromStdString(e.message()).contains("a.json names finding 6 twice") &&
+                         QString::fromStdString(e.message()).contains("keep one"),
+                     e.what());
+        }
+        check_shared_finding(6, {a, FindingSource{a.file, 2, a.options, a.configs}});   // the same entry twice: one finding
         // How a run was executed is not its set-up.
         FindingSource threads = b;
         for (auto& c : threads.configs) c["train"]["threads"] = 7;

@@ -300,15 +300,17 @@ int run_report(const QStringList& args) {
     }
     // Each finding once, on the runs of every experiment that names it (checked above: their set-ups agree).
     for (auto& [number, where] : named_findings(exps)) {
+        std::vector<size_t> from;   // the experiments, each once (a file may name a finding twice)
+        for (auto [e, i] : where)
+            if (std::find(from.begin(), from.end(), e) == from.end()) from.push_back(e);
         std::vector<const std::vector<report::RunData>*> sets;
         std::vector<std::string> names;
         std::string left_out;
-        for (auto [e, i] : where) {
-            if (std::find(names.begin(), names.end(), exps[e].name) != names.end()) continue;
+        for (size_t e : from) {
             names.push_back(exps[e].name);
             if (!exp_runs[e].empty()) sets.push_back(&exp_runs[e]);
             if (!exp_left_out[e].empty())
-                left_out += (left_out.empty() ? "" : "; ") + (where.size() > 1 ? exps[e].name + ": " : "") + exp_left_out[e];
+                left_out += (left_out.empty() ? "" : "; ") + (from.size() > 1 ? exps[e].name + ": " : "") + exp_left_out[e];
         }
         if (sets.empty()) continue;   // said above
         std::vector<report::RunData> runs = report::union_of_runs(sets);

@@ -37,7 +37,11 @@ void check_shared_finding(int number, const std::vector<FindingSource>& sources)
     auto fix = "; a finding is measured once, on the runs of every experiment that names it: name it in one of "
                "them, or give them the same ";
     for (size_t i = 1; i < sources.size(); ++i)
-        if (sources[i].options != first.options)
+        if (sources[i].options != first.options && sources[i].file == first.file)
+            throw ConfigError(where(sources[i]), base_name(first.file) + " names finding " + n + " twice, as " +
+                                                     first.options.dump() + " and " + sources[i].options.dump() +
+                                                     "; a finding is measured once: keep one of the two entries");
+        else if (sources[i].options != first.options)
             throw ConfigError(where(sources[i]), base_name(sources[i].file) + " names finding " + n + " as " +
                                                      sources[i].options.dump() + " where " + base_name(first.file) +
                                                      " has " + first.options.dump() + fix + "options");
