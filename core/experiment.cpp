@@ -36,6 +36,20 @@ const json* find_path(const json& j, const std::string& dotted) {
     return cur;
 }
 
+static void add_leaves(const json& j, const std::string& prefix, std::map<std::string, json>& out) {
+    if (!j.is_object()) {
+        out[prefix] = j;
+        return;
+    }
+    for (auto it = j.begin(); it != j.end(); ++it) add_leaves(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), out);
+}
+
+std::map<std::string, json> dotted_leaves(const json& j) {
+    std::map<std::string, json> out;
+    add_leaves(j, "", out);
+    return out;
+}
+
 void set_path(json& j, const std::string& dotted, const json& value) {
     json* cur = &j;
     for (auto& p : split_path(dotted)) {

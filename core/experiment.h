@@ -24,6 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,9 @@ nlohmann::json with_run_changes(const Experiment& ex, size_t run,
 
 // The value at a dotted path ("optim.schedule.warmup"); nullptr when absent.
 const nlohmann::json* find_path(const nlohmann::json& j, const std::string& dotted);
+// Every leaf of a document by its dotted path ("model.d_model" → 128; an array is one leaf): the settings
+// of configurations compared key by key (a shared finding's set-ups, the differences and sweep panels).
+std::map<std::string, nlohmann::json> dotted_leaves(const nlohmann::json& j);
 // Sets the value at a dotted path, creating objects on the way.
 void set_path(nlohmann::json& j, const std::string& dotted, const nlohmann::json& value);
 

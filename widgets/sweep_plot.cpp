@@ -3,6 +3,7 @@
 #include "widgets/sweep.h"
 
 #include "core/config.h"
+#include "core/experiment.h"
 #include "core/print_ticks.h"
 #include "widgets/heatmap.h"
 #include "widgets/plot_paint.h"
@@ -21,14 +22,6 @@ namespace normlab {
 using nlohmann::json;
 
 namespace {
-
-void flatten(const json& j, const std::string& prefix, std::map<std::string, json>& out) {
-    if (j.is_object()) {
-        for (auto it = j.begin(); it != j.end(); ++it) flatten(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), out);
-    } else {
-        out[prefix] = j;
-    }
-}
 
 QString shown(const json* v) {
     if (!v || v->is_null()) return QString::fromUtf8("—");
@@ -56,9 +49,7 @@ private:
     const std::map<std::string, json>* defaults(const std::string& scheme) {
         if (auto it = cache_.find(scheme); it != cache_.end()) return &it->second;
         try {
-            std::map<std::string, json> flat;
-            flatten(to_json(run_config_from_json(json{{"scheme", scheme}})), "", flat);
-            return &cache_.emplace(scheme, std::move(flat)).first->second;
+            return &cache_.emplace(scheme, dotted_leaves(to_json(run_config_from_json(json{{"scheme", scheme}})))).first->second;
         } catch (const std::exception&) {
             return nullptr;   // a scheme this build does not know: it implies nothing
         }
@@ -85,7 +76,7 @@ SweepSpec sweep_spec(const std::vector<SweepRun>& runs, const QString& metric_ti
     std::vector<std::map<std::string, json>> flat(runs.size());
     std::set<std::string> keys;
     for (size_t i = 0; i < runs.size(); ++i) {
-        flatten(runs[i].config, "", flat[i]);
+        flat[i] = dotted_leaves(runs[i].config);
         flat[i].erase("name");
         for (auto& [k, v] : flat[i]) keys.insert(k);
     }
@@ -181,7 +172,7 @@ std::vector<std::string> settings_implied(const std::vector<json>& configs, cons
     std::vector<std::map<std::string, json>> flat(configs.size());
     for (size_t i = 0; i < configs.size(); ++i) {
         schemes.push_back(scheme_of(configs[i]));
-        flatten(configs[i], "", flat[i]);
+        flat[i] = dotted_leaves(configs[i]);
     }
     SchemeDefaults defaults;
     std::vector<std::string> out;

@@ -6,6 +6,7 @@
 #include "app/gui/reportdialog.h"
 #include "app/gui/worker.h"
 #include "core/errors.h"
+#include "core/experiment.h"
 #include "core/remote/mirror.h"
 #include "core/train/trainer.h"
 #include "core/version.h"
@@ -63,14 +64,6 @@ namespace normlab {
 using nlohmann::json;
 
 namespace {
-
-void flatten(const json& j, const std::string& prefix, std::map<std::string, std::string>& out) {
-    if (j.is_object()) {
-        for (auto it = j.begin(); it != j.end(); ++it) flatten(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), out);
-    } else {
-        out[prefix] = j.is_string() ? j.get<std::string>() : j.dump();
-    }
-}
 
 QString fmt_eta(double s) {
     if (!std::isfinite(s) || s <= 0) return "—";
@@ -166,7 +159,7 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
     for (auto& [src, id] : ids)
         if (auto r = (src ? *src : *store_).run(id)) {
             std::map<std::string, std::string> f;
-            flatten(r->config, "", f);
+            for (auto& [k, v] : dotted_leaves(r->config)) f[k] = v.is_string() ? v.get<std::string>() : v.dump();
             f.erase("name");
             configs.push_back(r->config);
             flat.push_back(std::move(f));

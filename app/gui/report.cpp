@@ -172,6 +172,7 @@ int run_report(const QStringList& args) {
     }
     // Load and check everything before training anything.
     std::vector<Experiment> exps;
+    std::map<int, std::vector<std::pair<size_t, size_t>>> named;   // finding → (experiment, entry)
     try {
         for (auto& file : o.experiments) {
             Experiment ex = load_experiment(file.toStdString(), o.scale.toStdString());
@@ -184,7 +185,8 @@ int run_report(const QStringList& args) {
                                           std::to_string(report::finding_count()));
             exps.push_back(std::move(ex));
         }
-        for (auto& [number, where] : named_findings(exps)) {
+        named = named_findings(exps);
+        for (auto& [number, where] : named) {
             std::vector<report::FindingSource> sources;
             for (auto [e, i] : where) {
                 report::FindingSource s{exps[e].file, i, exps[e].report[i], {}};
@@ -299,7 +301,7 @@ int run_report(const QStringList& args) {
         if (runs.empty()) std::fprintf(stderr, "%s: none of its runs is in the store: its findings are left out\n", ex.name.c_str());
     }
     // Each finding once, on the runs of every experiment that names it (checked above: their set-ups agree).
-    for (auto& [number, where] : named_findings(exps)) {
+    for (auto& [number, where] : named) {
         std::vector<size_t> from;   // the experiments, each once (a file may name a finding twice)
         for (auto [e, i] : where)
             if (std::find(from.begin(), from.end(), e) == from.end()) from.push_back(e);
@@ -313,12 +315,16 @@ int run_report(const QStringList& args) {
                 left_out += (left_out.empty() ? "" : "; ") + (from.size() > 1 ? exps[e].name + ": " : "") + exp_left_out[e];
         }
         if (sets.empty()) continue;   // said above
-        std::vector<report::RunData> runs = report::union_of_runs(sets);
+        // A copy only where the runs of several experiments are joined or cut to equal steps.
+        std::vector<report::RunData> joined;
+        const bool copy = sets.size() > 1 || o.accept_stopped;
+        if (copy) joined = report::union_of_runs(sets);
+        const std::vector<report::RunData>& runs = copy ? joined : *sets.front();
         std::string label;
         for (auto& n : names) label += (label.empty() ? "" : ", ") + n;
         if (names.size() > 1)
             std::fprintf(stderr, "finding %d: measured once, on the %zu runs of %s\n", number, runs.size(), label.c_str());
-        const std::string aligned = o.accept_stopped ? report::align_runs(runs) : "";
+        const std::string aligned = o.accept_stopped ? report::align_runs(joined) : "";
         if (!aligned.empty()) std::fprintf(stderr, "%s: %s\n", label.c_str(), aligned.c_str());
         const auto [e, i] = where.front();
         try {

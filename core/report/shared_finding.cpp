@@ -3,6 +3,7 @@
 #include "core/report/report.h"
 
 #include "core/errors.h"
+#include "core/experiment.h"
 #include "core/report/measure.h"
 
 #include <map>
@@ -14,18 +15,9 @@ using nlohmann::json;
 
 namespace {
 
-// "model.d_model" → "128": every leaf of a configuration (an array is one leaf).
-void flatten(const json& j, const std::string& prefix, std::map<std::string, std::string>& out) {
-    if (j.is_object()) {
-        for (auto& [k, v] : j.items()) flatten(v, prefix.empty() ? k : prefix + "." + k, out);
-        return;
-    }
-    out[prefix] = j.dump();
-}
-
 std::string base_name(const std::string& path) { return path.substr(path.find_last_of('/') + 1); }
 
-std::string shown(const std::string& value) { return value.empty() ? "nothing" : value; }
+std::string shown(const json* value) { return value ? value->dump() : "nothing"; }
 
 }  // namespace
 
@@ -46,18 +38,15 @@ void check_shared_finding(int number, const std::vector<FindingSource>& sources)
                                                      sources[i].options.dump() + " where " + base_name(first.file) +
                                                      " has " + first.options.dump() + fix + "options");
     // Each source's settings, and the settings any of them varies (its variants and sweeps).
-    std::vector<std::map<std::string, std::string>> settings(sources.size());
+    std::vector<std::map<std::string, json>> settings(sources.size());
     std::set<std::string> varied;
     for (size_t i = 0; i < sources.size(); ++i) {
-        bool first_run = true;
         for (auto& c : sources[i].configs) {
             const json comparable = detail::comparable_config(c);
             if (comparable.is_null()) continue;   // parsed when the experiment was loaded: not expected
-            std::map<std::string, std::string> flat;
-            flatten(comparable, "", flat);
-            if (first_run) {
+            const auto flat = dotted_leaves(comparable);
+            if (settings[i].empty()) {
                 settings[i] = flat;
-                first_run = false;
                 continue;
             }
             for (auto& [k, v] : flat)
@@ -72,8 +61,10 @@ void check_shared_finding(int number, const std::vector<FindingSource>& sources)
         for (auto& [k, v] : settings[i]) keys.insert(k);
         for (auto& k : keys) {
             if (varied.count(k)) continue;
-            const auto a = settings[0].count(k) ? settings[0].at(k) : "", b = settings[i].count(k) ? settings[i].at(k) : "";
-            if (a != b)
+            const auto ia = settings[0].find(k), ib = settings[i].find(k);
+            const json* a = ia == settings[0].end() ? nullptr : &ia->second;
+            const json* b = ib == settings[i].end() ? nullptr : &ib->second;
+            if (!a || !b || *a != *b)
                 throw ConfigError(where(sources[i]), base_name(sources[i].file) + " trains finding " + n + " with " + k +
                                                          " " + shown(b) + " where " + base_name(first.file) + " has " +
                                                          shown(a) + fix + "set-up");
