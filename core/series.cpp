@@ -33,20 +33,16 @@ std::vector<std::pair<double, double>> reduce_for_pixels(const std::vector<doubl
     size_t i0 = static_cast<size_t>(std::max<std::ptrdiff_t>(0, lo_it - x.begin() - 1));
     size_t i1 = static_cast<size_t>(std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(x.size()), hi_it - x.begin() + 1));
     const double scale = columns / (x1 - x0);
+    // A column keeps its first, lowest, highest and last point, each once and
+    // in the data's order: by index, not by x, since a step-shaped series (a
+    // histogram) has two points at one x, and both are its shape.
     long col = std::numeric_limits<long>::min();
-    double xf = 0, yf = 0, xmin = 0, ymin = 0, xmax = 0, ymax = 0, xl = 0, yl = 0;
+    size_t first = 0, lowest = 0, highest = 0, last = 0;
     auto flush = [&] {
         if (col == std::numeric_limits<long>::min()) return;
-        out.emplace_back(xf, yf);
-        // min and max in their x order, so the polyline keeps its shape
-        if (xmin <= xmax) {
-            if (xmin != xf && xmin != xl) out.emplace_back(xmin, ymin);
-            if (xmax != xf && xmax != xl) out.emplace_back(xmax, ymax);
-        } else {
-            if (xmax != xf && xmax != xl) out.emplace_back(xmax, ymax);
-            if (xmin != xf && xmin != xl) out.emplace_back(xmin, ymin);
-        }
-        if (xl != xf) out.emplace_back(xl, yl);
+        size_t keep[4] = {first, std::min(lowest, highest), std::max(lowest, highest), last};
+        for (size_t k = 0; k < 4; ++k)
+            if (k == 0 || keep[k] != keep[k - 1]) out.emplace_back(x[keep[k]], y[keep[k]]);
     };
     for (size_t i = i0; i < i1; ++i) {
         const double v = y[i];
@@ -55,13 +51,11 @@ std::vector<std::pair<double, double>> reduce_for_pixels(const std::vector<doubl
         if (c != col) {
             flush();
             col = c;
-            xf = xmin = xmax = xl = x[i];
-            yf = ymin = ymax = yl = v;
+            first = lowest = highest = last = i;
         } else {
-            if (v < ymin) ymin = v, xmin = x[i];
-            if (v > ymax) ymax = v, xmax = x[i];
-            xl = x[i];
-            yl = v;
+            if (v < y[lowest]) lowest = i;
+            if (v > y[highest]) highest = i;
+            last = i;
         }
     }
     flush();

@@ -59,6 +59,27 @@ private Q_SLOTS:
         QVERIFY(zoom.front().first >= 999 && zoom.back().first <= 2001);
     }
 
+    // A step-shaped series (the gains' histogram: each bin's two corners, the next bin's left corner at
+    // the same x as this one's right) keeps both points at a shared x: the reduction told a column's
+    // first and last point apart by x, so it kept one of two and drew a histogram of 32 bins as a
+    // zig-zag through 33 points ("64 points → 33 drawn").
+    void reductionKeepsAStepsCorners() {
+        std::vector<double> x, y;
+        const std::vector<double> counts{4, 9, 2, 7, 7, 1, 5, 3};
+        for (size_t b = 0; b < counts.size(); ++b) {
+            x.push_back(0.1 * b), y.push_back(counts[b]);
+            x.push_back(0.1 * (b + 1)), y.push_back(counts[b]);
+        }
+        auto red = reduce_for_pixels(x, y, 0, 0.8, 500, false);
+        QCOMPARE(red.size(), x.size());
+        for (size_t i = 0; i < x.size(); ++i) QCOMPARE(red[i], std::make_pair(x[i], y[i]));
+        // In one column, the first, lowest, highest and last point in the data's order, each once.
+        const std::vector<double> cx{0, 0, 0, 0, 0, 0}, cy{3, 8, 8, 1, 5, 5};
+        auto one = reduce_for_pixels(cx, cy, 0, 1, 10, false);
+        const std::vector<std::pair<double, double>> want{{0, 3}, {0, 8}, {0, 1}, {0, 5}};
+        QCOMPARE(one, want);
+    }
+
     // The caption never claims more vertices drawn than points exist (issue 24 item 15: a smoothed
     // line over 416 points read "416 points → 816 drawn").
     void captionCountsTheDataOnly() {
