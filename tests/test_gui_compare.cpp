@@ -180,6 +180,42 @@ private Q_SLOTS:
         QCOMPARE(diff->horizontalHeaderItem(0)->text(), QString("#%1 Post-LN seed=1").arg(ids[0]));
     }
 
+    // A key is shortened to the room the panel leaves it, and shown whole again when the panel is widened
+    // (the keys were cut once, when the runs were chosen, to 160 px at most however wide the panel).
+    void settingsKeysFollowThePanelsWidth() {
+        const QString path = dir_.filePath("keys.sqlite");
+        std::vector<qint64> ids;
+        {
+            Store s(path.toStdString());
+            for (bool on : {false, true}) {
+                const nlohmann::json cfg{{"model", {{"normformer", {{"post_attn_norm", on}}}}}};
+                const int64_t id = s.create_run(on ? "with" : "without", "normformer", cfg, 1);
+                s.mark_running(id, "cpu", nlohmann::json::object());
+                s.finish_run(id, RunStatus::Finished, 0, "", 2.5);
+                ids.push_back(id);
+            }
+        }
+        MainWindow w(path);
+        w.resize(1600, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* dock = w.findChild<QDockWidget*>("diffDock");
+        w.resizeDocks({dock}, {240}, Qt::Horizontal);
+        QTest::qWait(50);
+        w.showRuns(ids);
+        QTest::qWait(50);
+        auto* diff = w.findChild<QTableWidget*>("differences");
+        QCOMPARE(diff->rowCount(), 1);
+        auto key = [&] { return diff->verticalHeaderItem(0)->text(); };
+        const QString whole = "normformer.post_attn_norm";
+        QVERIFY2(key().size() < whole.size() && key().endsWith("_norm"), qPrintable(key()));   // "n.pos…_norm"
+        QCOMPARE(diff->verticalHeaderItem(0)->toolTip(), "model." + whole);
+        w.resizeDocks({dock}, {600}, Qt::Horizontal);
+        QTRY_COMPARE(key(), whole);
+        w.resizeDocks({dock}, {240}, Qt::Horizontal);
+        QTRY_VERIFY2(key() != whole, qPrintable(key()));
+    }
+
     void exportsWriteValidFiles() {
         MainWindow w(store());
         w.resize(1200, 800);

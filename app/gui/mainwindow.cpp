@@ -253,6 +253,7 @@ void MainWindow::buildUi() {
     diff_->setObjectName("differences");
     diff_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     diff_->setMinimumWidth(200);   // a key and a value readable through any resize (it shrank to ~60 px)
+    diff_->installEventFilter(this);
     auto* diff_dock = new QDockWidget(tr("Settings that differ"), this);
     diff_dock->setObjectName("diffDock");
     diff_dock->setWidget(diff_);

@@ -125,6 +125,7 @@ protected:
     void closeEvent(QCloseEvent* e) override;
     void changeEvent(QEvent* e) override;
     void showEvent(QShowEvent* e) override;
+    bool eventFilter(QObject* watched, QEvent* e) override;   // the differences panel's resizes
 
 private:
     void buildUi();
@@ -149,6 +150,7 @@ private:
     void onSelectionChanged();
     void updateDifferences(const std::vector<std::pair<Store*, int64_t>>& runs);
     void fitDifferenceHeaders(const QStringList& headers);   // wrapped where the runs do not fit beside the keys
+    void elideDifferenceKeys();                              // to the panel's width, again on each resize
     void onProgress(const ProgressInfo& p);
     void onRunEnded(qint64 run, const QString& status, const QString& message);
     void exportDialog(bool whole_panel);

@@ -202,16 +202,9 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
     diff_->setVerticalHeaderLabels(rows);
     diff_->resizeColumnsToContents();
     fitDifferenceHeaders(headers);
-    // Keys that fit beside the values: without "model.", shortened keeping their last part (to 160 px, less
-    // where the panel is narrow, as on a laptop: 90 at least), the full key as tooltip.
-    const QFontMetrics fm(diff_->verticalHeader()->font());
-    int values = 0;
-    for (int c = 0; c < diff_->columnCount(); ++c) values += diff_->columnWidth(c);
-    const int room = diff_->width() - 2 * diff_->frameWidth() - values - 3 * fm.averageCharWidth();
-    const int key_width = std::clamp(room, 90, 160);
     for (int k = 0; k < rows.size(); ++k) {
-        QString shown = rows[k].startsWith("model.") ? rows[k].mid(6) : rows[k];
-        auto* h = new QTableWidgetItem(elide_dotted(fm, shown, key_width));
+        auto* h = new QTableWidgetItem();
+        h->setData(Qt::UserRole, rows[k]);   // the whole key, for elideDifferenceKeys
         h->setToolTip(rows[k]);
         if (rank(keys[static_cast<size_t>(k)]) == 2) {
             const QColor text = palette().color(QPalette::WindowText), back = palette().color(QPalette::Window);
@@ -220,6 +213,27 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
             h->setToolTip(tr("%1: each run has its scheme's value").arg(rows[k]));
         }
         diff_->setVerticalHeaderItem(k, h);
+    }
+    elideDifferenceKeys();
+}
+
+// Keys that fit beside the values: without "model.", shortened keeping their last part to the room the
+// panel leaves them (90 px at least), the full key as tooltip; again whenever the panel is resized, so a
+// widened panel shows "normformer.post_attn_norm" whole (the keys were cut once, to 160 px at most).
+void MainWindow::elideDifferenceKeys() {
+    if (diff_->rowCount() == 0 || !diff_->verticalHeaderItem(0) || !diff_->verticalHeaderItem(0)->data(Qt::UserRole).isValid())
+        return;   // the hint, or nothing
+    const QFontMetrics fm(diff_->verticalHeader()->font());
+    int values = 0;
+    for (int c = 0; c < diff_->columnCount(); ++c) values += diff_->columnWidth(c);
+    const int room = diff_->width() - 2 * diff_->frameWidth() - values - 3 * fm.averageCharWidth();
+    const int key_width = std::max(room, 90);
+    for (int k = 0; k < diff_->rowCount(); ++k) {
+        QTableWidgetItem* h = diff_->verticalHeaderItem(k);
+        if (!h) continue;
+        const QString key = h->data(Qt::UserRole).toString();
+        const QString shown = elide_dotted(fm, key.startsWith("model.") ? key.mid(6) : key, key_width);
+        if (h->text() != shown) h->setText(shown);
     }
 }
 

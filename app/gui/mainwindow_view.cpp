@@ -224,6 +224,11 @@ void MainWindow::showEvent(QShowEvent* e) {
     });
 }
 
+bool MainWindow::eventFilter(QObject* watched, QEvent* e) {
+    if (watched == diff_ && e->type() == QEvent::Resize) elideDifferenceKeys();
+    return QMainWindow::eventFilter(watched, e);
+}
+
 // The charts are what the window is for: the run table gets about a quarter
 // of the height (a few rows; it scrolls), the settings that differ about a
 // quarter of the width (two runs' values beside their keys), within bounds that
