@@ -80,6 +80,37 @@ private Q_SLOTS:
         QCOMPARE(one, want);
     }
 
+    // The gains' histogram counts its values and bins, not its corners (a layer of 128 gains in 32 bins
+    // read "64 points → 64 drawn"); two runs, each its count.
+    void histogramFooterCountsValuesAndBins() {
+        const QString path = dir_.filePath("hist.sqlite");
+        std::vector<int64_t> ids;
+        {
+            Store s(path.toStdString());
+            for (int width : {128, 64}) {
+                const int64_t id = s.create_run("d" + std::to_string(width), "normformer", nlohmann::json{{"d", width}}, 1);
+                s.mark_running(id, "cpu", nlohmann::json::object());
+                RunWriter w(s, id);
+                std::vector<double> v;
+                for (int i = 0; i < width; ++i) v.push_back(1.0 + 0.001 * (i % 17));
+                w.distribution(summarize("gain/ffn_norm", 0, 10, v, 16));
+                w.flush();
+                ids.push_back(id);
+            }
+        }
+        Store s(path.toStdString(), Store::Mode::ReadOnly);
+        ChartsView view;
+        view.resize(1000, 700);
+        view.setRuns(std::vector<int64_t>{ids[0]}, s);
+        view.show();
+        QString err;
+        QVERIFY2(view.showView("gains", "", "", "gain/ffn_norm", &err), qPrintable(err));
+        auto* hist = view.findChild<LineChart*>("histChart");
+        QTRY_VERIFY2(hist->footer().startsWith("128 values in 16 bins"), qPrintable(hist->footer()));
+        view.setRuns(ids, s);
+        QTRY_VERIFY2(hist->footer().startsWith("128 / 64 values in 16 bins"), qPrintable(hist->footer()));
+    }
+
     // The caption never claims more vertices drawn than points exist (issue 24 item 15: a smoothed
     // line over 416 points read "416 points → 816 drawn").
     void captionCountsTheDataOnly() {

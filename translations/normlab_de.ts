@@ -210,6 +210,10 @@
         <translation>Anzahl</translation>
     </message>
     <message>
+        <source>%1 values in %2 bins</source>
+        <translation>%1 Werte in %2 Klassen</translation>
+    </message>
+    <message>
         <source>mean |∂L/∂W| (L1)</source>
         <translation>Mittel |∂L/∂W| (L1)</translation>
     </message>

@@ -210,6 +210,10 @@
         <translation>计数</translation>
     </message>
     <message>
+        <source>%1 values in %2 bins</source>
+        <translation>%1 个值，%2 个区间</translation>
+    </message>
+    <message>
         <source>mean |∂L/∂W| (L1)</source>
         <translation>平均 |∂L/∂W|（L1）</translation>
     </message>

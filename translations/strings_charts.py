@@ -145,6 +145,7 @@ CHARTS = {
     "a learning rate": ("eine Lernrate", "学习率"),
     "learned gains": ("gelernte Verstärkungen", "学习到的增益"),
     "Histogram of a gain": ("Histogramm einer Verstärkung", "增益直方图"),
+    "%1 values in %2 bins": ("%1 Werte in %2 Klassen", "%1 个值，%2 个区间"),
     "layer (step %1)": ("Schicht (Schritt %1)", "层（第 %1 步）"),
     "lr": ("LR", "学习率"),
     "loss": ("Verlust", "损失"),

@@ -19,6 +19,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
@@ -153,6 +154,7 @@ void ChartsView::redrawGains() {
     int max_layers = 0;
     double lo = 1e300, hi = -1e300;
     std::vector<Curve> hist;
+    std::vector<std::pair<int64_t, size_t>> hist_counts;   // per histogram drawn: its values and bins
     std::vector<ChartLegend::Entry> entries;
     for (size_t i = 0; i < runs_.size(); ++i) {
         const RunData& r = *runs_[i];
@@ -197,6 +199,7 @@ void ChartsView::redrawGains() {
                     c.y.push_back(d->hist[b]);
                 }
                 hist.push_back(std::move(c));
+                hist_counts.emplace_back(d->count, d->hist.size());
             }
         }
         box_chart_->addSeries(series);
@@ -234,6 +237,17 @@ void ChartsView::redrawGains() {
                                  : tr("Histogram of %1, layer %2, step %3").arg(QString::fromStdString(name)).arg(gain_layer_->value()).arg(step));
     hist_->setEmptyHint(none);
     hist_->setAxisTitles(tr("value"), tr("count"));
+    // The footer counts the gains and the bins: a step's two corners a bin are not data ("64 points" read
+    // as 64 values of a layer with 128).
+    hist_->setCountCaption(hist_counts.empty() ? std::function<QString()>() : [this, hist_counts] {
+        QStringList values, bins;
+        for (auto& [count, n] : hist_counts) {
+            values << QLocale().toString(static_cast<qlonglong>(count));
+            bins << QLocale().toString(static_cast<qulonglong>(n));
+        }
+        bins.removeDuplicates();
+        return tr("%1 values in %2 bins").arg(values.join(" / "), bins.join(" / "));
+    });
     hist_->setCurves(std::move(hist), false);
 }
 

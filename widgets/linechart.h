@@ -23,6 +23,7 @@
 #include <QWidget>
 
 #include <limits>
+#include <functional>
 #include <vector>
 
 QT_BEGIN_NAMESPACE
@@ -118,6 +119,11 @@ public:
     size_t pointsTotal() const;
     size_t pointsDrawn() const { return drawn_; }
     QString footer() const;
+    // What the footer counts in place of "N points → M drawn", where a curve's
+    // vertices are not the data (a histogram's corners: "128 values in 32
+    // bins"); asked again on each redraw and in a new language. Empty: the
+    // points. The notes (hidden lines, zoom) follow either.
+    void setCountCaption(std::function<QString()> caption);
     QChart* chart() const { return chart_; }
     QChartView* view() const { return view_; }
 
@@ -207,6 +213,7 @@ private:
     QChart* chart_;
     QChartView* view_;
     QLabel* footer_;
+    std::function<QString()> count_caption_;
     QTimer* redraw_timer_;
     std::vector<Curve> curves_;
     std::vector<std::vector<double>> smoothed_;
