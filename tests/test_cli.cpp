@@ -4,6 +4,7 @@
 #include "core/store/store.h"
 #include "tests/cli_harness.h"
 
+#include <QRegularExpression>
 #include <QtTest/QtTest>
 
 #include <nlohmann/json.hpp>
@@ -51,6 +52,9 @@ private Q_SLOTS:
         r = cli({"show", "ngpt", "--store", store_});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("gain_mean/alpha_A") && r.out.contains("cond/q") && r.out.contains("loss_floor"));
+        // counts in the singular where there is one ("1 points" read as a slip)
+        QVERIFY2(QRegularExpression(R"(data/loss_floor +1 point\n)").match(r.out).hasMatch(), qPrintable(r.out));
+        QVERIFY2(QRegularExpression(R"(train/loss +20 points\n)").match(r.out).hasMatch(), qPrintable(r.out));
 
         const QString csv = dir_.filePath("run1.csv");
         r = cli({"export", "1", "--csv", "--out", csv, "--store", store_});

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <map>
+#include <string>
 
 namespace normlab::cli {
 
@@ -46,12 +47,14 @@ void show_one(Store& store, const RunInfo& r) {
         g.second += s.count;
     }
     std::printf("  series      %zu\n", grouped.size());
+    auto counted = [](long long n, const char* one, const char* many) { return std::to_string(n) + ' ' + (n == 1 ? one : many); };
     for (auto& [name, g] : grouped)
-        std::printf("    %-28s %s%lld points\n", name.c_str(),
-                    g.first ? (std::to_string(g.first) + " layers, ").c_str() : "", static_cast<long long>(g.second));
+        std::printf("    %-28s %s%s\n", name.c_str(), g.first ? (counted(g.first, "layer", "layers") + ", ").c_str() : "",
+                    counted(g.second, "point", "points").c_str());
     std::map<std::string, size_t> dists;
     for (auto& d : store.distributions(r.id)) dists[d.name]++;
-    for (auto& [name, n] : dists) std::printf("    %-28s %zu distributions\n", name.c_str(), n);
+    for (auto& [name, n] : dists)
+        std::printf("    %-28s %s\n", name.c_str(), counted(static_cast<long long>(n), "distribution", "distributions").c_str());
     std::printf("  config      %s\n", r.config.dump(2).c_str());
 }
 
