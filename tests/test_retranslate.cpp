@@ -14,6 +14,7 @@
 #include <QMenu>
 #include <QRegularExpression>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QtTest/QtTest>
 
 using namespace normlab;
@@ -88,6 +89,22 @@ private Q_SLOTS:
                      qPrintable(QString("%1: %2 shown only after switching, %3 only when started in it (above)")
                                     .arg(lang).arg(stale.size()).arg(missing.size())));
         }
+    }
+
+    // Settings that differ says how to compare from the start (it was an empty panel until runs were
+    // chosen), and in the language switched to (its hint stayed in the language it was written in; the
+    // comparison above leaves item views out).
+    void settingsPanelHintFollowsTheLanguage() {
+        MainWindow w(dir_.filePath("empty.sqlite"));
+        auto* diff = w.findChild<QTableWidget*>("differences");
+        auto hint = [&] { return diff->rowCount() == 1 && diff->item(0, 0) ? diff->item(0, 0)->text() : QString(); };
+        QVERIFY2(hint().startsWith("Select two or more runs"), qPrintable(hint()));
+        QVERIFY(w.switchLanguage("de"));
+        QCoreApplication::processEvents();
+        QVERIFY2(hint().startsWith("Zwei oder mehr Läufe"), qPrintable(hint()));
+        QVERIFY(w.switchLanguage("en"));
+        QCoreApplication::processEvents();
+        QVERIFY2(hint().startsWith("Select two or more runs"), qPrintable(hint()));
     }
 };
 

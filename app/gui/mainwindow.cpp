@@ -258,6 +258,7 @@ void MainWindow::buildUi() {
     diff_dock->setObjectName("diffDock");
     diff_dock->setWidget(diff_);
     addDockWidget(Qt::RightDockWidgetArea, diff_dock);
+    updateDifferences({});   // its hint from the start, not an empty panel until runs are chosen
 
     status_ = new QLabel(this);
     statusBar()->addWidget(status_, 1);

@@ -192,6 +192,7 @@ private:
     QTranslator* translator_ = nullptr;
     QTranslator* qt_translator_ = nullptr;
     std::vector<qint64> shown_;
+    std::vector<std::pair<Store*, int64_t>> diff_refs_;   // the runs Settings that differ lists (its store: null, the window's)
     int refresh_ticks_ = 0;
     // Four times a second: the charts' new rows, the run table every second, the status bar.
     void refreshTick();

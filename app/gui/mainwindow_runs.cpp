@@ -137,6 +137,7 @@ void MainWindow::onSelectionChanged() {
 }
 
 void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>& ids) {
+    diff_refs_ = ids;
     diff_->clear();
     if (ids.size() < 2) {   // nothing to compare yet: say how
         diff_->setColumnCount(1);
