@@ -1,7 +1,7 @@
 // The line chart's axes in any room (widgets/linechart.h): 1-2-5 ticks on
 // ranges tight to the data, as many as a low or narrow chart has room for,
 // zero as zero, labelled log axes at any span (also in exports), axis titles
-// elided in the middle or shortened, titles' scripts ("‖x_{l}‖") drawn as
+// elided in the middle or shortened, titles' scripts ("‖x_{ℓ}‖") drawn as
 // such, and a low chart's legend giving way to its labels. Split from
 // test_charts.cpp.
 #include "widgets/chartsview.h"
@@ -280,14 +280,14 @@ private Q_SLOTS:
         QVERIFY2(low.view()->toolTip().contains(probe), qPrintable(low.view()->toolTip()));
     }
 
-    // A probe's title marks its scripts as TeX does ("‖x_{l}‖"): a figure draws them
+    // A probe's title marks its scripts as TeX does ("‖x_{ℓ}‖"): a figure draws them
     // smaller and lowered, the window's axis as HTML, and plain text (the probe's
     // menu, CSV, tooltips) with Unicode's subscripts where it has them. They were
     // "‖x_l‖" everywhere, a paper's figure included.
     void titlesDrawTheirScriptsAsScripts() {
         namespace mt = math_text;
-        QCOMPARE(mt::plain("Hidden-state norm ‖x_{l}‖"), QString("Hidden-state norm ‖xₗ‖"));
-        QCOMPARE(mt::plain("cos(x_{l−1}, x_{l})"), QString("cos(xₗ₋₁, xₗ)"));
+        QCOMPARE(mt::plain("Hidden-state norm ‖x_{ℓ}‖"), QString("Hidden-state norm ‖xₗ‖"));
+        QCOMPARE(mt::plain("cos(x_{ℓ−1}, x_{ℓ})"), QString("cos(xₗ₋₁, xₗ)"));
         QCOMPARE(mt::plain("σ_{max}/σ_{min}, 10^{-3}"), QString("σₘₐₓ/σₘᵢₙ, 10⁻³"));
         QCOMPARE(mt::plain("W_{q}, α_{AB}"), QString("W_q, α_(AB)"));   // no subscript q, A or B
         for (const char* as_is : {"gain_mean/alpha_A", "a_{b", "x_{a{b}}", "ffn_norm", ""}) {
@@ -302,11 +302,11 @@ private Q_SLOTS:
         // The window: the axis takes the title as HTML where it fits, else elided as plain text.
         LineChart c;
         c.resize(600, 400);
-        c.setAxisTitles("step", "Hidden-state norm ‖x_{l}‖");
+        c.setAxisTitles("step", "Hidden-state norm ‖x_{ℓ}‖");
         c.setCurves({Curve{"g", Qt::blue, {0, 1, 2}, {1, 2, 3}}});
         c.show();
         for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-        QCOMPARE(c.axisTitleShown(Qt::Vertical), QString("Hidden-state norm ‖x<sub>l</sub>‖"));
+        QCOMPARE(c.axisTitleShown(Qt::Vertical), QString("Hidden-state norm ‖x<sub>ℓ</sub>‖"));
         c.resize(600, 90);
         for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
         const QString low = c.axisTitleShown(Qt::Vertical);
@@ -345,7 +345,7 @@ private Q_SLOTS:
         series->setCurrentIndex(cos);
         auto* chart = view.findChild<LineChart*>("layerChart");
         QVERIFY(chart);
-        QCOMPARE(chart->yTitle(), QString("cos(x_{l−1}, x_{l})"));
+        QCOMPARE(chart->yTitle(), QString("cos(x_{ℓ−1}, x_{ℓ})"));
     }
 
     // Qt Charts gives a y title, when room is short, the height of "..." in the

@@ -362,18 +362,6 @@
         <translation>Modell-FLOP-Auslastung (MFU)</translation>
     </message>
     <message>
-        <source>Hidden-state norm ‖x_{l}‖</source>
-        <translation>Norm des verborgenen Zustands ‖x_{l}‖</translation>
-    </message>
-    <message>
-        <source>Hidden-state ‖x_{l}‖²/d</source>
-        <translation>Verborgener Zustand ‖x_{l}‖²/d</translation>
-    </message>
-    <message>
-        <source>cos(x_{l−1}, x_{l})</source>
-        <translation>cos(x_{l−1}, x_{l})</translation>
-    </message>
-    <message>
         <source>nGPT eigen learning rate α_{A}</source>
         <translation>nGPT-Eigen-Lernrate α_{A}</translation>
     </message>
@@ -400,6 +388,18 @@
     <message>
         <source>BranchNorm α_{t}</source>
         <translation>BranchNorm α_{t}</translation>
+    </message>
+    <message>
+        <source>Hidden-state norm ‖x_{ℓ}‖</source>
+        <translation>Norm des verborgenen Zustands ‖x_{ℓ}‖</translation>
+    </message>
+    <message>
+        <source>Hidden-state ‖x_{ℓ}‖²/d</source>
+        <translation>Verborgener Zustand ‖x_{ℓ}‖²/d</translation>
+    </message>
+    <message>
+        <source>cos(x_{ℓ−1}, x_{ℓ})</source>
+        <translation>cos(x_{ℓ−1}, x_{ℓ})</translation>
     </message>
 </context>
 <context>

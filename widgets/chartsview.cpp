@@ -39,9 +39,9 @@ struct LayerSeriesChoice {
     bool log;
 };
 const LayerSeriesChoice kLayerChoices[] = {
-    {"hidden/norm", QT_TRANSLATE_NOOP("normlab::ChartsView", "Hidden-state norm ‖x_{l}‖"), false},
-    {"hidden/sq_over_d", QT_TRANSLATE_NOOP("normlab::ChartsView", "Hidden-state ‖x_{l}‖²/d"), false},
-    {"hidden/cos_prev", QT_TRANSLATE_NOOP("normlab::ChartsView", "cos(x_{l−1}, x_{l})"), false},
+    {"hidden/norm", QT_TRANSLATE_NOOP("normlab::ChartsView", "Hidden-state norm ‖x_{ℓ}‖"), false},
+    {"hidden/sq_over_d", QT_TRANSLATE_NOOP("normlab::ChartsView", "Hidden-state ‖x_{ℓ}‖²/d"), false},
+    {"hidden/cos_prev", QT_TRANSLATE_NOOP("normlab::ChartsView", "cos(x_{ℓ−1}, x_{ℓ})"), false},
     {"attn/max_logit", QT_TRANSLATE_NOOP("normlab::ChartsView", "Largest attention logit"), false},
     {"mlp/active", QT_TRANSLATE_NOOP("normlab::ChartsView", "Share of active MLP units"), false},
     {"gain_mean/alpha_A", QT_TRANSLATE_NOOP("normlab::ChartsView", "nGPT eigen learning rate α_{A}"), false},

@@ -40,6 +40,7 @@ QChar scripted(QChar c, Script s) {
     const bool sub = s == Script::Sub;
     if (c >= '0' && c <= '9') return QChar((sub ? u"₀₁₂₃₄₅₆₇₈₉" : u"⁰¹²³⁴⁵⁶⁷⁸⁹")[c.unicode() - '0']);
     if (c == '-' || c == QChar(0x2212)) return QChar(sub ? 0x208B : 0x207B);
+    if (sub && c == QChar(0x2113)) return QChar(0x2097);   // ℓ, the layer's index: Unicode's subscript l
     return sub ? lookup(c, "+=()aeoxhklmnpstiruvj", u"₊₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜᵢᵣᵤᵥⱼ") : lookup(c, "+=()ni", u"⁺⁼⁽⁾ⁿⁱ");
 }
 

@@ -1,6 +1,6 @@
 // NormLab widgets: chart titles with true subscripts and superscripts.
 //
-// A title may mark a script with braces, as TeX does: "‖x_{l}‖²/d",
+// A title may mark a script with braces, as TeX does: "‖x_{ℓ}‖²/d",
 // "W_{q}", "σ_{max}/σ_{min}", "10^{-3}". Only the braced forms count, so a
 // series' own name ("gain_mean/alpha_A", "ffn_norm") reads as it is. Each use
 // renders the marks as its medium can:

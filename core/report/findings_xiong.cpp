@@ -189,7 +189,7 @@ static Finding hidden_norms_grow(const json& e, const std::vector<RunData>& runs
         f.table.rows.push_back({layer_label(l), fmt(hpost[l], 4), fmt(hpre[l], 4), fmt(spost[l], 4), fmt(spre[l], 4)});
     auto fig = per_layer_figure("f03-hidden-norm-per-layer",
                                 "Hidden-state norm per layer at init (" + std::to_string(depth) + " layers)",
-                                "mean ‖x_{l}‖₂", false, {{"Post-LN", hpost}, {"Pre-LN", hpre}});
+                                "mean ‖x_{ℓ}‖₂", false, {{"Post-LN", hpost}, {"Pre-LN", hpre}});
     fig.hlines.push_back({std::sqrt(post.front()->cfg_number("model.d_model")), "√d"});
     fig.caption = "Mean over seeds; block outputs of the first forward pass.";
     f.figures.push_back(fig);
