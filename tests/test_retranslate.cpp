@@ -14,6 +14,7 @@
 #include <QMenu>
 #include <QRegularExpression>
 #include <QTabWidget>
+#include <QHeaderView>
 #include <QTableWidget>
 #include <QtTest/QtTest>
 
@@ -99,6 +100,7 @@ private Q_SLOTS:
         auto* diff = w.findChild<QTableWidget*>("differences");
         auto hint = [&] { return diff->rowCount() == 1 && diff->item(0, 0) ? diff->item(0, 0)->text() : QString(); };
         QVERIFY2(hint().startsWith("Select two or more runs"), qPrintable(hint()));
+        QVERIFY(diff->horizontalHeader()->isHidden() && diff->verticalHeader()->isHidden());   // no empty header strip
         QVERIFY(w.switchLanguage("de"));
         QCoreApplication::processEvents();
         QVERIFY2(hint().startsWith("Zwei oder mehr Läufe"), qPrintable(hint()));

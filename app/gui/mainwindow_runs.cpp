@@ -139,6 +139,9 @@ void MainWindow::onSelectionChanged() {
 void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>& ids) {
     diff_refs_ = ids;
     diff_->clear();
+    // The hint alone has no keys and no runs: no empty header strip above or beside it.
+    diff_->horizontalHeader()->setVisible(ids.size() >= 2);
+    diff_->verticalHeader()->setVisible(ids.size() >= 2);
     if (ids.size() < 2) {   // nothing to compare yet: say how
         diff_->setColumnCount(1);
         diff_->setRowCount(1);
