@@ -22,8 +22,8 @@
 #include <QString>
 #include <QWidget>
 
-#include <limits>
 #include <functional>
+#include <limits>
 #include <vector>
 
 QT_BEGIN_NAMESPACE

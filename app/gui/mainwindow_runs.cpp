@@ -203,7 +203,6 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
             diff_->setItem(static_cast<int>(k), static_cast<int>(c), item);
         }
     }
-    diff_->setVerticalHeaderLabels(rows);
     diff_->resizeColumnsToContents();
     fitDifferenceHeaders(headers);
     for (int k = 0; k < rows.size(); ++k) {
@@ -225,8 +224,7 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
 // panel leaves them (90 px at least), the full key as tooltip; again whenever the panel is resized, so a
 // widened panel shows "normformer.post_attn_norm" whole (the keys were cut once, to 160 px at most).
 void MainWindow::elideDifferenceKeys() {
-    if (diff_->rowCount() == 0 || !diff_->verticalHeaderItem(0) || !diff_->verticalHeaderItem(0)->data(Qt::UserRole).isValid())
-        return;   // the hint, or nothing
+    if (diff_refs_.size() < 2) return;   // the hint
     const QFontMetrics fm(diff_->verticalHeader()->font());
     int values = 0;
     for (int c = 0; c < diff_->columnCount(); ++c) values += diff_->columnWidth(c);

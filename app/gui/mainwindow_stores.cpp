@@ -120,6 +120,7 @@ void MainWindow::stopComparing() {
     for (auto& [src, id] : selectedRefs())
         if (!src) own.emplace_back(nullptr, id);
     charts_->setRuns(own, *store_);
+    updateDifferences(own);   // nor does Settings that differ keep them (it listed them until runs were chosen again)
     table_->clearSelection();
     compared_.clear();
     reloadRuns();

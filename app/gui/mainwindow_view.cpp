@@ -271,13 +271,7 @@ void MainWindow::retranslate() {
     queue_->setHeaderLabels(queueHeaders());
     filter_->setPlaceholderText(tr("Filter runs (name, scheme, status, tags, notes)…"));
     model_->retranslate();
-    {   // Settings that differ: its hint and its grey keys' tooltips in the new language (of runs still open)
-        const std::vector<Store*> open = comparedPointers();
-        std::vector<std::pair<Store*, int64_t>> refs;
-        for (const auto& r : diff_refs_)
-            if (!r.first || std::find(open.begin(), open.end(), r.first) != open.end()) refs.push_back(r);
-        updateDifferences(refs);
-    }
+    updateDifferences(std::vector<std::pair<Store*, int64_t>>(diff_refs_));   // its hint and grey keys' tooltips
     device_ = deviceText();   // else in the old language until its next reading (5 s)
     showStatus();
 }
