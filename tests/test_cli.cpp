@@ -199,12 +199,12 @@ private Q_SLOTS:
         QVERIFY2(r.code == 0 && r.out.contains("1 run(s)"), qPrintable(r.out + r.err));
     }
 
-    // resume and cancel change the runs of a store and never make one: a store that is not
+    // resume, cancel and delete change the runs of a store and never make one: a store that is not
     // there (a mistyped --store) is refused with nothing created; each made an empty store, and
     // its folder, and then found no run 1 in it.
     void resumeAndCancelMakeNoStore() {
         const QString missing = dir_.filePath("typo/runs.sqlite");
-        for (const char* c : {"resume", "cancel"}) {
+        for (const char* c : {"resume", "cancel", "delete"}) {
             Result r = cli({c, "1", "--store", missing});
             QVERIFY2(r.code == 5 && r.err.contains("no run store at " + missing) && r.err.contains("nothing was created"),
                      qPrintable(QString("%1: exit %2: %3").arg(c).arg(r.code).arg(r.err)));

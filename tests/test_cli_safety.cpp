@@ -205,6 +205,35 @@ private Q_SLOTS:
         QVERIFY2(r.code == 2 && r.err.contains("already finished"), qPrintable(r.err));
     }
 
+    // `delete` asks first (not on a terminal: --yes, or nothing is deleted), refuses a run a
+    // live process trains before it deletes any, and takes the runs' checkpoints with them.
+    void deleteAsksAndRefusesATrainingRun() {
+        const QString exp = write("del.json", tiny(5).dump()), store = dir_.filePath("del.sqlite");
+        QVERIFY(cli({"run", exp, "--store", store}).code == 0);
+        const QString ckpt = store + ".checkpoints/run-1-step-5.pt";
+        QVERIFY(QFile::exists(ckpt));
+        Result r = cli({"delete", "1", "--store", store});
+        QVERIFY2(r.code == 2 && r.err.contains("give --yes") && r.err.contains("Nothing was deleted"), qPrintable(r.err));
+        int64_t live = 0;
+        {
+            normlab::Store s(store.toStdString());
+            QCOMPARE(s.runs().size(), size_t(1));
+            live = s.create_run("live", "pre_ln", json::object(), 1);
+            QVERIFY(s.claim_run(live, normlab::RunStatus::Queued, "cpu", json::object()));   // this process trains it
+        }
+        r = cli({"delete", "1", QString::number(live), "--yes", "--store", store});
+        QVERIFY2(r.code == 2 && r.err.contains("is training (pid " + QString::number(::getpid())) &&
+                     r.err.contains("normlab-cli cancel " + QString::number(live)) && r.err.contains("Nothing was deleted"),
+                 qPrintable(r.err));
+        QVERIFY(QFile::exists(ckpt));
+        r = cli({"delete", "1", "--yes", "--store", store});
+        QVERIFY2(r.code == 0 && r.out.contains("1\tdeleted\trun") && r.out.contains("1 checkpoint file removed"), qPrintable(r.out + r.err));
+        QVERIFY(!QFile::exists(ckpt));
+        normlab::Store s(store.toStdString());
+        QCOMPARE(s.runs().size(), size_t(1));
+        QCOMPARE(s.runs()[0].id, live);
+    }
+
     void aReadOnlyStoreIsListedAsIs() {
         // As an ordinary user would meet it: a store in a folder they cannot
         // write. Root is made such a user by dropping every capability (no

@@ -1,7 +1,8 @@
 // The desktop app, offscreen: saved runs compared side by side (each in its own
 // colour in every view and across selections, the settings that differ, one
 // colour scale for compared heatmaps) and every chart exported as PNG, SVG,
-// PDF and CSV, File → Export chart… at a journal's double-column width.
+// PDF and CSV, File → Export chart… at a journal's double-column width; runs
+// deleted from the run browser.
 #include "app/gui/mainwindow.h"
 #include "core/store/store.h"
 #include "widgets/chartsview.h"
@@ -20,6 +21,9 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTableView>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStatusBar>
@@ -29,6 +33,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 
 using namespace normlab;
 using test::head;
@@ -302,6 +309,77 @@ private Q_SLOTS:
         // as high as the figure needs: its legend whole and a plot default_aspect × as high as wide
         const double h_mm = plot_height_mm(plot_spec(*w.charts()->lossChart()), 183, 8, default_aspect(183));
         QVERIFY2(std::abs(m.captured(2).toDouble() - h_mm / 25.4 * 72) < 1.5, qPrintable(out + QString(" want %1 mm").arg(h_mm)));
+    }
+
+    // Delete in the run browser: a run another process trains is refused before any run of the
+    // selection is deleted; the others go with their checkpoints, and the status bar says what it freed.
+    void deleteRefusesATrainingRunAndFreesCheckpoints() {
+        const QString path = dir_.filePath("delete.sqlite");
+        int64_t done = 0, live = 0;
+        const std::string ckpt = path.toStdString() + ".checkpoints/run-1-step-20.pt";
+        {
+            Store s(path.toStdString());
+            done = s.create_run("done", "pre_ln", nlohmann::json::object(), 1);
+            s.finish_run(done, RunStatus::Finished, 20, "", 2.0);
+            std::filesystem::create_directories(path.toStdString() + ".checkpoints");
+            std::ofstream(ckpt) << std::string(2'000'000, 'x');
+            s.set_checkpoint(done, ckpt);
+            live = s.create_run("live", "pre_ln", nlohmann::json::object(), 1);
+            QVERIFY(s.claim_run(live, RunStatus::Queued, "cpu", nlohmann::json::object()));   // as a normlab-cli would
+        }
+        MainWindow w(path);
+        w.show();
+        w.reloadRuns();
+        auto* table = w.findChild<QTableView*>("runTable");
+        auto select = [&](std::vector<int64_t> ids) {
+            table->clearSelection();
+            for (int r = 0; r < table->model()->rowCount(); ++r)
+                if (std::count(ids.begin(), ids.end(), table->model()->index(r, 0).data().toLongLong()))
+                    table->selectionModel()->select(table->model()->index(r, 0),
+                                                    QItemSelectionModel::Select | QItemSelectionModel::Rows);
+            QCOMPARE(w.selectedRuns().size(), ids.size());
+        };
+        // Answers the next message box, whenever it comes up, and keeps what it said.
+        QString said;
+        auto answer = [&](QMessageBox::StandardButton button) {
+            said.clear();
+            auto* t = new QTimer(&w);
+            connect(t, &QTimer::timeout, &w, [&said, t, button] {
+                if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                    said = box->text();
+                    t->stop();
+                    t->deleteLater();
+                    box->button(button)->click();
+                }
+            });
+            t->start(50);
+        };
+        auto* del = w.findChild<QPushButton*>("run_delete");
+        QVERIFY(del);
+        select({done, live});
+        answer(QMessageBox::Ok);
+        del->click();
+        QVERIFY2(said.contains(QString("Run #%1 is training in another process (pid %2").arg(live).arg(::getpid())), qPrintable(said));
+        QCOMPARE(w.store().runs().size(), size_t(2));
+        QVERIFY(std::filesystem::exists(ckpt));
+        select({done});
+        answer(QMessageBox::Yes);
+        del->click();
+        QVERIFY2(said.contains("Delete 1 run"), qPrintable(said));
+        QVERIFY(!w.store().run(done));
+        QVERIFY(!std::filesystem::exists(ckpt));
+        QVERIFY2(w.statusBar()->currentMessage().contains(QLocale().formattedDataSize(2000000)),
+                 qPrintable(w.statusBar()->currentMessage()));
+        // A run mirrored from a server (running there): deleted here, and the question says it stays there.
+        const int64_t mirrored = w.store().create_run("mirrored", "pre_ln", nlohmann::json::object(), 1);
+        w.store().set_status(mirrored, RunStatus::Running);
+        w.store().set_info(mirrored, {{"remote", {{"dest", "gpu1"}, {"store", "/srv/runs.sqlite"}, {"run", 4}}}});
+        w.reloadRuns();
+        select({mirrored});
+        answer(QMessageBox::Yes);
+        del->click();
+        QVERIFY2(said.contains("deleted here only"), qPrintable(said));
+        QVERIFY(!w.store().run(mirrored));
     }
 };
 

@@ -1392,14 +1392,36 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Lauf #%1 trainiert; zuerst abbrechen.</translation>
     </message>
     <message>
-        <source>Delete runs</source>
-        <translation>Läufe löschen</translation>
+        <source>Run #%1 is training in another process (pid %2 on %3): stop it there first (normlab-cli cancel %1), then delete it.</source>
+        <translation>Lauf #%1 wird in einem anderen Prozess trainiert (PID %2 auf %3): dort zuerst anhalten (normlab-cli cancel %1), dann löschen.</translation>
     </message>
     <message numerus="yes">
         <source>Delete %n run(s) and all their data? This cannot be undone.</source>
         <translation>
             <numerusform>%n Lauf und alle seine Daten löschen? Das lässt sich nicht rückgängig machen.</numerusform>
             <numerusform>%n Läufe und alle ihre Daten löschen? Das lässt sich nicht rückgängig machen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A run mirrored from a server is deleted here only: on the server it stays, and goes on training.</source>
+        <translation>Ein von einem Server gespiegelter Lauf wird nur hier gelöscht: Auf dem Server bleibt er und trainiert weiter.</translation>
+    </message>
+    <message>
+        <source>Delete runs</source>
+        <translation>Läufe löschen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n run(s); their checkpoints freed %1.</source>
+        <translation>
+            <numerusform>%n Lauf gelöscht; seine Checkpoints gaben %1 frei.</numerusform>
+            <numerusform>%n Läufe gelöscht; ihre Checkpoints gaben %1 frei.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n run(s).</source>
+        <translation>
+            <numerusform>%n Lauf gelöscht.</numerusform>
+            <numerusform>%n Läufe gelöscht.</numerusform>
         </translation>
     </message>
     <message>

@@ -1388,13 +1388,33 @@ NormLab 将改为打开默认存储。</translation>
         <translation>运行 #%1 正在训练；请先取消。</translation>
     </message>
     <message>
-        <source>Delete runs</source>
-        <translation>删除运行</translation>
+        <source>Run #%1 is training in another process (pid %2 on %3): stop it there first (normlab-cli cancel %1), then delete it.</source>
+        <translation>运行 #%1 正在另一个进程中训练（%3 上的 PID %2）：请先在那里停止它（normlab-cli cancel %1），再删除。</translation>
     </message>
     <message numerus="yes">
         <source>Delete %n run(s) and all their data? This cannot be undone.</source>
         <translation>
             <numerusform>删除 %n 个运行及其全部数据？此操作无法撤销。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A run mirrored from a server is deleted here only: on the server it stays, and goes on training.</source>
+        <translation>从服务器镜像的运行只在这里删除：它仍留在服务器上并继续训练。</translation>
+    </message>
+    <message>
+        <source>Delete runs</source>
+        <translation>删除运行</translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n run(s); their checkpoints freed %1.</source>
+        <translation>
+            <numerusform>已删除 %n 个运行；其检查点释放了 %1。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n run(s).</source>
+        <translation>
+            <numerusform>已删除 %n 个运行。</numerusform>
         </translation>
     </message>
     <message>

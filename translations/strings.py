@@ -320,6 +320,16 @@ T = {
         (["%n Lauf und alle seine Daten löschen? Das lässt sich nicht rückgängig machen.",
           "%n Läufe und alle ihre Daten löschen? Das lässt sich nicht rückgängig machen."],
          "删除 %n 个运行及其全部数据？此操作无法撤销。"),
+    "Run #%1 is training in another process (pid %2 on %3): stop it there first (normlab-cli cancel %1), then delete it.":
+        ("Lauf #%1 wird in einem anderen Prozess trainiert (PID %2 auf %3): dort zuerst anhalten (normlab-cli cancel %1), dann löschen.",
+         "运行 #%1 正在另一个进程中训练（%3 上的 PID %2）：请先在那里停止它（normlab-cli cancel %1），再删除。"),
+    "Deleted %n run(s); their checkpoints freed %1.":
+        (["%n Lauf gelöscht; seine Checkpoints gaben %1 frei.", "%n Läufe gelöscht; ihre Checkpoints gaben %1 frei."],
+         "已删除 %n 个运行；其检查点释放了 %1。"),
+    "A run mirrored from a server is deleted here only: on the server it stays, and goes on training.":
+        ("Ein von einem Server gespiegelter Lauf wird nur hier gelöscht: Auf dem Server bleibt er und trainiert weiter.",
+         "从服务器镜像的运行只在这里删除：它仍留在服务器上并继续训练。"),
+    "Deleted %n run(s).": (["%n Lauf gelöscht.", "%n Läufe gelöscht."], "已删除 %n 个运行。"),
     "; %n run(s)": (["; %n Lauf", "; %n Läufe"], "；%n 个运行"),
     " @%1": (" @%1", " @%1"),
     "#": ("#", "#"),

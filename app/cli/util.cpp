@@ -208,7 +208,7 @@ int run_reporting(int argc, char** argv, const std::function<int(const Args&)>& 
 
 void check_flags(const Args& args, const Command& command) {
     static const std::vector<std::string> known{"--csv", "--json", "--verbose", "--help", "--version", "--slurm", "--submit",
-                                                "--detach", "--follow", "--if-queued", "--checkpoint"};
+                                                "--detach", "--follow", "--if-queued", "--checkpoint", "--yes"};
     for (auto& f : args.flags)
         if (std::find(known.begin(), known.end(), f) == known.end())
             throw UsageError("unknown option " + f + " (see normlab-cli --help)");

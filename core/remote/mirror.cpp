@@ -185,6 +185,22 @@ void Mirror::commit() {
 
 void Mirror::commit_batch(const std::vector<json>& batch) {
     Store::Transaction tx(s_);
+    // A run deleted here since the last snapshot: its id is never another run's,
+    // so its messages are dropped, not written under it nor mirrored as a new run
+    // from the middle of its stream.
+    for (auto it = ids_.begin(); it != ids_.end();) {
+        sqlite3_stmt* q = s_.prepare("SELECT 1 FROM runs WHERE id=?");
+        sqlite3_bind_int64(q, 1, it->second);
+        const int rc = sqlite3_step(q);
+        sqlite3_reset(q);
+        if (rc == SQLITE_ROW) {
+            ++it;
+            continue;
+        }
+        s_.check(rc, "find a mirrored run");
+        deleted_.insert(it->first);
+        it = ids_.erase(it);
+    }
     auto run_of = [&](const json& m, const char* key) {
         const int64_t rid = m.value(key, int64_t{0});
         const int64_t id = local_id(rid, m.value("store", std::string()));
@@ -195,6 +211,8 @@ void Mirror::commit_batch(const std::vector<json>& batch) {
     // and apply() says so as a RemoteError.
     for (const json& m : batch) {
         const std::string t = m.value("t", "");
+        const std::string store = m.value("store", std::string());
+        if (deleted_.count({store.empty() ? store_ : store, m.value(t == "run" ? "id" : "run", int64_t{0})})) continue;
         if (t == "run") {
             apply_run(m.value("store", store_), m.value("id", int64_t{0}), m.at("row"));
         } else if (t == "reset") {
@@ -266,9 +284,9 @@ void Mirror::apply_run(const std::string& store, int64_t rid, const json& row) {
                                    "heartbeat", "host"};
     std::string sql;
     if (id == 0) {
-        sql = "INSERT INTO runs(name, tags, notes, pid, checkpoint";
+        sql = "INSERT INTO runs(id, name, tags, notes, pid, checkpoint";
         for (const char* c : kOwned) sql += std::string(", ") + c;
-        sql += ") VALUES(?,?,?,0,''";
+        sql += std::string(") VALUES(") + store_detail::kNextRunId + ", ?,?,?,0,''";
         for (size_t i = 0; i < std::size(kOwned); ++i) sql += ",?";
         sql += ")";
     } else {

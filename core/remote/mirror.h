@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,8 @@ private:
     bool sweep_ = false;
     std::vector<std::string> task_stores_;
     std::map<std::pair<std::string, int64_t>, int64_t> ids_;   // (store, server id) → local id
+    // Runs deleted here while they were followed: the rest of their stream is dropped (the server's run goes on).
+    std::set<std::pair<std::string, int64_t>> deleted_;
     std::map<std::string, std::string> statuses_;
     int64_t rows_ = 0;
 };

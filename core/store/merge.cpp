@@ -161,7 +161,8 @@ Store::MergeReport Store::merge_from(const std::string& source, bool checked) {
         if (fresh) {
             std::string m;
             for (size_t i = 0; i < use.size(); ++i) m += (i ? ",?" : "?");
-            sql = "INSERT INTO runs(" + select + ", experiment_id, checkpoint) VALUES(" + m + ",?,'')";
+            sql = "INSERT INTO runs(id, " + select + ", experiment_id, checkpoint) VALUES(" + store_detail::kNextRunId + ", " +
+                  m + ",?,'')";
         } else {
             for (auto& c : use) sql += (sql.empty() ? "" : ", ") + c + "=?";
             sql = "UPDATE runs SET " + sql + ", experiment_id=?, checkpoint='' WHERE id=?";

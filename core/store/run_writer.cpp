@@ -36,7 +36,7 @@ void RunWriter::maybe_flush() {
 }
 
 void RunWriter::flush() {
-    store_.write_batch(points_, dists_);
+    store_.write_batch(points_, dists_, run_);
     points_.clear();
     dists_.clear();
     last_flush_ = now_seconds();

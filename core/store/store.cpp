@@ -74,8 +74,8 @@ int64_t Store::create_run(const std::string& name, const std::string& scheme, co
     require_safe_name("name", name);
     for (auto& tag : tags) require_safe_name("tags", tag);
     sqlite3_stmt* st = prepare(
-        "INSERT INTO runs(experiment_id, name, scheme, config, status, created_at, seed, tags) "
-        "VALUES(?,?,?,?, 'queued', ?,?,?)");
+        std::string("INSERT INTO runs(id, experiment_id, name, scheme, config, status, created_at, seed, tags) VALUES(") +
+        kNextRunId + ", ?,?,?,?, 'queued', ?,?,?)");
     const std::string c = config.dump(), t = json(tags).dump();
     if (experiment_id > 0) sqlite3_bind_int64(st, 1, experiment_id);
     else sqlite3_bind_null(st, 1);
@@ -155,20 +155,6 @@ void Store::set_run_color(int64_t run, const std::string& color) {
     sqlite3_bind_text(st, 1, c.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, run);
     check(sqlite3_step(st), "set colour");
-}
-
-void Store::delete_run(int64_t run) {
-    Transaction tx(*this);
-    for (const char* sql : {"DELETE FROM points WHERE series_id IN (SELECT id FROM series WHERE run_id=?)",
-                            "DELETE FROM series WHERE run_id=?", "DELETE FROM distributions WHERE run_id=?",
-                            "DELETE FROM runs WHERE id=?"}) {
-        sqlite3_stmt* st = prepare(sql);
-        sqlite3_bind_int64(st, 1, run);
-        check(sqlite3_step(st), "delete run");
-    }
-    tx.commit();
-    for (auto it = series_cache_.begin(); it != series_cache_.end();)
-        it = it->first.first == run ? series_cache_.erase(it) : std::next(it);
 }
 
 void Store::truncate_for_resume(int64_t run, int64_t step) {
@@ -283,7 +269,9 @@ int64_t Store::series_id(int64_t run, const std::string& name, int layer) {
     auto key = std::make_pair(run, std::make_pair(name, layer));
     if (auto it = series_cache_.find(key); it != series_cache_.end()) return it->second;
     if (mode_ == Mode::ReadWrite) {
-        sqlite3_stmt* ins = prepare("INSERT OR IGNORE INTO series(run_id, name, layer) VALUES(?,?,?)");
+        // never for a run that is not there (deleted while its trainer or follower still writes)
+        sqlite3_stmt* ins = prepare("INSERT OR IGNORE INTO series(run_id, name, layer) SELECT ?1, ?2, ?3"
+                                    " WHERE EXISTS(SELECT 1 FROM runs WHERE id=?1)");
         sqlite3_bind_int64(ins, 1, run);
         sqlite3_bind_text(ins, 2, name.c_str(), -1, SQLITE_TRANSIENT);
         sqlite3_bind_int(ins, 3, layer);
@@ -368,6 +356,17 @@ void Store::write_batch(const std::vector<PointRow>& points, const std::vector<s
     if (points.empty() && dists.empty() && !checkpoint) return;
     check_still_there();
     Transaction tx(*this);
+    if (run_id != 0) {   // a run deleted while it trains gets no more rows (its series ids may be another's now)
+        sqlite3_stmt* e = prepare("SELECT 1 FROM runs WHERE id=?");
+        sqlite3_bind_int64(e, 1, run_id);
+        const int rc = sqlite3_step(e);
+        sqlite3_reset(e);
+        if (rc != SQLITE_ROW) {
+            check(rc, "find the run");
+            throw StoreError("run " + std::to_string(run_id) + " is no longer in " + path_ +
+                             ": it was deleted while it trained, so its latest rows were not written");
+        }
+    }
     sqlite3_stmt* st = prepare("INSERT OR REPLACE INTO points(series_id, step, value) VALUES(?,?,?)");
     for (const auto& p : points) {
         sqlite3_bind_int64(st, 1, p.series);

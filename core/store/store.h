@@ -139,7 +139,17 @@ public:
     void set_notes(int64_t run, const std::string& notes);
     // "#rrggbb", or "" for the run's default colour; anything else is refused.
     void set_run_color(int64_t run, const std::string& color);
-    void delete_run(int64_t run);                                    // with all its data
+    // Deletes a run with all its rows and its checkpoint files in this store's
+    // own checkpoints folder; its id is never given to another run. Refused
+    // (StoreError, nothing deleted) while a live process trains it: cancel it
+    // first. A run mirrored from a server is deleted here only; it goes on there.
+    struct Deleted {
+        int files = 0;              // checkpoint files removed
+        uintmax_t bytes = 0;        // their size
+    };
+    Deleted delete_run(int64_t run);
+    // Why delete_run would refuse the run now, or "" when it would not.
+    static std::string delete_refusal(const RunInfo& r);
     // Before resuming from a checkpoint taken after `step` updates: drops what
     // was recorded after it — points at steps > step, points at `step` other
     // than the validation loss measured before the checkpoint, distributions
@@ -152,7 +162,8 @@ public:
     RunInfo find_run(const std::string& id_or_name);
 
     // ---- series
-    int64_t series_id(int64_t run, const std::string& name, int layer = -1);   // created if absent (read-only: 0)
+    // Created if absent; 0 when read-only and absent, or when the run is not in the store.
+    int64_t series_id(int64_t run, const std::string& name, int layer = -1);
     // With counts and last steps (a scan of the points), or just ids and names (cheap, for polling).
     std::vector<SeriesInfo> series(int64_t run, bool with_counts = true);
     std::vector<Point> points(int64_t series_id, int64_t after_step = -1);    // steps > after_step
@@ -161,7 +172,8 @@ public:
     // ---- batched writes (see RunWriter)
     struct PointRow { int64_t series; int64_t step; double value; };
     // One transaction; with `checkpoint`, the run's checkpoint path (and
-    // steps_done = checkpoint_step) is updated in the same transaction.
+    // steps_done = checkpoint_step) is updated in the same transaction. With
+    // `run`, refused (StoreError, nothing written) when that run was deleted.
     void write_batch(const std::vector<PointRow>& points, const std::vector<std::pair<int64_t, Distribution>>& dists,
                      int64_t run = 0, const std::string* checkpoint = nullptr, int64_t checkpoint_step = 0);
 

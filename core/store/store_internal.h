@@ -25,4 +25,12 @@ inline std::string column_string(sqlite3_stmt* st, int i) {
 // (a damaged file) keeps its whole floats; an empty or NULL one gives none.
 std::vector<float> column_floats(sqlite3_stmt* st, int i);
 
+// The id a new run gets: above every run's, and above every run ever deleted
+// (meta 'deleted_runs_up_to'), so that no id names two runs in one store's life: a
+// trainer, a mirror or a window still holding a deleted run's id never writes into
+// or shows a new run under it. An SQL expression, for INSERT INTO runs(id, ...).
+inline constexpr const char* kNextRunId =
+    "(SELECT MAX(COALESCE((SELECT MAX(id) FROM runs), 0),"
+    " COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key='deleted_runs_up_to'), 0)) + 1)";
+
 }  // namespace normlab::store_detail

@@ -6,6 +6,7 @@
 #include "core/config.h"
 #include "core/data/data.h"
 #include "core/errors.h"
+#include "core/store/checkpoint_names.h"
 
 #include <nlohmann/json.hpp>
 
@@ -133,16 +134,8 @@ struct LoopState {
 // Checkpoint files: run-ID-step-S.pt, one per checkpoint. The store points at
 // the newest only after it and the rows up to it are committed; the older
 // one is removed after that, orphans of a crash when the run is next claimed.
-inline std::string checkpoint_file(const std::string& dir, int64_t run, int64_t step) {
-    return (fs::path(dir) / ("run-" + std::to_string(run) + "-step-" + std::to_string(step) + ".pt")).string();
-}
-inline bool is_checkpoint_of(const fs::path& p, int64_t run) {
-    const std::string n = p.filename().string(), prefix = "run-" + std::to_string(run);
-    if (n.rfind(prefix, 0) != 0) return false;
-    const std::string rest = n.substr(prefix.size());
-    auto ends = [&](const std::string& e) { return rest.size() >= e.size() && rest.compare(rest.size() - e.size(), e.size(), e) == 0; };
-    return rest == ".pt" || rest == ".pt.tmp" || (rest.rfind("-step-", 0) == 0 && (ends(".pt") || ends(".pt.tmp")));
-}
+using normlab::checkpoint_file;
+using normlab::is_checkpoint_of;
 inline void remove_checkpoints(const std::string& dir, int64_t run, const std::string& keep) {
     std::error_code ec;
     const fs::path kept = keep.empty() ? fs::path() : fs::path(keep).lexically_normal();

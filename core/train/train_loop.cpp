@@ -365,8 +365,13 @@ void TrainLoop::checkpoint() {
     }
     const std::string file = checkpoint_file(ckpt_dir_, info_.id, step_);
     save_checkpoint(file, model_, p_.optimizer.get(), step_, cfg_, st_.to_json());
-    writer_.flush_with_checkpoint(file, step_);
     std::error_code ec;
+    try {
+        writer_.flush_with_checkpoint(file, step_);
+    } catch (...) {   // not recorded (the run deleted meanwhile, the disk full): nothing points at the file
+        if (file != current_ckpt_) fs::remove(file, ec);
+        throw;
+    }
     // Only a file of this store's own: a copy resuming from the
     // original's checkpoint leaves it to the original.
     if (!current_ckpt_.empty() && current_ckpt_ != file && is_checkpoint_of(current_ckpt_, info_.id) &&
