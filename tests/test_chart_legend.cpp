@@ -19,6 +19,7 @@
 #include <QTimer>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QValueAxis>
@@ -371,6 +372,79 @@ private Q_SLOTS:
         QTest::mouseDClick(legend, Qt::LeftButton, {}, legend->entryRect(5).center());
         settle();
         QCOMPARE(boxes(), names);
+    }
+
+    // The Gains panel's CSV holds both its charts: every box's summary, and the histogram as it
+    // is drawn — each bin's edges and count (the curve's two corners a bin are not data); a run
+    // the legend hides is in neither.
+    void theGainsPanelsCsvHasTheHistogramsBins() {
+        const QString path = dir_.filePath("panel.sqlite");
+        std::vector<int64_t> ids;
+        std::vector<Distribution> layer1;
+        {
+            Store s(path.toStdString());
+            for (int k = 0; k < 2; ++k) {
+                const int64_t id = s.create_run("r" + std::to_string(k), "normformer", nlohmann::json{{"k", k}}, 1);
+                s.mark_running(id, "cpu", nlohmann::json::object());
+                RunWriter w(s, id);
+                for (int l = 0; l < 2; ++l) {
+                    std::vector<double> v;
+                    for (int j = 0; j < 40 + 10 * k; ++j) v.push_back(1.0 + 0.01 * (j % 7) + 0.1 * k);
+                    w.distribution(summarize("gain/ffn_norm", l, 50, v, 8));
+                    if (l == 1) layer1.push_back(summarize("gain/ffn_norm", l, 50, v, 8));
+                }
+                w.flush();
+                ids.push_back(id);
+            }
+        }
+        Store s(path.toStdString(), Store::Mode::ReadOnly);
+        ChartsView view;
+        view.resize(900, 700);
+        view.setRuns(ids, s);
+        view.show();
+        QString err;
+        QVERIFY2(view.showView("gains", "", "", "gain/ffn_norm", &err), qPrintable(err));
+        view.findChild<QSpinBox*>("gainLayer")->setValue(1);
+        settle();
+        const QString csv = dir_.filePath("panel.csv");
+        QVERIFY2(view.exportCurrent(csv, "csv", 96, true, &err), qPrintable(err));
+        QStringList lines = read_all(csv).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.value(0), QString("chart,run_id,name,layer,step,count,min,q1,median,q3,max,mean,std,bin_lo,bin_hi"));
+        QStringList hist;
+        int boxes = 0;
+        for (const QString& l : lines.mid(1)) {
+            QCOMPARE(l.count(','), 14);
+            if (l.startsWith("boxes,")) ++boxes;
+            else if (l.startsWith("histogram,")) hist << l;
+        }
+        QCOMPARE(boxes, 4);
+        QCOMPARE(hist.size(), 16);
+        for (int k = 0; k < 2; ++k) {
+            const Distribution& d = layer1[static_cast<size_t>(k)];
+            double total = 0;
+            for (int b = 0; b < 8; ++b) {
+                const QStringList f = hist[8 * k + b].split(',');
+                QCOMPARE(f[1].toLongLong(), ids[static_cast<size_t>(k)]);
+                QCOMPARE(f[3], QString("1"));
+                QCOMPARE(f[5].toDouble(), double(d.hist[static_cast<size_t>(b)]));
+                const double w = (d.hist_hi - d.hist_lo) / 8;
+                QVERIFY(std::abs(f[13].toDouble() - (d.hist_lo + b * w)) < 1e-9);
+                QVERIFY(std::abs(f[14].toDouble() - (d.hist_lo + (b + 1) * w)) < 1e-9);
+                total += f[5].toDouble();
+            }
+            QCOMPARE(total, double(d.count));
+        }
+        // the second run hidden from the legend: neither its boxes nor its bins
+        auto* card = qobject_cast<ChartCard*>(view.currentChart());
+        QTest::mouseClick(card->legend(), Qt::LeftButton, {}, card->legend()->entryRect(1).center());
+        settle();
+        QVERIFY2(view.exportCurrent(csv, "csv", 96, true, &err), qPrintable(err));
+        lines = read_all(csv).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1 + 2 + 8);
+        for (const QString& l : lines.mid(1)) QCOMPARE(l.section(',', 1, 1).toLongLong(), ids[0]);
+        // the chart alone (its box plots) keeps its columns
+        QVERIFY2(view.exportCurrent(csv, "csv", 96, false, &err), qPrintable(err));
+        QVERIFY(read_all(csv).startsWith("run_id,name,layer,step,count,"));
     }
 };
 

@@ -225,6 +225,16 @@ private:
     QString boxYTitle(const QString& name) const;   // the name where the plot is high enough, else "gain" or none
     std::function<QColor(const RunData&)> color_of_;
     LineChart* hist_;
+    // What the histogram shows, bin by bin, for the panel's CSV (its curve holds each bin's two corners).
+    struct HistBins {
+        qint64 run;
+        QString name;
+        int layer;
+        int64_t step;
+        double lo, width;
+        std::vector<float> counts;
+    };
+    std::vector<HistBins> hist_bins_;
     // layers tab
     LineChart* layer_chart_;
     QComboBox* layer_series_;

@@ -158,13 +158,23 @@ bool ChartsView::exportCurrent(const QString& path, const QString& format, int d
             if (error) *error = tr("every run is hidden: click one in the legend to show it, then export");
             return false;
         }
+        // The panel adds the histogram: a `chart` column, and each bin shown as its edges and count.
+        const bool panel = whole_panel && tabs_->currentIndex() == 2;
         return write_text(path, [&](QTextStream& out) {
-            out << "run_id,name,layer,step,count,min,q1,median,q3,max,mean,std\n";
+            out << (panel ? "chart," : "") << "run_id,name,layer,step,count,min,q1,median,q3,max,mean,std"
+                << (panel ? ",bin_lo,bin_hi\n" : "\n");
             for (auto* r : shown)
                 for (auto& d : r->distributions(name))
-                    out << r->id() << ',' << QString::fromStdString(d.name) << ',' << d.layer << ',' << d.step << ','
-                        << d.count << ',' << d.min << ',' << d.q1 << ',' << d.median << ',' << d.q3 << ',' << d.max << ','
-                        << d.mean << ',' << d.std << '\n';
+                    out << (panel ? "boxes," : "") << r->id() << ',' << QString::fromStdString(d.name) << ',' << d.layer << ','
+                        << d.step << ',' << d.count << ',' << d.min << ',' << d.q1 << ',' << d.median << ',' << d.q3 << ','
+                        << d.max << ',' << d.mean << ',' << d.std << (panel ? ",,\n" : "\n");
+            if (panel) {
+                out.setRealNumberPrecision(10);
+                for (const HistBins& h : hist_bins_)
+                    for (size_t b = 0; b < h.counts.size(); ++b)
+                        out << "histogram," << h.run << ',' << h.name << ',' << h.layer << ',' << h.step << ','
+                            << h.counts[b] << ",,,,,,,," << h.lo + b * h.width << ',' << h.lo + (b + 1) * h.width << '\n';
+            }
         }, error);
     }
     // the size it has on screen, at 96 px an inch

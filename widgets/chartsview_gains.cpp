@@ -50,6 +50,7 @@ QWidget* ChartsView::buildGainsTab() {
     gain_step_->setRange(0, 0);   // at its end: the first runs shown open at their latest step
     gain_step_label_ = new QLabel(w);
     gain_layer_ = new QSpinBox(w);
+    gain_layer_->setObjectName("gainLayer");
     gain_layer_->setRange(0, 0);
     bar->addWidget(trLabel(QT_TR_NOOP("gain"), w));
     bar->addWidget(gain_name_);
@@ -154,6 +155,7 @@ void ChartsView::redrawGains() {
     int max_layers = 0;
     double lo = 1e300, hi = -1e300;
     std::vector<Curve> hist;
+    hist_bins_.clear();
     std::vector<std::pair<int64_t, size_t>> hist_counts;   // per histogram drawn: its values and bins
     std::vector<ChartLegend::Entry> entries;
     for (size_t i = 0; i < runs_.size(); ++i) {
@@ -200,6 +202,7 @@ void ChartsView::redrawGains() {
                 }
                 hist.push_back(std::move(c));
                 hist_counts.emplace_back(d->count, d->hist.size());
+                hist_bins_.push_back({r.id(), QString::fromStdString(d->name), d->layer, d->step, d->hist_lo + shift, w, d->hist});
             }
         }
         box_chart_->addSeries(series);
