@@ -127,6 +127,12 @@ private Q_SLOTS:
             const QString svg = QString::fromUtf8(f.readAll());
             QVERIFY2(svg.count("text-anchor=\"end\">") >= 3, qPrintable(QString(name) + ": " + svg.left(400)));
         }
+        {   // the layer index as the window writes it: ‖x_ℓ‖, ℓ a subscript (ₗ beside ‖ read as a third bar)
+            QFile f(out + "/hidden_norm_by_layer.svg");
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QString svg = QString::fromUtf8(f.readAll());
+            QVERIFY2(svg.contains("mean ‖x<tspan dy=\"4\" font-size=\"10\">ℓ</tspan><tspan dy=\"-4\">‖</tspan></text>"), qPrintable(svg.left(2000)));
+        }
         // The legend is never cut at the figure's edge (issue 24 item 15: it sat in 150 px at the right):
         // with an ablation's long run names, every legend text, at a generous 0.62 em a character, ends
         // inside the declared width.

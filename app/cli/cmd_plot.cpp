@@ -82,7 +82,7 @@ static int cmd_plot(const Args& args) {
     plot::Chart layers{"Mean |dL/dW_FC2| per layer, first probes", "layer", "mean |gradient|"};
     layers.log_y = true;
     layers.integer_x = true;
-    plot::Chart hidden{"Hidden-state norm per layer, last probe", "layer", "mean ‖xₗ‖"};
+    plot::Chart hidden{"Hidden-state norm per layer, last probe", "layer", "mean ‖x_{ℓ}‖"};
     hidden.integer_x = true;
     for (size_t i = 0; i < runs.size(); ++i) {
         const int L = layers_of(store, runs[i].id, "grad_l1/fc2");

@@ -30,6 +30,26 @@ std::string esc(const std::string& s) {
     return o;
 }
 
+// An axis title (13 px) as the window writes it: "_{ℓ}" a subscript (‖x_{ℓ}‖),
+// the rest escaped. Offsets (dy) and sizes in pixels, not baseline-shift and
+// percentages, which SVG Tiny renderers (Qt's) do not know.
+std::string axis_title(const std::string& s) {
+    std::string o;
+    size_t at = 0;
+    bool down = false;
+    for (size_t open; (open = s.find("_{", at)) != std::string::npos;) {
+        const size_t close = s.find('}', open + 2);
+        if (close == std::string::npos) break;
+        if (open > at) o += down ? "<tspan dy=\"-4\">" + esc(s.substr(at, open - at)) + "</tspan>" : esc(s.substr(at, open - at));
+        o += std::string("<tspan dy=\"") + (down && open == at ? "0" : "4") + "\" font-size=\"10\">" +
+             esc(s.substr(open + 2, close - open - 2)) + "</tspan>";
+        down = true;
+        at = close + 1;
+    }
+    if (at < s.size()) o += down ? "<tspan dy=\"-4\">" + esc(s.substr(at)) + "</tspan>" : esc(s.substr(at));
+    return o;
+}
+
 // A conservative width of `s` in DejaVu Sans at `size` px (no font metrics
 // without Qt): wide letters 0.72 em, others 0.6, spaces 0.32 — never less
 // than the text takes, so that a legend laid out by it is never cut.
@@ -182,9 +202,9 @@ void write_svg(const Chart& c, const std::string& path) {
     o << "</g>\n<rect x=\"" << L << "\" y=\"" << T << "\" width=\"" << pw << "\" height=\"" << ph
       << "\" fill=\"none\" stroke=\"#444\"/>\n"
       << "<text x=\"" << L + pw / 2 << "\" y=\"" << c.height - 12 << "\" text-anchor=\"middle\" font-size=\"13\">"
-      << esc(c.xlabel) << "</text>\n"
+      << axis_title(c.xlabel) << "</text>\n"
       << "<text transform=\"translate(16," << T + ph / 2 << ") rotate(-90)\" text-anchor=\"middle\" font-size=\"13\">"
-      << esc(c.ylabel) << (c.log_y ? " (log)" : "") << "</text>\n";
+      << axis_title(c.ylabel) << (c.log_y ? " (log)" : "") << "</text>\n";
     o << "<clipPath id=\"plot\"><rect x=\"" << L << "\" y=\"" << T << "\" width=\"" << pw << "\" height=\"" << ph
       << "\"/></clipPath>\n<g clip-path=\"url(#plot)\">\n";
     for (auto& [y, label] : c.hlines) {
