@@ -2,7 +2,7 @@
 // colour in every view and across selections, the settings that differ, one
 // colour scale for compared heatmaps) and every chart exported as PNG, SVG,
 // PDF and CSV, File → Export chart… at a journal's double-column width; runs
-// deleted from the run browser.
+// deleted from the run browser, or by another process while shown.
 #include "app/gui/mainwindow.h"
 #include "core/store/store.h"
 #include "widgets/chartsview.h"
@@ -380,6 +380,20 @@ private Q_SLOTS:
         del->click();
         QVERIFY2(said.contains("deleted here only"), qPrintable(said));
         QVERIFY(!w.store().run(mirrored));
+        // A run shown in the charts and deleted by another process (normlab-cli delete in a terminal):
+        // it leaves the table and the charts at the next refresh.
+        const int64_t elsewhere = w.store().create_run("elsewhere", "pre_ln", nlohmann::json::object(), 1);
+        w.store().finish_run(elsewhere, RunStatus::Finished, 5, "", 2.0);
+        w.reloadRuns();
+        select({elsewhere});
+        QTRY_COMPARE(w.charts()->runs().size(), size_t(1));
+        // a run added (a new row resets the table) keeps the selection
+        Store(path.toStdString()).create_run("queued meanwhile", "pre_ln", nlohmann::json::object(), 1);
+        w.reloadRuns();
+        QCOMPARE(w.selectedRuns(), std::vector<qint64>{elsewhere});
+        Store(path.toStdString()).delete_run(elsewhere);
+        QTRY_VERIFY_WITH_TIMEOUT(w.charts()->runs().empty(), 5000);
+        QTRY_VERIFY(w.selectedRuns().empty());
     }
 };
 

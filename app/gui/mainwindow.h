@@ -148,6 +148,7 @@ private:
                                                 {QT_TR_NOOP("Tags"), "tags"},     {QT_TR_NOOP("Notes"), "notes"},
                                                 {QT_TR_NOOP("Delete"), "delete"}};
     void onSelectionChanged();
+    bool restoring_selection_ = false;   // reloadRuns selecting again what a reset of the table unselected
     void updateDifferences(const std::vector<std::pair<Store*, int64_t>>& runs);
     void fitDifferenceHeaders(const QStringList& headers);   // wrapped where the runs do not fit beside the keys
     void elideDifferenceKeys();                              // to the panel's width, again on each resize
