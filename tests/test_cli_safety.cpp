@@ -171,6 +171,33 @@ private Q_SLOTS:
                      runs[1].message.find("normlab-cli resume 2") != std::string::npos, runs[1].message.c_str());
     }
 
+    // A queued run deleted while an experiment trains in a terminal is skipped: the runs after it
+    // still train (its absence stopped the experiment and cancelled them all).
+    void aQueuedRunDeletedIsSkipped() {
+        json three = tiny(20);
+        three["variants"] = {{{"name", "long"}, {"scheme", "pre_ln"}, {"train", {{"steps", 100000}}}},
+                             {{"name", "deleted"}, {"scheme", "post_ln"}},
+                             {{"name", "after"}, {"scheme", "ngpt"}}};
+        const QString exp = write("three.json", three.dump()), store = dir_.filePath("skip.sqlite");
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(QStringLiteral(NORMLAB_CLI), {"run", exp, "--store", store});
+        QVERIFY(p.waitForStarted());
+        QString out = wait_until_training(p);
+        QVERIFY2(trains(out), qPrintable(out));
+        normlab::Store(store.toStdString()).delete_run(2);
+        QCOMPARE(cli({"cancel", "1", "--store", store}).code, 0);   // the long run stops; the experiment goes on
+        QVERIFY(p.waitForFinished(120000));
+        out += QString::fromUtf8(p.readAll());
+        QVERIFY2(out.contains("[2/3] deleted: deleted before it started; skipped"), qPrintable(out));
+        normlab::Store s(store.toStdString(), normlab::Store::Mode::ReadOnly);
+        const auto runs = s.runs();
+        QCOMPARE(runs.size(), size_t(2));
+        QCOMPARE(runs[0].status, normlab::RunStatus::Cancelled);
+        QCOMPARE(runs[1].name, std::string("after"));
+        QCOMPARE(runs[1].status, normlab::RunStatus::Finished);
+    }
+
     void twoResumesTrainARunOnce() {
         const QString exp = write("twice.json", tiny(600, {{"train", {{"checkpoint_every", 50}}}}).dump());
         const QString store = dir_.filePath("twice.sqlite");

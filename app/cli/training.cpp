@@ -120,25 +120,34 @@ std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64
     try {
         for (; i < queued.size(); ++i) {
             if (g_signals > 0) break;
-            if (only_queued) {
-                // A detached launch's runs: one cancelled before it started is left as it is.
-                const std::optional<RunInfo> now = store.run(queued[i].first);
-                if (!now || now->status != RunStatus::Queued) {
-                    std::fprintf(stderr, "[%zu/%zu] %s: %s before it started; skipped\n", i + 1, queued.size(),
-                                 queued[i].second.c_str(), now ? now->status_text.c_str() : "deleted");
-                    continue;
-                }
+            // A run deleted before it started (the window's Delete, normlab-cli delete) is skipped, not the
+            // rest of the experiment cancelled; a detached launch's run cancelled before it started is left as it is.
+            if (const std::optional<RunInfo> now = store.run(queued[i].first);
+                !now || (only_queued && now->status != RunStatus::Queued)) {
+                std::fprintf(stderr, "[%zu/%zu] %s: %s before it started; skipped\n", i + 1, queued.size(),
+                             queued[i].second.c_str(), now ? now->status_text.c_str() : "deleted");
+                continue;
             }
             g_skip = 0;
             control.reset();
             ProgressPrinter printer(i + 1, queued.size());
             if (!quiet) opts.on_progress = [&](const Progress& p) { printer(p); };
             RunResult r;
+            bool deleted = false;
             try {
                 r = train_run(store, queued[i].first, opts);
             } catch (const std::exception& e) {
-                if (only_queued) unstarted(store, queued[i].first, RunStatus::Failed, e.what());
-                throw;
+                deleted = !store.run(queued[i].first);   // deleted while it was prepared: as above
+                if (!deleted) {
+                    if (only_queued) unstarted(store, queued[i].first, RunStatus::Failed, e.what());
+                    throw;
+                }
+            }
+            if (deleted) {
+                printer.finish();
+                std::fprintf(stderr, "[%zu/%zu] %s: deleted before it started; skipped\n", i + 1, queued.size(),
+                             queued[i].second.c_str());
+                continue;
             }
             if (only_queued && r.status == RunStatus::Cancelled) unstarted(store, queued[i].first, RunStatus::Cancelled, r.message);
             printer.finish();
