@@ -256,6 +256,11 @@ private Q_SLOTS:
         r = cli({"delete", "1", "--yes", "--store", store});
         QVERIFY2(r.code == 0 && r.out.contains("1\tdeleted\trun") && r.out.contains("1 checkpoint file removed"), qPrintable(r.out + r.err));
         QVERIFY(!QFile::exists(ckpt));
+        r = cli({"compact", "--store", store});
+        QVERIFY2(r.code == 0 && r.out.contains("nothing to compact"), qPrintable(r.out + r.err));   // a few kB freed
+        const QString missing = dir_.filePath("nowhere/runs.sqlite");
+        r = cli({"compact", "--store", missing});
+        QVERIFY2(r.code == 5 && r.err.contains("no run store at") && !QFileInfo::exists(dir_.filePath("nowhere")), qPrintable(r.err));
         normlab::Store s(store.toStdString());
         QCOMPARE(s.runs().size(), size_t(1));
         QCOMPARE(s.runs()[0].id, live);

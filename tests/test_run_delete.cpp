@@ -1,7 +1,8 @@
 // Deleting a run (Store::delete_run, the window's Delete, `normlab-cli delete`):
 // its checkpoint files go with it and only those; its id is never given to
 // another run; a run a live process trains is refused; a trainer or a mirror's
-// follower still holding a deleted run writes nothing more into the store.
+// follower still holding a deleted run writes nothing more into the store;
+// compacting gives their space back.
 #include "core/errors.h"
 #include "core/remote/mirror.h"
 #include "core/store/store.h"
@@ -199,6 +200,42 @@ private Q_SLOTS:
         QCOMPARE(runs[0].id, eight);
         QCOMPARE(local.points(local.series_id(eight, "train/loss")).size(), size_t(2));
         QCOMPARE(orphans(p), int64_t{0});
+    }
+
+    // compact gives the space of deleted runs back to the disk: the file shrinks, what is left is
+    // as it was, ids included; stopped, it changes nothing.
+    void compactGivesTheSpaceBack() {
+        const std::string p = path("compact.sqlite");
+        Store s(p);
+        int64_t kept = 0;
+        for (int k = 0; k < 3; ++k) {
+            const int64_t id = s.create_run("r" + std::to_string(k), "pre_ln", json::object(), 1);
+            RunWriter w(s, id, 1e9);
+            for (int step = 0; step < 20000; ++step) w.scalar("train/loss", step, 3.0 - step * 1e-4 + k);
+            w.flush();
+            kept = id;
+        }
+        const std::vector<Point> before = s.points(s.series_id(kept, "train/loss"));
+        s.delete_run(1);
+        s.delete_run(2);
+        QVERIFY(s.free_bytes() > 200'000);
+        const uintmax_t size = fs::file_size(p) + (fs::exists(p + "-wal") ? fs::file_size(p + "-wal") : 0);
+        std::atomic<bool> stop{true};
+        const std::string why = store_error([&] { s.compact(&stop); });
+        QVERIFY2(why.find("stopped; nothing was changed") != std::string::npos, why.c_str());
+        QVERIFY(s.free_bytes() > 200'000);
+        const Store::Compacted c = s.compact();
+        QCOMPARE(c.before, size);
+        QVERIFY2(c.after < c.before / 2, qPrintable(QString("%1 → %2").arg(c.before).arg(c.after)));
+        QVERIFY(s.free_bytes() < 10'000);
+        Store again(p);
+        QCOMPARE(again.runs().size(), size_t(1));
+        QCOMPARE(again.runs()[0].id, kept);
+        const std::vector<Point> after = again.points(again.series_id(kept, "train/loss"));
+        QCOMPARE(after.size(), before.size());
+        for (size_t i = 0; i < after.size(); ++i) QVERIFY(after[i].step == before[i].step && after[i].value == before[i].value);
+        QCOMPARE(again.create_run("next", "pre_ln", json::object(), 1), kept + 1);
+        QVERIFY(!store_error([&] { Store(p, Store::Mode::ReadOnly).compact(); }).empty());
     }
 };
 

@@ -78,7 +78,8 @@ extern const Command kDeleteCommand{"delete", "delete RUN [RUN ...] [--yes]",
     cmd_delete,
     "Every run is found, and every refusal said, before any is deleted. A deleted run's id is never\n"
     "given to another run of the store. A run mirrored from a server is deleted here only.\n"
-    "The store's file keeps its size (SQLite reuses the freed pages for later runs).\n"
+    "The store's file keeps its size (SQLite reuses the freed pages for later runs; 'normlab-cli\n"
+    "compact' gives them back to the disk).\n"
     "Exit 0 when the runs were deleted, 1 when the question was answered no, 2 when one was refused.\n",
     "--yes"};
 

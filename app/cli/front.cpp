@@ -1,6 +1,6 @@
 // normlab-cli as a user starts it: the commands that need no LibTorch run
 // here: those that only read or copy a store (list, show, export, merge,
-// plot, cancel, delete), `remote` (ssh to a server; the server's own normlab-cli
+// plot, cancel, delete, compact), `remote` (ssh to a server; the server's own normlab-cli
 // trains), `stream` (the server's side of `remote follow`), schemes and
 // preset. Every other command, the usage text and --version are the engine's (the
 // whole normlab-cli, main.cpp), which this program becomes by execv — the
@@ -25,7 +25,7 @@
 
 namespace normlab::cli {
 extern const Command kListCommand, kShowCommand, kExportCommand, kMergeCommand, kPlotCommand, kCancelCommand,
-    kDeleteCommand, kRemoteCommand, kStreamCommand, kSchemesCommand, kPresetCommand;
+    kDeleteCommand, kCompactCommand, kRemoteCommand, kStreamCommand, kSchemesCommand, kPresetCommand;
 }  // namespace normlab::cli
 
 using namespace normlab;
@@ -34,7 +34,7 @@ using namespace normlab::cli;
 namespace {
 
 const Command* const kHere[] = {&kListCommand,   &kShowCommand,   &kExportCommand,  &kMergeCommand,  &kPlotCommand,
-                                 &kCancelCommand, &kDeleteCommand, &kRemoteCommand, &kStreamCommand, &kSchemesCommand,
+                                 &kCancelCommand, &kDeleteCommand, &kCompactCommand, &kRemoteCommand, &kStreamCommand, &kSchemesCommand,
                                  &kPresetCommand};
 
 const Command* here(const char* name) {

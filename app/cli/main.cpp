@@ -29,7 +29,7 @@ namespace normlab::cli {
 // One per cmd_*.cpp.
 extern const Command kRunCommand, kValidateCommand, kListCommand, kShowCommand, kExportCommand,
     kExportWeightsCommand, kEvalBatchCommand, kResumeCommand, kPlotCommand, kPresetCommand, kSchemesCommand,
-    kSweepCommand, kMergeCommand, kCancelCommand, kDeleteCommand, kRemoteCommand, kStreamCommand, kServerInfoCommand, kExportBatchesCommand;
+    kSweepCommand, kMergeCommand, kCancelCommand, kDeleteCommand, kCompactCommand, kRemoteCommand, kStreamCommand, kServerInfoCommand, kExportBatchesCommand;
 }  // namespace normlab::cli
 
 using namespace normlab;
@@ -41,7 +41,7 @@ namespace {
 const Command* const kCommands[] = {
     &kRunCommand,  &kValidateCommand, &kListCommand,   &kShowCommand,   &kExportCommand, &kExportWeightsCommand,
     &kEvalBatchCommand, &kExportBatchesCommand, &kResumeCommand, &kSweepCommand, &kMergeCommand, &kPlotCommand, &kPresetCommand,
-    &kSchemesCommand, &kCancelCommand, &kDeleteCommand, &kRemoteCommand, &kStreamCommand, &kServerInfoCommand,
+    &kSchemesCommand, &kCancelCommand, &kDeleteCommand, &kCompactCommand, &kRemoteCommand, &kStreamCommand, &kServerInfoCommand,
 };
 
 // "  SYNOPSIS                 first line of help", further lines aligned under it;

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -150,6 +151,17 @@ public:
     Deleted delete_run(int64_t run);
     // Why delete_run would refuse the run now, or "" when it would not.
     static std::string delete_refusal(const RunInfo& r);
+    // Rewrites the store without the free pages that deleted runs left (SQLite's
+    // VACUUM: one transaction, so a kill or `stop` leaves it as it was; ids stay).
+    // Refused (StoreError, nothing changed) where the disk lacks room for the
+    // copy it writes. `stop`, set from another thread or a signal, interrupts it.
+    struct Compacted {
+        uintmax_t before = 0, after = 0;   // the file's size, its log's included
+        uintmax_t free = 0;                // bytes of free pages before
+    };
+    Compacted compact(const std::atomic<bool>* stop = nullptr);
+    // Bytes of free pages (what compact would give back, about).
+    uintmax_t free_bytes();
     // Before resuming from a checkpoint taken after `step` updates: drops what
     // was recorded after it — points at steps > step, points at `step` other
     // than the validation loss measured before the checkpoint, distributions

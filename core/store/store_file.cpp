@@ -1,10 +1,12 @@
 // NormLab core: the store's file itself — where it is by default, how long a
 // writer waits for a lock, its header read without dropping SQLite's locks,
-// whether it is still the file this connection writes, and where its
-// checkpoints are (see store.h).
+// whether it is still the file this connection writes, where its
+// checkpoints are, and compacting it (see store.h).
 #include "core/errors.h"
 #include "core/store/store.h"
 #include "core/store/wal.h"
+
+#include <sqlite3.h>
 
 #include <sys/stat.h>
 
@@ -91,6 +93,71 @@ bool Store::owns_checkpoint(const std::string& file) const {
     std::error_code ec;
     const fs::path parent = fs::absolute(file, ec).parent_path();
     return fs::exists(parent, ec) && fs::equivalent(parent, path_ + ".checkpoints", ec);
+}
+
+namespace {
+
+int64_t pragma_int(sqlite3* db, const char* name) {
+    sqlite3_stmt* st = nullptr;
+    int64_t v = 0;
+    if (sqlite3_prepare_v2(db, (std::string("PRAGMA ") + name).c_str(), -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+uintmax_t size_with_log(const std::string& path) {
+    std::error_code ec;
+    uintmax_t n = 0;
+    for (const std::string& f : {path, path + "-wal"}) {
+        const uintmax_t s = fs::file_size(f, ec);
+        if (!ec) n += s;
+    }
+    return n;
+}
+
+}  // namespace
+
+uintmax_t Store::free_bytes() {
+    return static_cast<uintmax_t>(pragma_int(db_, "freelist_count") * pragma_int(db_, "page_size"));
+}
+
+Store::Compacted Store::compact(const std::atomic<bool>* stop) {
+    if (read_only()) throw StoreError(path_ + " is open read-only; it cannot be compacted");
+    Compacted c;
+    c.before = size_with_log(path_);
+    c.free = free_bytes();
+    const uintmax_t live = static_cast<uintmax_t>(pragma_int(db_, "page_count") * pragma_int(db_, "page_size")) - c.free;
+    // VACUUM writes the live pages twice: into a temporary database, then back through the log.
+    std::error_code ec;
+    const fs::path folder = fs::path(path_).parent_path();
+    const char* env = std::getenv("SQLITE_TMPDIR");
+    if (!env || !*env) env = std::getenv("TMPDIR");
+    const fs::path tmp = env && *env ? env : "/var/tmp";
+    const fs::space_info here = fs::space(folder, ec), there = fs::space(fs::exists(tmp) ? tmp : fs::path("/tmp"), ec);
+    const uintmax_t margin = 64u << 20;
+    const bool same = !ec && here.capacity == there.capacity && here.available == there.available;
+    if (!ec && (here.available < (same ? 2 : 1) * live + margin || there.available < live + margin))
+        throw StoreError("compacting " + path_ + " needs about " + std::to_string((live >> 20) + 1) + " MB free beside it and as much in " +
+                         tmp.string() + " (SQLITE_TMPDIR chooses another folder); nothing was changed");
+    sqlite3_progress_handler(db_, 10000, [](void* s) { return s && static_cast<const std::atomic<bool>*>(s)->load() ? 1 : 0; },
+                             const_cast<std::atomic<bool>*>(stop));
+    try {
+        exec("VACUUM");
+    } catch (const StoreError& e) {
+        sqlite3_progress_handler(db_, 0, nullptr, nullptr);
+        if ((e.code() & 0xff) == SQLITE_INTERRUPT) throw StoreError(path_ + ": compacting was stopped; nothing was changed", e.code());
+        throw;
+    }
+    sqlite3_progress_handler(db_, 0, nullptr, nullptr);
+    // The rewritten pages are in the log: copied into the file and the log emptied, where no
+    // reader holds an older snapshot (else SQLite does it at a later checkpoint).
+    sqlite3_busy_timeout(db_, 10000);   // a reader's snapshot is not waited for long: a later checkpoint copies it
+    sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
+    sqlite3_busy_timeout(db_, static_cast<int>(lock_timeout_seconds() * 1000));
+    c.after = size_with_log(path_);
+    return c;
 }
 
 }  // namespace normlab
