@@ -2,7 +2,7 @@
 // colour in every view and across selections, the settings that differ, one
 // colour scale for compared heatmaps) and every chart exported as PNG, SVG,
 // PDF and CSV, File → Export chart… at a journal's double-column width; runs
-// deleted from the run browser, or by another process while shown.
+// deleted from the run browser, or by another process while shown; the store compacted.
 #include "app/gui/mainwindow.h"
 #include "core/store/store.h"
 #include "widgets/chartsview.h"
@@ -13,6 +13,7 @@
 #include "tests/designer_util.h"
 #include "tests/window_util.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
@@ -394,6 +395,33 @@ private Q_SLOTS:
         Store(path.toStdString()).delete_run(elsewhere);
         QTRY_VERIFY_WITH_TIMEOUT(w.charts()->runs().empty(), 5000);
         QTRY_VERIFY(w.selectedRuns().empty());
+        // File → Compact store gives back what a deleted run's rows took
+        const int64_t bulk = w.store().create_run("bulk", "pre_ln", nlohmann::json::object(), 1);
+        {
+            RunWriter rw(w.store(), bulk, 1e9);
+            for (int step = 0; step < 60000; ++step) rw.scalar("train/loss", step, 1.0 / (step + 1));
+        }
+        w.store().finish_run(bulk, RunStatus::Finished, 60000, "", 2.0);
+        w.reloadRuns();
+        select({bulk});
+        answer(QMessageBox::Yes);
+        del->click();
+        QVERIFY(!w.store().run(bulk));
+        auto* compact = w.findChild<QAction*>("compactStore");
+        QVERIFY(compact);
+        auto size = [&] {
+            std::error_code ec;
+            const auto wal = std::filesystem::file_size(path.toStdString() + "-wal", ec);
+            return std::filesystem::file_size(path.toStdString()) + (ec ? 0 : wal);
+        };
+        const auto before = size();
+        answer(QMessageBox::Yes);
+        compact->trigger();
+        QVERIFY2(said.contains("free in the store's file"), qPrintable(said));
+        QVERIFY2(w.statusBar()->currentMessage().startsWith("Store compacted: "), qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY2(size() < before / 2, qPrintable(QString("%1 → %2").arg(before).arg(size())));
+        compact->trigger();   // again: nothing left to give back, and no question
+        QVERIFY2(w.statusBar()->currentMessage().contains("nothing to compact"), qPrintable(w.statusBar()->currentMessage()));
     }
 };
 

@@ -1086,6 +1086,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Laufspeicher (*.sqlite *.db);;Alle Dateien (*)</translation>
     </message>
     <message>
+        <source>Compac&amp;t store…</source>
+        <translation>Speicher verdich&amp;ten…</translation>
+    </message>
+    <message>
         <source>&amp;Export chart…</source>
         <translation>Diagramm &amp;exportieren…</translation>
     </message>
@@ -1238,6 +1242,67 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Ein Lauf trainiert. Abbrechen und beenden? Seine bisherigen Daten bleiben im Speicher.</translation>
     </message>
     <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <source>Run #%1 is training; cancel it first.</source>
+        <translation>Lauf #%1 trainiert; zuerst abbrechen.</translation>
+    </message>
+    <message>
+        <source>Run #%1 is training in another process (pid %2 on %3): stop it there first (normlab-cli cancel %1), then delete it.</source>
+        <translation>Lauf #%1 wird in einem anderen Prozess trainiert (PID %2 auf %3): dort zuerst anhalten (normlab-cli cancel %1), dann löschen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n run(s) and all their data? This cannot be undone.</source>
+        <translation>
+            <numerusform>%n Lauf und alle seine Daten löschen? Das lässt sich nicht rückgängig machen.</numerusform>
+            <numerusform>%n Läufe und alle ihre Daten löschen? Das lässt sich nicht rückgängig machen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A run mirrored from a server is deleted here only: on the server it stays, and goes on training.</source>
+        <translation>Ein von einem Server gespiegelter Lauf wird nur hier gelöscht: Auf dem Server bleibt er und trainiert weiter.</translation>
+    </message>
+    <message>
+        <source>Delete runs</source>
+        <translation>Läufe löschen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n run(s); their checkpoints freed %1.</source>
+        <translation>
+            <numerusform>%n Lauf gelöscht; seine Checkpoints gaben %1 frei.</numerusform>
+            <numerusform>%n Läufe gelöscht; ihre Checkpoints gaben %1 frei.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n run(s).</source>
+        <translation>
+            <numerusform>%n Lauf gelöscht.</numerusform>
+            <numerusform>%n Läufe gelöscht.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This store is open read-only: it cannot be compacted.</source>
+        <translation>Dieser Speicher ist schreibgeschützt geöffnet: Er kann nicht verdichtet werden.</translation>
+    </message>
+    <message>
+        <source>The store has %1 free: nothing to compact.</source>
+        <translation>Der Speicher hat %1 frei: nichts zu verdichten.</translation>
+    </message>
+    <message>
+        <source>Compact store</source>
+        <translation>Speicher verdichten</translation>
+    </message>
+    <message>
+        <source>Deleted runs left %1 free in the store's file. Give it back to the disk now? The store is rewritten in one step; a run training meanwhile waits for it.</source>
+        <translation>Gelöschte Läufe haben %1 frei in der Speicherdatei hinterlassen. Jetzt an die Festplatte zurückgeben? Der Speicher wird in einem Schritt neu geschrieben; ein Lauf, der währenddessen trainiert, wartet darauf.</translation>
+    </message>
+    <message>
+        <source>Store compacted: %1 → %2.</source>
+        <translation>Speicher verdichtet: %1 → %2.</translation>
+    </message>
+    <message>
         <source>Save experiment</source>
         <translation>Experiment speichern</translation>
     </message>
@@ -1382,47 +1447,6 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>Colour of run #%1</source>
         <translation>Farbe von Lauf #%1</translation>
-    </message>
-    <message>
-        <source>Delete</source>
-        <translation>Löschen</translation>
-    </message>
-    <message>
-        <source>Run #%1 is training; cancel it first.</source>
-        <translation>Lauf #%1 trainiert; zuerst abbrechen.</translation>
-    </message>
-    <message>
-        <source>Run #%1 is training in another process (pid %2 on %3): stop it there first (normlab-cli cancel %1), then delete it.</source>
-        <translation>Lauf #%1 wird in einem anderen Prozess trainiert (PID %2 auf %3): dort zuerst anhalten (normlab-cli cancel %1), dann löschen.</translation>
-    </message>
-    <message numerus="yes">
-        <source>Delete %n run(s) and all their data? This cannot be undone.</source>
-        <translation>
-            <numerusform>%n Lauf und alle seine Daten löschen? Das lässt sich nicht rückgängig machen.</numerusform>
-            <numerusform>%n Läufe und alle ihre Daten löschen? Das lässt sich nicht rückgängig machen.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>A run mirrored from a server is deleted here only: on the server it stays, and goes on training.</source>
-        <translation>Ein von einem Server gespiegelter Lauf wird nur hier gelöscht: Auf dem Server bleibt er und trainiert weiter.</translation>
-    </message>
-    <message>
-        <source>Delete runs</source>
-        <translation>Läufe löschen</translation>
-    </message>
-    <message numerus="yes">
-        <source>Deleted %n run(s); their checkpoints freed %1.</source>
-        <translation>
-            <numerusform>%n Lauf gelöscht; seine Checkpoints gaben %1 frei.</numerusform>
-            <numerusform>%n Läufe gelöscht; ihre Checkpoints gaben %1 frei.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Deleted %n run(s).</source>
-        <translation>
-            <numerusform>%n Lauf gelöscht.</numerusform>
-            <numerusform>%n Läufe gelöscht.</numerusform>
-        </translation>
     </message>
     <message>
         <source>This store is open read-only: runs cannot be resumed into it.</source>

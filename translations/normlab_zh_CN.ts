@@ -1084,6 +1084,10 @@ NormLab 将改为打开默认存储。</translation>
         <translation>运行存储 (*.sqlite *.db);;所有文件 (*)</translation>
     </message>
     <message>
+        <source>Compac&amp;t store…</source>
+        <translation>压缩存储(&amp;T)…</translation>
+    </message>
+    <message>
         <source>&amp;Export chart…</source>
         <translation>导出图表(&amp;E)…</translation>
     </message>
@@ -1236,6 +1240,64 @@ NormLab 将改为打开默认存储。</translation>
         <translation>有运行正在训练。取消并退出？其已有数据会保留在存储中。</translation>
     </message>
     <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Run #%1 is training; cancel it first.</source>
+        <translation>运行 #%1 正在训练；请先取消。</translation>
+    </message>
+    <message>
+        <source>Run #%1 is training in another process (pid %2 on %3): stop it there first (normlab-cli cancel %1), then delete it.</source>
+        <translation>运行 #%1 正在另一个进程中训练（%3 上的 PID %2）：请先在那里停止它（normlab-cli cancel %1），再删除。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n run(s) and all their data? This cannot be undone.</source>
+        <translation>
+            <numerusform>删除 %n 个运行及其全部数据？此操作无法撤销。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A run mirrored from a server is deleted here only: on the server it stays, and goes on training.</source>
+        <translation>从服务器镜像的运行只在这里删除：它仍留在服务器上并继续训练。</translation>
+    </message>
+    <message>
+        <source>Delete runs</source>
+        <translation>删除运行</translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n run(s); their checkpoints freed %1.</source>
+        <translation>
+            <numerusform>已删除 %n 个运行；其检查点释放了 %1。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n run(s).</source>
+        <translation>
+            <numerusform>已删除 %n 个运行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This store is open read-only: it cannot be compacted.</source>
+        <translation>此存储以只读方式打开：无法压缩。</translation>
+    </message>
+    <message>
+        <source>The store has %1 free: nothing to compact.</source>
+        <translation>存储中有 %1 空闲：无需压缩。</translation>
+    </message>
+    <message>
+        <source>Compact store</source>
+        <translation>压缩存储</translation>
+    </message>
+    <message>
+        <source>Deleted runs left %1 free in the store's file. Give it back to the disk now? The store is rewritten in one step; a run training meanwhile waits for it.</source>
+        <translation>已删除的运行在存储文件中留下了 %1 空闲空间。现在将其归还给磁盘吗？存储会一次性重写；其间正在训练的运行会等待。</translation>
+    </message>
+    <message>
+        <source>Store compacted: %1 → %2.</source>
+        <translation>存储已压缩：%1 → %2。</translation>
+    </message>
+    <message>
         <source>Save experiment</source>
         <translation>保存实验</translation>
     </message>
@@ -1378,44 +1440,6 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>Colour of run #%1</source>
         <translation>运行 #%1 的颜色</translation>
-    </message>
-    <message>
-        <source>Delete</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <source>Run #%1 is training; cancel it first.</source>
-        <translation>运行 #%1 正在训练；请先取消。</translation>
-    </message>
-    <message>
-        <source>Run #%1 is training in another process (pid %2 on %3): stop it there first (normlab-cli cancel %1), then delete it.</source>
-        <translation>运行 #%1 正在另一个进程中训练（%3 上的 PID %2）：请先在那里停止它（normlab-cli cancel %1），再删除。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Delete %n run(s) and all their data? This cannot be undone.</source>
-        <translation>
-            <numerusform>删除 %n 个运行及其全部数据？此操作无法撤销。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>A run mirrored from a server is deleted here only: on the server it stays, and goes on training.</source>
-        <translation>从服务器镜像的运行只在这里删除：它仍留在服务器上并继续训练。</translation>
-    </message>
-    <message>
-        <source>Delete runs</source>
-        <translation>删除运行</translation>
-    </message>
-    <message numerus="yes">
-        <source>Deleted %n run(s); their checkpoints freed %1.</source>
-        <translation>
-            <numerusform>已删除 %n 个运行；其检查点释放了 %1。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Deleted %n run(s).</source>
-        <translation>
-            <numerusform>已删除 %n 个运行。</numerusform>
-        </translation>
     </message>
     <message>
         <source>This store is open read-only: runs cannot be resumed into it.</source>

@@ -329,6 +329,15 @@ T = {
     "A run mirrored from a server is deleted here only: on the server it stays, and goes on training.":
         ("Ein von einem Server gespiegelter Lauf wird nur hier gelöscht: Auf dem Server bleibt er und trainiert weiter.",
          "从服务器镜像的运行只在这里删除：它仍留在服务器上并继续训练。"),
+    "Compac&t store…": ("Speicher verdich&ten…", "压缩存储(&T)…"),
+    "Compact store": ("Speicher verdichten", "压缩存储"),
+    "This store is open read-only: it cannot be compacted.": ("Dieser Speicher ist schreibgeschützt geöffnet: Er kann nicht verdichtet werden.",
+                                                             "此存储以只读方式打开：无法压缩。"),
+    "The store has %1 free: nothing to compact.": ("Der Speicher hat %1 frei: nichts zu verdichten.", "存储中有 %1 空闲：无需压缩。"),
+    "Deleted runs left %1 free in the store's file. Give it back to the disk now? The store is rewritten in one step; a run training meanwhile waits for it.":
+        ("Gelöschte Läufe haben %1 frei in der Speicherdatei hinterlassen. Jetzt an die Festplatte zurückgeben? Der Speicher wird in einem Schritt neu geschrieben; ein Lauf, der währenddessen trainiert, wartet darauf.",
+         "已删除的运行在存储文件中留下了 %1 空闲空间。现在将其归还给磁盘吗？存储会一次性重写；其间正在训练的运行会等待。"),
+    "Store compacted: %1 → %2.": ("Speicher verdichtet: %1 → %2.", "存储已压缩：%1 → %2。"),
     "Deleted %n run(s).": (["%n Lauf gelöscht.", "%n Läufe gelöscht."], "已删除 %n 个运行。"),
     "; %n run(s)": (["; %n Lauf", "; %n Läufe"], "；%n 个运行"),
     " @%1": (" @%1", " @%1"),

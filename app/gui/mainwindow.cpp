@@ -321,6 +321,7 @@ void MainWindow::buildMenus() {
         if (!p.isEmpty() && !openStore(p, &err)) QMessageBox::warning(this, tr("Run store"), err);
     });
     addCompareActions(file);
+    file->addAction(tr("Compac&t store…"), this, [this] { compactStore(); })->setObjectName("compactStore");
     file->addSeparator();
     auto* exp = file->addAction(tr("&Export chart…"), this, [this] { exportDialog(false); });
     exp->setShortcut(QKeySequence(tr("Ctrl+E")));

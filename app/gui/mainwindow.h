@@ -147,6 +147,8 @@ private:
     static constexpr RunButton kRunButtons[] = {{QT_TR_NOOP("Resume"), "resume"}, {QT_TR_NOOP("Rename"), "rename"},
                                                 {QT_TR_NOOP("Tags"), "tags"},     {QT_TR_NOOP("Notes"), "notes"},
                                                 {QT_TR_NOOP("Delete"), "delete"}};
+    void deleteRuns(const std::vector<qint64>& ids);   // mainwindow_delete.cpp
+    void compactStore();
     void onSelectionChanged();
     bool restoring_selection_ = false;   // reloadRuns selecting again what a reset of the table unselected
     void updateDifferences(const std::vector<std::pair<Store*, int64_t>>& runs);

@@ -38,7 +38,6 @@
 #include <QLabel>
 #include <QLibraryInfo>
 #include <QLineEdit>
-#include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -419,41 +418,7 @@ void MainWindow::editSelected(const QString& what) {
         } else if (what == "load") {
             loadRunSettings(first->id);
         } else if (what == "delete") {
-            for (qint64 id : ids)
-                if (id == worker_->current()) {
-                    QMessageBox::information(this, tr("Delete"), tr("Run #%1 is training; cancel it first.").arg(id));
-                    return;
-                }
-            // Trained by another process (a normlab-cli): refused before any is deleted.
-            for (qint64 id : ids)
-                if (const auto r = store_->run(id); r && !Store::delete_refusal(*r).empty()) {
-                    QMessageBox::information(this, tr("Delete"),
-                                             tr("Run #%1 is training in another process (pid %2 on %3): stop it there first "
-                                                "(normlab-cli cancel %1), then delete it.")
-                                                 .arg(id)
-                                                 .arg(r->pid)
-                                                 .arg(QString::fromStdString(r->host)));
-                    return;
-                }
-            bool mirrored = false;
-            for (qint64 id : ids)
-                if (const auto r = store_->run(id); r && remote_ref(*r).run > 0) mirrored = true;
-            QString question = tr("Delete %n run(s) and all their data? This cannot be undone.", nullptr, static_cast<int>(ids.size()));
-            if (mirrored) question += "\n\n" + tr("A run mirrored from a server is deleted here only: on the server it stays, and goes on training.");
-            if (QMessageBox::question(this, tr("Delete runs"), question) != QMessageBox::Yes) return;
-            Store::Deleted freed;
-            for (qint64 id : ids) {
-                worker_->cancel(id);
-                const Store::Deleted d = store_->delete_run(id);
-                freed.files += d.files;
-                freed.bytes += d.bytes;
-            }
-            showRuns({});
-            statusBar()->showMessage(
-                freed.files > 0 ? tr("Deleted %n run(s); their checkpoints freed %1.", nullptr, static_cast<int>(ids.size()))
-                                      .arg(QLocale().formattedDataSize(static_cast<qint64>(freed.bytes)))
-                                : tr("Deleted %n run(s).", nullptr, static_cast<int>(ids.size())),
-                8000);
+            deleteRuns(ids);
         }
     } catch (const StoreError& e) {
         QMessageBox::warning(this, tr("Run store"), QString::fromUtf8(e.what()));
