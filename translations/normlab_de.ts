@@ -1261,8 +1261,8 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         </translation>
     </message>
     <message>
-        <source>A run mirrored from a server is deleted here only: on the server it stays, and goes on training.</source>
-        <translation>Ein von einem Server gespiegelter Lauf wird nur hier gelöscht: Auf dem Server bleibt er und trainiert weiter.</translation>
+        <source>A run mirrored from a server is deleted here only: it stays on the server (and trains on there, if it is training).</source>
+        <translation>Ein von einem Server gespiegelter Lauf wird nur hier gelöscht: Auf dem Server bleibt er (und trainiert dort weiter, falls er trainiert).</translation>
     </message>
     <message>
         <source>Delete runs</source>

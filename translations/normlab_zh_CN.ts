@@ -1258,8 +1258,8 @@ NormLab 将改为打开默认存储。</translation>
         </translation>
     </message>
     <message>
-        <source>A run mirrored from a server is deleted here only: on the server it stays, and goes on training.</source>
-        <translation>从服务器镜像的运行只在这里删除：它仍留在服务器上并继续训练。</translation>
+        <source>A run mirrored from a server is deleted here only: it stays on the server (and trains on there, if it is training).</source>
+        <translation>从服务器镜像的运行只在这里删除：它仍留在服务器上（若正在训练，会在那里继续训练）。</translation>
     </message>
     <message>
         <source>Delete runs</source>

@@ -326,9 +326,9 @@ T = {
     "Deleted %n run(s); their checkpoints freed %1.":
         (["%n Lauf gelöscht; seine Checkpoints gaben %1 frei.", "%n Läufe gelöscht; ihre Checkpoints gaben %1 frei."],
          "已删除 %n 个运行；其检查点释放了 %1。"),
-    "A run mirrored from a server is deleted here only: on the server it stays, and goes on training.":
-        ("Ein von einem Server gespiegelter Lauf wird nur hier gelöscht: Auf dem Server bleibt er und trainiert weiter.",
-         "从服务器镜像的运行只在这里删除：它仍留在服务器上并继续训练。"),
+    "A run mirrored from a server is deleted here only: it stays on the server (and trains on there, if it is training).":
+        ("Ein von einem Server gespiegelter Lauf wird nur hier gelöscht: Auf dem Server bleibt er (und trainiert dort weiter, falls er trainiert).",
+         "从服务器镜像的运行只在这里删除：它仍留在服务器上（若正在训练，会在那里继续训练）。"),
     "Compac&t store…": ("Speicher verdich&ten…", "压缩存储(&T)…"),
     "Compact store": ("Speicher verdichten", "压缩存储"),
     "This store is open read-only: it cannot be compacted.": ("Dieser Speicher ist schreibgeschützt geöffnet: Er kann nicht verdichtet werden.",

@@ -36,7 +36,7 @@ void MainWindow::deleteRuns(const std::vector<qint64>& ids) {
     for (qint64 id : ids)
         if (const auto r = store_->run(id); r && remote_ref(*r).run > 0) mirrored = true;
     QString question = tr("Delete %n run(s) and all their data? This cannot be undone.", nullptr, static_cast<int>(ids.size()));
-    if (mirrored) question += "\n\n" + tr("A run mirrored from a server is deleted here only: on the server it stays, and goes on training.");
+    if (mirrored) question += "\n\n" + tr("A run mirrored from a server is deleted here only: it stays on the server (and trains on there, if it is training).");
     if (QMessageBox::question(this, tr("Delete runs"), question) != QMessageBox::Yes) return;
     Store::Deleted freed;
     for (qint64 id : ids) {
