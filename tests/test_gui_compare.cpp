@@ -350,7 +350,8 @@ private Q_SLOTS:
                     said = box->text();
                     t->stop();
                     t->deleteLater();
-                    box->button(button)->click();
+                    if (auto* b = box->button(button)) b->click();
+                    else box->reject();   // not the box expected: its text fails the check that follows
                 }
             });
             t->start(50);
