@@ -167,6 +167,19 @@ private Q_SLOTS:
         QCOMPARE(orphans(p), int64_t{0});
     }
 
+    // A name, tags, notes or a colour given to a run another process deleted meanwhile: said, not dropped.
+    void editsOfADeletedRunAreRefused() {
+        const std::string p = path("edits.sqlite");
+        Store window(p), cli(p);
+        const int64_t a = window.create_run("a", "pre_ln", json::object(), 1);
+        cli.delete_run(a);
+        for (const std::string& why : {store_error([&] { window.rename_run(a, "b"); }),
+                                       store_error([&] { window.set_tags(a, {"t"}); }),
+                                       store_error([&] { window.set_notes(a, "my notes"); }),
+                                       store_error([&] { window.set_run_color(a, "#123456"); })})
+            QVERIFY2(why.find("is no longer in") != std::string::npos, why.c_str());
+    }
+
     // The follower of a server's run deleted here: the rest of the run's stream
     // is dropped, neither written under its old id nor mirrored as a new run
     // from the middle; the server's other runs go on being mirrored.

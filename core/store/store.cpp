@@ -119,6 +119,13 @@ void Store::heartbeat(int64_t run, int64_t steps_done) {
     check(sqlite3_step(st), "heartbeat");
 }
 
+// A user's edit of a run that another process deleted meanwhile is said, not silently dropped.
+void Store::require_changed(int64_t run) const {
+    if (sqlite3_changes(db_) == 0)
+        throw StoreError("run " + std::to_string(run) + " is no longer in " + path_ +
+                         " (deleted meanwhile, by another window or normlab-cli delete); nothing was changed");
+}
+
 void Store::rename_run(int64_t run, const std::string& name) {
     if (name.empty()) throw StoreError("a run name cannot be empty");
     if (auto bad = unsafe_name_character(name); !bad.empty())
@@ -127,6 +134,7 @@ void Store::rename_run(int64_t run, const std::string& name) {
     sqlite3_bind_text(st, 1, name.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, run);
     check(sqlite3_step(st), "rename run");
+    require_changed(run);
 }
 
 void Store::set_tags(int64_t run, const std::vector<std::string>& tags) {
@@ -138,6 +146,7 @@ void Store::set_tags(int64_t run, const std::vector<std::string>& tags) {
     sqlite3_bind_text(st, 1, t.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, run);
     check(sqlite3_step(st), "set tags");
+    require_changed(run);
 }
 
 void Store::set_notes(int64_t run, const std::string& notes) {
@@ -145,6 +154,7 @@ void Store::set_notes(int64_t run, const std::string& notes) {
     sqlite3_bind_text(st, 1, notes.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, run);
     check(sqlite3_step(st), "set notes");
+    require_changed(run);
 }
 
 void Store::set_run_color(int64_t run, const std::string& color) {
@@ -155,6 +165,7 @@ void Store::set_run_color(int64_t run, const std::string& color) {
     sqlite3_bind_text(st, 1, c.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, run);
     check(sqlite3_step(st), "set colour");
+    require_changed(run);
 }
 
 void Store::truncate_for_resume(int64_t run, int64_t step) {

@@ -252,6 +252,7 @@ public:
 private:
     friend class Mirror;                            // core/remote/mirror.cpp writes mirrored rows
     sqlite3_stmt* prepare(const std::string& sql);  // cached
+    void require_changed(int64_t run) const;       // after an UPDATE of one run: StoreError when it is not there
     void check(int rc, const char* what);
     void open_connection(Mode mode);
     void reopen_if_written();
