@@ -15,12 +15,6 @@ std::atomic<bool> g_stop{false};
 
 void on_signal(int) { g_stop = true; }
 
-std::string mb(uintmax_t bytes) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
-    return buf;
-}
-
 }  // namespace
 
 static int cmd_compact(const Args& args) {
@@ -28,17 +22,17 @@ static int cmd_compact(const Args& args) {
     Store store(existing_store_path(args));
     const uintmax_t free = store.free_bytes();
     if (free < (1u << 20)) {
-        std::printf("%s: %s free; nothing to compact\n", store.path().c_str(), mb(free).c_str());
+        std::printf("%s: %s free; nothing to compact\n", store.path().c_str(), format_bytes(free).c_str());
         return kOk;
     }
-    std::fprintf(stderr, "compacting %s (%s free)… Ctrl-C stops it, changing nothing\n", store.path().c_str(), mb(free).c_str());
+    std::fprintf(stderr, "compacting %s (%s free)… Ctrl-C stops it, changing nothing\n", store.path().c_str(), format_bytes(free).c_str());
     struct sigaction sa {};
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, nullptr);
     sigaction(SIGTERM, &sa, nullptr);
     try {
         const Store::Compacted c = store.compact(&g_stop);
-        std::printf("%s: %s → %s\n", store.path().c_str(), mb(c.before).c_str(), mb(c.after).c_str());
+        std::printf("%s: %s → %s\n", store.path().c_str(), format_bytes(c.before).c_str(), format_bytes(c.after).c_str());
     } catch (const StoreError& e) {
         if (!g_stop) throw;
         std::fprintf(stderr, "normlab-cli: %s\n", e.what());

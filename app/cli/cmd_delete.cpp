@@ -13,18 +13,6 @@
 #include <unistd.h>
 
 namespace normlab::cli {
-namespace {
-
-std::string size_text(uintmax_t bytes) {
-    char buf[32];
-    if (bytes < 1024 * 1024) std::snprintf(buf, sizeof buf, "%.0f kB", bytes / 1e3);
-    else if (bytes < uintmax_t{1} << 30) std::snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
-    else std::snprintf(buf, sizeof buf, "%.2f GB", bytes / 1e9);
-    return buf;
-}
-
-}  // namespace
-
 static int cmd_delete(const Args& args) {
     if (args.positional.empty()) throw UsageError("delete needs a run: normlab-cli delete RUN [RUN ...] [--yes]");
     Store store(existing_store_path(args));
@@ -68,7 +56,7 @@ static int cmd_delete(const Args& args) {
         std::printf("%lld\tdeleted\t%s\n", static_cast<long long>(r.id), r.name.c_str());
     }
     if (freed.files > 0)
-        std::printf("%d checkpoint file%s removed (%s)\n", freed.files, freed.files == 1 ? "" : "s", size_text(freed.bytes).c_str());
+        std::printf("%d checkpoint file%s removed (%s)\n", freed.files, freed.files == 1 ? "" : "s", format_bytes(freed.bytes).c_str());
     return kOk;
 }
 

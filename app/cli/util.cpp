@@ -68,6 +68,14 @@ int parse_int(const std::string& what, const std::string& s, int lo, int hi) {
     return v;
 }
 
+std::string format_bytes(uintmax_t bytes) {
+    char buf[32];
+    if (bytes < 1000 * 1000) std::snprintf(buf, sizeof buf, "%.0f kB", bytes / 1e3);
+    else if (bytes < uintmax_t{1000} * 1000 * 1000) std::snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
+    else std::snprintf(buf, sizeof buf, "%.2f GB", bytes / 1e9);
+    return buf;
+}
+
 std::string format_duration(double s) {
     if (!std::isfinite(s) || s < 0) return "--:--";
     const int t = static_cast<int>(s + 0.5);

@@ -99,6 +99,7 @@ public:
     size_t comparedStores() const { return compared_.size(); }
     // Selects these runs in the table (and so shows them); ids not in the store are skipped.
     void selectRuns(const std::vector<qint64>& ids);
+    void selectRefs(const std::vector<std::pair<Store*, int64_t>>& refs);   // the window's own runs: a null store
     bool switchLanguage(const QString& locale);   // "" = system, "en", "de", "zh_CN"
     // Why the locale's script cannot be shown here (no font for it), in English; "" when it can.
     static QString fontMissingFor(const QLocale& loc);

@@ -82,40 +82,6 @@ void MainWindow::showRuns(const std::vector<qint64>& ids) {
     updateDifferences(refs);
 }
 
-void MainWindow::reloadRuns() {
-    const std::vector<std::pair<Store*, int64_t>> selected = selectedRefs();
-    model_->reload(*store_, comparedPointers());
-    table_->setColumnHidden(RunTableModel::Source, compared_.empty());
-    table_->setColumnHidden(RunTableModel::Host, !model_->hasRemote());
-    // Rows added or gone reset the table, and its selection with it: the selection comes back
-    // by run, without its runs read again. A run shown that is no longer in the store (deleted
-    // by another process: normlab-cli delete) leaves the selection and the charts.
-    std::vector<std::pair<Store*, int64_t>> shown;
-    bool gone = false;
-    for (const auto& r : charts_->runs()) {
-        if (model_->rowOf(r->id(), r->source()) >= 0) shown.emplace_back(r->source(), r->id());
-        else gone = true;
-    }
-    if (!selected.empty() && table_->selectionModel()->selectedRows().isEmpty()) {
-        QItemSelection sel;
-        for (const auto& [source, id] : selected)
-            if (const int row = model_->rowOf(id, source); row >= 0) {
-                const QModelIndex at = proxy_->mapFromSource(model_->index(row, 0));
-                sel.select(at, at);
-            }
-        const bool restoring = std::exchange(restoring_selection_, true);
-        table_->selectionModel()->select(sel, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-        restoring_selection_ = restoring;
-    }
-    if (gone) {
-        shown_.clear();
-        for (const auto& [source, id] : shown)
-            if (!source) shown_.push_back(id);
-        charts_->setRuns(shown, *store_);
-        updateDifferences(shown);
-    }
-}
-
 std::vector<qint64> MainWindow::selectedRuns() const {
     std::vector<qint64> ids;
     for (const QModelIndex& i : table_->selectionModel()->selectedRows()) {
@@ -146,13 +112,18 @@ std::vector<std::pair<Store*, int64_t>> MainWindow::selectedRefs() const {
 }
 
 void MainWindow::selectRuns(const std::vector<qint64>& ids) {
+    std::vector<std::pair<Store*, int64_t>> refs;
+    for (qint64 id : ids) refs.emplace_back(nullptr, id);
+    selectRefs(refs);
+}
+
+void MainWindow::selectRefs(const std::vector<std::pair<Store*, int64_t>>& refs) {
     QItemSelection sel;
-    for (qint64 id : ids) {
-        const int row = model_->rowOf(id);
-        if (row < 0) continue;
-        const QModelIndex at = proxy_->mapFromSource(model_->index(row, 0));
-        sel.select(at, at);
-    }
+    for (const auto& [source, id] : refs)
+        if (const int row = model_->rowOf(id, source); row >= 0) {
+            const QModelIndex at = proxy_->mapFromSource(model_->index(row, 0));
+            sel.select(at, at);
+        }
     table_->selectionModel()->select(sel, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 

@@ -1,7 +1,7 @@
 // NormLab app: the window's run stores — opening one (File → Open run store),
 // and others opened beside it, read-only, so that runs of several stores
 // (another machine's, a sweep's task stores) are compared in one table and
-// every chart (see mainwindow.h).
+// every chart; the run table reloaded from them (see mainwindow.h).
 #include "app/gui/mainwindow.h"
 
 #include "app/gui/worker.h"
@@ -19,8 +19,37 @@
 #include <QTableView>
 
 #include <filesystem>
+#include <utility>
 
 namespace normlab {
+
+void MainWindow::reloadRuns() {
+    const std::vector<std::pair<Store*, int64_t>> selected = selectedRefs();
+    model_->reload(*store_, comparedPointers());
+    table_->setColumnHidden(RunTableModel::Source, compared_.empty());
+    table_->setColumnHidden(RunTableModel::Host, !model_->hasRemote());
+    // Rows added or gone reset the table, and its selection with it: the selection comes back
+    // by run, without its runs read again. A run shown that is no longer in the store (deleted
+    // by another process: normlab-cli delete) leaves the selection and the charts.
+    std::vector<std::pair<Store*, int64_t>> shown;
+    bool gone = false;
+    for (const auto& r : charts_->runs()) {
+        if (model_->rowOf(r->id(), r->source()) >= 0) shown.emplace_back(r->source(), r->id());
+        else gone = true;
+    }
+    if (!selected.empty() && table_->selectionModel()->selectedRows().isEmpty()) {
+        const bool restoring = std::exchange(restoring_selection_, true);
+        selectRefs(selected);
+        restoring_selection_ = restoring;
+    }
+    if (gone) {
+        shown_.clear();
+        for (const auto& [source, id] : shown)
+            if (!source) shown_.push_back(id);
+        charts_->setRuns(shown, *store_);
+        updateDifferences(shown);
+    }
+}
 
 std::unique_ptr<Store> MainWindow::openStoreFile(const QString& path) {
     std::unique_ptr<Store> s;
