@@ -214,6 +214,111 @@ private Q_SLOTS:
         QCOMPARE(seen(reader, "train/loss"), size_t(80));
     }
 
+    // A reader held open without a snapshot (a store compared in the window,
+    // `normlab-cli stream` between polls) while another process deletes runs,
+    // adds one and compacts the store: every later read is of the store as it
+    // is now. Read through the connection opened on the old file, SQLite
+    // returned a count of rows the store never held.
+    void aReaderHeldOpenReadsTheStoreAsItIsNow() {
+        const std::string p = path("held.sqlite");
+        int64_t old_run;
+        {
+            Store s(p);
+            old_run = s.create_run("old", "pre_ln", json_object(), 1);
+            RunWriter w(s, old_run, 0.0);
+            for (int i = 0; i < 20000; ++i) w.scalar("train/loss", i, i * 0.5);
+        }
+        QVERIFY(!QFile::exists(QString::fromStdString(p + "-wal")));
+        Store reader(p, Store::Mode::ReadOnly);
+        QCOMPARE(reader.points(reader.series_id(old_run, "train/loss")).size(), size_t(20000));
+        int64_t new_run;
+        {
+            Store writer(p);
+            writer.delete_run(old_run);
+            new_run = writer.create_run("new", "post_ln", json_object(), 2);
+            RunWriter w(writer, new_run, 0.0);
+            for (int i = 0; i < 30000; ++i) w.scalar("train/loss", i, -i);
+            w.flush();
+            writer.compact();
+        }
+        QVERIFY(!QFile::exists(QString::fromStdString(p + "-wal")));
+        const std::vector<RunInfo> runs = reader.runs();
+        QCOMPARE(runs.size(), size_t(1));
+        QCOMPARE(runs[0].id, new_run);
+        QCOMPARE(runs[0].name, std::string("new"));
+        QVERIFY(!reader.run(old_run));
+        QVERIFY(reader.series(old_run).empty());
+        QCOMPARE(reader.series_id(old_run, "train/loss"), int64_t(0));
+        const std::vector<Point> pts = reader.points(reader.series_id(new_run, "train/loss"));
+        QCOMPARE(pts.size(), size_t(30000));
+        QCOMPARE(pts.back().value, -29999.0);
+        const std::vector<SeriesInfo> series = reader.series(new_run);
+        QCOMPARE(series.size(), size_t(1));
+        QCOMPARE(series[0].count, int64_t(30000));
+        // The file replaced by something that is not a store: the read fails, naming it, and the
+        // reader reads again once the store is back.
+        QVERIFY(QFile::rename(QString::fromStdString(p), QString::fromStdString(p + ".away")));
+        { std::ofstream(p) << "not a store"; }
+        QVERIFY(store_error([&] { reader.runs(); }).find(p) != std::string::npos);
+        QVERIFY(QFile::remove(QString::fromStdString(p)));
+        QVERIFY(QFile::rename(QString::fromStdString(p + ".away"), QString::fromStdString(p)));
+        QCOMPARE(reader.runs().size(), size_t(1));
+    }
+
+    // Readers opened while no writer has the store open, racing writers that
+    // come and go (each rewriting a series whole, compacting now and then):
+    // every read is of one state the store was in, and not older than the
+    // last writer to close before the read began. (A connection read the file
+    // as it first was, for good: SQLite keeps its pages.)
+    void readersRacingWritersReadTheStoreAsItIs() {
+        const std::string p = path("race.sqlite");
+        constexpr int kPoints = 3000;
+        int64_t id;
+        {
+            Store s(p);
+            id = s.create_run("raced", "pre_ln", json_object(), 1);
+            RunWriter w(s, id, 1e9);
+            for (int i = 0; i < kPoints; ++i) w.scalar("train/loss", i, 0.0);
+        }
+        std::atomic<bool> stop{false};
+        std::atomic<int> closed{0};   // the generation of the last writer closed
+        std::thread writer([&] {
+            for (int g = 1; !stop; ++g) {
+                {
+                    Store s(p);
+                    s.truncate_for_resume(id, 0);
+                    {
+                        RunWriter w(s, id, 1e9);
+                        for (int i = 0; i < kPoints; ++i) w.scalar("train/loss", i, g);
+                    }
+                    if (g % 8 == 0) s.compact();
+                }
+                closed = g;
+                std::this_thread::sleep_for(std::chrono::milliseconds(5 * (g % 4)));
+            }
+        });
+        int reads = 0;
+        std::string wrong;
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(1500);
+        while (wrong.empty() && (std::chrono::steady_clock::now() < until || closed < 10)) {
+            Store reader(p, Store::Mode::ReadOnly);
+            for (int k = 0; k < 20 && wrong.empty(); ++k, ++reads) {
+                const int before = closed;
+                const std::vector<Point> pts = reader.points(reader.series_id(id, "train/loss"));
+                if (pts.empty()) continue;   // between a truncation and its rewrite
+                bool one = pts.size() == size_t(kPoints);
+                for (const Point& q : pts) one = one && q.value == pts.front().value;
+                if (!one || pts.front().value < before)
+                    wrong = std::to_string(pts.size()) + " points, from " + std::to_string(pts.front().value) + " to " +
+                            std::to_string(pts.back().value) + ", read after writer " + std::to_string(before) + " closed";
+            }
+        }
+        stop = true;
+        writer.join();
+        QVERIFY2(wrong.empty(), wrong.c_str());
+        qInfo("%d reads beside %d writers", reads, closed.load());
+    }
+
     void killedWriterLeavesAnInterruptedRun() {
         const std::string p = path("killed.sqlite");
         { Store s(p); }

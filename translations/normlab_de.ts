@@ -1886,6 +1886,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
 <context>
     <name>normlab::RunTableModel</name>
     <message>
+        <source>Cannot read a run store: %1. Its runs are shown as they were last read.</source>
+        <translation>Ein Laufspeicher kann nicht gelesen werden: %1. Seine Läufe werden so gezeigt, wie sie zuletzt gelesen wurden.</translation>
+    </message>
+    <message>
         <source> @%1</source>
         <translation> @%1</translation>
     </message>

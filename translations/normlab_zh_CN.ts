@@ -1877,6 +1877,10 @@ NormLab 将改为打开默认存储。</translation>
 <context>
     <name>normlab::RunTableModel</name>
     <message>
+        <source>Cannot read a run store: %1. Its runs are shown as they were last read.</source>
+        <translation>无法读取运行存储：%1。其运行按最后一次读取时的样子显示。</translation>
+    </message>
+    <message>
         <source> @%1</source>
         <translation> @%1</translation>
     </message>

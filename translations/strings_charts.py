@@ -150,4 +150,7 @@ CHARTS = {
     "lr": ("LR", "学习率"),
     "loss": ("Verlust", "损失"),
     "gradient": ("Gradient", "梯度"),
+    "Cannot read a run store: %1. Its runs are shown as they were last read.":
+        ("Ein Laufspeicher kann nicht gelesen werden: %1. Seine Läufe werden so gezeigt, wie sie zuletzt gelesen wurden.",
+         "无法读取运行存储：%1。其运行按最后一次读取时的样子显示。"),
 }

@@ -127,6 +127,10 @@ protected:
     void changeEvent(QEvent* e) override;
     bool eventFilter(QObject* watched, QEvent* e) override;
 
+Q_SIGNALS:
+    // A run's store could not be read: the run is drawn as it was last read.
+    void storeUnreadable(const QString& message);
+
 private:
     void redrawAll();
     void redrawTab(int index);
@@ -183,6 +187,9 @@ private:
     std::vector<std::unique_ptr<RunData>> runs_;
     // True when the pass ended; then `changed`: whether anything was read in it.
     bool readRuns(Store& store, std::optional<std::chrono::steady_clock::time_point> until, bool& changed);
+    // RunData::refresh, a store that cannot be read (deleted, replaced) reported (storeUnreadable)
+    // and its run left as last read.
+    bool readRun(RunData& r, Store& store, std::optional<std::chrono::steady_clock::time_point> until = std::nullopt);
     size_t pass_run_ = 0;                          // the run a sliced pass goes on with
     bool pass_changed_ = false;                    // anything read so far in this pass
     // loss tab

@@ -2,6 +2,9 @@
 // rows read as they come, whole or in slices, and the visible tab redrawn.
 #include "widgets/chartsview.h"
 
+#include "core/errors.h"
+#include "widgets/runtable.h"
+
 #include <QTabWidget>
 
 #include <algorithm>
@@ -24,7 +27,7 @@ void ChartsView::setRuns(const std::vector<std::pair<Store*, int64_t>>& refs, St
         else next.push_back(std::make_unique<RunData>(id, source));
     }
     runs_ = std::move(next);
-    for (auto& r : runs_) r->refresh(store);   // whole: a run kept mid-pass ends its pass here
+    for (auto& r : runs_) readRun(*r, store);   // whole: a run kept mid-pass ends its pass here
     pass_run_ = 0;
     pass_changed_ = false;
     redrawAll();
@@ -47,12 +50,16 @@ bool ChartsView::readRuns(Store& store, std::optional<std::chrono::steady_clock:
         if (r.passDone()) {   // its pass starts here: a run that no longer trains is read only if that changed
             bool read = r.live() || r.info().id == 0;
             if (!read) {   // a finished or stopped run that was resumed trains again: drawn live (one row's status to know)
-                const auto now = (r.source() ? *r.source() : store).run(r.id());
-                read = now && now->status != r.info().status;
+                try {
+                    const auto now = (r.source() ? *r.source() : store).run(r.id());
+                    read = now && now->status != r.info().status;
+                } catch (const StoreError& e) {
+                    Q_EMIT storeUnreadable(RunTableModel::unreadableMessage(e));
+                }
             }
             if (!read) continue;
         }
-        pass_changed_ |= r.refresh(store, until);
+        pass_changed_ |= readRun(r, store, until);
         if (!r.passDone()) return false;
         if (until && pass_run_ + 1 < runs_.size() && std::chrono::steady_clock::now() >= *until) {
             ++pass_run_;
@@ -63,6 +70,15 @@ bool ChartsView::readRuns(Store& store, std::optional<std::chrono::steady_clock:
     changed = std::exchange(pass_changed_, false);
     if (changed) redrawAll();
     return true;
+}
+
+bool ChartsView::readRun(RunData& r, Store& store, std::optional<std::chrono::steady_clock::time_point> until) {
+    try {
+        return r.refresh(store, until);
+    } catch (const StoreError& e) {   // what was read before stays; its pass has ended
+        Q_EMIT storeUnreadable(RunTableModel::unreadableMessage(e));
+        return true;
+    }
 }
 
 // Only the visible tab is redrawn; the others are marked stale and redrawn when shown.

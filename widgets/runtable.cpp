@@ -1,6 +1,7 @@
 // NormLab widgets: RunTableModel (see runtable.h).
 #include "widgets/runtable.h"
 
+#include "core/errors.h"
 #include "core/palette.h"
 
 #include "core/remote/mirror.h"
@@ -15,13 +16,25 @@
 namespace normlab {
 
 void RunTableModel::reload(Store& store, const std::vector<Store*>& compared) {
-    std::vector<RunInfo> fresh = store.runs();
-    std::vector<Store*> sources(fresh.size(), nullptr);
-    for (Store* c : compared)
-        for (auto& r : c->runs()) {
-            fresh.push_back(std::move(r));
-            sources.push_back(c);
+    std::vector<RunInfo> fresh;
+    std::vector<Store*> sources;
+    auto read = [&](Store& s, Store* source) {
+        try {
+            for (auto& r : s.runs()) {
+                fresh.push_back(std::move(r));
+                sources.push_back(source);
+            }
+        } catch (const StoreError& e) {
+            for (size_t i = 0; i < runs_.size(); ++i)
+                if (sources_[i] == source) {
+                    fresh.push_back(runs_[i]);
+                    sources.push_back(source);
+                }
+            Q_EMIT storeUnreadable(unreadableMessage(e));
         }
+    };
+    read(store, nullptr);
+    for (Store* c : compared) read(*c, c);
     bool same_rows = fresh.size() == runs_.size() && sources == sources_;
     for (size_t i = 0; same_rows && i < fresh.size(); ++i) same_rows = fresh[i].id == runs_[i].id;
     if (!same_rows) {
@@ -43,6 +56,12 @@ void RunTableModel::reload(Store& store, const std::vector<Store*>& compared) {
         if (changed) Q_EMIT dataChanged(index(static_cast<int>(i), 0), index(static_cast<int>(i), ColumnCount - 1));
     }
     assignColors();
+}
+
+QString RunTableModel::unreadableMessage(const StoreError& e) {
+    QString why = QString::fromUtf8(e.what()).trimmed();
+    while (why.endsWith('.')) why.chop(1);
+    return tr("Cannot read a run store: %1. Its runs are shown as they were last read.").arg(why);
 }
 
 void RunTableModel::assignColors() {

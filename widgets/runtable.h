@@ -4,9 +4,11 @@
 // tags, notes, the server a run trains on (runs followed over ssh), and the store a run comes from (when stores are compared: the
 // window's own store first, then the stores opened for comparison). Sorting and filtering go through a QSortFilterProxyModel
 // (numbers sort as numbers: Qt::EditRole holds the raw value). reload()
-// re-reads the store and keeps rows that did not change.
+// re-reads the store and keeps rows that did not change, and a store's rows as
+// last read while it cannot be read.
 #pragma once
 
+#include "core/errors.h"
 #include "core/store/store.h"
 
 #include <QAbstractTableModel>
@@ -39,6 +41,12 @@ public:
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
     void retranslate();   // after a language switch: headers and statuses again
     static QString statusText(const RunInfo& r);   // translated; an unknown status as stored
+    // What the window says of a store it cannot read now (storeUnreadable), translated.
+    static QString unreadableMessage(const StoreError& e);
+
+Q_SIGNALS:
+    // A store reload() could not read (deleted, replaced, unreadable): its rows stay as last read.
+    void storeUnreadable(const QString& message);
 
 private:
     std::vector<RunInfo> runs_;

@@ -200,6 +200,10 @@ void MainWindow::buildUi() {
     filter_->setClearButtonEnabled(true);
     bv->addWidget(filter_);
     model_ = new RunTableModel(this);
+    // A compared store deleted or replaced meanwhile: its runs stay as last read, and the window says why.
+    auto unreadable = [this](const QString& message) { statusBar()->showMessage(message, 10000); };
+    connect(model_, &RunTableModel::storeUnreadable, this, unreadable);
+    connect(charts_, &ChartsView::storeUnreadable, this, unreadable);
     // the charts colour each run as the table does: distinct across the stores shown
     // (only where the table gave a run another colour: else the run's own, as fresh as the charts' data)
     charts_->setColorSource([this](const RunData& r) {

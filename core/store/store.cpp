@@ -237,26 +237,53 @@ RunInfo Store::read_run(sqlite3_stmt* st) {
     return r;
 }
 
+// An immutable connection reads the file without locks (store_connection.cpp):
+// a writer that starts, folds its log into the file or compacts it while a read
+// runs changes pages under that read, which then returns rows of neither state
+// (measured: a count that was never the store's) or fails as malformed. So a
+// read that saw the store written meanwhile is read again, from a connection
+// opened again; one that throws meanwhile too.
+template <class Read>
+auto Store::read_fresh(Read&& read) -> decltype(read()) {
+    for (int attempt = 0;; ++attempt) {
+        reopen_if_written();
+        if (!immutable_) return read();
+        try {
+            auto out = read();
+            if (!written_since_opened()) return out;
+        } catch (const std::exception&) {
+            if (!written_since_opened()) throw;
+        }
+        if (attempt == 8)
+            throw StoreError(path_ + " was written during each of 9 reads of it; try again when its writer is idle",
+                             SQLITE_BUSY);
+    }
+}
+
 std::vector<RunInfo> Store::runs() {
-    sqlite3_stmt* st = prepare("SELECT " + run_columns() + " FROM runs ORDER BY id");
-    std::vector<RunInfo> out;
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) out.push_back(read_run(st));
-    check(rc, "list runs");
-    return out;
+    return read_fresh([&] {
+        sqlite3_stmt* st = prepare("SELECT " + run_columns() + " FROM runs ORDER BY id");
+        std::vector<RunInfo> out;
+        int rc;
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) out.push_back(read_run(st));
+        check(rc, "list runs");
+        return out;
+    });
 }
 
 std::optional<RunInfo> Store::run(int64_t id) {
-    sqlite3_stmt* st = prepare("SELECT " + run_columns() + " FROM runs WHERE id=?");
-    sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        RunInfo r = read_run(st);
-        sqlite3_reset(st);
-        return r;
-    }
-    check(rc, "read run");
-    return std::nullopt;
+    return read_fresh([&]() -> std::optional<RunInfo> {
+        sqlite3_stmt* st = prepare("SELECT " + run_columns() + " FROM runs WHERE id=?");
+        sqlite3_bind_int64(st, 1, id);
+        int rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) {
+            RunInfo r = read_run(st);
+            sqlite3_reset(st);
+            return r;
+        }
+        check(rc, "read run");
+        return std::nullopt;
+    });
 }
 
 RunInfo Store::find_run(const std::string& key) {
@@ -288,78 +315,88 @@ int64_t Store::series_id(int64_t run, const std::string& name, int layer) {
         sqlite3_bind_int(ins, 3, layer);
         check(sqlite3_step(ins), "create series");
     }
-    sqlite3_stmt* st = prepare("SELECT id FROM series WHERE run_id=? AND name=? AND layer=?");
-    sqlite3_bind_int64(st, 1, run);
-    sqlite3_bind_text(st, 2, name.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int(st, 3, layer);
-    const int rc = sqlite3_step(st);
-    check(rc, "find series");
-    if (rc != SQLITE_ROW) return 0;          // read-only and absent: no points
-    const int64_t id = sqlite3_column_int64(st, 0);
-    sqlite3_reset(st);
-    series_cache_[key] = id;
+    auto find = [&]() -> int64_t {
+        sqlite3_stmt* st = prepare("SELECT id FROM series WHERE run_id=? AND name=? AND layer=?");
+        sqlite3_bind_int64(st, 1, run);
+        sqlite3_bind_text(st, 2, name.c_str(), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(st, 3, layer);
+        const int rc = sqlite3_step(st);
+        check(rc, "find series");
+        if (rc != SQLITE_ROW) return 0;      // read-only and absent: no points
+        const int64_t id = sqlite3_column_int64(st, 0);
+        sqlite3_reset(st);
+        return id;
+    };
+    const int64_t id = mode_ == Mode::ReadOnly ? read_fresh(find) : find();
+    if (id != 0) series_cache_[key] = id;
     return id;
 }
 
 std::vector<SeriesInfo> Store::series(int64_t run, bool with_counts) {
-    sqlite3_stmt* st = prepare(
-        with_counts ? "SELECT s.id, s.name, s.layer, (SELECT count(*) FROM points p WHERE p.series_id=s.id),"
-                      " (SELECT max(step) FROM points p WHERE p.series_id=s.id) FROM series s WHERE s.run_id=?"
-                      " ORDER BY s.name, s.layer"
-                    : "SELECT s.id, s.name, s.layer, 0, NULL FROM series s WHERE s.run_id=? ORDER BY s.name, s.layer");
-    sqlite3_bind_int64(st, 1, run);
-    std::vector<SeriesInfo> out;
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        SeriesInfo s;
-        s.id = sqlite3_column_int64(st, 0);
-        s.name = store_detail::column_string(st, 1);
-        s.layer = sqlite3_column_int(st, 2);
-        s.count = sqlite3_column_int64(st, 3);
-        s.last_step = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 4);
-        out.push_back(s);
-    }
-    check(rc, "list series");
-    return out;
+    return read_fresh([&] {
+        sqlite3_stmt* st = prepare(
+            with_counts ? "SELECT s.id, s.name, s.layer, (SELECT count(*) FROM points p WHERE p.series_id=s.id),"
+                          " (SELECT max(step) FROM points p WHERE p.series_id=s.id) FROM series s WHERE s.run_id=?"
+                          " ORDER BY s.name, s.layer"
+                        : "SELECT s.id, s.name, s.layer, 0, NULL FROM series s WHERE s.run_id=? ORDER BY s.name, s.layer");
+        sqlite3_bind_int64(st, 1, run);
+        std::vector<SeriesInfo> out;
+        int rc;
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+            SeriesInfo s;
+            s.id = sqlite3_column_int64(st, 0);
+            s.name = store_detail::column_string(st, 1);
+            s.layer = sqlite3_column_int(st, 2);
+            s.count = sqlite3_column_int64(st, 3);
+            s.last_step = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 4);
+            out.push_back(s);
+        }
+        check(rc, "list series");
+        return out;
+    });
 }
 
 std::vector<Point> Store::points(int64_t series, int64_t after_step) {
-    sqlite3_stmt* st = prepare("SELECT step, value FROM points WHERE series_id=? AND step>? ORDER BY step");
-    sqlite3_bind_int64(st, 1, series);
-    sqlite3_bind_int64(st, 2, after_step);
-    std::vector<Point> out;
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-        out.push_back({sqlite3_column_int64(st, 0),
-                       sqlite3_column_type(st, 1) == SQLITE_NULL ? std::nan("") : sqlite3_column_double(st, 1)});
-    check(rc, "read points");
-    return out;
+    return read_fresh([&] {
+        sqlite3_stmt* st = prepare("SELECT step, value FROM points WHERE series_id=? AND step>? ORDER BY step");
+        sqlite3_bind_int64(st, 1, series);
+        sqlite3_bind_int64(st, 2, after_step);
+        std::vector<Point> out;
+        int rc;
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+            out.push_back({sqlite3_column_int64(st, 0),
+                           sqlite3_column_type(st, 1) == SQLITE_NULL ? std::nan("") : sqlite3_column_double(st, 1)});
+        check(rc, "read points");
+        return out;
+    });
 }
 
 std::vector<Distribution> Store::distributions(int64_t run, const std::string& name, int64_t after_step) {
-    sqlite3_stmt* st = prepare(
-        "SELECT name, layer, step, count, min, q1, median, q3, max, mean, std, hist_lo, hist_hi, hist"
-        " FROM distributions WHERE run_id=? AND (?='' OR name=?) AND step>? ORDER BY name, layer, step");
-    sqlite3_bind_int64(st, 1, run);
-    sqlite3_bind_text(st, 2, name.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 3, name.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(st, 4, after_step);
-    std::vector<Distribution> out;
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        Distribution d;
-        d.name = store_detail::column_string(st, 0);
-        d.layer = sqlite3_column_int(st, 1);
-        d.step = sqlite3_column_int64(st, 2);
-        d.count = sqlite3_column_int64(st, 3);
-        double* vals[] = {&d.min, &d.q1, &d.median, &d.q3, &d.max, &d.mean, &d.std, &d.hist_lo, &d.hist_hi};
-        for (int i = 0; i < 9; ++i)
-            *vals[i] = sqlite3_column_type(st, 4 + i) == SQLITE_NULL ? std::nan("") : sqlite3_column_double(st, 4 + i);
-        d.hist = store_detail::column_floats(st, 13);
-        out.push_back(std::move(d));
-    }
-    check(rc, "read distributions");
-    return out;
+    return read_fresh([&] {
+        sqlite3_stmt* st = prepare(
+            "SELECT name, layer, step, count, min, q1, median, q3, max, mean, std, hist_lo, hist_hi, hist"
+            " FROM distributions WHERE run_id=? AND (?='' OR name=?) AND step>? ORDER BY name, layer, step");
+        sqlite3_bind_int64(st, 1, run);
+        sqlite3_bind_text(st, 2, name.c_str(), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 3, name.c_str(), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 4, after_step);
+        std::vector<Distribution> out;
+        int rc;
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+            Distribution d;
+            d.name = store_detail::column_string(st, 0);
+            d.layer = sqlite3_column_int(st, 1);
+            d.step = sqlite3_column_int64(st, 2);
+            d.count = sqlite3_column_int64(st, 3);
+            double* vals[] = {&d.min, &d.q1, &d.median, &d.q3, &d.max, &d.mean, &d.std, &d.hist_lo, &d.hist_hi};
+            for (int i = 0; i < 9; ++i)
+                *vals[i] = sqlite3_column_type(st, 4 + i) == SQLITE_NULL ? std::nan("") : sqlite3_column_double(st, 4 + i);
+            d.hist = store_detail::column_floats(st, 13);
+            out.push_back(std::move(d));
+        }
+        check(rc, "read distributions");
+        return out;
+    });
 }
 
 void Store::write_batch(const std::vector<PointRow>& points, const std::vector<std::pair<int64_t, Distribution>>& dists,
@@ -420,8 +457,12 @@ void Store::write_batch(const std::vector<PointRow>& points, const std::vector<s
 Store::ReadSnapshot::ReadSnapshot(Store& s) : store_(s) {
     store_.reopen_if_written();
     store_.exec("BEGIN");
+    store_.in_snapshot_ = true;
 }
-Store::ReadSnapshot::~ReadSnapshot() { sqlite3_exec(store_.db_, "ROLLBACK", nullptr, nullptr, nullptr); }
+Store::ReadSnapshot::~ReadSnapshot() {
+    store_.in_snapshot_ = false;
+    sqlite3_exec(store_.db_, "ROLLBACK", nullptr, nullptr, nullptr);
+}
 
 Store::Transaction::Transaction(Store& s) : store_(s) { store_.exec("BEGIN IMMEDIATE"); }
 Store::Transaction::~Transaction() {

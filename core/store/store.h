@@ -256,6 +256,12 @@ private:
     void check(int rc, const char* what);
     void open_connection(Mode mode);
     void reopen_if_written();
+    bool written_since_opened() const;              // immutable: a writer has the store open, or wrote it since
+    // Runs a read of the public API: on an immutable connection, after opening
+    // the store again when it was written since, and again when it was written
+    // while `read` ran (store.cpp).
+    template <class Read>
+    auto read_fresh(Read&& read) -> decltype(read());
     void check_header(const std::string& header);
     static std::string read_header(const std::string& path);
     void open_checked();
@@ -278,6 +284,7 @@ private:
     uint64_t file_dev_ = 0, file_ino_ = 0;          // the file opened (check_still_there)
     bool immutable_ = false;                        // read-only, opened as a file no writer had open
     std::string immutable_stamp_;                   // that file's inode, size and time then
+    bool in_snapshot_ = false;                      // a ReadSnapshot's transaction is open
 };
 
 // Buffers one run's writes and flushes them in one transaction every

@@ -6,10 +6,14 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <string>
 #include <sys/stat.h>
+#include <thread>
+#include <time.h>
 
 namespace normlab {
 namespace fs = std::filesystem;
@@ -41,6 +45,24 @@ std::string file_stamp(const std::string& path) {
            std::to_string(st.st_mtim.tv_nsec);
 }
 
+// The stamp of a file no write has changed for a while. A file's time of change
+// comes from a coarse clock (a few milliseconds a tick), so a write in the tick
+// of the one before would leave the stamp as it was: the stamp is taken once
+// the file's last write is 30 ms old, and any later write then changes it.
+std::string settled_stamp(const std::string& path) {
+    for (int wait = 0; wait < 4; ++wait) {
+        struct stat st{};
+        if (::stat(path.c_str(), &st) != 0) break;
+        struct timespec now{};
+        clock_gettime(CLOCK_REALTIME, &now);
+        const double age = static_cast<double>(now.tv_sec - st.st_mtim.tv_sec) +
+                           1e-9 * static_cast<double>(now.tv_nsec - st.st_mtim.tv_nsec);
+        if (age >= 0.03 || age < -1.0) break;   // settled, or a clock far off (another machine's file system)
+        std::this_thread::sleep_for(std::chrono::duration<double>(0.03 - std::max(age, 0.0)));
+    }
+    return file_stamp(path);
+}
+
 }  // namespace
 
 void Store::open_connection(Mode mode) {
@@ -59,9 +81,9 @@ void Store::open_connection(Mode mode) {
         // A cleanly closed store: read the file as it is. An immutable read
         // leaves no -wal/-shm beside the store and works in read-only folders;
         // a writer starting meanwhile writes to a new log, not to the pages read
-        // here, and the next read snapshot opens the store again beside it
-        // (reopen_if_written).
-        immutable_stamp_ = file_stamp(path_);
+        // here, and the next read opens the store again beside it
+        // (reopen_if_written, Store::read_fresh).
+        immutable_stamp_ = settled_stamp(path_);
         immutable_ = true;
         rc = sqlite3_open_v2(file_uri(path_).c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
                              nullptr);
@@ -78,23 +100,48 @@ void Store::open_connection(Mode mode) {
     sqlite3_busy_timeout(db_, static_cast<int>(lock_timeout_seconds() * 1000));
 }
 
+bool Store::written_since_opened() const {
+    return fs::exists(path_ + "-wal") || file_stamp(path_) != immutable_stamp_;
+}
+
 // A read-only store opened immutable sees the file as it was when no writer had
 // it open. Once one has started since (its log is there) or has written and
 // closed (the file is another), the connection is opened again, as a reader
 // beside the writer: what follows a store (`stream --follow`, started before
-// the detached trainer opened it) sees every row the writer commits.
+// the detached trainer opened it) sees every row the writer commits. Should the
+// store no longer open (deleted, or replaced by something else), the error is
+// thrown and the connection kept: nothing is read through it until it opens.
 void Store::reopen_if_written() {
-    if (!immutable_ || (!fs::exists(path_ + "-wal") && file_stamp(path_) == immutable_stamp_)) return;
+    if (!immutable_ || !written_since_opened()) return;
     for (auto& [k, st] : cache_) sqlite3_finalize(st);
     cache_.clear();
     series_cache_.clear();
-    sqlite3_close(db_);
+    sqlite3* const old = db_;
+    const std::string old_stamp = immutable_stamp_;
+    const std::vector<int64_t> old_dead = dead_;
+    const bool old_color = has_color_;
     db_ = nullptr;
-    open_connection(Mode::ReadOnly);
-    const int v = schema_version();   // a writer may have migrated it
-    has_color_ = v >= 3;
-    dead_.clear();
-    find_dead_writers(false);
+    try {
+        open_connection(Mode::ReadOnly);
+        open_checked();                       // still a NormLab store
+        const int v = schema_version();       // a writer may have migrated it
+        has_color_ = v >= 3;
+        dead_.clear();
+        find_dead_writers(false);
+    } catch (...) {
+        for (auto& [k, st] : cache_) sqlite3_finalize(st);
+        cache_.clear();
+        if (db_) sqlite3_close(db_);
+        db_ = old;
+        immutable_ = true;
+        immutable_stamp_ = old_stamp;
+        dead_ = old_dead;
+        has_color_ = old_color;
+        throw;
+    }
+    if (in_snapshot_) sqlite3_exec(old, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_close(old);
+    if (in_snapshot_) exec("BEGIN");
 }
 
 }  // namespace normlab
