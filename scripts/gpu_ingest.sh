@@ -121,7 +121,7 @@ if [ -n "$store" ]; then
     mkdir -p "$(dirname "$RUNS")/experiments"
     cp -n "$f" "$(dirname "$RUNS")/experiments/"
   done
-  "$CLI" list --store "$into" | tail -n +2 | awk '{ s[$(NF-4)]++ } END { for (k in s) printf "gpu_ingest: %d run(s) %s\n", s[k], k }' || true
+  "$CLI" list --store "$into" | tail -n +2 | awk '{ s[$(NF-4)]++ } END { for (k in s) printf "gpu_ingest: %d run%s %s\n", s[k], (s[k] == 1 ? "" : "s"), k }' || true
 fi
 # What is left for the next leases.
 if [ -f scripts/gpu_session.sh ] && [ -s docs/reproduction-gpu/queue.txt ]; then

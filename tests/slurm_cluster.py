@@ -301,7 +301,7 @@ def main():
                 r = subprocess.run([cli, "merge"] + stores + ["--into", merged], capture_output=True, text=True)
                 if r.returncode != 0:
                     fail(f"merge failed: {r.stderr}")
-                want = "4 run(s) added, 0 updated, 0 already there" if attempt == 1 else "0 run(s) added, 0 updated, 4 already there"
+                want = "4 runs added, 0 updated, 0 already there" if attempt == 1 else "0 runs added, 0 updated, 4 already there"
                 if want not in r.stdout:
                     fail(f"merge #{attempt}: {r.stdout.strip()} (expected {want})")
                 print(f"merge #{attempt}: {r.stdout.strip()}", flush=True)

@@ -63,7 +63,7 @@ private Q_SLOTS:
             }
             QVERIFY2(!QFile::exists(store), qPrintable(store));
         }
-        // 64 sweep axes of two values: refused, not "0 run(s)".
+        // 64 sweep axes of two values: refused, not "0 runs".
         json sweep = json::object();
         for (int i = 0; i < 64; ++i) sweep["probes.hist_bins_" + std::to_string(i)] = {2, 3};
         json big = tiny(5);

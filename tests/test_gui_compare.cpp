@@ -331,6 +331,7 @@ private Q_SLOTS:
             QVERIFY(s.claim_run(live, RunStatus::Queued, "cpu", nlohmann::json::object()));   // as a normlab-cli would
         }
         MainWindow w(path);
+        QVERIFY(w.switchLanguage("en"));   // as main() does: English, with its plurals
         w.show();
         w.reloadRuns();
         auto* table = w.findChild<QTableView*>("runTable");
@@ -369,10 +370,11 @@ private Q_SLOTS:
         select({done});
         answer(QMessageBox::Yes);
         del->click();
-        QVERIFY2(said.contains("Delete 1 run"), qPrintable(said));
+        QVERIFY2(said.startsWith("Delete 1 run and all its data?"), qPrintable(said));   // not "1 run(s)"
         QVERIFY(!w.store().run(done));
         QVERIFY(!std::filesystem::exists(ckpt));
-        QVERIFY2(w.statusBar()->currentMessage().contains(QLocale().formattedDataSize(2000000)),
+        QVERIFY2(w.statusBar()->currentMessage() ==
+                     QString("Deleted 1 run; its checkpoints freed %1.").arg(QLocale().formattedDataSize(2000000)),
                  qPrintable(w.statusBar()->currentMessage()));
         // A run mirrored from a server (running there): deleted here, and the question says it stays there.
         const int64_t mirrored = w.store().create_run("mirrored", "pre_ln", nlohmann::json::object(), 1);

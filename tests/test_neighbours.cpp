@@ -199,7 +199,7 @@ private Q_SLOTS:
         QVERIFY(p.waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT(steps_in(live) >= 1, 60000);
         Result r = cli({"merge", live, "--into", into});
-        QVERIFY2(r.code == 0 && r.out.contains("1 run(s) added"), qPrintable(r.out + r.err));
+        QVERIFY2(r.code == 0 && r.out.contains("1 run added"), qPrintable(r.out + r.err));
         normlab::RunInfo copy = run_of(into);
         QVERIFY2(copy.status == normlab::RunStatus::Interrupted && copy.pid == 0 &&
                      copy.message.find("still training") != std::string::npos, copy.message.c_str());

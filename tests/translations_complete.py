@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Every visible string is translated into German and Simplified Chinese.
+"""Every visible string is translated into German and Simplified Chinese, and
+every English plural ("%n run(s)") has its forms.
 
 Extracts the strings from the sources again with lupdate into copies of the
 .ts files (so a string added in code but never extracted counts too), fills
@@ -26,6 +27,7 @@ src = Path(args.source)
 sys.path.insert(0, str(src / "translations"))
 from merge import merge  # noqa: E402
 from strings import T  # noqa: E402
+from strings_en import EN  # noqa: E402
 
 failed = False
 with tempfile.TemporaryDirectory() as tmp:
@@ -36,7 +38,11 @@ with tempfile.TemporaryDirectory() as tmp:
         copies.append(dst)
     subprocess.run([args.lupdate, "-no-obsolete", "-locations", "none", str(src / "widgets"), str(src / "app" / "gui"),
                     "-ts", *map(str, copies)], check=True, capture_output=True)
-    for dst in copies:
+    english = Path(tmp) / "normlab_en.ts"
+    shutil.copy(src / "translations" / "normlab_en.ts", english)
+    subprocess.run([args.lupdate, "-no-obsolete", "-locations", "none", "-pluralonly", str(src / "widgets"),
+                    str(src / "app" / "gui"), "-ts", str(english)], check=True, capture_output=True)
+    for dst in copies + [english]:
         done, total, left = merge(dst)
         print(f"{dst.name}: {done} of {total} strings translated")
         for s in left:
@@ -44,10 +50,12 @@ with tempfile.TemporaryDirectory() as tmp:
         failed |= bool(left) or done != total
     extracted = {m.find("source").text or "" for m in ET.parse(copies[0]).getroot().iter("message")}
     unused = [s for s in T if s not in extracted]
+    plurals = {m.find("source").text or "" for m in ET.parse(english).getroot().iter("message")}
+    unused += [s for s in EN if s not in plurals]
     for s in unused:
         print(f"  translated but in no extracted string: {s!r}")
     failed |= bool(unused)
 if failed:
-    print("Translate the unfinished strings in translations/strings.py, drop the ones no string uses (or make "
+    print("Translate the unfinished strings in translations/strings.py (English plurals: strings_en.py), drop the ones no string uses (or make "
           "their call one lupdate reads), and run scripts/update-translations.sh.")
 sys.exit(1 if failed else 0)

@@ -9,11 +9,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from strings import T  # noqa: E402
+from strings_en import EN  # noqa: E402
 
 # lupdate misses the namespace of our classes; tr() looks them up as normlab::X
 OURS = {"ChartsView", "Designer", "Heatmap", "LineChart", "MainWindow", "RunTableModel", "TrainingWorker",
         "ReportDialog", "Figure", "SweepChart"}
-COLUMNS = {"de": 0, "zh_CN": 1}
+COLUMNS = {"de": 0, "zh_CN": 1, "en": None}   # en: plurals only (strings_en.py)
 
 
 def key(m):
@@ -25,6 +26,7 @@ def key(m):
 def merge(path):
     """Fills `path` (normlab_LANG.ts) in place; returns (translated, total, unfinished sources)."""
     col = COLUMNS[Path(path).stem.split("_", 1)[1]]
+    table = EN if col is None else {k: v[col] for k, v in T.items()}
     tree = ET.parse(path)
     root = tree.getroot()
     merged = {}
@@ -48,8 +50,8 @@ def merge(path):
             total += 1
             src = m.find("source").text or ""
             tr = m.find("translation")
-            if src in T:
-                text = T[src][col]
+            if src in table:
+                text = table[src]
                 forms = tr.findall("numerusform")
                 if forms:
                     values = text if isinstance(text, list) else [text] * len(forms)

@@ -3,6 +3,7 @@
 // framework, a notebook). The store is opened read-only; nothing is changed.
 #include "app/cli/cli.h"
 
+#include "core/counted.h"
 #include "core/train/trainer.h"
 
 #include <cstdio>
@@ -21,8 +22,8 @@ static int cmd_export_batches(const Args& args) {
     Store store(store_path(args), Store::Mode::ReadOnly);
     const RunInfo r = store.find_run(args.positional[0]);
     const int64_t n = write_train_batches(r, args.opt("--out"), first, last);
-    std::fprintf(stderr, "wrote %s: the tokens of %lld training step(s), %d..%d, of run %lld\n", args.opt("--out").c_str(),
-                 static_cast<long long>(n), first, last, static_cast<long long>(r.id));
+    std::fprintf(stderr, "wrote %s: the tokens of %s, %d..%d, of run %lld\n", args.opt("--out").c_str(),
+                 counted(n, "training step").c_str(), first, last, static_cast<long long>(r.id));
     return kOk;
 }
 

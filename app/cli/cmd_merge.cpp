@@ -1,6 +1,7 @@
 // normlab-cli merge: run stores into one (a sweep's task stores, stores from other machines).
 #include "app/cli/cli.h"
 
+#include "core/counted.h"
 #include "core/errors.h"
 
 #include <cstdio>
@@ -19,14 +20,16 @@ static int cmd_merge(const Args& args) {
     int added = 0, updated = 0, unchanged = 0;
     for (auto& p : args.positional) {
         const Store::MergeReport r = target.merge_from(p, /*checked=*/true);
-        std::fprintf(stderr, "%s: %d run(s) added, %d updated, %d already there\n", p.c_str(), r.added, r.updated, r.unchanged);
+        std::fprintf(stderr, "%s: %s added, %d updated, %d already there\n", p.c_str(), counted(r.added, "run").c_str(), r.updated,
+                     r.unchanged);
         for (auto& w : r.warnings) std::fprintf(stderr, "  warning: %s\n", w.c_str());
         added += r.added;
         updated += r.updated;
         unchanged += r.unchanged;
     }
-    std::printf("%s: %d run(s) added, %d updated, %d already there (%zu store(s) merged)\n", target.path().c_str(), added,
-                updated, unchanged, args.positional.size());
+    std::printf("%s: %s added, %d updated, %d already there (%s merged)\n", target.path().c_str(),
+                counted(added, "run").c_str(), updated, unchanged,
+                counted(static_cast<long long>(args.positional.size()), "store").c_str());
     return kOk;
 }
 

@@ -3,6 +3,7 @@
 // local store (the mirror), list, cancel and resume them (docs/REMOTE.md).
 #include "app/cli/cli.h"
 
+#include "core/counted.h"
 #include "core/errors.h"
 #include "core/experiment.h"
 #include "core/remote/remote.h"
@@ -145,8 +146,9 @@ static int cmd_remote(const Args& args) {
         const std::vector<int64_t> ids = launch_remote(s, ex.name, text.str(), extra);
         std::string list;
         for (int64_t id : ids) list += (list.empty() ? "" : ",") + std::to_string(id);
-        std::fprintf(stderr, "%s: %zu run(s) started on %s (runs %s there), training detached\n", ex.name.c_str(), ids.size(),
-                     s.dest.c_str(), list.c_str());
+        std::fprintf(stderr, "%s: %s started on %s (%s %s there), training detached\n", ex.name.c_str(),
+                     counted(static_cast<long long>(ids.size()), "run").c_str(), s.dest.c_str(),
+                     ids.size() == 1 ? "run" : "runs", list.c_str());
         if (args.has_flag("--detach")) {
             std::printf("%s\n", list.c_str());
             std::fprintf(stderr, "follow them with: normlab-cli remote follow %s --runs %s\n", s.dest.c_str(), list.c_str());
@@ -170,7 +172,8 @@ static int cmd_remote(const Args& args) {
         sw.sweep = args.opt("--dir");
         check_server(sw);
         const std::string job = submit_sweep(sw, ex.name, text.str(), extra);
-        std::fprintf(stderr, "%s: %zu run(s) submitted on %s as Slurm job %s (folder %s there)\n", ex.name.c_str(), ex.runs.size(),
+        std::fprintf(stderr, "%s: %s submitted on %s as Slurm job %s (folder %s there)\n", ex.name.c_str(),
+                     counted(static_cast<long long>(ex.runs.size()), "run").c_str(),
                      s.dest.c_str(), job.c_str(), sw.sweep.c_str());
         if (args.has_flag("--detach")) {
             std::printf("%s\n", job.c_str());

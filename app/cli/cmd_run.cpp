@@ -1,6 +1,7 @@
 // normlab-cli run: trains every chosen run of an experiment, after checking all of them.
 #include "app/cli/training.h"
 
+#include "core/counted.h"
 #include "core/errors.h"
 
 #include <cstdio>
@@ -26,7 +27,8 @@ static int cmd_run(const Args& args) {
                                        const int64_t exp_id = store->add_experiment(ex.name, ex.file, ex.spec);
                                        std::vector<std::pair<int64_t, std::string>> q;
                                        for (auto& r : chosen) q.emplace_back(queue_run(*store, r.config, exp_id, {ex.name}), r.name);
-                                       std::fprintf(stderr, "%s: %zu run(s) queued in %s\n", ex.name.c_str(), q.size(),
+                                       std::fprintf(stderr, "%s: %s queued in %s\n", ex.name.c_str(),
+                                                    counted(static_cast<long long>(q.size()), "run").c_str(),
                                                     store->path().c_str());
                                        return q;
                                    });
@@ -35,7 +37,8 @@ static int cmd_run(const Args& args) {
     const int64_t exp_id = store.add_experiment(ex.name, ex.file, ex.spec);
     std::vector<std::pair<int64_t, std::string>> queued;
     for (auto& r : chosen) queued.emplace_back(queue_run(store, r.config, exp_id, {ex.name}), r.name);
-    std::fprintf(stderr, "%s: %zu run(s) queued in %s\n", ex.name.c_str(), queued.size(), store.path().c_str());
+    std::fprintf(stderr, "%s: %s queued in %s\n", ex.name.c_str(), counted(static_cast<long long>(queued.size()), "run").c_str(),
+                 store.path().c_str());
     if (args.has_flag("--detach")) return detach_and_report(store, queued, "queued", {});
     auto results = train_all(store, queued, opts);
     for (auto& r : results)

@@ -1,6 +1,7 @@
 // normlab-cli sweep: an experiment's runs as a Slurm job array, and its progress.
 #include "app/cli/training.h"
 
+#include "core/counted.h"
 #include "core/dist/slurm.h"
 #include "core/errors.h"
 
@@ -67,8 +68,8 @@ int write_sweep(const Args& args) {
     write_output_file(s.dir + "/sweep.sbatch", sbatch_script(s));
     fs::permissions(s.dir + "/sweep.sbatch", fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
     json record = s.to_json();
-    std::fprintf(stderr, "%s: %d run(s) in %d array task(s); script %s/sweep.sbatch\n", ex.name.c_str(), n, s.tasks(),
-                 s.dir.c_str());
+    std::fprintf(stderr, "%s: %s in %s; script %s/sweep.sbatch\n", ex.name.c_str(), counted(n, "run").c_str(),
+                 counted(s.tasks(), "array task").c_str(), s.dir.c_str());
     if (args.has_flag("--submit")) {
         std::string out = run_command({"sbatch", "--parsable", s.dir + "/sweep.sbatch"});
         const std::string job = out.substr(0, out.find_first_of(";\n"));
@@ -134,7 +135,7 @@ int sweep_status(const Args& args) {
     }
     std::string summary;
     for (auto& [k, v] : counts) summary += (summary.empty() ? "" : ", ") + std::to_string(v) + " " + k;
-    std::printf("%s: %zu run(s): %s", s.name.c_str(), s.run_names.size(), summary.c_str());
+    std::printf("%s: %s: %s", s.name.c_str(), counted(static_cast<long long>(s.run_names.size()), "run").c_str(), summary.c_str());
     if (steps_total > 0) std::printf("; %.0f%% of the started runs' steps", 100.0 * steps_done / steps_total);
     std::printf("\n");
     if (j.contains("job_id")) std::printf("Slurm job %s\n", j["job_id"].get<std::string>().c_str());

@@ -2,6 +2,7 @@
 #include "app/cli/training.h"
 
 #include "core/config.h"
+#include "core/counted.h"
 
 #include <cstdio>
 
@@ -12,8 +13,8 @@ static int cmd_validate(const Args& args) {
     Experiment ex = load_experiment(args.positional[0], args.opt("--scale"));
     const std::vector<ExperimentRun> runs = chosen_runs(ex, args);
     preflight_all(runs);
-    std::printf("%s%s: %zu run(s)\n", ex.name.c_str(), ex.scale.empty() ? "" : (" (scale " + ex.scale + ")").c_str(),
-                runs.size());
+    std::printf("%s%s: %s\n", ex.name.c_str(), ex.scale.empty() ? "" : (" (scale " + ex.scale + ")").c_str(),
+                counted(static_cast<long long>(runs.size()), "run").c_str());
     for (auto& r : runs) {
         const double gib = estimate_memory(r.config).total() / (1024.0 * 1024 * 1024);
         std::printf("  %-40s %-10s d=%d L=%d H=%d steps=%d lr=%g mem~%.2fGiB\n", r.name.c_str(),

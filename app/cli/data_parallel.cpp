@@ -2,6 +2,7 @@
 // the others learn the runs from it and train them in step.
 #include "app/cli/training.h"
 
+#include "core/counted.h"
 #include "core/dist/communicator.h"
 #include "core/errors.h"
 
@@ -104,9 +105,9 @@ std::string data_parallel_device(const std::string& requested, const LaunchInfo&
         // Every rank decides alike: CUDA only when each process on this node has a GPU of its own.
         d = gpus >= launch.local_world_size ? "cuda" : "cpu";
         if (gpus > 0 && d == "cpu" && launch.rank == 0)
-            std::fprintf(stderr, "data-parallel: %d processes per node but %d GPU(s): training on the CPU (Gloo);"
+            std::fprintf(stderr, "data-parallel: %d processes per node but %s: training on the CPU (Gloo);"
                                  " start at most %d per node to train on the GPUs\n",
-                         launch.local_world_size, gpus, gpus);
+                         launch.local_world_size, counted(gpus, "GPU").c_str(), gpus);
     }
     if (d.rfind("cuda", 0) == 0) {
         if (d != "cuda")
@@ -114,7 +115,7 @@ std::string data_parallel_device(const std::string& requested, const LaunchInfo&
                                               " (cuda:LOCAL_RANK); use \"cuda\" or \"auto\"");
         if (gpus < launch.local_world_size)
             throw ConfigError("train.device", std::to_string(launch.local_world_size) + " processes on this node but " +
-                                                  std::to_string(gpus) + " GPU(s): each process needs a GPU of its own (NCCL);"
+                                                  counted(gpus, "GPU") + ": each process needs a GPU of its own (NCCL);"
                                                   " start at most " + std::to_string(gpus) + " per node, or use --device cpu");
         return "cuda:" + std::to_string(launch.local_rank);
     }

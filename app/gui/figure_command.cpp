@@ -76,13 +76,16 @@ const char* kUsage =
 QStringList figure_languages() {
     QStringList out{"en"};
     for (const QString& f : QDir(":/i18n").entryList({"normlab_*.qm"}, QDir::Files, QDir::Name))
-        out << f.mid(8, f.size() - 8 - 3);
+        if (const QString code = f.mid(8, f.size() - 8 - 3); code != "en") out << code;   // en: its plurals
     return out;
 }
 
-// Installs the translation of `code` (not "en") for the figure's words; "" or why it cannot be drawn so.
+// Installs the translation of `code` (en: its plurals) for the figure's words; "" or why it cannot be drawn so.
 QString use_language(const QString& code, QTranslator& t) {
-    if (code == "en") return {};
+    if (code == "en") {   // the source text, but for its plurals
+        if (t.load(":/i18n/normlab_en")) QCoreApplication::installTranslator(&t);
+        return {};
+    }
     const QLocale loc(code);
     // a writing system without a font would print boxes into the paper's figure
     const bool han = loc.script() == QLocale::SimplifiedHanScript || loc.script() == QLocale::TraditionalHanScript;

@@ -180,8 +180,10 @@ bool MainWindow::switchLanguage(const QString& locale) {
         QTimer::singleShot(0, this, [this, missing] { statusBar()->showMessage(missing); });
         return false;
     }
+    // English is the source text, but for its plurals ("1 run", not "1 run(s)"): normlab_en
+    const bool english = locale == "en" || loc.language() == QLocale::English || loc.language() == QLocale::C;
     bool ok = locale == "en";
-    if (!ok && translator_->load(loc, "normlab", "_", ":/i18n")) {
+    if (english ? translator_->load(":/i18n/normlab_en") : translator_->load(loc, "normlab", "_", ":/i18n")) {
         qApp->installTranslator(translator_);
         ok = true;
     }

@@ -3,6 +3,7 @@
 
 #include "app/gui/offscreen.h"
 
+#include "core/counted.h"
 #include "core/errors.h"
 #include "core/experiment.h"
 #include "core/report/report.h"
@@ -290,12 +291,13 @@ int run_report(const QStringList& args) {
             rd.variant = report::variant_of(er.name);
             runs.push_back(std::move(rd));
         }
-        std::fprintf(stderr, "%s: %zu run(s) reused from the store, %zu trained\n", ex.name.c_str(), reused, trained);
+        std::fprintf(stderr, "%s: %s reused from the store, %zu trained\n", ex.name.c_str(),
+                     counted(static_cast<long long>(reused), "run").c_str(), trained);
         std::string not_trained;
         for (auto& n : left_out) not_trained += (not_trained.empty() ? "" : ", ") + n;
         if (!left_out.empty()) {
-            std::fprintf(stderr, "%s: %zu run(s) not in the store, left out (--trained-only): %s\n", ex.name.c_str(),
-                         left_out.size(), not_trained.c_str());
+            std::fprintf(stderr, "%s: %s not in the store, left out (--trained-only): %s\n", ex.name.c_str(),
+                         counted(static_cast<long long>(left_out.size()), "run").c_str(), not_trained.c_str());
             exp_left_out[e] = "not trained yet, left out: " + not_trained;
         }
         if (runs.empty()) std::fprintf(stderr, "%s: none of its runs is in the store: its findings are left out\n", ex.name.c_str());
@@ -386,7 +388,8 @@ int run_report(const QStringList& args) {
     write(md_path, report::to_markdown(findings, meta, fig_rel.toStdString()));
     write(out.filePath("index.html"), report::to_html(findings, meta, "figures"));
     write(out.filePath("report.json"), report::to_json(findings, meta).dump(2) + "\n");
-    std::fprintf(stderr, "normlab report: %zu finding(s) → %s\n", findings.size(), qPrintable(md_path));
+    std::fprintf(stderr, "normlab report: %s → %s\n", counted(static_cast<long long>(findings.size()), "finding").c_str(),
+                 qPrintable(md_path));
     for (auto& f : findings)
         std::printf("%2d  %-20s %s\n", f.number, report::verdict_name(f.verdict).c_str(), f.title.c_str());
     return code;

@@ -1,9 +1,9 @@
 // NormLab core: Slurm job-array sweeps (see slurm.h).
 #include "core/dist/slurm.h"
 
-#include "core/errors.h"
-
 #include "core/config.h"
+#include "core/counted.h"
+#include "core/errors.h"
 
 #include <cstdio>
 #include <regex>
@@ -90,8 +90,8 @@ void check_sweep(const SlurmSweep& s) {
 std::string sbatch_script(const SlurmSweep& s) {
     const int n = static_cast<int>(s.run_names.size()), k = s.runs_per_task;
     std::string o = "#!/bin/bash\n";
-    o += "# NormLab sweep of " + s.name + ": " + std::to_string(n) + " run(s) in " + std::to_string(s.tasks()) +
-         " array task(s), written by normlab-cli sweep --slurm.\n";
+    o += "# NormLab sweep of " + s.name + ": " + counted(n, "run") + " in " + counted(s.tasks(), "array task") +
+         ", written by normlab-cli sweep --slurm.\n";
     o += "# Each task trains its runs into its own store under stores/ (SQLite is not shared between writers);\n";
     o += "# watch with `normlab-cli sweep --status " + s.dir + "`, merge with\n";
     o += "# `normlab-cli merge " + s.dir + "/stores/*.sqlite --into runs.sqlite`.\n";

@@ -1,4 +1,5 @@
 // NormLab core: training on a server over ssh (see remote.h).
+#include "core/counted.h"
 #include "core/remote/remote.h"
 
 #include "core/config.h"
@@ -285,9 +286,8 @@ FollowEnd follow_remote(const Server& s, Store& local, const std::vector<int64_t
                 c.write(mirror.request(want).to_json().dump() + "\n");
                 c.close_stdin();
                 if (failures == 0 && mirror.sweep())
-                    note("following the sweep in " + s.sweep + " on " + s.dest + " (" + std::to_string(mirror.task_stores().size()) +
-                         " task store(s))");
-                else if (failures == 0) note("following " + std::to_string(want.size()) + " run(s) on " + s.dest);
+                    note("following the sweep in " + s.sweep + " on " + s.dest + " (" + counted(static_cast<long long>(mirror.task_stores().size()), "task store") + ")");
+                else if (failures == 0) note("following " + counted(static_cast<long long>(want.size()), "run") + " on " + s.dest);
                 else note("reconnected to " + s.dest + "; following again from the last row held");
                 for (;;) {
                     r = c.read_line(line, 200);
@@ -318,7 +318,7 @@ FollowEnd follow_remote(const Server& s, Store& local, const std::vector<int64_t
             }
         }
         if (++failures > retries)
-            throw RemoteError("lost " + s.dest + " " + std::to_string(failures) + " time(s) in a row (" + why +
+            throw RemoteError("lost " + s.dest + " " + counted(failures, "time") + " in a row (" + why +
                               "). Every row received is kept; follow again to continue from it");
         const double wait = std::min(30.0, 0.5 * (1 << std::min(failures, 6)));
         note(why + "; reconnecting in " + std::to_string(static_cast<int>(wait + 0.5)) + " s");

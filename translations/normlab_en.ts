@@ -1,0 +1,95 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="en_US">
+<context>
+    <name>normlab::Designer</name>
+    <message numerus="yes">
+        <source>Queue all %n run(s) of %1</source>
+        <translation>
+            <numerusform>Queue the %n run of %1</numerusform>
+            <numerusform>Queue all %n runs of %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>normlab::LineChart</name>
+    <message numerus="yes">
+        <source> · %n line(s) hidden (click the legend to show)</source>
+        <translation>
+            <numerusform> · %n line hidden (click the legend to show it)</numerusform>
+            <numerusform> · %n lines hidden (click the legend to show them)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>normlab::MainWindow</name>
+    <message numerus="yes">
+        <source>Delete %n run(s) and all their data? This cannot be undone.</source>
+        <translation>
+            <numerusform>Delete %n run and all its data? This cannot be undone.</numerusform>
+            <numerusform>Delete %n runs and all their data? This cannot be undone.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n run(s); their checkpoints freed %1.</source>
+        <translation>
+            <numerusform>Deleted %n run; its checkpoints freed %1.</numerusform>
+            <numerusform>Deleted %n runs; their checkpoints freed %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n run(s).</source>
+        <translation>
+            <numerusform>Deleted %n run.</numerusform>
+            <numerusform>Deleted %n runs.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Following runs on %n server(s) again</source>
+        <translation>
+            <numerusform>Following runs on %n server again</numerusform>
+            <numerusform>Following runs on %n servers again</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) started on %1; following them live</source>
+        <translation>
+            <numerusform>%n run started on %1; following it live</numerusform>
+            <numerusform>%n runs started on %1; following them live</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Trains on the CPU (%n thread(s))</source>
+        <translation>
+            <numerusform>Trains on the CPU (%n thread)</numerusform>
+            <numerusform>Trains on the CPU (%n threads)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>normlab::ReportDialog</name>
+    <message numerus="yes">
+        <source>; %n run(s)</source>
+        <translation>
+            <numerusform>; %n run</numerusform>
+            <numerusform>; %n runs</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>normlab::SweepChart</name>
+    <message numerus="yes">
+        <source>%n setting(s) the scheme implies (%1)</source>
+        <translation>
+            <numerusform>%n setting the scheme implies (%1)</numerusform>
+            <numerusform>%n settings the scheme implies (%1)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n hidden (%1)</source>
+        <translation>
+            <numerusform>%n hidden (%1)</numerusform>
+            <numerusform>%n hidden (%1)</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,20 @@
+# English plurals: the source text says "%n run(s)", which Qt shows as it is
+# unless a translation gives its forms. normlab_en.ts holds only such strings
+# (lupdate -pluralonly); each is source → [one, other].
+EN = {
+    "Queue all %n run(s) of %1": ["Queue the %n run of %1", "Queue all %n runs of %1"],
+    " · %n line(s) hidden (click the legend to show)":
+        [" · %n line hidden (click the legend to show it)", " · %n lines hidden (click the legend to show them)"],
+    "Delete %n run(s) and all their data? This cannot be undone.":
+        ["Delete %n run and all its data? This cannot be undone.", "Delete %n runs and all their data? This cannot be undone."],
+    "Deleted %n run(s); their checkpoints freed %1.":
+        ["Deleted %n run; its checkpoints freed %1.", "Deleted %n runs; their checkpoints freed %1."],
+    "Deleted %n run(s).": ["Deleted %n run.", "Deleted %n runs."],
+    "Following runs on %n server(s) again": ["Following runs on %n server again", "Following runs on %n servers again"],
+    "%n run(s) started on %1; following them live":
+        ["%n run started on %1; following it live", "%n runs started on %1; following them live"],
+    "Trains on the CPU (%n thread(s))": ["Trains on the CPU (%n thread)", "Trains on the CPU (%n threads)"],
+    "; %n run(s)": ["; %n run", "; %n runs"],
+    "%n setting(s) the scheme implies (%1)": ["%n setting the scheme implies (%1)", "%n settings the scheme implies (%1)"],
+    "%n hidden (%1)": ["%n hidden (%1)", "%n hidden (%1)"],
+}
