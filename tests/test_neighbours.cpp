@@ -1,7 +1,8 @@
 // The commands around the store, as a hostile user meets them (issue 22):
 // an output that is an input is refused before anything is written; a copy,
 // a renamed pair or a symlinked store resumes without touching another
-// store's checkpoints; a damaged source is never merged in part; a live run
+// store's checkpoints; a damaged source is never merged in part, nor one
+// stopped by Ctrl-C; a live run
 // merged is a snapshot; a long lock never fails a run; a changed data file
 // and a deleted store are noticed; names reach no shell and no terminal raw.
 #include "core/errors.h"
@@ -189,6 +190,55 @@ private Q_SLOTS:
         r = cli({"merge", other, bad, "--into", target});
         QVERIFY2(r.code == 5 && r.err.contains("damaged"), qPrintable(r.err));
         QVERIFY(bytes_of(target) == target_bytes);
+    }
+
+    // 3b. Ctrl-C while a store is merged: nothing of it is in the target (the stores before it
+    //     are), no checkpoint is copied, and the command exits with 130. Before, SIGINT killed
+    //     it, leaving the checkpoint files copied so far beside the target, for no run.
+    void aMergeStoppedByCtrlCLeavesNothingOfIt() {
+        const QString first = path("ctrlc-first.sqlite"), second = path("ctrlc-second.sqlite"),
+                      target = path("ctrlc-target.sqlite");
+        QVERIFY(cli({"run", write("c1.json", tiny(30).dump()), "--store", first}).code == 0);
+        QVERIFY(cli({"run", write("c2.json", tiny(30).dump()), "--store", second}).code == 0);
+        QVERIFY(!run_of(second).checkpoint.empty());
+        QVERIFY(cli({"merge", first, "--into", target}).code == 0);
+        const std::string ckpts = target.toStdString() + ".checkpoints";
+        auto files = [&] {
+            std::error_code ec;
+            int n = 0;
+            for (auto it = std::filesystem::directory_iterator(ckpts, ec); !ec && it != std::filesystem::directory_iterator(); ++it) ++n;
+            return n;
+        };
+        const int files_before = files();
+        // The target's write lock held here: the merge opens both stores, then waits for it.
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(target.toUtf8().constData(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+        QProcess p;
+        p.start(QStringLiteral(NORMLAB_CLI), {"merge", second, "--into", target});
+        QVERIFY(p.waitForStarted());
+        auto holds = [&](const QString& file) {   // the merging process has `file` open
+            std::error_code ec;
+            const std::string fd_dir = "/proc/" + std::to_string(p.processId()) + "/fd";
+            for (auto& e : std::filesystem::directory_iterator(fd_dir, ec))
+                if (std::filesystem::read_symlink(e.path(), ec) == std::filesystem::path(file.toStdString())) return true;
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(holds(second) && holds(target), 30000);
+        QTest::qWait(200);
+        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+        QTest::qWait(200);
+        sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
+        sqlite3_close(db);
+        QVERIFY(p.waitForFinished(30000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 130, qPrintable(err));
+        QVERIFY2(err.contains("merge stopped: nothing of " + second + " was merged"), qPrintable(err));
+        QCOMPARE(normlab::Store(target.toStdString(), normlab::Store::Mode::ReadOnly).runs().size(), size_t(1));
+        QCOMPARE(files(), files_before);
+        const Result r = cli({"merge", second, "--into", target});   // again, to the end
+        QVERIFY2(r.code == 0 && r.out.contains("1 run added"), qPrintable(r.out + r.err));
+        QCOMPARE(files(), files_before + 1);
     }
 
     // 8. A run still training is merged as a snapshot, brought up to date by later merges.

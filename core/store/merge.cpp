@@ -52,7 +52,7 @@ void Store::require_sound(const std::string& merge_target) {
                          merge_target + " was not touched. Merge a good copy of it.");
 }
 
-Store::MergeReport Store::merge_from(const std::string& source, bool checked) {
+Store::MergeReport Store::merge_from(const std::string& source, bool checked, const std::atomic<bool>* stop) {
     if (read_only()) throw StoreError(path_ + " is open read-only; runs cannot be merged into it");
     std::error_code ec;
     if (fs::exists(source, ec) && fs::exists(path_, ec) && fs::equivalent(source, path_, ec))
@@ -68,6 +68,20 @@ Store::MergeReport Store::merge_from(const std::string& source, bool checked) {
         if (rc != SQLITE_DONE)
             throw StoreError(src.path_ + ": " + what + ": " + sqlite3_errmsg(src.db_) + "; nothing was merged", rc);
         return false;
+    };
+
+    // Stopped: every statement of either store fails (SQLITE_INTERRUPT), the transaction rolls
+    // back and the checkpoint files copied so far are removed (orphans).
+    auto stopped = [](void* s) { return s && static_cast<const std::atomic<bool>*>(s)->load() ? 1 : 0; };
+    sqlite3_progress_handler(src.db_, 1000, stopped, const_cast<std::atomic<bool>*>(stop));
+    sqlite3_progress_handler(db_, 1000, stopped, const_cast<std::atomic<bool>*>(stop));
+    struct Unhandle {
+        sqlite3* db;
+        ~Unhandle() { sqlite3_progress_handler(db, 0, nullptr, nullptr); }
+    } unhandle{db_};
+    auto check_stop = [&] {
+        if (stop && stop->load())
+            throw StoreError("merging " + source + " was stopped; nothing of it was merged", SQLITE_INTERRUPT);
     };
 
     MergeReport report;
@@ -246,6 +260,7 @@ Store::MergeReport Store::merge_from(const std::string& source, bool checked) {
         }
         sqlite3_reset(dq);
         // The checkpoint file, copied beside this store under this run's id.
+        check_stop();
         if (!r.checkpoint.empty()) {
             const fs::path from(r.checkpoint);
             std::string step = std::to_string(r.steps_done);
@@ -267,6 +282,7 @@ Store::MergeReport Store::merge_from(const std::string& source, bool checked) {
         if (fresh) ++report.added;
         else ++report.updated;
     }
+    check_stop();
     tx.commit();
     orphans.keep = true;
     return report;

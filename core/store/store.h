@@ -244,7 +244,9 @@ public:
     // notes, tags and colour given to it here. Throws StoreError (nothing
     // written) for a source that is not a NormLab store or is this store.
     // A source is checked with require_sound first, unless `checked` says the caller did.
-    MergeReport merge_from(const std::string& source, bool checked = false);
+    // `stop`, set from another thread or a signal, interrupts it: StoreError, nothing merged,
+    // no checkpoint file left behind.
+    MergeReport merge_from(const std::string& source, bool checked = false, const std::atomic<bool>* stop = nullptr);
     // Throws StoreError naming this file and what SQLite's quick_check finds
     // wrong with it, if anything: a damaged source is never merged in part.
     void require_sound(const std::string& merge_target);
