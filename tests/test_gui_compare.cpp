@@ -2,8 +2,7 @@
 // colour in every view and across selections, the settings that differ, one
 // colour scale for compared heatmaps) and every chart exported as PNG, SVG,
 // PDF and CSV, File → Export chart… at a journal's double-column width; runs
-// deleted from the run browser, or by another process while shown; the store compacted;
-// a compared store written, or replaced, while the window shows it.
+// deleted from the run browser, or by another process while shown; the store compacted.
 #include "app/gui/mainwindow.h"
 #include "core/store/store.h"
 #include "widgets/chartsview.h"
@@ -11,7 +10,6 @@
 #include "widgets/heatmap.h"
 #include "widgets/linechart.h"
 #include "widgets/plot_figure.h"
-#include "widgets/runtable.h"
 #include "tests/designer_util.h"
 #include "tests/window_util.h"
 
@@ -427,71 +425,6 @@ private Q_SLOTS:
         QVERIFY2(size() < before / 2, qPrintable(QString("%1 → %2").arg(before).arg(size())));
         compact->trigger();   // again: nothing left to give back, and no question
         QVERIFY2(w.statusBar()->currentMessage().contains("nothing to compact"), qPrintable(w.statusBar()->currentMessage()));
-    }
-    // A store compared while no process had it open, then written by one (a
-    // terminal's normlab-cli): its new run joins the table, and its curves are
-    // its own, not a mix of the file's two states. Replaced meanwhile by
-    // something that is not a store, its runs stay as last read and the status
-    // bar says why; the window goes on.
-    void aComparedStoreFollowsItsWritersAndOutlivesItsFile() {
-        const QString own = dir_.filePath("cmp-own.sqlite"), other = dir_.filePath("cmp-other.sqlite");
-        auto add = [](const QString& path, const char* name, double offset, int n) {
-            Store s(path.toStdString());
-            const int64_t id = s.create_run(name, "pre_ln", nlohmann::json::object(), 1);
-            s.mark_running(id, "cpu", nlohmann::json::object());
-            {
-                RunWriter rw(s, id, 1e9);
-                for (int i = 0; i < n; ++i) rw.scalar("train/loss", i, offset + 1.0 / (i + 1));
-            }
-            s.finish_run(id, RunStatus::Finished, n, "", offset);
-            return id;
-        };
-        add(own, "mine", 0.0, 10);
-        const int64_t first = add(other, "first", 1.0, 20000);
-        MainWindow w(own);
-        QString err;
-        QVERIFY2(w.compareStore(other, &err), qPrintable(err));
-        QCOMPARE(w.runModel()->rowCount(), 2);
-        {
-            Store writer(other.toStdString());   // the first run deleted, another trained, the file compacted
-            writer.delete_run(first);
-            writer.compact();
-        }
-        const int64_t later = add(other, "later", 2.0, 30000);
-        w.reloadRuns();
-        QCOMPARE(w.runModel()->rowCount(), 2);
-        const int row = w.runModel()->rowOf(later, w.runModel()->storeAt(1));
-        QCOMPARE(row, 1);
-        QCOMPARE(w.runModel()->runAt(row)->name, std::string("later"));
-        w.runTable()->selectAll();
-        QTest::qWait(50);
-        auto last_of = [&](const QString& name) {
-            for (auto& c : w.charts()->lossChart()->curves())
-                if (c.label.startsWith(name + " ")) return std::make_pair(c.y.size(), c.y.back());
-            return std::make_pair(size_t(0), 0.0);
-        };
-        QCOMPARE(last_of("later").second, 2.0 + 1.0 / 30000);
-        QVERIFY(QFile::rename(other, other + ".away"));
-        {
-            QFile junk(other);
-            QVERIFY(junk.open(QIODevice::WriteOnly));
-            junk.write("not a run store");
-        }
-        w.reloadRuns();
-        w.charts()->refresh(w.store());
-        QCOMPARE(w.runModel()->rowCount(), 2);
-        QCOMPARE(w.runModel()->runAt(1)->name, std::string("later"));
-        QCOMPARE(w.charts()->runs().size(), size_t(2));
-        QCOMPARE(last_of("later").second, 2.0 + 1.0 / 30000);
-        const QString said = w.statusBar()->currentMessage();
-        QVERIFY2(said.startsWith("Cannot read a run store: ") && said.contains(other) &&
-                     said.endsWith("Its runs are shown as they were last read."),
-                 qPrintable(said));
-        QVERIFY(QFile::remove(other));
-        QVERIFY(QFile::rename(other + ".away", other));
-        add(other, "after", 3.0, 5);   // back, and written again: read as it is
-        w.reloadRuns();
-        QCOMPARE(w.runModel()->rowCount(), 3);
     }
 };
 

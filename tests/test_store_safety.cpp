@@ -3,7 +3,8 @@
 // a log lost or damaged after a crash is reported, not silently empty;
 // read-only opens take no write lock and leave nothing beside the store;
 // SQLite URIs are refused; an unknown status is shown, not fatal; a run is
-// claimed by one process only; checkpoints are stored relative to the store.
+// claimed by one process only; checkpoints are stored relative to the store;
+// an edit of a store whose file was deleted or replaced is refused.
 #include "core/errors.h"
 #include "core/store/store.h"
 #include "tests/test_util.h"
@@ -18,6 +19,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 using namespace normlab;
 using test::read_bytes;
@@ -264,6 +266,34 @@ private Q_SLOTS:
         QVERIFY(d[0].hist.empty());
         QCOMPARE(d[1].hist, std::vector<float>{1.0f});
         QVERIFY(d[2].hist.empty() && d[3].hist.empty());
+    }
+
+    // The store's file deleted or replaced while a process has it open: an edit would go to the
+    // removed file, lost with it (the window renamed a run in a store already gone); each is
+    // refused, saying why. Only the trainer's batches were checked before.
+    void editsOfAStoreWhoseFileIsGoneAreRefused() {
+        const std::string p = path("gone.sqlite");
+        Store s(p);
+        const int64_t id = s.create_run("kept", "pre_ln", nlohmann::json::object(), 1);
+        const std::string moved = p + ".moved";
+        fs::rename(p, moved);
+        for (auto edit : std::vector<std::function<void()>>{
+                 [&] { s.rename_run(id, "lost"); }, [&] { s.set_tags(id, {"a"}); }, [&] { s.set_notes(id, "n"); },
+                 [&] { s.set_run_color(id, "#123456"); }, [&] { s.create_run("new", "pre_ln", nlohmann::json::object(), 2); },
+                 [&] { s.add_experiment("e", "e.json", nlohmann::json::object()); }, [&] { s.delete_run(id); }}) {
+            const std::string why = store_error(edit);
+            QVERIFY2(why.find(p + " was deleted after this process opened it") != std::string::npos, why.c_str());
+        }
+        {
+            Store other(path("other.sqlite"));   // another store put where it was
+        }
+        fs::rename(path("other.sqlite"), p);
+        QVERIFY2(store_error([&] { s.rename_run(id, "lost"); }).find("was replaced by another file") != std::string::npos,
+                 "an edit went to the replaced file");
+        fs::remove(p);
+        fs::rename(moved, p);   // back: edits go through again
+        s.rename_run(id, "renamed");
+        QCOMPARE(Store(p, Store::Mode::ReadOnly).run(id)->name, std::string("renamed"));
     }
 
     void aRunIsClaimedOnce() {

@@ -1405,12 +1405,16 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation> · MFU %1 %</translation>
     </message>
     <message>
-        <source>Store: %1 · UI latency p50 %2 ms, p99 %3 ms</source>
-        <translation>Speicher: %1 · UI-Latenz p50 %2 ms, p99 %3 ms</translation>
+        <source> (its file was deleted or replaced)</source>
+        <translation> (seine Datei wurde gelöscht oder ersetzt)</translation>
     </message>
     <message>
         <source> (read-only)</source>
         <translation> (schreibgeschützt)</translation>
+    </message>
+    <message>
+        <source>Store: %1 · UI latency p50 %2 ms, p99 %3 ms</source>
+        <translation>Speicher: %1 · UI-Latenz p50 %2 ms, p99 %3 ms</translation>
     </message>
     <message>
         <source>Run #%1: %2</source>

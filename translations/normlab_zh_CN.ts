@@ -1398,12 +1398,16 @@ NormLab 将改为打开默认存储。</translation>
         <translation> · MFU %1%</translation>
     </message>
     <message>
-        <source>Store: %1 · UI latency p50 %2 ms, p99 %3 ms</source>
-        <translation>存储：%1 · 界面延迟 p50 %2 ms，p99 %3 ms</translation>
+        <source> (its file was deleted or replaced)</source>
+        <translation>（其文件已被删除或替换）</translation>
     </message>
     <message>
         <source> (read-only)</source>
         <translation>（只读）</translation>
+    </message>
+    <message>
+        <source>Store: %1 · UI latency p50 %2 ms, p99 %3 ms</source>
+        <translation>存储：%1 · 界面延迟 p50 %2 ms，p99 %3 ms</translation>
     </message>
     <message>
         <source>Run #%1: %2</source>

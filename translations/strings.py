@@ -387,6 +387,7 @@ T = {
     "Open another run store beside it, read-only, to compare its runs (repeatable).":
         ("Einen weiteren Laufspeicher schreibgeschützt daneben öffnen, um seine Läufe zu vergleichen (wiederholbar).",
          "以只读方式并列打开另一个运行存储，以比较其运行（可重复）。"),
+    " (its file was deleted or replaced)": (" (seine Datei wurde gelöscht oder ersetzt)", "（其文件已被删除或替换）"),
 }
 
 # the dialogs kept in files of their own (each under ~500 lines)

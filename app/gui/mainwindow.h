@@ -200,6 +200,7 @@ private:
     int refresh_ticks_ = 0;
     // Four times a second: the charts' new rows, the run table every second, the status bar.
     void refreshTick();
+    void checkStoreFile();
     void showStatus();   // the status bar's device, store and UI latency
     // The charts' rows in slices of a few milliseconds, the event loop running between them
     // (ChartsView::refreshUntil), until a pass over the runs shown has ended.
@@ -208,6 +209,7 @@ private:
     // What `auto` trains on: "Trains on NVIDIA H100 … (78.6 of 79.1 GiB free)", or the CPU.
     QString deviceText() const;
     QString device_;
+    QString store_gone_;   // why the store's file is no longer the one open (deleted, replaced), or ""
 };
 
 }  // namespace normlab

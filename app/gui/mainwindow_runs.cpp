@@ -319,13 +319,19 @@ void MainWindow::onProgress(const ProgressInfo& p) {
 void MainWindow::refreshTick() {
     if (!reading_charts_) readCharts();
     if (++refresh_ticks_ % 4 == 0) reloadRuns();
-    if (refresh_ticks_ % 20 == 1) device_ = deviceText();   // a GPU's free memory, every 5 s
+    if (refresh_ticks_ % 20 == 1) {
+        device_ = deviceText();   // a GPU's free memory, every 5 s
+        checkStoreFile();
+    }
     showStatus();
 }
 
 void MainWindow::showStatus() {
+    const QString mode = !store_gone_.isEmpty() ? tr(" (its file was deleted or replaced)")
+                         : store_->read_only()  ? tr(" (read-only)")
+                                                : QString();
     status_->setText(device_ + " · " + tr("Store: %1 · UI latency p50 %2 ms, p99 %3 ms")
-                         .arg(QString::fromStdString(store_->path()) + (store_->read_only() ? tr(" (read-only)") : QString()))
+                         .arg(QString::fromStdString(store_->path()) + mode)
                          .arg(latency_->percentile(50), 0, 'f', 1)
                          .arg(latency_->percentile(99), 0, 'f', 1));
 }

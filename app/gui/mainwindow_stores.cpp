@@ -1,7 +1,8 @@
 // NormLab app: the window's run stores — opening one (File → Open run store),
 // and others opened beside it, read-only, so that runs of several stores
 // (another machine's, a sweep's task stores) are compared in one table and
-// every chart; the run table reloaded from them (see mainwindow.h).
+// every chart; the run table reloaded from them (see mainwindow.h); its own
+// store's file watched for being deleted or replaced.
 #include "app/gui/mainwindow.h"
 
 #include "app/gui/worker.h"
@@ -51,6 +52,24 @@ void MainWindow::reloadRuns() {
     }
 }
 
+// The store's file deleted or replaced while the window has it open (rm, mv, a backup copied over):
+// edits and runs would go to the removed file, and the store refuses them; the window says so at once
+// and for as long as it lasts, not at the next edit.
+void MainWindow::checkStoreFile() {
+    QString gone;
+    if (!store_->read_only()) {
+        try {
+            store_->check_still_there();
+        } catch (const StoreError& e) {
+            gone = QString::fromUtf8(e.what());
+        }
+    }
+    if (gone == store_gone_) return;
+    store_gone_ = gone;
+    if (!gone.isEmpty()) statusBar()->showMessage(gone);   // until it is back, or another store is opened
+    else statusBar()->clearMessage();
+}
+
 std::unique_ptr<Store> MainWindow::openStoreFile(const QString& path) {
     std::unique_ptr<Store> s;
     try {
@@ -88,6 +107,7 @@ bool MainWindow::openStore(const QString& path, QString* error) {
     connect(worker_, &TrainingWorker::runEnded, this, &MainWindow::onRunEnded, Qt::QueuedConnection);
     thread_->start();
     QSettings().setValue("store", QString::fromStdString(store_->path()));
+    checkStoreFile();
     shown_.clear();
     charts_->setRuns(std::vector<int64_t>{}, *store_);
     reloadRuns();

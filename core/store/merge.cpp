@@ -54,6 +54,7 @@ void Store::require_sound(const std::string& merge_target) {
 
 Store::MergeReport Store::merge_from(const std::string& source, bool checked, const std::atomic<bool>* stop) {
     if (read_only()) throw StoreError(path_ + " is open read-only; runs cannot be merged into it");
+    check_still_there();
     std::error_code ec;
     if (fs::exists(source, ec) && fs::exists(path_, ec) && fs::equivalent(source, path_, ec))
         throw StoreError(source + " is the store being merged into; name another file with --into");

@@ -26,6 +26,7 @@ std::string Store::delete_refusal(const RunInfo& r) {
 }
 
 Store::Deleted Store::delete_run(int64_t run) {
+    check_still_there();
     std::string checkpoint;
     {
         Transaction tx(*this);

@@ -59,6 +59,7 @@ bool resumable(RunStatus s) {
 }
 
 int64_t Store::add_experiment(const std::string& name, const std::string& file, const json& spec) {
+    check_still_there();
     sqlite3_stmt* st = prepare("INSERT INTO experiments(name, file, spec, created_at) VALUES(?,?,?,?)");
     const std::string s = spec.dump();
     sqlite3_bind_text(st, 1, name.c_str(), -1, SQLITE_TRANSIENT);
@@ -73,6 +74,7 @@ int64_t Store::create_run(const std::string& name, const std::string& scheme, co
                           int64_t experiment_id, const std::vector<std::string>& tags) {
     require_safe_name("name", name);
     for (auto& tag : tags) require_safe_name("tags", tag);
+    check_still_there();
     sqlite3_stmt* st = prepare(
         std::string("INSERT INTO runs(id, experiment_id, name, scheme, config, status, created_at, seed, tags) VALUES(") +
         kNextRunId + ", ?,?,?,?, 'queued', ?,?,?)");
@@ -130,6 +132,7 @@ void Store::rename_run(int64_t run, const std::string& name) {
     if (name.empty()) throw StoreError("a run name cannot be empty");
     if (auto bad = unsafe_name_character(name); !bad.empty())
         throw StoreError("the run name holds " + bad + "; names may hold no control or text-direction characters");
+    check_still_there();
     sqlite3_stmt* st = prepare("UPDATE runs SET name=? WHERE id=?");
     sqlite3_bind_text(st, 1, name.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, run);
@@ -141,6 +144,7 @@ void Store::set_tags(int64_t run, const std::vector<std::string>& tags) {
     for (auto& tag : tags)
         if (auto bad = unsafe_name_character(tag); !bad.empty())
             throw StoreError("the tag \"" + printable_name(tag) + "\" holds " + bad + "; tags may hold no control or text-direction characters");
+    check_still_there();
     sqlite3_stmt* st = prepare("UPDATE runs SET tags=? WHERE id=?");
     const std::string t = json(tags).dump();
     sqlite3_bind_text(st, 1, t.c_str(), -1, SQLITE_TRANSIENT);
@@ -150,6 +154,7 @@ void Store::set_tags(int64_t run, const std::vector<std::string>& tags) {
 }
 
 void Store::set_notes(int64_t run, const std::string& notes) {
+    check_still_there();
     sqlite3_stmt* st = prepare("UPDATE runs SET notes=? WHERE id=?");
     sqlite3_bind_text(st, 1, notes.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, run);
@@ -161,6 +166,7 @@ void Store::set_run_color(int64_t run, const std::string& color) {
     if (!color.empty() && !is_hex_color(color))
         throw ConfigError("color", "\"" + color + "\" is not a colour; write it as #rrggbb, e.g. #4e79a7");
     const std::string c = color.empty() ? default_run_color(run) : color;
+    check_still_there();
     sqlite3_stmt* st = prepare("UPDATE runs SET color=? WHERE id=?");
     sqlite3_bind_text(st, 1, c.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, run);

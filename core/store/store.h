@@ -221,7 +221,9 @@ public:
     static bool writer_gone(const RunInfo& r);
 
     // Throws StoreError when the store's file was deleted or replaced since it
-    // was opened (checked before every batch of a run's rows is committed).
+    // was opened: checked before every batch of a run's rows is committed, and
+    // before each edit (a run created, renamed, tagged, annotated, coloured,
+    // deleted; a merge, a compaction), which would go to the removed file.
     void check_still_there() const;
     // Whether `file` lies in this store's own checkpoints folder (<store>.checkpoints/,
     // by inode): only those files does this store ever delete.

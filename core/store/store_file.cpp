@@ -52,11 +52,12 @@ void Store::check_still_there() const {
     if (file_ino_ == 0) return;
     struct stat now{};
     if (::stat(path_.c_str(), &now) != 0)
-        throw StoreError("the run store " + path_ + " was deleted while this process wrote to it (" +
-                         std::strerror(errno) + "); the rows written since are lost with it. Stopped.");
+        throw StoreError("the run store " + path_ + " was deleted after this process opened it (" + std::strerror(errno) +
+                         "): nothing more is written to it, and the rows written since are lost with it. Restore the"
+                         " file, or open the store again.");
     if (static_cast<uint64_t>(now.st_dev) != file_dev_ || static_cast<uint64_t>(now.st_ino) != file_ino_)
-        throw StoreError("the run store " + path_ + " was replaced by another file while this process wrote to it;"
-                         " its rows would go to the removed file. Stopped.");
+        throw StoreError("the run store " + path_ + " was replaced by another file after this process opened it: nothing"
+                         " more is written to the removed file. Open the store again to write to the new one.");
 }
 
 // Checkpoints below the store's folder are stored relative to it, so the
@@ -125,6 +126,7 @@ uintmax_t Store::free_bytes() {
 
 Store::Compacted Store::compact(const std::atomic<bool>* stop) {
     if (read_only()) throw StoreError(path_ + " is open read-only; it cannot be compacted");
+    check_still_there();
     Compacted c;
     c.before = size_with_log(path_);
     c.free = free_bytes();
