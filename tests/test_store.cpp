@@ -282,8 +282,9 @@ private Q_SLOTS:
         }
         std::atomic<bool> stop{false};
         std::atomic<int> closed{0};   // the generation of the last writer closed
+        std::string writer_failed;
         std::thread writer([&] {
-            for (int g = 1; !stop; ++g) {
+            for (int g = 1; !stop; ++g) try {
                 {
                     Store s(p);
                     s.truncate_for_resume(id, 0);
@@ -295,26 +296,34 @@ private Q_SLOTS:
                 }
                 closed = g;
                 std::this_thread::sleep_for(std::chrono::milliseconds(5 * (g % 4)));
+            } catch (const std::exception& e) {
+                writer_failed = e.what();
+                return;
             }
         });
         int reads = 0;
         std::string wrong;
         const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(1500);
         while (wrong.empty() && (std::chrono::steady_clock::now() < until || closed < 10)) {
-            Store reader(p, Store::Mode::ReadOnly);
-            for (int k = 0; k < 20 && wrong.empty(); ++k, ++reads) {
-                const int before = closed;
-                const std::vector<Point> pts = reader.points(reader.series_id(id, "train/loss"));
-                if (pts.empty()) continue;   // between a truncation and its rewrite
-                bool one = pts.size() == size_t(kPoints);
-                for (const Point& q : pts) one = one && q.value == pts.front().value;
-                if (!one || pts.front().value < before)
-                    wrong = std::to_string(pts.size()) + " points, from " + std::to_string(pts.front().value) + " to " +
-                            std::to_string(pts.back().value) + ", read after writer " + std::to_string(before) + " closed";
+            try {
+                Store reader(p, Store::Mode::ReadOnly);
+                for (int k = 0; k < 20 && wrong.empty(); ++k, ++reads) {
+                    const int before = closed;
+                    const std::vector<Point> pts = reader.points(reader.series_id(id, "train/loss"));
+                    if (pts.empty()) continue;   // between a truncation and its rewrite
+                    bool one = pts.size() == size_t(kPoints);
+                    for (const Point& q : pts) one = one && q.value == pts.front().value;
+                    if (!one || pts.front().value < before)
+                        wrong = std::to_string(pts.size()) + " points, from " + std::to_string(pts.front().value) + " to " +
+                                std::to_string(pts.back().value) + ", read after writer " + std::to_string(before) + " closed";
+                }
+            } catch (const std::exception& e) {
+                wrong = std::string("a reader failed: ") + e.what();
             }
         }
         stop = true;
         writer.join();
+        QVERIFY2(writer_failed.empty(), writer_failed.c_str());
         QVERIFY2(wrong.empty(), wrong.c_str());
         qInfo("%d reads beside %d writers", reads, closed.load());
     }

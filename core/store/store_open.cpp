@@ -174,7 +174,7 @@ Store::Store(const std::string& given, Mode mode) : mode_(mode) {
     }
 
     // A log lost or damaged after a crash would make committed rows vanish silently.
-    const WalState wal = inspect_wal(path);
+    const WalState wal = inspect_wal_settled(path);
     if (const int64_t lost = wal.lost_frames(); lost > 0) {
         if (!wal.wal_exists)
             throw StoreError(path + ": its write-ahead log " + path + "-wal is missing, but the crashed writer had"

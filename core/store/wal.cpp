@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <thread>
 
 namespace normlab {
 namespace {
@@ -155,6 +157,23 @@ WalState inspect_wal(const std::string& db_path) {
             else if (!salt.empty() && std::memcmp(shm.data() + 32, salt.data(), 8) == 0) w.committed_frames = mx;
         }
     }
+    return w;
+}
+
+WalState inspect_wal_settled(const std::string& db_path) {
+    auto same = [](const WalState& a, const WalState& b) {
+        return a.wal_exists == b.wal_exists && a.shm_exists == b.shm_exists && a.wal_bytes == b.wal_bytes &&
+               a.valid_frames == b.valid_frames && a.committed_frames == b.committed_frames &&
+               a.backfilled_frames == b.backfilled_frames;
+    };
+    WalState w = inspect_wal(db_path);
+    for (int i = 0; i < 20 && w.lost_frames() > 0; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10 + 5 * i));
+        WalState again = inspect_wal(db_path);
+        if (same(again, w)) return w;   // settled: what a crash left
+        w = std::move(again);
+    }
+    if (w.lost_frames() > 0) w.committed_frames = -1;   // still changing: a live writer's log
     return w;
 }
 

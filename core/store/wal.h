@@ -37,6 +37,12 @@ bool read_store_file(const std::string& path, std::string& out, bool& exists, si
 
 // Reads PATH-shm (first) and PATH-wal. Never writes.
 WalState inspect_wal(const std::string& db_path);
+// inspect_wal, for deciding that a log lost frames: a live writer restarting,
+// checkpointing or closing its log between the reads of the index and the log
+// can make one reading look like a loss, so a loss stands only once two
+// readings in a row agree (a crash leaves the files as they are); a log that
+// keeps changing is a live writer's, which SQLite reads right: no loss then.
+WalState inspect_wal_settled(const std::string& db_path);
 
 // The SQLite database whose write-ahead log, shared-memory index or rollback
 // journal `path` is (`runs.sqlite` for `runs.sqlite-wal`), or "" where it is
