@@ -1,5 +1,6 @@
 // Shleifer et al., "NormFormer": findings 5–8 (gradient balance across
 // layers, ablations, learning-rate stability, FFN-LN gains).
+#include "core/counted.h"
 #include "core/report/measure.h"
 
 #include "core/series.h"
@@ -348,7 +349,7 @@ static Finding lr_stability(const json& e, const std::vector<RunData>& runs) {
                "), NormFormer at " + at_least(survived_nf) + fmt(mnf) + " (" + fmt(min_of(vnf)) + "–" + fmt(max_of(vnf)) + "): " +
                at_least(survived_nf && !survived_pre) + ratio_text(mnf / mpre) + " the rate (the paper, at 125M parameters in fp16: 0.0275 vs 0.02, 1.38×)." +
                (broke == 0 ? " No run broke within its steps: lengthen the ramp." : "") +
-               (survived_nf ? " " + std::to_string(survived_nf) + " NormFormer run(s) reached the end of the ramp unbroken." : "");
+               (survived_nf ? " " + counted(survived_nf, "NormFormer run") + " reached the end of the ramp unbroken." : "");
     f.numbers = {{"pre_ln_break_lr", mpre}, {"normformer_break_lr", mnf}, {"ratio", mnf / mpre}};
     return f;
 }
