@@ -111,7 +111,7 @@ private Q_SLOTS:
         QVERIFY(status);
         QVERIFY(!status->text().contains("deleted"));
         QVERIFY(QFile::rename(path, path + ".moved"));
-        QTRY_VERIFY_WITH_TIMEOUT(w.statusBar()->currentMessage().contains(path + " was deleted after this process opened it"),
+        QTRY_VERIFY_WITH_TIMEOUT(w.statusBar()->currentMessage().startsWith("The run store " + path + " was deleted after this process opened it"),
                                  10000);
         QVERIFY2(status->text().contains("(its file was deleted or replaced)"), qPrintable(status->text()));
         QVERIFY(QFile::rename(path + ".moved", path));

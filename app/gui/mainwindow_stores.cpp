@@ -62,6 +62,7 @@ void MainWindow::checkStoreFile() {
             store_->check_still_there();
         } catch (const StoreError& e) {
             gone = QString::fromUtf8(e.what());
+            if (!gone.isEmpty()) gone[0] = gone[0].toUpper();   // a sentence of the status bar
         }
     }
     if (gone == store_gone_) return;
