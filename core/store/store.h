@@ -289,6 +289,9 @@ private:
     bool immutable_ = false;                        // read-only, opened as a file no writer had open
     std::string immutable_stamp_;                   // that file's inode, size and time then
     bool in_snapshot_ = false;                      // a ReadSnapshot's transaction is open
+    std::pair<uint64_t, uint64_t> writer_key_{0, 0};  // writable: the file counted as written here (device, inode)
+    void writing_here(bool open);
+    static bool written_in_this_process(const std::string& path);
 };
 
 // Buffers one run's writes and flushes them in one transaction every

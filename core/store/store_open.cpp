@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <signal.h>
 #include <sstream>
 #include <sys/stat.h>
@@ -174,7 +175,12 @@ Store::Store(const std::string& given, Mode mode) : mode_(mode) {
     }
 
     // A log lost or damaged after a crash would make committed rows vanish silently.
-    const WalState wal = inspect_wal_settled(path);
+    WalState wal = inspect_wal(path);
+    // A log another connection has open is live, not what a crash left: read while its writer
+    // restarted, checkpointed or closed it, it looked like lost frames and a healthy store was
+    // refused as damaged (a reader racing writers, 2 runs in 18). SQLite reads a live log right.
+    if (wal.lost_frames() > 0 && (written_in_this_process(path) || shm_locked_by_another_process(path)))
+        wal.committed_frames = -1;
     if (const int64_t lost = wal.lost_frames(); lost > 0) {
         if (!wal.wal_exists)
             throw StoreError(path + ": its write-ahead log " + path + "-wal is missing, but the crashed writer had"
@@ -191,6 +197,7 @@ Store::Store(const std::string& given, Mode mode) : mode_(mode) {
     // What this open adds beside the store, removed again if the store is refused.
     const bool had_wal = fs::exists(path + "-wal"), had_shm = fs::exists(path + "-shm");
     open_connection(mode);
+    if (mode == Mode::ReadWrite) writing_here(true);
     try {
         open_checked();
         if (mode == Mode::ReadWrite) {
@@ -212,6 +219,7 @@ Store::Store(const std::string& given, Mode mode) : mode_(mode) {
         sqlite3_db_config(db_, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
         sqlite3_close(db_);
         db_ = nullptr;
+        if (mode == Mode::ReadWrite) writing_here(false);
         // A read-only open deletes nothing: a -wal or -shm that appeared
         // meanwhile is a writer's creating the store (deleting them pulled the
         // files from under it: "disk I/O error", SIGBUS). A refused writable
@@ -259,7 +267,38 @@ void Store::check_header(const std::string& header) {
 
 Store::~Store() {
     for (auto& [k, st] : cache_) sqlite3_finalize(st);
-    if (db_) sqlite3_close(db_);
+    if (db_) sqlite3_close(db_);   // a writer's log folded into the file and removed: then it is no longer written here
+    if (mode_ == Mode::ReadWrite && writer_key_.second != 0) writing_here(false);
+}
+
+namespace {
+std::mutex g_writers_mu;
+std::map<std::pair<uint64_t, uint64_t>, int> g_writers;   // writable connections open in this process, by file
+
+std::pair<uint64_t, uint64_t> file_key(const std::string& path) {
+    struct stat st{};
+    if (::stat(path.c_str(), &st) != 0) return {0, 0};
+    return {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)};
+}
+}  // namespace
+
+// Another thread's writer in this process holds SQLite's locks as this one does,
+// and a process never sees its own locks: those writers are counted here.
+void Store::writing_here(bool open) {
+    std::lock_guard<std::mutex> lock(g_writers_mu);
+    if (open) {
+        writer_key_ = file_key(path_);
+        if (writer_key_.second != 0) ++g_writers[writer_key_];
+    } else if (auto it = g_writers.find(writer_key_); it != g_writers.end() && --it->second == 0) {
+        g_writers.erase(it);
+    }
+    if (!open) writer_key_ = {0, 0};
+}
+
+bool Store::written_in_this_process(const std::string& path) {
+    const auto key = file_key(path);
+    std::lock_guard<std::mutex> lock(g_writers_mu);
+    return key.second != 0 && g_writers.count(key) > 0;
 }
 
 void Store::check(int rc, const char* what) {

@@ -7,11 +7,9 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstring>
 #include <map>
 #include <mutex>
-#include <thread>
 
 namespace normlab {
 namespace {
@@ -50,41 +48,40 @@ bool read_all(const std::string& path, std::string& out, bool& exists) {
 // truncate the -shm under them (SIGBUS in a running GUI, seen in test_gui) or
 // write under a reader. SQLite keeps such descriptors open; so does this: one
 // per file (device, inode), reused, closed only once the file is deleted.
+int kept_descriptor(const std::string& path) {
+    struct stat st{};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return -1;
+    static std::mutex mu;
+    static std::map<std::pair<dev_t, ino_t>, int> kept;
+    std::lock_guard<std::mutex> lock(mu);
+    for (auto it = kept.begin(); it != kept.end();) {   // files deleted since: nobody can lock them any more
+        struct stat k{};
+        if (::fstat(it->second, &k) == 0 && k.st_nlink == 0) {
+            ::close(it->second);
+            it = kept.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    if (auto it = kept.find({st.st_dev, st.st_ino}); it != kept.end()) return it->second;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    struct stat opened{};
+    ::fstat(fd, &opened);
+    // Replaced between the stat and the open by a file read before: keep one descriptor of it
+    // (closing this one would drop the locks too, so it is kept as well, under no key).
+    if (auto again = kept.find({opened.st_dev, opened.st_ino}); again != kept.end()) return again->second;
+    kept[{opened.st_dev, opened.st_ino}] = fd;
+    return fd;
+}
+
 bool read_store_file(const std::string& path, std::string& out, bool& exists, size_t limit) {
     out.clear();
     struct stat st{};
     exists = ::stat(path.c_str(), &st) == 0;
     if (!exists || !S_ISREG(st.st_mode)) return false;
-    static std::mutex mu;
-    static std::map<std::pair<dev_t, ino_t>, int> kept;
-    int fd = -1;
-    {
-        std::lock_guard<std::mutex> lock(mu);
-        for (auto it = kept.begin(); it != kept.end();) {   // files deleted since: nobody can lock them any more
-            struct stat k{};
-            if (::fstat(it->second, &k) == 0 && k.st_nlink == 0) {
-                ::close(it->second);
-                it = kept.erase(it);
-            } else {
-                ++it;
-            }
-        }
-        if (auto it = kept.find({st.st_dev, st.st_ino}); it != kept.end()) {
-            fd = it->second;
-        } else {
-            fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-            if (fd < 0) return false;
-            struct stat opened{};
-            ::fstat(fd, &opened);
-            if (auto again = kept.find({opened.st_dev, opened.st_ino}); again != kept.end()) {
-                // Replaced between the stat and the open by a file read before: keep one descriptor of it
-                // (closing this one would drop the locks too, so it is kept as well, under no key).
-                fd = again->second;
-            } else {
-                kept[{opened.st_dev, opened.st_ino}] = fd;
-            }
-        }
-    }
+    const int fd = kept_descriptor(path);
+    if (fd < 0) return false;
     struct stat now{};
     if (::fstat(fd, &now) != 0) return false;
     const size_t want = std::min<size_t>(static_cast<size_t>(now.st_size), limit);
@@ -160,21 +157,18 @@ WalState inspect_wal(const std::string& db_path) {
     return w;
 }
 
-WalState inspect_wal_settled(const std::string& db_path) {
-    auto same = [](const WalState& a, const WalState& b) {
-        return a.wal_exists == b.wal_exists && a.shm_exists == b.shm_exists && a.wal_bytes == b.wal_bytes &&
-               a.valid_frames == b.valid_frames && a.committed_frames == b.committed_frames &&
-               a.backfilled_frames == b.backfilled_frames;
-    };
-    WalState w = inspect_wal(db_path);
-    for (int i = 0; i < 20 && w.lost_frames() > 0; ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10 + 5 * i));
-        WalState again = inspect_wal(db_path);
-        if (same(again, w)) return w;   // settled: what a crash left
-        w = std::move(again);
-    }
-    if (w.lost_frames() > 0) w.committed_frames = -1;   // still changing: a live writer's log
-    return w;
+bool shm_locked_by_another_process(const std::string& db_path) {
+    const int fd = kept_descriptor(db_path + "-shm");   // never one opened and closed again (read_store_file)
+    if (fd < 0) return false;
+    // SQLite's unix locks on the index: bytes 120-127 (readers, writer, checkpointer, recovery)
+    // and 128, the one every connection holds shared while it is open.
+    struct flock fl{};
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    fl.l_start = 120;
+    fl.l_len = 9;
+    if (::fcntl(fd, F_GETLK, &fl) != 0) return false;
+    return fl.l_type != F_UNLCK;   // this process's own locks never show here
 }
 
 std::string companion_of(const std::string& path) {

@@ -34,15 +34,17 @@ struct WalState {
 // SQLite's connections in this process hold on that file (see wal.cpp).
 // False (out empty) when it does not exist or cannot be read.
 bool read_store_file(const std::string& path, std::string& out, bool& exists, size_t limit = SIZE_MAX);
+// The descriptor read_store_file reads `path` through, kept open; -1 when it cannot be opened.
+int kept_descriptor(const std::string& path);
 
 // Reads PATH-shm (first) and PATH-wal. Never writes.
 WalState inspect_wal(const std::string& db_path);
-// inspect_wal, for deciding that a log lost frames: a live writer restarting,
-// checkpointing or closing its log between the reads of the index and the log
-// can make one reading look like a loss, so a loss stands only once two
-// readings in a row agree (a crash leaves the files as they are); a log that
-// keeps changing is a live writer's, which SQLite reads right: no loss then.
-WalState inspect_wal_settled(const std::string& db_path);
+// Whether another process has the database open through SQLite (it holds a
+// lock on the -shm index: every connection to a store in WAL mode does, until
+// it closes). Its log is then live, not what a crash left: a writer restarting,
+// checkpointing or closing it between inspect_wal's reads of the index and the
+// log can make one reading look like lost frames, which SQLite reads right.
+bool shm_locked_by_another_process(const std::string& db_path);
 
 // The SQLite database whose write-ahead log, shared-memory index or rollback
 // journal `path` is (`runs.sqlite` for `runs.sqlite-wal`), or "" where it is
