@@ -272,8 +272,16 @@ Store::~Store() {
 }
 
 namespace {
-std::mutex g_writers_mu;
-std::map<std::pair<uint64_t, uint64_t>, int> g_writers;   // writable connections open in this process, by file
+// Writable connections open in this process, by file; never destroyed, so that a store
+// closed during the process's exit still finds them.
+struct Writers {
+    std::mutex mu;
+    std::map<std::pair<uint64_t, uint64_t>, int> open;
+};
+Writers& writers() {
+    static Writers* w = new Writers;
+    return *w;
+}
 
 std::pair<uint64_t, uint64_t> file_key(const std::string& path) {
     struct stat st{};
@@ -285,20 +293,22 @@ std::pair<uint64_t, uint64_t> file_key(const std::string& path) {
 // Another thread's writer in this process holds SQLite's locks as this one does,
 // and a process never sees its own locks: those writers are counted here.
 void Store::writing_here(bool open) {
-    std::lock_guard<std::mutex> lock(g_writers_mu);
+    Writers& w = writers();
+    std::lock_guard<std::mutex> lock(w.mu);
     if (open) {
         writer_key_ = file_key(path_);
-        if (writer_key_.second != 0) ++g_writers[writer_key_];
-    } else if (auto it = g_writers.find(writer_key_); it != g_writers.end() && --it->second == 0) {
-        g_writers.erase(it);
+        if (writer_key_.second != 0) ++w.open[writer_key_];
+    } else if (auto it = w.open.find(writer_key_); it != w.open.end() && --it->second == 0) {
+        w.open.erase(it);
     }
     if (!open) writer_key_ = {0, 0};
 }
 
 bool Store::written_in_this_process(const std::string& path) {
     const auto key = file_key(path);
-    std::lock_guard<std::mutex> lock(g_writers_mu);
-    return key.second != 0 && g_writers.count(key) > 0;
+    Writers& w = writers();
+    std::lock_guard<std::mutex> lock(w.mu);
+    return key.second != 0 && w.open.count(key) > 0;
 }
 
 void Store::check(int rc, const char* what) {
