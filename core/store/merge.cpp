@@ -73,12 +73,11 @@ Store::MergeReport Store::merge_from(const std::string& source, bool checked, co
 
     // Stopped: every statement of either store fails (SQLITE_INTERRUPT), the transaction rolls
     // back and the checkpoint files copied so far are removed (orphans).
-    auto stopped = [](void* s) { return s && static_cast<const std::atomic<bool>*>(s)->load() ? 1 : 0; };
-    sqlite3_progress_handler(src.db_, 1000, stopped, const_cast<std::atomic<bool>*>(stop));
-    sqlite3_progress_handler(db_, 1000, stopped, const_cast<std::atomic<bool>*>(stop));
+    store_detail::interrupt_on(src.db_, stop);
+    store_detail::interrupt_on(db_, stop);
     struct Unhandle {
         sqlite3* db;
-        ~Unhandle() { sqlite3_progress_handler(db, 0, nullptr, nullptr); }
+        ~Unhandle() { store_detail::interrupt_on(db, nullptr); }
     } unhandle{db_};
     auto check_stop = [&] {
         if (stop && stop->load())

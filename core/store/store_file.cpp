@@ -4,6 +4,7 @@
 // checkpoints are, and compacting it (see store.h).
 #include "core/errors.h"
 #include "core/store/store.h"
+#include "core/store/store_internal.h"
 #include "core/store/wal.h"
 
 #include <sqlite3.h>
@@ -143,16 +144,15 @@ Store::Compacted Store::compact(const std::atomic<bool>* stop) {
     if (!ec && (here.available < (same ? 2 : 1) * live + margin || there.available < live + margin))
         throw StoreError("compacting " + path_ + " needs about " + std::to_string((live >> 20) + 1) + " MB free beside it and as much in " +
                          tmp.string() + " (SQLITE_TMPDIR chooses another folder); nothing was changed");
-    sqlite3_progress_handler(db_, 10000, [](void* s) { return s && static_cast<const std::atomic<bool>*>(s)->load() ? 1 : 0; },
-                             const_cast<std::atomic<bool>*>(stop));
+    store_detail::interrupt_on(db_, stop, 10000);
     try {
         exec("VACUUM");
     } catch (const StoreError& e) {
-        sqlite3_progress_handler(db_, 0, nullptr, nullptr);
+        store_detail::interrupt_on(db_, nullptr);
         if ((e.code() & 0xff) == SQLITE_INTERRUPT) throw StoreError(path_ + ": compacting was stopped; nothing was changed", e.code());
         throw;
     }
-    sqlite3_progress_handler(db_, 0, nullptr, nullptr);
+    store_detail::interrupt_on(db_, nullptr);
     // The rewritten pages are in the log: copied into the file and the log emptied, where no
     // reader holds an older snapshot (else SQLite does it at a later checkpoint).
     sqlite3_busy_timeout(db_, 10000);   // a reader's snapshot is not waited for long: a later checkpoint copies it

@@ -1,6 +1,7 @@
 // NormLab core (internal): helpers shared by the store's translation units.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -32,5 +33,16 @@ std::vector<float> column_floats(sqlite3_stmt* st, int i);
 inline constexpr const char* kNextRunId =
     "(SELECT MAX(COALESCE((SELECT MAX(id) FROM runs), 0),"
     " COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key='deleted_runs_up_to'), 0)) + 1)";
+
+// `db`'s statements fail with SQLITE_INTERRUPT once `stop` is set (checked every `ops` virtual
+// machine steps: compact's VACUUM, a merge); a null `stop` clears it.
+inline void interrupt_on(sqlite3* db, const std::atomic<bool>* stop, int ops = 1000) {
+    if (!stop) {
+        sqlite3_progress_handler(db, 0, nullptr, nullptr);
+        return;
+    }
+    sqlite3_progress_handler(db, ops, [](void* s) { return static_cast<const std::atomic<bool>*>(s)->load() ? 1 : 0; },
+                             const_cast<std::atomic<bool>*>(stop));
+}
 
 }  // namespace normlab::store_detail
