@@ -9,6 +9,10 @@
 #      matplotlib and safetensors for the Python recipe, into .venv-torch2
 #      (~4.9 GiB, ~8 GiB free needed while it installs; pip keeps the wheels
 #      in its cache where 12 GiB are free, so a second set-up downloads nothing);
+#      with NORMLAB_TORCH2_CUDA_LIBS=toolkit, the same PyTorch without PyPI's
+#      CUDA libraries and Triton: the CUDA 13 toolkit's are used (they must be
+#      where the dynamic linker looks), and the venv is ~1.9 GiB, ~3 GiB free
+#      needed (scripts/requirements-torch2-toolkit.txt; CI's disk is small);
 #   3. CMake against that LibTorch with CUDA enabled (the CUDA toolkit's nvcc
 #      must be on PATH or in /usr/local/cuda), GUI on where Qt is, into build-torch2.
 # Safe to run again: a satisfied venv is left alone and the build is incremental.
@@ -19,6 +23,18 @@ cd "$(dirname "$0")/.."
 VENV="${NORMLAB_TORCH2_VENV:-.venv-torch2}"
 BUILD="${NORMLAB_TORCH2_BUILD_DIR:-build-torch2}"
 REQ=scripts/requirements-torch2.txt
+CUDA_LIBS="${NORMLAB_TORCH2_CUDA_LIBS:-pypi}"
+case "$CUDA_LIBS" in
+  pypi) NEED=8; NEED_TMP=3; WHAT="PyTorch 2.11 with CUDA"; PIP_DEPS=() ;;
+  toolkit) NEED=3; NEED_TMP=1; WHAT="PyTorch 2.11 with the CUDA toolkit's libraries"; PIP_DEPS=(--no-deps)
+    # The toolkit file pins the whole closure: the pins the main file names must be the same there.
+    while read -r pin; do
+      grep -qxF "$pin" scripts/requirements-torch2-toolkit.txt || {
+        echo "setup-torch2: $pin (scripts/requirements-torch2.txt) is not pinned the same in scripts/requirements-torch2-toolkit.txt: make them agree" >&2; exit 1; }
+    done < <(sed 's/#.*//; s/[[:space:]]//g; /^$/d' "$REQ")
+    REQ=scripts/requirements-torch2-toolkit.txt ;;
+  *) echo "setup-torch2: NORMLAB_TORCH2_CUDA_LIBS is '$CUDA_LIBS': set it to pypi (PyPI's CUDA libraries, the default) or toolkit (the CUDA 13 toolkit's)" >&2; exit 1 ;;
+esac
 
 if [ "${NORMLAB_TORCH2_DEBIAN:-1}" = 0 ]; then
   NORMLAB_TORCH=debian NORMLAB_SETUP_PACKAGES_ONLY=1 bash scripts/setup.sh
@@ -26,11 +42,36 @@ else
   NORMLAB_TORCH=debian bash scripts/setup.sh
 fi
 
-# The venv takes ~4.9 GiB and pip holds the ~3 GiB of wheels while it installs
-# them: a disk without that room is refused before the venv is made.
+# The libraries PyPI's torch 2.11 links that the toolkit mode takes from the system
+# (ldd libtorch_cuda.so libtorch_cpu.so, less cuSPARSELt, NVSHMEM and cuFile, which come from PyPI).
+TOOLKIT_SONAMES=(libcudart.so.13 libcublas.so.13 libcublasLt.so.13 libcufft.so.12 libcurand.so.10
+  libcusolver.so.12 libcusparse.so.12 libcupti.so.13 libnvrtc.so.13 libnvJitLink.so.13 libcudnn.so.9 libnccl.so.2)
+toolkit_libs_found() {
+  local cache missing=() s
+  cache="$(/sbin/ldconfig -p 2>/dev/null || ldconfig -p 2>/dev/null || true)"
+  for s in "${TOOLKIT_SONAMES[@]}"; do
+    grep -q "^[[:space:]]*$s " <<<"$cache" && continue
+    # LD_LIBRARY_PATH is where the dynamic linker looks too.
+    local d found=0
+    IFS=: read -r -a dirs <<<"${LD_LIBRARY_PATH:-}"
+    for d in "${dirs[@]}"; do [ -n "$d" ] && [ -e "$d/$s" ] && found=1; done
+    [ "$found" = 1 ] || missing+=("$s")
+  done
+  if ((${#missing[@]})); then
+    echo "setup-torch2: NORMLAB_TORCH2_CUDA_LIBS=toolkit takes CUDA's libraries from the system, and the dynamic linker finds no ${missing[*]}: install the CUDA 13 toolkit with cuDNN 9 and NCCL 2 and add their folder to /etc/ld.so.conf.d (then run ldconfig), or leave NORMLAB_TORCH2_CUDA_LIBS unset to install PyPI's (~3 GiB more)" >&2
+    return 1
+  fi
+}
+[ "$CUDA_LIBS" = toolkit ] && { toolkit_libs_found || exit 1; }
+
+# The venv takes ~4.9 GiB (~1.9 without PyPI's CUDA libraries) and pip holds
+# the wheels while it installs them: a disk without that room is refused
+# before the venv is made.
 room_for_venv() {
-  need_room "$VENV" 8 "setup-torch2: PyTorch 2.11 with CUDA" "set NORMLAB_TORCH2_VENV to a folder on a larger disk"
-  need_room "${TMPDIR:-/tmp}" 3 "setup-torch2: pip's download of the wheels" "set TMPDIR to a folder on a larger disk"
+  local fix="set NORMLAB_TORCH2_VENV to a folder on a larger disk"
+  [ "$CUDA_LIBS" = pypi ] && fix="$fix, or NORMLAB_TORCH2_CUDA_LIBS=toolkit to use the CUDA toolkit's libraries (~3 GiB)"
+  need_room "$VENV" "$NEED" "setup-torch2: $WHAT" "$fix"
+  need_room "${TMPDIR:-/tmp}" "$NEED_TMP" "setup-torch2: pip's download of the wheels" "set TMPDIR to a folder on a larger disk"
 }
 if [ ! -x "$VENV/bin/python" ]; then
   room_for_venv
@@ -43,7 +84,11 @@ if [ ! -x "$VENV/bin/python" ]; then
   fi
 fi
 # pip leaves satisfied pins alone (seconds); otherwise downloads or takes them from its cache.
-if ! "$VENV/bin/python" - "$REQ" <<'PY'
+# A venv made with the toolkit's libraries (its marker says so) lacks PyPI's: the
+# default set-up installs them into it.
+MARK="$VENV/normlab-cuda-libs"
+lacks_pypi_libs() { [ "$CUDA_LIBS" = pypi ] && [ "$(cat "$MARK" 2>/dev/null)" = toolkit ]; }
+if lacks_pypi_libs || ! "$VENV/bin/python" - "$REQ" <<'PY'
 import sys
 from importlib.metadata import version, PackageNotFoundError
 for line in open(sys.argv[1]):
@@ -60,15 +105,27 @@ then
   room_for_venv
   # pip's cache would keep a third copy of the wheels for a later set-up: where
   # room is short it goes without (as CI does: PIP_NO_CACHE_DIR).
-  PIP_FLAGS=()
+  PIP_FLAGS=("${PIP_DEPS[@]}")
   free="$(free_gib "$VENV")"
   if [ -z "${PIP_NO_CACHE_DIR:-}" ] && [ "$free" -lt 12 ]; then
     echo "setup-torch2: $free GiB free: installing without keeping the wheels in pip's cache"
     PIP_FLAGS+=(--no-cache-dir)
   fi
-  echo "setup-torch2: installing $(grep -v '^#' "$REQ" | tr '\n' ' ')into $VENV"
+  echo "setup-torch2: installing $(sed 's/#.*//; /^[[:space:]]*$/d' "$REQ" | tr '\n' ' ')into $VENV"
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${PIP_FLAGS[@]}" -r "$REQ"
+  # A venv that had PyPI's libraries keeps them: only one without PyPI's cuBLAS says toolkit.
+  if [ "$CUDA_LIBS" = pypi ] || compgen -G "$VENV/lib/python3*/site-packages/nvidia/cu13/lib/libcublas.so.*" >/dev/null; then
+    echo pypi >"$MARK"
+  else
+    echo toolkit >"$MARK"
+  fi
 fi
+# A venv whose torch does not load (a toolkit library missing or of another
+# version) is named here, not as a link error in the build.
+"$VENV/bin/python" -c 'import torch' 2>"$VENV/import-torch.log" || {
+  echo "setup-torch2: $VENV's torch does not import:" >&2; tail -5 "$VENV/import-torch.log" >&2
+  [ "$CUDA_LIBS" = toolkit ] && echo "setup-torch2: it takes CUDA's libraries from the toolkit (NORMLAB_TORCH2_CUDA_LIBS=toolkit): leave that unset to install PyPI's" >&2
+  exit 1; }
 
 PREFIX="$("$VENV/bin/python" -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')"
 NVCC="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
