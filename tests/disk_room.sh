@@ -2,7 +2,8 @@
 # The set-up scripts' free-space check (scripts/disk-room.sh): a disk too full
 # for the venv or a build is refused before anything is written, naming what
 # needs the room, where, how much is free and how to make room; a path not made
-# yet is judged by the disk it would be on.
+# yet is judged by the disk it would be on. setup-torch2.sh refuses an unknown
+# NORMLAB_TORCH2_CUDA_LIBS before it writes, and its two pin lists agree.
 set -u
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 . "$ROOT/scripts/disk-room.sh"
@@ -36,5 +37,14 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$W/small" && mount -t tmpfs -o size=16m tmpfs
   umount "$W/small"
   echo "ok: a 16 MiB tmpfs refused"
 fi
+# setup-torch2.sh refuses an unknown NORMLAB_TORCH2_CUDA_LIBS before it installs or writes anything.
+out="$(NORMLAB_TORCH2_CUDA_LIBS=system NORMLAB_TORCH2_VENV="$W/venv" NORMLAB_TORCH2_BUILD_DIR="$W/b2" \
+       bash "$ROOT/scripts/setup-torch2.sh" 2>&1)" && bad "setup-torch2 took NORMLAB_TORCH2_CUDA_LIBS=system"
+case "$out" in *"NORMLAB_TORCH2_CUDA_LIBS is 'system': set it to pypi"*"or toolkit"*) ;; *) bad "the refusal of NORMLAB_TORCH2_CUDA_LIBS=system says: $out" ;; esac
+[ ! -e "$W/venv" ] && [ ! -e "$W/b2" ] || bad "setup-torch2 wrote before refusing NORMLAB_TORCH2_CUDA_LIBS=system"
+# The toolkit's list pins every pin of the main list the same.
+while read -r pin; do
+  grep -qxF "$pin" "$ROOT/scripts/requirements-torch2-toolkit.txt" || bad "$pin is not pinned the same in requirements-torch2-toolkit.txt"
+done < <(sed 's/#.*//; s/[[:space:]]//g; /^$/d' "$ROOT/scripts/requirements-torch2.txt")
 [ "$fail" = 0 ] && echo "ok: free_gib and need_room ($free GiB free here)"
 exit "$fail"
