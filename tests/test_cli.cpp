@@ -127,6 +127,38 @@ private Q_SLOTS:
             const QString svg = QString::fromUtf8(f.readAll());
             QVERIFY2(svg.count("text-anchor=\"end\">") >= 3, qPrintable(QString(name) + ": " + svg.left(400)));
         }
+        {   // a legend with room for its entries writes each whole, on one line: the first of the
+            // default experiment's four ("Post-LN (#1) train") lost its last word to a second line
+            // to floating-point rounding
+            const QString named = dir_.filePath("legend.sqlite");
+            {
+                normlab::Store s(named.toStdString());
+                for (const char* name : {"Post-LN", "Pre-LN"}) {
+                    const int64_t id = s.create_run(name, "post_ln", nlohmann::json::object(), 1);
+                    s.mark_running(id, "cpu", nlohmann::json::object());
+                    normlab::RunWriter w(s, id);
+                    for (int i = 0; i <= 20; ++i) w.scalar("train/loss", i, 5.0 - 0.1 * i);
+                    for (int i = 0; i <= 20; i += 10) w.scalar("val/loss", i, 5.1 - 0.1 * i);
+                    w.flush();
+                }
+            }
+            Result p = cli({"plot", "1", "2", "--out", out + "-named", "--store", named});
+            QVERIFY2(p.code == 0, qPrintable(p.err));
+            QFile f(out + "-named/loss.svg");
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QString svg = QString::fromUtf8(f.readAll());
+            auto it = QRegularExpression("<text x=\"[0-9.]+\" y=\"[0-9.]+\">([^<]+)</text>")
+                          .globalMatch(svg.mid(svg.lastIndexOf("<g font-size=\"11\">")));
+            int entries = 0;
+            while (it.hasNext()) {
+                const QString text = it.next().captured(1);
+                QVERIFY2(text.endsWith(" train") || text.endsWith(" val"), qPrintable(text));
+                ++entries;
+            }
+            QCOMPARE(entries, 4);
+            // and no clip path: ImageMagick's own SVG renderer drew none of the lines inside one
+            QVERIFY(!svg.contains("clip-path") && svg.contains("<polyline"));
+        }
         {   // the layer index as the window writes it: ‖x_ℓ‖, ℓ a subscript (ₗ beside ‖ read as a third bar)
             QFile f(out + "/hidden_norm_by_layer.svg");
             QVERIFY(f.open(QIODevice::ReadOnly));
