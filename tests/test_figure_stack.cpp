@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include <set>
+
 #include <cmath>
 
 using namespace normlab;
@@ -132,6 +134,35 @@ private Q_SLOTS:
     // rate over one step range (0–200, though the learning rate's last record is step 199), their plot
     // areas' left and right edges within a pixel; a zoom of either's steps zooms the other's, and a reset
     // resets both.
+    // At a column's 89 mm, four runs with train and validation and two reference lines: the runs in
+    // rows of their own, the keys under them, four rows in all. Before, "train" stood at the end of
+    // the runs' row and "validation" under the first run (a grid of every entry), or, as here, each
+    // of the eight entries on a line of its own.
+    void aColumnsLegendKeepsItsRunsApartFromItsKeys() {
+        PlotSpec loss = loss_over_lr().plots[0];
+        loss.hlines = {{1.8, "loss floor (entropy rate)"}, {2.7, "unigram (byte frequencies)"}};
+        const std::vector<LegendEntry> entries = legend_entries(loss);
+        QCOMPARE(entries.size(), size_t(8));
+        const std::vector<QRectF> cells = plot_legend_cells(loss, 89, 60, 8);
+        QCOMPARE(cells.size(), entries.size());
+        std::set<double> run_rows, key_rows, rows;
+        for (size_t i = 0; i < cells.size(); ++i) {
+            QVERIFY2(cells[i].left() >= 0 && cells[i].right() <= 89, qPrintable(entries[i].text));
+            (entries[i].run.isEmpty() ? key_rows : run_rows).insert(cells[i].top());
+            rows.insert(cells[i].top());
+        }
+        for (double y : key_rows) QVERIFY2(!run_rows.count(y), "a key in a row of runs");
+        QVERIFY2(*run_rows.rbegin() < *key_rows.begin(), "the keys stand under the runs");
+        QVERIFY2(rows.size() <= 4, qPrintable(QString("%1 rows").arg(rows.size())));   // 2 of runs, 2 of keys
+        // Where all fit in one row, one row.
+        PlotSpec two = loss;
+        two.curves.resize(2);
+        two.hlines.clear();
+        std::set<double> one;
+        for (const QRectF& c : plot_legend_cells(two, 89, 60, 8)) one.insert(c.top());
+        QCOMPARE(one.size(), size_t(1));
+    }
+
     void onScreenTheyZoomTogetherAndStandInLine() {
         Store s(store_.toStdString(), Store::Mode::ReadOnly);
         ChartsView view;

@@ -343,6 +343,15 @@ std::pair<PrintTicks, PrintTicks> plot_ticks(const PlotSpec& s, double width_mm,
     return {L.frame.x.ticks, L.frame.y.ticks};
 }
 
+std::vector<QRectF> plot_legend_cells(const PlotSpec& s, double width_mm, double height_mm, double font_pt) {
+    plot::Measure m(font_pt);
+    const PlotLayout L = layout_plot(*m.ink, QRectF(0, 0, m.ink->mm(width_mm), m.ink->mm(height_mm)), s);
+    std::vector<QRectF> out;
+    for (const QRectF& c : L.legend.cells)
+        out.emplace_back(m.ink->to_mm(c.left()), m.ink->to_mm(c.top()), m.ink->to_mm(c.width()), m.ink->to_mm(c.height()));
+    return out;
+}
+
 QStringList plot_texts(const PlotSpec& s, double width_mm, double height_mm, double font_pt) {
     plot::Measure m(font_pt);
     const PlotLayout L = layout_plot(*m.ink, QRectF(0, 0, m.ink->mm(width_mm), m.ink->mm(height_mm)), s);

@@ -151,6 +151,9 @@ bool write_print(const QString& path, const QString& format, double width_mm, do
 // order), for tests and for the pdftotext checks: what draw_plot would write
 // into a rectangle of that size.
 QStringList plot_texts(const PlotSpec& s, double width_mm, double height_mm, double font_pt);
+// Where draw_plot puts each legend entry at that size (mm, from the legend's top left), in
+// legend_entries' order.
+std::vector<QRectF> plot_legend_cells(const PlotSpec& s, double width_mm, double height_mm, double font_pt);
 // The ticks draw_plot chooses for each axis at that size.
 std::pair<PrintTicks, PrintTicks> plot_ticks(const PlotSpec& s, double width_mm, double height_mm, double font_pt);
 

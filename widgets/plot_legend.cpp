@@ -116,6 +116,10 @@ namespace {
 constexpr double kSwatchMm = 5.5, kSwatchGapMm = 1.2, kColumnGapMm = 3.0, kRowGapMm = 0.3;
 }
 
+// One row where the legend fits in one. Else the runs in a grid, row by row, of as many columns as
+// fit the width, and what names no run (the kinds of line, the reference lines, the layers' key)
+// flowing in rows of their own under them: at 89 mm "train" stood at the end of the runs' row, "validation" under the
+// first run and "Pre-LN" in a column as wide as "unigram (byte frequencies)".
 LegendLayout layout_legend(const Ink& ink, const std::vector<LegendEntry>& entries, double width) {
     LegendLayout l;
     if (entries.empty()) return l;
@@ -124,36 +128,63 @@ LegendLayout layout_legend(const Ink& ink, const std::vector<LegendEntry>& entri
     const size_t n = entries.size();
     std::vector<double> natural(n);
     for (size_t i = 0; i < n; ++i) natural[i] = sw + math_text::advance(fm, entries[i].text);
-    // The most columns (row by row) that fit the width.
-    size_t cols = 1;
-    std::vector<double> colw;
-    for (size_t c = n; c >= 1; --c) {
-        std::vector<double> w(c, 0.0);
-        for (size_t i = 0; i < n; ++i) w[i % c] = std::max(w[i % c], natural[i]);
-        double total = (c - 1) * cg;
-        for (double x : w) total += x;
-        if (total <= width || c == 1) {
-            cols = c;
-            colw = w;
-            break;
-        }
-    }
-    if (cols == 1) colw[0] = std::min(colw[0], width);
+    double one_row = static_cast<double>(n - 1) * cg;
+    for (double w : natural) one_row += w;
+    // The blocks: the whole legend in one row, or each stretch of runs' and of other entries apart.
+    std::vector<std::pair<size_t, size_t>> blocks;   // [first, last)
+    for (size_t i = 0; i < n; ++i)
+        if (i == 0 || (one_row > width && entries[i].run.isEmpty() != entries[i - 1].run.isEmpty())) blocks.emplace_back(i, i + 1);
+        else blocks.back().second = i + 1;
     l.lines.resize(n);
-    for (size_t i = 0; i < n; ++i) l.lines[i] = wrap(fm, entries[i].text, std::max(ink.mm(10), colw[i % cols] - sw));
-    const size_t rows = (n + cols - 1) / cols;
-    double y = 0;
     l.cells.resize(n);
-    for (size_t r = 0; r < rows; ++r) {
-        int most = 1;
-        for (size_t c = 0; c < cols && r * cols + c < n; ++c) most = std::max(most, static_cast<int>(l.lines[r * cols + c].size()));
-        double x = 0;
-        for (size_t c = 0; c < cols && r * cols + c < n; ++c) {
-            l.cells[r * cols + c] = QRectF(x, y, colw[c], most * ls);
-            x += colw[c] + cg;
+    double y = 0;
+    for (auto [first, last] : blocks) {
+        const size_t m = last - first;
+        if (blocks.size() > 1 && entries[first].run.isEmpty()) {
+            // The keys, unlike each other, flow: each as wide as it is, a new row where the next is not.
+            double x = 0;
+            int most = 1;
+            for (size_t i = first; i < last; ++i) {
+                const double w = std::min(natural[i], width);
+                if (x > 0 && x + w > width) y += most * ls + ink.mm(kRowGapMm), x = 0, most = 1;
+                l.lines[i] = wrap(fm, entries[i].text, std::max(ink.mm(10), w - sw));
+                most = std::max(most, static_cast<int>(l.lines[i].size()));
+                l.cells[i] = QRectF(x, y, w, l.lines[i].size() * ls);
+                l.width = std::max(l.width, x + w);
+                x += w + cg;
+            }
+            y += most * ls + ink.mm(kRowGapMm);
+            continue;
         }
-        l.width = std::max(l.width, x - cg);
-        y += most * ls + ink.mm(kRowGapMm);
+        // The most columns (row by row) that fit the width.
+        size_t cols = 1;
+        std::vector<double> colw;
+        for (size_t c = m; c >= 1; --c) {
+            std::vector<double> w(c, 0.0);
+            for (size_t i = 0; i < m; ++i) w[i % c] = std::max(w[i % c], natural[first + i]);
+            double total = static_cast<double>(c - 1) * cg;
+            for (double x : w) total += x;
+            if (total <= width || c == 1) {
+                cols = c;
+                colw = w;
+                break;
+            }
+        }
+        if (cols == 1) colw[0] = std::min(colw[0], width);
+        for (size_t i = 0; i < m; ++i)
+            l.lines[first + i] = wrap(fm, entries[first + i].text, std::max(ink.mm(10), colw[i % cols] - sw));
+        for (size_t r = 0; r * cols < m; ++r) {
+            int most = 1;
+            for (size_t c = 0; c < cols && r * cols + c < m; ++c)
+                most = std::max(most, static_cast<int>(l.lines[first + r * cols + c].size()));
+            double x = 0;
+            for (size_t c = 0; c < cols && r * cols + c < m; ++c) {
+                l.cells[first + r * cols + c] = QRectF(x, y, colw[c], most * ls);
+                x += colw[c] + cg;
+            }
+            l.width = std::max(l.width, x - cg);
+            y += most * ls + ink.mm(kRowGapMm);
+        }
     }
     l.height = y - ink.mm(kRowGapMm);
     return l;
