@@ -47,13 +47,12 @@ fi
 TOOLKIT_SONAMES=(libcudart.so.13 libcublas.so.13 libcublasLt.so.13 libcufft.so.12 libcurand.so.10
   libcusolver.so.12 libcusparse.so.12 libcupti.so.13 libnvrtc.so.13 libnvJitLink.so.13 libcudnn.so.9 libnccl.so.2)
 toolkit_libs_found() {
-  local cache missing=() s
+  local cache missing=() s d dirs found
   cache="$(/sbin/ldconfig -p 2>/dev/null || ldconfig -p 2>/dev/null || true)"
+  IFS=: read -r -a dirs <<<"${LD_LIBRARY_PATH:-}"   # where the dynamic linker looks too
   for s in "${TOOLKIT_SONAMES[@]}"; do
     grep -q "^[[:space:]]*$s " <<<"$cache" && continue
-    # LD_LIBRARY_PATH is where the dynamic linker looks too.
-    local d found=0
-    IFS=: read -r -a dirs <<<"${LD_LIBRARY_PATH:-}"
+    found=0
     for d in "${dirs[@]}"; do [ -n "$d" ] && [ -e "$d/$s" ] && found=1; done
     [ "$found" = 1 ] || missing+=("$s")
   done

@@ -29,6 +29,21 @@ class TestCli : public QObject {
         return path;
     }
 
+    // A store in the test's folder with a run of each name: 21 steps of train loss, 3 of validation.
+    QString lossStore(const QString& file, std::initializer_list<const char*> names) {
+        const QString path = dir_.filePath(file);
+        normlab::Store s(path.toStdString());
+        for (const char* name : names) {
+            const int64_t id = s.create_run(name, "post_ln", nlohmann::json::object(), 1);
+            s.mark_running(id, "cpu", nlohmann::json::object());
+            normlab::RunWriter w(s, id);
+            for (int i = 0; i <= 20; ++i) w.scalar("train/loss", i, 5.0 - 0.1 * i);
+            for (int i = 0; i <= 20; i += 10) w.scalar("val/loss", i, 5.1 - 0.1 * i);
+            w.flush();
+        }
+        return path;
+    }
+
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY(dir_.isValid());
@@ -130,18 +145,7 @@ private Q_SLOTS:
         {   // a legend with room for its entries writes each whole, on one line: the first of the
             // default experiment's four ("Post-LN (#1) train") lost its last word to a second line
             // to floating-point rounding
-            const QString named = dir_.filePath("legend.sqlite");
-            {
-                normlab::Store s(named.toStdString());
-                for (const char* name : {"Post-LN", "Pre-LN"}) {
-                    const int64_t id = s.create_run(name, "post_ln", nlohmann::json::object(), 1);
-                    s.mark_running(id, "cpu", nlohmann::json::object());
-                    normlab::RunWriter w(s, id);
-                    for (int i = 0; i <= 20; ++i) w.scalar("train/loss", i, 5.0 - 0.1 * i);
-                    for (int i = 0; i <= 20; i += 10) w.scalar("val/loss", i, 5.1 - 0.1 * i);
-                    w.flush();
-                }
-            }
+            const QString named = lossStore("legend.sqlite", {"Post-LN", "Pre-LN"});
             Result p = cli({"plot", "1", "2", "--out", out + "-named", "--store", named});
             QVERIFY2(p.code == 0, qPrintable(p.err));
             QFile f(out + "-named/loss.svg");
@@ -168,18 +172,8 @@ private Q_SLOTS:
         // The legend is never cut at the figure's edge (issue 24 item 15: it sat in 150 px at the right):
         // with an ablation's long run names, every legend text, at a generous 0.62 em a character, ends
         // inside the declared width.
-        const QString long_store = dir_.filePath("long-names.sqlite");
-        {
-            normlab::Store s(long_store.toStdString());
-            for (const char* name : {"NormFormer without post-attention LN seed=1", "NormFormer without FFN LN seed=1"}) {
-                const int64_t id = s.create_run(name, "normformer", nlohmann::json::object(), 1);
-                s.mark_running(id, "cpu", nlohmann::json::object());
-                normlab::RunWriter w(s, id);
-                for (int i = 0; i <= 20; ++i) w.scalar("train/loss", i, 5.0 - 0.1 * i);
-                for (int i = 0; i <= 20; i += 10) w.scalar("val/loss", i, 5.1 - 0.1 * i);
-                w.flush();
-            }
-        }
+        const QString long_store =
+            lossStore("long-names.sqlite", {"NormFormer without post-attention LN seed=1", "NormFormer without FFN LN seed=1"});
         const QString long_out = dir_.filePath("plots-long");
         r = cli({"plot", "1", "2", "--out", long_out, "--store", long_store});
         QVERIFY2(r.code == 0, qPrintable(r.err));
