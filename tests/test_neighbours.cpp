@@ -77,6 +77,10 @@ private Q_SLOTS:
             {"plot", "1", "--out", store + ".checkpoints"},
             {"plot", "1", "--out", store + ".checkpoints/figures"},
             {"plot", "1", "--out", store},
+            // a folder at the log's name leaves SQLite unable to open the store: plot made one
+            {"plot", "1", "--out", store + "-wal"},
+            {"plot", "1", "--out", store + "-shm/figures"},
+            {"plot", "1", "--out", store + "-journal"},
         };
         for (const QStringList& c : cases) {
             Result r = cli(QStringList(c) << "--store" << store);
@@ -95,7 +99,8 @@ private Q_SLOTS:
             }
         QVERIFY(bytes_of(store) == store_bytes);
         QVERIFY(bytes_of(ckpt) == ckpt_bytes);
-        QVERIFY(!QFile::exists(store + "-wal") && !QFile::exists(in_ckpts));
+        QVERIFY(!QFile::exists(store + "-wal") && !QFile::exists(store + "-shm") && !QFile::exists(store + "-journal") &&
+                !QFile::exists(in_ckpts));
         QCOMPARE(QDir(store + ".checkpoints").entryList(QDir::Files).size(), 1);   // no svg landed there
         QVERIFY(!QFile::exists(store + ".checkpoints/figures"));
         Result r = cli({"resume", "1", "--store", store});                         // the store and run intact

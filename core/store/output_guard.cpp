@@ -63,6 +63,18 @@ bool inside(const fs::path& out, const fs::path& dir) {
                                                    " another file name for " + field + ".");
 }
 
+std::vector<std::string> protected_stores() {
+    std::lock_guard<std::mutex> lock(g_mu);
+    return g_stores;
+}
+
+constexpr const char* kCompanions[] = {"-wal", "-shm", "-journal"};
+
+std::string companion_name(const std::string& store, const std::string& suffix) {
+    return std::string("the run store's ") +
+           (suffix == "-wal" ? "write-ahead log" : suffix == "-shm" ? "shared-memory index" : "journal") + " (" + store + suffix + ")";
+}
+
 }  // namespace
 
 void protect_store(const std::string& store_path) {
@@ -77,16 +89,10 @@ void check_output_path(const std::string& out, const std::string& field, const s
     if (out.empty() || out == "-") return;
     const fs::path r = resolved(out);
     const auto id = file_id(r);
-    std::vector<std::string> stores;
-    {
-        std::lock_guard<std::mutex> lock(g_mu);
-        stores = g_stores;
-    }
-    for (const std::string& s : stores) {
+    for (const std::string& s : protected_stores()) {
         if (same_file(r, id, s)) refuse(field, out, "the run store " + s);
-        for (const char* suffix : {"-wal", "-shm", "-journal"})
-            if (same_file(r, id, s + suffix))
-                refuse(field, out, std::string("the run store's ") + (suffix[1] == 'w' ? "write-ahead log" : suffix[1] == 's' ? "shared-memory index" : "journal") + " (" + s + suffix + ")");
+        for (const char* suffix : kCompanions)
+            if (same_file(r, id, s + suffix)) refuse(field, out, companion_name(s, suffix));
         if (inside(r, s + ".checkpoints"))
             refuse(field, out, "in the run store's checkpoints folder " + s + ".checkpoints");
     }
@@ -107,17 +113,13 @@ void check_output_file(const std::string& out, const std::string& field, const s
 }
 
 void check_output_folder(const std::string& dir, const std::string& field) {
+    check_output_path(dir, field);
+    // Nor a folder on the way to it at a companion's name: SQLite can then no longer open the store
+    // (`plot --out runs.sqlite-wal` made that folder while no log was there).
     const fs::path r = resolved(dir);
-    std::vector<std::string> stores;
-    {
-        std::lock_guard<std::mutex> lock(g_mu);
-        stores = g_stores;
-    }
-    for (const std::string& s : stores) {
-        if (same_file(r, file_id(r), s)) refuse(field, dir, "the run store " + s);
-        if (inside(r, s + ".checkpoints"))
-            refuse(field, dir, "in the run store's checkpoints folder " + s + ".checkpoints");
-    }
+    for (const std::string& s : protected_stores())
+        for (const char* suffix : kCompanions)
+            if (inside(r, s + suffix)) refuse(field, dir, "in a folder named as " + companion_name(s, suffix));
 }
 
 }  // namespace normlab

@@ -28,8 +28,10 @@ void check_output_path(const std::string& out, const std::string& field,
 void check_output_file(const std::string& out, const std::string& field,
                        const std::vector<std::string>& inputs = {});
 
-// The same for an output folder (a report's): refused when it is a protected
-// store's checkpoints folder or lies inside one.
+// The same for an output folder (a report's, plot's): refused when it is a
+// protected store, its -wal, -shm or -journal, or its checkpoints folder, or
+// lies inside one of those (a folder made at a companion's name leaves SQLite
+// unable to open the store).
 void check_output_folder(const std::string& dir, const std::string& field);
 
 }  // namespace normlab
