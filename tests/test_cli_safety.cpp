@@ -1,6 +1,7 @@
 // normlab-cli as a hostile user meets it: every bad input is refused with
 // exit 2 and the field named before a store exists; Ctrl-C and SIGTERM stop
-// long work within a second, and one stop sent twice at once is one; two resumes of one run train it once; a
+// long work within a second, and one stop sent twice at once is one; a hang-up or
+// a closed pipe stops it as Ctrl-C does; two resumes of one run train it once; a
 // relative --store works from anywhere; a full disk ends a run cleanly.
 #include "core/store/store.h"
 #include "tests/cli_harness.h"
@@ -169,6 +170,72 @@ private Q_SLOTS:
         QCOMPARE(runs[1].status, normlab::RunStatus::Cancelled);
         QVERIFY2(runs[1].message.find("not started") != std::string::npos &&
                      runs[1].message.find("normlab-cli resume 2") != std::string::npos, runs[1].message.c_str());
+    }
+
+    // The terminal or ssh session an experiment was started from closes (SIGHUP), or what read its
+    // output goes away (`| head`: SIGPIPE): each stops it as Ctrl-C does — the run kept as cancelled
+    // with its checkpoint and the reason, the runs after it cancelled, exit 130. Both used to end the
+    // process mid-step: the run `interrupted`, the runs after it queued with nobody to train them.
+    // Under `nohup` the hang-up stays ignored and training goes on.
+    void aHangUpOrAClosedPipeStopsLikeCtrlC() {
+        json two = tiny(100000);
+        two["variants"] = {{{"scheme", "pre_ln"}}, {{"scheme", "post_ln"}}};
+        const QString exp = write("hangup.json", two.dump());
+        auto check = [](const QString& store, const char* why) {
+            normlab::Store s(store.toStdString(), normlab::Store::Mode::ReadOnly);
+            const auto runs = s.runs();
+            QCOMPARE(runs.size(), size_t(2));
+            QCOMPARE(runs[0].status, normlab::RunStatus::Cancelled);
+            QVERIFY2(runs[0].message.find(why) != std::string::npos, runs[0].message.c_str());
+            QVERIFY(runs[0].steps_done > 0);
+            QVERIFY(!runs[0].checkpoint.empty());
+            QCOMPARE(runs[1].status, normlab::RunStatus::Cancelled);
+        };
+        {
+            const QString store = dir_.filePath("hangup.sqlite");
+            QProcess p;
+            p.setProcessChannelMode(QProcess::MergedChannels);
+            p.start(QStringLiteral(NORMLAB_CLI), {"run", exp, "--store", store});
+            QVERIFY(p.waitForStarted());
+            const QString out = wait_until_training(p);
+            QVERIFY2(trains(out), qPrintable("no progress line: " + out));
+            ::kill(static_cast<pid_t>(p.processId()), SIGHUP);
+            QVERIFY(p.waitForFinished(30000));
+            QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+            QCOMPARE(p.exitCode(), 130);
+            check(store, "(SIGHUP)");
+        }
+        {
+            // `| head -n 3`: the queued line and two progress lines (a tenth of the steps apart when not
+            // on a terminal), then the pipe is closed; the next tenth's line meets it.
+            json shorter = two;
+            shorter["base"]["train"]["steps"] = 10000;
+            const QString exp = write("pipe.json", shorter.dump());
+            const QString store = dir_.filePath("pipe.sqlite"), rc = dir_.filePath("pipe.rc");
+            const QString script = QString("'%1' run '%2' --store '%3' 2>&1 | head -n 3 >/dev/null; echo ${PIPESTATUS[0]} > '%4'")
+                                       .arg(NORMLAB_CLI, exp, store, rc);
+            QProcess p;
+            p.start("bash", {"-c", script});
+            QVERIFY(p.waitForStarted());
+            QVERIFY(p.waitForFinished(120000));
+            QCOMPARE(QString::fromUtf8(bytes_of(rc)).trimmed(), QString("130"));
+            check(store, "a closed pipe");
+        }
+        {
+            const QString store = dir_.filePath("nohup.sqlite");
+            QProcess p;
+            p.setProcessChannelMode(QProcess::MergedChannels);
+            p.start("nohup", {QStringLiteral(NORMLAB_CLI), "run", exp, "--store", store});
+            QVERIFY(p.waitForStarted());
+            const QString out = wait_until_training(p);
+            QVERIFY2(trains(out), qPrintable("no progress line: " + out));
+            ::kill(static_cast<pid_t>(p.processId()), SIGHUP);
+            QVERIFY(!p.waitForFinished(2000));   // ignored: still training
+            ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+            QVERIFY(p.waitForFinished(30000));
+            QCOMPARE(p.exitCode(), 130);
+            check(store, "cancelled by the user");
+        }
     }
 
     // A queued run deleted while an experiment trains in a terminal is skipped: the runs after it

@@ -158,15 +158,22 @@ private Q_SLOTS:
         }
     }
 
+    void sigtermCancelsTheRunAndQuits_data() {
+        QTest::addColumn<int>("sig");
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+        QTest::newRow("SIGHUP") << int(SIGHUP);
+    }
     void sigtermCancelsTheRunAndQuits() {
-        // A session ending or `kill` sends SIGTERM: the run is kept as cancelled, with a checkpoint.
+        // A session ending or `kill` sends SIGTERM, the terminal the window was started from
+        // closing SIGHUP: the run is kept as cancelled, with a checkpoint.
+        QFETCH(int, sig);
         const QString exp = dir_.filePath("slow.json");
         std::ofstream(exp.toStdString()) << nlohmann::json{
             {"name", "slow"},
             {"base", {{"model", {{"d_model", 32}, {"n_layers", 2}, {"n_heads", 4}, {"d_ff", 64}, {"context", 16}}},
                       {"train", {{"steps", 1000000}, {"batch_size", 4}, {"threads", 1}}},
                       {"data", {{"source", "markov"}, {"markov", {{"length", 5000}}}}}}}}.dump();
-        const QString st = dir_.filePath("sigterm.sqlite");
+        const QString st = dir_.filePath(QString("signal%1.sqlite").arg(sig));
         QProcess app;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("QT_QPA_PLATFORM", "offscreen");
@@ -188,8 +195,9 @@ private Q_SLOTS:
                  qPrintable(QString("the app %1 (exit %2, status %3): %4")
                                 .arg(training ? "ended early" : "never trained").arg(app.exitCode()).arg(app.exitStatus())
                                 .arg(QString::fromUtf8(app.readAllStandardError()).right(3000))));
-        ::kill(static_cast<pid_t>(app.processId()), SIGTERM);
+        ::kill(static_cast<pid_t>(app.processId()), sig);
         QVERIFY(app.waitForFinished(10000));
+        QCOMPARE(app.exitStatus(), QProcess::NormalExit);
         QCOMPARE(app.exitCode(), 0);
         Store s(st.toStdString(), Store::Mode::ReadOnly);
         QCOMPARE(s.run(1)->status, RunStatus::Cancelled);

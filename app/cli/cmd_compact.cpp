@@ -1,6 +1,7 @@
 // normlab-cli compact: gives back the disk space that deleted runs left in the
 // store's file (SQLite reuses it for later rows but never shrinks the file).
 #include "app/cli/cli.h"
+#include "app/stop_signals.h"
 
 #include "core/errors.h"
 
@@ -30,6 +31,7 @@ static int cmd_compact(const Args& args) {
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, nullptr);
     sigaction(SIGTERM, &sa, nullptr);
+    app::stop_on_hangup(on_signal);
     try {
         const Store::Compacted c = store.compact(&g_stop);
         std::printf("%s: %s → %s\n", store.path().c_str(), format_bytes(c.before).c_str(), format_bytes(c.after).c_str());

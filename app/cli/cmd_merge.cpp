@@ -1,5 +1,6 @@
 // normlab-cli merge: run stores into one (a sweep's task stores, stores from other machines).
 #include "app/cli/cli.h"
+#include "app/stop_signals.h"
 
 #include "core/counted.h"
 #include "core/errors.h"
@@ -21,11 +22,12 @@ static int cmd_merge(const Args& args) {
     const std::string into = args.opt("--into");
     if (into.empty() || args.positional.empty())
         throw UsageError("merge needs stores and a target: normlab-cli merge STORE... --into STORE");
-    // Ctrl-C: the store being merged is rolled back whole (its checkpoint copies removed); those before it stay merged.
+    // Ctrl-C (SIGTERM, a hang-up): the store being merged is rolled back whole (its checkpoint copies removed); those before it stay merged.
     struct sigaction sa {};
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, nullptr);
     sigaction(SIGTERM, &sa, nullptr);
+    app::stop_on_hangup(on_signal);
     // Every input is checked before anything is written: a refused one stops the merge untouched.
     for (auto& p : args.positional) {
         if (g_stop) break;   // nothing written yet: the first merge below says so

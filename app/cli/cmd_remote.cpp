@@ -2,6 +2,7 @@
 // check it, start an experiment there detached, follow its runs live into a
 // local store (the mirror), list, cancel and resume them (docs/REMOTE.md).
 #include "app/cli/cli.h"
+#include "app/stop_signals.h"
 
 #include "core/counted.h"
 #include "core/errors.h"
@@ -83,6 +84,7 @@ int follow(const Args& args, const Server& s, const std::vector<int64_t>& runs) 
     if (args.options.count("--retries")) retries = parse_int("--retries", args.opt("--retries"), 0, 1000000);
     std::signal(SIGINT, on_stop);
     std::signal(SIGTERM, on_stop);
+    app::stop_on_hangup(on_stop);
     std::map<std::string, std::string> shown;
     FollowEvents ev;
     ev.note = [&](const std::string& m) { std::fprintf(stderr, "%s\n", m.c_str()); };

@@ -66,6 +66,7 @@ extern const Command kRunCommand{"run", "run EXPERIMENT.json",
     "                   that outlives the terminal and the ssh session (output: STORE.logs/)\n"
     "Every run is checked (fields, data source, device, memory) before anything is written.\n"
     "Ctrl-C or SIGTERM cancels within a second, keeping a checkpoint; a second one exits at once.\n"
+    "So does a hang-up (its terminal or ssh session closed) or a closed pipe; not under nohup.\n"
     "Data-parallel: started by torchrun --no-python, by srun -n N, or with RANK, WORLD_SIZE,\n"
     "MASTER_ADDR and MASTER_PORT set, each process trains a slice of every batch (Gloo on the\n"
     "CPU, NCCL on CUDA); rank 0 writes the store (docs/SCALING.md).\n",

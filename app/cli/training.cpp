@@ -3,6 +3,8 @@
 // training a list of runs with a progress bar, stopping cleanly on Ctrl-C.
 #include "app/cli/training.h"
 
+#include "app/stop_signals.h"
+
 #include "core/errors.h"
 #include "core/train/fit_batch.h"
 
@@ -19,15 +21,35 @@ namespace normlab::cli {
 namespace {
 
 
-// Ctrl-C / SIGTERM: the first asks the run to stop (it is saved as cancelled
-// within a second); a second one, half a second or more later, ends the
-// process at once (the store stays consistent and the run becomes
-// `interrupted`).
+// Ctrl-C / SIGTERM / SIGHUP: the first asks the run to stop (it is saved as
+// cancelled within a second); a second one, half a second or more later, ends
+// the process at once (the store stays consistent and the run becomes
+// `interrupted`). g_cause keeps the first stop's signal, for the run's message.
 std::atomic<int> g_signals{0};
+std::atomic<int> g_cause{0};
 std::atomic<long long> g_first_signal{0};
-void on_signal(int) {
+void note_cause(int sig) {
+    int none = 0;
+    g_cause.compare_exchange_strong(none, sig);
+}
+void on_signal(int sig) {
     if (second_stop_signal(g_first_signal)) ::_exit(kInterrupted);
+    note_cause(sig);
     g_signals = 1;
+}
+// SIGPIPE: what read the progress (a pipe, `| head`, an ssh channel) has gone.
+// A stop like the others, never a second one: every later write raises it again.
+void on_pipe(int sig) {
+    note_cause(sig);
+    g_signals = 1;
+}
+// Why the run stopped when no user stopped it by hand (RunControl::message).
+std::string cause_text() {
+    switch (g_cause.load()) {
+        case SIGHUP: return "the terminal or ssh session it was started from closed (SIGHUP)";
+        case SIGPIPE: return "what read its output went away (a closed pipe)";
+        default: return "";
+    }
 }
 // SIGUSR1 (`normlab-cli cancel RUN`): stop the run being trained (saved as
 // cancelled, with a checkpoint) and go on with the next one.
@@ -41,10 +63,18 @@ public:
     explicit SignalWatcher(RunControl& control) : control_(control) {
         std::signal(SIGINT, on_signal);
         std::signal(SIGTERM, on_signal);
+        app::stop_on_hangup(on_signal);
+        std::signal(SIGPIPE, on_pipe);
         std::signal(SIGUSR1, on_skip);
         thread_ = std::thread([this] {
             while (!stop_) {
-                if (g_signals > 0 || g_skip > 0) control_.cancel();
+                if (g_signals > 0) {
+                    const std::string why = cause_text();
+                    if (why.empty()) control_.cancel();
+                    else control_.cancel(why);
+                } else if (g_skip > 0) {
+                    control_.cancel();
+                }
                 std::this_thread::sleep_for(std::chrono::milliseconds(50));
             }
         });

@@ -15,6 +15,7 @@
 #include "app/gui/report.h"
 #include "app/gui/reportdialog.h"
 #include "app/gui/worker.h"
+#include "app/stop_signals.h"
 #include "core/platform.h"
 #include "core/version.h"
 #include "widgets/chartsview.h"
@@ -40,9 +41,10 @@ using namespace normlab;
 
 namespace {
 
-// SIGTERM/SIGINT (a session ending, `kill`, Ctrl-C in the terminal): the run
-// in progress is cancelled with a checkpoint, as the Stop button would, and
-// the app quits. The handler only sets a flag; a timer acts on it.
+// SIGTERM/SIGINT/SIGHUP (a session ending, `kill`, Ctrl-C in the terminal, the
+// terminal it was started from closing): the run in progress is cancelled with
+// a checkpoint, as the Stop button would, and the app quits. The handler only
+// sets a flag; a timer acts on it.
 std::atomic<int> g_stop{0};
 void on_stop_signal(int) { g_stop = 1; }
 
@@ -197,6 +199,7 @@ int main(int argc, char** argv) {
     if (cli.isSet(run) && w.designer()->experiment()) QTimer::singleShot(0, &w, [&w] { w.runExperiment(); });
     std::signal(SIGTERM, on_stop_signal);
     std::signal(SIGINT, on_stop_signal);
+    normlab::app::stop_on_hangup(on_stop_signal);   // the terminal it was started from closed
     QTimer stop_watch;
     QObject::connect(&stop_watch, &QTimer::timeout, &app, [&w] {
         if (g_stop) w.stopAndQuit();

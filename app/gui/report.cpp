@@ -2,6 +2,7 @@
 #include "app/gui/report.h"
 
 #include "app/gui/offscreen.h"
+#include "app/stop_signals.h"
 
 #include "core/counted.h"
 #include "core/errors.h"
@@ -225,16 +226,20 @@ int run_report(const QStringList& args) {
 
     int code = 0;
     std::vector<report::Finding> findings;
-    // Ctrl-C / SIGTERM (the app's Stop button): the run in progress is kept as
+    // Ctrl-C / SIGTERM (the app's Stop button) / SIGHUP: the run in progress is kept as
     // cancelled, finished runs stay in the store for the next report.
     RunControl control;
     g_stop = false;
     auto old_int = std::signal(SIGINT, on_signal);
     auto old_term = std::signal(SIGTERM, on_signal);
+    struct sigaction old_hup {};
+    ::sigaction(SIGHUP, nullptr, &old_hup);
+    normlab::app::stop_on_hangup(on_signal);   // the terminal it was started from closed
     struct Restore {
         decltype(old_int) i, t;
-        ~Restore() { std::signal(SIGINT, i), std::signal(SIGTERM, t); }
-    } restore{old_int, old_term};
+        struct sigaction h;
+        ~Restore() { std::signal(SIGINT, i), std::signal(SIGTERM, t), ::sigaction(SIGHUP, &h, nullptr); }
+    } restore{old_int, old_term, old_hup};
     TrainOptions topts;
     topts.device = o.device.toStdString();
     topts.threads = o.threads;

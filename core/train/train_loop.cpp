@@ -39,6 +39,7 @@ TrainLoop::TrainLoop(Store& store, const RunInfo& info, const RunConfig& cfg, co
 TrainLoop::~TrainLoop() = default;
 
 bool TrainLoop::cancelled() const { return !comm_ && opts_.control && opts_.control->cancelled(); }
+std::string TrainLoop::stop_message() const { return opts_.control ? opts_.control->message() : "cancelled by the user"; }
 double TrainLoop::wall() const { return wall_offset_ + seconds_since(t0_); }
 
 // The forward pass in the run's precision; the loss upcasts its logits (GPTImpl::loss).
@@ -100,7 +101,7 @@ RunResult TrainLoop::run() {
                     model_->train();
                     st_.val_pending = true;
                     checkpoint();
-                    return fail(RunStatus::Cancelled, "cancelled by the user");
+                    return fail(RunStatus::Cancelled, stop_message());
                 }
                 writer_.scalar("val/loss", step_, st_.val_loss);
             }
@@ -118,7 +119,7 @@ RunResult TrainLoop::run() {
         return finish();
     } catch (const Cancelled&) {
         // Inside an evaluation: the last checkpoint stays; a resume redoes the steps after it.
-        return fail(RunStatus::Cancelled, "cancelled by the user");
+        return fail(RunStatus::Cancelled, stop_message());
     } catch (const StoreError& e) {
         if ((e.code() & 0xff) == SQLITE_BUSY)   // resumable: nothing is wrong with the run itself
             return fail(RunStatus::Interrupted, "the run store stayed locked by another process for more than " +
@@ -247,7 +248,7 @@ std::optional<RunResult> TrainLoop::control() {
         if (!opts_.control->wait_while_paused()) {
             // Keep what was learned: a cancelled run can be exported or resumed.
             checkpoint();
-            return fail(RunStatus::Cancelled, "cancelled by the user");
+            return fail(RunStatus::Cancelled, stop_message());
         }
     }
     return std::nullopt;

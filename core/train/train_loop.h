@@ -76,6 +76,7 @@ private:
     RunResult fail(RunStatus status, const std::string& msg);
     torch::Tensor forward(const torch::Tensor& in, ForwardCapture* cap);
     bool cancelled() const;
+    std::string stop_message() const;   // what a cancelled run is saved with (RunControl::message)
     double wall() const;
 
     Store& store_;

@@ -50,6 +50,20 @@ public:
         cancel_ = true;
         cv_.notify_all();
     }
+    // Cancels, saying why when it was not its user's own stop ("the terminal
+    // it ran in closed"); the first reason given is the one the run keeps.
+    void cancel(const std::string& why) {
+        {
+            std::lock_guard<std::mutex> lock(m_);
+            if (why_.empty()) why_ = why;
+        }
+        cancel();
+    }
+    // The message a cancelled run is saved with.
+    std::string message() const {
+        std::lock_guard<std::mutex> lock(m_);
+        return why_.empty() ? "cancelled by the user" : "cancelled: " + why_;
+    }
     void pause() { pause_ = true; }
     void resume() {
         pause_ = false;
@@ -66,11 +80,14 @@ public:
     void reset() {
         cancel_ = false;
         pause_ = false;
+        std::lock_guard<std::mutex> lock(m_);
+        why_.clear();
     }
 
 private:
     std::atomic<bool> cancel_{false}, pause_{false};
-    std::mutex m_;
+    mutable std::mutex m_;
+    std::string why_;
     std::condition_variable cv_;
 };
 
