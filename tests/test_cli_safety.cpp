@@ -1,7 +1,7 @@
 // normlab-cli as a hostile user meets it: every bad input is refused with
 // exit 2 and the field named before a store exists; Ctrl-C and SIGTERM stop
 // long work within a second, and one stop sent twice at once is one; a hang-up or
-// a closed pipe stops it as Ctrl-C does; two resumes of one run train it once; a
+// a closed pipe stops it as Ctrl-C does; killed, it leaves no run queued; two resumes of one run train it once; a
 // relative --store works from anywhere; a full disk ends a run cleanly.
 #include "core/store/store.h"
 #include "tests/cli_harness.h"
@@ -170,6 +170,31 @@ private Q_SLOTS:
         QCOMPARE(runs[1].status, normlab::RunStatus::Cancelled);
         QVERIFY2(runs[1].message.find("not started") != std::string::npos &&
                      runs[1].message.find("normlab-cli resume 2") != std::string::npos, runs[1].message.c_str());
+    }
+
+    // Killed outright (kill -9, the OOM killer), an experiment leaves no run queued with nobody to
+    // train it: the runs after the one it trained show as interrupted, and resume trains them.
+    void aKilledExperimentLeavesNoRunQueued() {
+        json two = tiny(100000);
+        two["variants"] = {{{"scheme", "pre_ln"}}, {{"scheme", "post_ln"}, {"train", {{"steps", 20}}}}};
+        const QString exp = write("killed.json", two.dump()), store = dir_.filePath("killed.sqlite");
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(QStringLiteral(NORMLAB_CLI), {"run", exp, "--store", store});
+        QVERIFY(p.waitForStarted());
+        const QString out = wait_until_training(p);
+        QVERIFY2(trains(out), qPrintable("no progress line: " + out));
+        p.kill();
+        QVERIFY(p.waitForFinished(10000));
+        Result r = cli({"list", "--store", store});
+        QVERIFY2(r.code == 0 && !r.out.contains("queued") && r.out.count("interrupted") == 2, qPrintable(r.out + r.err));
+        r = cli({"show", "2", "--store", store});
+        QVERIFY2(r.out.contains("that ended before it trained it; 'normlab-cli resume 2' starts it"), qPrintable(r.out));
+        r = cli({"resume", "2", "--store", store});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        normlab::Store s(store.toStdString(), normlab::Store::Mode::ReadOnly);
+        QCOMPARE(s.run(2)->status, normlab::RunStatus::Finished);
+        QCOMPARE(s.run(2)->steps_done, int64_t(20));
     }
 
     // The terminal or ssh session an experiment was started from closes (SIGHUP), or what read its

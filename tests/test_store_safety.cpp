@@ -3,7 +3,8 @@
 // a log lost or damaged after a crash is reported, not silently empty;
 // read-only opens take no write lock and leave nothing beside the store;
 // SQLite URIs are refused; an unknown status is shown, not fatal; a run is
-// claimed by one process only; checkpoints are stored relative to the store;
+// claimed by one process only; a queued run whose owner died shows as
+// interrupted; checkpoints are stored relative to the store;
 // an edit of a store whose file was deleted or replaced is refused.
 #include "core/errors.h"
 #include "core/store/store.h"
@@ -304,6 +305,61 @@ private Q_SLOTS:
         QVERIFY(a.claim_run(id, RunStatus::Cancelled, "cpu", nlohmann::json::object()));
         QVERIFY(!b.claim_run(id, RunStatus::Cancelled, "cpu", nlohmann::json::object()));
         QCOMPARE(b.run(id)->status, RunStatus::Running);
+    }
+
+    // A run queued by a process that trains it itself (own_queued: a normlab-cli's experiment, the
+    // window's queue) shows as interrupted once that process is gone — read-only without a write,
+    // writable marked — where it used to stay queued with nobody to train it. Left queued: one
+    // nobody owns (a detached launch's, before its process starts), one whose owner lives, one owned
+    // on another machine, and one queued again to be resumed (its last trainer gone).
+    void aQueuedRunWhoseOwnerIsGoneIsInterrupted() {
+        const std::string p = path("owner.sqlite");
+        int64_t owned, unowned, mine, elsewhere, requeued;
+        {
+            Store s(p);
+            const auto make = [&](const char* name) { return s.create_run(name, "pre_ln", nlohmann::json::object(), 1); };
+            owned = make("owned"), unowned = make("unowned"), mine = make("mine"), elsewhere = make("elsewhere");
+            requeued = make("requeued");
+        }
+        const pid_t child = fork();
+        if (child == 0) {
+            // Queues and starts to train, then dies without a word (kill -9).
+            Store s(p);
+            if (!s.own_queued(owned) || !s.own_queued(elsewhere) ||
+                !s.claim_run(requeued, RunStatus::Queued, "cpu", nlohmann::json::object()))
+                _exit(3);
+            s.exec("UPDATE runs SET host='another-machine' WHERE id=" + std::to_string(elsewhere));
+            _exit(0);
+        }
+        int status = 0;
+        waitpid(child, &status, 0);
+        QVERIFY(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        {
+            Store ro(p, Store::Mode::ReadOnly);
+            const RunInfo r = *ro.run(owned);
+            QCOMPARE(r.status, RunStatus::Interrupted);
+            QVERIFY2(r.message.find("queued by a process (pid " + std::to_string(child)) != std::string::npos &&
+                         r.message.find("not yet marked") != std::string::npos &&
+                         r.message.find("'normlab-cli resume " + std::to_string(owned) + "' starts it") != std::string::npos,
+                     r.message.c_str());
+            QCOMPARE(ro.run(requeued)->status, RunStatus::Interrupted);
+            for (int64_t id : {unowned, mine, elsewhere}) QCOMPARE(ro.run(id)->status, RunStatus::Queued);
+        }
+        {
+            Store s(p);
+            std::vector<int64_t> rec = s.recovered();
+            std::sort(rec.begin(), rec.end());
+            QCOMPARE(rec, (std::vector<int64_t>{owned, requeued}));
+            QVERIFY(s.run(owned)->message.find("not yet marked") == std::string::npos);
+            QVERIFY(s.own_queued(mine));
+            QVERIFY(!s.own_queued(requeued));   // not queued: nothing to own
+            QVERIFY(s.requeue(requeued, RunStatus::Interrupted, "resumed in a process of its own"));
+        }
+        Store s(p);
+        QVERIFY(s.recovered().empty());
+        QCOMPARE(s.run(owned)->status, RunStatus::Interrupted);
+        QCOMPARE(s.run(requeued)->status, RunStatus::Queued);
+        for (int64_t id : {unowned, mine, elsewhere}) QCOMPARE(s.run(id)->status, RunStatus::Queued);
     }
 
     void checkpointsAreStoredRelativeToTheStore() {

@@ -148,6 +148,8 @@ std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64
     std::vector<RunResult> results;
     size_t i = 0;
     try {
+        // This process trains them: killed before it gets to one, that one shows as interrupted, not queued.
+        for (auto& q : queued) store.own_queued(q.first);
         for (; i < queued.size(); ++i) {
             if (g_signals > 0) break;
             // A run deleted before it started (the window's Delete, normlab-cli delete) is skipped, not the

@@ -414,6 +414,7 @@ qint64 MainWindow::runCurrent() {
         RunConfig cfg = designer_->config();
         preflight(cfg);   // data source, device, memory: refused before a run is created
         const qint64 id = queue_run(*store_, cfg, 0, {"gui"});
+        store_->own_queued(id);   // this window trains it: should it be killed first, the run shows as interrupted
         worker_->enqueue(id);
         queueItem(id, true);
         reloadRuns();
@@ -447,6 +448,7 @@ std::vector<qint64> MainWindow::runExperiment() {
         const int64_t eid = store_->add_experiment(ex->name, ex->file, ex->spec);
         for (auto& r : ex->runs) {
             const qint64 id = queue_run(*store_, r.config, eid, {ex->name});
+            store_->own_queued(id);
             worker_->enqueue(id);
             queueItem(id, true);
             ids.push_back(id);

@@ -50,12 +50,26 @@ bool Store::claim_run(int64_t run, RunStatus from, const std::string& device, co
 }
 
 bool Store::requeue(int64_t run, RunStatus from, const std::string& message) {
-    sqlite3_stmt* st = prepare("UPDATE runs SET status='queued', status_step=-1, message=?, ended_at=0 WHERE id=? AND status=?");
+    // Nobody owns it until the process that resumes it does (own_queued): not the one that trained it last.
+    sqlite3_stmt* st = prepare("UPDATE runs SET status='queued', status_step=-1, message=?, ended_at=0, pid=0, proc_start=''"
+                               " WHERE id=? AND status=?");
     const std::string s = status_name(from);
     sqlite3_bind_text(st, 1, message.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, run);
     sqlite3_bind_text(st, 3, s.c_str(), -1, SQLITE_TRANSIENT);
     check(sqlite3_step(st), "queue a run again");
+    return sqlite3_changes(db_) == 1;
+}
+
+bool Store::own_queued(int64_t run) {
+    const int64_t pid = ::getpid();
+    sqlite3_stmt* st = prepare("UPDATE runs SET pid=?, host=?, proc_start=? WHERE id=? AND status='queued'");
+    const std::string h = host_name(), ps = process_start(pid);
+    sqlite3_bind_int64(st, 1, pid);
+    sqlite3_bind_text(st, 2, h.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, ps.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 4, run);
+    check(sqlite3_step(st), "own a queued run");
     return sqlite3_changes(db_) == 1;
 }
 

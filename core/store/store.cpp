@@ -234,11 +234,14 @@ RunInfo Store::read_run(sqlite3_stmt* st) {
     r.color = text(23);
     r.proc_start = text(24);
     if (!is_hex_color(r.color)) r.color = default_run_color(r.id);
-    if (r.status == RunStatus::Running && std::find(dead_.begin(), dead_.end(), r.id) != dead_.end()) {
+    if ((r.status == RunStatus::Running || r.status == RunStatus::Queued) &&
+        std::find(dead_.begin(), dead_.end(), r.id) != dead_.end()) {
+        r.message = r.status == RunStatus::Queued
+                        ? queued_owner_gone(r.pid, r.host, r.id) + " (not yet marked: the store was opened read-only)"
+                        : "the writing process (pid " + std::to_string(r.pid) + " on " + r.host +
+                              ") ended without finishing the run (not yet marked: the store was opened read-only)";
         r.status = RunStatus::Interrupted;
         r.status_text = status_name(r.status);
-        r.message = "the writing process (pid " + std::to_string(r.pid) + " on " + r.host +
-                    ") ended without finishing the run (not yet marked: the store was opened read-only)";
     }
     return r;
 }

@@ -126,6 +126,12 @@ public:
     // Queues a run that is `from` again (resume --detach, before the process
     // that resumes it starts): false when its status changed meanwhile.
     bool requeue(int64_t run, RunStatus from, const std::string& message);
+    // The process that queued a run and will train it (a normlab-cli's
+    // experiment, the window's queue) says so: should it end before it claims
+    // the run (killed, crashed), the run shows as interrupted, not queued with
+    // nobody to train it. A queued run nobody owns (one a detached launch
+    // queued, before its process starts) is left as it is. False when it is not queued.
+    bool own_queued(int64_t run);
     // Marks a run that is still queued failed (a detached process could not
     // start it), keeping its steps, checkpoint and rows; false when it is not queued.
     bool fail_queued(int64_t run, const std::string& message);

@@ -14,6 +14,8 @@ std::string host_name();
 // Field 22 of /proc/PID/stat: the process start time in clock ticks since boot ("" when unknown).
 std::string process_start(int64_t pid);
 bool process_alive(int64_t pid, const std::string& start);
+// The message of a queued run whose owner (Store::own_queued) is gone.
+std::string queued_owner_gone(int64_t pid, const std::string& host, int64_t run);
 
 // A text column as a string; "" for SQL NULL. A damaged or hand-edited file can
 // hold NULL where the schema says NOT NULL, so no reader trusts the schema.

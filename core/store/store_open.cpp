@@ -70,6 +70,11 @@ bool process_alive(int64_t pid, const std::string& start) {
 #endif
 }
 
+std::string queued_owner_gone(int64_t pid, const std::string& host, int64_t run) {
+    return "queued by a process (pid " + std::to_string(pid) + " on " + host +
+           ") that ended before it trained it; 'normlab-cli resume " + std::to_string(run) + "' starts it";
+}
+
 }  // namespace store_detail
 
 namespace {
@@ -440,9 +445,11 @@ void Store::create_or_migrate() {
     }
 }
 
-// Runs left `running` by a process that is gone. Writable: marked interrupted
-// (best effort: a full disk must not stop the store from opening). Read-only:
-// shown as interrupted by read_run, nothing written.
+// Runs left `running` by a process that is gone, and runs left `queued` by a
+// process on this machine that queued them to train them itself (own_queued)
+// and is gone. Writable: marked interrupted (best effort: a full disk must not
+// stop the store from opening). Read-only: shown as interrupted by read_run,
+// nothing written.
 bool Store::writer_gone(const RunInfo& r) {
     if (r.info.is_object() && r.info.contains("remote")) return false;
     return r.host == host_name() ? !process_alive(r.pid, r.proc_start) : (now_seconds() - r.heartbeat > 600.0);
@@ -454,8 +461,9 @@ void Store::find_dead_writers(bool mark) {
     std::vector<std::pair<int64_t, std::string>> dead;
     // A run mirrored from a server (core/remote/mirror.h) is trained there: its
     // writer is judged by the server, never by the process on this machine.
-    sqlite3_stmt* st = prepare("SELECT id, pid, host, proc_start, heartbeat, steps_done FROM runs WHERE status='running'"
-                               " AND info NOT LIKE '%\"remote\":%'");
+    sqlite3_stmt* st = prepare("SELECT id, pid, host, proc_start, heartbeat, steps_done, status FROM runs"
+                               " WHERE (status='running' OR (status='queued' AND pid>0)) AND info NOT LIKE '%\"remote\":%'");
+    std::vector<std::string> from;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         auto text = [&](int i) {
@@ -467,20 +475,33 @@ void Store::find_dead_writers(bool mark) {
         const std::string h = text(2), start = text(3);
         const double beat = sqlite3_column_double(st, 4);
         const int64_t steps = sqlite3_column_int64(st, 5);
+        const std::string status = text(6);
+        if (status == "queued") {
+            // A queue on another machine has no heartbeat to judge it by: left as it is.
+            if (h == host && !process_alive(pid, start)) {
+                dead.emplace_back(id, queued_owner_gone(pid, h, id));
+                from.push_back(status);
+            }
+            continue;
+        }
         const bool gone = h == host ? !process_alive(pid, start) : (now - beat > 600.0);
-        if (gone)
+        if (gone) {
             dead.emplace_back(id, "the writing process (pid " + std::to_string(pid) + " on " + h +
                                       ") ended without finishing the run, after step " + std::to_string(steps));
+            from.push_back(status);
+        }
     }
     sqlite3_reset(st);
     check(rc, "find interrupted runs");
-    for (auto& [id, msg] : dead) {
+    for (size_t i = 0; i < dead.size(); ++i) {
+        const auto& [id, msg] = dead[i];
         dead_.push_back(id);
         if (!mark) continue;
-        sqlite3_stmt* up = prepare("UPDATE runs SET status='interrupted', message=?, ended_at=? WHERE id=? AND status='running'");
+        sqlite3_stmt* up = prepare("UPDATE runs SET status='interrupted', message=?, ended_at=? WHERE id=? AND status=?");
         sqlite3_bind_text(up, 1, msg.c_str(), -1, SQLITE_TRANSIENT);
         sqlite3_bind_double(up, 2, now);
         sqlite3_bind_int64(up, 3, id);
+        sqlite3_bind_text(up, 4, from[i].c_str(), -1, SQLITE_TRANSIENT);
         if (sqlite3_step(up) != SQLITE_DONE) {
             sqlite3_reset(up);
             continue;   // e.g. disk full: shown as interrupted, marked the next time
