@@ -61,16 +61,20 @@ bool Store::requeue(int64_t run, RunStatus from, const std::string& message) {
     return sqlite3_changes(db_) == 1;
 }
 
-bool Store::own_queued(int64_t run) {
-    const int64_t pid = ::getpid();
-    sqlite3_stmt* st = prepare("UPDATE runs SET pid=?, host=?, proc_start=? WHERE id=? AND status='queued'");
-    const std::string h = host_name(), ps = process_start(pid);
-    sqlite3_bind_int64(st, 1, pid);
-    sqlite3_bind_text(st, 2, h.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 3, ps.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(st, 4, run);
-    check(sqlite3_step(st), "own a queued run");
-    return sqlite3_changes(db_) == 1;
+bool Store::own_queued(int64_t run) noexcept {
+    try {
+        const int64_t pid = ::getpid();
+        sqlite3_stmt* st = prepare("UPDATE runs SET pid=?, host=?, proc_start=? WHERE id=? AND status='queued'");
+        const std::string h = host_name(), ps = process_start(pid);
+        sqlite3_bind_int64(st, 1, pid);
+        sqlite3_bind_text(st, 2, h.c_str(), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 3, ps.c_str(), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 4, run);
+        check(sqlite3_step(st), "own a queued run");
+        return sqlite3_changes(db_) == 1;
+    } catch (...) {
+        return false;   // left unowned: queued, as every run was before owners
+    }
 }
 
 bool Store::fail_queued(int64_t run, const std::string& message) {

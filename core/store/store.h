@@ -130,8 +130,9 @@ public:
     // experiment, the window's queue) says so: should it end before it claims
     // the run (killed, crashed), the run shows as interrupted, not queued with
     // nobody to train it. A queued run nobody owns (one a detached launch
-    // queued, before its process starts) is left as it is. False when it is not queued.
-    bool own_queued(int64_t run);
+    // queued, before its process starts) is left as it is. False when it is
+    // not queued, or the store could not be written (best effort: never an error).
+    bool own_queued(int64_t run) noexcept;
     // Marks a run that is still queued failed (a detached process could not
     // start it), keeping its steps, checkpoint and rows; false when it is not queued.
     bool fail_queued(int64_t run, const std::string& message);
