@@ -2,7 +2,7 @@
 // exit 2 and the field named before a store exists; Ctrl-C and SIGTERM stop
 // long work within a second, and one stop sent twice at once is one; a hang-up or
 // a closed pipe stops it as Ctrl-C does; killed, it leaves no run queued; two resumes of one run train it once; a
-// relative --store works from anywhere; a full disk ends a run cleanly.
+// relative --store works from anywhere; a queued run deleted or cancelled is skipped; a full disk ends a run cleanly.
 #include "core/store/store.h"
 #include "tests/cli_harness.h"
 
@@ -263,14 +263,16 @@ private Q_SLOTS:
         }
     }
 
-    // A queued run deleted while an experiment trains in a terminal is skipped: the runs after it
-    // still train (its absence stopped the experiment and cancelled them all).
-    void aQueuedRunDeletedIsSkipped() {
-        json three = tiny(20);
-        three["variants"] = {{{"name", "long"}, {"scheme", "pre_ln"}, {"train", {{"steps", 100000}}}},
-                             {{"name", "deleted"}, {"scheme", "post_ln"}},
-                             {{"name", "after"}, {"scheme", "ngpt"}}};
-        const QString exp = write("three.json", three.dump()), store = dir_.filePath("skip.sqlite");
+    // A queued run deleted or cancelled (normlab-cli cancel) while an experiment trains in a terminal
+    // is skipped: the runs after it still train (its absence stopped the experiment and cancelled them
+    // all; its cancelling ended the experiment "run 3 is cancelled, not queued", exit 4).
+    void aQueuedRunDeletedOrCancelledIsSkipped() {
+        json four = tiny(20);
+        four["variants"] = {{{"name", "long"}, {"scheme", "pre_ln"}, {"train", {{"steps", 100000}}}},
+                            {{"name", "deleted"}, {"scheme", "post_ln"}},
+                            {{"name", "cancelled"}, {"scheme", "deepnorm"}},
+                            {{"name", "after"}, {"scheme", "ngpt"}}};
+        const QString exp = write("four.json", four.dump()), store = dir_.filePath("skip.sqlite");
         QProcess p;
         p.setProcessChannelMode(QProcess::MergedChannels);
         p.start(QStringLiteral(NORMLAB_CLI), {"run", exp, "--store", store});
@@ -278,16 +280,22 @@ private Q_SLOTS:
         QString out = wait_until_training(p);
         QVERIFY2(trains(out), qPrintable(out));
         normlab::Store(store.toStdString()).delete_run(2);
+        Result r = cli({"cancel", "3", "--store", store});
+        QVERIFY2(r.code == 0 && r.out.contains("3\tcancelled\tcancelled"), qPrintable(r.out + r.err));
         QCOMPARE(cli({"cancel", "1", "--store", store}).code, 0);   // the long run stops; the experiment goes on
         QVERIFY(p.waitForFinished(120000));
         out += QString::fromUtf8(p.readAll());
-        QVERIFY2(out.contains("[2/3] deleted: deleted before it started; skipped"), qPrintable(out));
+        QVERIFY2(out.contains("[2/4] deleted: deleted before it started; skipped") &&
+                     out.contains("[3/4] cancelled: cancelled before it started; skipped"),
+                 qPrintable(out));
         normlab::Store s(store.toStdString(), normlab::Store::Mode::ReadOnly);
         const auto runs = s.runs();
-        QCOMPARE(runs.size(), size_t(2));
+        QCOMPARE(runs.size(), size_t(3));
         QCOMPARE(runs[0].status, normlab::RunStatus::Cancelled);
-        QCOMPARE(runs[1].name, std::string("after"));
-        QCOMPARE(runs[1].status, normlab::RunStatus::Finished);
+        QCOMPARE(runs[1].status, normlab::RunStatus::Cancelled);
+        QVERIFY2(runs[1].message.find("normlab-cli cancel") != std::string::npos, runs[1].message.c_str());
+        QCOMPARE(runs[2].name, std::string("after"));
+        QCOMPARE(runs[2].status, normlab::RunStatus::Finished);
     }
 
     void twoResumesTrainARunOnce() {

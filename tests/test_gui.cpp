@@ -1,8 +1,9 @@
 // The desktop app, offscreen: a tiny run launched from the window reaches the
 // store and the loss chart, resumes from the run browser, stops on SIGTERM and
-// SIGHUP, leaves no run queued when killed; a translation changes visible
-// labels; settings load from a run; shown runs and panels come back; runs compare across stores; run data reads incrementally;
-// the reproduction report's dialog. (Comparing and exporting: test_gui_compare.)
+// SIGHUP; a translation changes visible labels; settings load from a run; shown
+// runs and panels come back; runs compare across stores; run data reads
+// incrementally; the reproduction report's dialog. (Comparing and exporting:
+// test_gui_compare; the queue's runs changed from outside: test_gui_queue.)
 #include "app/gui/mainwindow.h"
 #include "app/gui/report.h"
 #include "app/gui/reportdialog.h"
@@ -202,39 +203,6 @@ private Q_SLOTS:
         Store s(st.toStdString(), Store::Mode::ReadOnly);
         QCOMPARE(s.run(1)->status, RunStatus::Cancelled);
         QVERIFY(!s.run(1)->checkpoint.empty());
-    }
-
-    // The window killed outright (kill -9, the OOM killer, a crash) with runs in its queue: they show
-    // as interrupted, which its Resume takes, not queued with nobody to train them.
-    void aKilledWindowLeavesNoRunQueued() {
-        const QString exp = dir_.filePath("two.json");
-        std::ofstream(exp.toStdString()) << nlohmann::json{
-            {"name", "two"},
-            {"base", {{"model", {{"d_model", 32}, {"n_layers", 2}, {"n_heads", 4}, {"d_ff", 64}, {"context", 16}}},
-                      {"train", {{"steps", 1000000}, {"batch_size", 4}, {"threads", 1}}},
-                      {"data", {{"source", "markov"}, {"markov", {{"length", 5000}}}}}}},
-            {"variants", {{{"scheme", "pre_ln"}}, {{"scheme", "post_ln"}}}}}.dump();
-        const QString st = dir_.filePath("killed.sqlite");
-        QProcess app;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("QT_QPA_PLATFORM", "offscreen");
-        env.insert("HOME", dir_.path());
-        app.setProcessEnvironment(env);
-        app.start(QStringLiteral(NORMLAB_APP), {"--store", st, "--experiment", exp, "--run"});
-        QVERIFY(app.waitForStarted());
-        QVERIFY(QTest::qWaitFor([&] {
-            try {
-                auto r = Store(st.toStdString(), Store::Mode::ReadOnly).run(1);
-                return r && r->status == RunStatus::Running && r->steps_done > 5;
-            } catch (const StoreError&) {
-                return false;
-            }
-        }, 60000));
-        QCOMPARE(Store(st.toStdString(), Store::Mode::ReadOnly).run(2)->status, RunStatus::Queued);
-        app.kill();
-        QVERIFY(app.waitForFinished(10000));
-        MainWindow w(st);
-        for (qint64 id : {1, 2}) QCOMPARE(w.store().run(id)->status, RunStatus::Interrupted);
     }
 
     void translationChangesVisibleLabels() {

@@ -2025,6 +2025,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <source>removed from the queue</source>
         <translation>aus der Warteschlange entfernt</translation>
     </message>
+    <message>
+        <source>skipped: it was no longer queued when its turn came</source>
+        <translation>übersprungen: stand nicht mehr in der Warteschlange, als er an der Reihe war</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

@@ -2014,6 +2014,10 @@ NormLab 将改为打开默认存储。</translation>
         <source>removed from the queue</source>
         <translation>已从队列移除</translation>
     </message>
+    <message>
+        <source>skipped: it was no longer queued when its turn came</source>
+        <translation>已跳过：轮到它时已不在队列中</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

@@ -343,6 +343,7 @@ T = {
     " @%1": (" @%1", " @%1"),
     "#": ("#", "#"),
     "removed from the queue": ("aus der Warteschlange entfernt", "已从队列移除"),
+    "skipped: it was no longer queued when its turn came": ("übersprungen: stand nicht mehr in der Warteschlange, als er an der Reihe war", "已跳过：轮到它时已不在队列中"),
     # command line of the app
     "Run store file.": ("Datei des Laufspeichers.", "运行存储文件。"),
     "Experiment to open.": ("Zu öffnendes Experiment.", "要打开的实验。"),

@@ -152,12 +152,16 @@ std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64
         for (auto& q : queued) store.own_queued(q.first);
         for (; i < queued.size(); ++i) {
             if (g_signals > 0) break;
-            // A run deleted before it started (the window's Delete, normlab-cli delete) is skipped, not the
-            // rest of the experiment cancelled; a detached launch's run cancelled before it started is left as it is.
+            // A run deleted (the window's Delete, normlab-cli delete), cancelled (normlab-cli cancel) or
+            // started elsewhere (a resume) before its turn is skipped, not the rest of the experiment
+            // cancelled; a resume's runs are taken as they are.
             if (const std::optional<RunInfo> now = store.run(queued[i].first);
-                !now || (only_queued && now->status != RunStatus::Queued)) {
-                std::fprintf(stderr, "[%zu/%zu] %s: %s before it started; skipped\n", i + 1, queued.size(),
-                             queued[i].second.c_str(), now ? now->status_text.c_str() : "deleted");
+                !now || ((only_queued || !opts.resume) && now->status != RunStatus::Queued)) {
+                const std::string what = !now ? "deleted before it started"
+                                         : now->status == RunStatus::Running
+                                             ? "started by another process (pid " + std::to_string(now->pid) + " on " + now->host + ")"
+                                             : now->status_text + " before it started";
+                std::fprintf(stderr, "[%zu/%zu] %s: %s; skipped\n", i + 1, queued.size(), queued[i].second.c_str(), what.c_str());
                 continue;
             }
             g_skip = 0;

@@ -100,9 +100,15 @@ void TrainingWorker::process() {
         };
         QString status, message;
         try {
-            RunResult r = train_run(*store_, id, opts);
-            status = QString::fromStdString(status_name(r.status));
-            message = QString::fromStdString(r.message);
+            // Deleted, cancelled (normlab-cli cancel) or started by another process before its turn: skipped.
+            if (const auto now = store_->run(id); !resume && (!now || now->status != RunStatus::Queued)) {
+                status = now ? QString::fromStdString(now->status_text) : QStringLiteral("deleted");
+                message = tr("skipped: it was no longer queued when its turn came");
+            } else {
+                RunResult r = train_run(*store_, id, opts);
+                status = QString::fromStdString(status_name(r.status));
+                message = QString::fromStdString(r.message);
+            }
         } catch (const std::exception& e) {
             // The run could not start. A queued run is marked failed so it never
             // waits forever; a resume leaves the record exactly as it was.

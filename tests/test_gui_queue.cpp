@@ -1,0 +1,96 @@
+// The window's queue when its runs change outside it: the window killed
+// outright leaves no run queued with nobody to train it (they read
+// interrupted, which its Resume takes); a queued run cancelled (normlab-cli
+// cancel), deleted or started by another process before its turn is skipped,
+// not failed, and the queue goes on.
+#include "app/gui/mainwindow.h"
+#include "app/gui/worker.h"
+#include "core/errors.h"
+#include "core/store/store.h"
+#include "core/train/trainer.h"
+#include "tests/test_util.h"
+
+#include <QProcess>
+#include <QSignalSpy>
+#include <QtTest/QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <map>
+
+using namespace normlab;
+
+class TestGuiQueue : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+private Q_SLOTS:
+    // The window killed outright (kill -9, the OOM killer, a crash) with runs in its queue: they show
+    // as interrupted, which its Resume takes, not queued with nobody to train them.
+    void aKilledWindowLeavesNoRunQueued() {
+        const QString exp = dir_.filePath("two.json");
+        std::ofstream(exp.toStdString()) << nlohmann::json{
+            {"name", "two"},
+            {"base", {{"model", {{"d_model", 32}, {"n_layers", 2}, {"n_heads", 4}, {"d_ff", 64}, {"context", 16}}},
+                      {"train", {{"steps", 1000000}, {"batch_size", 4}, {"threads", 1}}},
+                      {"data", {{"source", "markov"}, {"markov", {{"length", 5000}}}}}}},
+            {"variants", {{{"scheme", "pre_ln"}}, {{"scheme", "post_ln"}}}}}.dump();
+        const QString st = dir_.filePath("killed.sqlite");
+        QProcess app;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("QT_QPA_PLATFORM", "offscreen");
+        env.insert("HOME", dir_.path());
+        app.setProcessEnvironment(env);
+        app.start(QStringLiteral(NORMLAB_APP), {"--store", st, "--experiment", exp, "--run"});
+        QVERIFY(app.waitForStarted());
+        QVERIFY(QTest::qWaitFor([&] {
+            try {
+                auto r = Store(st.toStdString(), Store::Mode::ReadOnly).run(1);
+                return r && r->status == RunStatus::Running && r->steps_done > 5;
+            } catch (const StoreError&) {
+                return false;
+            }
+        }, 60000));
+        QCOMPARE(Store(st.toStdString(), Store::Mode::ReadOnly).run(2)->status, RunStatus::Queued);
+        app.kill();
+        QVERIFY(app.waitForFinished(10000));
+        MainWindow w(st);
+        for (qint64 id : {1, 2}) QCOMPARE(w.store().run(id)->status, RunStatus::Interrupted);
+    }
+
+    void aRunNoLongerQueuedIsSkipped() {
+        const QString st = dir_.filePath("skip.sqlite");
+        int64_t first, cancelled, deleted, last;
+        {
+            Store s(st.toStdString());
+            first = queue_run(s, test::tiny(Scheme::PreLN, 5));
+            cancelled = queue_run(s, test::tiny(Scheme::PostLN, 5));
+            deleted = queue_run(s, test::tiny(Scheme::DeepNorm, 5));
+            last = queue_run(s, test::tiny(Scheme::NGPT, 5));
+        }
+        TrainingWorker worker(st);
+        QSignalSpy ended(&worker, &TrainingWorker::runEnded);
+        for (int64_t id : {first, cancelled, deleted, last}) worker.enqueue(id);
+        {
+            // As normlab-cli cancel and delete do, before the worker gets to them.
+            Store s(st.toStdString());
+            QVERIFY(s.cancel_queued(cancelled, "cancelled before it started (normlab-cli cancel)"));
+            s.delete_run(deleted);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 4, 120000);
+        std::map<qint64, std::pair<QString, QString>> got;
+        for (auto& args : ended) got[args.at(0).toLongLong()] = {args.at(1).toString(), args.at(2).toString()};
+        QCOMPARE(got[first].first, QString("finished"));
+        QCOMPARE(got[cancelled].first, QString("cancelled"));
+        QVERIFY2(got[cancelled].second.contains("skipped"), qPrintable(got[cancelled].second));
+        QCOMPARE(got[deleted].first, QString("deleted"));
+        QCOMPARE(got[last].first, QString("finished"));
+        Store s(st.toStdString(), Store::Mode::ReadOnly);
+        QCOMPARE(s.run(cancelled)->status, RunStatus::Cancelled);
+        QVERIFY2(s.run(cancelled)->message.find("normlab-cli cancel") != std::string::npos, s.run(cancelled)->message.c_str());
+    }
+};
+
+QTEST_MAIN(TestGuiQueue)
+#include "test_gui_queue.moc"
