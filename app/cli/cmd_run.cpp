@@ -36,10 +36,16 @@ static int cmd_run(const Args& args) {
     Store store(store_path(args));
     const int64_t exp_id = store.add_experiment(ex.name, ex.file, ex.spec);
     std::vector<std::pair<int64_t, std::string>> queued;
-    for (auto& r : chosen) queued.emplace_back(queue_run(store, r.config, exp_id, {ex.name}), r.name);
+    const bool detach = args.has_flag("--detach");
+    for (auto& r : chosen) {
+        queued.emplace_back(queue_run(store, r.config, exp_id, {ex.name}), r.name);
+        // Trained by this process: should it fail to queue the rest (a full disk), those
+        // queued already read interrupted once it has ended, not queued for ever.
+        if (!detach) store.own_queued(queued.back().first);
+    }
     std::fprintf(stderr, "%s: %s queued in %s\n", ex.name.c_str(), counted(static_cast<long long>(queued.size()), "run").c_str(),
                  store.path().c_str());
-    if (args.has_flag("--detach")) return detach_and_report(store, queued, "queued", {});
+    if (detach) return detach_and_report(store, queued, "queued", {});
     auto results = train_all(store, queued, opts);
     for (auto& r : results)
         if (r.run_id > 0) std::printf("%lld\t%s\n", static_cast<long long>(r.run_id), status_name(r.status).c_str());
