@@ -2,7 +2,7 @@
 // exit 2 and the field named before a store exists; Ctrl-C and SIGTERM stop
 // long work within a second, and one stop sent twice at once is one; a hang-up or
 // a closed pipe stops it as Ctrl-C does; killed, it leaves no run queued; two resumes of one run train it once; a
-// relative --store works from anywhere; a queued run deleted or cancelled is skipped; a full disk ends a run cleanly.
+// relative --store works from anywhere; a queued run deleted or cancelled, or one resumed elsewhere, is skipped; a full disk ends a run cleanly.
 #include "core/store/store.h"
 #include "tests/cli_harness.h"
 
@@ -296,6 +296,42 @@ private Q_SLOTS:
         QVERIFY2(runs[1].message.find("normlab-cli cancel") != std::string::npos, runs[1].message.c_str());
         QCOMPARE(runs[2].name, std::string("after"));
         QCOMPARE(runs[2].status, normlab::RunStatus::Finished);
+    }
+
+    // `resume 1 2` while another process resumes run 2 to its end first: run 2 is skipped when its
+    // turn comes (it ended the command with "run 2 is finished; only queued, cancelled, interrupted
+    // or failed runs can be resumed", exit 4).
+    void aRunResumedElsewhereIsSkipped() {
+        json two = tiny(100000);
+        two["variants"] = {{{"name", "long"}, {"scheme", "pre_ln"}}, {{"name", "short"}, {"scheme", "post_ln"}, {"train", {{"steps", 20}}}}};
+        const QString exp = write("elsewhere.json", two.dump()), store = dir_.filePath("elsewhere.sqlite");
+        const auto start = [&](QProcess& p, const QStringList& args) {
+            p.setProcessChannelMode(QProcess::MergedChannels);
+            p.start(QStringLiteral(NORMLAB_CLI), args);
+            QVERIFY(p.waitForStarted());
+        };
+        {
+            QProcess p;   // both cancelled: the first after some steps, the second before it started
+            start(p, {"run", exp, "--store", store});
+            QVERIFY(trains(wait_until_training(p)));
+            ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+            QVERIFY(p.waitForFinished(30000));
+        }
+        QProcess a;
+        start(a, {"resume", "1", "2", "--store", store});
+        QString out = wait_until_training(a);
+        QVERIFY2(trains(out), qPrintable(out));
+        Result r = cli({"resume", "2", "--store", store});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(cli({"cancel", "1", "--store", store}).code, 0);
+        QVERIFY(a.waitForFinished(60000));
+        out += QString::fromUtf8(a.readAll());
+        QVERIFY2(out.contains("[2/2] short: finished by another process before its turn; skipped") && !out.contains("only queued"),
+                 qPrintable(out));
+        QCOMPARE(a.exitCode(), 130);   // run 1 was cancelled
+        normlab::Store s(store.toStdString(), normlab::Store::Mode::ReadOnly);
+        QCOMPARE(s.run(2)->status, normlab::RunStatus::Finished);
+        QCOMPARE(s.run(2)->steps_done, int64_t(20));
     }
 
     void twoResumesTrainARunOnce() {

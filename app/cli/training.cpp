@@ -154,13 +154,21 @@ std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64
             if (g_signals > 0) break;
             // A run deleted (the window's Delete, normlab-cli delete), cancelled (normlab-cli cancel) or
             // started elsewhere (a resume) before its turn is skipped, not the rest of the experiment
-            // cancelled; a resume's runs are taken as they are.
-            if (const std::optional<RunInfo> now = store.run(queued[i].first);
-                !now || ((only_queued || !opts.resume) && now->status != RunStatus::Queued)) {
+            // cancelled; so is a run to resume that another process resumed, finished or is training
+            // by its turn (checked when the command started: resume refuses those before anything).
+            const std::optional<RunInfo> now = store.run(queued[i].first);
+            // (Data-parallel ranks, each with its own copy of the runs, go on together: not there.)
+            const bool gone_elsewhere =
+                now && (only_queued ? now->status != RunStatus::Queued
+                        : opts.comm ? false
+                        : !opts.resume ? now->status != RunStatus::Queued
+                                       : !resumable(now->status));
+            if (!now || gone_elsewhere) {
                 const std::string what = !now ? "deleted before it started"
                                          : now->status == RunStatus::Running
                                              ? "started by another process (pid " + std::to_string(now->pid) + " on " + now->host + ")"
-                                             : now->status_text + " before it started";
+                                         : opts.resume && !only_queued ? now->status_text + " by another process before its turn"
+                                                                       : now->status_text + " before it started";
                 std::fprintf(stderr, "[%zu/%zu] %s: %s; skipped\n", i + 1, queued.size(), queued[i].second.c_str(), what.c_str());
                 continue;
             }
