@@ -75,6 +75,16 @@ inline QString wait_until_training(QProcess& p) {
     return out;
 }
 
+// Starts `program` (normlab-cli, or a wrapper such as nohup whose first argument
+// it is) with merged channels and waits until it trains; returns what it printed
+// (empty when it did not start). Check it with trains().
+inline QString start_training(QProcess& p, const QStringList& args, const QString& program = QStringLiteral(NORMLAB_CLI)) {
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(program, args);
+    if (!p.waitForStarted()) return {};
+    return wait_until_training(p);
+}
+
 // Runs in a store another process writes (0 while it does not exist yet).
 inline size_t runs_in(const QString& store) {
     if (!QFileInfo::exists(store)) return 0;

@@ -130,10 +130,7 @@ private Q_SLOTS:
         const QString exp = write("twice-stopped.json", tiny(100000).dump());
         const QString store = dir_.filePath("twice-stopped.sqlite");
         QProcess p;
-        p.setProcessChannelMode(QProcess::MergedChannels);
-        p.start(QStringLiteral(NORMLAB_CLI), {"run", exp, "--store", store});
-        QVERIFY(p.waitForStarted());
-        const QString out = wait_until_training(p);
+        const QString out = start_training(p, {"run", exp, "--store", store});
         QVERIFY2(trains(out), qPrintable("no progress line: " + out));
         ::kill(static_cast<pid_t>(p.processId()), SIGINT);
         ::usleep(50000);   // the first is taken by then: the two cannot merge into one pending signal
@@ -179,10 +176,7 @@ private Q_SLOTS:
         two["variants"] = {{{"scheme", "pre_ln"}}, {{"scheme", "post_ln"}, {"train", {{"steps", 20}}}}};
         const QString exp = write("killed.json", two.dump()), store = dir_.filePath("killed.sqlite");
         QProcess p;
-        p.setProcessChannelMode(QProcess::MergedChannels);
-        p.start(QStringLiteral(NORMLAB_CLI), {"run", exp, "--store", store});
-        QVERIFY(p.waitForStarted());
-        const QString out = wait_until_training(p);
+        const QString out = start_training(p, {"run", exp, "--store", store});
         QVERIFY2(trains(out), qPrintable("no progress line: " + out));
         p.kill();
         QVERIFY(p.waitForFinished(10000));
@@ -219,10 +213,7 @@ private Q_SLOTS:
         {
             const QString store = dir_.filePath("hangup.sqlite");
             QProcess p;
-            p.setProcessChannelMode(QProcess::MergedChannels);
-            p.start(QStringLiteral(NORMLAB_CLI), {"run", exp, "--store", store});
-            QVERIFY(p.waitForStarted());
-            const QString out = wait_until_training(p);
+            const QString out = start_training(p, {"run", exp, "--store", store});
             QVERIFY2(trains(out), qPrintable("no progress line: " + out));
             ::kill(static_cast<pid_t>(p.processId()), SIGHUP);
             QVERIFY(p.waitForFinished(30000));
@@ -249,10 +240,7 @@ private Q_SLOTS:
         {
             const QString store = dir_.filePath("nohup.sqlite");
             QProcess p;
-            p.setProcessChannelMode(QProcess::MergedChannels);
-            p.start("nohup", {QStringLiteral(NORMLAB_CLI), "run", exp, "--store", store});
-            QVERIFY(p.waitForStarted());
-            const QString out = wait_until_training(p);
+            const QString out = start_training(p, {QStringLiteral(NORMLAB_CLI), "run", exp, "--store", store}, "nohup");
             QVERIFY2(trains(out), qPrintable("no progress line: " + out));
             ::kill(static_cast<pid_t>(p.processId()), SIGHUP);
             QVERIFY(!p.waitForFinished(2000));   // ignored: still training
@@ -274,10 +262,7 @@ private Q_SLOTS:
                             {{"name", "after"}, {"scheme", "ngpt"}}};
         const QString exp = write("four.json", four.dump()), store = dir_.filePath("skip.sqlite");
         QProcess p;
-        p.setProcessChannelMode(QProcess::MergedChannels);
-        p.start(QStringLiteral(NORMLAB_CLI), {"run", exp, "--store", store});
-        QVERIFY(p.waitForStarted());
-        QString out = wait_until_training(p);
+        QString out = start_training(p, {"run", exp, "--store", store});
         QVERIFY2(trains(out), qPrintable(out));
         normlab::Store(store.toStdString()).delete_run(2);
         Result r = cli({"cancel", "3", "--store", store});
@@ -305,21 +290,14 @@ private Q_SLOTS:
         json two = tiny(100000);
         two["variants"] = {{{"name", "long"}, {"scheme", "pre_ln"}}, {{"name", "short"}, {"scheme", "post_ln"}, {"train", {{"steps", 20}}}}};
         const QString exp = write("elsewhere.json", two.dump()), store = dir_.filePath("elsewhere.sqlite");
-        const auto start = [&](QProcess& p, const QStringList& args) {
-            p.setProcessChannelMode(QProcess::MergedChannels);
-            p.start(QStringLiteral(NORMLAB_CLI), args);
-            QVERIFY(p.waitForStarted());
-        };
         {
             QProcess p;   // both cancelled: the first after some steps, the second before it started
-            start(p, {"run", exp, "--store", store});
-            QVERIFY(trains(wait_until_training(p)));
+            QVERIFY(trains(start_training(p, {"run", exp, "--store", store})));
             ::kill(static_cast<pid_t>(p.processId()), SIGINT);
             QVERIFY(p.waitForFinished(30000));
         }
         QProcess a;
-        start(a, {"resume", "1", "2", "--store", store});
-        QString out = wait_until_training(a);
+        QString out = start_training(a, {"resume", "1", "2", "--store", store});
         QVERIFY2(trains(out), qPrintable(out));
         Result r = cli({"resume", "2", "--store", store});
         QVERIFY2(r.code == 0, qPrintable(r.err));

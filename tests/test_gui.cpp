@@ -169,29 +169,12 @@ private Q_SLOTS:
         // closing SIGHUP: the run is kept as cancelled, with a checkpoint.
         QFETCH(int, sig);
         const QString exp = dir_.filePath("slow.json");
-        std::ofstream(exp.toStdString()) << nlohmann::json{
-            {"name", "slow"},
-            {"base", {{"model", {{"d_model", 32}, {"n_layers", 2}, {"n_heads", 4}, {"d_ff", 64}, {"context", 16}}},
-                      {"train", {{"steps", 1000000}, {"batch_size", 4}, {"threads", 1}}},
-                      {"data", {{"source", "markov"}, {"markov", {{"length", 5000}}}}}}}}.dump();
+        test::write_endless_experiment(exp, "slow");
         const QString st = dir_.filePath(QString("signal%1.sqlite").arg(sig));
         QProcess app;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("QT_QPA_PLATFORM", "offscreen");
-        env.insert("HOME", dir_.path());
-        app.setProcessEnvironment(env);
-        app.start(QStringLiteral(NORMLAB_APP), {"--store", st, "--experiment", exp, "--run"});
-        QVERIFY(app.waitForStarted());
-        const bool training = QTest::qWaitFor([&] {
-            if (app.state() == QProcess::NotRunning) return true;
-            try {
-                Store s(st.toStdString(), Store::Mode::ReadOnly);
-                auto r = s.run(1);
-                return r && r->status == RunStatus::Running && r->steps_done > 5;
-            } catch (const StoreError&) {
-                return false;
-            }
-        }, 60000);
+        QVERIFY(test::start_app_training(app, QStringLiteral(NORMLAB_APP), dir_.path(), st, exp));
+        const bool training =
+            QTest::qWaitFor([&] { return app.state() == QProcess::NotRunning || test::trains_past_step_5(st, 1); }, 60000);
         QVERIFY2(training && app.state() != QProcess::NotRunning,
                  qPrintable(QString("the app %1 (exit %2, status %3): %4")
                                 .arg(training ? "ended early" : "never trained").arg(app.exitCode()).arg(app.exitStatus())

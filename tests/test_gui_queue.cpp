@@ -9,6 +9,7 @@
 #include "core/store/store.h"
 #include "core/train/trainer.h"
 #include "tests/test_util.h"
+#include "tests/window_util.h"
 
 #include <QProcess>
 #include <QSignalSpy>
@@ -30,28 +31,11 @@ private Q_SLOTS:
     // as interrupted, which its Resume takes, not queued with nobody to train them.
     void aKilledWindowLeavesNoRunQueued() {
         const QString exp = dir_.filePath("two.json");
-        std::ofstream(exp.toStdString()) << nlohmann::json{
-            {"name", "two"},
-            {"base", {{"model", {{"d_model", 32}, {"n_layers", 2}, {"n_heads", 4}, {"d_ff", 64}, {"context", 16}}},
-                      {"train", {{"steps", 1000000}, {"batch_size", 4}, {"threads", 1}}},
-                      {"data", {{"source", "markov"}, {"markov", {{"length", 5000}}}}}}},
-            {"variants", {{{"scheme", "pre_ln"}}, {{"scheme", "post_ln"}}}}}.dump();
+        test::write_endless_experiment(exp, "two", {{{"scheme", "pre_ln"}}, {{"scheme", "post_ln"}}});
         const QString st = dir_.filePath("killed.sqlite");
         QProcess app;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("QT_QPA_PLATFORM", "offscreen");
-        env.insert("HOME", dir_.path());
-        app.setProcessEnvironment(env);
-        app.start(QStringLiteral(NORMLAB_APP), {"--store", st, "--experiment", exp, "--run"});
-        QVERIFY(app.waitForStarted());
-        QVERIFY(QTest::qWaitFor([&] {
-            try {
-                auto r = Store(st.toStdString(), Store::Mode::ReadOnly).run(1);
-                return r && r->status == RunStatus::Running && r->steps_done > 5;
-            } catch (const StoreError&) {
-                return false;
-            }
-        }, 60000));
+        QVERIFY(test::start_app_training(app, QStringLiteral(NORMLAB_APP), dir_.path(), st, exp));
+        QVERIFY(QTest::qWaitFor([&] { return test::trains_past_step_5(st, 1); }, 60000));
         QCOMPARE(Store(st.toStdString(), Store::Mode::ReadOnly).run(2)->status, RunStatus::Queued);
         app.kill();
         QVERIFY(app.waitForFinished(10000));

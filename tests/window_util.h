@@ -2,14 +2,17 @@
 #pragma once
 
 #include "app/gui/mainwindow.h"
+#include "core/errors.h"
 #include "core/store/store.h"
 #include "core/train/probes.h"
 
 #include <QFile>
+#include <QProcess>
 #include <QString>
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <string>
 #include <vector>
 #include <QtTest/QtTest>
@@ -54,6 +57,39 @@ inline QByteArray head(const QString& path, int n) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) return {};
     return f.read(n);
+}
+
+// Writes an experiment of a tiny model trained for 1,000,000 steps (one run, or
+// these variants) to `path`: the app trains it until it is stopped.
+inline void write_endless_experiment(const QString& path, const std::string& name,
+                                     const nlohmann::json& variants = nlohmann::json()) {
+    nlohmann::json e{{"name", name},
+                     {"base", {{"model", {{"d_model", 32}, {"n_layers", 2}, {"n_heads", 4}, {"d_ff", 64}, {"context", 16}}},
+                               {"train", {{"steps", 1000000}, {"batch_size", 4}, {"threads", 1}}},
+                               {"data", {{"source", "markov"}, {"markov", {{"length", 5000}}}}}}}};
+    if (!variants.is_null()) e["variants"] = variants;
+    std::ofstream(path.toStdString()) << e.dump();
+}
+
+// Starts the app `program` offscreen (its HOME in `home`) on `store`, training `experiment` at once.
+inline bool start_app_training(QProcess& app, const QString& program, const QString& home, const QString& store,
+                               const QString& experiment) {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("QT_QPA_PLATFORM", "offscreen");
+    env.insert("HOME", home);
+    app.setProcessEnvironment(env);
+    app.start(program, {"--store", store, "--experiment", experiment, "--run"});
+    return app.waitForStarted();
+}
+
+// Whether run `id` of a store another process writes is training past step 5.
+inline bool trains_past_step_5(const QString& store, qint64 id) {
+    try {
+        auto r = Store(store.toStdString(), Store::Mode::ReadOnly).run(id);
+        return r && r->status == RunStatus::Running && r->steps_done > 5;
+    } catch (const StoreError&) {
+        return false;
+    }
 }
 
 }  // namespace normlab::test
