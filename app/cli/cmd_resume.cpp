@@ -10,7 +10,7 @@ namespace normlab::cli {
 static int cmd_resume(const Args& args) {
     if (args.positional.empty()) throw UsageError("resume needs a run: normlab-cli resume RUN [RUN ...]");
     const TrainOptions opts = train_options(args);
-    const bool if_queued = args.has_flag("--if-queued");
+    const bool if_queued = args.has_flag("--if-queued"), detach = args.has_flag("--detach");
     auto pick = [&](Store& store) {
         std::vector<std::pair<int64_t, std::string>> out;
         for (const std::string& key : args.positional) {
@@ -19,6 +19,8 @@ static int cmd_resume(const Args& args) {
                 throw UsageError("run " + std::to_string(run.id) + " is mirrored from " + ref.dest + " (run " +
                                  std::to_string(ref.run) + " there) and trains there: 'normlab-cli remote resume " +
                                  ref.dest + " " + std::to_string(ref.run) + "' resumes it");
+            // Queued runs this process trains are its own (Store::own_queued); a --detach launch's child owns them.
+            if (run.status == RunStatus::Queued && !detach) store.own_queued(run.id);
             if (if_queued) {
                 out.emplace_back(run.id, run.name);   // train_all skips it unless still queued
                 continue;
@@ -43,7 +45,7 @@ static int cmd_resume(const Args& args) {
                                    });
     Store store(existing_store_path(args));
     const auto runs = pick(store);
-    if (args.has_flag("--detach")) {
+    if (detach) {
         // Queued before the process that resumes them starts, in one transaction: what
         // follows the store (`remote follow`, the window) sees runs to wait for at once,
         // not the status they are resumed from, which would end the following.

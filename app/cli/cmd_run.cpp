@@ -26,7 +26,10 @@ static int cmd_run(const Args& args) {
                                        store = std::make_unique<Store>(store_path(args));
                                        const int64_t exp_id = store->add_experiment(ex.name, ex.file, ex.spec);
                                        std::vector<std::pair<int64_t, std::string>> q;
-                                       for (auto& r : chosen) q.emplace_back(queue_run(*store, r.config, exp_id, {ex.name}), r.name);
+                                       for (auto& r : chosen) {
+                                           q.emplace_back(queue_run(*store, r.config, exp_id, {ex.name}), r.name);
+                                           store->own_queued(q.back().first);   // as below
+                                       }
                                        std::fprintf(stderr, "%s: %s queued in %s\n", ex.name.c_str(),
                                                     counted(static_cast<long long>(q.size()), "run").c_str(),
                                                     store->path().c_str());
@@ -39,8 +42,8 @@ static int cmd_run(const Args& args) {
     const bool detach = args.has_flag("--detach");
     for (auto& r : chosen) {
         queued.emplace_back(queue_run(store, r.config, exp_id, {ex.name}), r.name);
-        // Trained by this process: should it fail to queue the rest (a full disk), those
-        // queued already read interrupted once it has ended, not queued for ever.
+        // Trained by this process: killed before it gets to them, or failing to queue the
+        // rest (a full disk), those queued read interrupted once it has ended, not queued for ever.
         if (!detach) store.own_queued(queued.back().first);
     }
     std::fprintf(stderr, "%s: %s queued in %s\n", ex.name.c_str(), counted(static_cast<long long>(queued.size()), "run").c_str(),

@@ -68,13 +68,8 @@ public:
         std::signal(SIGUSR1, on_skip);
         thread_ = std::thread([this] {
             while (!stop_) {
-                if (g_signals > 0) {
-                    const std::string why = cause_text();
-                    if (why.empty()) control_.cancel();
-                    else control_.cancel(why);
-                } else if (g_skip > 0) {
-                    control_.cancel();
-                }
+                if (g_signals > 0) control_.cancel(cause_text());
+                else if (g_skip > 0) control_.cancel();
                 std::this_thread::sleep_for(std::chrono::milliseconds(50));
             }
         });
@@ -148,8 +143,6 @@ std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64
     std::vector<RunResult> results;
     size_t i = 0;
     try {
-        // This process trains them: killed before it gets to one, that one shows as interrupted, not queued.
-        for (auto& q : queued) store.own_queued(q.first);
         for (; i < queued.size(); ++i) {
             if (g_signals > 0) break;
             // A run deleted (the window's Delete, normlab-cli delete), cancelled (normlab-cli cancel) or

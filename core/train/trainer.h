@@ -51,7 +51,7 @@ public:
         cv_.notify_all();
     }
     // Cancels, saying why when it was not its user's own stop ("the terminal
-    // it ran in closed"); the first reason given is the one the run keeps.
+    // it ran in closed"; "": no reason); the first reason given is the one the run keeps.
     void cancel(const std::string& why) {
         {
             std::lock_guard<std::mutex> lock(m_);
