@@ -1,6 +1,7 @@
 // What the run store promises beyond the round trip (docs/RELIABILITY.md):
 // refused files stay byte-for-byte untouched with a hot write-ahead log too;
-// a log lost or damaged after a crash is reported, not silently empty;
+// a log lost or damaged after a crash is reported, not silently empty; a
+// damaged schema page is reported as damage, not as an old store;
 // read-only opens take no write lock and leave nothing beside the store;
 // SQLite URIs are refused; an unknown status is shown, not fatal; a run is
 // claimed by one process only; a queued run whose owner died shows as
@@ -154,6 +155,40 @@ private Q_SLOTS:
         const auto e = store_error([&] { Store s(p); });
         QVERIFY2(e.find("write-ahead log is damaged") != std::string::npos, e.c_str());
         QCOMPARE(files_of(p), before);
+    }
+
+    // A store whose page of the schema's version is damaged is refused as damaged, untouched, by
+    // every open; it was refused as "written by an older NormLab … open it once writable to migrate it".
+    void aDamagedSchemaPageIsNotAnOldStore() {
+        const std::string p = path("badmeta.sqlite");
+        int root = 0, page_size = 0;
+        {
+            Store s(p);
+            s.create_run("r", "pre_ln", nlohmann::json::object(), 1);
+        }
+        {
+            sqlite3* db = nullptr;
+            QCOMPARE(sqlite3_open(p.c_str(), &db), SQLITE_OK);
+            sqlite3_stmt* st = nullptr;
+            sqlite3_prepare_v2(db, "SELECT rootpage, (SELECT page_size FROM pragma_page_size) FROM sqlite_master WHERE name='meta'",
+                               -1, &st, nullptr);
+            QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+            root = sqlite3_column_int(st, 0), page_size = sqlite3_column_int(st, 1);
+            sqlite3_finalize(st);
+            sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
+            sqlite3_close(db);
+        }
+        QVERIFY(root > 1 && page_size > 0);
+        std::string bytes = read_bytes(p);
+        QVERIFY(bytes.size() >= static_cast<size_t>(root) * page_size);
+        bytes.replace(static_cast<size_t>(root - 1) * page_size, 7, "garbage");   // the page's b-tree header
+        std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes;
+        const std::string before = files_of(p);
+        for (Store::Mode mode : {Store::Mode::ReadOnly, Store::Mode::ReadWrite}) {
+            const auto e = store_error([&] { Store s(p, mode); });
+            QVERIFY2(e.find("is damaged") != std::string::npos && e.find("older NormLab") == std::string::npos, e.c_str());
+            QCOMPARE(files_of(p), before);
+        }
     }
 
     void readOnlyOpensLeaveNothingAndTakeNoLock() {

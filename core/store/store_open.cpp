@@ -33,6 +33,15 @@ std::vector<float> column_floats(sqlite3_stmt* st, int i) {
 namespace {
 using namespace store_detail;
 
+// A read of the store's own tables that failed because the file is damaged
+// says so: it is neither an old store ("open it once writable to migrate it")
+// nor another application's.
+void refuse_if_damaged(const std::string& path, int rc) {
+    if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB)
+        throw StoreError(path + " is damaged (SQLite: " + sqlite3_errstr(rc) + "; its schema cannot be read). It was left"
+                                " untouched: use a good copy of it.", rc);
+}
+
 // Version 1: the first schema.
 const char* kSchemaV1 = R"SQL(
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -325,8 +334,8 @@ void Store::open_checked() {
     }
     std::string app, version;
     st = nullptr;
-    if (sqlite3_prepare_v2(db_, "SELECT key, value FROM meta", -1, &st, nullptr) == SQLITE_OK) {
-        while (sqlite3_step(st) == SQLITE_ROW) {
+    if ((rc = sqlite3_prepare_v2(db_, "SELECT key, value FROM meta", -1, &st, nullptr)) == SQLITE_OK) {
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
             const unsigned char* k = sqlite3_column_text(st, 0);
             const unsigned char* v = sqlite3_column_text(st, 1);
             const std::string key = k ? reinterpret_cast<const char*>(k) : "";
@@ -335,6 +344,7 @@ void Store::open_checked() {
         }
     }
     sqlite3_finalize(st);
+    refuse_if_damaged(path_, rc);
     if (app != "normlab")
         throw StoreError(path_ + " is an SQLite database but not a NormLab run store (no normlab meta table)."
                                  " It was left untouched; choose another file.");
@@ -348,13 +358,15 @@ void Store::open_checked() {
 
 int Store::schema_version() const {
     sqlite3_stmt* st = nullptr;
-    sqlite3_prepare_v2(db_, "SELECT value FROM meta WHERE key='schema_version'", -1, &st, nullptr);
+    int rc = sqlite3_prepare_v2(db_, "SELECT value FROM meta WHERE key='schema_version'", -1, &st, nullptr);
     int v = 0;
-    if (sqlite3_step(st) == SQLITE_ROW) {
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
         const unsigned char* t = sqlite3_column_text(st, 0);
         v = t ? std::atoi(reinterpret_cast<const char*>(t)) : 0;
     }
     sqlite3_finalize(st);
+    refuse_if_damaged(path_, rc);
     return v;
 }
 
