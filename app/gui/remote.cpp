@@ -1,5 +1,6 @@
 // NormLab app: training on a server from the window (see remote.h).
 #include "app/gui/remote.h"
+#include "app/gui/child_process.h"
 
 #include "core/remote/mirror.h"
 
@@ -103,6 +104,7 @@ void RemoteControl::follow(const RemoteTarget& t, const QList<qint64>& runs) {
     }
     auto* p = new QProcess(this);
     p->setProcessEnvironment(environment());
+    end_with_window(*p);   // never a second writer beside the next window's follower
     followers_[key] = p;
     connect(p, &QProcess::readyReadStandardError, this, [this, p] {
         while (p->canReadLine()) {

@@ -28,12 +28,34 @@
 #include <fstream>
 #include <map>
 #include <thread>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 namespace normlab {
 namespace {
 
 std::atomic<bool> g_stop{false};
-void on_signal(int) { g_stop = true; }
+std::atomic<int> g_cause{0};   // the first signal that stopped it
+pid_t g_parent = 0;            // who started it
+bool g_window_death = false;   // its end sends SIGTERM here (started by the window)
+void on_signal(int sig) {
+    int none = 0;
+    g_cause.compare_exchange_strong(none, sig);
+    g_stop = true;
+}
+// Why the run stopped when no user stopped it by hand (RunControl::message).
+std::string cause_text() {
+    switch (g_cause.load()) {
+        case SIGHUP: return "the terminal or ssh session it was started from closed (SIGHUP)";
+        case SIGPIPE: return "what read its output went away (a closed pipe)";
+        // The window's Stop sends SIGTERM; so does the kernel when the window that started it
+        // ends outright (app/gui/child_process.h), which leaves this process another parent.
+        case SIGTERM: return g_window_death && ::getppid() != g_parent ? "the window that started it ended" : "";
+        default: return "";
+    }
+}
 
 struct Options {
     QStringList experiments;
@@ -226,27 +248,34 @@ int run_report(const QStringList& args) {
 
     int code = 0;
     std::vector<report::Finding> findings;
-    // Ctrl-C / SIGTERM (the app's Stop button) / SIGHUP: the run in progress is kept as
-    // cancelled, finished runs stay in the store for the next report.
+    // Ctrl-C / SIGTERM (the app's Stop button, or the window ended) / SIGHUP / a closed pipe: the run
+    // in progress is kept as cancelled, saying why; finished runs stay in the store for the next report.
     RunControl control;
     g_stop = false;
+    g_cause = 0;
+    g_parent = ::getppid();
+#ifdef __linux__
+    int death_signal = 0;
+    g_window_death = ::prctl(PR_GET_PDEATHSIG, &death_signal) == 0 && death_signal == SIGTERM;
+#endif
     auto old_int = std::signal(SIGINT, on_signal);
     auto old_term = std::signal(SIGTERM, on_signal);
+    auto old_pipe = std::signal(SIGPIPE, on_signal);   // `normlab report | head`: a stop, not a death mid-step
     struct sigaction old_hup {};
     ::sigaction(SIGHUP, nullptr, &old_hup);
     normlab::app::stop_on_hangup(on_signal);   // the terminal it was started from closed
     struct Restore {
-        decltype(old_int) i, t;
+        decltype(old_int) i, t, p;
         struct sigaction h;
-        ~Restore() { std::signal(SIGINT, i), std::signal(SIGTERM, t), ::sigaction(SIGHUP, &h, nullptr); }
-    } restore{old_int, old_term, old_hup};
+        ~Restore() { std::signal(SIGINT, i), std::signal(SIGTERM, t), std::signal(SIGPIPE, p), ::sigaction(SIGHUP, &h, nullptr); }
+    } restore{old_int, old_term, old_pipe, old_hup};
     TrainOptions topts;
     topts.device = o.device.toStdString();
     topts.threads = o.threads;
     topts.control = &control;
     int last_decile = -1;
     topts.on_progress = [&](const Progress& p) {
-        if (g_stop) control.cancel();
+        if (g_stop) control.cancel(cause_text());
         const int decile = p.total > 0 ? static_cast<int>(10 * p.step / p.total) : 0;
         if (decile != last_decile && decile > 0 && decile < 10) {   // a line per 10% for logs and the app's dialog
             std::fprintf(stderr, "  %s: step %lld/%lld, loss %.4f, %.0f tokens/s\n", p.run_name.c_str(),

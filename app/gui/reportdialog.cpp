@@ -1,6 +1,7 @@
 // NormLab: the reproduction report dialog (see reportdialog.h).
 #include "app/gui/reportdialog.h"
 
+#include "app/gui/child_process.h"
 #include "app/gui/report.h"
 #include "core/config.h"
 #include "core/data/data.h"
@@ -250,6 +251,7 @@ void ReportDialog::start() {
     delete proc_;
     proc_ = new QProcess(this);
     proc_->setProcessChannelMode(QProcess::MergedChannels);
+    end_with_window(*proc_);   // a window killed outright stops its report too
     connect(proc_, &QProcess::readyRead, this, &ReportDialog::onOutput);
     connect(proc_, qOverload<int, QProcess::ExitStatus>(&QProcess::finished), this,
             [this](int code, QProcess::ExitStatus st) { onFinished(st == QProcess::NormalExit ? code : 130); });
