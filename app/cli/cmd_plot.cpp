@@ -10,28 +10,40 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 
 namespace normlab::cli {
 
 namespace {
-// Series of a run as (x, y) vectors; layer -1 for global series.
-std::pair<std::vector<double>, std::vector<double>> xy(Store& store, int64_t run, const std::string& name, int layer = -1) {
-    std::pair<std::vector<double>, std::vector<double>> out;
-    for (auto& s : store.series(run))
-        if (s.name == name && s.layer == layer)
-            for (auto& p : store.points(s.id)) {
-                out.first.push_back(static_cast<double>(p.step));
-                out.second.push_back(p.value);
-            }
-    return out;
-}
+// A run's series by (name, layer), listed once: listing them counts every point of the run
+// (Store::series), which once per layer made a long run's figures take a minute.
+class RunSeries {
+public:
+    RunSeries(Store& store, int64_t run) : store_(store) {
+        for (const SeriesInfo& s : store.series(run, /*with_counts=*/false)) ids_[{s.name, s.layer}] = s.id;
+    }
+    // The series as (x, y) vectors; layer -1 for a global series; empty when the run has none.
+    std::pair<std::vector<double>, std::vector<double>> xy(const std::string& name, int layer = -1) const {
+        std::pair<std::vector<double>, std::vector<double>> out;
+        const auto it = ids_.find({name, layer});
+        if (it == ids_.end()) return out;
+        for (const Point& p : store_.points(it->second)) {
+            out.first.push_back(static_cast<double>(p.step));
+            out.second.push_back(p.value);
+        }
+        return out;
+    }
+    int layers(const std::string& name) const {
+        int n = 0;
+        for (const auto& [key, id] : ids_)
+            if (key.first == name) n = std::max(n, key.second + 1);
+        return n;
+    }
 
-int layers_of(Store& store, int64_t run, const std::string& name) {
-    int n = 0;
-    for (auto& s : store.series(run))
-        if (s.name == name) n = std::max(n, s.layer + 1);
-    return n;
-}
+private:
+    Store& store_;
+    std::map<std::pair<std::string, int>, int64_t> ids_;
+};
 
 }  // namespace
 
@@ -67,11 +79,13 @@ static int cmd_plot(const Args& args) {
 
     plot::Chart loss{"Training loss", "step", "loss (nats/byte)"};
     double floor = std::nan("");
+    std::vector<RunSeries> series;
+    for (const RunInfo& r : runs) series.emplace_back(store, r.id);
     for (size_t i = 0; i < runs.size(); ++i) {
-        auto [x, y] = xy(store, runs[i].id, "train/loss");
+        auto [x, y] = series[i].xy("train/loss");
         loss.series.push_back({"", x, y, runs[i].color, 1.0, 0.25});
         loss.series.push_back({label(runs[i]) + " train", x, debiased_ema(y, 0.9), runs[i].color, 1.8});
-        auto [vx, vy] = xy(store, runs[i].id, "val/loss");
+        auto [vx, vy] = series[i].xy("val/loss");
         if (!vx.empty()) loss.series.push_back({label(runs[i]) + " val", vx, vy, runs[i].color, 1.4, 1.0, true, true});
         if (runs[i].info.contains("loss_floor")) floor = runs[i].info["loss_floor"].get<double>();
     }
@@ -85,17 +99,17 @@ static int cmd_plot(const Args& args) {
     plot::Chart hidden{"Hidden-state norm per layer, last probe", "layer", "mean ‖x_{ℓ}‖"};
     hidden.integer_x = true;
     for (size_t i = 0; i < runs.size(); ++i) {
-        const int L = layers_of(store, runs[i].id, "grad_l1/fc2");
+        const int L = series[i].layers("grad_l1/fc2");
         plot::Series s{label(runs[i]), {}, {}, runs[i].color, 1.8, 1.0, false, true};
         plot::Series h{label(runs[i]), {}, {}, runs[i].color, 1.8, 1.0, false, true};
         for (int l = 0; l < L; ++l) {
-            auto [x, y] = xy(store, runs[i].id, "grad_l1/fc2", l);
+            auto [x, y] = series[i].xy("grad_l1/fc2", l);
             const size_t n = std::min<size_t>(y.size(), 5);
             double mean = 0;
             for (size_t k = 0; k < n; ++k) mean += y[k] / n;
             s.x.push_back(l);
             s.y.push_back(n ? mean : std::nan(""));
-            auto [hx, hy] = xy(store, runs[i].id, "hidden/norm", l);
+            auto [hx, hy] = series[i].xy("hidden/norm", l);
             h.x.push_back(l);
             h.y.push_back(hy.empty() ? std::nan("") : hy.back());
         }
@@ -105,7 +119,7 @@ static int cmd_plot(const Args& args) {
         plot::Chart per{"Mean |dL/dW_FC2| per layer: " + runs[i].name, "step", "mean |gradient|"};
         per.log_y = true;
         for (int l = 0; l < L; ++l) {
-            auto [x, y] = xy(store, runs[i].id, "grad_l1/fc2", l);
+            auto [x, y] = series[i].xy("grad_l1/fc2", l);
             per.series.push_back({"layer " + std::to_string(l), x, y, plot::sequential(L > 1 ? double(l) / (L - 1) : 0)});
         }
         if (L > 0) save(per, "grad_l1_fc2_run" + std::to_string(runs[i].id) + ".svg");
