@@ -125,7 +125,7 @@ private Q_SLOTS:
         QVERIFY2(started().size() >= 2, qPrintable(started().join("\n")));   // the report and the follower
         window.kill();
         QVERIFY(window.waitForFinished(10000));
-        QTest::qWaitFor([&] { return started().isEmpty(); }, 30000);   // what is left is named below
+        (void)QTest::qWaitFor([&] { return started().isEmpty(); }, 30000);   // what is left is named below
         QVERIFY2(started().isEmpty(), qPrintable(started().join("\n")));
         const std::optional<RunInfo> r = Store(reports.toStdString(), Store::Mode::ReadOnly).run(1);
         QVERIFY(r);

@@ -192,6 +192,10 @@ private:
     bool readRun(RunData& r, Store& store, std::optional<std::chrono::steady_clock::time_point> until = std::nullopt);
     size_t pass_run_ = 0;                          // the run a sliced pass goes on with
     bool pass_changed_ = false;                    // anything read so far in this pass
+    // The stores' generations when the pass in progress and the last whole pass began: a pass
+    // starts only when one has changed (a store of 2,000 runs selected read every run's row each tick).
+    std::vector<Store::Generation> pass_generations_, read_generations_;
+    std::vector<Store::Generation> generations(Store& store) const;
     // loss tab
     LineChart* loss_;
     LineChart* lr_;

@@ -27,6 +27,7 @@ void ChartsView::setRuns(const std::vector<std::pair<Store*, int64_t>>& refs, St
         else next.push_back(std::make_unique<RunData>(id, source));
     }
     runs_ = std::move(next);
+    read_generations_ = generations(store);   // before the rows: what is written meanwhile is read next
     for (auto& r : runs_) readRun(*r, store);   // whole: a run kept mid-pass ends its pass here
     pass_run_ = 0;
     pass_changed_ = false;
@@ -44,7 +45,23 @@ bool ChartsView::refreshUntil(Store& store, std::chrono::steady_clock::time_poin
     return readRuns(store, until, changed);
 }
 
+// The window's store, then each other store a run shown comes from, once each.
+std::vector<Store::Generation> ChartsView::generations(Store& store) const {
+    std::vector<Store::Generation> out{store.generation()};
+    std::vector<Store*> seen;
+    for (const auto& r : runs_)
+        if (Store* s = r->source(); s && std::find(seen.begin(), seen.end(), s) == seen.end()) {
+            seen.push_back(s);
+            out.push_back(s->generation());
+        }
+    return out;
+}
+
 bool ChartsView::readRuns(Store& store, std::optional<std::chrono::steady_clock::time_point> until, bool& changed) {
+    if (pass_run_ == 0 && (runs_.empty() || runs_.front()->passDone())) {   // a pass would begin
+        pass_generations_ = generations(store);
+        if (pass_generations_ == read_generations_) return true;   // no store written since the last: nothing to read
+    }
     for (; pass_run_ < runs_.size(); ++pass_run_) {
         RunData& r = *runs_[pass_run_];
         if (r.passDone()) {   // its pass starts here: a run that no longer trains is read only if that changed
@@ -67,6 +84,7 @@ bool ChartsView::readRuns(Store& store, std::optional<std::chrono::steady_clock:
         }
     }
     pass_run_ = 0;
+    read_generations_ = pass_generations_;
     changed = std::exchange(pass_changed_, false);
     if (changed) redrawAll();
     return true;

@@ -318,7 +318,13 @@ void MainWindow::onProgress(const ProgressInfo& p) {
 
 void MainWindow::refreshTick() {
     if (!reading_charts_) readCharts();
-    if (++refresh_ticks_ % 4 == 0) reloadRuns();
+    if (++refresh_ticks_ % 4 == 0) {
+        std::vector<Store::Generation> now = storeGenerations();
+        if (now != table_generations_) {
+            table_generations_ = std::move(now);
+            reloadRuns();
+        }
+    }
     if (refresh_ticks_ % 20 == 1) {
         device_ = deviceText();   // a GPU's free memory, every 5 s
         checkStoreFile();

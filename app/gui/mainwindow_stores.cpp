@@ -115,6 +115,12 @@ bool MainWindow::openStore(const QString& path, QString* error) {
     return true;
 }
 
+std::vector<Store::Generation> MainWindow::storeGenerations() {
+    std::vector<Store::Generation> out{store_->generation()};
+    for (Store* c : comparedPointers()) out.push_back(c->generation());
+    return out;
+}
+
 std::vector<Store*> MainWindow::comparedPointers() const {
     std::vector<Store*> out;
     for (auto& s : compared_) out.push_back(s.get());

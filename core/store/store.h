@@ -177,6 +177,18 @@ public:
 
     std::vector<RunInfo> runs();
     std::optional<RunInfo> run(int64_t id);
+    // Changes whenever what the store holds may have changed: a commit by any process (this
+    // connection's own included) or the store opened again. Reads no rows (SQLite's data_version),
+    // so a poller compares it before reading every run again; two Store objects never share one.
+    struct Generation {
+        uint64_t store = 0, connection = 0;
+        int64_t data_version = 0, own_changes = 0;
+        bool operator==(const Generation& o) const {
+            return store == o.store && connection == o.connection && data_version == o.data_version && own_changes == o.own_changes;
+        }
+        bool operator!=(const Generation& o) const { return !(*this == o); }
+    };
+    Generation generation() noexcept;
     // By id ("12") or exact name; throws StoreError naming the candidates.
     RunInfo find_run(const std::string& id_or_name);
 
@@ -297,6 +309,9 @@ private:
     std::string immutable_stamp_;                   // that file's inode, size and time then
     bool in_snapshot_ = false;                      // a ReadSnapshot's transaction is open
     std::pair<uint64_t, uint64_t> writer_key_{0, 0};  // writable: the file counted as written here (device, inode)
+    const uint64_t instance_;                       // this object among the process's stores (generation)
+    uint64_t connections_ = 0;                      // connections opened (generation)
+    int64_t unknown_generations_ = 0;               // generations that could not be read
     void writing_here(bool open);
     static bool written_in_this_process(const std::string& path);
 };

@@ -66,6 +66,7 @@ std::string settled_stamp(const std::string& path) {
 }  // namespace
 
 void Store::open_connection(Mode mode) {
+    ++connections_;
     int rc;
     immutable_ = false;
     if (mode == Mode::ReadWrite) {
@@ -142,6 +143,23 @@ void Store::reopen_if_written() {
     if (in_snapshot_) sqlite3_exec(old, "ROLLBACK", nullptr, nullptr, nullptr);
     sqlite3_close(old);
     if (in_snapshot_) exec("BEGIN");
+}
+
+Store::Generation Store::generation() noexcept {
+    Generation g;
+    g.store = instance_;
+    try {
+        reopen_if_written();   // an immutable connection: written since, it is opened again
+        sqlite3_stmt* st = prepare("PRAGMA data_version");
+        const int rc = sqlite3_step(st);
+        g.data_version = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -(++unknown_generations_);
+        sqlite3_reset(st);
+    } catch (...) {
+        g.data_version = -(++unknown_generations_);   // unreadable now: unlike any other, so the read says why
+    }
+    g.connection = connections_;
+    g.own_changes = db_ ? sqlite3_total_changes64(db_) : 0;
+    return g;
 }
 
 }  // namespace normlab

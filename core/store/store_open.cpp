@@ -9,6 +9,7 @@
 
 #include <sqlite3.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -93,7 +94,11 @@ UPDATE meta SET value = '3' WHERE key = 'schema_version';
 
 }  // namespace
 
-Store::Store(const std::string& given, Mode mode) : mode_(mode) {
+namespace {
+std::atomic<uint64_t> g_store_instances{0};
+}  // namespace
+
+Store::Store(const std::string& given, Mode mode) : mode_(mode), instance_(++g_store_instances) {
     if (given.empty()) throw StoreError("the run store path is empty; give a file such as runs.sqlite");
     if (given == ":memory:" || given.rfind("file:", 0) == 0)
         throw StoreError("\"" + given + "\" is an SQLite URI or in-memory name; a run store is a plain file path"
