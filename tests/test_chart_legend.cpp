@@ -26,6 +26,8 @@
 #include <QtTest/QtTest>
 
 #include <cmath>
+#include <set>
+#include <utility>
 
 using namespace normlab;
 
@@ -445,6 +447,37 @@ private Q_SLOTS:
         // the chart alone (its box plots) keeps its columns
         QVERIFY2(view.exportCurrent(csv, "csv", 96, false, &err), qPrintable(err));
         QVERIFY(read_all(csv).startsWith("run_id,name,layer,step,count,"));
+    }
+
+    // Many runs of many layers: whole runs are drawn, the first ones while their lines fit in
+    // kMaxCurves, and the footer says how many. 7,200 lines took Qt Charts 36 s to take out again.
+    void aChartDrawsTheFirstRunsItHasRoomFor() {
+        LineChart c;
+        c.resize(600, 400);
+        std::vector<Curve> curves;
+        for (int layer = 0; layer < 30; ++layer)   // layer-major, as the gradients' curves come
+            for (int run = 0; run < 20; ++run) {
+                Curve cv{QString("run %1 layer %2").arg(run).arg(layer), Qt::blue, {0, 1, 2}, {1.0, 2.0, 3.0 + layer}};
+                cv.run = QString("run %1").arg(run);
+                cv.layer = layer;
+                curves.push_back(cv);
+            }
+        c.setCurves(curves);
+        const size_t fit = LineChart::kMaxCurves / 30;   // whole runs of 30 lines
+        QCOMPARE(c.curves().size(), fit * 30);
+        std::set<QString> runs;
+        for (const Curve& cv : c.curves()) runs.insert(cv.run);
+        QCOMPARE(runs.size(), fit);
+        for (size_t r = 0; r < fit; ++r) QVERIFY(runs.count(QString("run %1").arg(r)));
+        QCOMPARE(c.runsDrawn(), std::make_pair(static_cast<int>(fit), 20));
+        QVERIFY2(c.footer().contains(QString("the first %1 of 20 runs drawn").arg(fit)), qPrintable(c.footer()));
+        // One run with more lines than that is drawn whole; as many runs as fit say nothing.
+        curves.resize(0);
+        for (int layer = 0; layer < 600; ++layer) curves.push_back(Curve{QString("layer %1").arg(layer), Qt::red, {0, 1}, {1.0, 2.0}, Qt::SolidLine, 1.6, true, false, {}, {}, true, "one"});
+        c.setCurves(curves);
+        QCOMPARE(c.curves().size(), size_t(600));
+        QCOMPARE(c.runsDrawn(), std::make_pair(1, 1));
+        QVERIFY2(!c.footer().contains("runs drawn"), qPrintable(c.footer()));
     }
 };
 

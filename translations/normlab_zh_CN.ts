@@ -961,6 +961,10 @@ markov：合成数据，损失下界已知</translation>
         </translation>
     </message>
     <message>
+        <source> · the first %1 of %2 runs drawn (at most %3 lines: select fewer, or group runs)</source>
+        <translation> · 仅绘制了 %2 个运行中的前 %1 个（最多 %3 条线：请少选一些，或将运行分组）</translation>
+    </message>
+    <message>
         <source> · zoomed (right-click to zoom out)</source>
         <translation> · 已缩放（右键缩小）</translation>
     </message>

@@ -29,6 +29,8 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <cmath>
 #include <limits>
 
@@ -95,7 +97,35 @@ void LineChart::setAxisTitles(const QString& x, const QString& y, const QString&
     applyAxisTitles();
 }
 
+namespace {
+// The curves of the first runs (Curve::run, else the curve's label) whose curves fit in `most`,
+// at least one run's; `runs` gets (runs kept, runs given).
+std::vector<Curve> first_runs(std::vector<Curve> curves, size_t most, std::pair<int, int>& runs) {
+    auto run_of = [](const Curve& c) { return c.run.isEmpty() ? c.label : c.run; };
+    std::vector<QString> order;
+    std::map<QString, size_t> count;
+    for (const Curve& c : curves)
+        if (count[run_of(c)]++ == 0) order.push_back(run_of(c));
+    runs = {static_cast<int>(order.size()), static_cast<int>(order.size())};
+    if (curves.size() <= most) return curves;
+    std::set<QString> kept;
+    size_t n = 0;
+    for (const QString& r : order) {
+        if (!kept.empty() && n + count[r] > most) break;
+        kept.insert(r);
+        n += count[r];
+    }
+    runs.first = static_cast<int>(kept.size());
+    std::vector<Curve> out;
+    out.reserve(n);
+    for (Curve& c : curves)
+        if (kept.count(run_of(c))) out.push_back(std::move(c));
+    return out;
+}
+}  // namespace
+
 void LineChart::setCurves(std::vector<Curve> curves, bool keep_zoom) {
+    curves = first_runs(std::move(curves), kMaxCurves, runs_drawn_);
     bool same_curves = curves.size() == curves_.size();   // the same runs and quantities (a live refresh), not another selection
     for (size_t i = 0; same_curves && i < curves.size(); ++i) same_curves = curves[i].label == curves_[i].label;
     curves_ = std::move(curves);

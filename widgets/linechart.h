@@ -83,7 +83,15 @@ public:
     // for "learning rate"), else the full one elided in the middle.
     void setAxisTitles(const QString& x, const QString& y, const QString& y_short = QString());
     // Replaces the curves; keeps the zoom when keep_zoom and the user zoomed.
+    // At most kMaxCurves are drawn: whole runs (Curve::run), the first ones,
+    // while their curves fit; the footer says how many of how many runs.
     void setCurves(std::vector<Curve> curves, bool keep_zoom = true);
+    // Qt Charts takes each series out of a chart in time proportional to the
+    // chart's series (its legend's markers measured again, a signal of each
+    // axis searched): 7,200 per-layer lines (150 runs of 48 layers) took 36 s
+    // to go. Past this many a chart is no longer read either.
+    static constexpr size_t kMaxCurves = 500;
+    std::pair<int, int> runsDrawn() const { return runs_drawn_; }   // (drawn, given); equal when none left out
     void setHLines(std::vector<std::pair<double, QString>> lines);   // dashed reference lines
     // What to do when there is nothing to draw, shown in the middle of the
     // empty plot (never in an export); "" for none.
@@ -272,6 +280,7 @@ private:
     double extent_lo_ = std::numeric_limits<double>::quiet_NaN(), extent_hi_ = std::numeric_limits<double>::quiet_NaN();
     QMargins margins_extra_;               // added to the chart's margins to bring the plot in line with a linked one
     size_t drawn_ = 0, hidden_nonpositive_ = 0, nonfinite_count_ = 0;
+    std::pair<int, int> runs_drawn_{0, 0};
     QString title_, x_title_, y_title_, y_short_;   // as set: with their scripts marked (math_text.h)
     QLabel* empty_hint_ = nullptr;
     QSizeF ticked_area_;   // the plot area the linear ticks were last counted for

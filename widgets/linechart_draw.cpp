@@ -126,6 +126,11 @@ QString LineChart::footer() const {
     if (hidden_x_) s += tr(" · %L1 points at x ≤ 0 not shown on the log x axis").arg(hidden_x_);
     const int hidden = static_cast<int>(curvesHidden());   // a plain int: lupdate skips a cast in the call
     if (hidden) s += tr(" · %n line(s) hidden (click the legend to show)", nullptr, hidden);
+    if (runs_drawn_.first < runs_drawn_.second)
+        s += tr(" · the first %1 of %2 runs drawn (at most %3 lines: select fewer, or group runs)")
+                 .arg(runs_drawn_.first)
+                 .arg(runs_drawn_.second)
+                 .arg(kMaxCurves);
     if (zoomed_) s += tr(" · zoomed (right-click to zoom out)");
     return s;
 }
