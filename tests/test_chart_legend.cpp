@@ -9,6 +9,7 @@
 #include "widgets/chart_legend.h"
 #include "widgets/chartsview.h"
 #include "widgets/linechart.h"
+#include "widgets/plot_figure.h"
 
 #include <QApplication>
 #include <QChartView>
@@ -471,6 +472,12 @@ private Q_SLOTS:
         for (size_t r = 0; r < fit; ++r) QVERIFY(runs.count(QString("run %1").arg(r)));
         QCOMPARE(c.runsDrawn(), std::make_pair(static_cast<int>(fit), 20));
         QVERIFY2(c.footer().contains(QString("the first %1 of 20 runs drawn").arg(fit)), qPrintable(c.footer()));
+        QCOMPARE(plot_spec(c).curves.size(), curves.size());   // a figure draws every run
+        QTemporaryDir dir;
+        QVERIFY(c.exportCsv(dir.filePath("all.csv"), nullptr));
+        QFile csv(dir.filePath("all.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(csv.readAll().count('\n'), 1 + 3 * static_cast<int>(curves.size()));   // and so does its CSV
         // One run with more lines than that is drawn whole; as many runs as fit say nothing.
         curves.resize(0);
         for (int layer = 0; layer < 600; ++layer) curves.push_back(Curve{QString("layer %1").arg(layer), Qt::red, {0, 1}, {1.0, 2.0}, Qt::SolidLine, 1.6, true, false, {}, {}, true, "one"});

@@ -963,8 +963,8 @@ markov: synthetisch, mit bekannter Verlustuntergrenze</translation>
         </translation>
     </message>
     <message>
-        <source> · the first %1 of %2 runs drawn (at most %3 lines: select fewer, or group runs)</source>
-        <translation> · die ersten %1 von %2 Läufen gezeichnet (höchstens %3 Linien: weniger auswählen oder Läufe gruppieren)</translation>
+        <source> · the first %1 of %2 runs drawn (at most %3 lines on screen; an export draws them all)</source>
+        <translation> · die ersten %1 von %2 Läufen gezeichnet (höchstens %3 Linien am Bildschirm; ein Export zeichnet alle)</translation>
     </message>
     <message>
         <source> · zoomed (right-click to zoom out)</source>

@@ -961,8 +961,8 @@ markov：合成数据，损失下界已知</translation>
         </translation>
     </message>
     <message>
-        <source> · the first %1 of %2 runs drawn (at most %3 lines: select fewer, or group runs)</source>
-        <translation> · 仅绘制了 %2 个运行中的前 %1 个（最多 %3 条线：请少选一些，或将运行分组）</translation>
+        <source> · the first %1 of %2 runs drawn (at most %3 lines on screen; an export draws them all)</source>
+        <translation> · 仅绘制了 %2 个运行中的前 %1 个（屏幕上最多 %3 条线；导出时全部绘制）</translation>
     </message>
     <message>
         <source> · zoomed (right-click to zoom out)</source>

@@ -70,9 +70,9 @@ CHARTS = {
     " · %L1 non-finite (▲)": (" · %L1 nicht endlich (▲)", " · %L1 个非有限值（▲）"),
     " · %L1 values ≤ 0 not shown on the log axis": (" · %L1 Werte ≤ 0 auf der log. Achse nicht gezeigt", " · %L1 个 ≤ 0 的值未在对数轴上显示"),
     " · zoomed (right-click to zoom out)": (" · vergrößert (Rechtsklick verkleinert)", " · 已缩放（右键缩小）"),
-    " · the first %1 of %2 runs drawn (at most %3 lines: select fewer, or group runs)":
-        (" · die ersten %1 von %2 Läufen gezeichnet (höchstens %3 Linien: weniger auswählen oder Läufe gruppieren)",
-         " · 仅绘制了 %2 个运行中的前 %1 个（最多 %3 条线：请少选一些，或将运行分组）"),
+    " · the first %1 of %2 runs drawn (at most %3 lines on screen; an export draws them all)":
+        (" · die ersten %1 von %2 Läufen gezeichnet (höchstens %3 Linien am Bildschirm; ein Export zeichnet alle)",
+         " · 仅绘制了 %2 个运行中的前 %1 个（屏幕上最多 %3 条线；导出时全部绘制）"),
     " · %n line(s) hidden (click the legend to show)": ([" · %n Linie ausgeblendet (Klick in die Legende zeigt sie)", " · %n Linien ausgeblendet (Klick in die Legende zeigt sie)"],
                                                          " · 已隐藏 %n 条线（点击图例显示）"),
     "%1: each run has its scheme's value": ("%1: jeder Lauf hat den Wert seines Schemas", "%1：每个运行都取其方案的值"),

@@ -99,8 +99,9 @@ void LineChart::setAxisTitles(const QString& x, const QString& y, const QString&
 
 namespace {
 // The curves of the first runs (Curve::run, else the curve's label) whose curves fit in `most`,
-// at least one run's; `runs` gets (runs kept, runs given).
-std::vector<Curve> first_runs(std::vector<Curve> curves, size_t most, std::pair<int, int>& runs) {
+// at least one run's; the others go to `rest`, and `runs` gets (runs kept, runs given).
+std::vector<Curve> first_runs(std::vector<Curve> curves, size_t most, std::vector<Curve>& rest, std::pair<int, int>& runs) {
+    rest.clear();
     auto run_of = [](const Curve& c) { return c.run.isEmpty() ? c.label : c.run; };
     std::vector<QString> order;
     std::map<QString, size_t> count;
@@ -119,13 +120,13 @@ std::vector<Curve> first_runs(std::vector<Curve> curves, size_t most, std::pair<
     std::vector<Curve> out;
     out.reserve(n);
     for (Curve& c : curves)
-        if (kept.count(run_of(c))) out.push_back(std::move(c));
+        (kept.count(run_of(c)) ? out : rest).push_back(std::move(c));
     return out;
 }
 }  // namespace
 
 void LineChart::setCurves(std::vector<Curve> curves, bool keep_zoom) {
-    curves = first_runs(std::move(curves), kMaxCurves, runs_drawn_);
+    curves = first_runs(std::move(curves), kMaxCurves, left_out_, runs_drawn_);
     bool same_curves = curves.size() == curves_.size();   // the same runs and quantities (a live refresh), not another selection
     for (size_t i = 0; same_curves && i < curves.size(); ++i) same_curves = curves[i].label == curves_[i].label;
     curves_ = std::move(curves);
@@ -426,12 +427,16 @@ void LineChart::writeCsvRows(QTextStream& out, const QString& lead) const {
     out.setRealNumberPrecision(10);
     for (size_t k = 0; k < curves_.size(); ++k) {
         if (!curveShown(k)) continue;   // as the plot and a figure: what the legend hid stays out
-        const Curve& c = curves_[k];
-        const QString label = quoted(c.label);
-        for (size_t i = 0; i < c.x.size(); ++i)
-            out << first << label << ',' << c.x[i] << ','
-                << (std::isfinite(c.y[i]) ? QString::number(c.y[i], 'g', 10) : QString("nan")) << '\n';
+        writeCsvCurve(out, first, curves_[k]);
     }
+    for (const Curve& c : left_out_) writeCsvCurve(out, first, c);   // not drawn on screen, exported all the same
+}
+
+void LineChart::writeCsvCurve(QTextStream& out, const QString& first, const Curve& c) {
+    const QString label = '"' + QString(c.label).replace('"', "\"\"") + '"';
+    for (size_t i = 0; i < c.x.size(); ++i)
+        out << first << label << ',' << c.x[i] << ','
+            << (std::isfinite(c.y[i]) ? QString::number(c.y[i], 'g', 10) : QString("nan")) << '\n';
 }
 
 }  // namespace normlab

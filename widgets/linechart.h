@@ -92,6 +92,9 @@ public:
     // to go. Past this many a chart is no longer read either.
     static constexpr size_t kMaxCurves = 500;
     std::pair<int, int> runsDrawn() const { return runs_drawn_; }   // (drawn, given); equal when none left out
+    // The curves of the runs past those: not on screen, but in every export (figure, CSV), which
+    // NormLab draws itself.
+    const std::vector<Curve>& curvesLeftOut() const { return left_out_; }
     void setHLines(std::vector<std::pair<double, QString>> lines);   // dashed reference lines
     // What to do when there is nothing to draw, shown in the middle of the
     // empty plot (never in an export); "" for none.
@@ -281,6 +284,8 @@ private:
     QMargins margins_extra_;               // added to the chart's margins to bring the plot in line with a linked one
     size_t drawn_ = 0, hidden_nonpositive_ = 0, nonfinite_count_ = 0;
     std::pair<int, int> runs_drawn_{0, 0};
+    std::vector<Curve> left_out_;
+    static void writeCsvCurve(QTextStream& out, const QString& first, const Curve& c);
     QString title_, x_title_, y_title_, y_short_;   // as set: with their scripts marked (math_text.h)
     QLabel* empty_hint_ = nullptr;
     QSizeF ticked_area_;   // the plot area the linear ticks were last counted for

@@ -127,7 +127,7 @@ QString LineChart::footer() const {
     const int hidden = static_cast<int>(curvesHidden());   // a plain int: lupdate skips a cast in the call
     if (hidden) s += tr(" · %n line(s) hidden (click the legend to show)", nullptr, hidden);
     if (runs_drawn_.first < runs_drawn_.second)
-        s += tr(" · the first %1 of %2 runs drawn (at most %3 lines: select fewer, or group runs)")
+        s += tr(" · the first %1 of %2 runs drawn (at most %3 lines on screen; an export draws them all)")
                  .arg(runs_drawn_.first)
                  .arg(runs_drawn_.second)
                  .arg(kMaxCurves);

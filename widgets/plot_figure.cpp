@@ -31,6 +31,7 @@ PlotSpec plot_spec(const LineChart& chart) {
     // as it looks: without what its legend hides
     for (size_t i = 0; i < chart.curves().size(); ++i)
         if (chart.curveShown(i)) s.curves.push_back(chart.curves()[i]);
+    for (const Curve& c : chart.curvesLeftOut()) s.curves.push_back(c);   // too many for the screen, not for a figure
     for (size_t h = 0; h < chart.hlines().size(); ++h)
         if (chart.hlineShown(h)) s.hlines.push_back(chart.hlines()[h]);
     return s;
