@@ -12,6 +12,16 @@
 
 namespace normlab::app {
 
+// Why long work stopped, for a run's message ("cancelled: …"), when the signal that
+// stopped it was not a user's own stop (Ctrl-C, SIGTERM): "" for those.
+inline const char* stop_cause(int sig) {
+    switch (sig) {
+        case SIGHUP: return "the terminal or ssh session it was started from closed (SIGHUP)";
+        case SIGPIPE: return "what read its output went away (a closed pipe)";
+        default: return "";
+    }
+}
+
 // Sends SIGHUP to `handler` unless it is ignored; true when it did.
 inline bool stop_on_hangup(void (*handler)(int)) {
     struct sigaction old {};

@@ -102,13 +102,14 @@ namespace {
 // at least one run's; the others go to `rest`, and `runs` gets (runs kept, runs given).
 std::vector<Curve> first_runs(std::vector<Curve> curves, size_t most, std::vector<Curve>& rest, std::pair<int, int>& runs) {
     rest.clear();
+    runs = {0, 0};
+    if (curves.size() <= most) return curves;   // every redraw of a live run: nothing to count
     auto run_of = [](const Curve& c) { return c.run.isEmpty() ? c.label : c.run; };
     std::vector<QString> order;
     std::map<QString, size_t> count;
     for (const Curve& c : curves)
         if (count[run_of(c)]++ == 0) order.push_back(run_of(c));
-    runs = {static_cast<int>(order.size()), static_cast<int>(order.size())};
-    if (curves.size() <= most) return curves;
+    runs.second = static_cast<int>(order.size());
     std::set<QString> kept;
     size_t n = 0;
     for (const QString& r : order) {
@@ -421,9 +422,12 @@ bool LineChart::exportCsv(const QString& path, QString* error) const {
 
 QString LineChart::csvXTitle() const { return x_title_.isEmpty() ? QString("x") : math_text::plain(x_title_); }
 
+namespace {
+QString csv_quoted(QString s) { return '"' + s.replace('"', "\"\"") + '"'; }
+}  // namespace
+
 void LineChart::writeCsvRows(QTextStream& out, const QString& lead) const {
-    auto quoted = [](QString s) { return '"' + s.replace('"', "\"\"") + '"'; };
-    const QString first = lead.isEmpty() ? QString() : quoted(lead) + ',';
+    const QString first = lead.isEmpty() ? QString() : csv_quoted(lead) + ',';
     out.setRealNumberPrecision(10);
     for (size_t k = 0; k < curves_.size(); ++k) {
         if (!curveShown(k)) continue;   // as the plot and a figure: what the legend hid stays out
@@ -433,7 +437,7 @@ void LineChart::writeCsvRows(QTextStream& out, const QString& lead) const {
 }
 
 void LineChart::writeCsvCurve(QTextStream& out, const QString& first, const Curve& c) {
-    const QString label = '"' + QString(c.label).replace('"', "\"\"") + '"';
+    const QString label = csv_quoted(c.label);
     for (size_t i = 0; i < c.x.size(); ++i)
         out << first << label << ',' << c.x[i] << ','
             << (std::isfinite(c.y[i]) ? QString::number(c.y[i], 'g', 10) : QString("nan")) << '\n';

@@ -91,7 +91,7 @@ public:
     // axis searched): 7,200 per-layer lines (150 runs of 48 layers) took 36 s
     // to go. Past this many a chart is no longer read either.
     static constexpr size_t kMaxCurves = 500;
-    std::pair<int, int> runsDrawn() const { return runs_drawn_; }   // (drawn, given); equal when none left out
+    std::pair<int, int> runsDrawn() const { return runs_drawn_; }   // (drawn, given); equal when none left out, (0, 0) when under the cap
     // The curves of the runs past those: not on screen, but in every export (figure, CSV), which
     // NormLab draws itself.
     const std::vector<Curve>& curvesLeftOut() const { return left_out_; }

@@ -44,13 +44,7 @@ void on_pipe(int sig) {
     g_signals = 1;
 }
 // Why the run stopped when no user stopped it by hand (RunControl::message).
-std::string cause_text() {
-    switch (g_cause.load()) {
-        case SIGHUP: return "the terminal or ssh session it was started from closed (SIGHUP)";
-        case SIGPIPE: return "what read its output went away (a closed pipe)";
-        default: return "";
-    }
-}
+std::string cause_text() { return app::stop_cause(g_cause.load()); }
 // SIGUSR1 (`normlab-cli cancel RUN`): stop the run being trained (saved as
 // cancelled, with a checkpoint) and go on with the next one.
 std::atomic<int> g_skip{0};

@@ -46,15 +46,12 @@ void on_signal(int sig) {
     g_stop = true;
 }
 // Why the run stopped when no user stopped it by hand (RunControl::message).
+// The window's Stop sends SIGTERM; so does the kernel when the window that started it ends
+// outright (app/gui/child_process.h), which leaves this process another parent.
 std::string cause_text() {
-    switch (g_cause.load()) {
-        case SIGHUP: return "the terminal or ssh session it was started from closed (SIGHUP)";
-        case SIGPIPE: return "what read its output went away (a closed pipe)";
-        // The window's Stop sends SIGTERM; so does the kernel when the window that started it
-        // ends outright (app/gui/child_process.h), which leaves this process another parent.
-        case SIGTERM: return g_window_death && ::getppid() != g_parent ? "the window that started it ended" : "";
-        default: return "";
-    }
+    const int sig = g_cause.load();
+    if (sig == SIGTERM && g_window_death && ::getppid() != g_parent) return "the window that started it ended";
+    return app::stop_cause(sig);
 }
 
 struct Options {
