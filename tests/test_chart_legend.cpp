@@ -15,6 +15,7 @@
 #include <QChartView>
 #include <QChart>
 #include <QFile>
+#include <QLabel>
 #include <QLegend>
 #include <QMenu>
 #include <QTimer>
@@ -472,6 +473,7 @@ private Q_SLOTS:
         for (size_t r = 0; r < fit; ++r) QVERIFY(runs.count(QString("run %1").arg(r)));
         QCOMPARE(c.runsDrawn(), std::make_pair(static_cast<int>(fit), 20));
         QVERIFY2(c.footer().contains(QString("the first %1 of 20 runs drawn").arg(fit)), qPrintable(c.footer()));
+        QCOMPARE(c.findChild<QLabel*>("chartFooter")->toolTip(), c.footer());   // whole, where the line is cut short
         QCOMPARE(plot_spec(c).curves.size(), curves.size());   // a figure draws every run
         QTemporaryDir dir;
         QVERIFY(c.exportCsv(dir.filePath("all.csv"), nullptr));

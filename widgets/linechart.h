@@ -286,6 +286,7 @@ private:
     std::pair<int, int> runs_drawn_{0, 0};
     std::vector<Curve> left_out_;
     static void writeCsvCurve(QTextStream& out, const QString& first, const Curve& c);
+    void showFooter();   // footer() in the footer line and its tooltip
     QString title_, x_title_, y_title_, y_short_;   // as set: with their scripts marked (math_text.h)
     QLabel* empty_hint_ = nullptr;
     QSizeF ticked_area_;   // the plot area the linear ticks were last counted for

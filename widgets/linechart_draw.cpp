@@ -100,17 +100,24 @@ void LineChart::redraw() {
         const double v = hlines_[h].first, y = log_y_ ? (v > 0 ? std::log10(v) : std::nan("")) : v;
         hline_series_[h]->replace({QPointF(x0, y), QPointF(x1, y)});
     }
-    footer_->setText(footer());
+    showFooter();
+}
+
+// Its tooltip holds it whole: a narrow chart (a laptop's, several runs left out) cuts the line short.
+void LineChart::showFooter() {
+    const QString text = footer();
+    footer_->setText(text);
+    footer_->setToolTip(text);
 }
 
 void LineChart::changeEvent(QEvent* e) {
-    if (e->type() == QEvent::LanguageChange && !footer_->text().isEmpty()) footer_->setText(footer());   // once drawn
+    if (e->type() == QEvent::LanguageChange && !footer_->text().isEmpty()) showFooter();   // once drawn
     QWidget::changeEvent(e);
 }
 
 void LineChart::setCountCaption(std::function<QString()> caption) {
     count_caption_ = std::move(caption);
-    if (!footer_->text().isEmpty()) footer_->setText(footer());   // once drawn
+    if (!footer_->text().isEmpty()) showFooter();   // once drawn
 }
 
 size_t LineChart::pointsTotal() const {
