@@ -105,8 +105,9 @@ private Q_SLOTS:
         QVERIFY(s.axes[1].numeric && !s.axes[1].log);   // 1e-3..3e-3: not a decade
         QCOMPARE(s.axes[1].ticks, (std::vector<double>{1e-3, 2e-3, 3e-3}));
         QCOMPARE(s.lines.size(), size_t(4));
-        QCOMPARE(s.lines[1].pos, (std::vector<double>{1.0, 0.5, 1.0}));
-        QCOMPARE(s.lines[2].pos, (std::vector<double>{0.0, 1.0, 0.0}));
+        // categories in the middle of their shares of the axis, never on its ends; numbers at their values
+        QCOMPARE(s.lines[1].pos, (std::vector<double>{0.75, 0.5, 1.0}));
+        QCOMPARE(s.lines[2].pos, (std::vector<double>{0.25, 1.0, 0.0}));
         QCOMPARE(s.lines[1].values, (QStringList{"pre", "0.002", "2"}));
         QCOMPARE(s.lines[1].metric_pos, 0.0);   // the best at the bottom
         QCOMPARE(s.lines[2].metric_pos, 1.0);

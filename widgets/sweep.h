@@ -9,7 +9,8 @@
 // per-step chart. Numeric settings sit at their values (on a log axis where
 // they span a decade or more, as learning rates do) and are labelled at the
 // values the runs took; other settings (layout, activation, on/off) are
-// categories. A run still training sits at its latest outcome; one without
+// categories, each in the middle of its share of the axis (none on its ends,
+// where two runs' lines would run along the plot's edges). A run still training sits at its latest outcome; one without
 // any (diverged, or not evaluated yet) is a grey dashed line that stops at
 // the last setting.
 //

@@ -61,6 +61,11 @@ std::string scheme_of(const json& config) {
     return it != config.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+// Where category i of n sits (0 bottom .. 1 top): each in the middle of its share of the axis, so that no
+// category lies on the plot's top or bottom edge, where its runs' lines would run along it (two schemes
+// compared drew two lines on the edges of an empty box).
+double category_pos(int i, qsizetype n) { return n > 0 ? (i + 0.5) / double(n) : 0.5; }
+
 // The outcome's colour: viridis from dark (the best, lowest) to light.
 QColor outcome_color(double pos) { return viridis(0.85 * std::clamp(pos, 0.0, 1.0)); }
 
@@ -121,8 +126,7 @@ SweepSpec sweep_spec(const std::vector<SweepRun>& runs, const QString& metric_ti
             std::set<QString> cats;
             for (auto* x : v) cats.insert(shown(x));
             a.categories = QStringList(cats.begin(), cats.end());
-            for (size_t i = 0; i < runs.size(); ++i)
-                pos[i] = a.categories.size() > 1 ? double(a.categories.indexOf(shown(v[i]))) / (a.categories.size() - 1) : 0.5;
+            for (size_t i = 0; i < runs.size(); ++i) pos[i] = category_pos(a.categories.indexOf(shown(v[i])), a.categories.size());
         }
         for (size_t i = 0; i < runs.size(); ++i) {
             s.lines[i].values << shown(v[i]);
@@ -248,7 +252,7 @@ SweepGeometry draw_sweep(QPainter& p, const QRectF& r, const SweepSpec& s, const
             if (!t.factor.empty()) names[k] += QString(" (%1)").arg(QString::fromStdString(t.factor));
         } else {
             labels[k] = a.categories;
-            for (int i = 0; i < a.categories.size(); ++i) at[k].push_back(a.categories.size() > 1 ? double(i) / (a.categories.size() - 1) : 0.5);
+            for (int i = 0; i < a.categories.size(); ++i) at[k].push_back(category_pos(i, a.categories.size()));
         }
         for (auto& l : labels[k]) widest[k] = std::max(widest[k], fm.horizontalAdvance(l));
     }
@@ -300,6 +304,8 @@ SweepGeometry draw_sweep(QPainter& p, const QRectF& r, const SweepSpec& s, const
         order.push_back(static_cast<size_t>(highlight));
     }
     p.setBrush(Qt::NoBrush);
+    // a few runs' lines drawn bolder, as a line chart's are; a sweep's many, thin enough to be told apart
+    const double width = s.lines.size() <= 8 ? 0.55 : 0.35;
     for (size_t i : order) {
         QPolygonF path;
         for (size_t k = 0; k < n; ++k)
@@ -309,10 +315,10 @@ SweepGeometry draw_sweep(QPainter& p, const QRectF& r, const SweepSpec& s, const
         const bool lit = static_cast<int>(i) == highlight;
         if (highlight >= 0 && !lit) c.setAlpha(60);
         if (lit) {
-            p.setPen(plot::pen(ink, Qt::white, 1.2));
+            p.setPen(plot::pen(ink, Qt::white, width + 0.85));
             p.drawPolyline(path);
         }
-        p.setPen(plot::pen(ink, c, lit ? 0.7 : 0.35, none ? Qt::DashLine : Qt::SolidLine));
+        p.setPen(plot::pen(ink, c, lit ? width + 0.35 : width, none ? Qt::DashLine : Qt::SolidLine));
         p.drawPolyline(path);
     }
     // the axes over the lines: names, the line, ticks and labels on a light ground
