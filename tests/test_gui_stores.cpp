@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QStatusBar>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QtTest/QtTest>
 
@@ -119,6 +120,50 @@ private Q_SLOTS:
         QTRY_VERIFY(!status->text().contains("deleted"));
         w.store().rename_run(1, "renamed");   // saved again
         QCOMPARE(Store(path.toStdString(), Store::Mode::ReadOnly).run(1)->name, std::string("renamed"));
+    }
+
+    // Many runs selected while one of them trains (its row rewritten each second): the selection is one
+    // range a stretch of rows, and a reload that changes rows in place leaves it alone, rereading no
+    // settings but the changed run's — each row's settings still its own. A run's info written since
+    // (followed from a server: its host) is said to have changed, so a table sorted by host sorts it.
+    void manyRunsSelectedStayAsTheyAreWhileOneTrains() {
+        const QString path = dir_.filePath("many.sqlite");
+        std::vector<qint64> ids;
+        {
+            Store s(path.toStdString());
+            for (int i = 0; i < 60; ++i) {
+                const int64_t id = s.create_run("run " + std::to_string(i), i % 2 ? "pre_ln" : "post_ln",
+                                                nlohmann::json{{"train", {{"seed", i}}}}, static_cast<uint64_t>(i));
+                s.finish_run(id, RunStatus::Finished, 10, "", 2.0 + i);
+                if (i != 30) ids.push_back(id);
+            }
+        }
+        MainWindow w(path);
+        w.selectRuns(ids);
+        QCOMPARE(w.selectedRuns(), ids);
+        QItemSelectionModel* sel = w.runTable()->selectionModel();
+        QCOMPARE(sel->selection().size(), 2);   // rows 1..30 and 32..60: two ranges, not 59
+        QSignalSpy changed(sel, &QItemSelectionModel::selectionChanged);
+        {
+            Store writer(path.toStdString());
+            writer.heartbeat(5, 7);
+            writer.set_info(7, {{"remote", {{"dest", "gpu1"}, {"store", "/srv/runs.sqlite"}, {"run", 3}}}});
+        }
+        w.runTable()->sortByColumn(RunTableModel::Host, Qt::DescendingOrder);
+        w.reloadRuns();
+        w.reloadRuns();
+        QCOMPARE(changed.count(), 0);
+        QCOMPARE(w.selectedRuns(), ids);
+        QCOMPARE(w.runTable()->model()->index(0, RunTableModel::Id).data().toLongLong(), qint64(7));   // sorted again
+        QCOMPARE(w.runTable()->model()->index(0, RunTableModel::Host).data().toString(), QString("gpu1"));
+        Store plain(path.toStdString(), Store::Mode::ReadOnly);
+        for (int row = 0; row < w.runModel()->rowCount(); ++row) {
+            const RunInfo* r = w.runModel()->runAt(row);
+            const RunInfo stored = *plain.run(r->id);
+            QCOMPARE(r->config, stored.config);
+            QCOMPARE(r->info, stored.info);
+            QCOMPARE(r->steps_done, stored.steps_done);
+        }
     }
 };
 

@@ -447,41 +447,6 @@ private Q_SLOTS:
         s.truncate_for_resume(id, 0);
         QCOMPARE(s.points(s.series_id(id, "train/loss")).size(), size_t(0));
     }
-
-    // Store::generation, which the window compares before reading every run again: the same while
-    // nothing is written; another after a commit of this connection, of another one, and once a
-    // reader of a cleanly closed file finds it written; never two stores' alike.
-    void theGenerationChangesWithEveryCommit() {
-        const std::string p = path("generation.sqlite");
-        int64_t id;
-        {
-            Store w(p);
-            const Store::Generation g0 = w.generation();
-            QVERIFY(w.generation() == g0);
-            id = w.create_run("a", "pre_ln", nlohmann::json::object(), 1);
-            const Store::Generation g1 = w.generation();
-            QVERIFY(g1 != g0);   // its own commit
-            Store r(p, Store::Mode::ReadOnly);   // a reader beside the writer
-            const Store::Generation r0 = r.generation();
-            QVERIFY(r0 != g1);   // two stores
-            QVERIFY(r.generation() == r0);
-            w.set_notes(id, "x");
-            QVERIFY(r.generation() != r0);   // another connection's commit
-            QVERIFY(w.generation() != g1);
-            const Store::Generation r1 = r.generation();
-            QCOMPARE(r.runs().size(), size_t(1));   // reading changes nothing
-            QVERIFY(r.generation() == r1);
-        }
-        Store r(p, Store::Mode::ReadOnly);   // the file closed cleanly: read as it is
-        const Store::Generation r0 = r.generation();
-        QVERIFY(r.generation() == r0);
-        {
-            Store w(p);
-            w.rename_run(id, "b");
-        }
-        QVERIFY(r.generation() != r0);
-        QCOMPARE(r.run(id)->name, std::string("b"));
-    }
 };
 
 QTEST_GUILESS_MAIN(TestStoreSafety)

@@ -8,6 +8,9 @@
 #include <QTabWidget>
 
 #include <algorithm>
+#include <map>
+#include <optional>
+#include <unordered_map>
 #include <utility>
 
 namespace normlab {
@@ -62,14 +65,25 @@ bool ChartsView::readRuns(Store& store, std::optional<std::chrono::steady_clock:
         pass_generations_ = generations(store);
         if (pass_generations_ == read_generations_) return true;   // no store written since the last: nothing to read
     }
+    // each store's runs' statuses, read once for all its runs shown (2,000 finished runs shown: one query, not 2,000)
+    std::map<Store*, std::optional<std::unordered_map<int64_t, RunStatus>>> statuses;
+    auto status_of = [&](Store& s, int64_t id) -> std::optional<RunStatus> {
+        auto& known = statuses[&s];
+        if (!known) {
+            known.emplace();
+            for (const auto& [run, status] : s.statuses()) known->emplace(run, status);
+        }
+        const auto it = known->find(id);
+        return it == known->end() ? std::nullopt : std::optional<RunStatus>(it->second);
+    };
     for (; pass_run_ < runs_.size(); ++pass_run_) {
         RunData& r = *runs_[pass_run_];
         if (r.passDone()) {   // its pass starts here: a run that no longer trains is read only if that changed
             bool read = r.live() || r.info().id == 0;
-            if (!read) {   // a finished or stopped run that was resumed trains again: drawn live (one row's status to know)
+            if (!read) {   // a finished or stopped run that was resumed trains again: drawn live (its status to know)
                 try {
-                    const auto now = (r.source() ? *r.source() : store).run(r.id());
-                    read = now && now->status != r.info().status;
+                    const auto now = status_of(r.source() ? *r.source() : store, r.id());
+                    read = now && *now != r.info().status;
                 } catch (const StoreError& e) {
                     Q_EMIT storeUnreadable(RunTableModel::unreadableMessage(e));
                 }

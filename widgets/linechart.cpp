@@ -13,6 +13,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QGraphicsScene>
 #include <QFontMetrics>
 #include <QFile>
 #include <QGraphicsLineItem>
@@ -45,6 +46,10 @@ LineChart::LineChart(QWidget* parent) : QWidget(parent) {
     chart_ = new QChart();
     chart_->setMargins(QMargins(4, 4, 14, 4));   // on the right, room for half of the last x label: the view clips it
     view_ = new QChartView(chart_, this);
+    // Qt's scene keeps a BSP tree of its items for finding them by place, rebuilt as they move: every
+    // resize of the chart walked it over each of its (up to kMaxCurves) series. A chart asks its scene
+    // for no item by place; without the index, selecting 2,000 runs took 3.4 s, most of it there.
+    view_->scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
     // The legend is a widget of ours below or beside the plot (chart_card.h): Qt Charts' cut off
     // what did not fit in its one row or column. The chart's background is drawn behind both.
     card_ = new ChartCard(chart_, view_, this);

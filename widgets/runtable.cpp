@@ -20,7 +20,12 @@ void RunTableModel::reload(Store& store, const std::vector<Store*>& compared) {
     std::vector<Store*> sources;
     auto read = [&](Store& s, Store* source) {
         try {
-            for (auto& r : s.runs()) {
+            // The rows read from `s` before give their parsed JSON to those not changed since
+            // (Store::runs): a run training is read each second, the others' settings not parsed again.
+            std::vector<RunInfo*> before;
+            for (size_t i = 0; i < runs_.size(); ++i)
+                if (sources_[i] == source) before.push_back(&runs_[i]);
+            for (auto& r : s.runs(before)) {
                 fresh.push_back(std::move(r));
                 sources.push_back(source);
             }
@@ -46,15 +51,19 @@ void RunTableModel::reload(Store& store, const std::vector<Store*>& compared) {
         endResetModel();
         return;
     }
+    // Every row in place before any is said to have changed: the proxy sorting one (by its host) reads
+    // the others, whose JSON the read may have taken.
+    std::vector<char> changed(fresh.size());
     for (size_t i = 0; i < fresh.size(); ++i) {
         const RunInfo& a = runs_[i];
         const RunInfo& b = fresh[i];
-        const bool changed = a.status != b.status || a.steps_done != b.steps_done || a.name != b.name || a.color != b.color ||
-                             a.tags != b.tags || a.notes != b.notes ||
-                             !(a.final_loss == b.final_loss || (std::isnan(a.final_loss) && std::isnan(b.final_loss)));
+        changed[i] = a.status != b.status || a.steps_done != b.steps_done || a.name != b.name || a.color != b.color ||
+                     a.tags != b.tags || a.notes != b.notes || a.json_digest != 0 ||   // 0: its JSON unchanged, taken
+                     !(a.final_loss == b.final_loss || (std::isnan(a.final_loss) && std::isnan(b.final_loss)));
         runs_[i] = std::move(fresh[i]);
-        if (changed) Q_EMIT dataChanged(index(static_cast<int>(i), 0), index(static_cast<int>(i), ColumnCount - 1));
     }
+    for (size_t i = 0; i < changed.size(); ++i)
+        if (changed[i]) Q_EMIT dataChanged(index(static_cast<int>(i), 0), index(static_cast<int>(i), ColumnCount - 1));
     assignColors();
 }
 

@@ -20,25 +20,34 @@
 #include <QTableView>
 
 #include <filesystem>
+#include <set>
 #include <utility>
 
 namespace normlab {
 
 void MainWindow::reloadRuns() {
-    const std::vector<std::pair<Store*, int64_t>> selected = selectedRefs();
+    // Rows added or gone reset the table, and its selection with it: the selection comes back
+    // by run, without its runs read again. It is taken only then, as the reset begins: a reload
+    // that changes rows in place (a run training: each second) leaves the selection as it is, and
+    // reading it (selectedRows over 2,000 selected runs) stalled the window.
+    std::vector<std::pair<Store*, int64_t>> selected;
+    const QMetaObject::Connection before =
+        connect(model_, &QAbstractItemModel::modelAboutToBeReset, this, [&] { selected = selectedRefs(); });
     model_->reload(*store_, comparedPointers());
+    disconnect(before);
     table_->setColumnHidden(RunTableModel::Source, compared_.empty());
     table_->setColumnHidden(RunTableModel::Host, !model_->hasRemote());
-    // Rows added or gone reset the table, and its selection with it: the selection comes back
-    // by run, without its runs read again. A run shown that is no longer in the store (deleted
-    // by another process: normlab-cli delete) leaves the selection and the charts.
+    // A run shown that is no longer in the store (deleted by another process: normlab-cli delete)
+    // leaves the selection and the charts.
+    std::set<std::pair<Store*, int64_t>> rows;
+    for (int i = 0; i < model_->rowCount(); ++i) rows.emplace(model_->storeAt(i), model_->runAt(i)->id);
     std::vector<std::pair<Store*, int64_t>> shown;
     bool gone = false;
     for (const auto& r : charts_->runs()) {
-        if (model_->rowOf(r->id(), r->source()) >= 0) shown.emplace_back(r->source(), r->id());
+        if (rows.count({r->source(), r->id()})) shown.emplace_back(r->source(), r->id());
         else gone = true;
     }
-    if (!selected.empty() && table_->selectionModel()->selectedRows().isEmpty()) {
+    if (!selected.empty() && !table_->selectionModel()->hasSelection()) {
         const bool restoring = std::exchange(restoring_selection_, true);
         selectRefs(selected);
         restoring_selection_ = restoring;

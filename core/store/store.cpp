@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
+#include <unordered_map>
 
 namespace normlab {
 namespace fs = std::filesystem;
@@ -35,15 +36,6 @@ double now_seconds() {
 namespace {
 
 const char* kStatusNames[] = {"queued", "running", "finished", "diverged", "failed", "cancelled", "interrupted", "unknown"};
-
-json parse_or(const char* text, json fallback) {
-    if (!text) return fallback;
-    try {
-        return json::parse(text);
-    } catch (...) {
-        return fallback;
-    }
-}
 
 }  // namespace
 
@@ -188,64 +180,6 @@ void Store::truncate_for_resume(int64_t run, int64_t step) {
     tx.commit();
 }
 
-std::string Store::run_columns() const {
-    return std::string("id, experiment_id, name, scheme, config, status, status_step, message, created_at, started_at,"
-                       " ended_at, device, versions, seed, tags, notes, steps_done, final_loss, info, checkpoint,"
-                       " heartbeat, pid, host, ") +
-           (has_color_ ? "color" : "''") + ", proc_start";
-}
-
-RunInfo Store::read_run(sqlite3_stmt* st) {
-    auto text = [&](int i) {
-        const unsigned char* t = sqlite3_column_text(st, i);
-        return std::string(t ? reinterpret_cast<const char*>(t) : "");
-    };
-    RunInfo r;
-    r.id = sqlite3_column_int64(st, 0);
-    r.experiment_id = sqlite3_column_type(st, 1) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 1);
-    r.name = text(2);
-    r.scheme = text(3);
-    r.config = parse_or(reinterpret_cast<const char*>(sqlite3_column_text(st, 4)), json::object());
-    r.status_text = text(5);
-    try {
-        r.status = parse_status(r.status_text);
-    } catch (const StoreError&) {
-        r.status = RunStatus::Unknown;   // shown as stored, never fatal
-    }
-    r.status_step = sqlite3_column_int64(st, 6);
-    r.message = text(7);
-    r.created_at = sqlite3_column_double(st, 8);
-    r.started_at = sqlite3_column_double(st, 9);
-    r.ended_at = sqlite3_column_double(st, 10);
-    r.device = text(11);
-    r.versions = parse_or(reinterpret_cast<const char*>(sqlite3_column_text(st, 12)), json::object());
-    r.seed = static_cast<uint64_t>(sqlite3_column_int64(st, 13));
-    json tags = parse_or(reinterpret_cast<const char*>(sqlite3_column_text(st, 14)), json::array());
-    for (auto& t : tags)
-        if (t.is_string()) r.tags.push_back(t.get<std::string>());
-    r.notes = text(15);
-    r.steps_done = sqlite3_column_int64(st, 16);
-    r.final_loss = sqlite3_column_type(st, 17) == SQLITE_NULL ? std::nan("") : sqlite3_column_double(st, 17);
-    r.info = parse_or(reinterpret_cast<const char*>(sqlite3_column_text(st, 18)), json::object());
-    r.checkpoint = resolved_checkpoint(text(19));
-    r.heartbeat = sqlite3_column_double(st, 20);
-    r.pid = sqlite3_column_int64(st, 21);
-    r.host = text(22);
-    r.color = text(23);
-    r.proc_start = text(24);
-    if (!is_hex_color(r.color)) r.color = default_run_color(r.id);
-    if ((r.status == RunStatus::Running || r.status == RunStatus::Queued) &&
-        std::find(dead_.begin(), dead_.end(), r.id) != dead_.end()) {
-        r.message = r.status == RunStatus::Queued
-                        ? queued_owner_gone(r.pid, r.host, r.id) + " (not yet marked: the store was opened read-only)"
-                        : "the writing process (pid " + std::to_string(r.pid) + " on " + r.host +
-                              ") ended without finishing the run (not yet marked: the store was opened read-only)";
-        r.status = RunStatus::Interrupted;
-        r.status_text = status_name(r.status);
-    }
-    return r;
-}
-
 // An immutable connection reads the file without locks (store_connection.cpp):
 // a writer that starts, folds its log into the file or compacts it while a read
 // runs changes pages under that read, which then returns rows of neither state
@@ -269,29 +203,61 @@ auto Store::read_fresh(Read&& read) -> decltype(read()) {
     }
 }
 
-std::vector<RunInfo> Store::runs() {
-    return read_fresh([&] {
+std::vector<RunInfo> Store::runs(const std::vector<RunInfo*>& reuse) {
+    std::vector<RunJsonText> json;
+    std::vector<RunInfo> out = read_fresh([&] {
         sqlite3_stmt* st = prepare("SELECT " + run_columns() + " FROM runs ORDER BY id");
-        std::vector<RunInfo> out;
+        std::vector<RunInfo> rows;
+        json.clear();
         int rc;
-        while ((rc = sqlite3_step(st)) == SQLITE_ROW) out.push_back(read_run(st));
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) rows.push_back(read_run(st, json.emplace_back()));
         check(rc, "list runs");
-        return out;
+        return rows;
     });
+    std::unordered_map<int64_t, RunInfo*> before;   // only now, the read done: a read retried takes nothing twice
+    for (RunInfo* r : reuse)
+        if (r && r->json_digest != 0) before.emplace(r->id, r);
+    for (size_t i = 0; i < out.size(); ++i) {
+        const auto it = before.find(out[i].id);
+        parse_run_json(out[i], json[i], it == before.end() ? nullptr : it->second);
+    }
+    return out;
 }
 
 std::optional<RunInfo> Store::run(int64_t id) {
-    return read_fresh([&]() -> std::optional<RunInfo> {
+    RunJsonText json;
+    std::optional<RunInfo> out = read_fresh([&]() -> std::optional<RunInfo> {
         sqlite3_stmt* st = prepare("SELECT " + run_columns() + " FROM runs WHERE id=?");
         sqlite3_bind_int64(st, 1, id);
         int rc = sqlite3_step(st);
         if (rc == SQLITE_ROW) {
-            RunInfo r = read_run(st);
+            RunInfo r = read_run(st, json);
             sqlite3_reset(st);
             return r;
         }
         check(rc, "read run");
         return std::nullopt;
+    });
+    if (out) parse_run_json(*out, json, nullptr);
+    return out;
+}
+
+std::vector<std::pair<int64_t, RunStatus>> Store::statuses() {
+    return read_fresh([&] {
+        sqlite3_stmt* st = prepare("SELECT id, status FROM runs ORDER BY id");
+        std::vector<std::pair<int64_t, RunStatus>> out;
+        int rc;
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+            const int64_t id = sqlite3_column_int64(st, 0);
+            RunStatus stored = RunStatus::Unknown;
+            try {
+                stored = parse_status(column_string(st, 1));
+            } catch (const StoreError&) {
+            }
+            out.emplace_back(id, shown_interrupted(id, stored) ? RunStatus::Interrupted : stored);
+        }
+        check(rc, "list run statuses");
+        return out;
     });
 }
 
