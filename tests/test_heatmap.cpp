@@ -6,6 +6,7 @@
 #include "core/store/store.h"
 #include "widgets/chartsview.h"
 #include "widgets/heatmap.h"
+#include "widgets/linechart.h"
 #include "widgets/plot_figure.h"
 #include "tests/figure_util.h"
 
@@ -13,6 +14,9 @@
 #include <QImage>
 #include <QMouseEvent>
 #include <QProcess>
+#include <QTabWidget>
+#include <QScrollBar>
+#include <QScrollArea>
 #include <QTemporaryDir>
 #include <QToolTip>
 #include <QtTest/QtTest>
@@ -260,6 +264,45 @@ private Q_SLOTS:
                      for (int a : across) l << QString::number(a);
                      return l.join(", ");
                  }())));
+    }
+
+    // Many runs' heatmaps in a laptop's Gradients tab: as many rows as they need, scrolled downwards, and
+    // never sideways — the columns fit beside the vertical scroll bar their rows bring (16 runs scrolled
+    // both ways, the fourth column cut at the view's edge), and the line chart's footer, long where runs
+    // are left out ("the first 41 of 60 runs drawn (at most 500 lines ..."), is cut to the chart's width
+    // (it made the page 748 px wide in a view of 587).
+    void manyHeatmapsScrollOnlyDownwards() {
+        const QString path = dir_.filePath("many-heat.sqlite");
+        std::vector<int64_t> ids;
+        {
+            Store s(path.toStdString());
+            for (int k = 0; k < 60; ++k) {
+                const int64_t id = s.create_run("run " + std::to_string(k + 1), "pre_ln", nlohmann::json{{"k", k}}, 1);
+                RunWriter w(s, id);
+                for (int i = 0; i <= 300; i += 10)
+                    for (int l = 0; l < 12; ++l) w.layer("grad_l1/fc2", l, i, 1e-6 * (1 + l) * (1 + 0.1 * k));
+                w.flush();
+                s.finish_run(id, RunStatus::Finished, 300, "", 2.4);
+                ids.push_back(id);
+            }
+        }
+        Store s(path.toStdString(), Store::Mode::ReadOnly);
+        for (const int width : {560, 600, 640, 700, 800, 1000}) {
+            ChartsView view;
+            view.resize(width, 420);
+            view.setRuns(ids, s);
+            view.show();
+            view.tabs()->setCurrentIndex(1);
+            for (int i = 0; i < 5; ++i) QApplication::processEvents();
+            auto* area = qobject_cast<QScrollArea*>(view.tabs()->widget(1));
+            QVERIFY(area);
+            const QString where = QString("%1 px: page %2 px wide in a view of %3")
+                                      .arg(width).arg(area->widget()->width()).arg(area->viewport()->width());
+            QVERIFY2(area->verticalScrollBar()->isVisible(), qPrintable(where + " does not scroll down"));
+            QVERIFY2(!area->horizontalScrollBar()->isVisible(), qPrintable(where + " scrolls sideways"));
+            auto* chart = view.findChild<LineChart*>("gradChart");
+            QVERIFY2(chart && chart->footer().contains("of 60 runs drawn"), qPrintable(chart ? chart->footer() : QString()));
+        }
     }
 
     // Three runs, two a row: the last row's one heatmap has cells as wide as the first row's (it drew the layer

@@ -14,6 +14,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
+#include <QStyle>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -180,14 +181,21 @@ void ChartsView::placeHeatmaps() {
         const int rows = (n + columns - 1) / columns;
         return fixed + rows * min_height + (rows - 1) * HeatmapGrid::kSpacing;
     };
-    const int inner = width - m.left() - m.right();
-    int widest = 1;
-    while (widest < n && HeatmapGrid::minimumRowWidth(widest + 1, shared, same_layers) <= inner) ++widest;
-    int columns = std::min(n > 2 ? 2 : 1, widest);
-    while (columns < widest && need(columns) > area->height()) ++columns;
-    // no more columns than its rows need (four runs in three columns are two rows, as in two)
-    const int rows = (n + columns - 1) / columns;
-    columns = (n + rows - 1) / rows;
+    auto choose = [&](int inner) {
+        int widest = 1;
+        while (widest < n && HeatmapGrid::minimumRowWidth(widest + 1, shared, same_layers) <= inner) ++widest;
+        int columns = std::min(n > 2 ? 2 : 1, widest);
+        while (columns < widest && need(columns) > area->height()) ++columns;
+        // no more columns than its rows need (four runs in three columns are two rows, as in two)
+        const int rows = (n + columns - 1) / columns;
+        return (n + rows - 1) / rows;
+    };
+    int columns = choose(width - m.left() - m.right());
+    // Rows that scroll bring a vertical scroll bar, which takes its width from the row's: the columns
+    // fit beside it (16 runs scrolled sideways too, the last column and the legend cut at the edge).
+    if (need(columns) > area->height())
+        columns = choose(width - m.left() - m.right() - area->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, area) -
+                         2 * area->frameWidth());
     if (heat_grid_->placedAs(heatmaps_, columns, shared, same_layers)) return;
     heat_grid_->place(heatmaps_, columns, shared, same_layers);
 }

@@ -69,7 +69,7 @@ LineChart::LineChart(QWidget* parent) : QWidget(parent) {
         if (x_lin_ && !log_x_) updateLinearTicks(x_lin_, x_integer_);
         if (y_lin_ && !log_y_) updateLinearTicks(y_lin_, false);
     });
-    footer_ = new QLabel(this);
+    footer_ = new ElidedLabel(this);
     footer_->setObjectName("chartFooter");
     footer_->setStyleSheet("color: gray; font-size: 9pt;");
     connect(legend_, &ChartLegend::clicked, this, &LineChart::toggleLegendEntry);

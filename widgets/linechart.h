@@ -14,6 +14,7 @@
 
 #include "core/series.h"
 #include "core/store/store.h"
+#include "widgets/elided_label.h"
 
 #include <QColor>
 #include <QMargins>
@@ -223,7 +224,7 @@ private:
 
     QChart* chart_;
     QChartView* view_;
-    QLabel* footer_;
+    ElidedLabel* footer_;   // cut to the chart's width (whole in its tooltip): a long one widened the tab, which scrolled sideways
     std::function<QString()> count_caption_;
     QTimer* redraw_timer_;
     std::vector<Curve> curves_;

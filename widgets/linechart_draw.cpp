@@ -103,21 +103,18 @@ void LineChart::redraw() {
     showFooter();
 }
 
-// Its tooltip holds it whole: a narrow chart (a laptop's, several runs left out) cuts the line short.
-void LineChart::showFooter() {
-    const QString text = footer();
-    footer_->setText(text);
-    footer_->setToolTip(text);
-}
+// Cut to the chart's width, its tooltip holding it whole: a narrow chart (a laptop's, several runs left
+// out) has no room for the line, which made the tab wider than its view.
+void LineChart::showFooter() { footer_->setFullText(footer()); }
 
 void LineChart::changeEvent(QEvent* e) {
-    if (e->type() == QEvent::LanguageChange && !footer_->text().isEmpty()) showFooter();   // once drawn
+    if (e->type() == QEvent::LanguageChange && !footer_->fullText().isEmpty()) showFooter();   // once drawn
     QWidget::changeEvent(e);
 }
 
 void LineChart::setCountCaption(std::function<QString()> caption) {
     count_caption_ = std::move(caption);
-    if (!footer_->text().isEmpty()) showFooter();   // once drawn
+    if (!footer_->fullText().isEmpty()) showFooter();   // once drawn
 }
 
 size_t LineChart::pointsTotal() const {
