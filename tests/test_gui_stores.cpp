@@ -15,6 +15,7 @@
 #include <QStatusBar>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTableWidget>
 #include <QtTest/QtTest>
 
 using namespace normlab;
@@ -164,6 +165,32 @@ private Q_SLOTS:
             QCOMPARE(r->info, stored.info);
             QCOMPARE(r->steps_done, stored.steps_done);
         }
+    }
+
+    // Settings that differ show a number to six significant digits (a random search's learning rate took
+    // the panel's width), the value as stored in its tooltip; a short one as it is, without a tooltip.
+    void settingsThatDifferShowNumbersShort() {
+        const QString path = dir_.filePath("numbers.sqlite");
+        const double lr = 0.00018566433578077863;
+        {
+            Store s(path.toStdString());
+            for (double v : {lr, 0.001}) {
+                const int64_t id = s.create_run("lr", "pre_ln", nlohmann::json{{"optim", {{"lr", v}}}}, 1);
+                s.finish_run(id, RunStatus::Finished, 10, "", 2.0);
+            }
+        }
+        MainWindow w(path);
+        w.selectRuns({1, 2});
+        auto* diff = w.findChild<QTableWidget*>("differences");
+        QVERIFY(diff);
+        int row = -1;
+        for (int r = 0; r < diff->rowCount(); ++r)
+            if (diff->verticalHeaderItem(r)->toolTip() == "optim.lr") row = r;
+        QVERIFY(row >= 0);
+        QCOMPARE(diff->item(row, 0)->text(), QString("0.000185664"));
+        QCOMPARE(diff->item(row, 0)->toolTip(), "As stored: " + QString::fromStdString(nlohmann::json(lr).dump()));
+        QCOMPARE(diff->item(row, 1)->text(), QString("0.001"));
+        QVERIFY(diff->item(row, 1)->toolTip().isEmpty());
     }
 };
 

@@ -1389,6 +1389,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Zwei oder mehr Läufe wählen (Strg+Klick), um die abweichenden Einstellungen zu sehen.</translation>
     </message>
     <message>
+        <source>As stored: %1</source>
+        <translation>Wie gespeichert: %1</translation>
+    </message>
+    <message>
         <source>%1: each run has its scheme's value</source>
         <translation>%1: jeder Lauf hat den Wert seines Schemas</translation>
     </message>

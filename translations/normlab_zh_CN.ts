@@ -1382,6 +1382,10 @@ NormLab 将改为打开默认存储。</translation>
         <translation>选择两个或更多运行（Ctrl+单击）以查看它们不同的设置。</translation>
     </message>
     <message>
+        <source>As stored: %1</source>
+        <translation>存储的值：%1</translation>
+    </message>
+    <message>
         <source>%1: each run has its scheme's value</source>
         <translation>%1：每个运行都取其方案的值</translation>
     </message>

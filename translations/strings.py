@@ -368,6 +368,7 @@ T = {
     "Run #%1: %2": ("Lauf #%1: %2", "运行 #%1：%2"),
     "Select two or more runs (Ctrl+click) to see the settings in which they differ.":
         ("Zwei oder mehr Läufe wählen (Strg+Klick), um die abweichenden Einstellungen zu sehen.", "选择两个或更多运行（Ctrl+单击）以查看它们不同的设置。"),
+    "As stored: %1": ("Wie gespeichert: %1", "存储的值：%1"),
     "one scale for all runs": ("eine Skala für alle Läufe", "所有运行共用一个色标"),
     "Compared runs share one colour scale, so a colour means the same value in each; off: each run its own":
         ("Verglichene Läufe teilen eine Farbskala, damit eine Farbe überall denselben Wert bedeutet; aus: jeder Lauf seine eigene",

@@ -1,0 +1,165 @@
+// NormLab app: the window's "Settings that differ" panel — the settings in
+// which the runs shown differ, the scheme first and what their schemes imply
+// last, each run's values in its colour; keys and headers fitted to the
+// panel's width (the rest of the run browser is mainwindow_runs.cpp).
+#include "app/gui/mainwindow.h"
+
+#include "core/experiment.h"
+#include "widgets/elided_label.h"
+#include "widgets/linechart.h"
+#include "widgets/runtable.h"
+#include "widgets/sweep.h"
+
+#include <QFileInfo>
+#include <QFontMetrics>
+#include <QHeaderView>
+#include <QPalette>
+#include <QTableWidget>
+
+#include <algorithm>
+#include <map>
+
+namespace normlab {
+
+void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>& ids) {
+    diff_refs_ = ids;
+    diff_->clear();
+    // The hint alone has no keys and no runs: no empty header strip above or beside it.
+    diff_->horizontalHeader()->setVisible(ids.size() >= 2);
+    diff_->verticalHeader()->setVisible(ids.size() >= 2);
+    if (ids.size() < 2) {   // nothing to compare yet: say how
+        diff_->setColumnCount(1);
+        diff_->setRowCount(1);
+        diff_->setHorizontalHeaderLabels({QString()});
+        diff_->setVerticalHeaderLabels({QString()});
+        auto* hint = new QTableWidgetItem(tr("Select two or more runs (Ctrl+click) to see the settings in which they differ."));
+        hint->setFlags(Qt::ItemIsEnabled);
+        diff_->setItem(0, 0, hint);
+        diff_->setWordWrap(true);
+        // The hint wraps within the panel's width (one long line was cut at the panel's edge).
+        diff_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+        diff_->setRowHeight(0, 4 * diff_->fontMetrics().lineSpacing());
+        return;
+    }
+    std::vector<std::map<std::string, std::string>> flat;   // each value as stored: what differs is told by these
+    std::vector<std::map<std::string, nlohmann::json>> leaves;
+    std::vector<nlohmann::json> configs;
+    std::vector<QColor> colors;
+    QStringList headers;
+    for (auto& [src, id] : ids)
+        if (auto r = (src ? *src : *store_).run(id)) {
+            std::map<std::string, std::string> f;
+            std::map<std::string, nlohmann::json> l = dotted_leaves(r->config);
+            for (auto& [k, v] : l) f[k] = v.is_string() ? v.get<std::string>() : v.dump();
+            f.erase("name");
+            leaves.push_back(std::move(l));
+            configs.push_back(r->config);
+            flat.push_back(std::move(f));
+            const QColor shown = model_->colorAt(model_->rowOf(id, src));   // as the charts draw it
+            colors.push_back(shown.isValid() ? shown : run_color(*r));
+            QString head = QString("#%1 %2").arg(id).arg(QString::fromStdString(r->name));
+            if (src) head += QString(" (%1)").arg(QFileInfo(QString::fromStdString(src->path())).fileName());
+            headers << head;
+        }
+    std::vector<std::string> keys;
+    if (!flat.empty())
+        for (auto& [k, v] : flat.front()) {
+            bool differs = false;
+            for (auto& f : flat) differs = differs || f[k] != v;
+            if (differs) keys.push_back(k);
+        }
+    // The scheme first, then what the runs chose, then what their schemes imply (four schemes differ in
+    // layout, final_norm and NormFormer's switches because they are four schemes): last, their names grey.
+    const std::vector<std::string> implied = settings_implied(configs, keys);
+    auto rank = [&](const std::string& k) {
+        return k == "scheme" ? 0 : std::find(implied.begin(), implied.end(), k) != implied.end() ? 2 : 1;
+    };
+    std::stable_sort(keys.begin(), keys.end(), [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
+    diff_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    diff_->setColumnCount(static_cast<int>(flat.size()));
+    diff_->setRowCount(static_cast<int>(keys.size()));
+    // a row a line high: the hint's (four lines, to wrap) stayed with the row that took its place, the scheme's
+    diff_->setWordWrap(false);
+    for (int k = 0; k < diff_->rowCount(); ++k) diff_->setRowHeight(k, diff_->verticalHeader()->defaultSectionSize());
+    diff_->setHorizontalHeaderLabels(headers);
+    QStringList rows;
+    for (size_t k = 0; k < keys.size(); ++k) {
+        rows << QString::fromStdString(keys[k]);
+        for (size_t c = 0; c < flat.size(); ++c) {
+            // a number to six significant digits (a random search's 0.00018566433578077863 took the panel's
+            // width), the value as stored in its tooltip where that is longer
+            const QString stored = QString::fromStdString(flat[c][keys[k]]);
+            const auto leaf = leaves[c].find(keys[k]);
+            const QString text = leaf != leaves[c].end() && leaf->second.is_number_float()
+                                     ? QString::number(leaf->second.get<double>(), 'g', 6)
+                                     : stored;
+            auto* item = new QTableWidgetItem(text);
+            if (text != stored) item->setToolTip(tr("As stored: %1").arg(stored));
+            item->setForeground(colors[c]);
+            diff_->setItem(static_cast<int>(k), static_cast<int>(c), item);
+        }
+    }
+    diff_->resizeColumnsToContents();
+    fitDifferenceHeaders(headers);
+    for (int k = 0; k < rows.size(); ++k) {
+        auto* h = new QTableWidgetItem();
+        h->setData(Qt::UserRole, rows[k]);   // the whole key, for elideDifferenceKeys
+        h->setToolTip(rows[k]);
+        if (rank(keys[static_cast<size_t>(k)]) == 2) {
+            const QColor text = palette().color(QPalette::WindowText), back = palette().color(QPalette::Window);
+            h->setForeground(QColor::fromRgbF(0.5f * (text.redF() + back.redF()), 0.5f * (text.greenF() + back.greenF()),
+                                              0.5f * (text.blueF() + back.blueF())));   // grey, still readable (disabled text was not)
+            h->setToolTip(tr("%1: each run has its scheme's value").arg(rows[k]));
+        }
+        diff_->setVerticalHeaderItem(k, h);
+    }
+    elideDifferenceKeys();
+}
+
+// Keys that fit beside the values: without "model.", shortened keeping their last part to the room the
+// panel leaves them (90 px at least), the full key as tooltip; again whenever the panel is resized, so a
+// widened panel shows "normformer.post_attn_norm" whole (the keys were cut once, to 160 px at most).
+void MainWindow::elideDifferenceKeys() {
+    if (diff_refs_.size() < 2) return;   // the hint
+    const QFontMetrics fm(diff_->verticalHeader()->font());
+    int values = 0;
+    for (int c = 0; c < diff_->columnCount(); ++c) values += diff_->columnWidth(c);
+    const int room = diff_->width() - 2 * diff_->frameWidth() - values - 3 * fm.averageCharWidth();
+    const int key_width = std::max(room, 90);
+    for (int k = 0; k < diff_->rowCount(); ++k) {
+        QTableWidgetItem* h = diff_->verticalHeaderItem(k);
+        if (!h) continue;
+        const QString key = h->data(Qt::UserRole).toString();
+        const QString shown = elide_dotted(fm, key.startsWith("model.") ? key.mid(6) : key, key_width);
+        if (h->text() != shown) h->setText(shown);
+    }
+}
+
+// Where the runs' columns do not fit beside the keys (eight runs in a laptop's panel showed two), each
+// run's header wraps at its spaces ("#9 Post-LN" over "seed=1"), its column no wider than its widest value
+// or word needs.
+void MainWindow::fitDifferenceHeaders(const QStringList& headers) {
+    const QFontMetrics hm(diff_->horizontalHeader()->font()), vm(diff_->font());
+    int values = 0;
+    for (int c = 0; c < diff_->columnCount(); ++c) values += diff_->columnWidth(c);
+    if (values + 90 + 2 * diff_->frameWidth() <= diff_->width()) return;
+    QStringList wrapped;
+    for (int c = 0; c < headers.size(); ++c) {
+        const QStringList words = headers[c].split(' ', Qt::SkipEmptyParts);
+        int width = 0;
+        for (int r = 0; r < diff_->rowCount(); ++r)
+            if (auto* item = diff_->item(r, c)) width = std::max(width, vm.horizontalAdvance(item->text()));
+        for (const QString& word : words) width = std::max(width, hm.horizontalAdvance(word));
+        QStringList lines;
+        for (const QString& word : words) {
+            if (!lines.isEmpty() && hm.horizontalAdvance(lines.back() + ' ' + word) <= width) lines.back() += ' ' + word;
+            else lines << word;
+        }
+        wrapped << lines.join('\n');
+    }
+    diff_->setHorizontalHeaderLabels(wrapped);
+    for (int c = 0; c < headers.size(); ++c) diff_->horizontalHeaderItem(c)->setToolTip(headers[c]);
+    diff_->resizeColumnsToContents();
+}
+
+}  // namespace normlab
