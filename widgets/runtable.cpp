@@ -46,6 +46,8 @@ void RunTableModel::reload(Store& store, const std::vector<Store*>& compared) {
         beginResetModel();
         runs_ = std::move(fresh);
         sources_ = std::move(sources);
+        row_of_.clear();
+        for (size_t i = 0; i < runs_.size(); ++i) row_of_.emplace(std::make_pair(sources_[i], runs_[i].id), static_cast<int>(i));
         colors_.clear();
         assignColors();
         endResetModel();
@@ -99,9 +101,8 @@ Store* RunTableModel::storeAt(int row) const {
 }
 
 int RunTableModel::rowOf(int64_t run_id, Store* store) const {
-    for (size_t i = 0; i < runs_.size(); ++i)
-        if (runs_[i].id == run_id && sources_[i] == store) return static_cast<int>(i);
-    return -1;
+    const auto it = row_of_.find({store, run_id});
+    return it == row_of_.end() ? -1 : it->second;
 }
 
 bool RunTableModel::hasRemote() const {

@@ -13,6 +13,8 @@
 
 #include <QAbstractTableModel>
 
+#include <map>
+#include <utility>
 #include <vector>
 
 namespace normlab {
@@ -28,7 +30,7 @@ public:
     const RunInfo* runAt(int row) const;
     // The store of a row: null for the window's own, else a compared store.
     Store* storeAt(int row) const;
-    int rowOf(int64_t run_id, Store* store = nullptr) const;
+    int rowOf(int64_t run_id, Store* store = nullptr) const;   // -1: not in the table
     // A row's colour as the table and every chart show it: its own, unless a
     // run of another store shown here has it (core/palette.h distinct_colors).
     QColor colorAt(int row) const;
@@ -51,6 +53,7 @@ Q_SIGNALS:
 private:
     std::vector<RunInfo> runs_;
     std::vector<Store*> sources_;   // per row; null: the window's own store
+    std::map<std::pair<Store*, int64_t>, int> row_of_;   // rowOf's answers: a window selecting 2,000 runs asks 2,000 times
     std::vector<std::string> colors_;   // per row, distinct across stores
     void assignColors();
 };

@@ -120,12 +120,10 @@ void MainWindow::selectRuns(const std::vector<qint64>& ids) {
 // Rows next to each other in the table are one range of the selection: a range a row made the
 // selection model's every question (selectedRows, isRowSelected) go through thousands of them.
 void MainWindow::selectRefs(const std::vector<std::pair<Store*, int64_t>>& refs) {
-    std::map<std::pair<Store*, int64_t>, int> row_of;
-    for (int i = 0; i < model_->rowCount(); ++i) row_of.emplace(std::make_pair(model_->storeAt(i), model_->runAt(i)->id), i);
     std::vector<int> rows;
-    for (const auto& ref : refs)
-        if (const auto it = row_of.find(ref); it != row_of.end())
-            if (const QModelIndex at = proxy_->mapFromSource(model_->index(it->second, 0)); at.isValid()) rows.push_back(at.row());
+    for (const auto& [source, id] : refs)
+        if (const int row = model_->rowOf(id, source); row >= 0)
+            if (const QModelIndex at = proxy_->mapFromSource(model_->index(row, 0)); at.isValid()) rows.push_back(at.row());
     std::sort(rows.begin(), rows.end());
     rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
     QItemSelection sel;

@@ -20,7 +20,6 @@
 #include <QTableView>
 
 #include <filesystem>
-#include <set>
 #include <utility>
 
 namespace normlab {
@@ -39,12 +38,10 @@ void MainWindow::reloadRuns() {
     table_->setColumnHidden(RunTableModel::Host, !model_->hasRemote());
     // A run shown that is no longer in the store (deleted by another process: normlab-cli delete)
     // leaves the selection and the charts.
-    std::set<std::pair<Store*, int64_t>> rows;
-    for (int i = 0; i < model_->rowCount(); ++i) rows.emplace(model_->storeAt(i), model_->runAt(i)->id);
     std::vector<std::pair<Store*, int64_t>> shown;
     bool gone = false;
     for (const auto& r : charts_->runs()) {
-        if (rows.count({r->source(), r->id()})) shown.emplace_back(r->source(), r->id());
+        if (model_->rowOf(r->id(), r->source()) >= 0) shown.emplace_back(r->source(), r->id());
         else gone = true;
     }
     if (!selected.empty() && !table_->selectionModel()->hasSelection()) {

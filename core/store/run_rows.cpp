@@ -3,7 +3,6 @@
 // read before.
 #include "core/store/store.h"
 
-#include "core/errors.h"
 #include "core/palette.h"
 #include "core/store/store_internal.h"
 
@@ -66,11 +65,7 @@ RunInfo Store::read_run(sqlite3_stmt* st, RunJsonText& json_text) {
     r.scheme = text(3);
     json_text.config = column_text(st, 4, json_text.null[0]);
     r.status_text = text(5);
-    try {
-        r.status = parse_status(r.status_text);
-    } catch (const StoreError&) {
-        r.status = RunStatus::Unknown;   // shown as stored, never fatal
-    }
+    r.status = stored_status(r.status_text);
     r.status_step = sqlite3_column_int64(st, 6);
     r.message = text(7);
     r.created_at = sqlite3_column_double(st, 8);

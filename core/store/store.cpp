@@ -249,11 +249,7 @@ std::vector<std::pair<int64_t, RunStatus>> Store::statuses() {
         int rc;
         while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
             const int64_t id = sqlite3_column_int64(st, 0);
-            RunStatus stored = RunStatus::Unknown;
-            try {
-                stored = parse_status(column_string(st, 1));
-            } catch (const StoreError&) {
-            }
+            const RunStatus stored = stored_status(column_string(st, 1));
             out.emplace_back(id, shown_interrupted(id, stored) ? RunStatus::Interrupted : stored);
         }
         check(rc, "list run statuses");

@@ -1,6 +1,9 @@
 // NormLab core (internal): helpers shared by the store's translation units.
 #pragma once
 
+#include "core/errors.h"
+#include "core/store/store.h"
+
 #include <atomic>
 #include <cstdint>
 #include <string>
@@ -22,6 +25,15 @@ std::string queued_owner_gone(int64_t pid, const std::string& host, int64_t run)
 inline std::string column_string(sqlite3_stmt* st, int i) {
     const unsigned char* t = sqlite3_column_text(st, i);
     return t ? reinterpret_cast<const char*>(t) : "";
+}
+
+// A stored status; Unknown for a text this build does not know (shown as stored, never fatal).
+inline RunStatus stored_status(const std::string& text) {
+    try {
+        return parse_status(text);
+    } catch (const StoreError&) {
+        return RunStatus::Unknown;
+    }
 }
 
 // A blob column of floats. A blob whose length is not a whole number of floats
