@@ -302,8 +302,8 @@
         <translation>Trainingsverlust am Ende (Mittel der letzten 20 Punkte)</translation>
     </message>
     <message>
-        <source>The outcome on the last axis, which colours each run's line: the lowest darkest. A run still training shows its latest; one without any (diverged, or not evaluated yet) is a grey dashed line.</source>
-        <translation>Das Ergebnis auf der letzten Achse, das die Linie jedes Laufs färbt: das niedrigste am dunkelsten. Ein Lauf, der noch trainiert, zeigt sein neuestes; einer ohne Ergebnis (divergiert oder noch nicht ausgewertet) ist eine graue gestrichelte Linie.</translation>
+        <source>The outcome on the last axis, which colours each run's line as its colour bar shows, the lowest drawn on top. A run still training shows its latest; one without any (diverged, or not evaluated yet) is a grey dashed line.</source>
+        <translation>Das Ergebnis auf der letzten Achse, das die Linie jedes Laufs so färbt, wie ihr Farbbalken zeigt; das niedrigste obenauf gezeichnet. Ein Lauf, der noch trainiert, zeigt sein neuestes; einer ohne Ergebnis (divergiert oder noch nicht ausgewertet) ist eine graue gestrichelte Linie.</translation>
     </message>
     <message>
         <source>outcome</source>
@@ -1307,6 +1307,18 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Speicher verdichtet: %1 → %2.</translation>
     </message>
     <message>
+        <source>Select two or more runs (Ctrl+click) to see the settings in which they differ.</source>
+        <translation>Zwei oder mehr Läufe wählen (Strg+Klick), um die abweichenden Einstellungen zu sehen.</translation>
+    </message>
+    <message>
+        <source>As stored: %1</source>
+        <translation>Wie gespeichert: %1</translation>
+    </message>
+    <message>
+        <source>%1: each run has its scheme's value</source>
+        <translation>%1: jeder Lauf hat den Wert seines Schemas</translation>
+    </message>
+    <message>
         <source>Save experiment</source>
         <translation>Experiment speichern</translation>
     </message>
@@ -1383,18 +1395,6 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>Resumed on %1: %2</source>
         <translation>Auf %1 fortgesetzt: %2</translation>
-    </message>
-    <message>
-        <source>Select two or more runs (Ctrl+click) to see the settings in which they differ.</source>
-        <translation>Zwei oder mehr Läufe wählen (Strg+Klick), um die abweichenden Einstellungen zu sehen.</translation>
-    </message>
-    <message>
-        <source>As stored: %1</source>
-        <translation>Wie gespeichert: %1</translation>
-    </message>
-    <message>
-        <source>%1: each run has its scheme's value</source>
-        <translation>%1: jeder Lauf hat den Wert seines Schemas</translation>
     </message>
     <message>
         <source>queued</source>
@@ -1555,6 +1555,22 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>Comparing with %1 (read-only): its runs are in the run table</source>
         <translation>Vergleich mit %1 (schreibgeschützt): seine Läufe stehen in der Lauftabelle</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>&amp;Farbschema</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;system</source>
+        <translation>&amp;System folgen</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>&amp;Hell</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>&amp;Dunkel</translation>
     </message>
     <message>
         <source>Export panel</source>
@@ -2079,6 +2095,10 @@ normlab figure RUN... --out FILE.pdf: ein Diagramm gespeicherter Läufe für ein
     <message>
         <source>With --screenshots: the window's size, WIDTHxHEIGHT (default 1600x1000).</source>
         <translation>Mit --screenshots: die Größe des Fensters, BREITExHÖHE (Vorgabe 1600x1000).</translation>
+    </message>
+    <message>
+        <source>Colours: system (the platform's, the default), light or dark; remembered from View → Theme otherwise.</source>
+        <translation>Farben: system (die der Plattform, voreingestellt), light oder dark; sonst die unter Ansicht → Farbschema gemerkten.</translation>
     </message>
 </context>
 <context>

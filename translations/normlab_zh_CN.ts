@@ -302,8 +302,8 @@
         <translation>最终训练损失（最后 20 个点的均值）</translation>
     </message>
     <message>
-        <source>The outcome on the last axis, which colours each run's line: the lowest darkest. A run still training shows its latest; one without any (diverged, or not evaluated yet) is a grey dashed line.</source>
-        <translation>最后一条轴上的结果决定每个运行的线条颜色：最低者最深。仍在训练的运行显示其最新结果；没有结果的运行（已发散或尚未评估）画为灰色虚线。</translation>
+        <source>The outcome on the last axis, which colours each run's line as its colour bar shows, the lowest drawn on top. A run still training shows its latest; one without any (diverged, or not evaluated yet) is a grey dashed line.</source>
+        <translation>最后一条轴上的结果按其颜色条决定每个运行的线条颜色，最低者画在最上层。仍在训练的运行显示其最新结果；没有结果的运行（已发散或尚未评估）画为灰色虚线。</translation>
     </message>
     <message>
         <source>outcome</source>
@@ -1302,6 +1302,18 @@ NormLab 将改为打开默认存储。</translation>
         <translation>存储已压缩：%1 → %2。</translation>
     </message>
     <message>
+        <source>Select two or more runs (Ctrl+click) to see the settings in which they differ.</source>
+        <translation>选择两个或更多运行（Ctrl+单击）以查看它们不同的设置。</translation>
+    </message>
+    <message>
+        <source>As stored: %1</source>
+        <translation>存储的值：%1</translation>
+    </message>
+    <message>
+        <source>%1: each run has its scheme's value</source>
+        <translation>%1：每个运行都取其方案的值</translation>
+    </message>
+    <message>
         <source>Save experiment</source>
         <translation>保存实验</translation>
     </message>
@@ -1376,18 +1388,6 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>Resumed on %1: %2</source>
         <translation>已在 %1 上继续：%2</translation>
-    </message>
-    <message>
-        <source>Select two or more runs (Ctrl+click) to see the settings in which they differ.</source>
-        <translation>选择两个或更多运行（Ctrl+单击）以查看它们不同的设置。</translation>
-    </message>
-    <message>
-        <source>As stored: %1</source>
-        <translation>存储的值：%1</translation>
-    </message>
-    <message>
-        <source>%1: each run has its scheme's value</source>
-        <translation>%1：每个运行都取其方案的值</translation>
     </message>
     <message>
         <source>queued</source>
@@ -1548,6 +1548,22 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>Comparing with %1 (read-only): its runs are in the run table</source>
         <translation>正在与 %1 比较（只读）：其运行已列入运行表</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;system</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
     </message>
     <message>
         <source>Export panel</source>
@@ -2068,6 +2084,10 @@ normlab figure RUN... --out FILE.pdf：为论文绘制已存运行的一张图�
     <message>
         <source>With --screenshots: the window's size, WIDTHxHEIGHT (default 1600x1000).</source>
         <translation>与 --screenshots 一起使用：窗口大小，宽x高（默认 1600x1000）。</translation>
+    </message>
+    <message>
+        <source>Colours: system (the platform's, the default), light or dark; remembered from View → Theme otherwise.</source>
+        <translation>颜色：system（平台的颜色，默认）、light 或 dark；否则使用“视图 → 主题”中记住的选择。</translation>
     </message>
 </context>
 <context>

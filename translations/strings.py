@@ -112,6 +112,11 @@ T = {
     "y: %1": ("y: %1", "y：%1"),
     "&Language": ("&Sprache", "语言(&L)"),
     "System": ("System", "系统"),
+    # View → Theme (app/gui/mainwindow_theme.cpp)
+    "&Theme": ("&Farbschema", "主题(&T)"),
+    "Follow the &system": ("&System folgen", "跟随系统(&S)"),
+    "&Light": ("&Hell", "浅色(&L)"),
+    "&Dark": ("&Dunkel", "深色(&D)"),
     "&Help": ("&Hilfe", "帮助(&H)"),
     "&About NormLab": ("&Über NormLab", "关于 NormLab(&A)"),
     "About NormLab": ("Über NormLab", "关于 NormLab"),
@@ -353,6 +358,9 @@ T = {
         ("Mit --screenshots: die Größe des Fensters, BREITExHÖHE (Vorgabe 1600x1000).", "与 --screenshots 一起使用：窗口大小，宽x高（默认 1600x1000）。"),
     "Train and print the UI latency.": ("Trainieren und die Latenz der Oberfläche ausgeben.", "训练并打印界面延迟。"),
     "UI language (en, de, zh_CN).": ("Sprache der Oberfläche (en, de, zh_CN).", "界面语言（en、de、zh_CN）。"),
+    "Colours: system (the platform's, the default), light or dark; remembered from View → Theme otherwise.":
+        ("Farben: system (die der Plattform, voreingestellt), light oder dark; sonst die unter Ansicht → Farbschema gemerkten.",
+         "颜色：system（平台的颜色，默认）、light 或 dark；否则使用“视图 → 主题”中记住的选择。"),
     "NormLab: normalization in Transformer language models\nnormlab report EXPERIMENT.json... --out DIR: reproduce the papers' findings (see normlab report --help)\nnormlab figure RUN... --out FILE.pdf: one chart of stored runs for a paper (see normlab figure --help)":
         ("NormLab: Normierung in Transformer-Sprachmodellen\nnormlab report EXPERIMENT.json... --out DIR: die Befunde der Artikel reproduzieren (siehe normlab report --help)\nnormlab figure RUN... --out FILE.pdf: ein Diagramm gespeicherter Läufe für einen Artikel (siehe normlab figure --help)",
          "NormLab：Transformer 语言模型中的归一化\nnormlab report EXPERIMENT.json... --out DIR：复现论文结论（见 normlab report --help）\nnormlab figure RUN... --out FILE.pdf：为论文绘制已存运行的一张图（见 normlab figure --help）"),

@@ -40,9 +40,9 @@ CHARTS = {
     "final validation loss": ("Validierungsverlust am Ende", "最终验证损失"),
     "best validation loss": ("bester Validierungsverlust", "最佳验证损失"),
     "final training loss (mean of the last 20 points)": ("Trainingsverlust am Ende (Mittel der letzten 20 Punkte)", "最终训练损失（最后 20 个点的均值）"),
-    "The outcome on the last axis, which colours each run's line: the lowest darkest. A run still training shows its latest; one without any (diverged, or not evaluated yet) is a grey dashed line.":
-        ("Das Ergebnis auf der letzten Achse, das die Linie jedes Laufs färbt: das niedrigste am dunkelsten. Ein Lauf, der noch trainiert, zeigt sein neuestes; einer ohne Ergebnis (divergiert oder noch nicht ausgewertet) ist eine graue gestrichelte Linie.",
-         "最后一条轴上的结果决定每个运行的线条颜色：最低者最深。仍在训练的运行显示其最新结果；没有结果的运行（已发散或尚未评估）画为灰色虚线。"),
+    "The outcome on the last axis, which colours each run's line as its colour bar shows, the lowest drawn on top. A run still training shows its latest; one without any (diverged, or not evaluated yet) is a grey dashed line.":
+        ("Das Ergebnis auf der letzten Achse, das die Linie jedes Laufs so färbt, wie ihr Farbbalken zeigt; das niedrigste obenauf gezeichnet. Ein Lauf, der noch trainiert, zeigt sein neuestes; einer ohne Ergebnis (divergiert oder noch nicht ausgewertet) ist eine graue gestrichelte Linie.",
+         "最后一条轴上的结果按其颜色条决定每个运行的线条颜色，最低者画在最上层。仍在训练的运行显示其最新结果；没有结果的运行（已发散或尚未评估）画为灰色虚线。"),
     "outcome": ("Ergebnis", "结果"),
     "none yet": ("noch keines", "尚无"),
     "Select two or more runs — a sweep — to see which of their settings moved the outcome.":

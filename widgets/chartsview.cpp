@@ -67,14 +67,29 @@ QString ChartsView::runLabel(const RunData& r) const {
     return name;
 }
 
-QColor ChartsView::layerColor(const QColor& run, int layer, int layers, bool by_layer) {
+QColor ChartsView::layerColor(const QColor& run, int layer, int layers, bool by_layer, bool dark) {
     const double t = layers > 1 ? double(layer) / (layers - 1) : 0.0;
-    if (by_layer) return viridis(0.9 * t);
+    // The first layer, whose gradients vanish under Post-LN, stands out most on either ground.
+    if (by_layer) return viridis(dark ? 1.0 - 0.62 * t : 0.9 * t);
+    const QColor base = run.toHsv();
+    if (dark) {
+        // One hue per run, from a pale tint (first layer) to the hue at 65 % of its value (last): on Qt
+        // Charts' dark plot every layer of the ten run colours keeps a contrast of 2.1:1 or more (the light
+        // ramp's least is 1.3:1 on white), the dark-to-light ramp's first layers sank to 1.1:1.
+        const QColor c = QColor::fromHsvF(base.hsvHueF(), base.hsvSaturationF(), 1.0 - 0.35 * t);
+        const double w = 0.45 * (1.0 - t);   // towards white
+        return QColor::fromRgbF(c.redF() + (1 - c.redF()) * w, c.greenF() + (1 - c.greenF()) * w, c.blueF() + (1 - c.blueF()) * w);
+    }
     // One hue per run, from dark (first layer) to bright (last); never so light
     // that a curve disappears into the white background.
-    const QColor base = run.toHsv();
     const int sat = static_cast<int>(base.hsvSaturation() * (1.0 - 0.3 * t) + 40 * t);
     return QColor::fromHsv(base.hsvHue(), std::min(255, sat), static_cast<int>(255 * (0.38 + 0.57 * t)));
+}
+
+void ChartsView::setDark(bool dark) {
+    dark_ = dark;
+    for (auto* view : findChildren<QChartView*>()) view->chart()->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    redrawAll();   // a theme resets the series' colours: the curves again, with their runs' colours
 }
 
 namespace {

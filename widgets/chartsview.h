@@ -89,6 +89,15 @@ public:
     void setColorSource(std::function<QColor(const RunData&)> color_of);
     QColor runColor(const RunData& r) const;
 
+    // The charts' theme (Qt Charts' light or dark; the window follows its palette). Dark draws every
+    // per-layer ramp bright (first layer) to dim, so that no layer sinks into the dark plot; figures and
+    // exports keep the light drawing (Curve::print_color). Redraws.
+    void setDark(bool dark);
+    bool dark() const { return dark_; }
+    // A per-layer curve's colour: the run's hue from dark (first layer) to bright on a light ground, from
+    // bright to dim on a dark one; or viridis by layer alone (the first layer at its end that stands out).
+    static QColor layerColor(const QColor& run, int layer, int layers, bool by_layer, bool dark = false);
+
     // The gains view's box plots as a figure draws them (plot_figure.h).
     const BoxSpec& boxSpec() const { return box_spec_; }
     // The sweep view's parallel coordinates as drawn (sweep.h).
@@ -168,9 +177,6 @@ private:
     QString markedText(const QComboBox* combo) const;
     void setTrToolTip(QWidget* w, const char* source);
     void retranslate();
-    // A per-layer curve's colour: the run's hue from dark (first layer) to
-    // bright, or viridis by layer alone.
-    static QColor layerColor(const QColor& run, int layer, int layers, bool by_layer);
     // The current tab's charts as rows of drawings, each with its share of the figure's height.
     struct PaneRow {
         double share;
@@ -191,6 +197,7 @@ private:
     // and its run left as last read.
     bool readRun(RunData& r, Store& store, std::optional<std::chrono::steady_clock::time_point> until = std::nullopt);
     size_t pass_run_ = 0;                          // the run a sliced pass goes on with
+    bool dark_ = false;                            // setDark
     bool pass_changed_ = false;                    // anything read so far in this pass
     // The stores' generations when the pass in progress and the last whole pass began: a pass
     // starts only when one has changed (a store of 2,000 runs selected read every run's row each tick).

@@ -98,8 +98,9 @@ std::vector<Curve> ChartsView::perLayerCurves(const std::string& name, bool by_l
             if (auto* s = r.series(name, l)) {
                 // "layer 1", never "L1": a gradient's "L1 norm" must not read as a layer
                 QString label = runs_.size() > 1 ? QString("%1 · %2").arg(runLabel(r), tr("layer %1").arg(l)) : tr("layer %1").arg(l);
-                out.push_back({label, layerColor(runColor(r), l, L, by_layer_color), s->steps, s->values, Qt::SolidLine, 1.5, false,
-                               s->steps.size() < 40});
+                out.push_back({label, layerColor(runColor(r), l, L, by_layer_color, dark_), s->steps, s->values, Qt::SolidLine, 1.5,
+                               false, s->steps.size() < 40});
+                if (dark_) out.back().print_color = layerColor(runColor(r), l, L, by_layer_color);
                 // Several runs: the legend lists each run once with its ramp (LineChart, by run and
                 // layer); the readout names every layer.
                 out.back().run = runLabel(r);

@@ -53,7 +53,7 @@ QWidget* ChartsView::buildSweepTab() {
     addTrItem(sweep_metric_, QT_TR_NOOP("final validation loss"), QString("final_val"));
     addTrItem(sweep_metric_, QT_TR_NOOP("best validation loss"), QString("best_val"));
     addTrItem(sweep_metric_, QT_TR_NOOP("final training loss (mean of the last 20 points)"), QString("final_train"));
-    setTrToolTip(sweep_metric_, QT_TR_NOOP("The outcome on the last axis, which colours each run's line: the lowest darkest. "
+    setTrToolTip(sweep_metric_, QT_TR_NOOP("The outcome on the last axis, which colours each run's line as its colour bar shows, the lowest drawn on top. "
                                            "A run still training shows its latest; one without any (diverged, or not evaluated "
                                            "yet) is a grey dashed line."));
     // as wide as the usual choice; the longest (the training loss's) is whole in the list

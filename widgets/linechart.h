@@ -72,6 +72,9 @@ struct Curve {
     QString run = {};
     QString part = {};
     int layer = -1;
+    // A figure's colour where the screen's differs: a dark theme draws a per-layer ramp bright to dim, where a
+    // figure's page (white) takes it dark to light. Invalid: `color` on both.
+    QColor print_color = {};
 };
 
 class LineChart : public QWidget {

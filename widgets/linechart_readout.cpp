@@ -88,11 +88,8 @@ void LineChart::showReadout(const QPoint& viewport_pos) {
     }
     if (!cross_) {
         cross_ = new QGraphicsLineItem();
-        cross_->setPen(QPen(QColor(90, 90, 90, 170), 1, Qt::DashLine));
         cross_->setZValue(20);
         readout_box_ = new QGraphicsRectItem();
-        readout_box_->setBrush(QColor(255, 255, 255, 232));
-        readout_box_->setPen(QPen(QColor(160, 160, 160)));
         readout_box_->setZValue(21);
         readout_text_ = new QGraphicsSimpleTextItem(readout_box_);
         QFont f = readout_text_->font();
@@ -101,6 +98,13 @@ void LineChart::showReadout(const QPoint& viewport_pos) {
         chart_->scene()->addItem(cross_);
         chart_->scene()->addItem(readout_box_);
     }
+    // in the chart's theme: dark text on a white box, or light text on a dark one (set here, as the theme
+    // may have changed since the box was made)
+    const bool dark = chart_->theme() == QChart::ChartThemeDark;
+    cross_->setPen(QPen(dark ? QColor(200, 200, 200, 170) : QColor(90, 90, 90, 170), 1, Qt::DashLine));
+    readout_box_->setBrush(dark ? QColor(30, 31, 38, 235) : QColor(255, 255, 255, 232));
+    readout_box_->setPen(QPen(dark ? QColor(110, 110, 120) : QColor(160, 160, 160)));
+    readout_text_->setBrush(dark ? QColor(235, 235, 235) : QColor(0, 0, 0));
     double x = chart_->mapToValue(in_chart, raw_series_.front()).x();
     if (log_x_) x = std::pow(10.0, x);   // the axis runs in log10(x)
     cross_->setLine(QLineF(chart_->mapToScene(QPointF(in_chart.x(), area.top())),

@@ -32,6 +32,8 @@ PlotSpec plot_spec(const LineChart& chart) {
     for (size_t i = 0; i < chart.curves().size(); ++i)
         if (chart.curveShown(i)) s.curves.push_back(chart.curves()[i]);
     for (const Curve& c : chart.curvesLeftOut()) s.curves.push_back(c);   // too many for the screen, not for a figure
+    for (Curve& c : s.curves)   // a page is white, whatever the window's theme
+        if (c.print_color.isValid()) c.color = c.print_color;
     for (size_t h = 0; h < chart.hlines().size(); ++h)
         if (chart.hlineShown(h)) s.hlines.push_back(chart.hlines()[h]);
     return s;

@@ -42,9 +42,11 @@ void SweepChart::setSpec(SweepSpec s) {
 
 void SweepChart::paintEvent(QPaintEvent*) {
     QPainter p(this);
-    p.fillRect(rect(), Qt::white);   // a figure's page, as the line charts' plot areas
+    // a figure's page, as the line charts' plot areas; in a dark window, its ground
+    const SweepInk look = SweepInk::screen(palette());
+    p.fillRect(rect(), look.ground);
     const PrintUnits u{logicalDpiX() / 25.4, kScreenFigurePt};
-    geometry_ = draw_sweep(p, QRectF(rect()).adjusted(10, 8, -10, -8), spec_, u, highlighted());
+    geometry_ = draw_sweep(p, QRectF(rect()).adjusted(10, 8, -10, -8), spec_, u, highlighted(), look);
 }
 
 int SweepChart::lineAt(const QPointF& pos) const {

@@ -3,7 +3,8 @@
 // One vertical axis per setting that differs among the runs shown (peak
 // learning rate, scheme, depth, seed, ...) and a last axis for the outcome
 // (the final validation loss by default); each run is a line through its
-// values, coloured by its outcome, best (lowest) darkest and drawn on top.
+// values, coloured by its outcome, best (lowest) darkest (brightest in a dark
+// window) and drawn on top.
 // What W&B's parallel-coordinates panel shows for a sweep (W&B #598), for
 // NormLab's runs: which setting moved the loss, at a glance, before any
 // per-step chart. Numeric settings sit at their values (on a log axis where
@@ -23,6 +24,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QColor>
+#include <QPalette>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
@@ -89,8 +92,20 @@ struct SweepGeometry {
     double top = 0, bottom = 0;
     QPointF at(const SweepSpec& s, size_t line, size_t axis) const;   // NaN y where the line has no value there
 };
-// Draws `s` into `r`; `highlight` (a line's index, -1: none) on top, the others faded.
-SweepGeometry draw_sweep(QPainter& p, const QRectF& r, const SweepSpec& s, const PrintUnits& u, int highlight = -1);
+// The colours a sweep is drawn in: a figure's (dark ink on white; the default), or a dark window's (light
+// ink on its ground, the outcome's colours from bright, the best, to dim, so that the best line stands out
+// there as the darkest does on white and none sinks into the ground).
+struct SweepInk {
+    QColor ground = Qt::white;
+    QColor fg = QColor(30, 30, 30);
+    bool dark = false;
+    static SweepInk screen(const QPalette& palette);   // a light palette: the figure's
+};
+// Draws `s` into `r` (its ground already painted); `highlight` (a line's index, -1: none) on top, the others faded.
+SweepGeometry draw_sweep(QPainter& p, const QRectF& r, const SweepSpec& s, const PrintUnits& u, int highlight = -1,
+                         const SweepInk& look = {});
+// The outcome's colour at `pos` (0: the best, at the bottom of its axis; 1: the worst).
+QColor sweep_outcome_color(double pos, bool dark);
 // The height (mm) a sweep needs at `width_mm` for its axes to be `aspect` × the width high.
 double sweep_height_mm(const SweepSpec& s, double width_mm, double font_pt, double aspect);
 

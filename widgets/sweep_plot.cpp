@@ -66,10 +66,19 @@ std::string scheme_of(const json& config) {
 // compared drew two lines on the edges of an empty box).
 double category_pos(int i, qsizetype n) { return n > 0 ? (i + 0.5) / double(n) : 0.5; }
 
-// The outcome's colour: viridis from dark (the best, lowest) to light.
-QColor outcome_color(double pos) { return viridis(0.85 * std::clamp(pos, 0.0, 1.0)); }
-
 }  // namespace
+
+// The outcome's colour: viridis from dark (the best, lowest) to light on white; on a dark ground from its
+// bright end (the best) to a blue that still stands off the ground.
+QColor sweep_outcome_color(double pos, bool dark) {
+    const double t = std::clamp(pos, 0.0, 1.0);
+    return viridis(dark ? 1.0 - 0.65 * t : 0.85 * t);
+}
+
+SweepInk SweepInk::screen(const QPalette& palette) {
+    if (palette.color(QPalette::Window).lightness() >= 128) return {};
+    return {palette.color(QPalette::Base), palette.color(QPalette::Text), true};
+}
 
 SweepSpec sweep_spec(const std::vector<SweepRun>& runs, const QString& metric_title, const SweepOptions& o) {
     SweepSpec s;
@@ -206,12 +215,13 @@ QPointF SweepGeometry::at(const SweepSpec& s, size_t line, size_t axis) const {
     return {x[axis], std::isfinite(pos) ? bottom - pos * (bottom - top) : std::nan("")};
 }
 
-SweepGeometry draw_sweep(QPainter& p, const QRectF& r, const SweepSpec& s, const PrintUnits& u, int highlight) {
+SweepGeometry draw_sweep(QPainter& p, const QRectF& r, const SweepSpec& s, const PrintUnits& u, int highlight,
+                         const SweepInk& look) {
     plot::Ink ink(p, u);
     SweepGeometry g;
     p.save();
     p.setRenderHint(QPainter::Antialiasing, true);
-    const QColor fg(30, 30, 30);
+    const QColor fg = look.fg;
     const QFont f = ink.font();
     const QFontMetricsF fm = ink.metrics(f);
     const double gap = ink.mm(1.0), line_h = fm.lineSpacing();
@@ -311,17 +321,17 @@ SweepGeometry draw_sweep(QPainter& p, const QRectF& r, const SweepSpec& s, const
         for (size_t k = 0; k < n; ++k)
             if (const QPointF q = g.at(s, i, k); std::isfinite(q.y())) path << q;
         const bool none = std::isnan(s.lines[i].metric_pos);
-        QColor c = none ? QColor(150, 150, 150) : outcome_color(s.lines[i].metric_pos);
+        QColor c = none ? QColor(150, 150, 150) : sweep_outcome_color(s.lines[i].metric_pos, look.dark);
         const bool lit = static_cast<int>(i) == highlight;
         if (highlight >= 0 && !lit) c.setAlpha(60);
         if (lit) {
-            p.setPen(plot::pen(ink, Qt::white, width + 0.85));
+            p.setPen(plot::pen(ink, look.ground, width + 0.85));   // a halo of the ground
             p.drawPolyline(path);
         }
         p.setPen(plot::pen(ink, c, lit ? width + 0.35 : width, none ? Qt::DashLine : Qt::SolidLine));
         p.drawPolyline(path);
     }
-    // the axes over the lines: names, the line, ticks and labels on a light ground
+    // the axes over the lines: names, the line, ticks and labels on the ground's colour
     for (size_t k = 0; k < n; ++k) {
         const double x = g.x[k];
         p.setPen(fg);
@@ -334,9 +344,9 @@ SweepGeometry draw_sweep(QPainter& p, const QRectF& r, const SweepSpec& s, const
             p.drawText(QRectF(x0, y, w + 1, line_h), Qt::AlignCenter, l);
             y += line_h;
         }
-        if (k + 1 == n) {   // the outcome: a colour bar, best (dark) at the bottom
+        if (k + 1 == n) {   // the outcome: a colour bar, the best at the bottom
             QLinearGradient grad(QPointF(x, g.bottom), QPointF(x, g.top));
-            for (int i = 0; i <= 10; ++i) grad.setColorAt(i / 10.0, outcome_color(i / 10.0));
+            for (int i = 0; i <= 10; ++i) grad.setColorAt(i / 10.0, sweep_outcome_color(i / 10.0, look.dark));
             p.fillRect(QRectF(x - bar / 2, g.top, bar, g.bottom - g.top), grad);
             p.setPen(plot::pen(ink, fg, 0.2));
             p.drawRect(QRectF(x - bar / 2, g.top, bar, g.bottom - g.top));
@@ -355,7 +365,11 @@ SweepGeometry draw_sweep(QPainter& p, const QRectF& r, const SweepSpec& s, const
             p.drawLine(QPointF(edge + dir * ink.mm(0.8), ty), QPointF(edge, ty));
             const double w = fm.horizontalAdvance(labels[k][i]);
             const QRectF box(outcome ? edge + ink.mm(1.1) : edge - ink.mm(1.1) - w, ty - fm.height() / 2, w, fm.height());
-            if (!outcome) p.fillRect(box.adjusted(-ink.mm(0.3), 0, ink.mm(0.3), 0), QColor(255, 255, 255, 210));
+            if (!outcome) {
+                QColor under = look.ground;
+                under.setAlpha(210);
+                p.fillRect(box.adjusted(-ink.mm(0.3), 0, ink.mm(0.3), 0), under);
+            }
             p.setPen(fg);
             p.drawText(box, (outcome ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter, labels[k][i]);
         }

@@ -132,8 +132,9 @@ int main(int argc, char** argv) {
     QCommandLineOption size("window-size", QCoreApplication::translate("main", "With --screenshots: the window's size, WIDTHxHEIGHT (default 1600x1000)."), "size");
     QCommandLineOption latency("measure-latency", QCoreApplication::translate("main", "Train and print the UI latency."));
     QCommandLineOption lang("language", QCoreApplication::translate("main", "UI language (en, de, zh_CN)."), "code");
+    QCommandLineOption theme("theme", QCoreApplication::translate("main", "Colours: system (the platform's, the default), light or dark; remembered from View → Theme otherwise."), "name");
     QCommandLineOption compare("compare", QCoreApplication::translate("main", "Open another run store beside it, read-only, to compare its runs (repeatable)."), "file");
-    cli.addOptions({store, experiment, run, shots, size, latency, lang, compare});
+    cli.addOptions({store, experiment, run, shots, size, latency, lang, theme, compare});
     cli.process(app);
     // refused before the store is opened (which creates it)
     QSize window(1600, 1000);
@@ -148,7 +149,14 @@ int main(int argc, char** argv) {
         }
     }
 
+    if (cli.isSet(theme) && !QStringList{"system", "light", "dark"}.contains(cli.value(theme))) {
+        std::fprintf(stderr, "normlab: --theme %s: give system, light or dark\n", qPrintable(cli.value(theme)));
+        return 2;
+    }
+
     MainWindow w(cli.value(store));
+    // before the window is shown: it opens in its colours, not in the system's first
+    if (!w.switchTheme(cli.isSet(theme) ? cli.value(theme) : QSettings().value("theme").toString())) w.switchTheme("system");
     w.switchLanguage(cli.isSet(lang) ? cli.value(lang) : QSettings().value("language").toString());
     for (const QString& other : cli.values(compare)) {
         QString err;

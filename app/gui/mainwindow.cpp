@@ -377,6 +377,8 @@ void MainWindow::buildMenus() {
             switchLanguage(code);
         });
 
+    addThemeMenu(view);
+
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About NormLab"), this, [this] {
         const json v = library_versions();
@@ -388,15 +390,6 @@ void MainWindow::buildMenus() {
                                     QString::fromStdString(v["sqlite"].get<std::string>()),
                                     v["cuda"].get<bool>() ? tr("CUDA available") : tr("CPU only")));
     });
-}
-
-void MainWindow::applyTheme() {
-    // Follow the system: a dark window palette gets dark charts.
-    const bool dark = qApp->palette().color(QPalette::Window).lightness() < 128;
-    const auto theme = dark ? QChart::ChartThemeDark : QChart::ChartThemeLight;
-    for (auto* view : charts_->findChildren<QChartView*>()) view->chart()->setTheme(theme);
-    // a theme resets series colors: rebuild the curves with their run colors
-    if (store_) charts_->setRuns(std::vector<int64_t>(shown_.begin(), shown_.end()), *store_);
 }
 
 // Writable when possible; a store the user cannot write (a read-only file or

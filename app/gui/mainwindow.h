@@ -101,6 +101,10 @@ public:
     void selectRuns(const std::vector<qint64>& ids);
     void selectRefs(const std::vector<std::pair<Store*, int64_t>>& refs);   // the window's own runs: a null store
     bool switchLanguage(const QString& locale);   // "" = system, "en", "de", "zh_CN"
+    // The window's colours (mainwindow_theme.cpp): "system" (or ""; the platform's palette, as started),
+    // "light" or "dark" (Qt's Fusion style with NormLab's palette). False for any other name.
+    bool switchTheme(const QString& theme);
+    QString theme() const { return theme_; }
     // Why the locale's script cannot be shown here (no font for it), in English; "" when it can.
     static QString fontMissingFor(const QLocale& loc);
     // SIGTERM/SIGINT: cancels the training run (kept as cancelled, with a
@@ -133,6 +137,7 @@ private:
     QSize firstSize() const;
     void buildMenus();
     void addPanelsMenu(QMenu* view);   // View → Panels (mainwindow_view.cpp)
+    void addThemeMenu(QMenu* view);    // View → Theme (mainwindow_theme.cpp)
     // mainwindow_form.cpp: the experiment form across a quit — unsaved edits
     // asked about (save, discard, or stay), the form as left put back at start.
     bool confirmFormOnQuit();
@@ -162,7 +167,10 @@ private:
     void showRunMenu(const QPoint& pos);
     std::unique_ptr<Store> openStoreFile(const QString& path);
     QTreeWidgetItem* queueItem(qint64 run, bool create);
-    void applyTheme();
+    void applyTheme();                 // the charts follow the palette (mainwindow_theme.cpp)
+    QString theme_ = "system";
+    std::vector<QAction*> theme_actions_;
+    bool themed_ = false;              // applyTheme has set the charts' theme once
     bool quitting_ = false;
     bool layout_restored_ = false;   // a saved dock layout was put back: fitDocks leaves it
     bool docks_fitted_ = false;
