@@ -1,32 +1,233 @@
-// normlab-cli list: the runs of a store.
+// normlab-cli list: the runs of a store — those a text, their status or
+// --last picks, sorted by any column, as a table or as JSON for scripts.
 // It opens the store read-only: no write lock (it works while a run writes,
 // on read-only files and folders), nothing changed.
 #include "app/cli/cli.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstdio>
+#include <ctime>
+#include <sstream>
 #include <unistd.h>
 
 namespace normlab::cli {
 
+namespace {
+
+const std::vector<std::string> kSortKeys{"id", "name", "scheme", "status", "steps", "val", "created"};
+
+std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// The window's filter: TEXT in the name, scheme, status, a tag or the notes, ignoring case.
+bool matches(const RunInfo& r, const std::string& text) {
+    if (text.empty()) return true;
+    auto has = [&](const std::string& field) { return lower(field).find(text) != std::string::npos; };
+    if (has(r.name) || has(r.scheme) || has(r.status_text) || has(r.notes)) return true;
+    return std::any_of(r.tags.begin(), r.tags.end(), has);
+}
+
+// The statuses --status names (comma-separated), each a status runs have.
+std::vector<std::string> parse_statuses(const std::string& given) {
+    std::vector<std::string> known, out;
+    for (RunStatus s : {RunStatus::Queued, RunStatus::Running, RunStatus::Finished, RunStatus::Diverged, RunStatus::Failed,
+                        RunStatus::Cancelled, RunStatus::Interrupted})
+        known.push_back(status_name(s));
+    std::istringstream in(given);
+    for (std::string s; std::getline(in, s, ',');) {
+        if (std::find(known.begin(), known.end(), s) == known.end()) {
+            std::string list;
+            for (auto& k : known) list += (list.empty() ? "" : ", ") + k;
+            throw UsageError("--status " + given + ": \"" + printable_name(s) + "\" is not a status; give one or more of " + list +
+                             ", separated by commas (--status failed,diverged). Nothing was done.");
+        }
+        out.push_back(s);
+    }
+    if (out.empty()) throw UsageError("--status needs a status (--status finished). Nothing was done.");
+    return out;
+}
+
+// The code point at s[i] and its length in bytes (a byte that begins none: itself, one byte).
+std::pair<char32_t, size_t> code_point(const std::string& s, size_t i) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    const size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
+    if (n == 1 || i + n > s.size()) return {b, 1};
+    char32_t cp = b & (0xFF >> (n + 1));
+    for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    return {cp, n};
+}
+
+// Columns a code point takes on a terminal: East Asian wide and full-width ones two.
+int columns(char32_t c) {
+    const bool wide = (c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF) || (c >= 0xAC00 && c <= 0xD7A3) ||
+                      (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFF60) ||
+                      (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x1F300 && c <= 0x1FAFF) || c >= 0x20000;
+    return wide ? 2 : 1;
+}
+
+int width_of(const std::string& s) {
+    int w = 0;
+    for (size_t i = 0; i < s.size();) {
+        auto [c, n] = code_point(s, i);
+        w += columns(c);
+        i += n;
+    }
+    return w;
+}
+
+// `s` padded to `width` columns, or cut to it with "…" (never inside a character).
+std::string fit(const std::string& s, int width) {
+    if (width_of(s) <= width) return s + std::string(static_cast<size_t>(width - width_of(s)), ' ');
+    std::string out;
+    int w = 0;
+    for (size_t i = 0; i < s.size();) {
+        auto [c, n] = code_point(s, i);
+        if (w + columns(c) > width - 1) break;
+        out.append(s, i, n);
+        w += columns(c);
+        i += n;
+    }
+    return out + "…" + std::string(static_cast<size_t>(width - 1 - w), ' ');
+}
+
+std::string iso_time(double unix_s) {
+    if (unix_s <= 0) return {};
+    const std::time_t t = static_cast<std::time_t>(unix_s);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+void sort_runs(std::vector<RunInfo>& runs, const std::string& given) {
+    const bool descending = !given.empty() && given[0] == '-';
+    const std::string key = descending ? given.substr(1) : given;
+    if (std::find(kSortKeys.begin(), kSortKeys.end(), key) == kSortKeys.end()) {
+        std::string list;
+        for (auto& k : kSortKeys) list += (list.empty() ? "" : ", ") + k;
+        throw UsageError("--sort " + printable_name(given) + ": give one of " + list + " (a leading - sorts descending: --sort -val). Nothing was done.");
+    }
+    // runs without the value (no validation loss yet, not started) come last either way
+    auto missing = [&](const RunInfo& r) { return key == "val" ? !std::isfinite(r.final_loss) : key == "created" && r.created_at <= 0; };
+    auto less = [&](const RunInfo& a, const RunInfo& b) {
+        if (key == "name") return lower(a.name) < lower(b.name);
+        if (key == "scheme") return a.scheme < b.scheme;
+        if (key == "status") return a.status_text < b.status_text;
+        if (key == "steps") return a.steps_done < b.steps_done;
+        if (key == "val") return a.final_loss < b.final_loss;
+        if (key == "created") return a.created_at < b.created_at;
+        return a.id < b.id;
+    };
+    std::stable_sort(runs.begin(), runs.end(), [&](const RunInfo& a, const RunInfo& b) {
+        if (missing(a) != missing(b)) return missing(b);
+        if (missing(a)) return a.id < b.id;
+        return descending ? less(b, a) : less(a, b);
+    });
+}
+
+nlohmann::json run_json(const RunInfo& r) {
+    return {{"id", r.id},
+            {"name", r.name},
+            {"scheme", r.scheme},
+            {"status", r.status_text},
+            {"steps", r.steps_done},
+            {"val_loss", std::isfinite(r.final_loss) ? nlohmann::json(r.final_loss) : nlohmann::json()},
+            {"created", iso_time(r.created_at)},
+            {"tags", r.tags},
+            {"notes", r.notes},
+            {"message", r.message},
+            {"device", r.device},
+            {"color", r.color}};
+}
+
+}  // namespace
+
 static int cmd_list(const Args& args) {
+    // every option checked before the store is read
+    std::string text;
+    for (const std::string& w : args.positional) text += (text.empty() ? "" : " ") + w;
+    text = lower(text);
+    const std::vector<std::string> statuses = args.options.count("--status") ? parse_statuses(args.opt("--status")) : std::vector<std::string>{};
+    const int last = args.options.count("--last") ? parse_int("--last", args.opt("--last"), 1) : 0;
+    const std::string sort = args.opt("--sort", "id");
+    const bool as_json = args.has_flag("--json");
+    std::vector<RunInfo> none;
+    sort_runs(none, sort);   // a key it does not know is refused now
+
     const std::string path = store_path(args);
     if (::access(path.c_str(), F_OK) != 0) {
-        std::printf("(no store at %s yet: no runs)\n", path.c_str());
+        if (as_json) std::printf("[]\n");
+        else std::printf("(no store at %s yet: no runs)\n", path.c_str());
         return kOk;
     }
     Store store(path, Store::Mode::ReadOnly);
-    auto runs = store.runs();
-    std::printf("%-5s %-32s %-11s %-11s %9s %10s  %s\n", "id", "name", "scheme", "status", "steps", "val loss", "created");
-    for (auto& r : runs)
-        std::printf("%-5lld %-32.32s %-11s %-11s %9lld %10s  %s\n", static_cast<long long>(r.id), printable_name(r.name).c_str(),
-                    printable_name(r.scheme).c_str(), printable_name(r.status_text).c_str(), static_cast<long long>(r.steps_done),
-                    fmt_loss(r.final_loss).c_str(), time_text(r.created_at).c_str());
-    if (runs.empty()) std::printf("(no runs in %s)\n", store.path().c_str());
+    std::vector<RunInfo> all = store.runs(), runs;
+    for (auto& r : all)
+        if (matches(r, text) && (statuses.empty() || std::find(statuses.begin(), statuses.end(), r.status_text) != statuses.end()))
+            runs.push_back(std::move(r));
+    if (last > 0 && runs.size() > static_cast<size_t>(last)) {   // the newest: the highest ids
+        std::sort(runs.begin(), runs.end(), [](const RunInfo& a, const RunInfo& b) { return a.id < b.id; });
+        runs.erase(runs.begin(), runs.end() - last);
+    }
+    sort_runs(runs, sort);
+    if (as_json) {
+        nlohmann::json out = nlohmann::json::array();
+        for (auto& r : runs) out.push_back(run_json(r));
+        std::printf("%s\n", out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        return kOk;
+    }
+    const bool picked = !text.empty() || !statuses.empty() || last > 0;
+    if (runs.empty()) {
+        if (all.empty()) std::printf("(no runs in %s)\n", store.path().c_str());
+        else std::printf("(none of the %zu runs in %s match)\n", all.size(), store.path().c_str());
+        return kOk;
+    }
+    // the name column as wide as the longest name shown, up to 48 columns; a longer one cut with "…"
+    int name_w = 4;
+    for (auto& r : runs) name_w = std::max(name_w, width_of(printable_name(r.name)));
+    name_w = std::min(name_w, 48);
+    std::printf("%-5s %s %-11s %-11s %9s %10s  %-16s  tags\n", "id", fit("name", name_w).c_str(), "scheme", "status", "steps", "val loss",
+                "created");
+    for (auto& r : runs) {
+        std::string tags;
+        for (auto& t : r.tags) tags += (tags.empty() ? "" : ",") + printable_name(t);
+        char head[160];
+        std::snprintf(head, sizeof head, "%-5lld ", static_cast<long long>(r.id));
+        char tail[200];
+        std::snprintf(tail, sizeof tail, " %-11s %-11s %9lld %10s  %-16s  ", printable_name(r.scheme).c_str(),
+                      printable_name(r.status_text).c_str(), static_cast<long long>(r.steps_done), fmt_loss(r.final_loss).c_str(),
+                      time_text(r.created_at).c_str());
+        std::string line = head + fit(printable_name(r.name), name_w) + tail + tags;
+        line.erase(line.find_last_not_of(' ') + 1);   // no trailing blanks where a run has no tags
+        std::printf("%s\n", line.c_str());
+    }
+    if (picked) std::printf("(%zu of %zu runs)\n", runs.size(), all.size());
     return kOk;
 }
 
-extern const Command kListCommand{"list", "list",
-    "the runs in the store\n",
-    cmd_list};
+extern const Command kListCommand{"list", "list [TEXT]",
+    "the runs in the store (TEXT: those with it in their name, scheme, status,\n"
+    "tags or notes; --status, --last N, --sort COLUMN, --json)\n",
+    cmd_list,
+    "  TEXT              runs with TEXT in their name, scheme, status, a tag or the notes,\n"
+    "                    ignoring case (the window's filter); several words are one text\n"
+    "  --status S[,S..]  only runs with these statuses: queued, running, finished, diverged,\n"
+    "                    failed, cancelled, interrupted\n"
+    "  --last N          the N newest of those (the highest ids)\n"
+    "  --sort COLUMN     id (the default), name, scheme, status, steps, val (the validation\n"
+    "                    loss) or created; -COLUMN sorts descending; runs without the value last\n"
+    "  --json            a JSON array, one object a run: id, name, scheme, status, steps,\n"
+    "                    val_loss (null: none yet), created (UTC), tags, notes, message,\n"
+    "                    device, color\n"
+    "examples:\n"
+    "  normlab-cli list ngpt --status finished --sort val     the best nGPT runs first\n"
+    "  normlab-cli list --last 5                              the newest five\n"
+    "  normlab-cli list --status failed,diverged --json | jq '.[].message'\n",
+    "--status --last --sort --json"};
 
 }  // namespace normlab::cli

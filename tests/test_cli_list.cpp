@@ -1,0 +1,149 @@
+// normlab-cli list over a store of many runs: picked by a text (as the
+// window's filter), by status and --last, sorted by any column, as a table
+// whose names are whole characters and as JSON; bad choices refused by name.
+#include "core/store/store.h"
+#include "tests/cli_harness.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+using cli_harness::cli;
+using cli_harness::Result;
+
+class TestCliList : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString store_;
+
+    // The ids `list` printed, in its order (the table's first column).
+    static QList<int> ids(const Result& r) {
+        QList<int> out;
+        for (const QString& line : r.out.split('\n')) {
+            bool ok = false;
+            const int id = line.section(' ', 0, 0).toInt(&ok);
+            if (ok) out << id;
+        }
+        return out;
+    }
+    Result list(QStringList args) { return cli(QStringList{"list"} << args << "--store" << store_); }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        store_ = dir_.filePath("many.sqlite");
+        normlab::Store s(store_.toStdString());
+        struct R {
+            const char* name;
+            const char* scheme;
+            normlab::RunStatus status;
+            double val;
+        };
+        const R runs[] = {
+            {"Post-LN seed=1", "post_ln", normlab::RunStatus::Finished, 3.30},                 // 1
+            {"Pre-LN seed=1", "pre_ln", normlab::RunStatus::Finished, 3.10},                   // 2
+            {"nGPT seed=1", "ngpt", normlab::RunStatus::Finished, 2.90},                       // 3
+            {"Post-LN lr=8e-3", "post_ln", normlab::RunStatus::Diverged, std::nan("")},        // 4
+            {"nGPT seed=2", "ngpt", normlab::RunStatus::Failed, std::nan("")},                 // 5
+            {"PRE-LN seed=2", "pre_ln", normlab::RunStatus::Finished, 3.05},                   // 6
+            {"归一化 对比实验 第一组 很长的名字 用来测试 截断 是否 保持 完整的 字符", "pre_ln",  // 7
+             normlab::RunStatus::Finished, 3.20},
+        };
+        for (const R& r : runs) {
+            const int64_t id = s.create_run(r.name, r.scheme, nlohmann::json::object(), 1);
+            s.mark_running(id, "cpu", nlohmann::json::object());
+            s.finish_run(id, r.status, 100, r.status == normlab::RunStatus::Failed ? "out of memory" : "", r.val);
+        }
+        s.set_tags(2, {"baseline", "paper"});
+        s.set_notes(3, "the one to beat");
+    }
+
+    // TEXT as the window's filter: in the name, scheme, status, a tag or the notes, ignoring case.
+    void aTextPicksAsTheWindowsFilter() {
+        QCOMPARE(ids(list({"pre-ln"})), (QList<int>{2, 6}));
+        QCOMPARE(ids(list({"pre_ln"})), (QList<int>{2, 6, 7}));      // the scheme
+        QCOMPARE(ids(list({"PAPER"})), (QList<int>{2}));             // a tag
+        QCOMPARE(ids(list({"to", "beat"})), (QList<int>{3}));        // the notes; several words are one text
+        QCOMPARE(ids(list({"diverged"})), (QList<int>{4}));          // the status
+        const Result r = list({"pre-ln"});
+        QVERIFY2(r.code == 0 && r.out.contains("(2 of 7 runs)"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("baseline,paper"), qPrintable(r.out));   // the tags column
+        const Result none = list({"zzz"});
+        QVERIFY2(none.code == 0 && none.out.contains("none of the 7 runs"), qPrintable(none.out));
+        QVERIFY(!list({}).out.contains(" of 7 runs)"));              // nothing picked: no count
+    }
+
+    void statusLastAndSort() {
+        QCOMPARE(ids(list({"--status", "failed,diverged"})), (QList<int>{4, 5}));
+        QCOMPARE(ids(list({"--last", "3"})), (QList<int>{5, 6, 7}));
+        QCOMPARE(ids(list({"ngpt", "--last", "1"})), (QList<int>{5}));                      // the newest of those picked
+        QCOMPARE(ids(list({"--sort", "val"})), (QList<int>{3, 6, 2, 7, 1, 4, 5}));          // no loss: last
+        QCOMPARE(ids(list({"--sort", "-val"})), (QList<int>{1, 7, 2, 6, 3, 4, 5}));         // and last descending too
+        QCOMPARE(ids(list({"--sort=-id", "--status", "finished"})), (QList<int>{7, 6, 3, 2, 1}));
+        QCOMPARE(ids(list({"--sort", "name", "--last", "4"})), (QList<int>{5, 4, 6, 7}));   // case ignored
+    }
+
+    void jsonForScripts() {
+        const Result r = list({"--status", "finished,failed", "--sort", "val", "--json"});
+        QCOMPARE(r.code, 0);
+        QJsonParseError err;
+        const QJsonDocument doc = QJsonDocument::fromJson(r.out.toUtf8(), &err);
+        QVERIFY2(err.error == QJsonParseError::NoError && doc.isArray(), qPrintable(err.errorString()));
+        const QJsonArray a = doc.array();
+        QCOMPARE(a.size(), 6);
+        QCOMPARE(a.first().toObject()["name"].toString(), QString("nGPT seed=1"));
+        QCOMPARE(a.first().toObject()["val_loss"].toDouble(), 2.90);
+        QCOMPARE(a.first().toObject()["notes"].toString(), QString("the one to beat"));
+        const QJsonObject failed = a.last().toObject();
+        QCOMPARE(failed["id"].toInt(), 5);
+        QVERIFY(failed["val_loss"].isNull());
+        QCOMPARE(failed["status"].toString(), QString("failed"));
+        QCOMPARE(failed["message"].toString(), QString("out of memory"));
+        QVERIFY(failed["created"].toString().endsWith('Z'));
+        QCOMPARE(a[2].toObject()["tags"].toArray(), (QJsonArray{"baseline", "paper"}));
+        QVERIFY(QRegularExpression("^#[0-9a-f]{6}$").match(failed["color"].toString()).hasMatch());
+        // no store yet: an empty array, and none made
+        const QString nowhere = dir_.filePath("nowhere.sqlite");
+        const Result empty = cli({"list", "--json", "--store", nowhere});
+        QVERIFY(empty.code == 0 && empty.out.trimmed() == "[]");
+        QVERIFY(!QFile::exists(nowhere));
+    }
+
+    // A name longer than the column is cut with "…" between characters, never inside one (the
+    // table was cut at 32 bytes: mid-character for Chinese names); the columns after it stay aligned.
+    void longNamesAreCutBetweenCharacters() {
+        const Result r = list({"--sort", "id"});
+        QCOMPARE(r.code, 0);
+        const QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
+        QVERIFY(!r.out.contains(QChar::ReplacementCharacter));
+        QString cjk;
+        for (const QString& l : lines)
+            if (l.startsWith("7 ")) cjk = l;
+        QVERIFY2(cjk.contains(QString::fromUtf8("…")) && cjk.contains(QString::fromUtf8("归一化")), qPrintable(cjk));
+        // "pre_ln" starts in the same terminal column on every row: wide characters count two
+        auto column_of = [](const QString& line, const QString& what) {
+            const int at = line.indexOf(what);
+            int w = 0;
+            for (int i = 0; i < at; ++i) w += line[i].unicode() >= 0x2E80 ? 2 : 1;
+            return w;
+        };
+        QCOMPARE(column_of(cjk, "pre_ln"), column_of(lines[2], "pre_ln"));
+    }
+
+    void badChoicesAreRefusedByName() {
+        Result r = list({"--status", "finished,done"});
+        QVERIFY2(r.code == 2 && r.err.contains("\"done\" is not a status") && r.err.contains("interrupted"), qPrintable(r.err));
+        r = list({"--sort", "loss"});
+        QVERIFY2(r.code == 2 && r.err.contains("--sort loss: give one of id, name, scheme, status, steps, val, created"),
+                 qPrintable(r.err));
+        r = list({"--last", "0"});
+        QVERIFY2(r.code == 2 && r.err.contains("--last"), qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
+    }
+};
+
+QTEST_MAIN(TestCliList)
+#include "test_cli_list.moc"
