@@ -287,6 +287,18 @@ def case_run(rm, work):
         fail(f"remote fetch onto the mirror store was not refused: exit {r.returncode}: {r.stderr}")
     print(f"  fetched weights ({os.path.getsize(weights)} bytes) and checkpoint ({os.path.getsize(ckpt)} bytes):"
           " the server's bytes; --out onto the store refused", flush=True)
+    # remote list: the server's list, picked and sorted there; its TEXT reaches that list as one quoted word
+    r, _ = rm.run("list", "gpu", "NGPT", "--status", "finished", "--sort", "-id", "--json", remote_store=server)
+    listed = json.loads(r.stdout) if r.returncode == 0 else None
+    if not listed or [x["scheme"] for x in listed] != ["ngpt"] or listed[0]["status"] != "finished":
+        fail(f"remote list NGPT --status finished --json: exit {r.returncode}: {r.stdout} {r.stderr}")
+    r, _ = rm.run("list", "gpu", f"$(touch {canary}) x", "--json", remote_store=server)
+    if r.returncode != 0 or json.loads(r.stdout) != [] or os.path.exists(canary):
+        fail(f"remote list with $(...) in its text: exit {r.returncode}: {r.stdout} {r.stderr}")
+    r, _ = rm.run("list", "gpu", "--sort", "loss", remote_store=server)
+    if r.returncode != 2 or "--sort loss: give one of" not in r.stderr:
+        fail(f"remote list --sort loss: the server's refusal did not come back: exit {r.returncode}: {r.stderr}")
+    print("  remote list: picked, sorted and as JSON on the server; its text quoted", flush=True)
     return server, mirror
 
 

@@ -39,7 +39,7 @@ const std::map<std::string, std::string> kActionOptions = {
     {"sweep", "--dir --scale --steps --device --partition --time --cpus-per-task --gpus-per-task --max-parallel"
               " --runs-per-task --detach --retries"},
     {"follow", "--runs --retries"},
-    {"list", ""},
+    {"list", "--status --last --sort --json"},
     {"fetch", "--out --checkpoint"},
     {"cancel", ""},
     {"resume", ""}};
@@ -188,8 +188,13 @@ static int cmd_remote(const Args& args) {
         if (p.size() != 2) throw UsageError("remote follow takes one server: normlab-cli remote follow DEST [--runs ID,...]");
         return follow(args, s, args.options.count("--runs") ? parse_runs(args.opt("--runs")) : std::vector<int64_t>{});
     }
-    if (action == "list") {
-        const RemoteOutput o = run_remote(s.dest, s.command({"list"}), "", 60000, s.ssh);
+    if (action == "list") {   // the server's list, picked and sorted there as `list` does here
+        std::vector<std::string> words{"list"};
+        words.insert(words.end(), p.begin() + 2, p.end());
+        for (const char* o : {"--status", "--last", "--sort"})
+            if (args.options.count(o)) words.insert(words.end(), {o, args.opt(o)});
+        if (args.has_flag("--json")) words.push_back("--json");
+        const RemoteOutput o = run_remote(s.dest, s.command(words), "", 60000, s.ssh);
         std::fputs(o.out.c_str(), stdout);
         if (o.exit_code != 0) std::fputs(o.err.c_str(), stderr);
         return o.exit_code;
@@ -253,7 +258,8 @@ extern const Command kRemoteCommand{"remote", "remote check|run|sweep|follow|lis
     "  remote follow DEST [--runs ID,...]  follow (again) until every run followed has ended\n"
     "  remote follow DEST --sweep D        follow a sweep's task stores until its job has ended\n"
     "  remote cancel DEST --sweep D        cancel the sweep's job array (scancel)\n"
-    "  remote list DEST                    the server's runs\n"
+    "  remote list DEST [TEXT]             the server's runs; as list: TEXT, --status, --last N,\n"
+    "                                      --sort COLUMN, --json\n"
     "  remote cancel DEST RUN ...          stop runs there (kept with a checkpoint)\n"
     "  remote fetch DEST RUN --out F       its latest weights (safetensors),\n"
     "                                      or with --checkpoint its checkpoint\n"
