@@ -184,6 +184,16 @@ private Q_SLOTS:
         QVERIFY2(ground == QColor(Qt::white), qPrintable(ground.name()));
         QVERIFY(!w.switchTheme("purple"));
         QCOMPARE(w.theme(), QString("system"));
+        // a language switch builds the menus again: the theme's new actions follow a switch, the old are gone
+        QVERIFY(w.switchLanguage("de"));
+        QApplication::processEvents();
+        QApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+        QCOMPARE(w.findChildren<QAction*>("theme-dark").size(), 1);
+        QVERIFY(w.switchTheme("dark"));
+        QVERIFY(w.findChild<QAction*>("theme-dark")->isChecked());
+        QCOMPARE(w.findChild<QAction*>("theme-dark")->text(), QString("&Dunkel"));
+        QVERIFY(w.switchTheme("system"));
+        QVERIFY(w.switchLanguage("en"));
     }
 
     // The readout box follows the chart's theme: a dark box in a dark window (it was white there), a white

@@ -12,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QLocale>
 #include <QMainWindow>
+#include <QPointer>
 
 #include <memory>
 #include <set>
@@ -169,7 +170,7 @@ private:
     QTreeWidgetItem* queueItem(qint64 run, bool create);
     void applyTheme();                 // the charts follow the palette (mainwindow_theme.cpp)
     QString theme_ = "system";
-    std::vector<QAction*> theme_actions_;
+    std::vector<QPointer<QAction>> theme_actions_;   // View → Theme's, as last built
     bool themed_ = false;              // applyTheme has set the charts' theme once
     bool quitting_ = false;
     bool layout_restored_ = false;   // a saved dock layout was put back: fitDocks leaves it

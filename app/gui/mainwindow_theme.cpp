@@ -78,13 +78,15 @@ bool MainWindow::switchTheme(const QString& theme) {
         return false;
     }
     theme_ = t;
-    for (auto* a : theme_actions_) a->setChecked(a->data().toString() == theme_);
+    for (auto& a : theme_actions_)
+        if (a) a->setChecked(a->data().toString() == theme_);
     applyTheme();   // the palette's change reaches the window too; the charts follow it at once
     return true;
 }
 
 // View → Theme: the system's colours (the default), or NormLab's light or dark ones, remembered.
 void MainWindow::addThemeMenu(QMenu* view) {
+    theme_actions_.clear();   // a language switch builds the menus again: the old ones are going
     auto* menu = view->addMenu(tr("&Theme"));
     menu->setObjectName("themeMenu");
     auto* group = new QActionGroup(menu);
