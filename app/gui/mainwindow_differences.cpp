@@ -1,7 +1,8 @@
 // NormLab app: the window's "Settings that differ" panel — the settings in
 // which the runs shown differ, the scheme first and what their schemes imply
 // last, each run's values in its colour; keys and headers fitted to the
-// panel's width (the rest of the run browser is mainwindow_runs.cpp).
+// panel's width (the rest of the run browser is mainwindow_runs.cpp). A run's
+// colour is darkened or lightened there until it reads as text on the panel.
 #include "app/gui/mainwindow.h"
 
 #include "core/experiment.h"
@@ -10,6 +11,7 @@
 #include "widgets/runtable.h"
 #include "widgets/sweep.h"
 
+#include <QApplication>
 #include <QFileInfo>
 #include <QFontMetrics>
 #include <QHeaderView>
@@ -17,9 +19,37 @@
 #include <QTableWidget>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace normlab {
+
+namespace {
+
+double luminance(const QColor& c) {
+    auto lin = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * lin(c.redF()) + 0.7152 * lin(c.greenF()) + 0.0722 * lin(c.blueF());
+}
+
+// A run's colour as text on `ground`: moved towards `ink` (the palette's text) until it reads at WCAG's 4.5:1
+// for text, keeping its hue as far as that allows. On white, Tableau's yellow, orange, teal and grey (1.6–2.4:1)
+// and red (3.7:1) were hard to read; on a dark panel, blue (3.1:1).
+QColor readable(const QColor& run, const QColor& ground, const QColor& ink) {
+    const double lg = luminance(ground);
+    auto contrast = [&](const QColor& c) {
+        const double l = luminance(c);
+        return (std::max(l, lg) + 0.05) / (std::min(l, lg) + 0.05);
+    };
+    QColor c = run;
+    for (int i = 1; i <= 10 && contrast(c) < 4.5; ++i) {
+        const double t = 0.1 * i;
+        c = QColor::fromRgbF(run.redF() + (ink.redF() - run.redF()) * t, run.greenF() + (ink.greenF() - run.greenF()) * t,
+                             run.blueF() + (ink.blueF() - run.blueF()) * t);
+    }
+    return c;
+}
+
+}  // namespace
 
 void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>& ids) {
     diff_refs_ = ids;
@@ -95,7 +125,9 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
                                      : stored;
             auto* item = new QTableWidgetItem(text);
             if (text != stored) item->setToolTip(tr("As stored: %1").arg(stored));
-            item->setForeground(colors[c]);
+            // the application's palette: during a theme switch the panel's own may not have followed yet
+            const QPalette pal = QApplication::palette(diff_);
+            item->setForeground(readable(colors[c], pal.color(QPalette::Base), pal.color(QPalette::Text)));
             diff_->setItem(static_cast<int>(k), static_cast<int>(c), item);
         }
     }
@@ -106,7 +138,8 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
         h->setData(Qt::UserRole, rows[k]);   // the whole key, for elideDifferenceKeys
         h->setToolTip(rows[k]);
         if (rank(keys[static_cast<size_t>(k)]) == 2) {
-            const QColor text = palette().color(QPalette::WindowText), back = palette().color(QPalette::Window);
+            const QPalette pal = QApplication::palette(this);   // during a theme switch, the new one already
+            const QColor text = pal.color(QPalette::WindowText), back = pal.color(QPalette::Window);
             h->setForeground(QColor::fromRgbF(0.5f * (text.redF() + back.redF()), 0.5f * (text.greenF() + back.greenF()),
                                               0.5f * (text.blueF() + back.blueF())));   // grey, still readable (disabled text was not)
             h->setToolTip(tr("%1: each run has its scheme's value").arg(rows[k]));

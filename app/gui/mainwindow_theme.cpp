@@ -112,6 +112,7 @@ void MainWindow::applyTheme() {
     if (dark == charts_->dark() && themed_) return;
     themed_ = true;
     charts_->setDark(dark);   // every run shown, of every store, drawn again in the theme's colours
+    updateDifferences(std::vector<std::pair<Store*, int64_t>>(diff_refs_));   // its runs' colours readable on the new ground
 }
 
 }  // namespace normlab
