@@ -189,10 +189,21 @@ private Q_SLOTS:
         QCOMPARE(m.points(loss)[10].value, 5.0 - 0.1 - 1);
         QCOMPARE(m.distributions(first.id).size(), size_t(1));
         QCOMPARE(m.distributions(first.id)[0].max, 4.0);
-        // Twice: nothing added. The experiment is one row.
-        rep = m.merge_from(a);
+        // Twice: nothing added. The experiment is one row. Its progress still reaches every series of the
+        // source (the runs found here count as merged), rising, after each.
+        std::vector<std::pair<int64_t, int64_t>> heard;
+        rep = m.merge_from(a, false, nullptr, [&](int64_t done, int64_t total) { heard.emplace_back(done, total); });
         QCOMPARE(rep.added, 0);
         QCOMPARE(rep.unchanged, 2);
+        int64_t source_series = 0;
+        {
+            Store s(a, Store::Mode::ReadOnly);
+            for (auto& r : s.runs()) source_series += static_cast<int64_t>(s.series(r.id).size());
+        }
+        QVERIFY(source_series > 0);
+        QVERIFY(!heard.empty());
+        QCOMPARE(heard.back(), std::make_pair(source_series, source_series));
+        for (size_t i = 1; i < heard.size(); ++i) QVERIFY(heard[i].first >= heard[i - 1].first);
         QCOMPARE(m.runs().size(), size_t(3));
         // The source trains "second" further: brought up to date, keeping the name given here.
         const int64_t second_here = m.find_run("second").id;
@@ -207,9 +218,12 @@ private Q_SLOTS:
             s.finish_run(r2, RunStatus::Finished, 80, "", 3.0);
             s.heartbeat(r2, 80);
         }
-        rep = m.merge_from(a);
+        heard.clear();
+        rep = m.merge_from(a, false, nullptr, [&](int64_t done, int64_t total) { heard.emplace_back(done, total); });
         QCOMPARE(rep.updated, 1);
         QCOMPARE(rep.unchanged, 1);
+        QCOMPARE(heard.back(), std::make_pair(source_series, source_series));   // one series a step while merged
+        QVERIFY(heard.size() >= 2);
         const RunInfo second = *m.run(second_here);
         QCOMPARE(second.name, std::string("second (renamed here)"));
         QCOMPARE(second.status, RunStatus::Finished);

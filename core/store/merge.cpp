@@ -52,7 +52,8 @@ void Store::require_sound(const std::string& merge_target) {
                          merge_target + " was not touched. Merge a good copy of it.");
 }
 
-Store::MergeReport Store::merge_from(const std::string& source, bool checked, const std::atomic<bool>* stop) {
+Store::MergeReport Store::merge_from(const std::string& source, bool checked, const std::atomic<bool>* stop,
+                                      const std::function<void(int64_t, int64_t)>& progress) {
     if (read_only()) throw StoreError(path_ + " is open read-only; runs cannot be merged into it");
     check_still_there();
     std::error_code ec;
@@ -82,6 +83,19 @@ Store::MergeReport Store::merge_from(const std::string& source, bool checked, co
     auto check_stop = [&] {
         if (stop && stop->load())
             throw StoreError("merging " + source + " was stopped; nothing of it was merged", SQLITE_INTERRUPT);
+    };
+
+    // The source's series a run, for progress: a run found here already counts as merged at once.
+    std::map<int64_t, int64_t> series_of;
+    int64_t series_total = 0, series_done = 0;
+    if (progress) {
+        sqlite3_stmt* c = src.prepare("SELECT run_id, COUNT(*) FROM series GROUP BY run_id");
+        while (next(c, "count the series")) series_total += series_of[sqlite3_column_int64(c, 0)] = sqlite3_column_int64(c, 1);
+        sqlite3_reset(c);
+    }
+    auto advance = [&](int64_t n) {
+        series_done += n;
+        if (progress) progress(series_done, series_total);
     };
 
     MergeReport report;
@@ -153,6 +167,7 @@ Store::MergeReport Store::merge_from(const std::string& source, bool checked, co
             const bool further = r.steps_done > h.steps_done || (ended(r.status) && !ended(h.status));
             if (!further) {
                 ++report.unchanged;
+                advance(series_of[r.id]);
                 continue;
             }
             if (h.status == RunStatus::Running)
@@ -245,6 +260,7 @@ Store::MergeReport Store::merge_from(const std::string& source, bool checked, co
                 sqlite3_reset(pi);
             }
             sqlite3_reset(pq);
+            advance(1);
         }
         // Distributions, every column.
         sqlite3_stmt* dq = src.prepare("SELECT name, layer, step, count, min, q1, median, q3, max, mean, std, hist_lo,"

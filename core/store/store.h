@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -277,8 +278,10 @@ public:
     // written) for a source that is not a NormLab store or is this store.
     // A source is checked with require_sound first, unless `checked` says the caller did.
     // `stop`, set from another thread or a signal, interrupts it: StoreError, nothing merged,
-    // no checkpoint file left behind.
-    MergeReport merge_from(const std::string& source, bool checked = false, const std::atomic<bool>* stop = nullptr);
+    // no checkpoint file left behind. `progress` hears how many of the source's series are merged (or
+    // found here already) of how many, after each.
+    MergeReport merge_from(const std::string& source, bool checked = false, const std::atomic<bool>* stop = nullptr,
+                           const std::function<void(int64_t done, int64_t total)>& progress = {});
     // Throws StoreError naming this file and what SQLite's quick_check finds
     // wrong with it, if anything: a damaged source is never merged in part.
     void require_sound(const std::string& merge_target);
