@@ -66,6 +66,30 @@ private Q_SLOTS:
         for (qint64 id : {1, 2}) QCOMPARE(w.store().run(id)->status, RunStatus::Interrupted);
     }
 
+    // The window started with its output piped to a reader that has gone (`normlab 2>&1 | tee log`, tee
+    // closed): its first write — Qt's own warning as it shows — raised SIGPIPE and ended it before it
+    // trained a step. It trains on, and a stop (SIGTERM) still keeps its run cancelled.
+    void aWindowWhoseOutputIsGoneTrainsOn() {
+        const QString exp = dir_.filePath("piped.json");
+        test::write_endless_experiment(exp, "piped", {{{"scheme", "pre_ln"}}});
+        const QString st = dir_.filePath("piped.sqlite");
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("QT_QPA_PLATFORM", "offscreen");
+        env.insert("HOME", dir_.path());
+        // stdout and stderr a pipe whose reader has exited before the window starts: every write meets it closed
+        QProcess win;
+        win.setProcessEnvironment(env);
+        win.start("sh", {"-c", "{ sleep 1; exec \"$@\"; } 2>&1 | { exit 0; }", "sh", NORMLAB_APP, "--store", st, "--experiment", exp,
+                         "--run"});
+        QVERIFY(win.waitForStarted());
+        QVERIFY2(QTest::qWaitFor([&] { return test::trains_past_step_5(st, 1); }, 60000), "the window did not train");
+        const int64_t pid = Store(st.toStdString(), Store::Mode::ReadOnly).run(1)->pid;
+        QVERIFY(pid > 0);
+        ::kill(static_cast<pid_t>(pid), SIGTERM);
+        QVERIFY(win.waitForFinished(30000));
+        QCOMPARE(Store(st.toStdString(), Store::Mode::ReadOnly).run(1)->status, RunStatus::Cancelled);
+    }
+
     // The window starts processes of its own: Reproduce paper findings' `normlab report`, a server's
     // `normlab-cli remote follow`. Killed outright, it used to leave them running unseen: the report
     // trained on until a write to the window's pipe killed it mid-step, the follower wrote into the

@@ -104,6 +104,11 @@ int main(int argc, char** argv) {
         QApplication app(argc, argv);
         return run_figure(QApplication::arguments().mid(2));
     }
+    // The window: what it writes on its standard streams (Qt's warnings, a message) is never worth its life.
+    // Started with them piped (`normlab 2>&1 | tee log`, a launcher's pipe) and the reader gone, a write
+    // raised SIGPIPE and ended it mid-step, its run interrupted; ignored, the write fails and it goes on.
+    // (Qt ignores SIGPIPE itself once it starts a process, and gives its children the default back.)
+    std::signal(SIGPIPE, SIG_IGN);
     // --help and --version print and exit: they need no display (without one, Qt would abort).
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
