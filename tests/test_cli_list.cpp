@@ -133,6 +133,24 @@ private Q_SLOTS:
         QCOMPARE(column_of(cjk, "pre_ln"), column_of(lines[2], "pre_ln"));
     }
 
+    // A run short of its steps shows how far it is: "1200/5000"; the JSON says both.
+    void aRunShortOfItsStepsShowsHowFar() {
+        const QString path = dir_.filePath("training.sqlite");
+        {
+            normlab::Store s(path.toStdString());
+            const int64_t id = s.create_run("long run", "ngpt", nlohmann::json{{"train", {{"steps", 5000}}}}, 1);
+            s.mark_running(id, "cuda", nlohmann::json::object());
+            s.heartbeat(id, 1200);
+        }
+        Result r = cli({"list", "--store", path});
+        QVERIFY2(r.code == 0 && r.out.contains(QRegularExpression("running +1200/5000 ")), qPrintable(r.out));
+        r = cli({"list", "--json", "--store", path});
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).array().first().toObject();
+        QCOMPARE(o["steps"].toInt(), 1200);
+        QCOMPARE(o["steps_total"].toInt(), 5000);
+        QCOMPARE(o["device"].toString(), QString("cuda"));
+    }
+
     void badChoicesAreRefusedByName() {
         Result r = list({"--status", "finished,done"});
         QVERIFY2(r.code == 2 && r.err.contains("\"done\" is not a status") && r.err.contains("interrupted"), qPrintable(r.err));

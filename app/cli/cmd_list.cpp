@@ -130,12 +130,28 @@ void sort_runs(std::vector<RunInfo>& runs, const std::string& given) {
     });
 }
 
+// The steps the run is to train (its config's train.steps), 0 where its config says none.
+int64_t steps_total(const RunInfo& r) {
+    const auto t = r.config.find("train");
+    if (t == r.config.end() || !t->is_object()) return 0;
+    const auto s = t->find("steps");
+    return s != t->end() && s->is_number_integer() ? s->get<int64_t>() : 0;
+}
+
+// "1200/5000" for a run short of its steps (training, stopped, queued), else the steps done.
+std::string steps_text(const RunInfo& r) {
+    const int64_t total = steps_total(r);
+    if (total > 0 && r.steps_done < total) return std::to_string(r.steps_done) + "/" + std::to_string(total);
+    return std::to_string(r.steps_done);
+}
+
 nlohmann::json run_json(const RunInfo& r) {
     return {{"id", r.id},
             {"name", r.name},
             {"scheme", r.scheme},
             {"status", r.status_text},
             {"steps", r.steps_done},
+            {"steps_total", steps_total(r)},
             {"val_loss", std::isfinite(r.final_loss) ? nlohmann::json(r.final_loss) : nlohmann::json()},
             {"created", iso_time(r.created_at)},
             {"tags", r.tags},
@@ -191,16 +207,16 @@ static int cmd_list(const Args& args) {
     int name_w = 4;
     for (auto& r : runs) name_w = std::max(name_w, width_of(printable_name(r.name)));
     name_w = std::min(name_w, 48);
-    std::printf("%-5s %s %-11s %-11s %9s %10s  %-16s  tags\n", "id", fit("name", name_w).c_str(), "scheme", "status", "steps", "val loss",
-                "created");
+    std::printf("%-5s %s %-11s %-11s %13s %10s  %-16s  tags\n", "id", fit("name", name_w).c_str(), "scheme", "status", "steps",
+                "val loss", "created");
     for (auto& r : runs) {
         std::string tags;
         for (auto& t : r.tags) tags += (tags.empty() ? "" : ",") + printable_name(t);
         char head[160];
         std::snprintf(head, sizeof head, "%-5lld ", static_cast<long long>(r.id));
         char tail[200];
-        std::snprintf(tail, sizeof tail, " %-11s %-11s %9lld %10s  %-16s  ", printable_name(r.scheme).c_str(),
-                      printable_name(r.status_text).c_str(), static_cast<long long>(r.steps_done), fmt_loss(r.final_loss).c_str(),
+        std::snprintf(tail, sizeof tail, " %-11s %-11s %13s %10s  %-16s  ", printable_name(r.scheme).c_str(),
+                      printable_name(r.status_text).c_str(), steps_text(r).c_str(), fmt_loss(r.final_loss).c_str(),
                       time_text(r.created_at).c_str());
         std::string line = head + fit(printable_name(r.name), name_w) + tail + tags;
         line.erase(line.find_last_not_of(' ') + 1);   // no trailing blanks where a run has no tags
@@ -222,8 +238,9 @@ extern const Command kListCommand{"list", "list [TEXT]",
     "  --sort COLUMN     id (the default), name, scheme, status, steps, val (the validation\n"
     "                    loss) or created; -COLUMN sorts descending; runs without the value last\n"
     "  --json            a JSON array, one object a run: id, name, scheme, status, steps,\n"
-    "                    val_loss (null: none yet), created (UTC), tags, notes, message,\n"
-    "                    device, color\n"
+    "                    steps_total (its train.steps), val_loss (null: none yet), created\n"
+    "                    (UTC), tags, notes, message, device, color\n"
+    "A run short of its steps (training, stopped, queued) shows them as done/total.\n"
     "examples:\n"
     "  normlab-cli list ngpt --status finished --sort val     the best nGPT runs first\n"
     "  normlab-cli list --last 5                              the newest five\n"
