@@ -335,6 +335,39 @@ private Q_SLOTS:
         QCOMPARE(s.points(s.series_id(1, "train/loss")).size(), size_t(600));
     }
 
+    // `resume 1 2`, and run 2 started by another process (a second `resume 2`) while the first trains run 1:
+    // at its turn run 2 is skipped, and the command exits 4 (a run could not start), as when the other process
+    // claims it a moment later; it exited 0, so that two resumes of one run at once sometimes both exited 0.
+    void aRunToResumeTakenMeanwhileExitsFour() {
+        json two = tiny(10000, {{"train", {{"eval_every", 5000}}}});
+        two["variants"] = {{{"name", "first"}, {"scheme", "pre_ln"}},
+                           {{"name", "second"}, {"scheme", "post_ln"}, {"train", {{"steps", 100000}}}}};
+        const QString exp = write("taken.json", two.dump()), store = dir_.filePath("taken.sqlite");
+        {
+            QProcess p;   // both cancelled: the first after some steps, the second before it started
+            QVERIFY(trains(start_training(p, {"run", exp, "--store", store})));
+            ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+            QVERIFY(p.waitForFinished(30000));
+        }
+        auto status = [&](int64_t id) { return normlab::Store(store.toStdString(), normlab::Store::Mode::ReadOnly).run(id)->status; };
+        QProcess a;
+        QString out = start_training(a, {"resume", "1", "2", "--store", store});
+        QVERIFY2(trains(out), qPrintable(out));
+        QProcess b;
+        QVERIFY(trains(start_training(b, {"resume", "2", "--store", store})));
+        QCOMPARE(status(2), normlab::RunStatus::Running);
+        // the other process had run 2 before the first finished run 1 (10,000 steps: some five times the time that took)
+        QCOMPARE(status(1), normlab::RunStatus::Running);
+        QVERIFY(a.waitForFinished(300000));
+        out += QString::fromUtf8(a.readAll());
+        QVERIFY2(out.contains("[2/2] second: started by another process (pid " + QString::number(b.processId())), qPrintable(out.right(400)));
+        QCOMPARE(a.exitCode(), 4);
+        QCOMPARE(status(1), normlab::RunStatus::Finished);
+        QCOMPARE(cli({"cancel", "2", "--store", store}).code, 0);
+        QVERIFY(b.waitForFinished(60000));
+        QCOMPARE(status(2), normlab::RunStatus::Cancelled);
+    }
+
     void aRelativeStoreWorksFromAnywhere() {
         QDir(dir_.path()).mkpath("here/there");
         const QString exp = write("rel.json", tiny(10).dump());

@@ -157,6 +157,12 @@ std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64
                                          : opts.resume && !only_queued ? now->status_text + " by another process before its turn"
                                                                        : now->status_text + " before it started";
                 std::fprintf(stderr, "[%zu/%zu] %s: %s; skipped\n", i + 1, queued.size(), queued[i].second.c_str(), what.c_str());
+                // A run this resume was asked for, which another process is training now, could not be started
+                // here: exit 4, as when the other process claims it a moment later (train_run's RunError) or
+                // earlier (resume refuses a running run). Two resumes of one run at once: one trains, one fails,
+                // whichever check the second meets (it exited 0 when it met this one).
+                if (now && opts.resume && !only_queued && now->status == RunStatus::Running)
+                    results.push_back(RunResult{queued[i].first, RunStatus::Failed, 0, std::nan(""), what});
                 continue;
             }
             g_skip = 0;
