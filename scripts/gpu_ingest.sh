@@ -121,7 +121,9 @@ if [ -n "$store" ]; then
     mkdir -p "$(dirname "$RUNS")/experiments"
     cp -n "$f" "$(dirname "$RUNS")/experiments/"
   done
-  "$CLI" list --store "$into" | tail -n +2 | awk '{ s[$(NF-4)]++ } END { for (k in s) printf "gpu_ingest: %d run%s %s\n", s[k], (s[k] == 1 ? "" : "s"), k }' || true
+  "$CLI" list --store "$into" --json | python3 -c 'import collections, json, sys
+for status, n in sorted(collections.Counter(r["status"] for r in json.load(sys.stdin)).items()):
+    print("gpu_ingest: %d run%s %s" % (n, "" if n == 1 else "s", status))' || true
 fi
 # What is left for the next leases.
 if [ -f scripts/gpu_session.sh ] && [ -s docs/reproduction-gpu/queue.txt ]; then

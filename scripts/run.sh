@@ -15,7 +15,8 @@ OUT=normlab-out
 mkdir -p "$OUT"
 STORE="$OUT/runs.sqlite"
 "$BUILD/app/normlab-cli" run experiments/default.json --store "$STORE" || true
-for id in $("$BUILD/app/normlab-cli" list --store "$STORE" | awk 'NR>1 && $4!="queued" {print $1}'); do
+for id in $("$BUILD/app/normlab-cli" list --store "$STORE" --status finished,diverged,failed,cancelled,interrupted \
+            | awk 'NR>1 && $1 ~ /^[0-9]+$/ {print $1}'); do
   "$BUILD/app/normlab-cli" export "$id" --csv --store "$STORE" --out "$OUT/run-$id.csv"
 done
 "$BUILD/app/normlab-cli" plot --store "$STORE" --out "$OUT" --last 2

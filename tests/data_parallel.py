@@ -247,12 +247,11 @@ def kill_test(args, work, victim):
             p.kill()
     log = open(logs[1 - victim if args.launcher == "env" else 0]).read()
     # The store is opened (read-write) by `list`, which marks a run left by a dead writer interrupted.
-    listing = subprocess.run([args.cli, "list", "--store", store], capture_output=True, text=True).stdout
+    listing = json.loads(subprocess.run([args.cli, "list", "--store", store, "--json"], capture_output=True, text=True).stdout)
     status = read_store(store)
     (name, (st, message, _, _)), = status.items()
     # A run whose writer (rank 0) was killed is `interrupted` from the next open on (as list shows it).
-    rows = [l.split() for l in listing.splitlines()[1:] if l.strip()]
-    if st == "running" and rows and rows[0][3] == "interrupted":
+    if st == "running" and listing and listing[0]["status"] == "interrupted":
         st = "interrupted"
     print(f"rank {victim} killed: the other exited with {code} after {took:.1f} s; the run is {st}: {message}")
     print("  last lines of its log: " + " | ".join(log.strip().splitlines()[-3:]))

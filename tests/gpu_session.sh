@@ -37,8 +37,12 @@ cat > "$T/tree/tiny.json" << 'EOF'
 EOF
 export GPU_SESSION_DEVICE=cpu GPU_SESSION_DIR="$T/w" FINDINGS_SECONDS=600
 session() { (cd "$T/tree" && bash scripts/gpu_session.sh "$T/b/bundle.tar.xz" "$@"); }
-# STORE NAME: the run's status and steps, as `normlab-cli list` prints them
-status_of() { "$CLI" list --store "$1" | awk -v n="$2" '$2 == n {print $4, $5}'; }
+# STORE NAME: the run's status and steps, as `normlab-cli list --json` gives them (the table is for people)
+status_of() {
+  "$CLI" list --store "$1" --json | python3 -c 'import json, sys
+for r in json.load(sys.stdin):
+    if r["name"] == sys.argv[1]: print(r["status"], r["steps"])' "$2"
+}
 
 # 1. Too little left for the benchmark (it needs 90 s): skipped, said, and nothing run.
 out="$(GPU_SESSION_SECONDS=60 session "$T/o1" bench)"
