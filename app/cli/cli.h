@@ -6,6 +6,7 @@
 #include "core/train/trainer.h"
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <stdexcept>
@@ -73,6 +74,21 @@ private:
     bool drawn_ = false;
     int last_decile_ = -1;
     double last_print_ = 0;
+};
+
+// One line of progress on a terminal (stderr), drawn at most four times a second ("merging …: 120 of 400
+// series (30%)") and cleared by end(); nothing where stderr is not a terminal. For work that is not
+// training (export, merge); training has ProgressPrinter.
+class ProgressLine {
+public:
+    ProgressLine();
+    // `done` of `total` units of `what` ("points", "series"), after `head`.
+    void show(const std::string& head, int64_t done, int64_t total, const char* what);
+    void end();
+
+private:
+    bool tty_, drawn_ = false;
+    std::chrono::steady_clock::time_point last_{};
 };
 
 // Writes a file through FILE.tmp and a rename; any write error is a

@@ -11,7 +11,6 @@
 
 #include <atomic>
 #include <cerrno>
-#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -101,28 +100,17 @@ private:
     uintmax_t bytes_ = 0;
 };
 
-// On a terminal, how far the export is, at most four times a second.
+// On a terminal, how far the export is.
 class Progress {
 public:
-    Progress(int64_t run, int64_t total) : run_(run), total_(total), tty_(::isatty(2)) {}
-    void add(int64_t points) {
-        done_ += points;
-        const auto now = std::chrono::steady_clock::now();
-        if (!tty_ || now - last_ < std::chrono::milliseconds(250)) return;
-        last_ = now;
-        std::fprintf(stderr, "\rexporting run %lld: %lld of %lld points (%.0f%%)\033[K", static_cast<long long>(run_),
-                     static_cast<long long>(done_), static_cast<long long>(total_), total_ > 0 ? 100.0 * done_ / total_ : 100.0);
-        drawn_ = true;
-    }
-    void end() {
-        if (drawn_) std::fprintf(stderr, "\r\033[K");
-        drawn_ = false;
-    }
+    Progress(int64_t run, int64_t total) : head_("exporting run " + std::to_string(run)), total_(total) {}
+    void add(int64_t points) { line_.show(head_, done_ += points, total_, "points"); }
+    void end() { line_.end(); }
 
 private:
-    int64_t run_, total_, done_ = 0;
-    bool tty_, drawn_ = false;
-    std::chrono::steady_clock::time_point last_{};
+    std::string head_;
+    int64_t total_, done_ = 0;
+    ProgressLine line_;
 };
 
 // `text` (nlohmann's dump with an indent of 1) shifted `depth` spaces right, but for its first line: an element

@@ -6,10 +6,8 @@
 #include "core/errors.h"
 
 #include <atomic>
-#include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <unistd.h>
 
 namespace normlab::cli {
 namespace {
@@ -39,29 +37,16 @@ static int cmd_merge(const Args& args) {
     int added = 0, updated = 0, unchanged = 0;
     size_t done = 0;
     // On a terminal, how far the store being merged is (a store of 370 MB took 14 s without a word)
-    const bool tty = ::isatty(2);
-    bool drawn = false;
-    auto clear = [&] {
-        if (drawn) std::fprintf(stderr, "\r\033[K");
-        drawn = false;
-    };
+    ProgressLine line;
     for (auto& p : args.positional) {
         Store::MergeReport r;
-        auto last = std::chrono::steady_clock::time_point{};
-        auto progress = [&](int64_t series, int64_t total) {
-            const auto now = std::chrono::steady_clock::now();
-            if (!tty || now - last < std::chrono::milliseconds(250)) return;
-            last = now;
-            std::fprintf(stderr, "\rmerging %s (%zu of %zu): %lld of %lld series (%.0f%%)\033[K", p.c_str(), done + 1,
-                         args.positional.size(), static_cast<long long>(series), static_cast<long long>(total),
-                         total > 0 ? 100.0 * series / total : 100.0);
-            drawn = true;
-        };
+        const std::string head = "merging " + p + " (" + std::to_string(done + 1) + " of " + std::to_string(args.positional.size()) + ")";
+        auto progress = [&](int64_t series, int64_t total) { line.show(head, series, total, "series"); };
         try {
             r = target.merge_from(p, /*checked=*/true, &g_stop, progress);
-            clear();
+            line.end();
         } catch (const StoreError&) {
-            clear();
+            line.end();
             if (!g_stop) throw;
             const std::string before = done == 0   ? ""
                                        : done == 1 ? "; the store before it was"

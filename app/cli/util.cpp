@@ -147,6 +147,22 @@ void ProgressPrinter::operator()(const Progress& p) {
     std::fflush(stderr);
 }
 
+ProgressLine::ProgressLine() : tty_(isatty(2)) {}
+
+void ProgressLine::show(const std::string& head, int64_t done, int64_t total, const char* what) {
+    const auto now = std::chrono::steady_clock::now();
+    if (!tty_ || now - last_ < std::chrono::milliseconds(250)) return;
+    last_ = now;
+    std::fprintf(stderr, "\r%s: %lld of %lld %s (%.0f%%)\033[K", head.c_str(), static_cast<long long>(done),
+                 static_cast<long long>(total), what, total > 0 ? 100.0 * done / total : 100.0);
+    drawn_ = true;
+}
+
+void ProgressLine::end() {
+    if (drawn_) std::fprintf(stderr, "\r\033[K");
+    drawn_ = false;
+}
+
 void ProgressPrinter::finish() {
     if (tty_ && drawn_) std::fprintf(stderr, "\n");
     drawn_ = false;
