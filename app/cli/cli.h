@@ -91,7 +91,33 @@ private:
     std::chrono::steady_clock::time_point last_{};
 };
 
-// Writes a file through FILE.tmp and a rename; any write error is a
+// A file written whole or not at all: into FILE.tmp (checked first by check_output_file: never an input),
+// fsync'd and renamed into place by commit(); gone without commit (an error, a full disk, a stop). An empty
+// path writes standard output. Written with write(2) from a buffer of its own, not stdio: a write blocked on
+// a pipe or FIFO nobody reads comes back on a stop signal with what it wrote, where stdio's loop wrote on and
+// blocked again for ever. `stop`, set by a signal handler, makes write() or commit() throw Stopped.
+class OutputFile {
+public:
+    struct Stopped {};
+    explicit OutputFile(const std::string& path, const std::atomic<bool>* stop = nullptr);
+    ~OutputFile();
+    OutputFile(const OutputFile&) = delete;
+    OutputFile& operator=(const OutputFile&) = delete;
+    void write(const std::string& s);
+    void commit();
+    uintmax_t bytes() const { return bytes_; }
+
+private:
+    void drain();
+    [[noreturn]] void fail(int err) const;
+    bool stopped() const { return stop_ && stop_->load(); }
+    std::string out_, tmp_, buffer_;
+    const std::atomic<bool>* stop_;
+    int fd_ = -1;
+    uintmax_t bytes_ = 0;
+};
+
+// Writes a file through FILE.tmp and a rename (OutputFile); any write error is a
 // std::runtime_error and leaves no temporary file.
 void write_output_file(const std::string& path, const std::string& bytes);
 

@@ -7,19 +7,13 @@
 // Ctrl-C, SIGTERM or a hang-up stop it with nothing left at --out.
 #include "app/cli/cli.h"
 
-#include "core/store/output_guard.h"
-
 #include <atomic>
-#include <cerrno>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <functional>
 #include <iomanip>
 #include <sstream>
-#include <fcntl.h>
-#include <unistd.h>
 
 namespace normlab::cli {
 
@@ -29,76 +23,6 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 void on_signal(int) { g_stop = true; }
-
-struct Stopped {};   // a stop signal came: the export is abandoned
-
-// Where the export goes: FILE.tmp, renamed into place once whole (a full disk, an error or a stop leave nothing
-// at FILE), or standard output. Written with write(2) from a buffer of its own, not stdio: a write blocked on a
-// pipe or FIFO nobody reads comes back on a stop signal with what it wrote, where stdio's loop wrote on and
-// blocked again, for ever.
-class Sink {
-public:
-    explicit Sink(const std::string& out) : out_(out) {
-        buffer_.reserve(kChunk + 4096);
-        if (out_.empty()) return;
-        check_output_file(out_, "--out");
-        tmp_ = out_ + ".tmp";
-        fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd_ < 0) {
-            if (g_stop) throw Stopped{};
-            throw UsageError("--out " + out_ + ": cannot write there (" + std::strerror(errno) + ")");
-        }
-    }
-    ~Sink() {   // not committed: nothing stays (what is buffered is dropped)
-        if (!out_.empty() && fd_ >= 0) {
-            ::close(fd_);
-            ::unlink(tmp_.c_str());
-        }
-    }
-    Sink(const Sink&) = delete;
-    Sink& operator=(const Sink&) = delete;
-
-    void write(const std::string& s) {
-        if (g_stop) throw Stopped{};
-        buffer_ += s;
-        bytes_ += s.size();
-        if (buffer_.size() >= kChunk) drain();
-    }
-    void commit() {
-        drain();
-        if (out_.empty()) return;
-        int err = 0;
-        if (::fsync(fd_) != 0) err = errno;
-        if (::close(fd_) != 0 && !err) err = errno;
-        fd_ = -1;
-        if (!err && ::rename(tmp_.c_str(), out_.c_str()) != 0) err = errno;
-        if (err) {
-            ::unlink(tmp_.c_str());
-            fail(err);
-        }
-    }
-    uintmax_t bytes() const { return bytes_; }
-
-private:
-    static constexpr size_t kChunk = 1 << 20;
-    void drain() {
-        const int fd = out_.empty() ? 1 : fd_;
-        for (size_t off = 0; off < buffer_.size();) {
-            const ssize_t n = ::write(fd, buffer_.data() + off, buffer_.size() - off);
-            if (n > 0) off += static_cast<size_t>(n);
-            if (g_stop) throw Stopped{};
-            if (n < 0 && errno != EINTR) fail(errno);
-        }
-        buffer_.clear();
-    }
-    [[noreturn]] void fail(int err) const {
-        if (out_.empty()) throw std::runtime_error(std::string("writing the export to standard output failed: ") + std::strerror(err));
-        throw std::runtime_error("writing " + out_ + " failed: " + std::strerror(err) + "; nothing was written");
-    }
-    std::string out_, tmp_, buffer_;
-    int fd_ = -1;
-    uintmax_t bytes_ = 0;
-};
 
 // On a terminal, how far the export is.
 class Progress {
@@ -126,7 +50,7 @@ std::string nested(const std::string& text, int depth) {
     return out;
 }
 
-void write_csv(Sink& sink, Store& store, const RunInfo& r, const std::vector<SeriesInfo>& series, Progress& progress) {
+void write_csv(OutputFile& sink, Store& store, const RunInfo& r, const std::vector<SeriesInfo>& series, Progress& progress) {
     // Long format: one row per point, every point (never sampled).
     sink.write("run_id,run_name,series,layer,step,value\n");
     const std::string head = std::to_string(r.id) + ',' + csv_escape(r.name) + ',';
@@ -147,7 +71,7 @@ void write_csv(Sink& sink, Store& store, const RunInfo& r, const std::vector<Ser
 }
 
 // The layout of json{{"distributions", ...}, {"run", ...}, {"series", ...}}.dump(1), written a part at a time.
-void write_json(Sink& sink, Store& store, const RunInfo& r, const std::vector<SeriesInfo>& series, Progress& progress) {
+void write_json(OutputFile& sink, Store& store, const RunInfo& r, const std::vector<SeriesInfo>& series, Progress& progress) {
     json run = {{"id", r.id},           {"name", r.name},         {"scheme", r.scheme},
                 {"status", r.status_text}, {"status_step", r.status_step}, {"message", r.message},
                 {"config", r.config},   {"info", r.info},         {"versions", r.versions},
@@ -205,16 +129,16 @@ static int cmd_export(const Args& args) {
     for (auto& s : series) total += s.count;
     Progress progress(r.id, total);
     try {
-        Sink sink(out);
+        OutputFile sink(out, &g_stop);
         if (csv) write_csv(sink, store, r, series, progress);
         else write_json(sink, store, r, series, progress);
-        if (g_stop) throw Stopped{};
+        if (g_stop) throw OutputFile::Stopped{};
         sink.commit();
         progress.end();
         if (!out.empty())
             std::fprintf(stderr, "%s: run %lld, %lld points (%s)\n", out.c_str(), static_cast<long long>(r.id),
                          static_cast<long long>(total), format_bytes(sink.bytes()).c_str());
-    } catch (const Stopped&) {
+    } catch (const OutputFile::Stopped&) {
         progress.end();
         std::fprintf(stderr, "normlab-cli: export stopped%s\n", out.empty() ? "" : ("; nothing was written to " + out).c_str());
         return kInterrupted;

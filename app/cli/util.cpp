@@ -169,24 +169,70 @@ void ProgressPrinter::finish() {
 }
 
 
-void write_output_file(const std::string& path, const std::string& bytes) {
-    check_output_file(path, "--out");
-    const std::string tmp = path + ".tmp";
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) throw UsageError("--out " + path + ": cannot write there (" + std::strerror(errno) + ")");
+namespace {
+constexpr size_t kOutputChunk = 1 << 20;
+}
+
+OutputFile::OutputFile(const std::string& path, const std::atomic<bool>* stop) : out_(path), stop_(stop) {
+    buffer_.reserve(kOutputChunk + 4096);
+    if (out_.empty()) return;
+    check_output_file(out_, "--out");
+    tmp_ = out_ + ".tmp";
+    fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd_ < 0) {
+        if (stopped()) throw Stopped{};
+        throw UsageError("--out " + out_ + ": cannot write there (" + std::strerror(errno) + ")");
+    }
+}
+
+OutputFile::~OutputFile() {   // not committed: nothing stays (what is buffered is dropped)
+    if (!out_.empty() && fd_ >= 0) {
+        ::close(fd_);
+        ::unlink(tmp_.c_str());
+    }
+}
+
+void OutputFile::write(const std::string& s) {
+    if (stopped()) throw Stopped{};
+    buffer_ += s;
+    bytes_ += s.size();
+    if (buffer_.size() >= kOutputChunk) drain();
+}
+
+void OutputFile::drain() {
+    const int fd = out_.empty() ? 1 : fd_;
+    for (size_t off = 0; off < buffer_.size();) {
+        const ssize_t n = ::write(fd, buffer_.data() + off, buffer_.size() - off);
+        if (n > 0) off += static_cast<size_t>(n);
+        if (stopped()) throw Stopped{};
+        if (n < 0 && errno != EINTR) fail(errno);
+    }
+    buffer_.clear();
+}
+
+void OutputFile::commit() {
+    drain();
+    if (out_.empty()) return;
     int err = 0;
-    for (size_t off = 0; off < bytes.size() && !err;) {
-        const ssize_t n = ::write(fd, bytes.data() + off, bytes.size() - off);
-        if (n < 0 && errno != EINTR) err = errno;
-        else if (n > 0) off += static_cast<size_t>(n);
-    }
-    if (!err && ::fsync(fd) != 0) err = errno;
-    if (::close(fd) != 0 && !err) err = errno;
-    if (!err && ::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
+    if (::fsync(fd_) != 0) err = errno;
+    if (::close(fd_) != 0 && !err) err = errno;
+    fd_ = -1;
+    if (!err && ::rename(tmp_.c_str(), out_.c_str()) != 0) err = errno;
     if (err) {
-        ::unlink(tmp.c_str());
-        throw std::runtime_error("writing " + path + " failed: " + std::strerror(err) + "; nothing was written");
+        ::unlink(tmp_.c_str());
+        fail(err);
     }
+}
+
+void OutputFile::fail(int err) const {
+    if (out_.empty()) throw std::runtime_error(std::string("writing the export to standard output failed: ") + std::strerror(err));
+    throw std::runtime_error("writing " + out_ + " failed: " + std::strerror(err) + "; nothing was written");
+}
+
+void write_output_file(const std::string& path, const std::string& bytes) {
+    OutputFile f(path);
+    f.write(bytes);
+    f.commit();
 }
 
 bool second_stop_signal(std::atomic<long long>& first_ns) {
