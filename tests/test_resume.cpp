@@ -3,9 +3,11 @@
 // an uninterrupted run does — values bit-identical, distributions and final
 // losses too; a run without a checkpoint restarts from step 0; a resume that
 // cannot start leaves the run's record as it was; the checkpoint folder keeps
-// one file per run; every toggle does what it says (ngpt.renormalize).
+// one file per run; every toggle does what it says (ngpt.renormalize); a
+// checkpoint received as bytes loads from memory.
 #include "core/errors.h"
 #include "core/store/store.h"
+#include "core/train/io.h"
 #include "core/train/trainer.h"
 #include "tests/test_util.h"
 
@@ -16,6 +18,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+
+#include <stdlib.h>
 
 using namespace normlab;
 namespace fs = std::filesystem;
@@ -253,6 +257,38 @@ private Q_SLOTS:
         }
         QCOMPARE(files, 1);
         QCOMPARE(store.run(id)->steps_done, int64_t(17));
+    }
+
+    // Another rank's checkpoint, received as bytes, loads from memory: with no temporary folder to
+    // write (it went through one, and a full or missing one read as a "damaged" checkpoint).
+    void checkpointBytesLoadFromMemory() {
+        Store store(store_path("bytes.sqlite"));
+        const RunConfig c = tiny(Scheme::NormFormer, 12);
+        const int64_t id = queue_run(store, c);
+        train_run(store, id);
+        const std::string file = store.run(id)->checkpoint, bytes = read_checkpoint_bytes(file);
+        QVERIFY(!bytes.empty());
+        const GPT want = load_run_model(c, file);
+        const QByteArray tmpdir = qgetenv("TMPDIR");
+        ::setenv("TMPDIR", "/nonexistent/normlab-tmp", 1);
+        GPT got(c.model);
+        nlohmann::json state;
+        int64_t step = -1;
+        QString error;
+        try {
+            step = load_checkpoint_bytes(bytes, got, nullptr, &state);
+            load_checkpoint_bytes(bytes.substr(0, bytes.size() / 2), got, nullptr, nullptr);
+        } catch (const RunError& e) {
+            error = e.what();
+        }
+        if (tmpdir.isNull()) ::unsetenv("TMPDIR");
+        else ::setenv("TMPDIR", tmpdir.constData(), 1);
+        QCOMPARE(step, int64_t(12));
+        QVERIFY(!state.empty());
+        QVERIFY2(error.startsWith("cannot read the checkpoint received from rank 0 (damaged or truncated?)"), qPrintable(error));
+        const auto a = want->named_parameters(), b = got->named_parameters();
+        QCOMPARE(a.size(), b.size());
+        for (size_t i = 0; i < a.size(); ++i) QVERIFY2(torch::equal(a[i].value(), b[i].value()), a[i].key().c_str());
     }
 
     void renormalizeOffIsHonoured() {

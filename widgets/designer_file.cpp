@@ -9,7 +9,6 @@
 #include <QComboBox>
 #include <QFileInfo>
 #include <QLabel>
-#include <QSaveFile>
 
 namespace normlab {
 
@@ -80,7 +79,8 @@ void collect_changes(const json& form, const std::string& prefix, const json& sh
 // An opened experiment is written back whole — name, description, variants,
 // sweeps, scales, report entries — with what was changed in the form written
 // into the variant the form shows; a new one is the form as its base. The file
-// is replaced only once completely written (QSaveFile).
+// is replaced only once completely written (write_whole: through QSaveFile, a
+// full disk had replaced the experiment with its first bytes and said Saved).
 bool Designer::saveExperiment(const QString& path, QString* error) const {
     json doc;
     std::vector<std::string> swept;
@@ -99,10 +99,8 @@ bool Designer::saveExperiment(const QString& path, QString* error) const {
         if (error) *error = why;
         return false;
     }
-    QSaveFile f(path);
-    const QByteArray bytes = QByteArray::fromStdString(doc.dump(2) + "\n");
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
-        if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
+    if (QString why = write_whole(path, QByteArray::fromStdString(doc.dump(2) + "\n")); !why.isEmpty()) {
+        if (error) *error = tr("cannot write %1: %2").arg(path, why);
         return false;
     }
     path_ = path;

@@ -1,6 +1,7 @@
 // NormLab widgets: write_figure (see figure.h).
 #include "widgets/figure.h"
 
+#include "core/atomic_file.h"
 #include "core/errors.h"
 #include "core/store/output_guard.h"
 #include "widgets/math_text.h"
@@ -26,20 +27,60 @@ QString refused_output(const QString& path) {
     return {};
 }
 
+namespace {
+
+// A QIODevice onto an AtomicFile: what QPdfWriter, QSvgGenerator, QImageWriter
+// and QTextStream write goes to PATH.tmp, and PATH is replaced by commit()
+// only when all of it was written. (Not QSaveFile: Qt 6.4's commit() returns
+// true after a buffered write failed and moves the truncated file into place.)
+class AtomicDevice : public QIODevice {
+public:
+    explicit AtomicDevice(const QString& path) : file_(QFile::encodeName(path).toStdString()) {
+        if (file_.ok()) QIODevice::open(QIODevice::WriteOnly);
+    }
+    bool commit() {
+        if (isOpen()) QIODevice::close();
+        return file_.commit();
+    }
+    QString why() const { return QString::fromLocal8Bit(file_.why().c_str()); }
+
+protected:
+    qint64 readData(char*, qint64) override { return -1; }
+    qint64 writeData(const char* data, qint64 n) override { return file_.write(data, static_cast<size_t>(n)) ? n : -1; }
+
+private:
+    AtomicFile file_;
+};
+
+// "cannot write PATH: why" (the system's reason, where there is one).
+QString cannot_write(const QString& path, const AtomicDevice& dev) {
+    QString text = QCoreApplication::translate("normlab::Figure", "cannot write %1").arg(path);
+    if (const QString why = dev.why(); !why.isEmpty()) text += ": " + why;
+    return text;
+}
+
+}  // namespace
+
 bool write_figure(const QString& path, const QString& format, int dpi, QSize size, const QString& title,
                   const std::function<void(QPainter&, const QRectF&)>& draw, QString* error) {
     auto fail = [&](const QString& why) {
         if (error) *error = why;
         return false;
     };
-    auto cannot = [&] { return fail(QCoreApplication::translate("normlab::Figure", "cannot write %1").arg(path)); };
     if (QString why = refused_output(path); !why.isEmpty()) return fail(why);
-    if (size.isEmpty()) size = QSize(800, 500);
     const QString f = format.toLower();
+    if (f != "png" && f != "svg" && f != "pdf")
+        return fail(QCoreApplication::translate("normlab::Figure", "unknown format %1; use png, svg, pdf or csv").arg(format));
+    if (size.isEmpty()) size = QSize(800, 500);
+    AtomicDevice file(path);
+    // Drawn and written whole, the file replaces what was at `path`; else nothing of it stays.
+    auto finish = [&](bool drawn) { return drawn && file.commit() ? true : fail(cannot_write(path, file)); };
+    if (!file.isOpen()) return finish(false);
     QPainter p;
     if (f == "png") {
         const double scale = std::max(1, dpi) / 96.0;
         QImage img(QSize(int(size.width() * scale), int(size.height() * scale)), QImage::Format_ARGB32);
+        if (img.isNull()) return finish(false);   // too large to hold
         img.fill(Qt::white);
         img.setDotsPerMeterX(int(dpi / 0.0254));
         img.setDotsPerMeterY(int(dpi / 0.0254));
@@ -47,34 +88,29 @@ bool write_figure(const QString& path, const QString& format, int dpi, QSize siz
         p.setRenderHint(QPainter::Antialiasing);
         draw(p, QRectF(QPointF(0, 0), QSizeF(img.size())));
         p.end();
-        return img.save(path, "PNG") ? true : cannot();
+        return finish(img.save(&file, "PNG"));
     }
     if (f == "svg") {
         QSvgGenerator gen;
-        gen.setFileName(path);
+        gen.setOutputDevice(&file);
         gen.setSize(size);
         gen.setResolution(96);   // sizes here are 96 dpi pixels (the PDF's too); Qt's default, 72, declared 4/3 the size
         gen.setViewBox(QRect(QPoint(0, 0), size));
         gen.setTitle(math_text::plain(title));   // the document's title: plain text
         gen.setDescription(QStringLiteral("NormLab figure"));
-        if (!p.begin(&gen)) return cannot();
+        if (!p.begin(&gen)) return finish(false);
         draw(p, QRectF(QPointF(0, 0), QSizeF(size)));
-        p.end();
-        return true;
+        return finish(p.end());
     }
-    if (f == "pdf") {
-        QPdfWriter pdf(path);
-        pdf.setResolution(std::max(96, dpi));
-        pdf.setPageSize(QPageSize(QSizeF(size.width() * 25.4 / 96.0, size.height() * 25.4 / 96.0), QPageSize::Millimeter));
-        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        pdf.setTitle(math_text::plain(title));
-        pdf.setCreator(QStringLiteral("NormLab"));
-        if (!p.begin(&pdf)) return cannot();
-        draw(p, QRectF(0, 0, pdf.width(), pdf.height()));
-        p.end();
-        return true;
-    }
-    return fail(QCoreApplication::translate("normlab::Figure", "unknown format %1; use png, svg, pdf or csv").arg(format));
+    QPdfWriter pdf(&file);
+    pdf.setResolution(std::max(96, dpi));
+    pdf.setPageSize(QPageSize(QSizeF(size.width() * 25.4 / 96.0, size.height() * 25.4 / 96.0), QPageSize::Millimeter));
+    pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+    pdf.setTitle(math_text::plain(title));
+    pdf.setCreator(QStringLiteral("NormLab"));
+    if (!p.begin(&pdf)) return finish(false);
+    draw(p, QRectF(0, 0, pdf.width(), pdf.height()));
+    return finish(p.end());
 }
 
 bool write_text(const QString& path, const std::function<void(QTextStream&)>& body, QString* error) {
@@ -82,14 +118,22 @@ bool write_text(const QString& path, const std::function<void(QTextStream&)>& bo
         if (error) *error = why;
         return false;
     }
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
-        if (error) *error = QCoreApplication::translate("normlab::Figure", "cannot write %1").arg(path);
-        return false;
+    AtomicDevice file(path);
+    if (file.isOpen()) {
+        QTextStream out(&file);
+        body(out);
+        out.flush();
+        if (out.status() == QTextStream::Ok && file.commit()) return true;
     }
-    QTextStream out(&f);
-    body(out);
-    return true;
+    if (error) *error = cannot_write(path, file);
+    return false;
+}
+
+QString write_whole(const QString& path, const QByteArray& bytes) {
+    AtomicFile file(QFile::encodeName(path).toStdString());
+    if (file.write(bytes.constData(), static_cast<size_t>(bytes.size())) && file.commit()) return {};
+    const std::string why = file.why();
+    return why.empty() ? QStringLiteral("unknown error") : QString::fromLocal8Bit(why.c_str());
 }
 
 }  // namespace normlab

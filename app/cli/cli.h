@@ -2,6 +2,7 @@
 // formatting, the progress printer and the store a command opens.
 #pragma once
 
+#include "core/atomic_file.h"
 #include "core/store/store.h"
 #include "core/train/trainer.h"
 
@@ -9,6 +10,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -91,8 +93,8 @@ private:
     std::chrono::steady_clock::time_point last_{};
 };
 
-// A file written whole or not at all: into FILE.tmp (checked first by check_output_file: never an input),
-// fsync'd and renamed into place by commit(); gone without commit (an error, a full disk, a stop). An empty
+// A file written whole or not at all (an AtomicFile: FILE.tmp, checked first by check_output_file: never an
+// input, fsync'd and renamed into place by commit()); gone without commit (an error, a full disk, a stop). An empty
 // path writes standard output. Written with write(2) from a buffer of its own, not stdio: a write blocked on
 // a pipe or FIFO nobody reads comes back on a stop signal with what it wrote, where stdio's loop wrote on and
 // blocked again for ever. `stop`, set by a signal handler, makes write() or commit() throw Stopped.
@@ -111,9 +113,9 @@ private:
     void drain();
     [[noreturn]] void fail(int err) const;
     bool stopped() const { return stop_ && stop_->load(); }
-    std::string out_, tmp_, buffer_;
+    std::string out_, buffer_;
     const std::atomic<bool>* stop_;
-    int fd_ = -1;
+    std::unique_ptr<AtomicFile> file_;   // none: standard output
     uintmax_t bytes_ = 0;
 };
 

@@ -1,16 +1,14 @@
 // normlab-cli: SVG line charts (see svg_plot.h).
 #include "app/cli/svg_plot.h"
 
+#include "app/cli/cli.h"
 #include "core/palette.h"
 #include "core/print_ticks.h"
-
 #include "core/series.h"
-#include "core/store/output_guard.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -251,10 +249,7 @@ void write_svg(const Chart& c, const std::string& path) {
     }
     o << "</g>\n";
     o << "</svg>\n";
-    check_output_file(path, "--out");
-    std::ofstream f(path);
-    if (!f) throw std::runtime_error("cannot write " + path + "; check that the folder exists and is writable");
-    f << o.str();
+    cli::write_output_file(path, o.str());   // whole or not at all: a failed write leaves the SVG that was there
 }
 
 }  // namespace normlab::plot

@@ -177,20 +177,14 @@ OutputFile::OutputFile(const std::string& path, const std::atomic<bool>* stop) :
     buffer_.reserve(kOutputChunk + 4096);
     if (out_.empty()) return;
     check_output_file(out_, "--out");
-    tmp_ = out_ + ".tmp";
-    fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd_ < 0) {
+    file_ = std::make_unique<AtomicFile>(out_);
+    if (!file_->ok()) {
         if (stopped()) throw Stopped{};
-        throw UsageError("--out " + out_ + ": cannot write there (" + std::strerror(errno) + ")");
+        throw UsageError("--out " + out_ + ": cannot write there (" + file_->why() + ")");
     }
 }
 
-OutputFile::~OutputFile() {   // not committed: nothing stays (what is buffered is dropped)
-    if (!out_.empty() && fd_ >= 0) {
-        ::close(fd_);
-        ::unlink(tmp_.c_str());
-    }
-}
+OutputFile::~OutputFile() = default;   // not committed: nothing stays (AtomicFile; what is buffered is dropped)
 
 void OutputFile::write(const std::string& s) {
     if (stopped()) throw Stopped{};
@@ -200,28 +194,23 @@ void OutputFile::write(const std::string& s) {
 }
 
 void OutputFile::drain() {
-    const int fd = out_.empty() ? 1 : fd_;
+    const int fd = file_ ? file_->fd() : 1;
     for (size_t off = 0; off < buffer_.size();) {
         const ssize_t n = ::write(fd, buffer_.data() + off, buffer_.size() - off);
         if (n > 0) off += static_cast<size_t>(n);
         if (stopped()) throw Stopped{};
-        if (n < 0 && errno != EINTR) fail(errno);
+        if (n < 0 && errno != EINTR) {
+            const int err = errno;
+            if (file_) file_->fail(err);
+            fail(err);
+        }
     }
     buffer_.clear();
 }
 
 void OutputFile::commit() {
     drain();
-    if (out_.empty()) return;
-    int err = 0;
-    if (::fsync(fd_) != 0) err = errno;
-    if (::close(fd_) != 0 && !err) err = errno;
-    fd_ = -1;
-    if (!err && ::rename(tmp_.c_str(), out_.c_str()) != 0) err = errno;
-    if (err) {
-        ::unlink(tmp_.c_str());
-        fail(err);
-    }
+    if (file_ && !file_->commit()) fail(file_->error());
 }
 
 void OutputFile::fail(int err) const {

@@ -12,6 +12,7 @@
 #include "core/store/store.h"
 #include "core/train/trainer.h"
 #include "core/version.h"
+#include "widgets/figure.h"
 #include "widgets/reportfigure.h"
 
 #include <QCoreApplication>
@@ -405,14 +406,11 @@ int run_report(const QStringList& args) {
         }
         meta.notes = QString::fromUtf8(nf.readAll()).toStdString();
     }
-    auto write = [&](const QString& path, const std::string& text) {
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-            std::fprintf(stderr, "normlab report: cannot write %s\n", qPrintable(path));
+    auto write = [&](const QString& path, const std::string& text) {   // whole or not at all: the last report stays on a failure
+        if (const QString why = write_whole(path, QByteArray::fromStdString(text)); !why.isEmpty()) {
+            std::fprintf(stderr, "normlab report: cannot write %s: %s\n", qPrintable(path), qPrintable(why));
             code = 1;
-            return;
         }
-        f.write(QByteArray::fromStdString(text));
     };
     const QString md_path = o.markdown.isEmpty() ? out.filePath("report.md") : o.markdown;
     const QString fig_rel = QFileInfo(md_path).absoluteDir().relativeFilePath(out.absoluteFilePath("figures"));

@@ -2,15 +2,12 @@
 #include "core/counted.h"
 #include "core/remote/remote.h"
 
+#include "core/atomic_file.h"
 #include "core/config.h"
 #include "core/errors.h"
 #include "core/version.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <unistd.h>
 #include <chrono>
 #include <set>
 #include <sstream>
@@ -214,31 +211,22 @@ int64_t fetch_remote(const Server& s, int64_t run, const std::string& checkpoint
     }
     Child c(ssh_argv(s.dest, cmd, s.ssh));
     c.close_stdin();
-    const std::string tmp = out + ".tmp";
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) throw RemoteError("cannot write " + tmp + ": " + std::strerror(errno));
+    AtomicFile f(out);
+    if (!f.ok()) throw RemoteError("cannot write " + out + ".tmp: " + f.why());
     int64_t bytes = 0;
-    bool ok = true;
     std::string chunk;
-    while (c.read_bytes(chunk))
-        if (ok) {
-            ok = std::fwrite(chunk.data(), 1, chunk.size(), f) == chunk.size();
-            bytes += static_cast<int64_t>(chunk.size());
-        }
-    ok = std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0 && ok;
-    ok = std::fclose(f) == 0 && ok;
+    while (c.read_bytes(chunk)) {
+        f.write(chunk);   // on a failure, read on to the end: ssh is not left blocked on a full pipe
+        bytes += static_cast<int64_t>(chunk.size());
+    }
     const int code = c.wait(10000);
-    if (!ok || code != 0 || bytes == 0) {
-        std::remove(tmp.c_str());
-        if (!ok) throw RemoteError("writing " + out + " failed (disk full?); nothing was kept");
+    if (!f.ok() || code != 0 || bytes == 0) {
+        if (!f.ok()) throw RemoteError("writing " + out + " failed (" + f.why() + "); nothing was kept");
         if (code == 255) throw RemoteError(ssh_failure(s.dest, c.stderr_text()));
         remote_failed(s, RemoteOutput{code == 0 ? 1 : code, "", c.stderr_text()},
                       checkpoint.empty() ? "exporting the weights of run " + std::to_string(run) : "reading " + checkpoint);
     }
-    if (std::rename(tmp.c_str(), out.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        throw RemoteError("cannot rename " + tmp + " to " + out + ": " + std::strerror(errno));
-    }
+    if (!f.commit()) throw RemoteError("writing " + out + " failed (" + f.why() + "); nothing was kept");
     return bytes;
 }
 

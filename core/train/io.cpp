@@ -1,58 +1,25 @@
 // NormLab core: checkpoints, safetensors, evaluation of stored weights (see io.h).
 #include "core/train/io.h"
 
+#include "core/atomic_file.h"
 #include "core/data/data.h"
 #include "core/errors.h"
 #include "core/store/output_guard.h"
 #include "core/train/loop_state.h"
 #include "core/train/trainer.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
-#include <unistd.h>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 namespace normlab {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 void write_file_atomically(const std::string& file, const std::string& bytes) {
-    const std::string tmp = file + ".tmp";
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) throw RunError("cannot write " + tmp + ": " + std::strerror(errno));
-    auto fail = [&](const char* what) {
-        const int err = errno;
-        ::close(fd);
-        ::unlink(tmp.c_str());
-        throw RunError(std::string(what) + " " + file + ": " + std::strerror(err));
-    };
-    for (size_t off = 0; off < bytes.size();) {
-        const ssize_t n = ::write(fd, bytes.data() + off, bytes.size() - off);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            fail("cannot write");
-        }
-        off += static_cast<size_t>(n);
-    }
-    if (::fsync(fd) != 0) fail("cannot sync");
-    if (::close(fd) != 0) {
-        const int err = errno;
-        ::unlink(tmp.c_str());
-        throw RunError("cannot write " + file + ": " + std::strerror(err));
-    }
-    if (::rename(tmp.c_str(), file.c_str()) != 0) {
-        const int err = errno;
-        ::unlink(tmp.c_str());
-        throw RunError("cannot move " + tmp + " into place: " + std::strerror(err));
-    }
-    // The rename itself durable: sync the folder.
-    const std::string dir = fs::path(file).parent_path().empty() ? "." : fs::path(file).parent_path().string();
-    if (int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
-        ::fsync(dfd);
-        ::close(dfd);
-    }
+    AtomicFile f(file);
+    if (!f.ok()) throw RunError("cannot write " + file + ".tmp: " + f.why());
+    if (!f.write(bytes) || !f.commit()) throw RunError("cannot write " + file + ": " + f.why());
 }
 
 void save_checkpoint(const std::string& file, GPT& model, torch::optim::Optimizer* opt, int64_t step,
@@ -80,20 +47,6 @@ void save_checkpoint(const std::string& file, GPT& model, torch::optim::Optimize
     write_file_atomically(file, bytes);
 }
 
-int64_t load_checkpoint_bytes(const std::string& bytes, GPT& model, torch::optim::Optimizer* opt, json* state) {
-    const fs::path tmp = fs::temp_directory_path() / ("normlab-ckpt-" + std::to_string(::getpid()) + ".pt");
-    { std::ofstream(tmp, std::ios::binary) << bytes; }
-    try {
-        const int64_t step = load_checkpoint(tmp.string(), model, opt, state);
-        fs::remove(tmp);
-        return step;
-    } catch (...) {
-        std::error_code ec;
-        fs::remove(tmp, ec);
-        throw;
-    }
-}
-
 std::string read_checkpoint_bytes(const std::string& file) {
     std::ifstream in(file, std::ios::binary);
     std::ostringstream ss;
@@ -101,13 +54,14 @@ std::string read_checkpoint_bytes(const std::string& file) {
     return ss.str();
 }
 
-int64_t load_checkpoint(const std::string& file, GPT& model, torch::optim::Optimizer* opt, json* state) {
-    if (file.empty() || !fs::exists(file))
-        throw RunError("checkpoint " + (file.empty() ? std::string("(none)") : file) +
-                       " is missing; the run has no saved weights to continue from or export");
+namespace {
+
+// Reads an opened checkpoint into `model` (and `opt`); `source` names it in errors.
+int64_t load_archive(const std::function<void(torch::serialize::InputArchive&)>& open, const std::string& source,
+                     GPT& model, torch::optim::Optimizer* opt, json* state) {
     try {
         torch::serialize::InputArchive top, m;
-        top.load_from(file);
+        open(top);
         top.read("model", m);
         model->load(m);
         if (opt) {
@@ -125,10 +79,27 @@ int64_t load_checkpoint(const std::string& file, GPT& model, torch::optim::Optim
         }
         return step.item<int64_t>();
     } catch (const c10::Error& e) {
-        throw RunError("cannot read checkpoint " + file + " (damaged or truncated?): " + e.what_without_backtrace());
+        throw RunError("cannot read " + source + " (damaged or truncated?): " + e.what_without_backtrace());
     } catch (const std::exception& e) {
-        throw RunError("cannot read checkpoint " + file + " (damaged or truncated?): " + e.what());
+        throw RunError("cannot read " + source + " (damaged or truncated?): " + e.what());
     }
+}
+
+}  // namespace
+
+int64_t load_checkpoint(const std::string& file, GPT& model, torch::optim::Optimizer* opt, json* state) {
+    if (file.empty() || !fs::exists(file))
+        throw RunError("checkpoint " + (file.empty() ? std::string("(none)") : file) +
+                       " is missing; the run has no saved weights to continue from or export");
+    return load_archive([&](torch::serialize::InputArchive& top) { top.load_from(file); }, "checkpoint " + file, model,
+                        opt, state);
+}
+
+// From memory: no temporary file (which a full or unwritable temporary folder
+// had left empty, to be reported as a damaged checkpoint).
+int64_t load_checkpoint_bytes(const std::string& bytes, GPT& model, torch::optim::Optimizer* opt, json* state) {
+    return load_archive([&](torch::serialize::InputArchive& top) { top.load_from(bytes.data(), bytes.size()); },
+                        "the checkpoint received from rank 0", model, opt, state);
 }
 
 GPT load_run_model(const RunConfig& cfg, const std::string& checkpoint) {

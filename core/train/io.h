@@ -31,7 +31,7 @@ int64_t load_checkpoint(const std::string& file, GPT& model, torch::optim::Optim
                         nlohmann::json* state = nullptr);
 
 // A checkpoint's bytes (another rank's, received through the process group):
-// loaded as load_checkpoint loads a file, through a private temporary file.
+// loaded as load_checkpoint loads a file, from memory.
 int64_t load_checkpoint_bytes(const std::string& bytes, GPT& model, torch::optim::Optimizer* opt,
                               nlohmann::json* state);
 // The bytes of a checkpoint file ("" when it cannot be read).

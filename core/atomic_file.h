@@ -1,0 +1,48 @@
+// NormLab core: a file replaced whole or not at all.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace normlab {
+
+// Written into PATH.tmp; commit() syncs it, gives it the permissions of the
+// file it replaces, renames it over PATH and syncs the folder. Destroyed
+// without a commit, or after a failed write or commit, nothing of it stays and
+// PATH is as it was. Failures are errno values (why() says them): a full disk,
+// a file-size limit, a folder that cannot be written. A PATH that is a
+// symbolic link has the file it names replaced, not the link.
+//
+// NormLab's one writer of whole files: checkpoints, exports, figures, CSVs,
+// experiments, reports, fetched weights. (Qt 6.4's QSaveFile is not one: its
+// commit() returns true after a buffered write failed, and moves the
+// truncated file into place.)
+class AtomicFile {
+public:
+    explicit AtomicFile(const std::string& path);
+    ~AtomicFile();
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+
+    bool ok() const { return error_ == 0; }   // open, and nothing has failed
+    int error() const { return error_; }
+    std::string why() const;                    // strerror(error()), "" when ok()
+    const std::string& path() const { return path_; }
+    int fd() const { return fd_; }              // for a writer with a loop of its own (then fail(errno) on an error)
+
+    // All of `n` bytes, retrying interrupted and partial writes; false (error() set) when any fails.
+    bool write(const void* data, size_t n);
+    bool write(const std::string& s) { return write(s.data(), s.size()); }
+    void fail(int err);   // a failure the caller met: nothing will be committed
+    // false, PATH untouched, when anything failed or fails now.
+    bool commit();
+
+private:
+    void discard();
+    std::string path_, tmp_;
+    int fd_ = -1;
+    int error_ = 0;
+    bool committed_ = false;
+};
+
+}  // namespace normlab

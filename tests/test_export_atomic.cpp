@@ -1,0 +1,226 @@
+// Every file NormLab writes for a user is replaced only once it is whole: a
+// write that fails part-way (here a file-size limit, as a full disk fails it)
+// reports "cannot write PATH: why" and leaves the figure, CSV, SVG or
+// experiment that was at PATH byte for byte, with no temporary beside it.
+// Before, the window's figures and CSVs and normlab-cli plot's SVGs truncated
+// the file they replaced, and the designer's Save (QSaveFile, whose commit()
+// in Qt 6.4 returns true after a failed buffered write) moved a truncated
+// experiment over the user's; each reported success.
+#include "core/store/store.h"
+#include "tests/cli_harness.h"
+#include "widgets/designer.h"
+#include "widgets/figure.h"
+
+#include <QApplication>
+#include <QFileInfo>
+#include <QPainter>
+#include <QProcess>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTextStream>
+#include <QtTest/QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <csignal>
+#include <map>
+
+#include <sys/resource.h>
+
+namespace {
+
+constexpr rlim_t kLimit = 256;   // bytes: less than any figure, CSV or SVG written here
+
+// Files larger than kLimit cannot be written while it lives (EFBIG; SIGXFSZ ignored, as a full disk's ENOSPC).
+class FileSizeLimit {
+public:
+    FileSizeLimit() {
+        ::getrlimit(RLIMIT_FSIZE, &saved_);
+        old_ = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit l = saved_;
+        l.rlim_cur = kLimit;
+        ok_ = ::setrlimit(RLIMIT_FSIZE, &l) == 0;
+    }
+    ~FileSizeLimit() {
+        ::setrlimit(RLIMIT_FSIZE, &saved_);
+        std::signal(SIGXFSZ, old_);
+    }
+    FileSizeLimit(const FileSizeLimit&) = delete;
+    FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+    bool ok() const { return ok_; }
+
+private:
+    rlimit saved_{};
+    void (*old_)(int) = SIG_DFL;
+    bool ok_ = false;
+};
+
+// A figure with some ink: `lines` lines and labels, so that each version's bytes differ.
+bool figure(const QString& path, const QString& format, int lines, QString* error) {
+    if (format == "csv")
+        return normlab::write_text(path, [&](QTextStream& out) {
+            out << "curve,step,value\n";
+            for (int i = 0; i < 40 * lines; ++i) out << "\"run " << lines << "\"," << i << ',' << 1.0 / (i + 1) << '\n';
+        }, error);
+    return normlab::write_figure(path, format, 150, QSize(400, 300), QString("figure %1").arg(lines),
+                                 [&](QPainter& p, const QRectF& r) {
+                                     for (int i = 0; i < lines; ++i) {
+                                         p.setPen(QColor::fromHsv((40 * i) % 360, 200, 200));
+                                         p.drawLine(r.topLeft(), QPointF(r.right(), r.top() + r.height() * i / lines));
+                                         p.drawText(QPointF(10, 20 + 12 * i), QString("layer %1 of %2").arg(i).arg(lines));
+                                     }
+                                 },
+                                 error);
+}
+
+QStringList entries(const QString& dir) { return QDir(dir).entryList(QDir::Files | QDir::Hidden | QDir::System); }
+
+// normlab-cli with a file-size limit of its own (set in the child only).
+cli_harness::Result limited_cli(const QStringList& args) {
+    QProcess p;
+    p.setChildProcessModifier([] {
+        std::signal(SIGXFSZ, SIG_IGN);
+        rlimit l{};
+        ::getrlimit(RLIMIT_FSIZE, &l);
+        l.rlim_cur = kLimit;
+        ::setrlimit(RLIMIT_FSIZE, &l);
+    });
+    p.start(QStringLiteral(NORMLAB_CLI), args);
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        return {-1, {}, "timeout"};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+}  // namespace
+
+class TestExportAtomic : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void aFailedWriteLeavesTheFileBefore_data() {
+        QTest::addColumn<QString>("format");
+        for (const char* f : {"png", "svg", "pdf", "csv"}) QTest::newRow(f) << QString(f);
+    }
+    void aFailedWriteLeavesTheFileBefore() {
+        QFETCH(QString, format);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("figure." + format);
+        QString error;
+        QVERIFY2(figure(path, format, 12, &error), qPrintable(error));
+        const QByteArray before = cli_harness::bytes_of(path);
+        QVERIFY(before.size() > qsizetype(kLimit));
+        bool written = true;
+        {
+            FileSizeLimit limit;
+            QVERIFY(limit.ok());
+            written = figure(path, format, 30, &error);
+        }
+        QVERIFY2(!written, "a write past the limit reported success");
+        QVERIFY2(error.startsWith("cannot write " + path + ": "), qPrintable(error));   // and why
+        QCOMPARE(cli_harness::bytes_of(path), before);
+        QCOMPARE(entries(dir.path()), QStringList{"figure." + format});   // no temporary left beside it
+        // and with room again, the new version replaces it whole
+        QVERIFY2(figure(path, format, 30, &error), qPrintable(error));
+        QVERIFY(cli_harness::bytes_of(path) != before);
+        QCOMPARE(entries(dir.path()), QStringList{"figure." + format});
+    }
+
+    // No file before: none after a failed write, not an empty or partial one.
+    void aFailedFirstWriteLeavesNothing() {
+        QTemporaryDir dir;
+        for (const char* format : {"png", "svg", "pdf", "csv"}) {
+            QString error;
+            FileSizeLimit limit;
+            QVERIFY(!figure(dir.filePath(QString("new.") + format), format, 20, &error));
+        }
+        QCOMPARE(entries(dir.path()), QStringList{});
+    }
+
+    // A replaced figure keeps the file's permissions (a figure shared with a group stays shared).
+    void aReplacedFigureKeepsItsPermissions() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("shared.pdf");
+        QString error;
+        QVERIFY(figure(path, "pdf", 3, &error));
+        const auto perms = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup | QFileDevice::WriteGroup;
+        QVERIFY(QFile::setPermissions(path, perms));
+        QVERIFY(figure(path, "pdf", 5, &error));
+        QCOMPARE(QFileInfo(path).permissions() & ~(QFileDevice::ReadUser | QFileDevice::WriteUser), perms);
+    }
+
+    // The designer's Save over the experiment it opened: Qt 6.4's QSaveFile::commit() alone had
+    // moved the first 256 bytes over it and the window had said Saved.
+    void aFailedSaveKeepsTheExperiment() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("mine.json");
+        QVERIFY(QFile::copy(NORMLAB_SOURCE_DIR "/experiments/all_schemes.json", path));
+        const QByteArray before = cli_harness::bytes_of(path);
+        normlab::Designer d;
+        QString error;
+        QVERIFY2(d.openExperiment(path, &error), qPrintable(error));
+        auto* warmup = qobject_cast<QSpinBox*>(d.field("optim.schedule.warmup"));
+        QVERIFY(warmup);
+        warmup->setValue(warmup->value() + 7);
+        bool saved = true;
+        {
+            FileSizeLimit limit;
+            saved = d.saveExperiment(path, &error);
+        }
+        QVERIFY2(!saved, "a save past the limit reported success");
+        QVERIFY2(error.contains("File too large"), qPrintable(error));
+        QVERIFY(d.isModified());   // the change is still the form's, to be saved again
+        QCOMPARE(cli_harness::bytes_of(path), before);
+        QCOMPARE(entries(dir.path()), QStringList{"mine.json"});
+        QVERIFY2(d.saveExperiment(path, &error), qPrintable(error));
+        QVERIFY(!d.isModified());
+        QVERIFY(cli_harness::bytes_of(path) != before);
+    }
+
+    // normlab-cli plot's SVGs and export's files: a failed rewrite keeps the ones before.
+    void theCliKeepsItsFilesBefore() {
+        QTemporaryDir dir;
+        const QString store = dir.filePath("runs.sqlite");
+        {
+            normlab::Store s(store.toStdString());
+            const int64_t id = s.create_run("a run", "pre_ln", nlohmann::json{{"scheme", "pre_ln"}}, 1);
+            s.mark_running(id, "cpu", nlohmann::json::object());
+            {
+                normlab::RunWriter w(s, id, 1e9);
+                for (int step = 0; step < 200; ++step) {
+                    w.scalar("train/loss", step, 5.0 / (1 + step));
+                    for (int l = 0; l < 4; ++l) w.layer("grad_l1/fc1", l, step, 1e-3 * (l + 1) / (step + 1));
+                }
+            }
+            s.finish_run(id, normlab::RunStatus::Finished, 200, "", std::nan(""));
+        }
+        const QString plots = dir.filePath("plots"), csv = dir.filePath("run.csv");
+        cli_harness::Result r = cli_harness::cli({"plot", "--store", store, "--out", plots});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = cli_harness::cli({"export", "1", "--csv", "--out", csv, "--store", store});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QStringList svgs = entries(plots);
+        QVERIFY(!svgs.isEmpty());
+        std::map<QString, QByteArray> before;
+        for (const QString& f : svgs) before[f] = cli_harness::bytes_of(plots + "/" + f);
+        const QByteArray csv_before = cli_harness::bytes_of(csv);
+
+        r = limited_cli({"plot", "--store", store, "--out", plots});
+        QVERIFY2(r.code != 0, qPrintable(r.out));
+        QVERIFY2(r.err.contains("failed: File too large; nothing was written"), qPrintable(r.err));
+        QCOMPARE(entries(plots), svgs);
+        for (const QString& f : svgs) QCOMPARE(cli_harness::bytes_of(plots + "/" + f), before[f]);
+
+        r = limited_cli({"export", "1", "--csv", "--out", csv, "--store", store});
+        QVERIFY2(r.code != 0, qPrintable(r.out));
+        QCOMPARE(cli_harness::bytes_of(csv), csv_before);
+        QVERIFY(!QFileInfo::exists(csv + ".tmp"));
+    }
+};
+
+QTEST_MAIN(TestExportAtomic)
+#include "test_export_atomic.moc"
