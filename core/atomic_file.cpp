@@ -35,7 +35,16 @@ void sync_folder(const std::string& file) {
 
 AtomicFile::AtomicFile(const std::string& path) : path_(target_of(path)), tmp_(path_ + ".tmp") {
     struct stat st {};
-    const bool replaces = ::stat(path_.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+    const bool exists = ::stat(path_.c_str(), &st) == 0, replaces = exists && S_ISREG(st.st_mode);
+    if (exists && !replaces && !S_ISDIR(st.st_mode)) {
+        // A device, a FIFO or a socket (/dev/null, /dev/stdout, a named pipe): written into, never
+        // replaced. A temporary renamed over it had made /dev/null a regular file, run as root.
+        direct_ = true;
+        tmp_.clear();
+        fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd_ < 0) error_ = errno;
+        return;
+    }
     fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd_ < 0) {
         error_ = errno;
@@ -73,6 +82,12 @@ void AtomicFile::fail(int err) {
 
 bool AtomicFile::commit() {
     if (committed_) return true;
+    if (direct_) {
+        if (fd_ >= 0 && ::close(fd_) != 0) fail(errno);
+        fd_ = -1;
+        committed_ = !error_;
+        return committed_;
+    }
     if (!error_ && ::fsync(fd_) != 0) fail(errno);
     if (fd_ >= 0 && ::close(fd_) != 0) fail(errno);
     fd_ = -1;

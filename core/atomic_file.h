@@ -11,7 +11,9 @@ namespace normlab {
 // without a commit, or after a failed write or commit, nothing of it stays and
 // PATH is as it was. Failures are errno values (why() says them): a full disk,
 // a file-size limit, a folder that cannot be written. A PATH that is a
-// symbolic link has the file it names replaced, not the link.
+// symbolic link has the file it names replaced, not the link; one that is a
+// device, a FIFO or a socket (/dev/null, /dev/stdout, a named pipe) is
+// written into as a stream, never replaced.
 //
 // NormLab's one writer of whole files: checkpoints, exports, figures, CSVs,
 // experiments, reports, fetched weights. (Qt 6.4's QSaveFile is not one: its
@@ -42,6 +44,7 @@ private:
     std::string path_, tmp_;
     int fd_ = -1;
     int error_ = 0;
+    bool direct_ = false;   // PATH is a device, FIFO or socket: written into, not replaced
     bool committed_ = false;
 };
 

@@ -26,7 +26,13 @@
 #include <csignal>
 #include <map>
 
+#include <thread>
+
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace {
 
@@ -96,6 +102,31 @@ cli_harness::Result limited_cli(const QStringList& args) {
             QString::fromUtf8(p.readAllStandardError())};
 }
 
+// Reads a FIFO to its end on a thread of its own, as a program downstream of it would.
+class FifoReader {
+public:
+    explicit FifoReader(const QString& path)
+        : thread_([this, p = path.toStdString()] {
+              const int fd = ::open(p.c_str(), O_RDONLY);
+              char buf[65536];
+              for (ssize_t n; fd >= 0 && (n = ::read(fd, buf, sizeof buf)) > 0;) got_.append(buf, n);
+              if (fd >= 0) ::close(fd);
+          }) {}
+    QByteArray take() {
+        thread_.join();
+        return got_;
+    }
+
+private:
+    QByteArray got_;
+    std::thread thread_;
+};
+
+mode_t kind_of(const QString& path) {
+    struct stat st {};
+    return ::lstat(path.toUtf8().constData(), &st) == 0 ? (st.st_mode & S_IFMT) : 0;
+}
+
 }  // namespace
 
 class TestExportAtomic : public QObject {
@@ -151,6 +182,53 @@ private Q_SLOTS:
         QVERIFY(QFile::setPermissions(path, perms));
         QVERIFY(figure(path, "pdf", 5, &error));
         QCOMPARE(QFileInfo(path).permissions() & ~(QFileDevice::ReadUser | QFileDevice::WriteUser), perms);
+    }
+
+    // A device, FIFO or socket is written into, never replaced: a temporary renamed over it had made
+    // `export --out /dev/null`, run as root, turn /dev/null into a regular file (and as anyone else fail
+    // for want of room in /dev); a named pipe downstream lost its reader the same way.
+    void aDeviceOrPipeIsWrittenIntoNotReplaced() {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath("pipe.csv");
+        QVERIFY(::mkfifo(fifo.toUtf8().constData(), 0600) == 0);
+        FifoReader reader(fifo);
+        QString error;
+        QVERIFY2(figure(fifo, "csv", 3, &error), qPrintable(error));
+        // (checked before the reader is joined: had the FIFO been replaced, its reader would wait for ever,
+        // and the test ends here, the reader's thread with it)
+        QCOMPARE(kind_of(fifo), mode_t(S_IFIFO));
+        const QByteArray got = reader.take();
+        QVERIFY(figure(dir.filePath("file.csv"), "csv", 3, &error));
+        QCOMPARE(got, cli_harness::bytes_of(dir.filePath("file.csv")));   // every byte, as a file has them
+        QVERIFY(QFile::remove(dir.filePath("file.csv")));
+        QCOMPARE(entries(dir.path()), QStringList{"pipe.csv"});
+        // the CLI's export and plot's SVGs the same (and a null device where this may make one: root, as CI)
+        const QString store = dir.filePath("runs.sqlite");
+        {
+            normlab::Store s(store.toStdString());
+            const int64_t id = s.create_run("a run", "pre_ln", nlohmann::json{{"scheme", "pre_ln"}}, 1);
+            s.mark_running(id, "cpu", nlohmann::json::object());
+            {
+                normlab::RunWriter w(s, id, 1e9);
+                for (int step = 0; step < 50; ++step) w.scalar("train/loss", step, 5.0 / (1 + step));
+            }
+            s.finish_run(id, normlab::RunStatus::Finished, 50, "", std::nan(""));
+        }
+        FifoReader cli_reader(fifo);
+        const cli_harness::Result r = cli_harness::cli({"export", "1", "--csv", "--out", fifo, "--store", store});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(kind_of(fifo), mode_t(S_IFIFO));
+        QVERIFY(cli_reader.take().contains("train/loss"));
+        const QString null = dir.filePath("null");
+        if (::mknod(null.toUtf8().constData(), S_IFCHR | 0666, makedev(1, 3)) == 0) {
+            const cli_harness::Result n = cli_harness::cli({"export", "1", "--json", "--out", null, "--store", store});
+            QVERIFY2(n.code == 0, qPrintable(n.err));
+            QCOMPARE(kind_of(null), mode_t(S_IFCHR));
+            QVERIFY(figure(null, "pdf", 3, &error));
+            QCOMPARE(kind_of(null), mode_t(S_IFCHR));
+        } else {
+            qInfo("no null device made here (not root): the FIFO stands for it");
+        }
     }
 
     // The designer's Save over the experiment it opened: Qt 6.4's QSaveFile::commit() alone had
