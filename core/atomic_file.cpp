@@ -45,6 +45,12 @@ AtomicFile::AtomicFile(const std::string& path) : path_(target_of(path)), tmp_(p
         if (fd_ < 0) error_ = errno;
         return;
     }
+    if (replaces && (st.st_mode & 0222) == 0) {
+        // Write-protected (chmod a-w): its owner's "keep this", which a rename would pass over unasked.
+        error_ = EACCES;
+        tmp_.clear();
+        return;
+    }
     fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd_ < 0) {
         error_ = errno;
@@ -65,9 +71,9 @@ bool AtomicFile::write(const void* data, size_t n) {
     const char* p = static_cast<const char*>(data);
     while (n > 0) {
         const ssize_t w = ::write(fd_, p, n);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            fail(errno);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            fail(w < 0 ? errno : ENOSPC);   // (a write of nothing, never an endless loop)
             return false;
         }
         p += w;

@@ -13,7 +13,8 @@ namespace normlab {
 // a file-size limit, a folder that cannot be written. A PATH that is a
 // symbolic link has the file it names replaced, not the link; one that is a
 // device, a FIFO or a socket (/dev/null, /dev/stdout, a named pipe) is
-// written into as a stream, never replaced.
+// written into as a stream, never replaced. A file nobody may write (chmod
+// a-w) is refused (EACCES), as writing into it was: a rename would replace it.
 //
 // NormLab's one writer of whole files: checkpoints, exports, figures, CSVs,
 // experiments, reports, fetched weights. (Qt 6.4's QSaveFile is not one: its

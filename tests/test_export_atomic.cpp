@@ -22,16 +22,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <cmath>
 #include <csignal>
+#include <cstring>
 #include <map>
-
 #include <thread>
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 namespace {
@@ -182,6 +183,20 @@ private Q_SLOTS:
         QVERIFY(QFile::setPermissions(path, perms));
         QVERIFY(figure(path, "pdf", 5, &error));
         QCOMPARE(QFileInfo(path).permissions() & ~(QFileDevice::ReadUser | QFileDevice::WriteUser), perms);
+    }
+
+    // A write-protected file stays: refused, as writing into it was (a rename would have passed over it).
+    void aWriteProtectedFileIsRefused() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("final.pdf");
+        QString error;
+        QVERIFY(figure(path, "pdf", 3, &error));
+        const QByteArray before = cli_harness::bytes_of(path);
+        QVERIFY(QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther));
+        QVERIFY(!figure(path, "pdf", 5, &error));
+        QCOMPARE(error, "cannot write " + path + ": " + QString::fromLocal8Bit(std::strerror(EACCES)));
+        QCOMPARE(cli_harness::bytes_of(path), before);
+        QCOMPARE(entries(dir.path()), QStringList{"final.pdf"});
     }
 
     // A device, FIFO or socket is written into, never replaced: a temporary renamed over it had made
