@@ -19,7 +19,8 @@ namespace normlab {
 // NormLab's one writer of whole files: checkpoints, exports, figures, CSVs,
 // experiments, reports, fetched weights. (Qt 6.4's QSaveFile is not one: its
 // commit() returns true after a buffered write failed, and moves the
-// truncated file into place.)
+// truncated file into place: QTBUG-75077, which qBittorrent works around by
+// flushing first.)
 class AtomicFile {
 public:
     explicit AtomicFile(const std::string& path);

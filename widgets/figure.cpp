@@ -32,7 +32,8 @@ namespace {
 // A QIODevice onto an AtomicFile: what QPdfWriter, QSvgGenerator, QImageWriter
 // and QTextStream write goes to PATH.tmp, and PATH is replaced by commit()
 // only when all of it was written. (Not QSaveFile: Qt 6.4's commit() returns
-// true after a buffered write failed and moves the truncated file into place.)
+// true after a buffered write failed and moves the truncated file into place,
+// QTBUG-75077.)
 class AtomicDevice : public QIODevice {
 public:
     explicit AtomicDevice(const QString& path) : file_(QFile::encodeName(path).toStdString()) {
