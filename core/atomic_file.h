@@ -32,16 +32,16 @@ public:
     int error() const { return error_; }
     std::string why() const;                    // strerror(error()), "" when ok()
     const std::string& path() const { return path_; }
-    int fd() const { return fd_; }              // for a writer with a loop of its own (then fail(errno) on an error)
+    int fd() const { return fd_; }              // for a writer with a loop of its own, which then never commits on an error
 
     // All of `n` bytes, retrying interrupted and partial writes; false (error() set) when any fails.
     bool write(const void* data, size_t n);
     bool write(const std::string& s) { return write(s.data(), s.size()); }
-    void fail(int err);   // a failure the caller met: nothing will be committed
     // false, PATH untouched, when anything failed or fails now.
     bool commit();
 
 private:
+    void fail(int err);   // the first failure stays: nothing will be committed
     void discard();
     std::string path_, tmp_;
     int fd_ = -1;

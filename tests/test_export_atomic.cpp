@@ -39,15 +39,23 @@ namespace {
 
 constexpr rlim_t kLimit = 256;   // bytes: less than any figure, CSV or SVG written here
 
-// Files larger than kLimit cannot be written while it lives (EFBIG; SIGXFSZ ignored, as a full disk's ENOSPC).
+// From now on in this process, a write past kLimit bytes of a file fails (EFBIG, SIGXFSZ ignored), as a
+// full disk's fails (ENOSPC). False when the limit could not be set.
+bool limit_file_size() {
+    std::signal(SIGXFSZ, SIG_IGN);
+    rlimit l{};
+    ::getrlimit(RLIMIT_FSIZE, &l);
+    l.rlim_cur = kLimit;
+    return ::setrlimit(RLIMIT_FSIZE, &l) == 0;
+}
+
+// limit_file_size() while it lives.
 class FileSizeLimit {
 public:
     FileSizeLimit() {
         ::getrlimit(RLIMIT_FSIZE, &saved_);
         old_ = std::signal(SIGXFSZ, SIG_IGN);
-        rlimit l = saved_;
-        l.rlim_cur = kLimit;
-        ok_ = ::setrlimit(RLIMIT_FSIZE, &l) == 0;
+        ok_ = limit_file_size();
     }
     ~FileSizeLimit() {
         ::setrlimit(RLIMIT_FSIZE, &saved_);
@@ -86,13 +94,7 @@ QStringList entries(const QString& dir) { return QDir(dir).entryList(QDir::Files
 // normlab-cli with a file-size limit of its own (set in the child only).
 cli_harness::Result limited_cli(const QStringList& args) {
     QProcess p;
-    p.setChildProcessModifier([] {
-        std::signal(SIGXFSZ, SIG_IGN);
-        rlimit l{};
-        ::getrlimit(RLIMIT_FSIZE, &l);
-        l.rlim_cur = kLimit;
-        ::setrlimit(RLIMIT_FSIZE, &l);
-    });
+    p.setChildProcessModifier([] { limit_file_size(); });
     p.start(QStringLiteral(NORMLAB_CLI), args);
     if (!p.waitForFinished(120000)) {
         p.kill();
@@ -101,6 +103,21 @@ cli_harness::Result limited_cli(const QStringList& args) {
     }
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
             QString::fromUtf8(p.readAllStandardError())};
+}
+
+// A store at `path` with one finished run of `steps` steps: a loss and a 4-layer gradient.
+void make_store(const QString& path, int steps) {
+    normlab::Store s(path.toStdString());
+    const int64_t id = s.create_run("a run", "pre_ln", nlohmann::json{{"scheme", "pre_ln"}}, 1);
+    s.mark_running(id, "cpu", nlohmann::json::object());
+    {
+        normlab::RunWriter w(s, id, 1e9);
+        for (int step = 0; step < steps; ++step) {
+            w.scalar("train/loss", step, 5.0 / (1 + step));
+            for (int l = 0; l < 4; ++l) w.layer("grad_l1/fc1", l, step, 1e-3 * (l + 1) / (step + 1));
+        }
+    }
+    s.finish_run(id, normlab::RunStatus::Finished, steps, "", std::nan(""));
 }
 
 // Reads a FIFO to its end on a thread of its own, as a program downstream of it would.
@@ -219,16 +236,7 @@ private Q_SLOTS:
         QCOMPARE(entries(dir.path()), QStringList{"pipe.csv"});
         // the CLI's export and plot's SVGs the same (and a null device where this may make one: root, as CI)
         const QString store = dir.filePath("runs.sqlite");
-        {
-            normlab::Store s(store.toStdString());
-            const int64_t id = s.create_run("a run", "pre_ln", nlohmann::json{{"scheme", "pre_ln"}}, 1);
-            s.mark_running(id, "cpu", nlohmann::json::object());
-            {
-                normlab::RunWriter w(s, id, 1e9);
-                for (int step = 0; step < 50; ++step) w.scalar("train/loss", step, 5.0 / (1 + step));
-            }
-            s.finish_run(id, normlab::RunStatus::Finished, 50, "", std::nan(""));
-        }
+        make_store(store, 50);
         FifoReader cli_reader(fifo);
         const cli_harness::Result r = cli_harness::cli({"export", "1", "--csv", "--out", fifo, "--store", store});
         QVERIFY2(r.code == 0, qPrintable(r.err));
@@ -278,19 +286,7 @@ private Q_SLOTS:
     void theCliKeepsItsFilesBefore() {
         QTemporaryDir dir;
         const QString store = dir.filePath("runs.sqlite");
-        {
-            normlab::Store s(store.toStdString());
-            const int64_t id = s.create_run("a run", "pre_ln", nlohmann::json{{"scheme", "pre_ln"}}, 1);
-            s.mark_running(id, "cpu", nlohmann::json::object());
-            {
-                normlab::RunWriter w(s, id, 1e9);
-                for (int step = 0; step < 200; ++step) {
-                    w.scalar("train/loss", step, 5.0 / (1 + step));
-                    for (int l = 0; l < 4; ++l) w.layer("grad_l1/fc1", l, step, 1e-3 * (l + 1) / (step + 1));
-                }
-            }
-            s.finish_run(id, normlab::RunStatus::Finished, 200, "", std::nan(""));
-        }
+        make_store(store, 200);
         const QString plots = dir.filePath("plots"), csv = dir.filePath("run.csv");
         cli_harness::Result r = cli_harness::cli({"plot", "--store", store, "--out", plots});
         QVERIFY2(r.code == 0, qPrintable(r.err));

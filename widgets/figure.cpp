@@ -131,10 +131,8 @@ bool write_text(const QString& path, const std::function<void(QTextStream&)>& bo
 }
 
 QString write_whole(const QString& path, const QByteArray& bytes) {
-    AtomicFile file(QFile::encodeName(path).toStdString());
-    if (file.write(bytes.constData(), static_cast<size_t>(bytes.size())) && file.commit()) return {};
-    const std::string why = file.why();
-    return why.empty() ? QStringLiteral("unknown error") : QString::fromLocal8Bit(why.c_str());
+    AtomicDevice file(path);
+    return file.isOpen() && file.write(bytes) == bytes.size() && file.commit() ? QString() : file.why();
 }
 
 }  // namespace normlab

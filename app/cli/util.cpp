@@ -199,11 +199,7 @@ void OutputFile::drain() {
         const ssize_t n = ::write(fd, buffer_.data() + off, buffer_.size() - off);
         if (n > 0) off += static_cast<size_t>(n);
         if (stopped()) throw Stopped{};
-        if (n < 0 && errno != EINTR) {
-            const int err = errno;
-            if (file_) file_->fail(err);
-            fail(err);
-        }
+        if (n < 0 && errno != EINTR) fail(errno);   // (the AtomicFile, never committed, goes with this)
     }
     buffer_.clear();
 }
