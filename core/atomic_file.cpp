@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,6 +32,52 @@ void sync_folder(const std::string& file) {
     }
 }
 
+// PATH.tmp opened for writing, emptied, and held under an exclusive flock(2)
+// until it is renamed into place or removed, so that two writers of one file
+// (two exports, two windows, a window and a script) take turns instead of
+// writing into one temporary: the first's rename had moved the second's
+// half-written bytes into place, the first reporting the file as its own and
+// the second "nothing was written". A writer that finds the temporary held
+// waits for it; when it gets it, the name may by then be the first's
+// renamed file, or a removed one: it opens the name again until the file it
+// holds is the one the name says. A temporary a killed writer left is held by
+// nobody, and is emptied and used. A file system without flock (EOPNOTSUPP,
+// ENOLCK) is written as before, unlocked.
+int open_locked(const std::string& tmp, int* error) {
+    for (;;) {
+        const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+        if (fd < 0) {
+            *error = errno;
+            return -1;
+        }
+        if (::flock(fd, LOCK_EX) != 0) {
+            const int e = errno;
+            if (e == EOPNOTSUPP || e == ENOLCK) {   // unlocked, as before
+                if (::ftruncate(fd, 0) != 0 && errno != EINVAL) {   // (EINVAL: a FIFO or a device, nothing to empty)
+                    *error = errno;
+                    ::close(fd);
+                    return -1;
+                }
+                return fd;
+            }
+            ::close(fd);
+            *error = e;   // EINTR: a stop (Ctrl-C) while waiting
+            return -1;
+        }
+        struct stat held {}, named {};
+        if (::fstat(fd, &held) == 0 && ::stat(tmp.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
+            held.st_ino == named.st_ino) {
+            if (S_ISREG(held.st_mode) && ::ftruncate(fd, 0) != 0) {
+                *error = errno;
+                ::close(fd);
+                return -1;
+            }
+            return fd;
+        }
+        ::close(fd);   // the writer before renamed or removed it: that name is free again
+    }
+}
+
 }  // namespace
 
 AtomicFile::AtomicFile(const std::string& path) : path_(target_of(path)), tmp_(path_ + ".tmp") {
@@ -51,9 +98,8 @@ AtomicFile::AtomicFile(const std::string& path) : path_(target_of(path)), tmp_(p
         tmp_.clear();
         return;
     }
-    fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    fd_ = open_locked(tmp_, &error_);
     if (fd_ < 0) {
-        error_ = errno;
         tmp_.clear();   // not ours to remove
         return;
     }
@@ -94,24 +140,26 @@ bool AtomicFile::commit() {
         committed_ = !error_;
         return committed_;
     }
+    // Renamed while still open, and so still locked: a writer waiting for the temporary finds, when it gets
+    // it, that the name no longer says this file, and makes its own (open_locked).
     if (!error_ && ::fsync(fd_) != 0) fail(errno);
-    if (fd_ >= 0 && ::close(fd_) != 0) fail(errno);
-    fd_ = -1;
     if (!error_ && ::rename(tmp_.c_str(), path_.c_str()) != 0) fail(errno);
     if (error_) {
         discard();
         return false;
     }
     committed_ = true;
+    ::close(fd_);   // (synced and in place: what close could still report, fsync has)
+    fd_ = -1;
     sync_folder(path_);
     return true;
 }
 
 void AtomicFile::discard() {
+    if (!tmp_.empty()) ::unlink(tmp_.c_str());   // removed while still held (open_locked)
+    tmp_.clear();   // unlinked once: a later discard leaves a file of that name alone
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
-    if (!tmp_.empty()) ::unlink(tmp_.c_str());
-    tmp_.clear();   // unlinked once: a later discard leaves a file of that name alone
 }
 
 }  // namespace normlab

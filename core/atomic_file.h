@@ -15,6 +15,10 @@ namespace normlab {
 // device, a FIFO or a socket (/dev/null, /dev/stdout, a named pipe) is
 // written into as a stream, never replaced. A file nobody may write (chmod
 // a-w) is refused (EACCES), as writing into it was: a rename would replace it.
+// Two writers of one PATH (two exports, a window and a script) take turns: the
+// second waits, in its constructor, until the first has committed or given up
+// (PATH.tmp is held under flock(2) until then), and each reports what it did.
+// EINTR from that wait (a signal without SA_RESTART: Ctrl-C) is a failure.
 //
 // NormLab's one writer of whole files: checkpoints, exports, figures, CSVs,
 // experiments, reports, fetched weights. (Qt 6.4's QSaveFile is not one: its
