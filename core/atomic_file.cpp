@@ -5,6 +5,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -43,15 +44,26 @@ void sync_folder(const std::string& file) {
 // holds is the one the name says. A temporary a killed writer left is held by
 // nobody, and is emptied and used. A file system without flock (EOPNOTSUPP,
 // ENOLCK) is written as before, unlocked.
-int open_locked(const std::string& tmp, int* error) {
+// With a `wait`, it tries every 10 ms until that has passed, then fails
+// EWOULDBLOCK (busy).
+int open_locked(const std::string& tmp, std::optional<std::chrono::milliseconds> wait, int* error) {
+    using clock = std::chrono::steady_clock;
+    const auto deadline = clock::now() + wait.value_or(std::chrono::milliseconds(0));
     for (;;) {
         const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
         if (fd < 0) {
             *error = errno;
             return -1;
         }
-        if (::flock(fd, LOCK_EX) != 0) {
-            const int e = errno;
+        int locked = 0, e = 0;
+        if (!wait) {
+            locked = ::flock(fd, LOCK_EX);
+            e = errno;
+        } else {
+            while ((locked = ::flock(fd, LOCK_EX | LOCK_NB)) != 0 && (e = errno) == EWOULDBLOCK && clock::now() < deadline)
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        if (locked != 0) {
             if (e == EOPNOTSUPP || e == ENOLCK) {   // unlocked, as before
                 if (::ftruncate(fd, 0) != 0 && errno != EINVAL) {   // (EINVAL: a FIFO or a device, nothing to empty)
                     *error = errno;
@@ -61,7 +73,7 @@ int open_locked(const std::string& tmp, int* error) {
                 return fd;
             }
             ::close(fd);
-            *error = e;   // EINTR: a stop (Ctrl-C) while waiting
+            *error = e;   // EINTR: a stop (Ctrl-C) while waiting; EWOULDBLOCK: still held after `wait`
             return -1;
         }
         struct stat held {}, named {};
@@ -80,7 +92,8 @@ int open_locked(const std::string& tmp, int* error) {
 
 }  // namespace
 
-AtomicFile::AtomicFile(const std::string& path) : path_(target_of(path)), tmp_(path_ + ".tmp") {
+AtomicFile::AtomicFile(const std::string& path, std::optional<std::chrono::milliseconds> wait)
+    : path_(target_of(path)), tmp_(path_ + ".tmp") {
     struct stat st {};
     const bool exists = ::stat(path_.c_str(), &st) == 0, replaces = exists && S_ISREG(st.st_mode);
     if (exists && !replaces && !S_ISDIR(st.st_mode)) {
@@ -98,7 +111,7 @@ AtomicFile::AtomicFile(const std::string& path) : path_(target_of(path)), tmp_(p
         tmp_.clear();
         return;
     }
-    fd_ = open_locked(tmp_, &error_);
+    fd_ = open_locked(tmp_, wait, &error_);
     if (fd_ < 0) {
         tmp_.clear();   // not ours to remove
         return;
@@ -110,7 +123,12 @@ AtomicFile::~AtomicFile() {
     if (!committed_) discard();
 }
 
-std::string AtomicFile::why() const { return error_ ? std::strerror(error_) : std::string(); }
+bool AtomicFile::busy() const { return error_ == EWOULDBLOCK; }
+
+std::string AtomicFile::why() const {
+    if (busy()) return "another program is writing it now; try again once that has finished";
+    return error_ ? std::strerror(error_) : std::string();
+}
 
 bool AtomicFile::write(const void* data, size_t n) {
     if (error_) return false;

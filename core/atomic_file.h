@@ -1,7 +1,9 @@
 // NormLab core: a file replaced whole or not at all.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string>
 
 namespace normlab {
@@ -18,7 +20,9 @@ namespace normlab {
 // Two writers of one PATH (two exports, a window and a script) take turns: the
 // second waits, in its constructor, until the first has committed or given up
 // (PATH.tmp is held under flock(2) until then), and each reports what it did.
-// EINTR from that wait (a signal without SA_RESTART: Ctrl-C) is a failure.
+// It waits for ever, or for `wait` and then fails busy() (a window must not
+// hang on an export stopped with Ctrl-Z in a terminal). EINTR from that wait
+// (a signal without SA_RESTART: Ctrl-C) is a failure.
 //
 // NormLab's one writer of whole files: checkpoints, exports, figures, CSVs,
 // experiments, reports, fetched weights. (Qt 6.4's QSaveFile is not one: its
@@ -27,14 +31,15 @@ namespace normlab {
 // flushing first.)
 class AtomicFile {
 public:
-    explicit AtomicFile(const std::string& path);
+    explicit AtomicFile(const std::string& path, std::optional<std::chrono::milliseconds> wait = std::nullopt);
     ~AtomicFile();
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;
 
     bool ok() const { return error_ == 0; }   // open, and nothing has failed
     int error() const { return error_; }
-    std::string why() const;                    // strerror(error()), "" when ok()
+    std::string why() const;                    // strerror(error()), "" when ok(); busy(): another program writes it
+    bool busy() const;                          // another writer held PATH for all of `wait`: nothing was done
     const std::string& path() const { return path_; }
     int fd() const { return fd_; }              // for a writer with a loop of its own, which then never commits on an error
 

@@ -157,6 +157,22 @@ private Q_SLOTS:
         QCOMPARE(entries(dir.path()), QStringList{"run.csv"});
     }
 
+    // A writer with a bounded wait (the window's) gives up busy() when the other keeps the file, and takes
+    // nothing from it: the other's temporary stays, and its commit lands.
+    void aBoundedWaitGivesUpBusy() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("fig.pdf");
+        normlab::AtomicFile held(path.toStdString());
+        QVERIFY(held.write("the other's\n"));
+        normlab::AtomicFile late(path.toStdString(), std::chrono::milliseconds(200));
+        QVERIFY(!late.ok() && late.busy());
+        QCOMPARE(QString::fromStdString(late.why()), QString("another program is writing it now; try again once that has finished"));
+        QVERIFY(!late.write("mine\n") && !late.commit());
+        QVERIFY(held.commit());
+        QCOMPARE(read_all(path), QByteArray("the other's\n"));
+        QCOMPARE(entries(dir.path()), QStringList{"fig.pdf"});
+    }
+
     // normlab-cli export onto a file the window is writing: it waits, then writes the run, and says so
     // truly. Stopped while it waits (Ctrl-C), it says that nothing was written, and the window's file stands.
     void anExportWaitsForTheWindowsWrite() {
@@ -175,6 +191,8 @@ private Q_SLOTS:
             else QVERIFY(window->commit());
             QVERIFY(p.waitForFinished(120000));
             const QString err = QString::fromUtf8(p.readAllStandardError());
+            QVERIFY2(err.contains("another program is writing " + out + "; waiting until it has finished (Ctrl-C stops)"),
+                     qPrintable(err));
             if (stop) {
                 QCOMPARE(p.exitCode(), 130);
                 QVERIFY2(err.contains("export stopped; nothing was written to " + out), qPrintable(err));

@@ -6,6 +6,7 @@
 // the file they replaced, and the designer's Save (QSaveFile, whose commit()
 // in Qt 6.4 returns true after a failed buffered write) moved a truncated
 // experiment over the user's; each reported success.
+#include "core/atomic_file.h"
 #include "core/store/store.h"
 #include "tests/cli_harness.h"
 #include "widgets/designer.h"
@@ -177,6 +178,23 @@ private Q_SLOTS:
         QVERIFY2(figure(path, format, 30, &error), qPrintable(error));
         QVERIFY(cli_harness::bytes_of(path) != before);
         QCOMPARE(entries(dir.path()), QStringList{"figure." + format});
+    }
+
+    // A figure the window writes while another program writes the same file (an export from a terminal,
+    // perhaps stopped there with Ctrl-Z): refused after a short wait, saying why, the other's file untouched.
+    void aFigureAnotherProgramIsWritingIsRefused() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("shared.csv");
+        normlab::AtomicFile other(path.toStdString());
+        QVERIFY(other.write("the other program's\n"));
+        for (const char* format : {"pdf", "csv"}) {
+            QString error;
+            QVERIFY(!figure(path, format, 5, &error));
+            QCOMPARE(error, "cannot write " + path + ": another program is writing it now; try again once that has finished");
+        }
+        QVERIFY(other.commit());
+        QCOMPARE(cli_harness::bytes_of(path), QByteArray("the other program's\n"));
+        QCOMPARE(entries(dir.path()), QStringList{"shared.csv"});
     }
 
     // No file before: none after a failed write, not an empty or partial one.

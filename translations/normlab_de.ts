@@ -2135,5 +2135,9 @@ normlab figure RUN... --out FILE.pdf: ein Diagramm gespeicherter Läufe für ein
         <source>layers %1–%2</source>
         <translation>Schichten %1–%2</translation>
     </message>
+    <message>
+        <source>another program is writing it now; try again once that has finished</source>
+        <translation>ein anderes Programm schreibt gerade in diese Datei; versuchen Sie es erneut, wenn es fertig ist</translation>
+    </message>
 </context>
 </TS>

@@ -2124,5 +2124,9 @@ normlab figure RUN... --out FILE.pdf：为论文绘制已存运行的一张图�
         <source>layers %1–%2</source>
         <translation>第 %1–%2 层</translation>
     </message>
+    <message>
+        <source>another program is writing it now; try again once that has finished</source>
+        <translation>另一个程序正在写入该文件；请在其完成后重试</translation>
+    </message>
 </context>
 </TS>

@@ -114,6 +114,8 @@ CHARTS = {
     "DeepNorm α": ("DeepNorm α", "DeepNorm α"),
     " (log)": (" (log)", "（对数）"),
     "cannot write %1": ("%1 kann nicht geschrieben werden", "无法写入 %1"),
+    "another program is writing it now; try again once that has finished":
+        ("ein anderes Programm schreibt gerade in diese Datei; versuchen Sie es erneut, wenn es fertig ist", "另一个程序正在写入该文件；请在其完成后重试"),
     "unknown format %1; use png, svg, pdf or csv": ("unbekanntes Format %1; png, svg, pdf oder csv verwenden", "未知格式 %1；请使用 png、svg、pdf 或 csv"),
     # log x
     "log x": ("log. x", "对数 x"),

@@ -36,14 +36,21 @@ namespace {
 // QTBUG-75077.)
 class AtomicDevice : public QIODevice {
 public:
-    explicit AtomicDevice(const QString& path) : file_(QFile::encodeName(path).toStdString()) {
+    // Another program writing the same file (an export from a terminal) has it for up to kWait first, and
+    // then the window says so rather than hang on it.
+    static constexpr std::chrono::seconds kWait{3};
+    explicit AtomicDevice(const QString& path) : file_(QFile::encodeName(path).toStdString(), kWait) {
         if (file_.ok()) QIODevice::open(QIODevice::WriteOnly);
     }
     bool commit() {
         if (isOpen()) QIODevice::close();
         return file_.commit();
     }
-    QString why() const { return QString::fromLocal8Bit(file_.why().c_str()); }
+    QString why() const {
+        if (file_.busy())
+            return QCoreApplication::translate("normlab::Figure", "another program is writing it now; try again once that has finished");
+        return QString::fromLocal8Bit(file_.why().c_str());
+    }
 
 protected:
     qint64 readData(char*, qint64) override { return -1; }

@@ -156,7 +156,8 @@ extern const Command kExportCommand{"export", "export RUN --csv|--json",
     "--json: the run's record, every series and every distribution.\n"
     "Written a series at a time: its memory is one series', whatever the run's size.\n"
     "--out FILE is written through a temporary file: a failed or stopped export (Ctrl-C)\n"
-    "leaves nothing behind.\n",
+    "leaves nothing behind. Another program writing FILE at the time (another export, the\n"
+    "window) finishes first; the export says that it waits.\n",
     "--csv --json --out"};
 
 }  // namespace normlab::cli

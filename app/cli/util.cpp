@@ -177,7 +177,12 @@ OutputFile::OutputFile(const std::string& path, const std::atomic<bool>* stop) :
     buffer_.reserve(kOutputChunk + 4096);
     if (out_.empty()) return;
     check_output_file(out_, "--out");
-    file_ = std::make_unique<AtomicFile>(out_);
+    file_ = std::make_unique<AtomicFile>(out_, std::chrono::milliseconds(0));
+    if (file_->busy()) {   // another export, a window: its turn first, said so, and Ctrl-C stops the wait
+        std::fprintf(stderr, "normlab-cli: another program is writing %s; waiting until it has finished (Ctrl-C stops)\n",
+                     out_.c_str());
+        file_ = std::make_unique<AtomicFile>(out_);
+    }
     if (!file_->ok()) {
         if (stopped()) throw Stopped{};
         throw UsageError("--out " + out_ + ": cannot write there (" + file_->why() + ")");
