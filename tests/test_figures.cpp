@@ -273,6 +273,9 @@ private Q_SLOTS:
         QVERIFY2(g.contains(squeeze("Post-LN (×2)")) && g.contains(squeeze("Pre-LN (×2)")), qPrintable(g));
         QCOMPARE(run(NORMLAB_APP, {"figure", "Post", "--out", grouped, "--store", store_}, &out, &err), 2);   // not a prefix match
         QVERIFY2(err.contains("no run named \"Post\""), qPrintable(err));
+        // a choice not offered is named as the option takes it, beside those it takes
+        QCOMPARE(run(NORMLAB_APP, {"figure", "1", "--view", "gradients", "--norm", "l3", "--out", grouped, "--store", store_}, &out, &err), 2);
+        QVERIFY2(err.contains("--norm l3 is not one of: l1, l2, expected_l2"), qPrintable(err));
     }
 
     // --language draws the figure's own words translated (headless, it loaded no translation: always

@@ -202,9 +202,11 @@ bool ChartsView::showView(const QString& view, const QString& weight, const QStr
         for (int k = 0; k < combo->count(); ++k) {   // as the option takes them: "fc2", "gain/norm1"
             QString name = combo->itemData(k).toString().mid(prefix.size());
             if (!prefix.isEmpty() && name.startsWith('/')) name.remove(0, 1);
+            if (name.endsWith('/')) name.chop(1);   // a norm's prefix, "l1/": as --norm takes it, "l1"
             have << name;
         }
-        if (error) *error = QString("%1 %2 is not one of: %3").arg(option, value, have.join(", "));
+        const QString given = value.endsWith('/') ? value.chopped(1) : value;
+        if (error) *error = QString("%1 %2 is not one of: %3").arg(option, given, have.join(", "));
         return false;
     };
     if (!probe.isEmpty() && tab != 3 && tab != 4 && tab != 2 && tab != 5)
