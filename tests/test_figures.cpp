@@ -324,6 +324,40 @@ private Q_SLOTS:
         }
     }
 
+    // normlab figure reads only the series its view draws (ChartsView::readOnlyWhatIsDrawn): each view's
+    // panel, at print size, is the same SVG, byte for byte, as a view that read every series draws. And
+    // what it leaves unread is left: a loss figure holds no gradient.
+    void aFigureReadsOnlyWhatItDraws() {
+        Store s(store_.toStdString(), Store::Mode::ReadOnly);
+        struct Case {
+            const char* view;
+            const char* probe;
+        };
+        for (const Case& c : {Case{"loss", ""}, Case{"gradients", ""}, Case{"gains", ""}, Case{"layers", "hidden/norm"},
+                              Case{"scalars", "train/grad_norm"}, Case{"sweep", ""}}) {
+            QByteArray svg[2];
+            for (int only : {0, 1}) {
+                ChartsView view;
+                if (only) view.readOnlyWhatIsDrawn(c.view, c.probe);
+                show(view, s, 3);
+                QString err;
+                QVERIFY2(view.showView(c.view, "", "", c.probe, &err), qPrintable(err));
+                for (int i = 0; i < 3; ++i) QApplication::processEvents();
+                const QString out = dir_.filePath(QString("read-%1-%2.svg").arg(c.view).arg(only));
+                QVERIFY2(view.exportFigure(out, "svg", 300, true, 89, 0, 8, &err), qPrintable(err));
+                QFile f(out);
+                QVERIFY(f.open(QIODevice::ReadOnly));
+                svg[only] = f.readAll();
+                if (only && QString(c.view) == "loss") {
+                    QVERIFY(view.runs()[0]->series("train/loss") && view.runs()[0]->series("val/loss"));
+                    QVERIFY(!view.runs()[0]->series("grad_l1/fc2", 0) && !view.runs()[0]->series("hidden/norm", 0));
+                    QVERIFY(view.runs()[0]->distribution_names().empty());
+                }
+            }
+            QVERIFY2(svg[0].size() > 1000 && svg[0] == svg[1], c.view);
+        }
+    }
+
     // normlab figure, as the issue asks: a log axis spanning 1.5×, 10× and
     // 10⁶× has its tick labels in the PDF (pdftotext finds each label the
     // chart computes), the page is a double column wide, and bad input

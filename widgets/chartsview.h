@@ -60,6 +60,11 @@ public:
     void setRuns(const std::vector<int64_t>& run_ids, Store& store);
     // Runs of several stores: (store, id), a null store meaning `store`, the window's own.
     void setRuns(const std::vector<std::pair<Store*, int64_t>>& runs, Store& store);
+    // Runs shown from now on read only the series (and distributions) that `view` (as showView
+    // takes it) draws with `probe`, through RunData::setWanted: a figure of one view of long runs
+    // reads what it draws, not every probe. A loss figure of two runs of 4.2 M points each read them
+    // all: 2.2 s and 444 MB, where it now takes 1.2 s and 271 MB (0.6 s and 194 MB of that for any figure).
+    void readOnlyWhatIsDrawn(const QString& view, const QString& probe);
     const std::vector<std::unique_ptr<RunData>>& runs() const { return runs_; }
     // Reads new rows of the runs shown; redraws when something changed. Returns whether it did.
     bool refresh(Store& store);
@@ -242,6 +247,8 @@ private:
     QStringList box_hidden_;   // runs (by label) whose boxes and histogram a click on the legend hid
     QString boxYTitle(const QString& name) const;   // the name where the plot is high enough, else "gain" or none
     std::function<QColor(const RunData&)> color_of_;
+    std::function<bool(const std::string&)> wanted_;   // readOnlyWhatIsDrawn
+    bool wanted_distributions_ = true;
     LineChart* hist_;
     // What the histogram shows, bin by bin, for the panel's CSV (its curve holds each bin's two corners).
     struct HistBins {

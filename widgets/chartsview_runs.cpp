@@ -27,7 +27,10 @@ void ChartsView::setRuns(const std::vector<std::pair<Store*, int64_t>>& refs, St
         Store* const source = src == &store ? nullptr : src;
         auto it = std::find_if(runs_.begin(), runs_.end(), [&](auto& r) { return r && r->id() == id && r->source() == source; });
         if (it != runs_.end()) next.push_back(std::move(*it));
-        else next.push_back(std::make_unique<RunData>(id, source));
+        else {
+            next.push_back(std::make_unique<RunData>(id, source));
+            if (wanted_) next.back()->setWanted(wanted_, wanted_distributions_);
+        }
     }
     runs_ = std::move(next);
     read_generations_ = generations(store);   // before the rows: what is written meanwhile is read next
@@ -35,6 +38,18 @@ void ChartsView::setRuns(const std::vector<std::pair<Store*, int64_t>>& refs, St
     pass_run_ = 0;
     pass_changed_ = false;
     redrawAll();
+}
+
+void ChartsView::readOnlyWhatIsDrawn(const QString& view, const QString& probe) {
+    auto starts = [](const std::string& n, const char* p) { return n.rfind(p, 0) == 0; };
+    // the loss, the learning rate, tokens and wall time (an x axis), the final losses a sweep compares
+    auto training = [starts](const std::string& n) { return starts(n, "train/") || starts(n, "val/"); };
+    wanted_distributions_ = view == "gains";   // its box plots and histograms
+    if (view == "loss" || view == "sweep") wanted_ = training;
+    else if (view == "gradients") wanted_ = [=](const std::string& n) { return training(n) || starts(n, "grad_"); };
+    else if (view == "gains") wanted_ = [=](const std::string& n) { return training(n) || starts(n, "gain/"); };
+    else if (!probe.isEmpty()) wanted_ = [training, p = probe.toStdString()](const std::string& n) { return training(n) || n == p; };
+    else wanted_distributions_ = true;   // layers or scalars at the probe the view chooses: all
 }
 
 bool ChartsView::refresh(Store& store) {

@@ -29,7 +29,8 @@ bool RunData::refresh(Store& own, std::optional<std::chrono::steady_clock::time_
             changed = true;
         }
         info_ = *info;
-        for (auto& s : store.series(id_, /*with_counts=*/false)) ids_.emplace(std::make_pair(s.name, s.layer), s.id);
+        for (auto& s : store.series(id_, /*with_counts=*/false))
+            if (!wanted_ || wanted_(s.name)) ids_.emplace(std::make_pair(s.name, s.layer), s.id);
         it = ids_.begin();
     }
     for (bool first = true; it != ids_.end(); ++it, first = false) {
@@ -50,8 +51,10 @@ bool RunData::refresh(Store& own, std::optional<std::chrono::steady_clock::time_
         }
     }
     // The trainer writes all distributions of a probe step in one transaction, so a step is never half-read.
+    if (!distributions_) return changed;
     for (auto& d : store.distributions(id_, "", last_dist_step_)) {
         last_dist_step_ = std::max(last_dist_step_, d.step);
+        if (wanted_ && !wanted_(d.name)) continue;
         dists_[d.name].push_back(std::move(d));
         changed = true;
     }

@@ -10,6 +10,7 @@
 #include "core/store/store.h"
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -35,6 +36,13 @@ public:
     // points a second, ~50,000 rows a refresh took 10-24 ms here). A pass reads the run's
     // status and its list of series where it starts, its distributions where it ends.
     bool refresh(Store& store, std::optional<std::chrono::steady_clock::time_point> until = std::nullopt);
+    // Only the series and distributions `wanted` takes by name are read (a figure's view: normlab
+    // figure), the others are as if not recorded; none set: all. Without `distributions`, none of
+    // those is read at all. Set before the first refresh.
+    void setWanted(std::function<bool(const std::string&)> wanted, bool distributions) {
+        wanted_ = std::move(wanted);
+        distributions_ = distributions;
+    }
     bool passDone() const { return !resume_at_; }
 
     int64_t id() const { return id_; }
@@ -73,6 +81,8 @@ private:
     std::map<std::pair<std::string, int>, SeriesData> data_;
     std::map<std::string, std::vector<Distribution>> dists_;
     int64_t last_dist_step_ = -1;
+    std::function<bool(const std::string&)> wanted_;
+    bool distributions_ = true;
 };
 
 }  // namespace normlab

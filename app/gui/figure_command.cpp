@@ -269,6 +269,7 @@ int run_figure(const QStringList& args) {
     ChartsView view;
     view.setAttribute(Qt::WA_DontShowOnScreen);
     view.resize(1100, 750);
+    view.readOnlyWhatIsDrawn(o.view, o.probe);
     view.setRuns(ids, *store);
     view.setGrouping(o.group);
     view.show();
