@@ -69,6 +69,40 @@ QByteArray read_all(const QString& path) {
 
 QStringList entries(const QString& dir) { return QDir(dir).entryList(QDir::Files | QDir::Hidden | QDir::System); }
 
+// A second writer of `path` on a thread of its own, started while `first` holds the file: it opens (waiting
+// its turn), writes `text` and commits. Gone (a failed check), it lets `first` go before it joins.
+class SecondWriter {
+public:
+    SecondWriter(std::unique_ptr<normlab::AtomicFile>& first, const QString& path, std::string text)
+        : first_(first), thread_([this, p = path.toStdString(), t = std::move(text)] {
+              normlab::AtomicFile f(p);
+              opened_ = true;
+              committed_ = f.ok() && f.write(t) && f.commit();
+          }) {}
+    ~SecondWriter() {
+        first_.reset();
+        join();
+    }
+    SecondWriter(const SecondWriter&) = delete;
+    SecondWriter& operator=(const SecondWriter&) = delete;
+    // Whether it is seen waiting for the first's temporary (inode `held`), before it opened.
+    bool waits(unsigned long held) const {
+        return seen_waiting(QCoreApplication::applicationPid(), held, [this] { return opened_.load(); });
+    }
+    bool committed() {
+        join();
+        return committed_;
+    }
+
+private:
+    void join() {
+        if (thread_.joinable()) thread_.join();
+    }
+    std::unique_ptr<normlab::AtomicFile>& first_;
+    std::atomic<bool> opened_{false}, committed_{false};
+    std::thread thread_;
+};
+
 }  // namespace
 
 class TestAtomicTurns : public QObject {
@@ -99,22 +133,11 @@ private Q_SLOTS:
         auto first = std::make_unique<normlab::AtomicFile>(path.toStdString());
         QVERIFY(first->ok() && first->write("first, part one\n"));
         const unsigned long held = inode_of(path + ".tmp");
-        std::atomic<bool> opened{false}, committed{false};
-        std::thread second([&] {
-            normlab::AtomicFile f(path.toStdString());
-            opened = true;
-            committed = f.ok() && f.write("second, whole\n") && f.commit();
-        });
-        const auto join = qScopeGuard([&] {   // (on a failure too: the first lets go, the second ends)
-            first.reset();
-            if (second.joinable()) second.join();
-        });
-        QVERIFY2(seen_waiting(QCoreApplication::applicationPid(), held, [&] { return opened.load(); }),
-                 "the second writer did not wait");
+        SecondWriter second(first, path, "second, whole\n");
+        QVERIFY2(second.waits(held), "the second writer did not wait");
         QVERIFY(first->write("first, part two\n") && first->commit());
         first.reset();
-        second.join();
-        QVERIFY(committed);
+        QVERIFY(second.committed());
         QCOMPARE(read_all(path), QByteArray("second, whole\n"));
         QCOMPARE(entries(dir.path()), QStringList{"figure.csv"});
     }
@@ -127,21 +150,10 @@ private Q_SLOTS:
         auto first = std::make_unique<normlab::AtomicFile>(path.toStdString());
         QVERIFY(first->write("half of it"));
         const unsigned long held = inode_of(path + ".tmp");
-        std::atomic<bool> opened{false}, committed{false};
-        std::thread second([&] {
-            normlab::AtomicFile f(path.toStdString());
-            opened = true;
-            committed = f.ok() && f.write("the second's, whole\n") && f.commit();
-        });
-        const auto join = qScopeGuard([&] {   // (on a failure too: the first lets go, the second ends)
-            first.reset();
-            if (second.joinable()) second.join();
-        });
-        QVERIFY2(seen_waiting(QCoreApplication::applicationPid(), held, [&] { return opened.load(); }),
-                 "the second writer did not wait");
+        SecondWriter second(first, path, "the second's, whole\n");
+        QVERIFY2(second.waits(held), "the second writer did not wait");
         first.reset();   // destroyed without a commit
-        second.join();
-        QVERIFY(committed);
+        QVERIFY(second.committed());
         QCOMPARE(read_all(path), QByteArray("the second's, whole\n"));
         QCOMPARE(entries(dir.path()), QStringList{"w.safetensors"});
     }
