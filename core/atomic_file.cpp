@@ -63,15 +63,7 @@ int open_locked(const std::string& tmp, std::optional<std::chrono::milliseconds>
             while ((locked = ::flock(fd, LOCK_EX | LOCK_NB)) != 0 && (e = errno) == EWOULDBLOCK && clock::now() < deadline)
                 std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
-        if (locked != 0) {
-            if (e == EOPNOTSUPP || e == ENOLCK) {   // unlocked, as before
-                if (::ftruncate(fd, 0) != 0 && errno != EINVAL) {   // (EINVAL: a FIFO or a device, nothing to empty)
-                    *error = errno;
-                    ::close(fd);
-                    return -1;
-                }
-                return fd;
-            }
+        if (locked != 0 && e != EOPNOTSUPP && e != ENOLCK) {   // (a file system without flock: unlocked, as before)
             ::close(fd);
             *error = e;   // EINTR: a stop (Ctrl-C) while waiting; EWOULDBLOCK: still held after `wait`
             return -1;
