@@ -23,6 +23,31 @@ std::vector<double> debiased_ema(const std::vector<double>& y, double smoothing)
     return out;
 }
 
+std::vector<double> smooth_along_x(const std::vector<double>& x, const std::vector<double>& y, double smoothing,
+                                   double span) {
+    if (!(span > 0) || !std::isfinite(span) || x.size() != y.size()) return debiased_ema(y, smoothing);
+    if (!(smoothing > 0)) return y;
+    std::vector<double> out(y.size());
+    const double per_unit = kSmoothingScale / span;   // decays of `smoothing` per x unit
+    double acc = 0, weight = 0, prev = std::numeric_limits<double>::quiet_NaN();
+    double last_dx = 0, decay = 1;   // a series probed at even intervals takes one pow
+    for (size_t i = 0; i < y.size(); ++i) {
+        if (!std::isfinite(y[i]) || !std::isfinite(x[i])) {
+            out[i] = y[i];
+            continue;
+        }
+        // The weight so far decays over the distance from the previous point;
+        // the first point starts the sum (the debiasing: no pull toward 0).
+        const double dx = std::isfinite(prev) ? std::max(0.0, x[i] - prev) : 0.0;
+        if (dx != last_dx) decay = std::pow(smoothing, dx * per_unit), last_dx = dx;
+        acc = decay * acc + y[i];
+        weight = decay * weight + 1.0;
+        out[i] = acc / weight;
+        prev = x[i];
+    }
+    return out;
+}
+
 std::vector<std::pair<double, double>> reduce_for_pixels(const std::vector<double>& x, const std::vector<double>& y,
                                                          double x0, double x1, int columns, bool log_y) {
     std::vector<std::pair<double, double>> out;

@@ -82,8 +82,8 @@
         <translation>Logarithmische Verlustachse (Strg+L)</translation>
     </message>
     <message>
-        <source>Debiased exponential moving average over the full data; the raw curve stays faint beneath</source>
-        <translation>Bias-korrigierter exponentieller gleitender Mittelwert über alle Daten; die Rohkurve bleibt blass darunter</translation>
+        <source>Debiased exponential moving average along the x axis, over the full data: every run is smoothed alike, however many points it has; the raw curve stays faint beneath</source>
+        <translation>Bias-korrigierter exponentieller gleitender Mittelwert entlang der x-Achse über alle Daten: jeder Lauf wird gleich stark geglättet, wie viele Punkte er auch hat; die Rohkurve bleibt blass darunter</translation>
     </message>
     <message>
         <source>x:</source>

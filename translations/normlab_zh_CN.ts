@@ -82,8 +82,8 @@
         <translation>对数损失轴（Ctrl+L）</translation>
     </message>
     <message>
-        <source>Debiased exponential moving average over the full data; the raw curve stays faint beneath</source>
-        <translation>基于全部数据的去偏指数滑动平均；原始曲线以浅色保留在下方</translation>
+        <source>Debiased exponential moving average along the x axis, over the full data: every run is smoothed alike, however many points it has; the raw curve stays faint beneath</source>
+        <translation>沿 x 轴、基于全部数据的去偏指数滑动平均：无论点数多少，每个运行的平滑程度都相同；原始曲线以浅色保留在下方</translation>
     </message>
     <message>
         <source>x:</source>

@@ -92,9 +92,9 @@ CHARTS = {
     "Tokens per second": ("Tokens pro Sekunde", "每秒词元数"),
     # charts
     "Logarithmic loss axis (Ctrl+L)": ("Logarithmische Verlustachse (Strg+L)", "对数损失轴（Ctrl+L）"),
-    "Debiased exponential moving average over the full data; the raw curve stays faint beneath":
-        ("Bias-korrigierter exponentieller gleitender Mittelwert über alle Daten; die Rohkurve bleibt blass darunter",
-         "基于全部数据的去偏指数滑动平均；原始曲线以浅色保留在下方"),
+    "Debiased exponential moving average along the x axis, over the full data: every run is smoothed alike, however many points it has; the raw curve stays faint beneath":
+        ("Bias-korrigierter exponentieller gleitender Mittelwert entlang der x-Achse über alle Daten: jeder Lauf wird gleich stark geglättet, wie viele Punkte er auch hat; die Rohkurve bleibt blass darunter",
+         "沿 x 轴、基于全部数据的去偏指数滑动平均：无论点数多少，每个运行的平滑程度都相同；原始曲线以浅色保留在下方"),
     "—": ("—", "—"),
     "%1 per layer at step %2": ("%1 je Schicht bei Schritt %2", "第 %2 步各层的 %1"),
     "global": ("global", "全局"),

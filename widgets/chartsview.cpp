@@ -219,7 +219,7 @@ QWidget* ChartsView::buildLossTab() {
     smooth_->setObjectName("smoothing");
     smooth_->setRange(0, 99);
     smooth_->setValue(60);
-    setTrToolTip(smooth_, QT_TR_NOOP("Debiased exponential moving average over the full data; the raw curve stays faint beneath"));
+    setTrToolTip(smooth_, QT_TR_NOOP("Debiased exponential moving average along the x axis, over the full data: every run is smoothed alike, however many points it has; the raw curve stays faint beneath"));
     smooth_label_ = new QLabel(w);
     bar->addWidget(trLabel(QT_TR_NOOP("x:"), w));
     bar->addWidget(xunit_);

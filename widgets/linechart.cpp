@@ -136,9 +136,7 @@ void LineChart::setCurves(std::vector<Curve> curves, bool keep_zoom) {
     bool same_curves = curves.size() == curves_.size();   // the same runs and quantities (a live refresh), not another selection
     for (size_t i = 0; same_curves && i < curves.size(); ++i) same_curves = curves[i].label == curves_[i].label;
     curves_ = std::move(curves);
-    smoothed_.clear();
-    if (smoothing_ > 0)
-        for (auto& c : curves_) smoothed_.push_back(c.smooth ? debiased_ema(c.y, smoothing_) : std::vector<double>{});
+    resmooth();
     if (!keep_zoom) zoomed_ = false;
     prepareLogX();
     // Other curves (another selection, grouping or language) get their series and legend entries anew, even
@@ -157,6 +155,31 @@ void LineChart::setCurves(std::vector<Curve> curves, bool keep_zoom) {
     } else if (pinned_) {
         refreshPinnedReadout();
     }
+}
+
+double smoothingSpan(const std::vector<Curve>& curves, const std::vector<Curve>& more, bool log_x) {
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (const auto* list : {&curves, &more})
+        for (const Curve& c : *list)
+            for (double x : c.x)
+                if (std::isfinite(x) && (!log_x || x > 0)) lo = std::min(lo, x), hi = std::max(hi, x);
+    if (!(lo < hi)) return 0.0;
+    return log_x ? std::log10(hi) - std::log10(lo) : hi - lo;
+}
+
+std::vector<double> smoothedCurve(const Curve& c, double smoothing, double span, bool log_x) {
+    if (!(smoothing > 0) || !c.smooth) return {};
+    if (!log_x) return smooth_along_x(c.x, c.y, smoothing, span);
+    std::vector<double> lx(c.x.size());
+    for (size_t i = 0; i < lx.size(); ++i) lx[i] = c.x[i] > 0 ? std::log10(c.x[i]) : std::nan("");   // not drawn
+    return smooth_along_x(lx, c.y, smoothing, span);
+}
+
+void LineChart::resmooth() {
+    smoothed_.clear();
+    smoothing_span_ = normlab::smoothingSpan(curves_, left_out_, log_x_);
+    if (smoothing_ > 0)
+        for (const Curve& c : curves_) smoothed_.push_back(smoothedCurve(c, smoothing_, smoothing_span_, log_x_));
 }
 
 void LineChart::setHLines(std::vector<std::pair<double, QString>> lines) {
@@ -180,9 +203,7 @@ void LineChart::setSmoothing(double s) {
     if (s == smoothing_) return;
     const bool toggled = (s > 0) != (smoothing_ > 0);
     smoothing_ = s;
-    smoothed_.clear();
-    if (smoothing_ > 0)
-        for (auto& c : curves_) smoothed_.push_back(c.smooth ? debiased_ema(c.y, smoothing_) : std::vector<double>{});
+    resmooth();
     prepareLogX();
     if (toggled) rebuild();
     redraw();

@@ -56,6 +56,13 @@ class ChartLegend;
 // drawn by a taller font than the Latin one the "..." was measured in.
 void setAxisTitle(QAbstractAxis* axis, const QString& title);
 
+struct Curve;
+// The x extent a chart smooths along (smooth_along_x's span): of every curve given, in log10 x when
+// log_x (points at x ≤ 0 left out); 0 when there is none.
+double smoothingSpan(const std::vector<Curve>& curves, const std::vector<Curve>& more, bool log_x);
+// A curve's y smoothed along its x (log10 x when log_x) over `span`; empty when it is not to be smoothed.
+std::vector<double> smoothedCurve(const Curve& c, double smoothing, double span, bool log_x);
+
 struct Curve {
     QString label;
     QColor color;
@@ -109,8 +116,11 @@ public:
     // Log x: points at x ≤ 0 (step 0) are left out and counted in the footer.
     void setLogX(bool on);
     bool logX() const { return log_x_; }
-    void setSmoothing(double s);                                       // 0 (off) .. 0.999
+    // Smoothing along x (smooth_along_x in core/series.h): 0 (off) .. 0.999, over every curve's
+    // x extent, in log10 x on a log x axis; a figure of the chart smooths over the same span.
+    void setSmoothing(double s);
     double smoothing() const { return smoothing_; }
+    double smoothingSpan() const { return smoothing_span_; }
     void resetZoom();
     // Charts over one x axis (the loss and, under it, its learning rate; linechart_link.cpp): a zoom of
     // either's x (the rubber band, a right-click out, resetZoom) the other's too, and the plot areas' left
@@ -278,6 +288,8 @@ private:
     bool pinned_ = false;
     QPoint press_pos_;
     double smoothing_ = 0.0;
+    double smoothing_span_ = 0.0;
+    void resmooth();   // smoothed_ and smoothing_span_ for the curves, smoothing and x scale
     bool zoomed_ = false;
     bool setting_range_ = false;
     // linechart_link.cpp

@@ -15,6 +15,7 @@ void LineChart::setLogX(bool on) {
     if (on == log_x_) return;
     log_x_ = on;
     zoomed_ = false;
+    resmooth();   // along log10 x: the first decades are not smeared by a span counted in steps
     prepareLogX();
     rebuild();
     fitRanges();

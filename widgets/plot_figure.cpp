@@ -28,6 +28,8 @@ PlotSpec plot_spec(const LineChart& chart) {
     s.log_x = chart.logX();
     s.log_y = chart.logY();
     s.smoothing = chart.smoothing();
+    s.smoothing_span = chart.smoothingSpan();
+    s.smoothing_span_log_x = chart.logX();
     // as it looks: without what its legend hides
     for (size_t i = 0; i < chart.curves().size(); ++i)
         if (chart.curveShown(i)) s.curves.push_back(chart.curves()[i]);
@@ -70,10 +72,12 @@ PlotLayout layout_plot(const Ink& ink, const QRectF& r, const PlotSpec& s, const
     auto take_y = [&](double v) {
         if (std::isfinite(v) && (!s.log_y || v > 0)) ylo = std::min(ylo, v), yhi = std::max(yhi, v);
     };
+    const double span = s.smoothing_span > 0 && s.smoothing_span_log_x == s.log_x ? s.smoothing_span
+                                                                                  : smoothingSpan(s.curves, {}, s.log_x);
     for (const Curve& c : s.curves) {
         Prepared d;
         const bool smooth = s.smoothing > 0 && c.smooth;
-        const std::vector<double> sm = smooth ? debiased_ema(c.y, s.smoothing) : std::vector<double>{};
+        const std::vector<double> sm = smoothedCurve(c, s.smoothing, span, s.log_x);
         for (size_t i = 0; i < c.x.size() && i < c.y.size(); ++i) {
             if (!std::isfinite(c.x[i]) || (s.log_x && c.x[i] <= 0)) continue;
             if (!std::isfinite(c.y[i])) ++L.nonfinite;

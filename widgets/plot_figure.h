@@ -36,7 +36,11 @@ class Heatmap;
 struct PlotSpec {
     QString title, x_title, y_title;
     bool log_x = false, log_y = false;
-    double smoothing = 0;   // debiased EMA of curves with smooth set, drawn over their faint raw line
+    double smoothing = 0;   // smoothing along x of curves with smooth set, drawn over their faint raw line
+    // The x extent smoothed along, as the chart on screen has it (over every run it holds, shown or not),
+    // and whether in log10 x; one for the other scale, or 0, takes the curves' own.
+    double smoothing_span = 0;
+    bool smoothing_span_log_x = false;
     std::vector<Curve> curves;
     std::vector<std::pair<double, QString>> hlines;   // dashed reference lines, named in the legend
 };

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <map>
 
 namespace normlab::cli {
@@ -81,10 +82,15 @@ static int cmd_plot(const Args& args) {
     double floor = std::nan("");
     std::vector<RunSeries> series;
     for (const RunInfo& r : runs) series.emplace_back(store, r.id);
+    // Smoothed along the steps over the longest run's, as the window smooths (core/series.h): a 60-step
+    // and a 60,000-step run alike, where an EMA per point left the longer one a band of noise.
+    double first = std::numeric_limits<double>::infinity(), last = -first;
+    for (auto& s : series)
+        if (auto [x, y] = s.xy("train/loss"); !x.empty()) first = std::min(first, x.front()), last = std::max(last, x.back());
     for (size_t i = 0; i < runs.size(); ++i) {
         auto [x, y] = series[i].xy("train/loss");
         loss.series.push_back({"", x, y, runs[i].color, 1.0, 0.25});
-        loss.series.push_back({label(runs[i]) + " train", x, debiased_ema(y, 0.9), runs[i].color, 1.8});
+        loss.series.push_back({label(runs[i]) + " train", x, smooth_along_x(x, y, 0.9, last - first), runs[i].color, 1.8});
         auto [vx, vy] = series[i].xy("val/loss");
         if (!vx.empty()) loss.series.push_back({label(runs[i]) + " val", vx, vy, runs[i].color, 1.4, 1.0, true, true});
         if (runs[i].info.contains("loss_floor")) floor = runs[i].info["loss_floor"].get<double>();

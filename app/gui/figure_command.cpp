@@ -45,13 +45,15 @@ struct Options : PrintSize {
     QStringList hide;            // --view sweep: settings left out by name
     bool all_settings = false;   // --view sweep: the settings the scheme implies as axes too
     int group = 0;    // ChartsView::setGrouping
+    double smoothing = -1;   // --view loss: the smoothing along x (-1: the window's default)
     bool panel = false;   // every chart of the view, stacked
 };
 
 const char* kUsage =
     "usage: normlab figure RUN... --out FILE.pdf|svg|png\n"
     "                      [--view loss|gradients|gains|layers|scalars|sweep] [--weight fc2] [--norm l1|l2|expected_l2]\n"
-    "                      [--probe NAME] [--group none|seed|seed-minmax] [--log-y | --linear-y] [--log-x] [--title TEXT]\n"
+    "                      [--probe NAME] [--group none|seed|seed-minmax] [--smoothing 0.6] [--log-y | --linear-y] [--log-x]\n"
+    "                      [--title TEXT]"
     "                      [--column single|double | --width-mm W | --width-in W] [--height-mm H | --height-in H]\n"
     "                      [--font-pt 8] [--dpi 300] [--panel] [--language en|de|zh_CN] [--store FILE]\n"
     "                      [--hide SETTING,...] [--all-settings]\n"
@@ -66,7 +68,10 @@ const char* kUsage =
     "(layout, final_norm, ...) are left out unless --all-settings, and --hide leaves out more by name\n"
     "(as the axes are named: optim.lr, n_layers).\n"
     "--group seed draws runs that differ only by seed as their mean with a ± std band (seed-minmax:\n"
-    "a min–max band). --panel draws every chart of the view, stacked, as the window's Export panel\n"
+    "a min–max band). --smoothing (0 to 0.99, in hundredths; the window's slider, 0.6 by default) smooths the\n"
+    "training loss along x: the same amount for every run whatever its length or probe interval (0.6 keeps\n"
+    "1/e of a point's weight over 0.65 % of the x axis, 0.9 over 3.2 %, 0.99 over 33 %); 0 draws it raw.\n"
+    "--panel draws every chart of the view, stacked, as the window's Export panel\n"
     "(loss with the learning rate, gradients with a heatmap per run, gains with the histogram).\n"
     "--language draws the figure's words (axis titles, legend, \"train\", \"validation\") in that\n"
     "language, as the window's Export does in it; English by default.\n"
@@ -150,6 +155,7 @@ Options parse(const QStringList& args) {
         else if (a == "--height-in") o.height_mm = size(15, 500, 25.4);
         else if (a == "--font-pt") o.font_pt = number(a, value(i), 4, 24);
         else if (a == "--dpi") o.dpi = static_cast<int>(number(a, value(i), 72, 1200));
+        else if (a == "--smoothing") o.smoothing = number(a, value(i), 0, 0.99);
         else if (a == "--column") {
             const QString c = value(i);
             if (c == "single") o.width_mm = 89;
@@ -163,6 +169,9 @@ Options parse(const QStringList& args) {
     Q_UNUSED(width_set);
     if (o.view != "sweep" && (!o.hide.isEmpty() || o.all_settings))
         throw Usage("--hide and --all-settings choose the axes of --view sweep; drop them for --view " + o.view.toStdString());
+    if (o.smoothing >= 0 && o.view != "loss")
+        throw Usage("--smoothing smooths the training loss, which only --view loss draws; drop it for --view " +
+                    o.view.toStdString());
     if (o.runs.isEmpty()) throw Usage("name at least one run (an id or a name; normlab-cli list shows them)");
     if (o.out.isEmpty()) throw Usage("--out FILE.pdf, .svg or .png is required");
     const QStringList languages = figure_languages();
@@ -272,6 +281,7 @@ int run_figure(const QStringList& args) {
     view.readOnlyWhatIsDrawn(o.view, o.probe);
     view.setRuns(ids, *store);
     view.setGrouping(o.group);
+    if (o.smoothing >= 0) view.setSmoothing(o.smoothing);
     view.show();
     QApplication::processEvents();
     QString err;
