@@ -142,6 +142,15 @@ private Q_SLOTS:
         ChartsView* charts = w.charts();
         QVERIFY(charts->dark());
         QCOMPARE(charts->lossChart()->chart()->theme(), QChart::ChartThemeDark);
+        // every chart on the window's flat ground, as the heatmaps are, not Qt Charts' gradient
+        const QColor base = QApplication::palette().color(QPalette::Base);
+        QVERIFY(base.lightness() < 80);
+        for (auto* view : charts->findChildren<QChartView*>()) {
+            const QBrush b = view->chart()->backgroundBrush();
+            QVERIFY2(!b.gradient() && b.color() == base, qPrintable(b.color().name()));
+        }
+        QVERIFY(contrast(ChartsView::layerColor(QColor("#4e79a7"), 0, 8, false, true), base) >=
+                contrast(ChartsView::layerColor(QColor("#4e79a7"), 0, 8, false, true), dark_ground()));
         // the gradients' lines: the run's first layer brightest on screen, darkest in a figure
         charts->tabs()->setCurrentIndex(1);
         QApplication::processEvents();

@@ -9,6 +9,7 @@
 
 #include <QCheckBox>
 #include <QChartView>
+#include <QApplication>
 #include <QComboBox>
 #include <QScrollArea>
 #include <QFileInfo>
@@ -88,7 +89,15 @@ QColor ChartsView::layerColor(const QColor& run, int layer, int layers, bool by_
 
 void ChartsView::setDark(bool dark) {
     dark_ = dark;
-    for (auto* view : findChildren<QChartView*>()) view->chart()->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    // A dark window's charts lie on its flat ground, as the heatmaps and the Sweep do (palette Base):
+    // Qt Charts' dark theme paints a blue-grey gradient of its own. Under a light palette, a dark theme
+    // (a test's) keeps its own ground, which its light lines are drawn for. The application's palette: a
+    // widget's own follows it only when the change's events have been delivered, after this call.
+    const QColor base = QApplication::palette(this).color(QPalette::Base);
+    for (auto* view : findChildren<QChartView*>()) {
+        view->chart()->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+        if (dark && base.lightness() < 128) view->chart()->setBackgroundBrush(base);
+    }
     redrawAll();   // a theme resets the series' colours: the curves again, with their runs' colours
 }
 
