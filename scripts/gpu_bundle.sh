@@ -24,6 +24,8 @@ BINARIES="app/normlab-cli libexec/normlab/normlab-cli bench/normlab-bench tests/
 for f in $BINARIES; do
   [ -x "$SRC/$f" ] || { echo "gpu_bundle: $SRC/$f is missing: bash scripts/setup-torch2.sh first" >&2; exit 1; }
 done
+# CUDA's libraries, by name (gpu_session.sh's test asserts the bundle holds none)
+CUDA_LIBS_RE='lib(cuda|cudart|cublas|cublasLt|cudnn[a-z_]*|cufft|cufile|curand|cusolver|cusparse|cusparseLt|cupti|nccl|nvJitLink|nvrtc|nvrtc-builtins|nvToolsExt|nvshmem_host|nvperf_host|nvperf_target)\.so'
 T="$(mktemp -d)"
 trap 'rm -rf "$T"' EXIT
 G="$T/gpu"
@@ -34,9 +36,12 @@ for f in $BINARIES; do
   strip --strip-unneeded "$G/$B/$f"
 done
 # Everything ldd resolves outside PyTorch's folder, but glibc, libstdc++, libgcc
-# and the OpenMP/zlib that PyTorch's folder or every system has.
+# and the OpenMP/zlib that PyTorch's folder or every system has, and CUDA's own libraries wherever they were
+# found: the device's PyTorch brings them (its nvidia/ folder), and a build against the toolkit's
+# (NORMLAB_TORCH2_CUDA_LIBS=toolkit, as CI builds) would otherwise pack 1.5 GB of them.
 { for b in $BINARIES; do ldd "$SRC/$b"; done; ldd "$PLUGIN"; } | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | grep -v -e '/torch/lib/' -e '/nvidia/' | sort -u |
   grep -v -E '/(libc|libm|libdl|libpthread|librt|libutil|libresolv|libstdc\+\+|libgcc_s|ld-linux-x86-64|libgomp|libz)\.so' |
+  grep -v -E "/$CUDA_LIBS_RE" |
   while read -r l; do cp -L "$l" "$G/lib/"; done
 cp "$PLUGIN" "$G/plugins/platforms/"
 cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf "$G/fonts/"

@@ -58,7 +58,13 @@ if [ ! -e "$ROOT" ] && [ "$(pwd)" != "$ROOT" ]; then mkdir -p "$(dirname "$ROOT"
 # (a CPU rehearsal may have no torch in python3: the binaries find LibTorch by their RUNPATH then)
 TORCH_LIB="$(python3 -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))' 2> /dev/null)"
 [ -n "$TORCH_LIB" ] || [ "$DEVICE" = cpu ] || { echo "gpu_session: python3 has no torch: PyTorch's LibTorch is needed" >&2; exit 1; }
-export LD_LIBRARY_PATH="$TORCH_LIB:$G/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# CUDA's libraries are not in the bundle: the binaries take PyTorch's, where pip put them beside it
+# (site-packages/nvidia/*/lib, the ones libtorch_cuda.so loads) or, failing that, the system's
+CUDA_DIRS=""
+if [ -n "$TORCH_LIB" ]; then
+  for d in "$TORCH_LIB"/../../nvidia/*/lib; do [ -d "$d" ] && CUDA_DIRS="$CUDA_DIRS:$(cd "$d" && pwd)"; done
+fi
+export LD_LIBRARY_PATH="$TORCH_LIB$CUDA_DIRS:$G/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export QT_QPA_PLATFORM=offscreen QT_PLUGIN_PATH="$G/plugins"
 printf '<?xml version="1.0"?>\n<fontconfig><dir>%s</dir><cachedir>%s</cachedir></fontconfig>\n' "$G/fonts" "$W/fc" > "$W/fonts.conf"
 export FONTCONFIG_FILE="$W/fonts.conf" NORMLAB_CORPUS_DIR="$G/fortunes" PYTHONUNBUFFERED=1

@@ -131,11 +131,13 @@ NVCC="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
 [ -x "$NVCC" ] || { echo "setup-torch2: the CUDA toolkit (nvcc) is missing: PyPI's LibTorch is built for CUDA" >&2; exit 1; }
 [ -f "$BUILD/build.ninja" ] || need_room "$BUILD" 3 "setup-torch2: the 2.x build" "set NORMLAB_TORCH2_BUILD_DIR to a folder on a larger disk"
 mkdir -p "$BUILD"
+# the folders as given, absolute or from the project's root (a test run from its build folder finds them so)
+abs() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 PEER=()
-[ -x "${NORMLAB_BUILD_DIR:-build}/app/normlab-cli" ] && PEER=("-DNORMLAB_PEER_CLI=$PWD/${NORMLAB_BUILD_DIR:-build}/app/normlab-cli")
+[ -x "${NORMLAB_BUILD_DIR:-build}/app/normlab-cli" ] && PEER=("-DNORMLAB_PEER_CLI=$(abs "${NORMLAB_BUILD_DIR:-build}")/app/normlab-cli")
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNORMLAB_GUI=ON \
   -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_CUDA_COMPILER="$NVCC" -DTORCH_CUDA_ARCH_LIST="9.0" \
-  -DNORMLAB_PYTHON2="$PWD/$VENV/bin/python" "${PEER[@]}" \
+  -DNORMLAB_PYTHON2="$(abs "$VENV")/bin/python" "${PEER[@]}" \
   >"$BUILD/cmake-configure.log" 2>&1 || { cat "$BUILD/cmake-configure.log" >&2; exit 1; }
 cmake --build "$BUILD" -j "$(nproc)"
 echo "setup-torch2: built against LibTorch $("$VENV/bin/python" -c 'import torch; print(torch.__version__)') into $BUILD"

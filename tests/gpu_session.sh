@@ -21,8 +21,15 @@ T="$(mktemp -d)"
 stop_runs() { pkill -INT -f "^timeout .*$T/" 2> /dev/null || true; }
 trap 'stop_runs; sleep 2; pkill -KILL -f "$T/" 2> /dev/null || true; rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+# where the test's time goes, in its log (ctest gives it 400 s; ~100 s on 2 cores)
+section() { echo "-- section $1 from ${SECONDS} s"; }
 
 XZ_OPT=-0 GPU_BUNDLE_BUILD="$BUILD2" bash "$SRC/scripts/gpu_bundle.sh" "$T/b/bundle.tar.xz" > /dev/null
+# CUDA's libraries stay out of it, wherever the build found them: the device's PyTorch brings its own, and
+# a build against the toolkit's (CI's) packed 1.5 GB of them, which no device call carries (64 MiB)
+cuda_libs="$(tar -tJf "$T/b/bundle.tar.xz" | grep -E '/lib/lib(cuda|cudart|cublas|cudnn|cufft|curand|cusolver|cusparse|cupti|nccl|nvJitLink|nvrtc)' || true)"
+[ -z "$cuda_libs" ] || fail "the bundle packs CUDA's libraries: $cuda_libs"
+[ "$(stat -c %s "$T/b/bundle.tar.xz")" -le $((64 * 1048576)) ] || fail "the bundle is $(du -h "$T/b/bundle.tar.xz" | cut -f1), more than a device call carries"
 # the tree as the device gets it, as far as these steps read it, without the leases committed so far (the
 # ingest below finds its own lease's record by its kind, which a committed lease of the same kind would match too)
 mkdir -p "$T/tree" && cp -r "$SRC/scripts" "$SRC/bench" "$T/tree/" &&
@@ -44,12 +51,14 @@ for r in json.load(sys.stdin):
     if r["name"] == sys.argv[1]: print(r["status"], r["steps"])' "$2"
 }
 
+section 1
 # 1. Too little left for the benchmark (it needs 90 s): skipped, said, and nothing run.
 out="$(GPU_SESSION_SECONDS=60 session "$T/o1" bench)"
 echo "$out"
 grep -q "=== bench skipped: it needs 90 s" <<< "$out" || fail "bench was not skipped with 60 s"
 [ ! -e "$T/o1/results-gpu.json" ] || fail "a skipped bench left results"
 
+section 2
 # 2. In the foreground (the step needs 45 s): stopped 30 s before the budget, cancelled with its steps, merged.
 start=$SECONDS
 out="$(GPU_SESSION_SECONDS=70 FINDINGS='tiny.json|foreground' session "$T/o2" findings)"
@@ -60,6 +69,7 @@ echo "the budgeted call took ${took} s of 70"
 read -r st steps <<< "$(status_of "$T/o2/findings.sqlite" foreground)"
 [ "$st" = cancelled ] && [ "${steps:-0}" -gt 0 ] || fail "the foreground run came back '$st' after '$steps' steps"
 
+section 3
 # 3. Detached across two calls, the run taken from a queue: its first lease (foreground) is in the
 #    store of call 2, so FINDINGS=queue starts the second.
 printf '# a comment\ntiny.json|foreground\n\ntiny.json|detached  # the next\n' > "$T/tree/queue.txt"
@@ -79,6 +89,7 @@ read -r st2 steps2 <<< "$(status_of "$T/o4/findings.sqlite" detached)"
 [ "$st2" = cancelled ] || fail "the detached run came back '$st2', not cancelled"
 [ "${steps2:-0}" -gt "$steps1" ] || fail "the last collect brought no more steps ($steps2 after $steps1)"
 
+section 4
 # 4. A bench over two leases: the first measures Pre-LN; its results, committed to bench/results/gpu-table/ as
 #    docs/GPU-LEASES.md says, make the second skip it and measure only what is left.
 B="--sizes small --reps 1 --steps 2 --warmup 1 --threads 2 --no-compile"
@@ -91,6 +102,7 @@ schemes_in() { python3 -c 'import json, sys; print(",".join(sorted(json.load(ope
 [ "$(schemes_in "$T/o5/results-gpu.json")" = small/pre_ln ] || fail "the first lease's bench measured no Pre-LN"
 grep -q "pre_ln     measured in results-gpu-lease1.json: skipped" "$T/o6.log" || fail "the second lease measured Pre-LN again"
 [ "$(schemes_in "$T/o6/results-gpu.json")" = small/ngpt ] || fail "the second lease should have measured nGPT alone"
+section 5
 # 5. After the leases, here: gpu_ingest.sh takes what came back into the tree — the results into the
 #    table's folder (named by date and device), the runs merged into the report's store with the
 #    experiment they came from — and a second time refuses to overwrite, writing nothing.
@@ -130,6 +142,7 @@ grep -q "is not a run store" <<< "$out" || fail "the damaged store was not named
 [ ! -e "$T/tree/bench/results/leases" ] || fail "a refused ingest copied the lease's record"
 [ "$(sha256sum "$T/tree/runs/runs.sqlite.xz")" = "$before" ] || fail "a damaged source changed the store"
 
+section 6
 # 6. The real queue: every run it names is a run of its experiment at --scale gpu, and each lease's runs,
 #    side by side on one GPU, fit an H100's 78 GiB by validate's estimate.
 #    The runs read the English corpus, which a clean clone has not made: a stand-in in a folder of its own.
@@ -140,8 +153,18 @@ while IFS= read -r line; do
   [ -n "$line" ] || continue
   n=$((n + 1)) gib=0
   IFS=';' read -ra pairs <<< "$line"
-  for pair in "${pairs[@]}"; do
-    v="$(cd "$T/qcwd" && "$CLI" validate "$SRC/${pair%%|*}" --scale gpu --only "${pair#*|}" 2>&1)" || fail "queue lease $n: $pair: $v"
+  # one validate per experiment of the lease (each loads LibTorch: 20 calls were a minute of the test), its
+  # runs as repeated --only; each pair must still name a run of its own (--only matches a name or its prefix)
+  exps=()
+  for pair in "${pairs[@]}"; do [[ " ${exps[*]} " == *" ${pair%%|*} "* ]] || exps+=("${pair%%|*}"); done
+  for exp in "${exps[@]}"; do
+    only=()
+    for pair in "${pairs[@]}"; do [ "${pair%%|*}" = "$exp" ] && only+=(--only "${pair#*|}"); done
+    v="$(cd "$T/qcwd" && "$CLI" validate "$SRC/$exp" --scale gpu "${only[@]}" 2>&1)" || fail "queue lease $n: $exp: $v"
+    for pair in "${pairs[@]}"; do
+      [ "${pair%%|*}" = "$exp" ] || continue
+      grep -qF -- "  ${pair#*|} " <<< "$v" || fail "queue lease $n: $pair names no run of $exp: $v"
+    done
     gib="$(awk -v g="$gib" '{ if (match($0, /mem~[0-9.]+GiB/)) g += substr($0, RSTART + 4, RLENGTH - 7) } END { print g }' <<< "$v")"
   done
   awk -v g="$gib" 'BEGIN { exit !(g <= 78) }' || fail "queue lease $n needs ${gib} GiB side by side"
@@ -149,4 +172,5 @@ while IFS= read -r line; do
 done < "$SRC/docs/reproduction-gpu/queue.txt"
 [ "$n" -ge 6 ] || fail "the queue has $n leases"
 
+echo "-- all in ${SECONDS} s"
 echo "OK: skipped with a line; foreground run cancelled after $steps steps in ${took} s; detached run $steps1 steps, then cancelled after $steps2; the bench went on where the last lease stopped"
