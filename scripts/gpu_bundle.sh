@@ -24,7 +24,7 @@ BINARIES="app/normlab-cli libexec/normlab/normlab-cli bench/normlab-bench tests/
 for f in $BINARIES; do
   [ -x "$SRC/$f" ] || { echo "gpu_bundle: $SRC/$f is missing: bash scripts/setup-torch2.sh first" >&2; exit 1; }
 done
-# CUDA's libraries, by name (gpu_session.sh's test asserts the bundle holds none)
+# CUDA's libraries, by name (tests/gpu_session.sh asserts, from a list of its own, that the bundle holds none)
 CUDA_LIBS_RE='lib(cuda|cudart|cublas|cublasLt|cudnn[a-z_]*|cufft|cufile|curand|cusolver|cusparse|cusparseLt|cupti|nccl|nvJitLink|nvrtc|nvrtc-builtins|nvToolsExt|nvshmem_host|nvperf_host|nvperf_target)\.so'
 T="$(mktemp -d)"
 trap 'rm -rf "$T"' EXIT

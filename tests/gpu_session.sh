@@ -21,12 +21,13 @@ T="$(mktemp -d)"
 stop_runs() { pkill -INT -f "^timeout .*$T/" 2> /dev/null || true; }
 trap 'stop_runs; sleep 2; pkill -KILL -f "$T/" 2> /dev/null || true; rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-# where the test's time goes, in its log (ctest gives it 400 s; ~100 s on 2 cores)
+# where the test's time goes, in its log (ctest gives it 400 s; ~75 s on 2 cores)
 section() { echo "-- section $1 from ${SECONDS} s"; }
 
 XZ_OPT=-0 GPU_BUNDLE_BUILD="$BUILD2" bash "$SRC/scripts/gpu_bundle.sh" "$T/b/bundle.tar.xz" > /dev/null
 # CUDA's libraries stay out of it, wherever the build found them: the device's PyTorch brings its own, and
-# a build against the toolkit's (CI's) packed 1.5 GB of them, which no device call carries (64 MiB)
+# a build against the toolkit's (CI's) packed 1.5 GB of them, which no device call carries (64 MiB). The
+# names are the test's own, not gpu_bundle.sh's CUDA_LIBS_RE: a library that list lost would still be caught
 cuda_libs="$(tar -tJf "$T/b/bundle.tar.xz" | grep -E '/lib/lib(cuda|cudart|cublas|cudnn|cufft|curand|cusolver|cusparse|cupti|nccl|nvJitLink|nvrtc)' || true)"
 [ -z "$cuda_libs" ] || fail "the bundle packs CUDA's libraries: $cuda_libs"
 [ "$(stat -c %s "$T/b/bundle.tar.xz")" -le $((64 * 1048576)) ] || fail "the bundle is $(du -h "$T/b/bundle.tar.xz" | cut -f1), more than a device call carries"
