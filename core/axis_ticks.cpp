@@ -3,9 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <set>
-#include <string>
 
 namespace normlab {
 
@@ -59,40 +56,6 @@ std::vector<double> log_ticks(double lo, double hi, int target) {
     for (double v : nice_ticks(lo, hi, std::max(3, target - 1)))
         if (v > 0) t.push_back(v);
     return t;
-}
-
-namespace {
-// "1e+06" → "1e6", "2e-05" → "2e-5".
-std::string tidy_exponent(const std::string& s) {
-    const auto e = s.find('e');
-    if (e == std::string::npos) return s;
-    std::string mant = s.substr(0, e), exp = s.substr(e + 1);
-    std::string sign;
-    if (!exp.empty() && (exp[0] == '+' || exp[0] == '-')) {
-        if (exp[0] == '-') sign = "-";
-        exp = exp.substr(1);
-    }
-    exp.erase(0, std::min(exp.find_first_not_of('0'), exp.size() - 1));
-    return mant + "e" + sign + exp;
-}
-}  // namespace
-
-std::vector<std::string> tick_labels(const std::vector<double>& ticks) {
-    std::vector<std::string> out(ticks.size());
-    for (int digits = 3; digits <= 12; ++digits) {
-        std::set<std::string> seen;
-        bool unique = true;
-        for (size_t i = 0; i < ticks.size(); ++i) {
-            char buf[40];
-            const double v = ticks[i];
-            if (v == std::floor(v) && std::abs(v) < 1e6) std::snprintf(buf, sizeof buf, "%.0f", v);   // 1000, not 1e+03
-            else std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-            out[i] = tidy_exponent(buf);
-            unique = unique && seen.insert(out[i]).second;
-        }
-        if (unique) break;
-    }
-    return out;
 }
 
 }  // namespace normlab

@@ -9,7 +9,6 @@
 // with none.
 #pragma once
 
-#include <string>
 #include <vector>
 
 namespace normlab {
@@ -21,7 +20,6 @@ std::vector<double> nice_ticks(double lo, double hi, int target = 6, bool intege
 // range allows, at most about 2 × target.
 std::vector<double> log_ticks(double lo, double hi, int target = 6);
 
-// Labels for a set of ticks: "%g" with just enough digits that neighbours differ.
-std::vector<std::string> tick_labels(const std::vector<double>& ticks);
+// Their labels: label_ticks (core/print_ticks.h), one notation for every figure.
 
 }  // namespace normlab

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <utility>
 
 namespace normlab {
 
@@ -78,6 +79,39 @@ std::string fixed(double v, int decimals) {
     return s;
 }
 
+// Counts of 10,000 and more (steps, tokens) in thousands, millions or billions,
+// as TensorBoard and W&B label them: "200k 400k 600k 800k", not "800000"
+// (seven characters a tick at 89 mm) nor "8×10⁵". One unit for the axis, one
+// that writes every tick with at most one decimal ("0.5M 1.0M 1.5M"; "250k 500k
+// 750k 1000k", not "0.25M"), the one with the narrowest labels (the larger on
+// a tie); zero stays "0". False, leaving `t` alone, when no unit is narrower
+// than every digit (a zoom onto 123,457,000 and 123,457,500).
+bool count_labels(PrintTicks& t) {
+    static const std::pair<double, const char*> units[] = {{1e9, "B"}, {1e6, "M"}, {1e3, "k"}};
+    auto widest = [](const std::vector<std::string>& l) {
+        size_t w = 0;
+        for (const std::string& s : l) w = std::max(w, s.size());
+        return w;
+    };
+    double amax = 0;
+    std::vector<std::string> best;
+    for (double x : t.values) amax = std::max(amax, std::abs(x)), best.push_back(fixed(x, 0));
+    const size_t plain = widest(best);
+    for (const auto& [unit, name] : units) {
+        if (amax < unit) continue;
+        std::vector<double> scaled;
+        for (double x : t.values) scaled.push_back(x / unit);
+        const int d = decimals_for(scaled);
+        if (d > 1) continue;
+        std::vector<std::string> l;
+        for (double x : scaled) l.push_back(x == 0 ? std::string("0") : fixed(x, d) + name);
+        if (widest(l) < widest(best)) best = std::move(l);
+    }
+    if (widest(best) == plain) return false;
+    t.labels = std::move(best);
+    return true;
+}
+
 }  // namespace
 
 std::string superscript(int n) {
@@ -88,7 +122,17 @@ std::string superscript(int n) {
     return s;
 }
 
-PrintTicks label_ticks(std::vector<double> values, bool log) {
+std::string scientific(double v) {
+    if (v == 0 || !std::isfinite(v)) return fixed(v, 0);
+    int e = static_cast<int>(std::floor(std::log10(std::abs(v)) + 1e-9));
+    double m = v / std::pow(10.0, e);
+    const int d = decimals_for({m});
+    if (std::abs(std::abs(std::stod(fixed(m, d))) - 10) < 1e-9) m /= 10, ++e;   // 9.9999999 → 10 → 1×10¹
+    if (std::abs(std::abs(m) - 1) < 1e-9) return (m < 0 ? "-10" : "10") + superscript(e);
+    return fixed(m, decimals_for({m})) + "×10" + superscript(e);
+}
+
+PrintTicks label_ticks(std::vector<double> values, bool log, bool counts) {
     PrintTicks t;
     t.values = std::move(values);
     const auto& v = t.values;
@@ -104,6 +148,10 @@ PrintTicks label_ticks(std::vector<double> values, bool log) {
         const int d = decimals_for(w);
         for (double x : w) t.labels.push_back(fixed(x, even ? d : decimals_for({x})));
     };
+    if (counts && !log && amax >= 1e4) {
+        if (!count_labels(t)) write(v);   // every digit ("1000002"), never a factor a heatmap would not draw
+        return t;
+    }
     const bool plain = log ? (amin >= 1e-3 * (1 - 1e-9) && amax < 1e5 * (1 + 1e-9)) : (amax == 0 || (amax >= 1e-3 && amax < 1e6 * (1 + 1e-9)));
     if (plain) {
         write(v);
@@ -130,7 +178,7 @@ PrintTicks print_ticks(double lo, double hi, bool log, int target, int min_count
     Candidate best;
     if (!log) {
         linear_candidates(best, lo, hi, target, min_count, max_count, integer, 0.0, false);
-        return label_ticks(best.values, false);
+        return label_ticks(best.values, false, integer);
     }
     const double decades = std::log10(hi / lo);
     const int e0 = static_cast<int>(std::floor(std::log10(lo))) - 1, e1 = static_cast<int>(std::ceil(std::log10(hi))) + 1;

@@ -42,7 +42,7 @@ private Q_SLOTS:
             QVERIFY2(t.size() >= 2, qPrintable(QString("%1..%2: %3 ticks").arg(c.lo).arg(c.hi).arg(t.size())));
             QVERIFY(t.size() <= 13);
             for (double v : t) QVERIFY(v >= c.lo * (1 - 1e-9) && v <= c.hi * (1 + 1e-9));
-            const auto labels = tick_labels(t);
+            const auto labels = label_ticks(t, true).labels;
             QCOMPARE(std::set<std::string>(labels.begin(), labels.end()).size(), labels.size());   // all distinct
         }
         // κ = 2 and κ = 2000 are told apart: labels between the powers of ten.
@@ -51,7 +51,7 @@ private Q_SLOTS:
         // Many decades: powers of ten only.
         for (double v : log_ticks(1e-8, 1e-2, 6)) QVERIFY(power_of_ten(v));
         // Under a decade: 1-2-5 linear steps, readable labels.
-        const auto sub = tick_labels(log_ticks(2, 3, 6));
+        const auto sub = label_ticks(log_ticks(2, 3, 6), true).labels;
         QVERIFY(sub.size() >= 4);
         QVERIFY(std::find(sub.begin(), sub.end(), "2.4") != sub.end());
     }
@@ -109,6 +109,63 @@ private Q_SLOTS:
         // A learning rate: one notation, a common factor for tiny values.
         const PrintTicks lr = print_ticks(0, 3e-5, false);
         QCOMPARE(lr.factor, std::string("×10⁻⁵"));
+    }
+
+    void scientificWritesEachValueInItsOwnPower() {
+        QCOMPARE(scientific(3e-4), std::string("3×10⁻⁴"));
+        QCOMPARE(scientific(1e-4), std::string("10⁻⁴"));
+        QCOMPARE(scientific(2.5e-6), std::string("2.5×10⁻⁶"));
+        QCOMPARE(scientific(1e5), std::string("10⁵"));
+        QCOMPARE(scientific(9.9999999999e-4), std::string("10⁻³"));
+        QCOMPARE(scientific(0), std::string("0"));
+    }
+
+    // Steps and tokens from 10,000 on, in k, M or B as TensorBoard and W&B write them:
+    // an 800,000-step run's axis read "0 200000 400000 600000 800000".
+    void countsAreWrittenInThousandsAndMillions() {
+        auto labels = [](double lo, double hi) { return print_ticks(lo, hi, false, 5, 4, 7, true).labels; };
+        QCOMPARE(labels(0, 800000), (std::vector<std::string>{"0", "200k", "400k", "600k", "800k"}));
+        QCOMPARE(labels(0, 3e6), (std::vector<std::string>{"0", "1M", "2M", "3M"}));
+        QCOMPARE(labels(0, 1.5e6).back(), std::string("1.5M"));
+        QCOMPARE(labels(0, 5000).back(), std::string("5000"));   // under 10,000: every digit, as before
+        QCOMPARE(print_ticks(0, 800000, false).labels.back(), std::string("800000"));   // not a count: as before
+        // No unit writes these with one decimal: every digit, never a factor (a heatmap draws none).
+        const PrintTicks zoomed = label_ticks({1000002, 1000004, 1000006}, false, true);
+        QCOMPARE(zoomed.labels, (std::vector<std::string>{"1000002", "1000004", "1000006"}));
+        QVERIFY(zoomed.factor.empty());
+        // Any range of whole numbers past 10,000: one unit on the axis, each label its value, short.
+        std::mt19937 g(11);
+        std::uniform_real_distribution<double> mag(4, 11), frac(0.02, 1.0);
+        for (int i = 0; i < 20000; ++i) {
+            const double hi = std::round(std::pow(10.0, mag(g))), lo = i % 3 ? 0 : std::round(hi * (1 - frac(g)));
+            const PrintTicks t = print_ticks(lo, hi, false, 5, 4, 7, true);
+            const QString what = QString("[%1, %2]").arg(lo, 0, 'f', 0).arg(hi, 0, 'f', 0);
+            QVERIFY(t.factor.empty());
+            QString unit;
+            for (size_t k = 0; k < t.values.size(); ++k) {
+                QString l = QString::fromStdString(t.labels[k]);
+                if (l == "0") {
+                    QCOMPARE(t.values[k], 0.0);
+                    continue;
+                }
+                double scale = 1;
+                QString u;
+                if (l.endsWith('k') || l.endsWith('M') || l.endsWith('B')) {
+                    u = l.right(1);
+                    scale = u == "k" ? 1e3 : u == "M" ? 1e6 : 1e9;
+                    l.chop(1);
+                }
+                QVERIFY2(unit.isNull() || unit == u, qPrintable(what + ": mixed units"));
+                unit = u;
+                bool ok = false;
+                const double v = l.toDouble(&ok) * scale;
+                QVERIFY2(ok && std::abs(v - t.values[k]) <= 1e-9 * std::max(1.0, t.values[k]),
+                         qPrintable(what + ": " + QString::fromStdString(t.labels[k])));
+                // never wider than every digit (123457.5k beside 123457500 says nothing shorter)
+                QVERIFY2(t.labels[k].size() <= QString::number(t.values[k], 'f', 0).size(), qPrintable(what + ": " + QString::fromStdString(t.labels[k])));
+                if (lo == 0) QVERIFY2(t.labels[k].size() <= 5, qPrintable(what + ": " + QString::fromStdString(t.labels[k])));
+            }
+        }
     }
 };
 

@@ -225,6 +225,36 @@ private Q_SLOTS:
         }
     }
 
+    void logAxesWriteEachTickInItsOwnPower() {
+        // Gradients from 3×10⁻⁵ to 3×10⁻³ on a log axis read "300×10⁻⁵ 100×10⁻⁵ 30×10⁻⁵ 10×10⁻⁵ 3×10⁻⁵".
+        LineChart c;
+        c.resize(640, 420);
+        std::vector<double> x, y;
+        for (int i = 0; i <= 100; ++i) x.push_back(i), y.push_back(3e-5 * std::pow(100.0, i / 100.0));
+        c.setAxisTitles("step", "gradient");
+        c.setCurves({Curve{"g", Qt::blue, x, y}});
+        c.setLogY(true);
+        c.show();
+        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        const QStringList yl = c.yTickLabels();
+        QVERIFY2(yl.contains(QString::fromUtf8("10⁻⁴")) && yl.contains(QString::fromUtf8("3×10⁻³")), qPrintable(yl.join(" ")));
+        for (const QString& l : yl) QVERIFY2(!l.contains(QString::fromUtf8("0×")), qPrintable(yl.join(" ")));
+    }
+
+    void longRunsAreLabelledInThousands() {
+        // An 800,000-step run: "800k", as on the figures, not "800000".
+        LineChart c;
+        c.resize(640, 420);
+        std::vector<double> x, y;
+        for (int i = 0; i <= 800; ++i) x.push_back(1000.0 * i), y.push_back(3.0 - i / 800.0);
+        c.setAxisTitles("step", "loss");
+        c.setCurves({Curve{"loss", Qt::blue, x, y}});
+        c.show();
+        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+        const QStringList xl = c.xTickLabels();
+        QVERIFY2(xl.contains("0") && xl.contains("800k") && !xl.contains("800000"), qPrintable(xl.join(" ")));
+    }
+
     void zoomRelabelsTheAxes() {
         // The rubber band's zoom: the hand-placed ticks follow the new range, and resetZoom
         // brings the whole range's back.

@@ -166,7 +166,7 @@ std::vector<std::pair<double, QString>> Heatmap::xTicksAbout(int target) const {
     const int W = static_cast<int>(steps_.size());
     if (W == 0) return out;
     const std::vector<double> ticks = W > 1 ? nice_ticks(steps_.front(), steps_.back(), target, true) : steps_;
-    const std::vector<std::string> labels = tick_labels(ticks);
+    const std::vector<std::string> labels = label_ticks(ticks, false, true).labels;   // steps: 200k, not 200000
     for (size_t k = 0; k < ticks.size(); ++k) {
         double col = 0;
         if (W > 1) {

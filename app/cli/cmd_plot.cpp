@@ -79,6 +79,7 @@ static int cmd_plot(const Args& args) {
     auto label = [](const RunInfo& r) { return r.name + " (#" + std::to_string(r.id) + ")"; };
 
     plot::Chart loss{"Training loss", "step", "loss (nats/byte)"};
+    loss.integer_x = true;   // steps: whole numbers, 200k rather than 200000 (core/print_ticks.h)
     double floor = std::nan("");
     std::vector<RunSeries> series;
     for (const RunInfo& r : runs) series.emplace_back(store, r.id);

@@ -25,7 +25,7 @@ struct Series {
 struct Chart {
     std::string title, xlabel, ylabel;
     bool log_y = false;
-    bool integer_x = false;    // ticks on whole numbers only (layer axes)
+    bool integer_x = false;    // ticks on whole numbers only (layers, steps), counts from 10,000 in k/M/B
     std::vector<Series> series;
     std::vector<std::pair<double, std::string>> hlines;   // (y, label), drawn dashed
     int width = 720, height = 440;
