@@ -84,18 +84,17 @@ std::string fixed(double v, int decimals) {
 // (seven characters a tick at 89 mm) nor "8×10⁵". One unit for the axis, one
 // that writes every tick with at most one decimal ("0.5M 1.0M 1.5M"; "250k 500k
 // 750k 1000k", not "0.25M"), the one with the narrowest labels (the larger on
-// a tie); zero stays "0". False, leaving `t` alone, when no unit is narrower
-// than every digit (a zoom onto 123,457,000 and 123,457,500).
-bool count_labels(PrintTicks& t) {
+// a tie); zero stays "0". amax: the largest |value|. False, leaving `t` alone,
+// when no unit is narrower than every digit (a zoom onto 123,457,000 and 123,457,500).
+bool count_labels(PrintTicks& t, double amax) {
     static const std::pair<double, const char*> units[] = {{1e9, "B"}, {1e6, "M"}, {1e3, "k"}};
     auto widest = [](const std::vector<std::string>& l) {
         size_t w = 0;
         for (const std::string& s : l) w = std::max(w, s.size());
         return w;
     };
-    double amax = 0;
     std::vector<std::string> best;
-    for (double x : t.values) amax = std::max(amax, std::abs(x)), best.push_back(fixed(x, 0));
+    for (double x : t.values) best.push_back(fixed(x, 0));
     const size_t plain = widest(best);
     for (const auto& [unit, name] : units) {
         if (amax < unit) continue;
@@ -124,12 +123,12 @@ std::string superscript(int n) {
 
 std::string scientific(double v) {
     if (v == 0 || !std::isfinite(v)) return fixed(v, 0);
-    int e = static_cast<int>(std::floor(std::log10(std::abs(v)) + 1e-9));
+    int e = static_cast<int>(std::floor(std::log10(std::abs(v))));
     double m = v / std::pow(10.0, e);
+    if (std::abs(m) >= 10 * (1 - 1e-6)) m /= 10, ++e;   // 9.9999999 is 10 to decimals_for: 1×10¹
     const int d = decimals_for({m});
-    if (std::abs(std::abs(std::stod(fixed(m, d))) - 10) < 1e-9) m /= 10, ++e;   // 9.9999999 → 10 → 1×10¹
-    if (std::abs(std::abs(m) - 1) < 1e-9) return (m < 0 ? "-10" : "10") + superscript(e);
-    return fixed(m, decimals_for({m})) + "×10" + superscript(e);
+    if (d == 0 && std::abs(std::abs(m) - 1) < 1e-6) return (m < 0 ? "-10" : "10") + superscript(e);
+    return fixed(m, d) + "×10" + superscript(e);
 }
 
 PrintTicks label_ticks(std::vector<double> values, bool log, bool counts) {
@@ -149,7 +148,7 @@ PrintTicks label_ticks(std::vector<double> values, bool log, bool counts) {
         for (double x : w) t.labels.push_back(fixed(x, even ? d : decimals_for({x})));
     };
     if (counts && !log && amax >= 1e4) {
-        if (!count_labels(t)) write(v);   // every digit ("1000002"), never a factor a heatmap would not draw
+        if (!count_labels(t, amax)) write(v);   // every digit ("1000002"), never a factor a heatmap would not draw
         return t;
     }
     const bool plain = log ? (amin >= 1e-3 * (1 - 1e-9) && amax < 1e5 * (1 + 1e-9)) : (amax == 0 || (amax >= 1e-3 && amax < 1e6 * (1 + 1e-9)));
