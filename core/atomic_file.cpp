@@ -82,6 +82,18 @@ int open_locked(const std::string& tmp, std::optional<std::chrono::milliseconds>
     }
 }
 
+// Why PATH.tmp could not be opened: its folder (the user's file may well be writable: a folder nobody may
+// write refuses it all the same, and "Permission denied" alone sent people to the file's permissions), a
+// PATH.tmp in the way, or something else.
+AtomicFile::Refusal refusal_of(int error, const std::string& tmp) {
+    using R = AtomicFile::Refusal;
+    if (error == EWOULDBLOCK) return R::busy;
+    if (error == EROFS || error == ENOENT || error == ENOTDIR) return R::folder;
+    if (error != EACCES && error != EPERM) return R::other;
+    struct stat st {};
+    return ::lstat(tmp.c_str(), &st) == 0 ? R::temporary : R::folder;   // there, and not ours to write: in the way
+}
+
 }  // namespace
 
 AtomicFile::AtomicFile(const std::string& path, std::optional<std::chrono::milliseconds> wait)
@@ -100,11 +112,13 @@ AtomicFile::AtomicFile(const std::string& path, std::optional<std::chrono::milli
     if (replaces && (st.st_mode & 0222) == 0) {
         // Write-protected (chmod a-w): its owner's "keep this", which a rename would pass over unasked.
         error_ = EACCES;
+        refusal_ = Refusal::write_protected;
         tmp_.clear();
         return;
     }
     fd_ = open_locked(tmp_, wait, &error_);
     if (fd_ < 0) {
+        refusal_ = refusal_of(error_, tmp_);
         tmp_.clear();   // not ours to remove
         return;
     }
@@ -117,9 +131,37 @@ AtomicFile::~AtomicFile() {
 
 bool AtomicFile::busy() const { return error_ == EWOULDBLOCK; }
 
+std::string AtomicFile::folder() const {
+    const size_t slash = path_.rfind('/');
+    std::string dir = slash == std::string::npos ? "" : slash == 0 ? "/" : path_.substr(0, slash);
+    if (!dir.empty() && dir[0] == '/') return dir;
+    char cwd[PATH_MAX];
+    if (!::getcwd(cwd, sizeof cwd)) return dir.empty() ? "." : dir;
+    return dir.empty() ? cwd : std::string(cwd) + "/" + dir;
+}
+
 std::string AtomicFile::why() const {
-    if (busy()) return "another program is writing it now; try again once that has finished";
-    return error_ ? std::strerror(error_) : std::string();
+    if (!error_) return {};
+    const std::string sys = std::strerror(error_);
+    const std::string name = path_.substr(path_.rfind('/') + 1);   // (npos + 1 is 0: the whole name)
+    switch (refusal_) {
+    case Refusal::busy:
+        return "another program is writing it now; try again once that has finished";
+    case Refusal::write_protected:
+        return "it is write-protected (" + sys + "); make it writable (chmod u+w) or choose another name";
+    case Refusal::folder:
+        if (error_ == ENOENT || error_ == ENOTDIR) return "the folder " + folder() + " does not exist (" + sys + ")";
+        return "the folder " + folder() + " cannot be written in (" + sys + "): a file is first saved there as " +
+               name + ".tmp and then renamed over " + name + ", so that a save cut short never leaves half a file; "
+               "choose a folder you can write";
+    case Refusal::temporary:
+        return temporary() + ", an unfinished save's file, is in the way and cannot be written (" + sys +
+               "); remove it or choose another name";
+    case Refusal::none:
+    case Refusal::other:
+        break;
+    }
+    return sys;
 }
 
 bool AtomicFile::write(const void* data, size_t n) {

@@ -38,8 +38,22 @@ public:
 
     bool ok() const { return error_ == 0; }   // open, and nothing has failed
     int error() const { return error_; }
-    std::string why() const;                    // strerror(error()), "" when ok(); busy(): another program writes it
+    std::string why() const;                    // what failed and what to do, "" when ok() (see Refusal)
     bool busy() const;                          // another writer held PATH for all of `wait`: nothing was done
+
+    // What kept the file from being opened, so that a message names the thing to change: PATH, its folder
+    // or PATH.tmp. A folder nobody may write refuses a file that may be written (PATH.tmp goes beside it).
+    enum class Refusal {
+        none,              // opened (a later write or commit may still fail: error())
+        busy,              // another writer held PATH for all of `wait`
+        write_protected,   // PATH is write-protected (chmod a-w)
+        folder,            // PATH's folder: cannot be written in (EACCES, EROFS) or does not exist (ENOENT)
+        temporary,         // a PATH.tmp that may not be written is there (another user's unfinished save)
+        other,             // anything else: why() is strerror(error())
+    };
+    Refusal refusal() const { return refusal_; }
+    std::string folder() const;                 // PATH's folder, absolute
+    std::string temporary() const { return path_ + ".tmp"; }
     const std::string& path() const { return path_; }
     int fd() const { return fd_; }              // for a writer with a loop of its own, which then never commits on an error
 
@@ -55,6 +69,7 @@ private:
     std::string path_, tmp_;
     int fd_ = -1;
     int error_ = 0;
+    Refusal refusal_ = Refusal::none;
     bool direct_ = false;   // PATH is a device, FIFO or socket: written into, not replaced
     bool committed_ = false;
 };

@@ -31,8 +31,10 @@
 #include <thread>
 
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -146,6 +148,56 @@ mode_t kind_of(const QString& path) {
     return ::lstat(path.toUtf8().constData(), &st) == 0 ? (st.st_mode & S_IFMT) : 0;
 }
 
+// While it lives, this thread (root's, as CI's is) is held to the files' permissions as any user is: its
+// effective set without CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH and CAP_FOWNER, given back at the end.
+// (Credentials are a thread's own: the raw capset changes no other thread.) Without root, nothing to do.
+class AsAnyUser {
+public:
+    AsAnyUser() {
+        if (::geteuid() != 0 || ::syscall(SYS_capget, &header_, saved_) != 0) return;
+        __user_cap_data_struct held[2];
+        std::memcpy(held, saved_, sizeof held);
+        for (int cap : {CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER}) held[cap / 32].effective &= ~(1u << (cap % 32));
+        dropped_ = ::syscall(SYS_capset, &header_, held) == 0;
+    }
+    ~AsAnyUser() {
+        if (dropped_) ::syscall(SYS_capset, &header_, saved_);
+    }
+    AsAnyUser(const AsAnyUser&) = delete;
+    AsAnyUser& operator=(const AsAnyUser&) = delete;
+
+private:
+    __user_cap_header_struct header_{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct saved_[2]{};
+    bool dropped_ = false;
+};
+
+// Whether a file can be made in `dir` (by this thread, as it stands): the cases below test something only where not.
+bool can_make_a_file_in(const QString& dir) {
+    const std::string probe = QFile::encodeName(dir + "/probe").toStdString();
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) return false;
+    ::close(fd);
+    ::unlink(probe.c_str());
+    return true;
+}
+
+// normlab-cli as any user: root's capabilities dropped (setpriv, util-linux) as AsAnyUser drops this thread's.
+cli_harness::Result cli_as_any_user(const QStringList& args) {
+    QProcess p;
+    if (::geteuid() == 0)
+        p.start("setpriv", QStringList{"--bounding-set=-all", "--inh-caps=-all", "--ambient-caps=-all", QStringLiteral(NORMLAB_CLI)} + args);
+    else
+        p.start(QStringLiteral(NORMLAB_CLI), args);
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        return {-1, {}, "timeout"};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
 }  // namespace
 
 class TestExportAtomic : public QObject {
@@ -229,9 +281,67 @@ private Q_SLOTS:
         const QByteArray before = cli_harness::bytes_of(path);
         QVERIFY(QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther));
         QVERIFY(!figure(path, "pdf", 5, &error));
-        QCOMPARE(error, "cannot write " + path + ": " + QString::fromLocal8Bit(std::strerror(EACCES)));
+        QCOMPARE(error, "cannot write " + path + ": it is write-protected (" + QString::fromLocal8Bit(std::strerror(EACCES)) +
+                            "); make it writable or choose another name");
         QCOMPARE(cli_harness::bytes_of(path), before);
         QCOMPARE(entries(dir.path()), QStringList{"final.pdf"});
+    }
+
+    // A file that may be written, in a folder that may not: refused (its temporary cannot be made beside
+    // it), and the message names the folder. It said "Permission denied" alone, and `ls -l` showed the
+    // file writable. The window's figure and normlab-cli's export alike; the file stays as it was.
+    void aFolderThatCannotBeWrittenIsNamed() {
+        QTemporaryDir dir;
+        const QString ro = dir.filePath("shared"), path = ro + "/fig.pdf", csv = ro + "/out.csv", store = dir.filePath("runs.sqlite");
+        QVERIFY(QDir().mkdir(ro));
+        make_store(store, 20);
+        QString error;
+        QVERIFY2(figure(path, "pdf", 3, &error), qPrintable(error));
+        QVERIFY(cli_harness::cli({"export", "1", "--csv", "--out", csv, "--store", store}).code == 0);
+        const QByteArray pdf = cli_harness::bytes_of(path), csv_before = cli_harness::bytes_of(csv);
+        QVERIFY(::chmod(QFile::encodeName(path).constData(), 0666) == 0 && ::chmod(QFile::encodeName(csv).constData(), 0666) == 0);
+        QVERIFY(::chmod(QFile::encodeName(ro).constData(), 0555) == 0);
+        struct Restore {
+            QString dir;
+            ~Restore() { ::chmod(QFile::encodeName(dir).constData(), 0755); }
+        } restore{ro};
+        const QString denied = QString::fromLocal8Bit(std::strerror(EACCES));
+        {
+            AsAnyUser user;
+            QVERIFY2(!can_make_a_file_in(ro), "the folder was writable: the case tests nothing");
+            QVERIFY(!figure(path, "pdf", 5, &error));
+        }
+        QCOMPARE(error, "cannot write " + path + ": the folder " + ro + " cannot be written in (" + denied +
+                            "): a file is first saved there as fig.pdf.tmp and then renamed, so that a save cut short never "
+                            "leaves half a file; choose a folder you can write");
+        const cli_harness::Result r = cli_as_any_user({"export", "1", "--csv", "--out", csv, "--store", store});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--out " + csv + ": cannot write it: the folder " + ro + " cannot be written in (" + denied +
+                                "): a file is first saved there as out.csv.tmp and then renamed over out.csv"),
+                 qPrintable(r.err));
+        QCOMPARE(cli_harness::bytes_of(path), pdf);
+        QCOMPARE(cli_harness::bytes_of(csv), csv_before);
+        QCOMPARE(entries(ro), (QStringList{"fig.pdf", "out.csv"}));
+    }
+
+    // A FILE.tmp that may not be written, in the way (another user's unfinished save): named, and left alone.
+    // (Had root kept its capabilities, it would have written the figure: the case then fails.)
+    void aTemporaryInTheWayIsNamed() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("fig.pdf"), tmp = path + ".tmp";
+        QString error;
+        QVERIFY2(figure(path, "pdf", 3, &error), qPrintable(error));
+        const QByteArray pdf = cli_harness::bytes_of(path);
+        cli_harness::write_file(tmp, "someone's half a figure");
+        QVERIFY(::chmod(QFile::encodeName(tmp).constData(), 0444) == 0);
+        {
+            AsAnyUser user;
+            QVERIFY(!figure(path, "pdf", 5, &error));
+        }
+        QCOMPARE(error, "cannot write " + path + ": " + tmp + ", an unfinished save's file, is in the way and cannot be written (" +
+                            QString::fromLocal8Bit(std::strerror(EACCES)) + "); remove it or choose another name");
+        QCOMPARE(cli_harness::bytes_of(path), pdf);
+        QCOMPARE(cli_harness::bytes_of(tmp), QByteArray("someone's half a figure"));
     }
 
     // A device, FIFO or socket is written into, never replaced: a temporary renamed over it had made

@@ -31,6 +31,7 @@
 #include <QStatusBar>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSet>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -138,6 +139,25 @@ private Q_SLOTS:
             QVERIFY2(app.exitStatus() == QProcess::NormalExit && app.exitCode() == 0 &&
                          out.contains(flag == std::string("--help") ? "--store" : NORMLAB_VERSION),
                      qPrintable(out + app.readAllStandardError()));
+        }
+        // normlab figure's and report's usage: each option once, in lines that read as one list (figure's had a
+        // line run into the next one's indent, "[--title TEXT]                      [--column ...]").
+        for (const char* command : {"figure", "report"}) {
+            app.start(QStringLiteral(NORMLAB_APP), {command, "--help"});
+            QVERIFY(app.waitForFinished(60000));
+            const QString out = QString::fromUtf8(app.readAllStandardOutput());
+            QVERIFY2(app.exitCode() == 0 && out.startsWith(QString("usage: normlab ") + command), qPrintable(out));
+            const QStringList lines = out.split('\n');
+            QSet<QString> options;
+            for (const QString& line : lines) {
+                if (!line.startsWith("usage:") && !line.startsWith("                      [")) break;
+                QVERIFY2(!line.trimmed().contains("  "), qPrintable(command + (": " + line)));
+                for (const auto& m : QRegularExpression("--[a-z-]+").globalMatch(line)) {
+                    QVERIFY2(!options.contains(m.captured()), qPrintable(command + (": twice: " + m.captured())));
+                    options.insert(m.captured());
+                }
+            }
+            QVERIFY2(options.contains("--store") && options.contains("--dpi"), qPrintable(out));
         }
     }
 

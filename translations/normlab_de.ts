@@ -2139,5 +2139,21 @@ normlab figure RUN... --out FILE.pdf: ein Diagramm gespeicherter Läufe für ein
         <source>another program is writing it now; try again once that has finished</source>
         <translation>ein anderes Programm schreibt gerade in diese Datei; versuchen Sie es erneut, wenn es fertig ist</translation>
     </message>
+    <message>
+        <source>it is write-protected (%1); make it writable or choose another name</source>
+        <translation>sie ist schreibgeschützt (%1); machen Sie sie beschreibbar oder wählen Sie einen anderen Namen</translation>
+    </message>
+    <message>
+        <source>the folder %1 does not exist</source>
+        <translation>der Ordner %1 existiert nicht</translation>
+    </message>
+    <message>
+        <source>the folder %1 cannot be written in (%2): a file is first saved there as %3 and then renamed, so that a save cut short never leaves half a file; choose a folder you can write</source>
+        <translation>in den Ordner %1 kann nicht geschrieben werden (%2): eine Datei wird dort zuerst als %3 gespeichert und dann umbenannt, damit ein abgebrochenes Speichern nie eine halbe Datei hinterlässt; wählen Sie einen Ordner, in den Sie schreiben dürfen</translation>
+    </message>
+    <message>
+        <source>%1, an unfinished save's file, is in the way and cannot be written (%2); remove it or choose another name</source>
+        <translation>%1, die Datei eines nicht beendeten Speicherns, ist im Weg und kann nicht geschrieben werden (%2); entfernen Sie sie oder wählen Sie einen anderen Namen</translation>
+    </message>
 </context>
 </TS>

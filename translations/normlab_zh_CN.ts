@@ -2128,5 +2128,21 @@ normlab figure RUN... --out FILE.pdf：为论文绘制已存运行的一张图�
         <source>another program is writing it now; try again once that has finished</source>
         <translation>另一个程序正在写入该文件；请在其完成后重试</translation>
     </message>
+    <message>
+        <source>it is write-protected (%1); make it writable or choose another name</source>
+        <translation>该文件受写保护（%1）；请使其可写或选择其他名称</translation>
+    </message>
+    <message>
+        <source>the folder %1 does not exist</source>
+        <translation>文件夹 %1 不存在</translation>
+    </message>
+    <message>
+        <source>the folder %1 cannot be written in (%2): a file is first saved there as %3 and then renamed, so that a save cut short never leaves half a file; choose a folder you can write</source>
+        <translation>无法写入文件夹 %1（%2）：文件会先在那里保存为 %3 再重命名，这样中断的保存绝不会留下半个文件；请选择您可以写入的文件夹</translation>
+    </message>
+    <message>
+        <source>%1, an unfinished save's file, is in the way and cannot be written (%2); remove it or choose another name</source>
+        <translation>%1 是一次未完成保存留下的文件，它挡住了去路且无法写入（%2）；请删除它或选择其他名称</translation>
+    </message>
 </context>
 </TS>

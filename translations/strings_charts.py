@@ -116,6 +116,18 @@ CHARTS = {
     "cannot write %1": ("%1 kann nicht geschrieben werden", "无法写入 %1"),
     "another program is writing it now; try again once that has finished":
         ("ein anderes Programm schreibt gerade in diese Datei; versuchen Sie es erneut, wenn es fertig ist", "另一个程序正在写入该文件；请在其完成后重试"),
+    "it is write-protected (%1); make it writable or choose another name":
+        ("sie ist schreibgeschützt (%1); machen Sie sie beschreibbar oder wählen Sie einen anderen Namen",
+         "该文件受写保护（%1）；请使其可写或选择其他名称"),
+    "the folder %1 does not exist": ("der Ordner %1 existiert nicht", "文件夹 %1 不存在"),
+    "the folder %1 cannot be written in (%2): a file is first saved there as %3 and then renamed, so that a save cut short never leaves half a file; choose a folder you can write":
+        ("in den Ordner %1 kann nicht geschrieben werden (%2): eine Datei wird dort zuerst als %3 gespeichert und dann umbenannt, "
+         "damit ein abgebrochenes Speichern nie eine halbe Datei hinterlässt; wählen Sie einen Ordner, in den Sie schreiben dürfen",
+         "无法写入文件夹 %1（%2）：文件会先在那里保存为 %3 再重命名，这样中断的保存绝不会留下半个文件；请选择您可以写入的文件夹"),
+    "%1, an unfinished save's file, is in the way and cannot be written (%2); remove it or choose another name":
+        ("%1, die Datei eines nicht beendeten Speicherns, ist im Weg und kann nicht geschrieben werden (%2); "
+         "entfernen Sie sie oder wählen Sie einen anderen Namen",
+         "%1 是一次未完成保存留下的文件，它挡住了去路且无法写入（%2）；请删除它或选择其他名称"),
     "unknown format %1; use png, svg, pdf or csv": ("unbekanntes Format %1; png, svg, pdf oder csv verwenden", "未知格式 %1；请使用 png、svg、pdf 或 csv"),
     # log x
     "log x": ("log. x", "对数 x"),

@@ -8,6 +8,7 @@
 
 #include <QCoreApplication>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QPainter>
 #include <QPdfWriter>
@@ -15,6 +16,8 @@
 #include <QTextStream>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 
 namespace normlab {
 
@@ -46,9 +49,36 @@ public:
         if (isOpen()) QIODevice::close();
         return file_.commit();
     }
+    // What kept the file from being written, naming what to change (AtomicFile::Refusal), in the window's language.
     QString why() const {
-        if (file_.busy())
-            return QCoreApplication::translate("normlab::Figure", "another program is writing it now; try again once that has finished");
+        using R = AtomicFile::Refusal;
+        const QString sys = QString::fromLocal8Bit(std::strerror(file_.error()));
+        const QString folder = QFile::decodeName(file_.folder().c_str()), tmp = QFile::decodeName(file_.temporary().c_str());
+        switch (file_.refusal()) {
+        case R::busy:
+            return QCoreApplication::translate("normlab::Figure",
+                                               "another program is writing it now; try again once that has finished");
+        case R::write_protected:
+            return QCoreApplication::translate("normlab::Figure",
+                                               "it is write-protected (%1); make it writable or choose another name")
+                .arg(sys);
+        case R::folder:
+            if (file_.error() == ENOENT || file_.error() == ENOTDIR)
+                return QCoreApplication::translate("normlab::Figure", "the folder %1 does not exist").arg(folder);
+            return QCoreApplication::translate("normlab::Figure",
+                                               "the folder %1 cannot be written in (%2): a file is first saved there "
+                                               "as %3 and then renamed, so that a save cut short never leaves half a "
+                                               "file; choose a folder you can write")
+                .arg(folder, sys, QFileInfo(tmp).fileName());
+        case R::temporary:
+            return QCoreApplication::translate("normlab::Figure",
+                                               "%1, an unfinished save's file, is in the way and cannot be written "
+                                               "(%2); remove it or choose another name")
+                .arg(tmp, sys);
+        case R::none:
+        case R::other:
+            break;
+        }
         return QString::fromLocal8Bit(file_.why().c_str());
     }
 

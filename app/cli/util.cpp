@@ -185,7 +185,7 @@ OutputFile::OutputFile(const std::string& path, const std::atomic<bool>* stop) :
     }
     if (!file_->ok()) {
         if (stopped()) throw Stopped{};
-        throw UsageError("--out " + out_ + ": cannot write there (" + file_->why() + ")");
+        throw UsageError("--out " + out_ + ": cannot write it: " + file_->why());
     }
 }
 

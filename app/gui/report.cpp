@@ -69,8 +69,7 @@ struct Usage : std::runtime_error {
 const char* kUsage =
     "usage: normlab report EXPERIMENT.json... --out DIR [--markdown FILE] [--notes FILE.md]\n"
     "                      [--store FILE] [--scale NAME] [--retrain] [--no-train] [--accept-stopped]\n"
-    "                      [--trained-only]\n"
-    "                      [--device cpu|cuda|auto] [--threads N] [--dpi N] [--generated-by TEXT]\n"
+    "                      [--trained-only] [--device cpu|cuda|auto] [--threads N] [--dpi N] [--generated-by TEXT]\n"
     "Trains the experiments' runs (finished runs with the same configuration are reused from the\n"
     "store unless --retrain), measures the findings each experiment's \"report\" names and writes\n"
     "DIR/report.md, DIR/index.html, DIR/report.json and DIR/figures/*.png|svg. A finding that several of\n"

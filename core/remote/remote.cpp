@@ -212,7 +212,7 @@ int64_t fetch_remote(const Server& s, int64_t run, const std::string& checkpoint
     Child c(ssh_argv(s.dest, cmd, s.ssh));
     c.close_stdin();
     AtomicFile f(out);
-    if (!f.ok()) throw RemoteError("cannot write " + out + ".tmp: " + f.why());
+    if (!f.ok()) throw RemoteError("cannot write " + out + ": " + f.why());
     int64_t bytes = 0;
     std::string chunk;
     while (c.read_bytes(chunk)) {

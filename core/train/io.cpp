@@ -18,7 +18,7 @@ using nlohmann::json;
 
 void write_file_atomically(const std::string& file, const std::string& bytes) {
     AtomicFile f(file);
-    if (!f.ok()) throw RunError("cannot write " + file + ".tmp: " + f.why());
+    if (!f.ok()) throw RunError("cannot write " + file + ": " + f.why());
     if (!f.write(bytes) || !f.commit()) throw RunError("cannot write " + file + ": " + f.why());
 }
 
