@@ -162,6 +162,13 @@ PrintTicks label_ticks(std::vector<double> values, bool log, bool counts) {
         for (double x : v) t.labels.push_back("10" + superscript(static_cast<int>(std::lround(std::log10(x)))));
         return t;
     }
+    // A log axis over a decade or more: each tick in its own power (LogFormatterSciNotation: "3×10⁻³ 10⁻³
+    // 3×10⁻⁴"), not a factor its ticks are hundreds of ("300 100 30 ×10⁻⁵"). Within a decade a factor keeps
+    // their decimals alike ("2.5 3.0 ×10⁻⁴").
+    if (log && v.size() >= 2 && v.back() >= 10 * v.front() * (1 - 1e-9)) {
+        for (double x : v) t.labels.push_back(scientific(x));
+        return t;
+    }
     // A common factor: 10^e of the largest (linear) or smallest (log) value.
     const int e = static_cast<int>(std::floor(std::log10(log ? amin : amax) + 1e-9));
     std::vector<double> scaled;

@@ -31,13 +31,14 @@ PrintTicks print_ticks(double lo, double hi, bool log, int target = 5, int min_c
 // The labels of given ticks in one notation (what print_ticks uses):
 // uniform decimals on a linear axis, 10ⁿ for powers of ten on a log axis,
 // a common factor for values that would need more than four decimals or
-// seven digits. counts (a linear axis of whole numbers: steps, tokens): from
+// seven digits — on a log axis over a decade or more, each tick in its own
+// power instead ("3×10⁻³ 10⁻³ 3×10⁻⁴"). counts (a linear axis of whole numbers: steps, tokens): from
 // 10,000 on, in k, M or B ("200k", "1.5M"), one unit for the axis.
 PrintTicks label_ticks(std::vector<double> values, bool log, bool counts = false);
 
 // A value in scientific notation, its mantissa with as few decimals as it
 // needs: "3×10⁻⁴", and "10⁻⁴" for a power of ten (LogFormatterSciNotation's
-// labels). For a log axis's labels one by one, where a common factor would read
+// labels): a log axis's labels one by one, where a common factor would read
 // "300×10⁻⁵" beside "3×10⁻⁵".
 std::string scientific(double v);
 

@@ -14,6 +14,34 @@ using namespace normlab;
 
 namespace {
 bool power_of_ten(double v) { return std::abs(std::log10(v) - std::round(std::log10(v))) < 1e-9; }
+
+// An integer from superscript digits ("⁻¹²" is -12); false when `s` is not one.
+bool read_superscript(const QString& s, int* n) {
+    static const QString digits = QString::fromUtf8("⁰¹²³⁴⁵⁶⁷⁸⁹");
+    const bool minus = s.startsWith(QChar(0x207B));
+    if (s.size() == int(minus)) return false;
+    int v = 0;
+    for (int i = minus; i < s.size(); ++i) {
+        const int d = digits.indexOf(s[i]);
+        if (d < 0) return false;
+        v = 10 * v + d;
+    }
+    *n = minus ? -v : v;
+    return true;
+}
+
+// A label in scientific notation ("10⁻⁴", "3×10⁻⁴", "2.5×10⁻⁶") read back; NaN when it is not one.
+double read_scientific(const QString& l) {
+    const int at = l.indexOf("10");
+    const QString mantissa = l.left(at), power = at < 0 ? QString() : l.mid(at + 2);
+    int e = 0;
+    if (at < 0 || !read_superscript(power, &e)) return std::nan("");
+    if (mantissa.isEmpty()) return std::pow(10.0, e);
+    if (!mantissa.endsWith(QChar(0x00D7))) return std::nan("");
+    bool ok = false;
+    const double m = mantissa.chopped(1).toDouble(&ok);
+    return ok && m >= 1 && m < 10 ? m * std::pow(10.0, e) : std::nan("");
+}
 }  // namespace
 
 class TestAxis : public QObject {
@@ -79,8 +107,12 @@ private Q_SLOTS:
                 QVERIFY(t.values[k] >= lo - 1e-9 * std::abs(hi - lo) && t.values[k] <= hi + 1e-9 * std::abs(hi - lo));
                 const QString l = QString::fromStdString(t.labels[k]);
                 QVERIFY2(!l.contains('e') && !l.contains("…"), qPrintable(what + ": " + l));
-                super += l.startsWith("10") && l.size() > 2 && l[2].unicode() > 127;
-                if (!l.startsWith("10") || l.size() <= 2 || l[2].unicode() <= 127) {
+                const double sci = read_scientific(l);
+                if (!std::isnan(sci)) {
+                    // in its own power of ten ("3×10⁻⁴", "10⁻³"): the value
+                    ++super;
+                    QVERIFY2(std::abs(sci - t.values[k]) <= 1e-9 * t.values[k], qPrintable(what + ": " + l));
+                } else {
                     // a plain number: the value, or the value in units of the common factor
                     bool ok = false;
                     const double v = l.toDouble(&ok);
@@ -98,6 +130,8 @@ private Q_SLOTS:
             }
             QVERIFY2(super == 0 || super == static_cast<int>(t.labels.size()), qPrintable(what + ": mixed notations"));
             QVERIFY2(super == 0 || t.factor.empty(), qPrintable(what));
+            // a log axis over a decade or more: never a factor its ticks are hundreds of ("300 100 30 ×10⁻⁵")
+            if (log && t.values.back() >= 10 * t.values.front()) QVERIFY2(t.factor.empty(), qPrintable(what + ": " + QString::fromStdString(t.factor)));
         }
         // The loss axis (two ticks, "5.68229" and "2.33322", before): 2.5 … 5.5 by 0.5 with one decimal each.
         const PrintTicks loss = print_ticks(2.2, 5.85, false);
@@ -109,6 +143,14 @@ private Q_SLOTS:
         // A learning rate: one notation, a common factor for tiny values.
         const PrintTicks lr = print_ticks(0, 3e-5, false);
         QCOMPARE(lr.factor, std::string("×10⁻⁵"));
+        // Gradients over two decades on a log axis: each tick in its own power, as the window writes them
+        // (a figure read "3 10 30 100 300" under "×10⁻⁵").
+        const PrintTicks grads = print_ticks(3e-5, 3e-3, true);
+        QCOMPARE(grads.labels, (std::vector<std::string>{"3×10⁻⁵", "10⁻⁴", "3×10⁻⁴", "10⁻³", "3×10⁻³"}));
+        QVERIFY(grads.factor.empty());
+        // Within a decade, one factor keeps the decimals alike.
+        const PrintTicks near = print_ticks(2.2e-4, 3.1e-4, true);
+        QCOMPARE(near.factor, std::string("×10⁻⁴"));
     }
 
     void scientificWritesEachValueInItsOwnPower() {

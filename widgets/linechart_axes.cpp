@@ -118,15 +118,13 @@ void LineChart::applyAxisTitles() {
 // 1×10⁻⁴ 2×10⁻⁴ 3×10⁻⁴", zero as zero.
 namespace {
 // The labels as drawn: a common factor on each ("3×10⁻⁶": no room for it beside a
-// category axis), never on zero. On a log axis over a decade or more each in its own
-// power of ten, as matplotlib labels one: "3×10⁻³ 10⁻³ 3×10⁻⁴", not "300×10⁻⁵ 100×10⁻⁵
-// 30×10⁻⁵"; within a decade one factor keeps their decimals alike ("2.5×10⁻⁴ 3.0×10⁻⁴").
-QStringList tick_texts(const PrintTicks& t, bool log) {
+// category axis), never on zero. (A log axis over a decade or more has none: each tick is
+// in its own power of ten, "3×10⁻³ 10⁻³ 3×10⁻⁴", label_ticks.)
+QStringList tick_texts(const PrintTicks& t) {
     QStringList out;
-    const bool own = log && !t.factor.empty() && t.values.size() >= 2 && t.values.back() >= 10 * t.values.front() * (1 - 1e-9);
     for (size_t i = 0; i < t.labels.size(); ++i) {
-        QString l = QString::fromStdString(own ? scientific(t.values[i]) : t.labels[i]);
-        if (!own && !t.factor.empty() && t.values[i] != 0) l += QString::fromStdString(t.factor);
+        QString l = QString::fromStdString(t.labels[i]);
+        if (!t.factor.empty() && t.values[i] != 0) l += QString::fromStdString(t.factor);
         out << l;
     }
     return out;
@@ -172,7 +170,7 @@ void LineChart::updateLinearTicks(QAbstractAxis* axis, bool integer) {
     if (!vertical && t.values.size() >= 2 && room >= 40) {
         // Qt elides a label wider than its share of the axis ("2…"): as many as their widest fits, drawn in this font
         double widest = 0;
-        for (const QString& l : tick_texts(t, false)) widest = std::max(widest, fm.horizontalAdvance(l));
+        for (const QString& l : tick_texts(t)) widest = std::max(widest, fm.horizontalAdvance(l));
         const int fit = std::max(2, static_cast<int>(room / (widest + 12.0)) + 1);
         if (fit < static_cast<int>(t.values.size())) {
             most = fit;
@@ -180,7 +178,7 @@ void LineChart::updateLinearTicks(QAbstractAxis* axis, bool integer) {
         }
     }
     if (t.values.size() < 2 && ax->max() > ax->min()) t = label_ticks({ax->min(), ax->max()}, false);
-    place_category_ticks(ax, t.values, tick_texts(t, false), ax->max());
+    place_category_ticks(ax, t.values, tick_texts(t), ax->max());
 }
 
 // Labels of a log axis (x or y) for its current range (also after a zoom):
@@ -196,7 +194,7 @@ void LineChart::updateLogLabels(QAbstractAxis* axis) {
     const PrintTicks t = print_ticks(std::pow(10.0, lo), std::pow(10.0, hi), true, std::min(5, most), std::min(3, most), most);
     std::vector<double> at;
     for (double v : t.values) at.push_back(std::log10(v));
-    place_category_ticks(ax, at, tick_texts(t, true), hi);
+    place_category_ticks(ax, at, tick_texts(t), hi);
 }
 
 QStringList LineChart::yTickLabels() const {
