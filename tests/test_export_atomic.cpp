@@ -94,11 +94,8 @@ bool figure(const QString& path, const QString& format, int lines, QString* erro
 
 QStringList entries(const QString& dir) { return QDir(dir).entryList(QDir::Files | QDir::Hidden | QDir::System); }
 
-// normlab-cli with a file-size limit of its own (set in the child only).
-cli_harness::Result limited_cli(const QStringList& args) {
-    QProcess p;
-    p.setChildProcessModifier([] { limit_file_size(); });
-    p.start(QStringLiteral(NORMLAB_CLI), args);
+// A normlab-cli started in `p`, once it has finished: its exit code (-1 on a timeout, -2 on a crash) and what it said.
+cli_harness::Result finished(QProcess& p) {
     if (!p.waitForFinished(120000)) {
         p.kill();
         p.waitForFinished();
@@ -106,6 +103,14 @@ cli_harness::Result limited_cli(const QStringList& args) {
     }
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
             QString::fromUtf8(p.readAllStandardError())};
+}
+
+// normlab-cli with a file-size limit of its own (set in the child only).
+cli_harness::Result limited_cli(const QStringList& args) {
+    QProcess p;
+    p.setChildProcessModifier([] { limit_file_size(); });
+    p.start(QStringLiteral(NORMLAB_CLI), args);
+    return finished(p);
 }
 
 // A store at `path` with one finished run of `steps` steps: a loss and a 4-layer gradient.
@@ -189,13 +194,7 @@ cli_harness::Result cli_as_any_user(const QStringList& args) {
         p.start("setpriv", QStringList{"--bounding-set=-all", "--inh-caps=-all", "--ambient-caps=-all", QStringLiteral(NORMLAB_CLI)} + args);
     else
         p.start(QStringLiteral(NORMLAB_CLI), args);
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return {-1, {}, "timeout"};
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+    return finished(p);
 }
 
 }  // namespace
