@@ -129,7 +129,7 @@ AtomicFile::~AtomicFile() {
     if (!committed_) discard();
 }
 
-bool AtomicFile::busy() const { return error_ == EWOULDBLOCK; }
+bool AtomicFile::busy() const { return refusal_ == Refusal::busy; }
 
 std::string AtomicFile::folder() const {
     const size_t slash = path_.rfind('/');
