@@ -401,6 +401,33 @@ private Q_SLOTS:
         }
     }
 
+    // The y title drawn is the one NormLab chose (whole, elided in the middle, or the short title), never
+    // one Qt Charts cut at its end: at 1280×720 the loss chart read "loss (nats/by..." where the plot area was
+    // a few pixels taller than the title's advance but shorter than the text box Qt Charts measures.
+    void aYTitleIsNeverCutByQtCharts() {
+        const QString full = "loss (nats/byte)";
+        int shortened = 0, whole = 0;
+        for (int h = 200; h <= 236; ++h) {   // the lowest a chart gets (the window's loss chart at 1280×720) and up
+            LineChart c;
+            c.resize(600, h);
+            c.setTitle("Loss");
+            c.setAxisTitles("step", full, "loss");
+            c.setCurves({Curve{"g", Qt::blue, {0, 1, 2, 3}, {5.5, 4, 3.5, 3.4}}});
+            c.show();
+            for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+            QString drawn;
+            for (QGraphicsItem* item : c.view()->scene()->items())
+                if (auto* t = dynamic_cast<QGraphicsTextItem*>(item); t && t->isVisible() && t->rotation() == 270)
+                    drawn = t->toPlainText();
+            const QString chosen = c.axisTitleShown(Qt::Vertical);
+            QVERIFY2(drawn == chosen && !drawn.endsWith("..."),
+                     qPrintable(QString("height %1: drawn \"%2\", chosen \"%3\"").arg(h).arg(drawn, chosen)));
+            shortened += drawn == "loss";
+            whole += drawn == full;
+        }
+        QVERIFY2(shortened > 0 && whole > 0, qPrintable(QString("%1 short, %2 whole").arg(shortened).arg(whole)));
+    }
+
     void logAxesAreLabelledAtAnySpan() {
         // The κ = 2 vs κ = 2000: a log axis spanning 1.5×, 10× or 10^6× has labels, also in an export.
         for (double span : {1.5, 10.0, 1e6}) {
