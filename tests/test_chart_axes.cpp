@@ -28,6 +28,20 @@
 
 using namespace normlab;
 
+namespace {
+
+// The y title as Qt Charts draws it (the axis's rotated text), once the chart is shown and laid out.
+QString drawnYTitle(LineChart& c) {
+    for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+    QString drawn;
+    for (QGraphicsItem* item : c.view()->scene()->items())
+        if (auto* t = dynamic_cast<QGraphicsTextItem*>(item); t && t->isVisible() && t->rotation() == 270)
+            drawn = t->toPlainText();
+    return drawn;
+}
+
+}  // namespace
+
 class TestChartAxes : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
@@ -391,11 +405,7 @@ private Q_SLOTS:
             c.setAxisTitles("步", title);
             c.setCurves({Curve{"g", Qt::blue, {0, 1, 2, 3}, {0, 4, 1, 2}}});
             c.show();
-            for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-            QString drawn;
-            for (QGraphicsItem* item : c.view()->scene()->items())
-                if (auto* t = dynamic_cast<QGraphicsTextItem*>(item); t && t->isVisible() && t->rotation() == 270)
-                    drawn = t->toPlainText();
+            const QString drawn = drawnYTitle(c);
             QCOMPARE(drawn, title);
             QCOMPARE(c.axisTitleShown(Qt::Vertical), title);
         }
@@ -414,11 +424,7 @@ private Q_SLOTS:
             c.setAxisTitles("step", full, "loss");
             c.setCurves({Curve{"g", Qt::blue, {0, 1, 2, 3}, {5.5, 4, 3.5, 3.4}}});
             c.show();
-            for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
-            QString drawn;
-            for (QGraphicsItem* item : c.view()->scene()->items())
-                if (auto* t = dynamic_cast<QGraphicsTextItem*>(item); t && t->isVisible() && t->rotation() == 270)
-                    drawn = t->toPlainText();
+            const QString drawn = drawnYTitle(c);
             const QString chosen = c.axisTitleShown(Qt::Vertical);
             QVERIFY2(drawn == chosen && !drawn.endsWith("..."),
                      qPrintable(QString("height %1: drawn \"%2\", chosen \"%3\"").arg(h).arg(drawn, chosen)));
