@@ -232,6 +232,41 @@ private Q_SLOTS:
         QVERIFY2(r.code == 0 && r.out.contains(": 1 run\n"), qPrintable(r.out + r.err));
     }
 
+    // validate says what an experiment is for, as its file describes it, before the runs it
+    // expands to: wrapped to 80 columns (a Chinese character two), the file's line breaks made
+    // spaces, a control character written as \xNN (an ESC would have coloured the terminal).
+    void validateSaysWhatTheExperimentIsFor() {
+        const std::string zh = "层归一化的位置决定训练是否有效，";
+        std::string words;
+        for (int i = 0; i < 6; ++i) words += "Post-LN needs warm-up at a large rate; Pre-LN does not. " + zh;
+        const std::string description = "\x1b[31mred\nline " + words;
+        const QString exp = write("described.json",
+                                  {{"name", "described"},
+                                   {"description", description},
+                                   {"base", {{"model", {{"d_model", 32}, {"n_layers", 2}, {"n_heads", 4}, {"d_ff", 64}, {"context", 16}}},
+                                             {"data", {{"source", "markov"}}}}}});
+        Result r = cli({"validate", exp});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QStringList lines = r.out.split('\n');
+        QCOMPARE(lines.at(0), QString("described: 1 run"));
+        int blank = lines.indexOf(QString());
+        QVERIFY2(blank > 2, qPrintable(r.out));
+        QStringList said;
+        for (int i = 1; i < blank; ++i) {
+            const QString& line = lines.at(i);
+            int width = 0;
+            for (QChar c : line) width += c.unicode() >= 0x2E80 ? 2 : 1;
+            QVERIFY2(line.startsWith("  ") && line.at(2) != ' ' && width <= 78, qPrintable(QString("%1 columns: %2").arg(width).arg(line)));
+            said << line.mid(2);
+        }
+        QCOMPARE(said.join(' '), QString::fromStdString("\\x1B[31mred line " + words).trimmed());
+        QVERIFY2(!r.out.contains('\x1b'), qPrintable(r.out));
+        QVERIFY2(lines.at(blank + 1).startsWith("  run ") && lines.at(blank + 1).contains("pre_ln"), qPrintable(r.out));
+        // An experiment without a description goes straight to its runs.
+        r = cli({"validate", exp_});
+        QVERIFY2(r.code == 0 && r.out.startsWith("tiny: 2 runs\n  post_ln "), qPrintable(r.out));
+    }
+
     // resume, cancel and delete change the runs of a store and never make one: a store that is not
     // there (a mistyped --store) is refused with nothing created; each made an empty store, and
     // its folder, and then found no run 1 in it.

@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QTemporaryDir>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QtTest/QtTest>
 
@@ -301,6 +302,49 @@ private Q_SLOTS:
         Designer again;
         QVERIFY2(again.openExperiment(path, &err), qPrintable(err));
         QCOMPARE(again.config().optim.lr, 0.0042);
+    }
+
+    // An opened experiment says what it is for, above the form: its name and its description as
+    // its file gives them (neither the window nor `validate` showed a description anywhere). Its
+    // text is the file's, not markup; it wraps to the form and never widens it.
+    void anOpenedExperimentSaysWhatItIsFor() {
+        Designer d;
+        d.resize(360, 600);
+        d.show();
+        auto* about = d.findChild<QLabel*>("experimentAbout");
+        QVERIFY(about);
+        QVERIFY(!about->isVisibleTo(&d));   // a fresh form is no experiment
+        auto* scroll = d.findChild<QScrollArea*>();
+        const int narrowest = scroll->widget()->minimumSizeHint().width();
+        QString err;
+        const QString warmup = NORMLAB_SOURCE_DIR "/experiments/warmup.json";
+        QVERIFY2(d.openExperiment(warmup, &err), qPrintable(err));
+        QVERIFY(about->isVisibleTo(&d));
+        QCOMPARE(about->text(), QString::fromUtf8("<b>warmup</b> — Xiong et al.: Post-LN needs learning-rate warm-up at a large rate; "
+                                                  "Pre-LN does not."));
+        QCOMPARE(about->toolTip(), QFileInfo(warmup).absoluteFilePath());
+        // A description written as markup is shown as the characters it is; a word longer than
+        // the form wraps inside the label, which keeps the form's width.
+        const QString odd = dir_.filePath("odd.json");
+        const std::string long_word(600, 'w');
+        std::ofstream(odd.toStdString()) << nlohmann::json{
+            {"name", "a<b"},
+            {"description", "<i>not italic</i> & first\nsecond " + long_word},
+            {"base", {{"model", {{"d_model", 32}, {"n_layers", 2}, {"n_heads", 4}, {"d_ff", 64}, {"context", 16}}},
+                      {"data", {{"source", "markov"}}}}}}.dump();
+        QVERIFY2(d.openExperiment(odd, &err), qPrintable(err));
+        QVERIFY2(about->text().startsWith("<b>a&lt;b</b> — &lt;i&gt;not italic&lt;/i&gt; &amp; first<br>second www"),
+                 qPrintable(about->text()));
+        QCOMPARE(scroll->widget()->minimumSizeHint().width(), narrowest);
+        QVERIFY2(about->width() <= scroll->viewport()->width(), qPrintable(QString::number(about->width())));
+        // One without a description shows its name alone.
+        const QString bare = dir_.filePath("bare.json");
+        std::ofstream(bare.toStdString()) << nlohmann::json{
+            {"name", "bare"},
+            {"base", {{"model", {{"d_model", 32}, {"n_layers", 2}, {"n_heads", 4}, {"d_ff", 64}, {"context", 16}}},
+                      {"data", {{"source", "markov"}}}}}}.dump();
+        QVERIFY2(d.openExperiment(bare, &err), qPrintable(err));
+        QCOMPARE(about->text(), QString("<b>bare</b>"));
     }
 
     // The equations in the form's labels and tooltips show their scripts: a label as plain

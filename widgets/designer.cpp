@@ -75,6 +75,18 @@ void Designer::build() {
     auto* inner = new QWidget(scroll);
     auto* lay = new QVBoxLayout(inner);
     lay->setContentsMargins(0, 0, 0, 0);
+    // What an opened experiment is for, as its file describes it ("Xiong et al. Fig. 3: gradient
+    // norms at initialization ..."): the first thing in the form, scrolled away with it. It wraps
+    // to the form's width and never widens it (fitWidth measures the fields' rows).
+    about_ = new QLabel(inner);
+    about_->setObjectName("experimentAbout");
+    about_->setWordWrap(true);
+    about_->setTextFormat(Qt::RichText);
+    about_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    about_->setMinimumWidth(1);
+    about_->setContentsMargins(2, 0, 2, 4);
+    about_->setVisible(false);
+    lay->addWidget(about_);
     for (const Group& g : groups()) {
         auto* box = new QGroupBox(inner);
         addText(box, g.title, Role::Text);

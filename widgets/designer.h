@@ -98,6 +98,7 @@ private:
     void addText(QWidget* w, const char* source, Role role);
     void applyText(const Text& t) const;
     QLabel* variant_label_ = nullptr;
+    QLabel* about_ = nullptr;                         // the opened experiment's name and description, atop the form
     QGroupBox* ngpt_box_ = nullptr;                   // nGPT's options: only with layout ngpt
     std::vector<QGroupBox*> ln_boxes_;                // NormFormer, DeepNorm, BranchNorm: not with ngpt
     void updateApplicable();

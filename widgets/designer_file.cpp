@@ -7,6 +7,7 @@
 #include "widgets/figure.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QFileInfo>
 #include <QLabel>
 
@@ -28,6 +29,12 @@ bool Designer::openExperiment(const QString& path, QString* error) {
     variant_->setVisible(experiment_->runs.size() > 1);
     variant_label_->setVisible(experiment_->runs.size() > 1);
     variant_->setToolTip(tr("The runs of %1; Run experiment queues them all").arg(QString::fromStdString(experiment_->name)));
+    QString about = QStringLiteral("<b>%1</b>").arg(QString::fromStdString(experiment_->name).toHtmlEscaped());
+    if (!experiment_->description.empty())
+        about += QStringLiteral(" — ") + QString::fromStdString(experiment_->description).toHtmlEscaped().replace('\n', "<br>");
+    about_->setText(about);
+    about_->setToolTip(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath()));
+    about_->setVisible(true);
     filling_ = false;
     setConfig(experiment_->runs.front().config);
     path_ = path;

@@ -13,6 +13,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace normlab::cli {
@@ -56,6 +57,15 @@ std::string format_bytes(uintmax_t bytes);   // "850 kB", "51.0 MB", "1.40 GB"
 std::string fmt_loss(double v);
 std::string time_text(double unix_s);
 std::string csv_escape(const std::string& s);
+
+// Text on a terminal (text_columns.cpp). The code point at s[i] and its length in bytes (a byte
+// that begins none: itself, one byte); the columns a code point takes (East Asian wide and
+// full-width ones two); a string's columns; `text` in lines of at most `width` columns, broken
+// at spaces (a word longer than a line is cut between its characters).
+std::pair<char32_t, size_t> code_point(const std::string& s, size_t i);
+int columns(char32_t c);
+int width_of(const std::string& s);
+std::vector<std::string> wrap_columns(const std::string& text, int width);
 
 // The store named by --store (else the default); read-only for commands that only read.
 std::string store_path(const Args& args);

@@ -51,34 +51,6 @@ std::vector<std::string> parse_statuses(const std::string& given) {
     return out;
 }
 
-// The code point at s[i] and its length in bytes (a byte that begins none: itself, one byte).
-std::pair<char32_t, size_t> code_point(const std::string& s, size_t i) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    const size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
-    if (n == 1 || i + n > s.size()) return {b, 1};
-    char32_t cp = b & (0xFF >> (n + 1));
-    for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-    return {cp, n};
-}
-
-// Columns a code point takes on a terminal: East Asian wide and full-width ones two.
-int columns(char32_t c) {
-    const bool wide = (c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF) || (c >= 0xAC00 && c <= 0xD7A3) ||
-                      (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFF60) ||
-                      (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x1F300 && c <= 0x1FAFF) || c >= 0x20000;
-    return wide ? 2 : 1;
-}
-
-int width_of(const std::string& s) {
-    int w = 0;
-    for (size_t i = 0; i < s.size();) {
-        auto [c, n] = code_point(s, i);
-        w += columns(c);
-        i += n;
-    }
-    return w;
-}
-
 // `s` padded to `width` columns, or cut to it with "…" (never inside a character).
 std::string fit(const std::string& s, int width) {
     if (width_of(s) <= width) return s + std::string(static_cast<size_t>(width - width_of(s)), ' ');
