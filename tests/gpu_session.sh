@@ -164,7 +164,9 @@ while IFS= read -r line; do
     v="$(cd "$T/qcwd" && "$CLI" validate "$SRC/$exp" --scale gpu "${only[@]}" 2>&1)" || fail "queue lease $n: $exp: $v"
     for pair in "${pairs[@]}"; do
       [ "${pair%%|*}" = "$exp" ] || continue
-      grep -qF -- "  ${pair#*|} " <<< "$v" || fail "queue lease $n: $pair names no run of $exp: $v"
+      # a run's line, with its memory estimate (not a line of the experiment's description above them)
+      awk -v run="  ${pair#*|} " 'index($0, run) && /mem~/ { found = 1 } END { exit !found }' <<< "$v" ||
+        fail "queue lease $n: $pair names no run of $exp: $v"
     done
     gib="$(awk -v g="$gib" '{ if (match($0, /mem~[0-9.]+GiB/)) g += substr($0, RSTART + 4, RLENGTH - 7) } END { print g }' <<< "$v")"
   done
