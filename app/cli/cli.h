@@ -60,11 +60,13 @@ std::string csv_escape(const std::string& s);
 
 // Text on a terminal (text_columns.cpp). The code point at s[i] and its length in bytes (a byte
 // that begins none: itself, one byte); the columns a code point takes (East Asian wide and
-// full-width ones two); a string's columns; `text` in lines of at most `width` columns, broken
-// at spaces (a word longer than a line is cut between its characters).
+// full-width ones two); a string's columns; how many of its first bytes are whole characters
+// within `width` columns; `text` in lines of at most `width` columns, broken at spaces (a word
+// longer than a line is cut between its characters).
 std::pair<char32_t, size_t> code_point(const std::string& s, size_t i);
 int columns(char32_t c);
 int width_of(const std::string& s);
+size_t bytes_within(const std::string& s, int width);
 std::vector<std::string> wrap_columns(const std::string& text, int width);
 
 // The store named by --store (else the default); read-only for commands that only read.

@@ -53,17 +53,10 @@ std::vector<std::string> parse_statuses(const std::string& given) {
 
 // `s` padded to `width` columns, or cut to it with "…" (never inside a character).
 std::string fit(const std::string& s, int width) {
-    if (width_of(s) <= width) return s + std::string(static_cast<size_t>(width - width_of(s)), ' ');
-    std::string out;
-    int w = 0;
-    for (size_t i = 0; i < s.size();) {
-        auto [c, n] = code_point(s, i);
-        if (w + columns(c) > width - 1) break;
-        out.append(s, i, n);
-        w += columns(c);
-        i += n;
-    }
-    return out + "…" + std::string(static_cast<size_t>(width - 1 - w), ' ');
+    const int w = width_of(s);
+    if (w <= width) return s + std::string(static_cast<size_t>(width - w), ' ');
+    const std::string head = s.substr(0, bytes_within(s, width - 1));
+    return head + "…" + std::string(static_cast<size_t>(width - 1 - width_of(head)), ' ');
 }
 
 std::string iso_time(double unix_s) {

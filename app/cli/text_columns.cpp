@@ -3,6 +3,8 @@
 // description.
 #include "app/cli/cli.h"
 
+#include <algorithm>
+
 namespace normlab::cli {
 
 std::pair<char32_t, size_t> code_point(const std::string& s, size_t i) {
@@ -31,6 +33,18 @@ int width_of(const std::string& s) {
     return w;
 }
 
+size_t bytes_within(const std::string& s, int width) {
+    int w = 0;
+    size_t i = 0;
+    while (i < s.size()) {
+        auto [c, n] = code_point(s, i);
+        if (w + columns(c) > width) break;
+        w += columns(c);
+        i += n;
+    }
+    return i;
+}
+
 std::vector<std::string> wrap_columns(const std::string& text, int width) {
     std::vector<std::string> lines;
     std::string line;
@@ -40,34 +54,23 @@ std::vector<std::string> wrap_columns(const std::string& text, int width) {
         line.clear();
         line_w = 0;
     };
-    size_t i = 0;
-    while (i < text.size()) {
-        while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t')) ++i;
-        size_t j = i;
-        while (j < text.size() && text[j] != ' ' && text[j] != '\n' && text[j] != '\t') ++j;
-        if (j == i) break;
-        std::string word = text.substr(i, j - i);
-        i = j;
-        // A word longer than a line (a path, a URL) is cut at the width, between characters.
-        while (width_of(word) > width) {
+    for (size_t i = 0; i < text.size();) {
+        if (text[i] == ' ') {
+            ++i;
+            continue;
+        }
+        const size_t end = std::min(text.find(' ', i), text.size());
+        std::string word = text.substr(i, end - i);
+        i = end;
+        // A word longer than a line (a path, a URL) is cut at the width, between characters
+        // (a character wider than the line goes whole).
+        for (size_t k; width_of(word) > width && (k = bytes_within(word, width)) > 0; word.erase(0, k)) {
             flush();
-            std::string head;
-            int w = 0;
-            size_t k = 0;
-            while (k < word.size()) {
-                auto [c, n] = code_point(word, k);
-                if (w + columns(c) > width) break;
-                head.append(word, k, n);
-                w += columns(c);
-                k += n;
-            }
-            if (k == 0) break;   // a character wider than the line: it goes whole
-            lines.push_back(head);
-            word.erase(0, k);
+            lines.push_back(word.substr(0, k));
         }
         const int ww = width_of(word);
-        if (line_w > 0 && line_w + 1 + ww > width) flush();
-        if (line_w > 0) {
+        if (!line.empty() && line_w + 1 + ww > width) flush();
+        if (!line.empty()) {
             line += ' ';
             ++line_w;
         }
