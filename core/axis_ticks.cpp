@@ -26,6 +26,12 @@ std::vector<double> nice_ticks(double lo, double hi, int target, bool integer) {
     return t;
 }
 
+std::pair<double, double> unflat(double lo, double hi) {
+    if (hi - lo > 1e-12 * std::max(1.0, std::max(std::abs(lo), std::abs(hi)))) return {lo, hi};
+    const double d = lo != 0 ? 0.05 * std::abs(lo) : 1.0;
+    return {lo - d, hi + d};
+}
+
 std::vector<double> log_ticks(double lo, double hi, int target) {
     if (!(lo > 0) || !(hi > lo) || !std::isfinite(hi)) return {};
     const double decades = std::log10(hi / lo);

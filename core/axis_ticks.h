@@ -9,6 +9,7 @@
 // with none.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 namespace normlab {
@@ -21,5 +22,10 @@ std::vector<double> nice_ticks(double lo, double hi, int target = 6, bool intege
 std::vector<double> log_ticks(double lo, double hi, int target = 6);
 
 // Their labels: label_ticks (core/print_ticks.h), one notation for every figure.
+
+// A linear range for data spanning [lo, hi]: itself, unless the data are flat (hi - lo within
+// 1e-12 of their size), then 5% of their value either side (±1 about 0), so that a constant
+// learning rate of 1e-3 sits mid-axis with its own ticks, not on the floor of a 0–0.5 axis.
+std::pair<double, double> unflat(double lo, double hi);
 
 }  // namespace normlab

@@ -60,6 +60,21 @@ private Q_SLOTS:
         QCOMPARE(nice_ticks(0, 7, 6, true)[1], 2.0);
     }
 
+    // Flat data get 5% of their value either side (±1 about zero); any spread is kept as it is.
+    void flatRangesAreWidenedByTheirSize() {
+        using R = std::pair<double, double>;
+        QCOMPARE(unflat(1e-3, 1e-3), R(0.95e-3, 1.05e-3));
+        QCOMPARE(unflat(-40, -40), R(-42, -38));
+        QCOMPARE(unflat(0, 0), R(-1, 1));
+        QCOMPARE(unflat(1e-3, 1e-3 * (1 + 1e-15)).first, 0.95e-3);   // rounding noise is flat
+        QCOMPARE(unflat(1e-3, 1.001e-3), R(1e-3, 1.001e-3));
+        QCOMPARE(unflat(-2, 7), R(-2, 7));
+        // the ticks of a flat learning rate: inside the range, around the value
+        const auto [lo, hi] = unflat(1e-3, 1e-3);
+        const std::vector<double> t = nice_ticks(lo, hi);
+        QVERIFY(t.size() >= 3 && t.front() >= lo && t.back() <= hi);
+    }
+
     void logTicksAreLabelledAtAnySpan() {
         struct Case {
             double lo, hi;

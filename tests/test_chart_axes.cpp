@@ -222,20 +222,28 @@ private Q_SLOTS:
 
     void negativeAndFlatRangesAreLabelled() {
         // A range across zero in small units (a gain minus its start, a difference of losses)
-        // and a flat one (every value equal: ±0.5 around it): labels, zero written as zero.
-        for (double lo : {-2e-5, 5.0}) {
+        // and flat ones (every value equal: 5% of it either side): labels, zero written as zero.
+        // A constant learning rate of 10⁻³ lay on the floor of a 0–0.5 axis (±0.5 around it).
+        for (double lo : {-2e-5, 5.0, 1e-3, -3e-7}) {
             LineChart c;
             c.resize(640, 420);
             std::vector<double> x, y;
-            for (int i = 0; i <= 50; ++i) x.push_back(i), y.push_back(lo < 0 ? lo + 5e-5 * i / 50.0 : lo);
+            for (int i = 0; i <= 50; ++i) x.push_back(i), y.push_back(lo == -2e-5 ? lo + 5e-5 * i / 50.0 : lo);
             c.setCurves({Curve{"d", Qt::blue, x, y}});
             c.show();
             for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
             const QStringList labels = c.yTickLabels();
             QVERIFY2(labels.size() >= 2, qPrintable(labels.join(" ")));
             for (const QString& l : labels) QVERIFY2(!l.contains('e') && !l.isEmpty(), qPrintable(labels.join(" ")));
-            if (lo < 0) QVERIFY2(labels.contains("0") && labels.first().startsWith("-"), qPrintable(labels.join(" ")));
-            else QVERIFY2(labels.contains("5") || labels.contains("5.0"), qPrintable(labels.join(" ")));
+            if (lo == -2e-5) QVERIFY2(labels.contains("0") && labels.first().startsWith("-"), qPrintable(labels.join(" ")));
+            if (lo == 5.0) QVERIFY2(labels.contains("5") || labels.contains("5.0"), qPrintable(labels.join(" ")));
+            if (lo != -2e-5) {   // flat: the value mid-axis, the axis within 10% of it
+                auto* ya = qobject_cast<QValueAxis*>(c.chart()->axes(Qt::Vertical).first());
+                QVERIFY(ya);
+                const QString range = QString("%1: %2 to %3").arg(lo).arg(ya->min()).arg(ya->max());
+                QVERIFY2(ya->min() < lo && ya->max() > lo && ya->max() - ya->min() <= 0.2 * std::abs(lo), qPrintable(range));
+                QVERIFY2(std::abs((ya->min() + ya->max()) / 2 - lo) < 1e-3 * std::abs(lo), qPrintable(range));
+            }
         }
     }
 

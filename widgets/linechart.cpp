@@ -34,6 +34,7 @@
 #include <set>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 namespace normlab {
 
@@ -392,7 +393,7 @@ void LineChart::fitRanges() {
         y1 *= 1.15;
     } else {
         const bool nonnegative = y0 >= 0;
-        if (y1 <= y0) y0 -= 0.5, y1 += 0.5;
+        std::tie(y0, y1) = unflat(y0, y1);
         const double pad = 0.05 * (y1 - y0);
         y0 -= pad;
         y1 += pad;

@@ -1,6 +1,7 @@
 // NormLab widgets: the pieces of a figure's layout (see plot_paint.h).
 #include "widgets/plot_paint.h"
 
+#include "core/axis_ticks.h"
 #include "widgets/math_text.h"
 
 #include <QGuiApplication>
@@ -101,10 +102,7 @@ std::pair<double, double> padded(double lo, double hi, bool log, double pad) {
         const double d = (b - a) * pad;
         return {std::pow(10.0, a - d), std::pow(10.0, b + d)};
     }
-    if (hi - lo <= 1e-12 * std::max(1.0, std::abs(hi))) {
-        const double d = lo != 0 ? 0.05 * std::abs(lo) : 1.0;
-        return {lo - d, hi + d};
-    }
+    if (hi - lo <= 1e-12 * std::max(1.0, std::abs(hi))) return unflat(lo, hi);
     const double d = (hi - lo) * pad;
     return {lo - d, hi + d};
 }

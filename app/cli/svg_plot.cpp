@@ -2,6 +2,7 @@
 #include "app/cli/svg_plot.h"
 
 #include "app/cli/cli.h"
+#include "core/axis_ticks.h"
 #include "core/palette.h"
 #include "core/print_ticks.h"
 #include "core/series.h"
@@ -161,7 +162,8 @@ void write_svg(const Chart& c, const std::string& path) {
         if (std::isfinite(y) && (!c.log_y || y > 0)) y0 = std::min(y0, fy(y)), y1 = std::max(y1, fy(y));
     if (!std::isfinite(x0)) x0 = 0, x1 = 1, y0 = 0, y1 = 1;
     if (x1 == x0) x1 = x0 + 1;
-    if (y1 == y0) y0 -= 0.5, y1 += 0.5;
+    if (c.log_y && y1 == y0) y0 -= 0.5, y1 += 0.5;   // half a decade either side
+    else if (!c.log_y) std::tie(y0, y1) = unflat(y0, y1);
     const double pad = 0.04 * (y1 - y0);
     y0 -= pad;
     y1 += pad;
