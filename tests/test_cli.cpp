@@ -286,7 +286,7 @@ private Q_SLOTS:
         Result all = cli({"--help"});
         QCOMPARE(all.code, 0);
         const QStringList commands{"run", "validate", "list", "show", "export", "export-weights", "eval-batch",
-                                   "resume", "plot", "preset", "schemes"};
+                                   "resume", "plot", "preset", "schemes", "sample"};
         QMap<QString, QString> helps;
         for (const QString& c : commands) {
             QVERIFY2(all.out.contains("\n  " + c + " ") || all.out.contains("\n  " + c + "\n"), qPrintable(c));
@@ -333,7 +333,8 @@ private Q_SLOTS:
         // Every option a command's help offers, it takes (its table of what it takes,
         // app/cli/cmd_*.cpp, against its text): none is refused as one it does not take.
         // Options the texts name for another command or program, and those every command takes:
-        const QStringList elsewhere{"run --no-python", "sweep --array", "sweep --into", "stream --dir"};
+        const QStringList elsewhere{"run --no-python", "sweep --array", "sweep --into", "stream --dir", "sample --checkpoint",
+                                    "sample --out"};   // sample: remote fetch's
         const QStringList everywhere{"--help", "--version", "--store"};
         int checked = 0;
         for (auto h = helps.cbegin(); h != helps.cend(); ++h) {

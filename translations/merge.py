@@ -13,7 +13,7 @@ from strings_en import EN  # noqa: E402
 
 # lupdate misses the namespace of our classes; tr() looks them up as normlab::X
 OURS = {"ChartsView", "Designer", "Heatmap", "LineChart", "MainWindow", "RunTableModel", "TrainingWorker",
-        "ReportDialog", "Figure", "SweepChart"}
+        "ReportDialog", "Figure", "SweepChart", "SampleDialog"}
 COLUMNS = {"de": 0, "zh_CN": 1, "en": None}   # en: plurals only (strings_en.py)
 
 

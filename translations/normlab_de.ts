@@ -1497,6 +1497,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Einstellungen ins Formular &amp;laden</translation>
     </message>
     <message>
+        <source>&amp;Write text with the weights…</source>
+        <translation>Mit den Gewichten Text sch&amp;reiben…</translation>
+    </message>
+    <message>
         <source>Re&amp;name…</source>
         <translation>Umbe&amp;nennen…</translation>
     </message>
@@ -1682,6 +1686,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
 <message>
         <source>Rename</source>
         <translation>Umbenennen</translation>
+    </message>
+    <message>
+        <source>Write text…</source>
+        <translation>Text schreiben…</translation>
     </message>
 </context>
 <context>
@@ -2004,6 +2012,80 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>Store</source>
         <translation>Speicher</translation>
+    </message>
+</context>
+<context>
+    <name>normlab::SampleDialog</name>
+    <message>
+        <source>Stopped.</source>
+        <translation>Angehalten.</translation>
+    </message>
+    <message>
+        <source>Done: the same prompt and seed write the same text again.</source>
+        <translation>Fertig: derselbe Anfang und derselbe Seed schreiben wieder denselben Text.</translation>
+    </message>
+    <message>
+        <source>Writing with run #%1: %2 of %3 bytes…</source>
+        <translation>Schreibe mit Lauf #%1: %2 von %3 Bytes…</translation>
+    </message>
+    <message>
+        <source>Write text with the runs' weights</source>
+        <translation>Text mit den Gewichten der Läufe schreiben</translation>
+    </message>
+    <message>
+        <source>&amp;Prompt:</source>
+        <translation>&amp;Anfang:</translation>
+    </message>
+    <message>
+        <source>&amp;Bytes:</source>
+        <translation>&amp;Bytes:</translation>
+    </message>
+    <message>
+        <source>&amp;Temperature:</source>
+        <translation>&amp;Temperatur:</translation>
+    </message>
+    <message>
+        <source>Top &amp;k:</source>
+        <translation>Top-&amp;k:</translation>
+    </message>
+    <message>
+        <source>&amp;Seed:</source>
+        <translation>S&amp;eed:</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>alle</translation>
+    </message>
+    <message>
+        <source>Draw among the k likeliest bytes; all: every byte</source>
+        <translation>Unter den k wahrscheinlichsten Bytes ziehen; alle: jedes Byte</translation>
+    </message>
+    <message>
+        <source>0: always the likeliest byte; higher: more surprising bytes</source>
+        <translation>0: immer das wahrscheinlichste Byte; höher: überraschendere Bytes</translation>
+    </message>
+    <message>
+        <source>The text every run continues; it reads bytes, so any text will do</source>
+        <translation>Der Text, den jeder Lauf fortsetzt; das Modell liest Bytes, also taugt jeder Text</translation>
+    </message>
+    <message>
+        <source>&amp;Write</source>
+        <translation>Sch&amp;reiben</translation>
+    </message>
+    <message>
+        <source>St&amp;op</source>
+        <translation>An&amp;halten</translation>
+    </message>
+    <message>
+        <source>weights of step %1</source>
+        <translation>Gewichte von Schritt %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more selected run(s) left out: the first %1 are shown side by side.</source>
+        <translation>
+            <numerusform>%n weiterer ausgewählter Lauf weggelassen: Die ersten %1 stehen nebeneinander.</numerusform>
+            <numerusform>%n weitere ausgewählte Läufe weggelassen: Die ersten %1 stehen nebeneinander.</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -76,6 +76,16 @@
     </message>
 </context>
 <context>
+    <name>normlab::SampleDialog</name>
+    <message numerus="yes">
+        <source>%n more selected run(s) left out: the first %1 are shown side by side.</source>
+        <translation>
+            <numerusform>%n more selected run left out: the first %1 are shown side by side.</numerusform>
+            <numerusform>%n more selected runs left out: the first %1 are shown side by side.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>normlab::SweepChart</name>
     <message numerus="yes">
         <source>%n setting(s) the scheme implies (%1)</source>

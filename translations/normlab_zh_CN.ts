@@ -1490,6 +1490,10 @@ NormLab 将改为打开默认存储。</translation>
         <translation>将设置载入表单(&amp;L)</translation>
     </message>
     <message>
+        <source>&amp;Write text with the weights…</source>
+        <translation>用权重生成文本(&amp;W)…</translation>
+    </message>
+    <message>
         <source>Re&amp;name…</source>
         <translation>重命名(&amp;N)…</translation>
     </message>
@@ -1674,6 +1678,10 @@ NormLab 将改为打开默认存储。</translation>
 <message>
         <source>Rename</source>
         <translation>重命名</translation>
+    </message>
+    <message>
+        <source>Write text…</source>
+        <translation>生成文本…</translation>
     </message>
 </context>
 <context>
@@ -1995,6 +2003,79 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>Store</source>
         <translation>存储</translation>
+    </message>
+</context>
+<context>
+    <name>normlab::SampleDialog</name>
+    <message>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message>
+        <source>Done: the same prompt and seed write the same text again.</source>
+        <translation>完成：相同的提示和随机种子会再次生成相同的文本。</translation>
+    </message>
+    <message>
+        <source>Writing with run #%1: %2 of %3 bytes…</source>
+        <translation>正在用运行 #%1 生成：%2 / %3 字节…</translation>
+    </message>
+    <message>
+        <source>Write text with the runs' weights</source>
+        <translation>用运行的权重生成文本</translation>
+    </message>
+    <message>
+        <source>&amp;Prompt:</source>
+        <translation>提示(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Bytes:</source>
+        <translation>字节数(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>&amp;Temperature:</source>
+        <translation>温度(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Top &amp;k:</source>
+        <translation>Top &amp;k：</translation>
+    </message>
+    <message>
+        <source>&amp;Seed:</source>
+        <translation>随机种子(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Draw among the k likeliest bytes; all: every byte</source>
+        <translation>在最可能的 k 个字节中抽取；全部：所有字节</translation>
+    </message>
+    <message>
+        <source>0: always the likeliest byte; higher: more surprising bytes</source>
+        <translation>0：总是取最可能的字节；越高：字节越出人意料</translation>
+    </message>
+    <message>
+        <source>The text every run continues; it reads bytes, so any text will do</source>
+        <translation>每个运行续写的文本；模型读取字节，因此任何文本都可以</translation>
+    </message>
+    <message>
+        <source>&amp;Write</source>
+        <translation>生成(&amp;W)</translation>
+    </message>
+    <message>
+        <source>St&amp;op</source>
+        <translation>停止(&amp;O)</translation>
+    </message>
+    <message>
+        <source>weights of step %1</source>
+        <translation>第 %1 步的权重</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more selected run(s) left out: the first %1 are shown side by side.</source>
+        <translation>
+            <numerusform>另有 %n 个选中的运行未显示：并排显示前 %1 个。</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -404,7 +404,8 @@ T = {
 from strings_remote import REMOTE  # noqa: E402
 from strings_report import REPORT  # noqa: E402
 from strings_charts import CHARTS  # noqa: E402
+from strings_sample import SAMPLE  # noqa: E402
 
-for _part in (REPORT, REMOTE, CHARTS):
+for _part in (REPORT, REMOTE, CHARTS, SAMPLE):
     assert not set(_part) & set(T), f"a string translated twice: {sorted(set(_part) & set(T))}"
     T.update(_part)

@@ -10,6 +10,9 @@ EN = {
     "Deleted %n run(s); their checkpoints freed %1.":
         ["Deleted %n run; its checkpoints freed %1.", "Deleted %n runs; their checkpoints freed %1."],
     "Deleted %n run(s).": ["Deleted %n run.", "Deleted %n runs."],
+    "%n more selected run(s) left out: the first %1 are shown side by side.":
+        ["%n more selected run left out: the first %1 are shown side by side.",
+         "%n more selected runs left out: the first %1 are shown side by side."],
     "Following runs on %n server(s) again": ["Following runs on %n server again", "Following runs on %n servers again"],
     "%n run(s) started on %1; following them live":
         ["%n run started on %1; following it live", "%n runs started on %1; following them live"],

@@ -29,7 +29,7 @@ namespace normlab::cli {
 // One per cmd_*.cpp.
 extern const Command kRunCommand, kValidateCommand, kListCommand, kShowCommand, kExportCommand,
     kExportWeightsCommand, kEvalBatchCommand, kResumeCommand, kPlotCommand, kPresetCommand, kSchemesCommand,
-    kSweepCommand, kMergeCommand, kCancelCommand, kDeleteCommand, kCompactCommand, kRemoteCommand, kStreamCommand, kServerInfoCommand, kExportBatchesCommand;
+    kSweepCommand, kMergeCommand, kCancelCommand, kDeleteCommand, kCompactCommand, kRemoteCommand, kStreamCommand, kServerInfoCommand, kExportBatchesCommand, kSampleCommand;
 }  // namespace normlab::cli
 
 using namespace normlab;
@@ -39,7 +39,7 @@ namespace {
 
 // In the order of the usage text.
 const Command* const kCommands[] = {
-    &kRunCommand,  &kValidateCommand, &kListCommand,   &kShowCommand,   &kExportCommand, &kExportWeightsCommand,
+    &kRunCommand,  &kValidateCommand, &kListCommand,   &kShowCommand,   &kSampleCommand, &kExportCommand, &kExportWeightsCommand,
     &kEvalBatchCommand, &kExportBatchesCommand, &kResumeCommand, &kSweepCommand, &kMergeCommand, &kPlotCommand, &kPresetCommand,
     &kSchemesCommand, &kCancelCommand, &kDeleteCommand, &kCompactCommand, &kRemoteCommand, &kStreamCommand, &kServerInfoCommand,
 };

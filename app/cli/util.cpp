@@ -27,7 +27,8 @@ Args parse_args(int argc, char** argv) {
                                                      "--cpus-per-task", "--gpus-per-task", "--max-parallel",
                                                      "--runs-per-task", "--status", "--remote-cli", "--remote-store", "--runs",
                                                      "--retries", "--interval", "--connect-timeout",
-                                                     "--cancel", "--sweep", "--precision", "--cuda-graph", "--sort"};
+                                                     "--cancel", "--sweep", "--precision", "--cuda-graph", "--sort",
+                                                     "--prompt", "--bytes", "--temperature", "--top-k", "--weights"};
     Args a;
     for (int i = 1; i < argc; ++i) {
         std::string s = argv[i];

@@ -153,7 +153,8 @@ private:
     struct RunButton { const char* label; const char* what; };
     static constexpr RunButton kRunButtons[] = {{QT_TR_NOOP("Resume"), "resume"}, {QT_TR_NOOP("Rename"), "rename"},
                                                 {QT_TR_NOOP("Tags"), "tags"},     {QT_TR_NOOP("Notes"), "notes"},
-                                                {QT_TR_NOOP("Delete"), "delete"}};
+                                                {QT_TR_NOOP("Write text…"), "sample"}, {QT_TR_NOOP("Delete"), "delete"}};
+    void writeText(const std::vector<qint64>& ids);     // the selected runs' weights write from one prompt
     void deleteRuns(const std::vector<qint64>& ids);   // mainwindow_delete.cpp
     void compactStore();
     void onSelectionChanged();

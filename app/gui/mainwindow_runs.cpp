@@ -4,6 +4,7 @@
 #include "app/gui/mainwindow.h"
 
 #include "app/gui/reportdialog.h"
+#include "app/gui/sampledialog.h"
 #include "app/gui/worker.h"
 #include "core/errors.h"
 #include "core/experiment.h"
@@ -281,6 +282,9 @@ void MainWindow::editSelected(const QString& what) {
             loadRunSettings(first->id);
         } else if (what == "delete") {
             deleteRuns(ids);
+        } else if (what == "sample") {
+            writeText(ids);
+            return;   // nothing in the store changed
         }
     } catch (const StoreError& e) {
         QMessageBox::warning(this, tr("Run store"), QString::fromUtf8(e.what()));
@@ -322,6 +326,20 @@ bool MainWindow::loadRunSettings(qint64 id) {
     return true;
 }
 
+// Write text: the selected runs (by id, the first SampleDialog::kMaxRuns side
+// by side) continue one prompt with the same draws, in a dialog of their own that the window
+// goes on beside; it reads their checkpoints, never the store.
+void MainWindow::writeText(const std::vector<qint64>& ids) {
+    std::vector<RunInfo> runs;
+    for (qint64 id : ids)
+        if (const RunInfo* r = model_->runAt(model_->rowOf(id))) runs.push_back(*r);
+    if (runs.empty()) return;
+    auto* d = new SampleDialog(std::move(runs), 0, this);   // it leaves out what does not fit, and says so
+    d->setAttribute(Qt::WA_DeleteOnClose);
+    d->show();
+    d->write();
+}
+
 void MainWindow::showRunMenu(const QPoint& pos) {
     if (!table_->indexAt(pos).isValid()) return;
     QMenu menu(this);
@@ -347,6 +365,7 @@ void MainWindow::showRunMenu(const QPoint& pos) {
     if (in_sweep)
         menu.addAction(tr("Cancel the Slurm &job"), this, [this] { cancelSweeps(selectedRuns()); })->setObjectName("cancelSweep");
     menu.addAction(tr("&Load settings into the form"), this, [this] { editSelected("load"); })->setObjectName("loadSettings");
+    menu.addAction(tr("&Write text with the weights…"), this, [this] { editSelected("sample"); })->setObjectName("writeText");
     menu.addSeparator();
     menu.addAction(tr("Re&name…"), this, [this] { editSelected("rename"); });
     menu.addAction(tr("&Tags…"), this, [this] { editSelected("tags"); });

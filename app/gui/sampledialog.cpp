@@ -1,0 +1,288 @@
+// NormLab: Write text with the selected runs' weights (see sampledialog.h).
+#include "app/gui/sampledialog.h"
+
+#include "core/errors.h"
+#include "core/train/sample.h"
+#include "widgets/linechart.h"
+
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QEvent>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTextCursor>
+#include <QTextEdit>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <mutex>
+
+namespace normlab {
+
+struct SampleDialog::Shared {
+    std::mutex m;
+    std::vector<std::string> text;    // per column: the bytes drawn so far
+    std::vector<std::string> error;   // per column: why it wrote nothing (or stopped)
+    std::vector<int64_t> step;        // per column: the weights' step, -1 until they loaded
+    std::vector<bool> changed;
+    int at = -1;                      // the column being written
+    bool done = false;
+    std::atomic<bool> stop{false};
+};
+
+namespace {
+
+// Bytes as the columns show them: UTF-8 where they are (U+FFFD where they are not), a control
+// character other than a line break or a tab as U+FFFD too.
+QString shown(const std::string& bytes) {
+    QString s = QString::fromUtf8(bytes.data(), static_cast<qsizetype>(bytes.size()));
+    for (QChar& c : s) {
+        const char16_t u = c.unicode();
+        if ((u < 0x20 && u != '\n' && u != '\t') || (u >= 0x7f && u < 0xa0)) c = QChar(0xfffd);
+    }
+    return s;
+}
+
+}  // namespace
+
+SampleDialog::SampleDialog(std::vector<RunInfo> runs, int left_out, QWidget* parent)
+    : QDialog(parent), runs_(std::move(runs)), left_out_(left_out) {
+    setObjectName("sampleDialog");
+    if (runs_.size() > static_cast<size_t>(kMaxRuns)) {
+        left_out_ += static_cast<int>(runs_.size()) - kMaxRuns;
+        runs_.resize(kMaxRuns);
+    }
+    auto* v = new QVBoxLayout(this);
+    auto* row = new QHBoxLayout();
+    prompt_ = new QLineEdit(QStringLiteral("The "), this);
+    prompt_->setObjectName("samplePrompt");
+    bytes_ = new QSpinBox(this);
+    bytes_->setRange(1, 5000);
+    bytes_->setValue(300);
+    temperature_ = new QDoubleSpinBox(this);
+    temperature_->setRange(0, 10);
+    temperature_->setSingleStep(0.1);
+    temperature_->setDecimals(2);
+    temperature_->setValue(0.8);
+    top_k_ = new QSpinBox(this);
+    top_k_->setRange(0, 256);
+    seed_ = new QSpinBox(this);
+    seed_->setRange(0, 2147483647);
+    seed_->setValue(1);
+    write_ = new QPushButton(this);
+    write_->setObjectName("sampleWrite");
+    write_->setDefault(true);
+    stop_ = new QPushButton(this);
+    stop_->setObjectName("sampleStop");
+    for (QWidget* w : std::initializer_list<QWidget*>{prompt_, bytes_, temperature_, top_k_, seed_}) {
+        auto* l = new QLabel(this);
+        l->setBuddy(w);
+        l->setObjectName(w == prompt_ ? "promptLabel" : w == bytes_ ? "bytesLabel" : w == temperature_ ? "temperatureLabel"
+                                                      : w == top_k_ ? "topKLabel" : "seedLabel");
+        row->addWidget(l);
+        row->addWidget(w, w == prompt_ ? 1 : 0);
+    }
+    row->addWidget(write_);
+    row->addWidget(stop_);
+    v->addLayout(row);
+    note_ = new QLabel(this);
+    note_->setObjectName("sampleLeftOut");
+    note_->setVisible(left_out_ > 0);
+    v->addWidget(note_);
+
+    auto* columns = new QHBoxLayout();
+    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    for (size_t i = 0; i < runs_.size(); ++i) {
+        auto* c = new QVBoxLayout();
+        auto* h = new QLabel(this);
+        h->setTextFormat(Qt::RichText);
+        h->setWordWrap(true);
+        auto* t = new QTextEdit(this);
+        t->setObjectName(QString("sampleText%1").arg(i));
+        t->setReadOnly(true);
+        t->setFont(mono);
+        t->setMinimumWidth(160);
+        c->addWidget(h);
+        c->addWidget(t, 1);
+        columns->addLayout(c, 1);
+        headers_.push_back(h);
+        texts_.push_back(t);
+    }
+    v->addLayout(columns, 1);
+    auto* bottom = new QHBoxLayout();
+    status_ = new QLabel(this);
+    status_->setObjectName("sampleStatus");
+    status_->setWordWrap(true);
+    auto* box = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    bottom->addWidget(status_, 1);
+    bottom->addWidget(box);
+    v->addLayout(bottom);
+
+    connect(write_, &QPushButton::clicked, this, &SampleDialog::write);
+    connect(stop_, &QPushButton::clicked, this, &SampleDialog::stop);
+    connect(box, &QDialogButtonBox::rejected, this, &SampleDialog::reject);
+    connect(prompt_, &QLineEdit::returnPressed, this, &SampleDialog::write);
+    timer_ = new QTimer(this);
+    timer_->setInterval(50);
+    connect(timer_, &QTimer::timeout, this, &SampleDialog::refresh);
+    relabel();
+    updateButtons();
+    resize(std::min(1200, 300 * static_cast<int>(std::max<size_t>(2, runs_.size())) + 60), 520);
+}
+
+SampleDialog::~SampleDialog() { stop(); }
+
+bool SampleDialog::writing() const { return thread_.joinable(); }
+
+QString SampleDialog::textOf(int column) const { return texts_.at(static_cast<size_t>(column))->toPlainText(); }
+
+QString SampleDialog::headerOf(int column) const { return headers_.at(static_cast<size_t>(column))->text(); }
+
+void SampleDialog::write() {
+    stop();
+    SampleOptions o;
+    o.prompt = prompt_->text().toStdString();
+    o.bytes = bytes_->value();
+    o.temperature = temperature_->value();
+    o.top_k = top_k_->value();
+    o.seed = static_cast<uint64_t>(seed_->value());
+    prompt_bytes_ = o.prompt;
+    shared_ = std::make_shared<Shared>();
+    const size_t n = runs_.size();
+    shared_->text.assign(n, {});
+    shared_->error.assign(n, {});
+    shared_->step.assign(n, -1);
+    shared_->changed.assign(n, true);
+    for (QLabel* h : headers_) h->setProperty("step", QVariant());
+    // One column after another, on this thread: the runs' draws are the same numbers.
+    thread_ = std::thread([shared = shared_, runs = runs_, o] {
+        for (size_t i = 0; i < runs.size() && !shared->stop; ++i) {
+            {
+                std::lock_guard<std::mutex> lock(shared->m);
+                shared->at = static_cast<int>(i);
+            }
+            try {
+                TextSampler sampler(runs[i]);
+                {
+                    std::lock_guard<std::mutex> lock(shared->m);
+                    shared->step[i] = sampler.step();
+                    shared->changed[i] = true;
+                }
+                sampler.write(o, [&shared, i](uint8_t b) {
+                    std::lock_guard<std::mutex> lock(shared->m);
+                    shared->text[i] += static_cast<char>(b);
+                    shared->changed[i] = true;
+                    return !shared->stop;
+                });
+            } catch (const std::exception& e) {
+                const auto* config = dynamic_cast<const ConfigError*>(&e);   // its message, without the CLI's option name
+                std::lock_guard<std::mutex> lock(shared->m);
+                shared->error[i] = config ? config->message() : e.what();
+                shared->changed[i] = true;
+            }
+        }
+        std::lock_guard<std::mutex> lock(shared->m);
+        shared->done = true;
+    });
+    timer_->start();
+    refresh();
+    updateButtons();
+}
+
+void SampleDialog::stop() {
+    if (!thread_.joinable()) return;
+    shared_->stop = true;
+    thread_.join();
+    refresh();
+}
+
+void SampleDialog::reject() {
+    stop();
+    QDialog::reject();
+}
+
+void SampleDialog::refresh() {
+    if (!shared_) return;
+    bool done = false, relabel_headers = false;
+    int at = -1;
+    size_t written = 0;
+    {
+        std::lock_guard<std::mutex> lock(shared_->m);
+        done = shared_->done;
+        at = shared_->at;
+        if (at >= 0) written = shared_->text[static_cast<size_t>(at)].size();
+        for (size_t i = 0; i < runs_.size(); ++i) {
+            if (!shared_->changed[i]) continue;
+            shared_->changed[i] = false;
+            QTextEdit* t = texts_[i];
+            t->clear();
+            QTextCursor cur(t->document());
+            QTextCharFormat prompt, text;
+            prompt.setForeground(palette().color(QPalette::PlaceholderText));
+            cur.insertText(shown(prompt_bytes_), prompt);
+            cur.insertText(shown(shared_->text[i]), text);
+            if (!shared_->error[i].empty()) {
+                QTextCharFormat bad;
+                bad.setForeground(QColor("#c0392b"));
+                cur.insertText((shared_->text[i].empty() ? "" : "\n\n") + QString::fromStdString(shared_->error[i]), bad);
+            }
+            if (shared_->step[i] >= 0 && !headers_[i]->property("step").isValid()) {
+                headers_[i]->setProperty("step", QVariant::fromValue<qlonglong>(shared_->step[i]));
+                relabel_headers = true;
+            }
+        }
+    }
+    if (relabel_headers) relabel();
+    if (done) {
+        if (thread_.joinable()) thread_.join();
+        timer_->stop();
+        status_->setText(shared_->stop ? tr("Stopped.") : tr("Done: the same prompt and seed write the same text again."));
+    } else if (at >= 0) {
+        status_->setText(tr("Writing with run #%1: %2 of %3 bytes…").arg(runs_[static_cast<size_t>(at)].id).arg(written).arg(bytes_->value()));
+    }
+    updateButtons();
+}
+
+void SampleDialog::relabel() {
+    setWindowTitle(tr("Write text with the runs' weights"));
+    findChild<QLabel*>("promptLabel")->setText(tr("&Prompt:"));
+    findChild<QLabel*>("bytesLabel")->setText(tr("&Bytes:"));
+    findChild<QLabel*>("temperatureLabel")->setText(tr("&Temperature:"));
+    findChild<QLabel*>("topKLabel")->setText(tr("Top &k:"));
+    findChild<QLabel*>("seedLabel")->setText(tr("&Seed:"));
+    top_k_->setSpecialValueText(tr("all"));
+    top_k_->setToolTip(tr("Draw among the k likeliest bytes; all: every byte"));
+    temperature_->setToolTip(tr("0: always the likeliest byte; higher: more surprising bytes"));
+    prompt_->setToolTip(tr("The text every run continues; it reads bytes, so any text will do"));
+    write_->setText(tr("&Write"));
+    stop_->setText(tr("St&op"));
+    for (size_t i = 0; i < runs_.size(); ++i) {
+        const RunInfo& r = runs_[i];
+        const QVariant step = headers_[i]->property("step");
+        QString h = QString("<span style=\"color:%1\">■</span> <b>#%2 %3</b> · %4")
+                        .arg(run_color(r).name())
+                        .arg(r.id)
+                        .arg(QString::fromStdString(r.name).toHtmlEscaped())
+                        .arg(QString::fromStdString(r.scheme).toHtmlEscaped());
+        if (step.isValid()) h += " · " + tr("weights of step %1").arg(step.toLongLong());
+        headers_[i]->setText(h);
+    }
+    note_->setText(tr("%n more selected run(s) left out: the first %1 are shown side by side.", nullptr, left_out_).arg(kMaxRuns));
+}
+
+void SampleDialog::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::LanguageChange) relabel();
+    QDialog::changeEvent(e);
+}
+
+void SampleDialog::updateButtons() {
+    const bool busy = writing();
+    stop_->setEnabled(busy);
+}
+
+}  // namespace normlab

@@ -1,0 +1,220 @@
+// Text written by a stored run's weights (core/train/sample.h, normlab-cli sample): the draw
+// follows the temperature and top-k exactly; the same seed writes the same text; the first
+// greedy byte is the model's own argmax; only the last model.context bytes are read; a model
+// trained on an 8-symbol source writes those symbols; weights that are not here, or diverged,
+// are refused with what to do.
+#include "core/data/data.h"
+#include "core/errors.h"
+#include "core/store/store.h"
+#include "core/train/io.h"
+#include "core/train/sample.h"
+#include "core/train/trainer.h"
+#include "tests/cli_harness.h"
+#include "tests/test_util.h"
+
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <set>
+
+using namespace normlab;
+
+class TestSample : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    std::unique_ptr<Store> store_;
+    std::map<Scheme, RunInfo> runs_;   // trained on the 8-symbol Markov source
+
+    // A run's weights as they are, and its model built from them.
+    GPT model_of(const RunInfo& r) { return load_run_model(run_config_from_json(r.config), r.checkpoint); }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        store_ = std::make_unique<Store>(dir_.filePath("sample.sqlite").toStdString());
+        for (Scheme s : {Scheme::PostLN, Scheme::PreLN, Scheme::NGPT, Scheme::BranchNorm}) {
+            RunConfig c = test::tiny(s, 150);
+            const int64_t id = queue_run(*store_, c);
+            QCOMPARE(train_run(*store_, id).status, RunStatus::Finished);
+            runs_[s] = *store_->run(id);
+            QVERIFY(!runs_[s].checkpoint.empty());
+        }
+    }
+
+    // The draw: the likeliest byte at temperature 0 and with top-k 1; else the softmax of
+    // logits / temperature split [0, 1) in byte order, bytes outside the top k left out.
+    void theDrawFollowsTemperatureAndTopK() {
+        std::vector<double> l(256, -1e9);
+        l[10] = 0;
+        l[20] = std::log(3.0);   // p(20) = 3/4 at temperature 1
+        l[30] = -1;
+        QCOMPARE(draw_byte(l, 0, 0, 0.99), 20);
+        QCOMPARE(draw_byte(l, 1.0, 1, 0.01), 20);
+        const double p10 = 1 / (1 + 3 + std::exp(-1.0));
+        QCOMPARE(draw_byte(l, 1.0, 0, p10 * 0.999), 10);
+        QCOMPARE(draw_byte(l, 1.0, 0, p10 * 1.001), 20);
+        QCOMPARE(draw_byte(l, 1.0, 0, 0.999), 30);
+        QCOMPARE(draw_byte(l, 1.0, 2, 0.999), 20);   // byte 30 is not among the top 2
+        // at temperature 2 the weights are 1, √3, e^-½: byte 10 takes more of [0, 1)
+        const double q10 = 1 / (1 + std::sqrt(3.0) + std::exp(-0.5));
+        QCOMPARE(draw_byte(l, 2.0, 0, q10 * 0.999), 10);
+        QCOMPARE(draw_byte(l, 2.0, 0, q10 * 1.001), 20);
+        // ties at temperature 0: the lowest byte
+        std::vector<double> flat(256, 0.0);
+        QCOMPARE(draw_byte(flat, 0, 0, 0.5), 0);
+        QCOMPARE(draw_byte(flat, 1.0, 0, 0.5), 128);
+        std::vector<double> bad(l);
+        bad[7] = std::nan("");
+        QVERIFY_THROWS_EXCEPTION(RunError, draw_byte(bad, 1.0, 0, 0.5));
+    }
+
+    // The seed's uniform numbers: in [0, 1), each seed its own stream, evenly spread.
+    void theSeedsNumbersAreUniform() {
+        double sum = 0;
+        int below_tenth = 0;
+        for (uint64_t i = 0; i < 20000; ++i) {
+            const double u = sample_uniform(7, i);
+            QVERIFY(u >= 0 && u < 1);
+            sum += u;
+            below_tenth += u < 0.1;
+        }
+        QVERIFY2(std::abs(sum / 20000 - 0.5) < 0.01, qPrintable(QString::number(sum / 20000)));
+        QVERIFY(std::abs(below_tenth - 2000) < 200);
+        QCOMPARE(sample_uniform(7, 3), sample_uniform(7, 3));
+        QVERIFY(sample_uniform(7, 3) != sample_uniform(8, 3));
+        QVERIFY(sample_uniform(7, 3) != sample_uniform(7, 4));
+    }
+
+    // Every scheme: the first greedy byte is the argmax of the model's logits after the prompt;
+    // the same seed writes the same text, another seed another; its 8 likeliest bytes are the
+    // source's 8 symbols (the model learnt them), which an untrained model's are not.
+    void aTrainedModelWritesItsSource() {
+        std::set<int> alphabet;
+        for (int a = 0; a < 8; ++a) alphabet.insert(markov_symbol_byte(a));
+        for (auto& [scheme, run] : runs_) {
+            const QString name = QString::fromStdString(scheme_name(scheme));
+            TextSampler sampler(run);
+            QCOMPARE(sampler.step(), int64_t{150});
+            QCOMPARE(sampler.checkpoint(), run.checkpoint);
+            SampleOptions o;
+            o.prompt = "abcab";
+            o.temperature = 0;
+            o.bytes = 1;
+            const std::string greedy = sampler.write(o);
+            GPT m = model_of(run);
+            m->set_branch_alpha(branchnorm_alpha(run_config_from_json(run.config).model.branchnorm, 150));
+            torch::NoGradGuard ng;
+            auto idx = torch::tensor(std::vector<int64_t>{'a', 'b', 'c', 'a', 'b'}).reshape({1, 5});
+            QCOMPARE(static_cast<int>(static_cast<unsigned char>(greedy[0])), m->forward(idx)[0][4].argmax().item<int>());
+
+            o.temperature = 0.8;
+            o.top_k = 8;   // the model's 8 likeliest bytes: the source's, where it learnt them
+            o.bytes = 200;
+            o.seed = 5;
+            const std::string a = sampler.write(o), b = sampler.write(o);
+            QCOMPARE(a, b);
+            QCOMPARE(a.size(), size_t(200));
+            o.seed = 6;
+            QVERIFY2(sampler.write(o) != a, qPrintable(name));
+            int outside = 0;
+            for (unsigned char c : a) outside += !alphabet.count(c);
+            QVERIFY2(outside <= 2, qPrintable(QString("%1: %2 of 200 bytes outside the source's symbols: %3")
+                                                  .arg(name).arg(outside).arg(QString::fromLatin1(a.data(), 200))));
+        }
+        RunConfig untrained = test::tiny(Scheme::PreLN, 1);
+        GPT m(untrained.model);
+        m->reset_parameters(1);
+        const std::string file = dir_.filePath("untrained.pt").toStdString();
+        save_checkpoint(file, m, nullptr, 0, untrained);
+        SampleOptions o;
+        o.top_k = 8;
+        o.bytes = 200;
+        int outside = 0;
+        for (unsigned char c : TextSampler(runs_.at(Scheme::PreLN), file).write(o)) outside += !alphabet.count(c);
+        QVERIFY2(outside > 150, qPrintable(QString::number(outside)));
+    }
+
+    // Only the last model.context (16) bytes are read: a prompt longer than that writes what
+    // its tail writes; a byte handler returning false stops the text there.
+    void onlyTheContextIsRead() {
+        TextSampler sampler(runs_.at(Scheme::PostLN));
+        QCOMPARE(sampler.context(), int64_t{16});
+        SampleOptions o;
+        o.bytes = 40;
+        o.prompt = std::string(50, 'z') + "abcabcdabcdeabcd";
+        const std::string long_prompt = sampler.write(o);
+        o.prompt = o.prompt.substr(o.prompt.size() - 16);
+        QCOMPARE(sampler.write(o), long_prompt);
+        int told = 0;
+        const std::string stopped = sampler.write(o, [&told](uint8_t) { return ++told < 7; });
+        QCOMPARE(told, 7);
+        QCOMPARE(stopped, long_prompt.substr(0, 7));
+    }
+
+    // Options out of range are refused by name; weights that are not here say how to get them;
+    // weights that diverged say so.
+    void badInputSaysWhatToDo() {
+        SampleOptions o;
+        o.bytes = 0;
+        QVERIFY(test::config_error([&] { check_sample_options(o); }).find("--bytes") == 0);
+        o = SampleOptions();
+        o.temperature = -0.1;
+        QVERIFY(test::config_error([&] { check_sample_options(o); }).find("--temperature") == 0);
+        o = SampleOptions();
+        o.top_k = 257;
+        QVERIFY(test::config_error([&] { check_sample_options(o); }).find("--top-k") == 0);
+
+        RunInfo r = runs_.at(Scheme::PreLN);
+        r.checkpoint.clear();
+        QVERIFY(test::config_error([&] { TextSampler s(r); }).find("no checkpoint yet") != std::string::npos);
+        r.info["remote"] = {{"dest", "gpu-box"}, {"run", 12}};
+        const std::string remote = test::config_error([&] { TextSampler s(r); });
+        QVERIFY2(remote.find("normlab-cli remote fetch gpu-box 12 --checkpoint --out FILE.pt") != std::string::npos, remote.c_str());
+        QVERIFY(test::config_error([&] { TextSampler s(r, "/nonexistent/x.pt"); }).find("/nonexistent/x.pt is not a file here") !=
+                std::string::npos);
+
+        RunConfig c = run_config_from_json(r.config);
+        GPT m = model_of(runs_.at(Scheme::PreLN));
+        {
+            torch::NoGradGuard ng;
+            m->tok_emb->weight.fill_(std::nan(""));
+        }
+        const std::string nan_file = dir_.filePath("nan.pt").toStdString();
+        save_checkpoint(nan_file, m, nullptr, 99, c);
+        TextSampler diverged(runs_.at(Scheme::PreLN), nan_file);
+        QVERIFY(test::error_of<RunError>([&] { diverged.write(SampleOptions()); }).find("diverged") != std::string::npos);
+    }
+
+    // normlab-cli sample: the header, the prompt and the text; several runs from one prompt;
+    // control bytes escaped; a run whose weights are missing refused before any text.
+    void theCommandPrintsTheText() {
+        const QString store = QString::fromStdString(store_->path());
+        cli_harness::Result r = cli_harness::cli({"sample", "1", "2", "--prompt", "ab\x01", "--bytes", "30", "--seed", "3", "--store", store});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QStringList parts = r.out.split("\n\n");
+        QCOMPARE(parts.size(), 2);
+        QVERIFY2(parts[0].startsWith("run 1 · post_ln · post_ln · step 150 · temperature 0.8 · seed 3\nab\\x01"), qPrintable(r.out));
+        QVERIFY2(parts[1].startsWith("run 2 · pre_ln · pre_ln · step 150"), qPrintable(r.out));
+        SampleOptions o;
+        o.prompt = "ab\x01";
+        o.bytes = 30;
+        o.seed = 3;
+        const std::string text = TextSampler(runs_.at(Scheme::PostLN)).write(o);
+        QString shown;   // as the command prints it: bytes outside printable ASCII as \xNN
+        for (unsigned char c : text)
+            shown += (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\t' ? QString(QChar(c)) : QString("\\x%1").arg(c, 2, 16, QChar('0'));
+        QVERIFY2(parts[0].endsWith(shown), qPrintable(r.out));
+
+        r = cli_harness::cli({"sample", "1", "--temperature", "hot", "--store", store});
+        QVERIFY(r.code == 2 && r.err.contains("--temperature expects a number"));
+        r = cli_harness::cli({"sample", "1", "2", "--weights", dir_.filePath("nan.pt"), "--store", store});
+        QVERIFY(r.code == 2 && r.err.contains("--weights gives one run's weights"));
+        QFile::remove(QString::fromStdString(runs_.at(Scheme::NGPT).checkpoint));
+        r = cli_harness::cli({"sample", "1", "3", "--store", store});
+        QVERIFY2(r.code == 2 && r.err.contains("is not on this machine") && r.err.contains("with --weights FILE") && r.out.isEmpty(),
+                 qPrintable(r.err + r.out));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSample)
+#include "test_sample.moc"

@@ -1,0 +1,29 @@
+# Translations of Write text… (app/gui/sampledialog.cpp, the runs table), as in strings.py.
+SAMPLE = {
+    "Write text…": ("Text schreiben…", "生成文本…"),
+    "&Write text with the weights…": ("Mit den Gewichten Text sch&reiben…", "用权重生成文本(&W)…"),
+    "Write text with the runs' weights": ("Text mit den Gewichten der Läufe schreiben", "用运行的权重生成文本"),
+    "&Prompt:": ("&Anfang:", "提示(&P)："),
+    "&Bytes:": ("&Bytes:", "字节数(&B)："),
+    "&Temperature:": ("&Temperatur:", "温度(&T)："),
+    "Top &k:": ("Top-&k:", "Top &k："),
+    "&Seed:": ("S&eed:", "随机种子(&S)："),
+    "Draw among the k likeliest bytes; all: every byte":
+        ("Unter den k wahrscheinlichsten Bytes ziehen; alle: jedes Byte", "在最可能的 k 个字节中抽取；全部：所有字节"),
+    "0: always the likeliest byte; higher: more surprising bytes":
+        ("0: immer das wahrscheinlichste Byte; höher: überraschendere Bytes", "0：总是取最可能的字节；越高：字节越出人意料"),
+    "The text every run continues; it reads bytes, so any text will do":
+        ("Der Text, den jeder Lauf fortsetzt; das Modell liest Bytes, also taugt jeder Text",
+         "每个运行续写的文本；模型读取字节，因此任何文本都可以"),
+    "&Write": ("Sch&reiben", "生成(&W)"),
+    "St&op": ("An&halten", "停止(&O)"),
+    "Stopped.": ("Angehalten.", "已停止。"),
+    "Done: the same prompt and seed write the same text again.":
+        ("Fertig: derselbe Anfang und derselbe Seed schreiben wieder denselben Text.", "完成：相同的提示和随机种子会再次生成相同的文本。"),
+    "Writing with run #%1: %2 of %3 bytes…": ("Schreibe mit Lauf #%1: %2 von %3 Bytes…", "正在用运行 #%1 生成：%2 / %3 字节…"),
+    "weights of step %1": ("Gewichte von Schritt %1", "第 %1 步的权重"),
+    "%n more selected run(s) left out: the first %1 are shown side by side.":
+        (["%n weiterer ausgewählter Lauf weggelassen: Die ersten %1 stehen nebeneinander.",
+          "%n weitere ausgewählte Läufe weggelassen: Die ersten %1 stehen nebeneinander."],
+         "另有 %n 个选中的运行未显示：并排显示前 %1 个。"),
+}
