@@ -24,6 +24,7 @@ class TestSampleDialog : public QObject {
     QTemporaryDir dir_;
     QString path_;
     std::vector<RunInfo> runs_;   // Post-LN and Pre-LN trained on the 8-symbol source; one without weights
+    RunInfo slow_;
 
     // What a column shows of `bytes`: UTF-8, control characters (a line break and a tab aside) as U+FFFD.
     static QString shown(const std::string& bytes) {
@@ -45,6 +46,14 @@ private Q_SLOTS:
         }
         const int64_t none = store.create_run("no weights", "pre_ln", to_json(test::tiny(Scheme::PreLN, 60)), 1);
         runs_.push_back(*store.run(none));
+        // a run whose bytes take milliseconds each from a full context of 512 (~3 ms here): 5000 of them
+        // outlast any pause of the test
+        RunConfig wide = test::tiny(Scheme::PreLN, 1);
+        wide.model.context = 512;
+        wide.model.d_model = 64;
+        const int64_t slow = queue_run(store, wide);
+        QCOMPARE(train_run(store, slow).status, RunStatus::Finished);
+        slow_ = *store.run(slow);
     }
 
     void eachColumnIsItsRunsText() {
@@ -84,25 +93,25 @@ private Q_SLOTS:
 
     // Stop ends the writing at the byte it is at; so does closing the dialog (and destroying it).
     void stopAndCloseEndTheWriting() {
-        SampleDialog d({runs_[0]}, 0);
-        d.prompt()->setText("");
+        SampleDialog d({slow_}, 0);
+        d.prompt()->setText(QString(500, 'a'));   // every byte reads the whole context
         d.bytes()->setValue(5000);
         d.write();
         QVERIFY(d.writing());
         QVERIFY(d.findChild<QPushButton*>("sampleStop")->isEnabled());
-        QTRY_VERIFY_WITH_TIMEOUT(d.textOf(0).size() > 5, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(d.textOf(0).size() > 505, 60000);
         d.findChild<QPushButton*>("sampleStop")->click();
         QVERIFY(!d.writing());
-        const int stopped = static_cast<int>(d.textOf(0).size());
+        const int stopped = static_cast<int>(d.textOf(0).size()) - 500;
         QVERIFY2(stopped < 5000, qPrintable(QString::number(stopped)));
         QTest::qWait(200);
-        QCOMPARE(static_cast<int>(d.textOf(0).size()), stopped);
+        QCOMPARE(static_cast<int>(d.textOf(0).size()) - 500, stopped);
         QCOMPARE(d.findChild<QLabel*>("sampleStatus")->text(), QString("Stopped."));
         d.write();
-        QTRY_VERIFY_WITH_TIMEOUT(d.textOf(0).size() > 5, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(d.textOf(0).size() > 505, 60000);
         d.reject();
         QVERIFY(!d.writing());
-        auto* later = new SampleDialog({runs_[0]}, 0);
+        auto* later = new SampleDialog({slow_}, 0);
         later->bytes()->setValue(5000);
         later->write();
         delete later;   // joins its thread: nothing writes into a dialog that is gone

@@ -14,6 +14,7 @@
 #include "app/gui/mainwindow.h"
 #include "app/gui/report.h"
 #include "app/gui/reportdialog.h"
+#include "app/gui/sampledialog.h"
 #include "app/gui/worker.h"
 #include "app/stop_signals.h"
 #include "core/platform.h"
@@ -30,6 +31,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QTabWidget>
+#include <QThread>
 #include <QTimer>
 
 #include <atomic>
@@ -207,6 +209,20 @@ int main(int argc, char** argv) {
         report.show();
         for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 30);
         report.grab().save(dir.filePath("normlab-report-dialog.png"));
+        report.hide();
+        // Write text… with the experiment's runs, once their texts are written.
+        std::vector<RunInfo> runs;
+        for (qint64 id : ids)
+            if (auto r = w.store().run(id)) runs.push_back(*r);
+        SampleDialog sample(std::move(runs), 0, &w);
+        sample.show();
+        sample.write();
+        while (sample.writing()) {
+            QApplication::processEvents(QEventLoop::AllEvents, 30);
+            QThread::msleep(20);
+        }
+        for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 30);
+        sample.grab().save(dir.filePath("normlab-write-text.png"));
         return 0;
     }
     if (cli.isSet(run) && w.designer()->experiment()) QTimer::singleShot(0, &w, [&w] { w.runExperiment(); });

@@ -9,7 +9,7 @@
 #include <QDoubleSpinBox>
 #include <QEvent>
 #include <QFontDatabase>
-#include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -58,6 +58,7 @@ SampleDialog::SampleDialog(std::vector<RunInfo> runs, int left_out, QWidget* par
         runs_.resize(kMaxRuns);
     }
     auto* v = new QVBoxLayout(this);
+    auto* top = new QHBoxLayout();
     auto* row = new QHBoxLayout();
     prompt_ = new QLineEdit(QStringLiteral("The "), this);
     prompt_->setObjectName("samplePrompt");
@@ -72,7 +73,7 @@ SampleDialog::SampleDialog(std::vector<RunInfo> runs, int left_out, QWidget* par
     top_k_ = new QSpinBox(this);
     top_k_->setRange(0, 256);
     seed_ = new QSpinBox(this);
-    seed_->setRange(0, 2147483647);
+    seed_->setRange(0, 999999999);
     seed_->setValue(1);
     write_ = new QPushButton(this);
     write_->setObjectName("sampleWrite");
@@ -84,35 +85,41 @@ SampleDialog::SampleDialog(std::vector<RunInfo> runs, int left_out, QWidget* par
         l->setBuddy(w);
         l->setObjectName(w == prompt_ ? "promptLabel" : w == bytes_ ? "bytesLabel" : w == temperature_ ? "temperatureLabel"
                                                       : w == top_k_ ? "topKLabel" : "seedLabel");
-        row->addWidget(l);
-        row->addWidget(w, w == prompt_ ? 1 : 0);
+        QHBoxLayout* into = w == prompt_ ? top : row;   // the prompt a row of its own, the rest under it
+        into->addWidget(l);
+        into->addWidget(w, w == prompt_ ? 1 : 0);
     }
+    row->addStretch(1);
     row->addWidget(write_);
     row->addWidget(stop_);
+    v->addLayout(top);
     v->addLayout(row);
     note_ = new QLabel(this);
     note_->setObjectName("sampleLeftOut");
     note_->setVisible(left_out_ > 0);
     v->addWidget(note_);
 
-    auto* columns = new QHBoxLayout();
+    // a grid: the columns equally wide, the texts side by side however their headers wrap
+    auto* columns = new QGridLayout();
     const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     for (size_t i = 0; i < runs_.size(); ++i) {
-        auto* c = new QVBoxLayout();
+        const int col = static_cast<int>(i);
         auto* h = new QLabel(this);
         h->setTextFormat(Qt::RichText);
         h->setWordWrap(true);
+        h->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);   // its width is the column's
         auto* t = new QTextEdit(this);
         t->setObjectName(QString("sampleText%1").arg(i));
         t->setReadOnly(true);
         t->setFont(mono);
         t->setMinimumWidth(160);
-        c->addWidget(h);
-        c->addWidget(t, 1);
-        columns->addLayout(c, 1);
+        columns->addWidget(h, 0, col, Qt::AlignTop);
+        columns->addWidget(t, 1, col);
+        columns->setColumnStretch(col, 1);
         headers_.push_back(h);
         texts_.push_back(t);
     }
+    columns->setRowStretch(1, 1);
     v->addLayout(columns, 1);
     auto* bottom = new QHBoxLayout();
     status_ = new QLabel(this);

@@ -61,17 +61,17 @@ int draw_byte(const std::vector<double>& logits, double temperature, int top_k, 
     for (int i = 1; i < n; ++i)
         if (logits[static_cast<size_t>(i)] > logits[static_cast<size_t>(best)]) best = i;
     if (temperature == 0) return best;
-    double floor = -INFINITY;   // top_k: the k-th largest logit; bytes below it are left out
+    double cut = -INFINITY;   // top_k: the k-th largest logit; bytes below it are left out
     if (top_k > 0 && top_k < n) {
         std::vector<double> sorted(logits);
         std::nth_element(sorted.begin(), sorted.begin() + (top_k - 1), sorted.end(), std::greater<double>());
-        floor = sorted[static_cast<size_t>(top_k - 1)];
+        cut = sorted[static_cast<size_t>(top_k - 1)];
     }
     std::vector<double> w(logits.size(), 0.0);
     const double top = logits[static_cast<size_t>(best)];
     double total = 0;
     for (size_t i = 0; i < w.size(); ++i)
-        if (logits[i] >= floor) total += w[i] = std::exp((logits[i] - top) / temperature);
+        if (logits[i] >= cut) total += w[i] = std::exp((logits[i] - top) / temperature);
     double at = u * total;
     for (size_t i = 0; i < w.size(); ++i) {
         if (w[i] == 0) continue;
