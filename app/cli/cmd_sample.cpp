@@ -105,7 +105,7 @@ int cmd_sample(const Args& args) {
         TextSampler sampler(r, o.checkpoint);
         if (i) std::printf("\n\n");
         std::printf("run %lld · %s · %s · step %lld · temperature %s%s · seed %llu\n", static_cast<long long>(r.id),
-                    r.name.c_str(), r.scheme.c_str(), static_cast<long long>(sampler.step()), temp,
+                    printable_name(r.name).c_str(), r.scheme.c_str(), static_cast<long long>(sampler.step()), temp,
                     o.top_k ? (" · top " + std::to_string(o.top_k)).c_str() : "", static_cast<unsigned long long>(o.seed));
         TextPrinter out;
         for (unsigned char c : o.prompt) out.put(c);
