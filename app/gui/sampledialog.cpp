@@ -166,7 +166,7 @@ void SampleDialog::write() {
     shared_->step.assign(n, -1);
     shared_->changed.assign(n, true);
     for (QLabel* h : headers_) h->setProperty("step", QVariant());
-    // One column after another, on this thread: the runs' draws are the same numbers.
+    // One column after another on the dialog's one thread; every run draws the same numbers (the seed's).
     thread_ = std::thread([shared = shared_, runs = runs_, o] {
         for (size_t i = 0; i < runs.size() && !shared->stop; ++i) {
             {
