@@ -85,9 +85,9 @@ int cmd_sample(const Args& args) {
     if (args.options.count("--temperature")) o.temperature = parse_temperature(args.opt("--temperature"));
     if (args.options.count("--top-k")) o.top_k = parse_int("--top-k", args.opt("--top-k"), 0, 256);
     if (args.options.count("--seed")) o.seed = static_cast<uint64_t>(parse_int("--seed", args.opt("--seed"), 0));
-    o.checkpoint = args.opt("--weights");
+    const std::string weights = args.opt("--weights");
     check_sample_options(o);
-    if (!o.checkpoint.empty() && args.positional.size() > 1)
+    if (!weights.empty() && args.positional.size() > 1)
         throw UsageError("--weights gives one run's weights; name one run with it");
 
     Store store(store_path(args), Store::Mode::ReadOnly);
@@ -95,14 +95,14 @@ int cmd_sample(const Args& args) {
     for (const std::string& name : args.positional) {
         runs.push_back(store.find_run(name));
         // every run's weights are checked before any text: a missing one is said at once
-        if (const std::string why = sample_weights_missing(runs.back(), o); !why.empty())
-            throw ConfigError("--weights", why + (o.checkpoint.empty() ? "; give a checkpoint of it with --weights FILE" : ""));
+        if (const std::string why = sample_weights_missing(runs.back(), weights); !why.empty())
+            throw ConfigError("--weights", why + (weights.empty() ? "; give a checkpoint of it with --weights FILE" : ""));
     }
     char temp[32];
     std::snprintf(temp, sizeof temp, "%g", o.temperature);
     for (size_t i = 0; i < runs.size(); ++i) {
         const RunInfo& r = runs[i];
-        TextSampler sampler(r, o.checkpoint);
+        TextSampler sampler(r, weights);
         if (i) std::printf("\n\n");
         std::printf("run %lld · %s · %s · step %lld · temperature %s%s · seed %llu\n", static_cast<long long>(r.id),
                     printable_name(r.name).c_str(), r.scheme.c_str(), static_cast<long long>(sampler.step()), temp,

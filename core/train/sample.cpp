@@ -4,6 +4,7 @@
 #include "core/config.h"
 #include "core/errors.h"
 #include "core/model/gpt.h"
+#include "core/remote/mirror.h"
 #include "core/train/io.h"
 
 #include <torch/torch.h>
@@ -23,19 +24,15 @@ void check_sample_options(const SampleOptions& o) {
     if (o.prompt.size() > 100000) throw ConfigError("--prompt", "is longer than 100000 bytes; the model reads only its last model.context bytes");
 }
 
-std::string sample_weights_missing(const RunInfo& run, const SampleOptions& o) {
+std::string sample_weights_missing(const RunInfo& run, const std::string& checkpoint) {
     std::error_code ec;
-    if (!o.checkpoint.empty())
-        return fs::is_regular_file(o.checkpoint, ec) ? "" : o.checkpoint + " is not a file here";
+    if (!checkpoint.empty()) return fs::is_regular_file(checkpoint, ec) ? "" : checkpoint + " is not a file here";
     const std::string who = "run " + std::to_string(run.id) + " (" + run.name + ")";
     if (run.checkpoint.empty()) {
-        if (run.info.is_object() && run.info.contains("remote") && run.info["remote"].is_object()) {
-            const nlohmann::json& r = run.info["remote"];
-            const std::string dest = r.value("dest", std::string("SERVER"));
-            const int64_t id = r.value("run", int64_t{0});
-            return who + " trained on " + dest + ", and its weights are there: `normlab-cli remote fetch " + dest + " " +
-                   std::to_string(id) + " --checkpoint --out FILE.pt` brings them";
-        }
+        if (const RemoteRef r = remote_ref(run); r.run > 0)   // followed from a server: its store there named
+            return who + " trained on " + r.dest + ", and its weights are there: `normlab-cli remote fetch " + r.dest + " " +
+                   std::to_string(r.run) + (r.store.empty() ? "" : " --remote-store " + r.store) +
+                   " --checkpoint --out FILE.pt` brings them";
         return who + " has no checkpoint yet: one is saved every train.checkpoint_seconds and when a run ends";
     }
     if (!fs::is_regular_file(run.checkpoint, ec))
@@ -87,9 +84,7 @@ struct TextSampler::Model {
 };
 
 TextSampler::TextSampler(const RunInfo& run, const std::string& checkpoint) {
-    SampleOptions where;
-    where.checkpoint = checkpoint;
-    const std::string missing = sample_weights_missing(run, where);
+    const std::string missing = sample_weights_missing(run, checkpoint);
     if (!missing.empty()) throw ConfigError("--weights", missing);
     const RunConfig cfg = run_config_from_json(run.config);
     checkpoint_ = checkpoint.empty() ? run.checkpoint : checkpoint;

@@ -28,22 +28,21 @@ struct SampleOptions {
     double temperature = 0.8;   // 0: the likeliest byte every time; up to 10
     int top_k = 0;              // draw among the k likeliest bytes (0: all of them)
     uint64_t seed = 1;
-    std::string checkpoint;     // weights to use ("": the run's latest checkpoint), e.g. one
-                                // `normlab-cli remote fetch --checkpoint` brought from a server
 };
 
 // Checks `o`, naming the field ("--bytes" …) in a ConfigError: before any model loads.
 void check_sample_options(const SampleOptions& o);
 
 // Where a run's weights are not on this machine, why (and, for a run trained on a server, how
-// to bring them); "" when its checkpoint (or o.checkpoint) is a file here.
-std::string sample_weights_missing(const RunInfo& run, const SampleOptions& o);
+// to bring them); "" when its checkpoint (or `checkpoint`, where given) is a file here.
+std::string sample_weights_missing(const RunInfo& run, const std::string& checkpoint = "");
 
 // A stored run's weights, loaded once (on the CPU), writing text. Not LibTorch's types here:
 // the model lives behind a pointer.
 class TextSampler {
 public:
-    // Loads the run's latest checkpoint, or `checkpoint` where given. Throws ConfigError
+    // Loads the run's latest checkpoint, or `checkpoint` where given (e.g. one `normlab-cli
+    // remote fetch --checkpoint` brought from a server). Throws ConfigError
     // ("--weights") when the weights are not on this machine, RunError when they are damaged.
     explicit TextSampler(const RunInfo& run, const std::string& checkpoint = "");
     ~TextSampler();
@@ -54,7 +53,7 @@ public:
     const std::string& checkpoint() const { return checkpoint_; }   // the file they came from
     int64_t context() const;                                     // bytes the model reads at most
 
-    // Writes o.bytes bytes after o.prompt (o.checkpoint is the constructor's business).
+    // Writes o.bytes bytes after o.prompt.
     // `on_byte`, when given, is told each byte as it is drawn; returning false stops there.
     // Returns the bytes written. Throws ConfigError for bad options, RunError for logits that
     // are not finite (weights that diverged).
