@@ -15,6 +15,9 @@
 //         and the median milliseconds to write it durably (serialize, write,
 //         fsync, rename) and commit it with its rows; the share of training
 //         time it costs at the default cadence (one per 60 s)
+//   normlab-bench sample [--scheme S --d 128 --layers 4 --ctx 256 --bytes 200 --reps 3]
+//       → JSON: milliseconds per byte of written text with the keys and values kept
+//         and with the whole window read for every byte, alternated (bench_sample.cpp)
 //   normlab-bench store [--points 1000000]
 //       → JSON: scalar and per-layer rows written per second, seconds to load one
 //         series of --points points
@@ -46,6 +49,7 @@ using nlohmann::json;
 
 namespace normlab {
 int bench_ops(int threads, int reps);   // bench_ops.cpp
+int bench_sample(std::map<std::string, std::string> o);   // bench_sample.cpp
 }
 
 namespace normlab::bench {
@@ -258,7 +262,7 @@ int main(int argc, char** argv) {
     tune_thread_waiting(argv);   // as normlab-cli and the app do (NORMLAB_OMP_TUNING=0 measures without)
     tune_cpu_kernels();
     if (argc < 2) {
-        std::fprintf(stderr, "usage: normlab-bench train|ops|store [--option value]...\n");
+        std::fprintf(stderr, "usage: normlab-bench train|ops|store|checkpoint|sample [--option value]...\n");
         return 2;
     }
     try {
@@ -266,6 +270,7 @@ int main(int argc, char** argv) {
         if (what == "train") return bench_train(options(argc, argv, 2));
         if (what == "store") return bench_store(options(argc, argv, 2));
         if (what == "checkpoint") return bench_checkpoint(options(argc, argv, 2));
+        if (what == "sample") return bench_sample(options(argc, argv, 2));
         if (what == "ops") {
             auto o = options(argc, argv, 2);
             return bench_ops(geti(o, "--threads", 2), geti(o, "--reps", 5));

@@ -2,7 +2,7 @@
 // follows the temperature and top-k exactly; the same seed writes the same text; the first
 // greedy byte is the model's own argmax; only the last model.context bytes are read; a model
 // trained on an 8-symbol source writes those symbols; weights that are not here, or diverged,
-// are refused with what to do.
+// are refused with what to do; the keys and values kept between bytes change no logit.
 #include "core/data/data.h"
 #include "core/errors.h"
 #include "core/store/store.h"
@@ -149,6 +149,55 @@ private Q_SLOTS:
         const std::string stopped = sampler.write(o, [&told](uint8_t) { return ++told < 7; });
         QCOMPARE(told, 7);
         QCOMPARE(stopped, long_prompt.substr(0, 7));
+    }
+
+    // The keys and values kept between forward passes (gpt.h's KVCache) give the logits the
+    // whole window gives, for every scheme and every kind of positions, a batch of two, read
+    // 5 bytes, then 1 at a time; the cache ends at model.context; the model reads without it after.
+    void theCacheGivesTheWindowsLogits() {
+        torch::NoGradGuard ng;
+        for (Scheme s : {Scheme::PostLN, Scheme::PreLN, Scheme::NormFormer, Scheme::DeepNorm, Scheme::BranchNorm, Scheme::NGPT})
+            for (Positions p : {Positions::Learned, Positions::Sinusoidal, Positions::RoPE, Positions::None}) {
+                RunConfig c = test::tiny(s);
+                c.model.positions = p;
+                GPT m(c.model);
+                m->reset_parameters(7);
+                {   // positions and gains away from their init, so that a wrong offset or a skipped one shows
+                    torch::manual_seed(3);
+                    for (auto& t : m->parameters()) t.add_(torch::randn_like(t) * 0.05);
+                }
+                if (s == Scheme::BranchNorm) m->set_branch_alpha(0.4);
+                m->eval();
+                const auto idx = torch::randint(256, {2, 16}, torch::kInt64);
+                const auto whole = m->forward(idx);                   // (2, 16, 256)
+                KVCache kv;
+                std::vector<torch::Tensor> parts{m->forward(idx.narrow(1, 0, 5), nullptr, &kv)};
+                for (int64_t t = 5; t < 16; ++t) parts.push_back(m->forward(idx.narrow(1, t, 1), nullptr, &kv));
+                const auto cached = torch::cat(parts, 1);
+                const QString what = QString("%1, positions %2").arg(QString::fromStdString(scheme_name(s))).arg(int(p));
+                const double diff = (cached - whole).abs().max().item<double>(), size = whole.abs().max().item<double>();
+                QVERIFY2(diff <= 1e-5 * size, qPrintable(what + QString(": %1 of %2").arg(diff).arg(size)));
+                QCOMPARE(kv.length, int64_t{16});
+                QVERIFY(test::error_of<c10::Error>([&] { m->forward(idx.narrow(1, 0, 1), nullptr, &kv); }).find("exceeds model.context") !=
+                        std::string::npos);
+                QVERIFY(torch::equal(m->forward(idx), whole));        // no attention still points at the cache
+                for (size_t i = 0; i < m->blocks->size(); ++i) QVERIFY(!m->blocks[i]->as<Block>()->attn->kv);
+            }
+    }
+
+    // The sampler with and without its cache writes the same text, across the point where the
+    // text fills the window (16 bytes) and slides.
+    void theCacheWritesTheSameText() {
+        for (auto& [scheme, run] : runs_) {
+            TextSampler sampler(run);
+            SampleOptions o;
+            o.prompt = "abcab";
+            o.bytes = 40;
+            o.seed = 11;
+            const std::string cached = sampler.write(o);
+            o.kv_cache = false;
+            QVERIFY2(sampler.write(o) == cached, qPrintable(QString::fromStdString(scheme_name(scheme))));
+        }
     }
 
     // Options out of range are refused by name; weights that are not here say how to get them;

@@ -132,7 +132,7 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor
                             !(x.is_cpu() && fused_kernels_enabled()) && bias_grads_after(x);
     const auto proj = heads_bias ? torch::linear(x, qkv->weight, qkv->bias.detach())
                                  : apply_linear(qkv, x);                   // (B, T, 3d); bf16 under autocast
-    const bool fused = fused_kernels_enabled() && kernels::attention_kernel_available() && x.device().is_cpu() &&
+    const bool fused = !kv && fused_kernels_enabled() && kernels::attention_kernel_available() && x.device().is_cpu() &&
                        proj.scalar_type() == torch::kFloat && !(cfg.dropout > 0 && is_training());
     torch::Tensor y, max_logit;                                            // y: (B, T, d)
     double scale = 1.0 / std::sqrt(static_cast<double>(dh));
@@ -163,7 +163,9 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor
                 k = k * sqk.view({1, H, 1, dh});
             }
         }
-        if (fused) {
+        if (kv) {
+            y = cached_attention(*kv, kv_layer, q, k, v, scale).transpose(1, 2).reshape({B, T, d});
+        } else if (fused) {
             y = fused_causal_attention(q, k, v, scale, cap ? &max_logit : nullptr);
         } else {
             torch::Tensor yh;                                              // (B, H, T, d_h)
@@ -409,17 +411,23 @@ GPTImpl::GPTImpl(const ModelConfig& c) : cfg(c) {
     reset_parameters(0);
 }
 
-torch::Tensor GPTImpl::forward(const torch::Tensor& idx, ForwardCapture* cap) {
-    const int64_t T = idx.size(1);
-    TORCH_CHECK(T <= cfg.context, "sequence length ", T, " exceeds model.context ", cfg.context);
+torch::Tensor GPTImpl::forward(const torch::Tensor& idx, ForwardCapture* cap, KVCache* kv) {
+    const int64_t T = idx.size(1), P = kv ? kv->length : 0;   // P: the first position idx holds
+    TORCH_CHECK(P + T <= cfg.context, "sequence length ", P + T, " exceeds model.context ", cfg.context);
+    TORCH_CHECK(!kv || (!cap && !is_training()), "a KV cache is read in eval() mode without probes");
+    struct Detach { GPTImpl* m; ~Detach() { if (m) m->attach_cache(nullptr); } } detach{kv ? this : nullptr};
+    if (kv) attach_cache(kv);
     torch::Tensor x, cos, sin;
     {
         const ProfileScope scope("normlab::embed");
         x = tok_emb(idx);                                                  // (B, T, d)
         if (cfg.embed_scale) x = x * std::sqrt(static_cast<double>(cfg.d_model));
-        if (cfg.positions == Positions::Learned) x = x + pos_emb.narrow(0, 0, T);
-        else if (cfg.positions == Positions::Sinusoidal) x = x + positions_table(T, x.device());
-        if (cfg.positions == Positions::RoPE) rope_tables(T, x.device(), cos, sin);
+        if (cfg.positions == Positions::Learned) x = x + pos_emb.narrow(0, P, T);
+        else if (cfg.positions == Positions::Sinusoidal) x = x + positions_table(P + T, x.device()).narrow(0, P, T);
+        if (cfg.positions == Positions::RoPE) {
+            rope_tables(P + T, x.device(), cos, sin);
+            if (P > 0) cos = cos.narrow(0, P, T), sin = sin.narrow(0, P, T);
+        }
         if (cfg.dropout > 0) x = torch::dropout(x, cfg.dropout, is_training());
     }
     // Pre-LN and NormFormer: where NormLab's CUDA kernel applies, a block's last
@@ -455,6 +463,7 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, ForwardCapture* cap) {
             cap->cos_prev.push_back(torch::cosine_similarity(pd, xd, -1).mean());
         }
     }
+    if (kv) kv->length += T;
     const ProfileScope scope("normlab::head");
     if (final_norm) x = normed.defined() ? normed : final_norm(x);
     else if (lin.defined()) x = lin;                                       // nGPT: the last update's copy

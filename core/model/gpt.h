@@ -44,6 +44,22 @@ struct ForwardCapture {
     std::vector<torch::Tensor> act_active;      // share of MLP activations > 0
 };
 
+// The keys and values of the positions a model has read, kept from one forward pass to
+// the next so that reading one more byte costs that byte's work, not the whole window's
+// (the sampler, core/train/sample.cpp). Inference only: no probes, no dropout, no gradient.
+// Positions go on from `length`: a cache serves one sequence from its first byte until
+// model.context bytes; a forward that threw leaves it unfit for reuse. kv_cache.cpp.
+struct KVCache {
+    std::vector<torch::Tensor> k, v;   // per layer (B, H, capacity, d_h): keys after RoPE and nGPT's s_qk
+    int64_t length = 0;                // positions read so far
+    int64_t capacity = 0;              // model.context, set when a model first reads into it
+};
+
+// Attention of q (B, H, T, d_h) at positions [kv.length, kv.length + T) over those before
+// them and themselves, after k and v (B, H, T, d_h) are written into the layer's cache: (B, H, T, d_h).
+torch::Tensor cached_attention(KVCache& kv, size_t layer, const torch::Tensor& q, const torch::Tensor& k,
+                               const torch::Tensor& v, double scale);
+
 struct AttentionImpl : torch::nn::Module {
     explicit AttentionImpl(const ModelConfig& cfg);
     // x: (B, T, d); cos/sin: (T, d_h) RoPE tables or undefined. without_post_norm:
@@ -59,6 +75,8 @@ struct AttentionImpl : torch::nn::Module {
     torch::Tensor head_scale;                       // (H) NormFormer HeadScale
     Norm post_norm{nullptr};                        // NormFormer post-attention LN
     torch::Tensor s_qk;                             // (d) nGPT, viewed (H, d_h)
+    KVCache* kv = nullptr;                          // while GPTImpl::forward reads into one: it,
+    size_t kv_layer = 0;                            // and this layer's index in it
     // The largest scaled causal logit of q·kᵀ (B, H, T, d_h), without gradient,
     // at most max_logits logits at a time (whole batch rows).
     torch::Tensor max_causal_logit(const torch::Tensor& q, const torch::Tensor& k, double scale,
@@ -135,8 +153,9 @@ struct ProbeTensor {
 struct GPTImpl : torch::nn::Module {
     explicit GPTImpl(const ModelConfig& cfg);
 
-    // idx: (B, T) int64 bytes → logits (B, T, V).
-    torch::Tensor forward(const torch::Tensor& idx, ForwardCapture* cap = nullptr);
+    // idx: (B, T) int64 bytes → logits (B, T, V). kv (inference): idx continues the bytes
+    // the cache holds (positions kv->length onward), whose keys and values it reuses and extends.
+    torch::Tensor forward(const torch::Tensor& idx, ForwardCapture* cap = nullptr, KVCache* kv = nullptr);
     // Mean cross-entropy of next-byte prediction, in nats.
     static torch::Tensor loss(const torch::Tensor& logits, const torch::Tensor& targets);
 
@@ -157,6 +176,8 @@ struct GPTImpl : torch::nn::Module {
     // never do (norm gains and biases, HeadScale, ResScale, nGPT scalers).
     void split_decay(std::vector<torch::Tensor>& decay, std::vector<torch::Tensor>& no_decay);
     int64_t parameter_count(bool trainable_only = true);
+    // Points every attention at kv's layers (nullptr: at none), sizing kv for them.
+    void attach_cache(KVCache* kv);
 
     ModelConfig cfg;
     double branch_alpha = 1.0;

@@ -107,10 +107,16 @@ std::string TextSampler::write(const SampleOptions& o, const std::function<bool(
     const int64_t window = context();
     std::vector<double> logits(static_cast<size_t>(model->cfg.vocab_size));
     std::string text;
+    // While the bytes fit in the window they hold their positions, and the next forward pass
+    // reads only those the cache has not; once they slide, every position moves and the
+    // window is read whole, as the model was trained to read it.
+    KVCache kv;
     for (int64_t i = 0; i < o.bytes; ++i) {
-        const int64_t n = std::min<int64_t>(static_cast<int64_t>(tokens.size()), window);
-        auto idx = torch::from_blob(tokens.data() + tokens.size() - static_cast<size_t>(n), {1, n}, torch::kInt64).clone();
-        auto last = model->forward(idx).select(1, n - 1).squeeze(0).to(torch::kDouble).contiguous();
+        const int64_t have = static_cast<int64_t>(tokens.size());
+        const bool cached = o.kv_cache && have <= window;
+        const int64_t n = cached ? have - kv.length : std::min<int64_t>(have, window);   // bytes this pass reads
+        auto idx = torch::from_blob(tokens.data() + (have - n), {1, n}, torch::kInt64).clone();
+        auto last = model->forward(idx, nullptr, cached ? &kv : nullptr).select(1, n - 1).squeeze(0).to(torch::kDouble).contiguous();
         std::copy(last.data_ptr<double>(), last.data_ptr<double>() + last.numel(), logits.begin());
         const int b = draw_byte(logits, o.temperature, o.top_k, sample_uniform(o.seed, static_cast<uint64_t>(i)));
         tokens.push_back(b);

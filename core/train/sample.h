@@ -3,7 +3,8 @@
 //
 // The model reads bytes, so it writes them: each next byte is drawn from the
 // model's distribution over the last `model.context` bytes (the prompt and
-// what it wrote so far), its logits divided by the temperature, among the
+// what it wrote so far; until the text fills the window, the keys and values
+// of the bytes already read are kept rather than computed again), its logits divided by the temperature, among the
 // top_k likeliest bytes where top_k is set. The draws come from the seed
 // alone (a counter-based generator of our own, not LibTorch's): one run, one
 // checkpoint, one prompt and one seed write the same text on every machine
@@ -28,6 +29,10 @@ struct SampleOptions {
     double temperature = 0.8;   // 0: the likeliest byte every time; up to 10
     int top_k = 0;              // draw among the k likeliest bytes (0: all of them)
     uint64_t seed = 1;
+    // Keep the keys and values of the bytes read while the text fits in model.context, so
+    // that each byte reads one position, not the whole window again; false: the whole
+    // window for every byte (the same text to rounding, slower: for tests and bench/).
+    bool kv_cache = true;
 };
 
 // Checks `o`, naming the field ("--bytes" …) in a ConfigError: before any model loads.
