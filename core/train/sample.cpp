@@ -114,6 +114,7 @@ std::string TextSampler::write(const SampleOptions& o, const std::function<bool(
     for (int64_t i = 0; i < o.bytes; ++i) {
         const int64_t have = static_cast<int64_t>(tokens.size());
         const bool cached = o.kv_cache && have <= window;
+        if (!cached && kv.capacity > 0) kv = KVCache();   // slid past it: its memory back
         const int64_t n = cached ? have - kv.length : std::min<int64_t>(have, window);   // bytes this pass reads
         auto idx = torch::from_blob(tokens.data() + (have - n), {1, n}, torch::kInt64).clone();
         auto last = model->forward(idx, nullptr, cached ? &kv : nullptr).select(1, n - 1).squeeze(0).to(torch::kDouble).contiguous();
