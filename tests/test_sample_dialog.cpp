@@ -1,6 +1,6 @@
 // The runs table's Write text…: the selected runs' weights continue one prompt side by side,
 // each column the text core's TextSampler writes with those options; a run whose weights are
-// not here says why in its column; Stop and closing end the writing thread within a byte.
+// not here says why in its column and takes a checkpoint file instead; Stop and closing end the writing thread within a byte.
 #include "app/gui/mainwindow.h"
 #include "app/gui/sampledialog.h"
 #include "core/data/data.h"
@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTextEdit>
+#include <QToolButton>
 #include <QtTest/QtTest>
 
 using namespace normlab;
@@ -89,6 +90,58 @@ private Q_SLOTS:
         d.write();
         QTRY_VERIFY_WITH_TIMEOUT(!d.writing(), 60000);
         QCOMPARE(d.textOf(0), first);
+    }
+
+    // Weights… above a column: a checkpoint file instead of the run's own (what `remote fetch
+    // --checkpoint` brings for a run trained on a server). A run without weights here says so
+    // and points at it; given a file, the column is the text those weights write, its header
+    // names the file; a damaged file says so; the button waits while the thread writes.
+    void aColumnWritesWithAFilesWeights() {
+        SampleDialog d({runs_[2], runs_[0]}, 0);
+        d.prompt()->setText("ab");
+        d.bytes()->setValue(30);
+        d.write();
+        QTRY_VERIFY_WITH_TIMEOUT(!d.writing(), 60000);
+        auto* pick = d.findChild<QToolButton*>("sampleWeights0");
+        QVERIFY(pick && pick->isEnabled() && pick->text() == "Weights…");
+        QVERIFY2(d.textOf(0).contains("has no checkpoint yet") &&
+                     d.textOf(0).endsWith("Weights… above this column writes with the weights of a checkpoint file."),
+                 qPrintable(d.textOf(0)));
+
+        const QString fetched = dir_.filePath("fetched.pt");
+        QVERIFY(QFile::copy(QString::fromStdString(runs_[1].checkpoint), fetched));
+        d.setWeights(0, fetched);
+        QCOMPARE(d.weightsOf(0), fetched);
+        QVERIFY2(d.headerOf(0).contains("weights from fetched.pt"), qPrintable(d.headerOf(0)));
+        d.write();
+        QVERIFY(!pick->isEnabled() || !d.writing());
+        QTRY_VERIFY_WITH_TIMEOUT(!d.writing(), 60000);
+        QVERIFY(pick->isEnabled());
+        SampleOptions o;
+        o.prompt = "ab";
+        o.bytes = 30;
+        QCOMPARE(d.textOf(0), "ab" + shown(TextSampler(runs_[2], fetched.toStdString()).write(o)));
+        QCOMPARE(d.textOf(0), "ab" + shown(TextSampler(runs_[1]).write(o)));   // Pre-LN's weights, whichever run they stand for
+        QCOMPARE(d.textOf(1), "ab" + shown(TextSampler(runs_[0]).write(o)));  // the other column's own
+        QVERIFY2(d.headerOf(0).contains("weights of step 60 from fetched.pt"), qPrintable(d.headerOf(0)));
+
+        const QString bad = dir_.filePath("bad.pt");
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("not a checkpoint");
+        }
+        d.setWeights(0, bad);
+        d.write();
+        QTRY_VERIFY_WITH_TIMEOUT(!d.writing(), 60000);
+        QVERIFY2(d.textOf(0).startsWith("ab") && d.textOf(0).size() > 20 && !d.textOf(0).contains("above this column"),
+                 qPrintable(d.textOf(0)));
+        d.setWeights(0, dir_.filePath("gone.pt"));
+        d.write();
+        QTRY_VERIFY_WITH_TIMEOUT(!d.writing(), 60000);
+        QVERIFY2(d.textOf(0).contains("gone.pt is not a file here") && d.textOf(0).contains("above this column"), qPrintable(d.textOf(0)));
+        d.setWeights(0, QString());
+        QVERIFY(!d.headerOf(0).contains("weights from"));
     }
 
     // Stop ends the writing at the byte it is at; so does closing the dialog (and destroying it).

@@ -2017,6 +2017,18 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
 <context>
     <name>normlab::SampleDialog</name>
     <message>
+        <source>The weights run #%1 writes with</source>
+        <translation>Die Gewichte, mit denen Lauf #%1 schreibt</translation>
+    </message>
+    <message>
+        <source>Checkpoints (*.pt);;All files (*)</source>
+        <translation>Checkpoints (*.pt);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>%1 above this column writes with the weights of a checkpoint file.</source>
+        <translation>%1 über dieser Spalte schreibt mit den Gewichten aus einer Checkpoint-Datei.</translation>
+    </message>
+    <message>
         <source>Stopped.</source>
         <translation>Angehalten.</translation>
     </message>
@@ -2079,6 +2091,22 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>weights of step %1</source>
         <translation>Gewichte von Schritt %1</translation>
+    </message>
+    <message>
+        <source>weights of step %1 from %2</source>
+        <translation>Gewichte von Schritt %1 aus %2</translation>
+    </message>
+    <message>
+        <source>weights from %1</source>
+        <translation>Gewichte aus %1</translation>
+    </message>
+    <message>
+        <source>Weights…</source>
+        <translation>Gewichte…</translation>
+    </message>
+    <message>
+        <source>Write with the weights of a checkpoint file (.pt) instead of the run's own: one that normlab-cli remote fetch --checkpoint brought from a server, or a copy of an earlier one</source>
+        <translation>Mit den Gewichten einer Checkpoint-Datei (.pt) statt den eigenen des Laufs schreiben: einer, die normlab-cli remote fetch --checkpoint von einem Server geholt hat, oder der Kopie einer früheren</translation>
     </message>
     <message numerus="yes">
         <source>%n more selected run(s) left out: the first %1 are shown side by side.</source>

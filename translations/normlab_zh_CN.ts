@@ -2008,6 +2008,18 @@ NormLab 将改为打开默认存储。</translation>
 <context>
     <name>normlab::SampleDialog</name>
     <message>
+        <source>The weights run #%1 writes with</source>
+        <translation>运行 #%1 生成文本所用的权重</translation>
+    </message>
+    <message>
+        <source>Checkpoints (*.pt);;All files (*)</source>
+        <translation>检查点 (*.pt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>%1 above this column writes with the weights of a checkpoint file.</source>
+        <translation>此列上方的“%1”可用检查点文件中的权重生成文本。</translation>
+    </message>
+    <message>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
@@ -2070,6 +2082,22 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>weights of step %1</source>
         <translation>第 %1 步的权重</translation>
+    </message>
+    <message>
+        <source>weights of step %1 from %2</source>
+        <translation>来自 %2 的第 %1 步的权重</translation>
+    </message>
+    <message>
+        <source>weights from %1</source>
+        <translation>来自 %1 的权重</translation>
+    </message>
+    <message>
+        <source>Weights…</source>
+        <translation>权重…</translation>
+    </message>
+    <message>
+        <source>Write with the weights of a checkpoint file (.pt) instead of the run's own: one that normlab-cli remote fetch --checkpoint brought from a server, or a copy of an earlier one</source>
+        <translation>用检查点文件（.pt）中的权重代替运行自己的权重生成文本：可以是 normlab-cli remote fetch --checkpoint 从服务器取回的文件，也可以是早先检查点的副本</translation>
     </message>
     <message numerus="yes">
         <source>%n more selected run(s) left out: the first %1 are shown side by side.</source>

@@ -22,6 +22,20 @@ SAMPLE = {
         ("Fertig: derselbe Anfang und derselbe Seed schreiben wieder denselben Text.", "完成：相同的提示和随机种子会再次生成相同的文本。"),
     "Writing with run #%1: %2 of %3 bytes…": ("Schreibe mit Lauf #%1: %2 von %3 Bytes…", "正在用运行 #%1 生成：%2 / %3 字节…"),
     "weights of step %1": ("Gewichte von Schritt %1", "第 %1 步的权重"),
+    "weights of step %1 from %2": ("Gewichte von Schritt %1 aus %2", "来自 %2 的第 %1 步的权重"),
+    "weights from %1": ("Gewichte aus %1", "来自 %1 的权重"),
+    "Weights…": ("Gewichte…", "权重…"),
+    "The weights run #%1 writes with": ("Die Gewichte, mit denen Lauf #%1 schreibt", "运行 #%1 生成文本所用的权重"),
+    "Checkpoints (*.pt);;All files (*)": ("Checkpoints (*.pt);;Alle Dateien (*)", "检查点 (*.pt);;所有文件 (*)"),
+    "%1 above this column writes with the weights of a checkpoint file.":
+        ("%1 über dieser Spalte schreibt mit den Gewichten aus einer Checkpoint-Datei.",
+         "此列上方的“%1”可用检查点文件中的权重生成文本。"),
+    "Write with the weights of a checkpoint file (.pt) instead of the run's own: one that "
+    "normlab-cli remote fetch --checkpoint brought from a server, or a copy of an earlier one":
+        ("Mit den Gewichten einer Checkpoint-Datei (.pt) statt den eigenen des Laufs schreiben: einer, die "
+         "normlab-cli remote fetch --checkpoint von einem Server geholt hat, oder der Kopie einer früheren",
+         "用检查点文件（.pt）中的权重代替运行自己的权重生成文本：可以是 normlab-cli remote fetch --checkpoint "
+         "从服务器取回的文件，也可以是早先检查点的副本"),
     "%n more selected run(s) left out: the first %1 are shown side by side.":
         (["%n weiterer ausgewählter Lauf weggelassen: Die ersten %1 stehen nebeneinander.",
           "%n weitere ausgewählte Läufe weggelassen: Die ersten %1 stehen nebeneinander."],

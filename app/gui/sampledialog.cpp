@@ -8,6 +8,8 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QEvent>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -18,6 +20,7 @@
 #include <QTextCursor>
 #include <QTextEdit>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <mutex>
@@ -29,6 +32,7 @@ struct SampleDialog::Shared {
     std::vector<std::string> text;    // per column: the bytes drawn so far
     std::vector<std::string> error;   // per column: why it wrote nothing (or stopped)
     std::vector<int64_t> step;        // per column: the weights' step, -1 until they loaded
+    std::vector<bool> missing;        // per column: its weights were not here (a file would do)
     std::vector<bool> changed;
     int at = -1;                      // the column being written
     bool done = false;
@@ -57,6 +61,7 @@ SampleDialog::SampleDialog(std::vector<RunInfo> runs, int left_out, QWidget* par
         left_out_ += static_cast<int>(runs_.size()) - kMaxRuns;
         runs_.resize(kMaxRuns);
     }
+    weights_.assign(runs_.size(), QString());
     auto* v = new QVBoxLayout(this);
     auto* top = new QHBoxLayout();
     auto* row = new QHBoxLayout();
@@ -113,11 +118,29 @@ SampleDialog::SampleDialog(std::vector<RunInfo> runs, int left_out, QWidget* par
         t->setReadOnly(true);
         t->setFont(mono);
         t->setMinimumWidth(160);
-        columns->addWidget(h, 0, col, Qt::AlignTop);
+        // Weights…: a checkpoint file instead of the run's own (one `remote fetch --checkpoint` brought)
+        auto* pick = new QToolButton(this);
+        pick->setObjectName(QString("sampleWeights%1").arg(i));
+        connect(pick, &QToolButton::clicked, this, [this, col] {
+            const QString start = weights_[static_cast<size_t>(col)].isEmpty()
+                                      ? QString::fromStdString(runs_[static_cast<size_t>(col)].checkpoint)
+                                      : weights_[static_cast<size_t>(col)];
+            const QString file = QFileDialog::getOpenFileName(
+                this, tr("The weights run #%1 writes with").arg(runs_[static_cast<size_t>(col)].id),
+                start.isEmpty() ? QString() : QFileInfo(start).absolutePath(), tr("Checkpoints (*.pt);;All files (*)"));
+            if (file.isEmpty()) return;
+            setWeights(col, file);
+            write();
+        });
+        auto* head = new QHBoxLayout();
+        head->addWidget(h, 1);
+        head->addWidget(pick, 0, Qt::AlignTop);
+        columns->addLayout(head, 0, col);
         columns->addWidget(t, 1, col);
         columns->setColumnStretch(col, 1);
         headers_.push_back(h);
         texts_.push_back(t);
+        picks_.push_back(pick);
     }
     columns->setRowStretch(1, 1);
     v->addLayout(columns, 1);
@@ -150,6 +173,14 @@ QString SampleDialog::textOf(int column) const { return texts_.at(static_cast<si
 
 QString SampleDialog::headerOf(int column) const { return headers_.at(static_cast<size_t>(column))->text(); }
 
+void SampleDialog::setWeights(int column, const QString& file) {
+    weights_.at(static_cast<size_t>(column)) = file;
+    headers_[static_cast<size_t>(column)]->setProperty("step", QVariant());   // the step is the file's, once it loads
+    relabel();
+}
+
+QString SampleDialog::weightsOf(int column) const { return weights_.at(static_cast<size_t>(column)); }
+
 void SampleDialog::write() {
     stop();
     SampleOptions o;
@@ -164,17 +195,20 @@ void SampleDialog::write() {
     shared_->text.assign(n, {});
     shared_->error.assign(n, {});
     shared_->step.assign(n, -1);
+    shared_->missing.assign(n, false);
     shared_->changed.assign(n, true);
     for (QLabel* h : headers_) h->setProperty("step", QVariant());
     // One column after another on the dialog's one thread; every run draws the same numbers (the seed's).
-    thread_ = std::thread([shared = shared_, runs = runs_, o] {
+    std::vector<std::string> weights;
+    for (const QString& w : weights_) weights.push_back(w.toStdString());
+    thread_ = std::thread([shared = shared_, runs = runs_, weights, o] {
         for (size_t i = 0; i < runs.size() && !shared->stop; ++i) {
             {
                 std::lock_guard<std::mutex> lock(shared->m);
                 shared->at = static_cast<int>(i);
             }
             try {
-                TextSampler sampler(runs[i]);
+                TextSampler sampler(runs[i], weights[i]);
                 {
                     std::lock_guard<std::mutex> lock(shared->m);
                     shared->step[i] = sampler.step();
@@ -190,6 +224,7 @@ void SampleDialog::write() {
                 const auto* config = dynamic_cast<const ConfigError*>(&e);   // its message, without the CLI's option name
                 std::lock_guard<std::mutex> lock(shared->m);
                 shared->error[i] = config ? config->message() : e.what();
+                shared->missing[i] = config && config->path() == "--weights";
                 shared->changed[i] = true;
             }
         }
@@ -236,7 +271,10 @@ void SampleDialog::refresh() {
             if (!shared_->error[i].empty()) {
                 QTextCharFormat bad;
                 bad.setForeground(QColor("#c0392b"));
-                cur.insertText((shared_->text[i].empty() ? "" : "\n\n") + QString::fromStdString(shared_->error[i]), bad);
+                QString why = QString::fromStdString(shared_->error[i]);
+                if (shared_->missing[i]) why += "\n\n" + tr("%1 above this column writes with the weights of a checkpoint file.")
+                                                           .arg(picks_[i]->text().remove('&'));
+                cur.insertText((shared_->text[i].empty() && prompt_bytes_.empty() ? "" : "\n\n") + why, bad);
             }
             if (shared_->step[i] >= 0 && !headers_[i]->property("step").isValid()) {
                 headers_[i]->setProperty("step", QVariant::fromValue<qlonglong>(shared_->step[i]));
@@ -276,8 +314,17 @@ void SampleDialog::relabel() {
                         .arg(r.id)
                         .arg(QString::fromStdString(r.name).toHtmlEscaped())
                         .arg(QString::fromStdString(r.scheme).toHtmlEscaped());
-        if (step.isValid()) h += " · " + tr("weights of step %1").arg(step.toLongLong());
+        const QString file = QFileInfo(weights_[i]).fileName().toHtmlEscaped();
+        if (step.isValid())
+            h += " · " + (weights_[i].isEmpty() ? tr("weights of step %1").arg(step.toLongLong())
+                                                : tr("weights of step %1 from %2").arg(step.toLongLong()).arg(file));
+        else if (!weights_[i].isEmpty())
+            h += " · " + tr("weights from %1").arg(file);
         headers_[i]->setText(h);
+        headers_[i]->setToolTip(weights_[i]);
+        picks_[i]->setText(tr("Weights…"));
+        picks_[i]->setToolTip(tr("Write with the weights of a checkpoint file (.pt) instead of the run's own: one that "
+                                 "normlab-cli remote fetch --checkpoint brought from a server, or a copy of an earlier one"));
     }
     note_->setText(tr("%n more selected run(s) left out: the first %1 are shown side by side.", nullptr, left_out_).arg(kMaxRuns));
 }
@@ -290,6 +337,7 @@ void SampleDialog::changeEvent(QEvent* e) {
 void SampleDialog::updateButtons() {
     const bool busy = writing();
     stop_->setEnabled(busy);
+    for (QToolButton* p : picks_) p->setEnabled(!busy);
 }
 
 }  // namespace normlab

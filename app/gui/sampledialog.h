@@ -22,6 +22,7 @@ class QPushButton;
 class QSpinBox;
 class QTextEdit;
 class QTimer;
+class QToolButton;
 QT_END_NAMESPACE
 
 namespace normlab {
@@ -45,6 +46,9 @@ public:
     bool writing() const;
     QString textOf(int column) const;   // a column's text as shown (the prompt, then what was written)
     QString headerOf(int column) const;
+    // A column's weights from a checkpoint file (its Weights… button; "": the run's own), from the next write().
+    void setWeights(int column, const QString& file);
+    QString weightsOf(int column) const;
 
     void reject() override;       // Close: stops the writing first
 
@@ -70,6 +74,8 @@ private:
     QLabel* note_;   // the selected runs left out
     std::vector<QLabel*> headers_;
     std::vector<QTextEdit*> texts_;
+    std::vector<QToolButton*> picks_;   // per column: Weights…
+    std::vector<QString> weights_;      // per column: a checkpoint file, or "" (the run's own)
     QTimer* timer_;
     std::shared_ptr<Shared> shared_;
     std::thread thread_;
