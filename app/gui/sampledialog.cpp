@@ -317,7 +317,7 @@ void SampleDialog::relabel() {
         const QString file = QFileInfo(weights_[i]).fileName().toHtmlEscaped();
         if (step.isValid())
             h += " · " + (weights_[i].isEmpty() ? tr("weights of step %1").arg(step.toLongLong())
-                                                : tr("weights of step %1 from %2").arg(step.toLongLong()).arg(file));
+                                                : tr("weights of step %1 from %2").arg(QString::number(step.toLongLong()), file));
         else if (!weights_[i].isEmpty())
             h += " · " + tr("weights from %1").arg(file);
         headers_[i]->setText(h);
