@@ -26,6 +26,7 @@
 // (batches, learning rate, forward, backward, clipping, optimizer, store
 // writes), from the per-step times it records; the first --warmup steps are
 // dropped.
+#include "bench/bench_util.h"
 #include "core/config.h"
 #include "core/platform.h"
 #include "core/store/store.h"
@@ -49,7 +50,7 @@ using nlohmann::json;
 
 namespace normlab {
 int bench_ops(int threads, int reps);   // bench_ops.cpp
-int bench_sample(std::map<std::string, std::string> o);   // bench_sample.cpp
+int bench_sample(const bench::Options& o);   // bench_sample.cpp
 }
 
 namespace normlab::bench {
@@ -64,13 +65,8 @@ std::map<std::string, std::string> options(int argc, char** argv, int from) {
     for (int i = from; i + 1 < argc; i += 2) o[argv[i]] = argv[i + 1];
     return o;
 }
-int geti(std::map<std::string, std::string>& o, const std::string& k, int d) {
-    return o.count(k) ? std::stoi(o[k]) : d;
-}
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : (v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]));
-}
+using bench::geti;
+using bench::median;
 std::string temp_path(const std::string& stem) {
     return (std::filesystem::temp_directory_path() / (stem + "-" + std::to_string(getpid()) + ".sqlite")).string();
 }

@@ -1,6 +1,7 @@
 // normlab-bench ops: the fused CPU kernels (core/model/cpu_kernels.h) against
 // the LibTorch eager ops they replace, forward + backward, op by op, in one
 // process: alternated repetitions, median times and the median paired speed-up.
+#include "bench/bench_util.h"
 #include "core/model/gpt.h"
 
 #include <nlohmann/json.hpp>
@@ -16,10 +17,7 @@
 namespace normlab {
 namespace {
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : (v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]));
-}
+using bench::median;
 
 // Mean ms of one forward + backward over `iters` calls (after a few unmeasured ones).
 double time_ms(const std::function<void()>& step, int iters) {

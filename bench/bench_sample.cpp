@@ -11,6 +11,7 @@
 // The weights are a random initialisation saved as a checkpoint: what a byte
 // costs does not depend on what the model learnt. The prompt is one byte, so
 // that --bytes up to --ctx fills the window as `normlab-cli sample` does.
+#include "bench/bench_util.h"
 #include "core/config.h"
 #include "core/store/store.h"
 #include "core/train/io.h"
@@ -18,20 +19,18 @@
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <map>
 #include <string>
 #include <unistd.h>
 
 namespace normlab {
 
-int bench_sample(std::map<std::string, std::string> o) {
-    auto geti = [&o](const std::string& k, int d) { return o.count(k) ? std::stoi(o[k]) : d; };
+int bench_sample(const bench::Options& o) {
+    auto geti = [&o](const std::string& k, int d) { return bench::geti(o, k, d); };
     RunConfig c;
-    apply_scheme(c, parse_scheme(o.count("--scheme") ? o["--scheme"] : "pre_ln"));
+    apply_scheme(c, parse_scheme(o.count("--scheme") ? o.at("--scheme") : "pre_ln"));
     c.model.d_model = geti("--d", 128);
     c.model.n_layers = geti("--layers", 4);
     c.model.n_heads = geti("--heads", 4);
@@ -66,11 +65,7 @@ int bench_sample(std::map<std::string, std::string> o) {
             if (k == 1) same = same && text[0] == text[1];
         }
     std::filesystem::remove(file);
-    auto median = [](std::vector<double> v) {
-        std::sort(v.begin(), v.end());
-        return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-    };
-    const double mc = median(cached), mw = median(whole);
+    const double mc = bench::median(cached), mw = bench::median(whole);
     std::printf("%s\n", nlohmann::json({{"scheme", scheme_name(c.scheme)}, {"d_model", c.model.d_model},
                                         {"layers", c.model.n_layers}, {"context", c.model.context},
                                         {"parameters", model->parameter_count()}, {"bytes", s.bytes},
