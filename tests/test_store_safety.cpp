@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
 
 using namespace normlab;
 using test::read_bytes;
@@ -120,6 +121,112 @@ private Q_SLOTS:
         QVERIFY2(e.find("write-ahead log") != std::string::npos && e.find("is missing") != std::string::npos, e.c_str());
         QVERIFY(!store_error([&] { Store s(p, Store::Mode::ReadOnly); }).empty());
         QCOMPARE(files_of(p), before);
+    }
+
+    // A writer that closes the store between the reads of the log's index and of the log
+    // (folding the log into the file and deleting both) is not a crash that lost the log:
+    // whether that writer is another thread or another process, the store opens, every row
+    // there. (Reading the log was refused as "missing, … rows lost" when the writer was only
+    // looked for after it: test_store's racing readers, 1 CI run.)
+    void aWriterClosingWhileTheLogIsReadIsNoCrash() {
+        constexpr int kPoints = 500;
+        int n = 0;
+        for (bool other_process : {false, true})
+            for (auto mode : {Store::Mode::ReadOnly, Store::Mode::ReadWrite}) {
+                const std::string p = path(("closing" + std::to_string(n++) + ".sqlite").c_str());
+                const std::string what = std::string(other_process ? "another process" : "this process") +
+                                         (mode == Store::Mode::ReadOnly ? ", read-only" : ", writable");
+                std::unique_ptr<Store> w;
+                int up[2], down[2];
+                pid_t child = -1;
+                auto write_rows = [&](Store& s) {
+                    const int64_t id = s.create_run("closing", "pre_ln", nlohmann::json::object(), 1);
+                    RunWriter rw(s, id, 1e9);
+                    for (int i = 0; i < kPoints; ++i) rw.scalar("train/loss", i, 1.5);
+                };
+                if (!other_process) {
+                    w = std::make_unique<Store>(p);
+                    write_rows(*w);
+                } else {
+                    QCOMPARE(pipe(up), 0);
+                    QCOMPARE(pipe(down), 0);
+                    child = fork();
+                    if (child == 0) {
+                        char c = 0;
+                        {
+                            Store s(p);
+                            write_rows(s);
+                            if (write(up[1], "w", 1) != 1 || read(down[0], &c, 1) != 1) _exit(2);
+                        }   // closed: the log folded into the file, it and its index deleted
+                        _exit(0);
+                    }
+                    char c = 0;
+                    QCOMPARE(read(up[0], &c, 1), ssize_t(1));
+                }
+                const WalState open = inspect_wal(p);
+                QVERIFY2(open.committed_frames > open.backfilled_frames, what.c_str());   // rows only in the log
+                bool closed = false;
+                at_next_inspection([&] {
+                    if (other_process) {
+                        int status = -1;
+                        if (write(down[1], "c", 1) == 1 && waitpid(child, &status, 0) == child)
+                            closed = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+                    } else {
+                        w.reset();
+                        closed = true;
+                    }
+                });
+                std::string e = store_error([&] {
+                    Store r(p, mode);
+                    const size_t got = r.points(r.series_id(1, "train/loss")).size();
+                    if (got != size_t(kPoints)) throw StoreError(std::to_string(got) + " points read");
+                });
+                QVERIFY2(closed, what.c_str());
+                QVERIFY2(e.empty(), (what + ": " + e).c_str());
+                QVERIFY2(!fs::exists(p + "-wal"), what.c_str());
+                if (other_process)
+                    for (int fd : {up[0], up[1], down[0], down[1]}) ::close(fd);
+            }
+    }
+
+    // A store a crash left, opened and closed by another writer between those two reads (the
+    // window and a terminal opening it at once after the crash): that writer folded the log
+    // into the file, so nothing is lost, though neither reading sees it open. A second
+    // reading finds the log changed and reads again; a writer of this process is counted.
+    void aCrashedStoreRecoveredWhileItIsReadOpens() {
+        int n = 0;
+        for (bool other_process : {false, true}) {
+            const std::string p = path(("recovered" + std::to_string(n++) + ".sqlite").c_str());
+            killed_store(p, 3);
+            QVERIFY(inspect_wal(p).hot());
+            bool recovered = false;
+            at_next_inspection([&] {
+                if (!other_process) {
+                    { Store s(p); }
+                    recovered = true;
+                    return;
+                }
+                const pid_t child = fork();
+                if (child == 0) {
+                    try {
+                        Store s(p);
+                    } catch (...) {
+                        _exit(2);
+                    }
+                    _exit(0);
+                }
+                int status = -1;
+                recovered = waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+            });
+            const std::string e = store_error([&] {
+                Store r(p, Store::Mode::ReadOnly);
+                if (r.runs().size() != 3 || r.points(r.series_id(3, "train/loss")).size() != 200)
+                    throw StoreError("rows missing");
+            });
+            QVERIFY2(recovered, other_process ? "another process" : "this process");
+            QVERIFY2(e.empty(), e.c_str());
+            QVERIFY(!fs::exists(p + "-wal"));
+        }
     }
 
     void aSymlinkedStoreIsCheckedAsItsRealFile() {

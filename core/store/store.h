@@ -26,6 +26,8 @@ struct sqlite3_stmt;
 
 namespace normlab {
 
+struct WalState;   // core/store/wal.h
+
 // Unknown: a status this build does not know (written by a newer NormLab or by
 // hand); RunInfo::status_text keeps what the store says.
 enum class RunStatus { Queued, Running, Finished, Diverged, Failed, Cancelled, Interrupted, Unknown };
@@ -336,6 +338,9 @@ private:
     int64_t unknown_generations_ = 0;               // generations that could not be read
     void writing_here(bool open);
     static bool written_in_this_process(const std::string& path);
+    static void writer_opening();
+    static uint64_t writer_changes();
+    static WalState settled_log(const std::string& path);
 };
 
 // Buffers one run's writes and flushes them in one transaction every

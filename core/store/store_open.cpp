@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <thread>
 #include <sys/stat.h>
 
 namespace normlab {
@@ -96,7 +97,43 @@ UPDATE meta SET value = '3' WHERE key = 'schema_version';
 
 namespace {
 std::atomic<uint64_t> g_store_instances{0};
+
+bool same_log(const WalState& a, const WalState& b) {
+    return a.wal_exists == b.wal_exists && a.shm_exists == b.shm_exists && a.wal_bytes == b.wal_bytes &&
+           a.valid_frames == b.valid_frames && a.committed_frames == b.committed_frames &&
+           a.backfilled_frames == b.backfilled_frames && a.header == b.header;
+}
 }  // namespace
+
+// The log as a crash left it. A log a connection has open is live, not a crash's leftovers:
+// read while its writer restarted, checkpointed or closed it (the index read before the
+// writer folded the log into the file, the log after it deleted it), it looked like lost
+// frames and a healthy store was refused as damaged (test_store's reader racing writers: in
+// 2 runs of 18 before writers were looked for at all, and in a CI run when they were looked
+// for only after the reading, a writer of this process having closed meanwhile). So a writer
+// seen before or after the reading, a writer of this process opened or closed meanwhile, or
+// a log that changes within 20 ms is live (committed_frames -1: SQLite reads a live log
+// right); what a crash left stays as it is.
+WalState Store::settled_log(const std::string& path) {
+    for (int tries = 0;; ++tries) {
+        const uint64_t changes = writer_changes();
+        const bool live_before = written_in_this_process(path) || shm_locked_by_another_process(path);
+        WalState wal = inspect_wal(path);
+        if (wal.lost_frames() == 0) return wal;
+        auto live = [&] {
+            return live_before || writer_changes() != changes || written_in_this_process(path) ||
+                   shm_locked_by_another_process(path);
+        };
+        if (!live()) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            const WalState again = inspect_wal(path);
+            if (!live() && same_log(wal, again)) return wal;
+            if (tries < 5) continue;   // it changed with no writer seen: read it again
+        }
+        wal.committed_frames = -1;
+        return wal;
+    }
+}
 
 Store::Store(const std::string& given, Mode mode) : mode_(mode), instance_(++g_store_instances) {
     if (given.empty()) throw StoreError("the run store path is empty; give a file such as runs.sqlite");
@@ -147,12 +184,7 @@ Store::Store(const std::string& given, Mode mode) : mode_(mode), instance_(++g_s
     }
 
     // A log lost or damaged after a crash would make committed rows vanish silently.
-    WalState wal = inspect_wal(path);
-    // A log another connection has open is live, not what a crash left: read while its writer
-    // restarted, checkpointed or closed it, it looked like lost frames and a healthy store was
-    // refused as damaged (a reader racing writers, 2 runs in 18). SQLite reads a live log right.
-    if (wal.lost_frames() > 0 && (written_in_this_process(path) || shm_locked_by_another_process(path)))
-        wal.committed_frames = -1;
+    WalState wal = settled_log(path);
     if (const int64_t lost = wal.lost_frames(); lost > 0) {
         if (!wal.wal_exists)
             throw StoreError(path + ": its write-ahead log " + path + "-wal is missing, but the crashed writer had"
@@ -168,6 +200,7 @@ Store::Store(const std::string& given, Mode mode) : mode_(mode), instance_(++g_s
     if (exists && st.st_size > 0) check_header(wal.header.empty() ? read_header(path) : wal.header);
     // What this open adds beside the store, removed again if the store is refused.
     const bool had_wal = fs::exists(path + "-wal"), had_shm = fs::exists(path + "-shm");
+    if (mode == Mode::ReadWrite) writer_opening();   // before SQLite first touches the log (settled_log)
     open_connection(mode);
     if (mode == Mode::ReadWrite) writing_here(true);
     try {
@@ -249,6 +282,7 @@ namespace {
 struct Writers {
     std::mutex mu;
     std::map<std::pair<uint64_t, uint64_t>, int> open;
+    std::atomic<uint64_t> changes{0};   // writable opens begun and closes done, of any file
 };
 Writers& writers() {
     static Writers* w = new Writers;
@@ -267,6 +301,7 @@ std::pair<uint64_t, uint64_t> file_key(const std::string& path) {
 void Store::writing_here(bool open) {
     Writers& w = writers();
     std::lock_guard<std::mutex> lock(w.mu);
+    ++w.changes;
     if (open) {
         writer_key_ = file_key(path_);
         if (writer_key_.second != 0) ++w.open[writer_key_];
@@ -275,6 +310,10 @@ void Store::writing_here(bool open) {
     }
     if (!open) writer_key_ = {0, 0};
 }
+
+void Store::writer_opening() { ++writers().changes; }
+
+uint64_t Store::writer_changes() { return writers().changes.load(); }
 
 bool Store::written_in_this_process(const std::string& path) {
     const auto key = file_key(path);

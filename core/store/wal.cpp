@@ -10,6 +10,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <utility>
 
 namespace normlab {
 namespace {
@@ -38,6 +39,9 @@ void checksum(const unsigned char* data, size_t n, bool big_endian, uint32_t& s0
 bool read_all(const std::string& path, std::string& out, bool& exists) {
     return read_store_file(path, out, exists);
 }
+
+std::mutex g_between_mu;
+std::function<void()> g_between;   // at_next_inspection's
 
 }  // namespace
 
@@ -134,6 +138,12 @@ WalState inspect_wal(const std::string& db_path) {
     // The index first: frames it counts were written to the log before it was updated.
     std::string shm, wal;
     const bool have_shm = read_all(db_path + "-shm", shm, w.shm_exists);
+    std::function<void()> between;
+    {
+        std::lock_guard<std::mutex> lock(g_between_mu);
+        between.swap(g_between);
+    }
+    if (between) between();
     read_all(db_path + "-wal", wal, w.wal_exists);
     w.wal_bytes = wal.size();
     std::string salt;
@@ -155,6 +165,11 @@ WalState inspect_wal(const std::string& db_path) {
         }
     }
     return w;
+}
+
+void at_next_inspection(std::function<void()> between) {
+    std::lock_guard<std::mutex> lock(g_between_mu);
+    g_between = std::move(between);
 }
 
 bool shm_locked_by_another_process(const std::string& db_path) {

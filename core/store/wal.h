@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <cstddef>
+#include <functional>
 #include <string>
 
 namespace normlab {
@@ -39,6 +40,9 @@ int kept_descriptor(const std::string& path);
 
 // Reads PATH-shm (first) and PATH-wal. Never writes.
 WalState inspect_wal(const std::string& db_path);
+// For tests: `between` runs once, in the next inspect_wal, after it has read the index and
+// before it reads the log (where a writer closing the store makes it look lost).
+void at_next_inspection(std::function<void()> between);
 // Whether another process has the database open through SQLite (it holds a
 // lock on the -shm index: every connection to a store in WAL mode does, until
 // it closes). Its log is then live, not what a crash left: a writer restarting,
