@@ -354,6 +354,14 @@ private Q_SLOTS:
             QCOMPARE(s.runs().at(0).status, RunStatus::Running);
         }
         kill(child, SIGKILL);
+        // Dead but not yet reaped by its parent (a zombie, as under a launcher that has not
+        // waited yet): it writes nothing more, and its run reads interrupted already.
+        siginfo_t info{};
+        QCOMPARE(waitid(P_PID, child, &info, WEXITED | WNOWAIT), 0);
+        {
+            Store ro(p, Store::Mode::ReadOnly);
+            QCOMPARE(ro.runs().at(0).status, RunStatus::Interrupted);
+        }
         int status = 0;
         waitpid(child, &status, 0);
         QVERIFY(WIFSIGNALED(status));

@@ -30,7 +30,9 @@ std::string host_name() {
 }
 #endif
 
-std::string process_start(int64_t pid) {
+namespace {
+// Field `n` (3: the state, 22: the start time) of /proc/PID/stat; "" when there is none.
+std::string stat_field(int64_t pid, int n) {
     std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
     std::string s;
     if (!f || !std::getline(f, s)) return "";
@@ -38,10 +40,13 @@ std::string process_start(int64_t pid) {
     if (rp == std::string::npos) return "";
     std::istringstream in(s.substr(rp + 2));
     std::string field;
-    for (int i = 3; i <= 22 && in >> field; ++i)
-        if (i == 22) return field;
+    for (int i = 3; i <= n && in >> field; ++i)
+        if (i == n) return field;
     return "";
 }
+}  // namespace
+
+std::string process_start(int64_t pid) { return stat_field(pid, 22); }
 
 bool process_alive(int64_t pid, const std::string& start) {
     if (pid <= 0) return false;
@@ -49,6 +54,9 @@ bool process_alive(int64_t pid, const std::string& start) {
     return pid % 2 == 1 && !start.empty();  // both answers reachable, the same on every machine
 #else
     if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return false;
+    // Dead but not yet reaped by its parent (a zombie): it holds no lock and writes nothing more.
+    // It showed as running until its launcher waited for it, for good under one that never did.
+    if (const std::string state = stat_field(pid, 3); state == "Z" || state == "X") return false;
     const std::string now = process_start(pid);
     return start.empty() || now.empty() || now == start;
 #endif
