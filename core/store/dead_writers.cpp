@@ -11,6 +11,7 @@
 #include <fstream>
 #include <signal.h>
 #include <sstream>
+#include <utility>
 #include <unistd.h>
 
 namespace normlab {
@@ -31,22 +32,25 @@ std::string host_name() {
 #endif
 
 namespace {
-// Field `n` (3: the state, 22: the start time) of /proc/PID/stat; "" when there is none.
-std::string stat_field(int64_t pid, int n) {
+// The state (field 3) and start time (field 22) of /proc/PID/stat, read once; "" when there is none.
+std::pair<std::string, std::string> state_and_start(int64_t pid) {
     std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
     std::string s;
-    if (!f || !std::getline(f, s)) return "";
+    if (!f || !std::getline(f, s)) return {};
     auto rp = s.rfind(')');
-    if (rp == std::string::npos) return "";
+    if (rp == std::string::npos) return {};
     std::istringstream in(s.substr(rp + 2));
+    std::pair<std::string, std::string> out;
     std::string field;
-    for (int i = 3; i <= n && in >> field; ++i)
-        if (i == n) return field;
-    return "";
+    for (int i = 3; i <= 22 && in >> field; ++i) {
+        if (i == 3) out.first = field;
+        if (i == 22) out.second = field;
+    }
+    return out;
 }
 }  // namespace
 
-std::string process_start(int64_t pid) { return stat_field(pid, 22); }
+std::string process_start(int64_t pid) { return state_and_start(pid).second; }
 
 bool process_alive(int64_t pid, const std::string& start) {
     if (pid <= 0) return false;
@@ -56,8 +60,8 @@ bool process_alive(int64_t pid, const std::string& start) {
     if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return false;
     // Dead but not yet reaped by its parent (a zombie): it holds no lock and writes nothing more.
     // It showed as running until its launcher waited for it, for good under one that never did.
-    if (const std::string state = stat_field(pid, 3); state == "Z" || state == "X") return false;
-    const std::string now = process_start(pid);
+    const auto [state, now] = state_and_start(pid);
+    if (state == "Z" || state == "X") return false;
     return start.empty() || now.empty() || now == start;
 #endif
 }
