@@ -15,9 +15,10 @@
 //         and the median milliseconds to write it durably (serialize, write,
 //         fsync, rename) and commit it with its rows; the share of training
 //         time it costs at the default cadence (one per 60 s)
-//   normlab-bench sample [--scheme S --d 128 --layers 4 --ctx 256 --bytes 200 --reps 3]
-//       → JSON: milliseconds per byte of written text with the keys and values kept
-//         and with the whole window read for every byte, alternated (bench_sample.cpp)
+//   normlab-bench sample [--scheme S --d 128 --layers 4 --ctx 256 --bytes 200 --prompt-bytes 1 --reps 3]
+//       → JSON: milliseconds per byte of written text with the keys and values kept,
+//         with the whole window read for every byte, and kept past the context by
+//         halving the window (--slide half), in turn (bench_sample.cpp)
 //   normlab-bench store [--points 1000000]
 //       → JSON: scalar and per-layer rows written per second, seconds to load one
 //         series of --points points

@@ -14,7 +14,9 @@
 
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 
 using namespace normlab;
@@ -197,7 +199,71 @@ private Q_SLOTS:
             const std::string cached = sampler.write(o);
             o.kv_cache = false;
             QVERIFY2(sampler.write(o) == cached, qPrintable(QString::fromStdString(scheme_name(scheme))));
+            o.slide = Slide::Half;   // and past the window, keeping its last half
+            const std::string whole_half = sampler.write(o);
+            o.kv_cache = true;
+            QVERIFY2(sampler.write(o) == whole_half, qPrintable(QString::fromStdString(scheme_name(scheme))));
         }
+    }
+
+    // Past the window (16 bytes), Slide::Window reads the last 16 bytes for every byte;
+    // Slide::Half reads a prompt longer than the window whole first, then, each time the
+    // window would hold 17, only its last 8 and goes on from there. Untrained weights (their
+    // logits depend on every byte and position read, unlike the Markov source's), greedy
+    // bytes: each one the model's argmax (to rounding) over exactly those bytes, read whole
+    // without a cache.
+    void pastTheWindowEachSlideReadsItsBytes() {
+        for (Scheme scheme : {Scheme::PreLN, Scheme::NGPT}) {
+            const RunConfig c = test::tiny(scheme, 1);
+            GPT m(c.model);
+            m->reset_parameters(3);
+            m->eval();
+            const std::string file = dir_.filePath(QString("untrained-%1.pt").arg(int(scheme))).toStdString();
+            save_checkpoint(file, m, nullptr, 0, c);
+            RunInfo run;
+            run.id = 99;
+            run.name = "untrained";
+            run.config = to_json(c);
+            run.checkpoint = file;
+            TextSampler sampler(run);
+            QCOMPARE(sampler.context(), int64_t{16});
+            torch::NoGradGuard ng;
+            for (const std::string& prompt : {std::string("abcab"), std::string(20, 'a') + "bcdabc"})
+                for (Slide slide : {Slide::Window, Slide::Half}) {
+                    SampleOptions o;
+                    o.prompt = prompt;
+                    o.temperature = 0;
+                    o.bytes = 45;
+                    o.slide = slide;
+                    const std::string text = sampler.write(o);
+                    const QString what = QString("%1, %2-byte prompt, slide %3")
+                                             .arg(QString::fromStdString(scheme_name(scheme)))
+                                             .arg(prompt.size())
+                                             .arg(slide == Slide::Window ? "window" : "half");
+                    QCOMPARE(text.size(), size_t(45));
+                    std::vector<int64_t> tokens(prompt.begin(), prompt.end());
+                    int64_t start = std::max<int64_t>(0, static_cast<int64_t>(tokens.size()) - 16);
+                    int moves = 0;
+                    for (size_t i = 0; i < text.size(); ++i) {
+                        const auto have = static_cast<int64_t>(tokens.size());
+                        if (have - start > 16) {
+                            start = slide == Slide::Window ? have - 16 : have - 8;
+                            ++moves;
+                        }
+                        auto idx = torch::tensor(std::vector<int64_t>(tokens.begin() + start, tokens.end())).reshape({1, -1});
+                        const auto logits = m->forward(idx)[0][have - start - 1];
+                        const int b = static_cast<unsigned char>(text[i]);
+                        const double gap = (logits.max() - logits[b]).item<double>();
+                        QVERIFY2(gap <= 1e-4, qPrintable(what + QString(": byte %1 (%2) is %3 below the likeliest of bytes %4…%5")
+                                                                  .arg(i).arg(b).arg(gap).arg(start).arg(have)));
+                        tokens.push_back(b);
+                    }
+                    QVERIFY2(moves >= (slide == Slide::Window ? 30 : 4), qPrintable(what + QString(": %1 moves").arg(moves)));
+                }
+        }
+        QCOMPARE(parse_slide("half"), std::optional<Slide>(Slide::Half));
+        QCOMPARE(parse_slide("window"), std::optional<Slide>(Slide::Window));
+        QVERIFY(!parse_slide("Half").has_value());
     }
 
     // Options out of range are refused by name; weights that are not here say how to get them;
@@ -249,10 +315,25 @@ private Q_SLOTS:
         o.bytes = 30;
         o.seed = 3;
         const std::string text = TextSampler(runs_.at(Scheme::PostLN)).write(o);
-        QString shown;   // as the command prints it: bytes outside printable ASCII as \xNN
-        for (unsigned char c : text)
-            shown += (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\t' ? QString(QChar(c)) : QString("\\x%1").arg(c, 2, 16, QChar('0'));
-        QVERIFY2(parts[0].endsWith(shown), qPrintable(r.out));
+        auto shown = [](const std::string& bytes) {   // as the command prints them: outside printable ASCII as \xNN
+            QString s;
+            for (unsigned char c : bytes)
+                s += (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\t' ? QString(QChar(c)) : QString("\\x%1").arg(c, 2, 16, QChar('0'));
+            return s;
+        };
+        QVERIFY2(parts[0].endsWith(shown(text)), qPrintable(r.out));
+
+        // --slide half: said in the header, the text Slide::Half writes
+        r = cli_harness::cli({"sample", "1", "--prompt", "ab", "--bytes", "40", "--seed", "3", "--slide", "half", "--store", store});
+        QVERIFY2(r.code == 0 && r.out.startsWith("run 1 · post_ln · post_ln · step 150 · temperature 0.8 · seed 3 · slide half\nab"),
+                 qPrintable(r.out + r.err));
+        o.prompt = "ab";
+        o.bytes = 40;
+        o.slide = Slide::Half;
+        QCOMPARE(r.out, "run 1 · post_ln · post_ln · step 150 · temperature 0.8 · seed 3 · slide half\nab" +
+                            shown(TextSampler(runs_.at(Scheme::PostLN)).write(o)) + "\n");
+        r = cli_harness::cli({"sample", "1", "--slide", "halves", "--store", store});
+        QVERIFY2(r.code == 2 && r.err.contains("--slide expects window or half, got \"halves\"") && r.out.isEmpty(), qPrintable(r.err));
 
         r = cli_harness::cli({"sample", "1", "--temperature", "hot", "--store", store});
         QVERIFY(r.code == 2 && r.err.contains("--temperature expects a number"));

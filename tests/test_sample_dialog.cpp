@@ -9,6 +9,7 @@
 #include "core/train/trainer.h"
 #include "tests/test_util.h"
 
+#include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -90,6 +91,13 @@ private Q_SLOTS:
         d.write();
         QTRY_VERIFY_WITH_TIMEOUT(!d.writing(), 60000);
         QCOMPARE(d.textOf(0), first);
+        // Keep half the window past the context: past its 16 bytes, the text Slide::Half writes
+        QVERIFY(!d.halve()->isChecked());
+        d.halve()->setChecked(true);
+        d.write();
+        QTRY_VERIFY_WITH_TIMEOUT(!d.writing(), 60000);
+        o.slide = Slide::Half;
+        for (int i = 0; i < 2; ++i) QCOMPARE(d.textOf(i), "abc" + shown(TextSampler(runs_[static_cast<size_t>(i)]).write(o)));
     }
 
     // Weights… above a column: a checkpoint file instead of the run's own (what `remote fetch

@@ -2081,6 +2081,14 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Der Text, den jeder Lauf fortsetzt; das Modell liest Bytes, also taugt jeder Text</translation>
     </message>
     <message>
+        <source>Keep &amp;half the window past the context</source>
+        <translation>Jenseits des Kontexts die Hä&amp;lfte behalten</translation>
+    </message>
+    <message>
+        <source>Once the text is longer than the model's context, keep the last half of what it read and go on from there, rather than read the whole context again for every byte: many times faster for big models; each byte then reads half a context to a whole one</source>
+        <translation>Sobald der Text länger als der Kontext des Modells ist, die letzte Hälfte des Gelesenen behalten und von dort weitermachen, statt für jedes Byte den ganzen Kontext neu zu lesen: bei großen Modellen um ein Vielfaches schneller; jedes Byte liest dann einen halben bis ganzen Kontext</translation>
+    </message>
+    <message>
         <source>&amp;Write</source>
         <translation>Sch&amp;reiben</translation>
     </message>

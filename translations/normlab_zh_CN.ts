@@ -2072,6 +2072,14 @@ NormLab 将改为打开默认存储。</translation>
         <translation>每个运行续写的文本；模型读取字节，因此任何文本都可以</translation>
     </message>
     <message>
+        <source>Keep &amp;half the window past the context</source>
+        <translation>超出上下文时保留一半窗口(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Once the text is longer than the model's context, keep the last half of what it read and go on from there, rather than read the whole context again for every byte: many times faster for big models; each byte then reads half a context to a whole one</source>
+        <translation>文本超过模型的上下文长度后，保留已读内容的后一半并从那里继续，而不是为每个字节重新读取整个上下文：大模型快许多倍；此后每个字节读取半个到一整个上下文</translation>
+    </message>
+    <message>
         <source>&amp;Write</source>
         <translation>生成(&amp;W)</translation>
     </message>

@@ -15,6 +15,16 @@ SAMPLE = {
     "The text every run continues; it reads bytes, so any text will do":
         ("Der Text, den jeder Lauf fortsetzt; das Modell liest Bytes, also taugt jeder Text",
          "每个运行续写的文本；模型读取字节，因此任何文本都可以"),
+    "Keep &half the window past the context":
+        ("Jenseits des Kontexts die Hä&lfte behalten", "超出上下文时保留一半窗口(&H)"),
+    "Once the text is longer than the model's context, keep the last half of what it read and go on "
+    "from there, rather than read the whole context again for every byte: many times faster for "
+    "big models; each byte then reads half a context to a whole one":
+        ("Sobald der Text länger als der Kontext des Modells ist, die letzte Hälfte des Gelesenen behalten und "
+         "von dort weitermachen, statt für jedes Byte den ganzen Kontext neu zu lesen: bei großen Modellen "
+         "um ein Vielfaches schneller; jedes Byte liest dann einen halben bis ganzen Kontext",
+         "文本超过模型的上下文长度后，保留已读内容的后一半并从那里继续，而不是为每个字节重新读取整个上下文："
+         "大模型快许多倍；此后每个字节读取半个到一整个上下文"),
     "&Write": ("Sch&reiben", "生成(&W)"),
     "St&op": ("An&halten", "停止(&O)"),
     "Stopped.": ("Angehalten.", "已停止。"),

@@ -85,6 +85,11 @@ int cmd_sample(const Args& args) {
     if (args.options.count("--temperature")) o.temperature = parse_temperature(args.opt("--temperature"));
     if (args.options.count("--top-k")) o.top_k = parse_int("--top-k", args.opt("--top-k"), 0, 256);
     if (args.options.count("--seed")) o.seed = static_cast<uint64_t>(parse_int("--seed", args.opt("--seed"), 0));
+    if (args.options.count("--slide")) {
+        const auto slide = parse_slide(args.opt("--slide"));
+        if (!slide) throw UsageError("--slide expects window or half, got \"" + args.opt("--slide") + "\"");
+        o.slide = *slide;
+    }
     const std::string weights = args.opt("--weights");
     check_sample_options(o);
     if (!weights.empty() && args.positional.size() > 1)
@@ -104,9 +109,10 @@ int cmd_sample(const Args& args) {
         const RunInfo& r = runs[i];
         TextSampler sampler(r, weights);
         if (i) std::printf("\n\n");
-        std::printf("run %lld · %s · %s · step %lld · temperature %s%s · seed %llu\n", static_cast<long long>(r.id),
+        std::printf("run %lld · %s · %s · step %lld · temperature %s%s · seed %llu%s\n", static_cast<long long>(r.id),
                     printable_name(r.name).c_str(), r.scheme.c_str(), static_cast<long long>(sampler.step()), temp,
-                    o.top_k ? (" · top " + std::to_string(o.top_k)).c_str() : "", static_cast<unsigned long long>(o.seed));
+                    o.top_k ? (" · top " + std::to_string(o.top_k)).c_str() : "", static_cast<unsigned long long>(o.seed),
+                    o.slide == Slide::Half ? " · slide half" : "");
         TextPrinter out;
         for (unsigned char c : o.prompt) out.put(c);
         sampler.write(o, [&out](uint8_t b) {
@@ -124,7 +130,7 @@ int cmd_sample(const Args& args) {
 
 extern const Command kSampleCommand{"sample", "sample RUN [RUN ...]",
     "text the runs' latest weights write, continuing --prompt TEXT\n"
-    "(--bytes N, --temperature T, --top-k K, --seed S, --weights FILE)\n",
+    "(--bytes N, --temperature T, --top-k K, --seed S, --slide, --weights F)\n",
     cmd_sample,
     "The model reads and writes bytes: each next one is drawn from its distribution over the\n"
     "last model.context bytes, printed as it comes (Ctrl-C stops). Several runs write from one\n"
@@ -134,10 +140,14 @@ extern const Command kSampleCommand{"sample", "sample RUN [RUN ...]",
     "  --temperature T      0 (always the likeliest byte) to 10 (default 0.8)\n"
     "  --top-k K            draw among the K likeliest bytes (default 0: all 256)\n"
     "  --seed S             the draws (default 1): the same seed, the same text\n"
+    "  --slide window|half  past model.context bytes: read the last window whole again for\n"
+    "                       every byte, as the model was trained (window, the default; slow\n"
+    "                       for big models), or keep its last half and go on from there (half:\n"
+    "                       each byte reads half a window to a whole one; many times faster)\n"
     "  --weights FILE       a checkpoint of the run to use instead of its latest, e.g. one\n"
     "                       `normlab-cli remote fetch DEST RUN --checkpoint --out FILE` brought\n"
     "Control characters and bytes that are not UTF-8 are printed as \\xNN.\n"
     "Example: normlab-cli sample Post-LN NormFormer --prompt 'The ' --bytes 200\n",
-    "--prompt --bytes --temperature --top-k --seed --weights"};
+    "--prompt --bytes --temperature --top-k --seed --slide --weights"};
 
 }  // namespace normlab::cli

@@ -5,6 +5,7 @@
 #include "core/train/sample.h"
 #include "widgets/linechart.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QEvent>
@@ -94,6 +95,9 @@ SampleDialog::SampleDialog(std::vector<RunInfo> runs, int left_out, QWidget* par
         into->addWidget(l);
         into->addWidget(w, w == prompt_ ? 1 : 0);
     }
+    halve_ = new QCheckBox(this);
+    halve_->setObjectName("sampleHalve");
+    row->addWidget(halve_);
     row->addStretch(1);
     row->addWidget(write_);
     row->addWidget(stop_);
@@ -189,6 +193,7 @@ void SampleDialog::write() {
     o.temperature = temperature_->value();
     o.top_k = top_k_->value();
     o.seed = static_cast<uint64_t>(seed_->value());
+    o.slide = halve_->isChecked() ? Slide::Half : Slide::Window;
     prompt_bytes_ = o.prompt;
     shared_ = std::make_shared<Shared>();
     const size_t n = runs_.size();
@@ -304,6 +309,10 @@ void SampleDialog::relabel() {
     top_k_->setToolTip(tr("Draw among the k likeliest bytes; all: every byte"));
     temperature_->setToolTip(tr("0: always the likeliest byte; higher: more surprising bytes"));
     prompt_->setToolTip(tr("The text every run continues; it reads bytes, so any text will do"));
+    halve_->setText(tr("Keep &half the window past the context"));
+    halve_->setToolTip(tr("Once the text is longer than the model's context, keep the last half of what it read and go on "
+                          "from there, rather than read the whole context again for every byte: many times faster for "
+                          "big models; each byte then reads half a context to a whole one"));
     write_->setText(tr("&Write"));
     stop_->setText(tr("St&op"));
     for (size_t i = 0; i < runs_.size(); ++i) {

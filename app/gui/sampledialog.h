@@ -15,6 +15,7 @@
 #include <vector>
 
 QT_BEGIN_NAMESPACE
+class QCheckBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
@@ -41,6 +42,7 @@ public:
     QDoubleSpinBox* temperature() const { return temperature_; }
     QSpinBox* topK() const { return top_k_; }
     QSpinBox* seed() const { return seed_; }
+    QCheckBox* halve() const { return halve_; }   // past the context: Slide::Half, not Slide::Window
     void write();                 // the Write button: every column again from the prompt
     void stop();                  // the Stop button; waits for the thread
     bool writing() const;
@@ -68,6 +70,7 @@ private:
     QDoubleSpinBox* temperature_;
     QSpinBox* top_k_;
     QSpinBox* seed_;
+    QCheckBox* halve_;
     QPushButton* write_;
     QPushButton* stop_;
     QLabel* status_;

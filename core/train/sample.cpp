@@ -78,6 +78,12 @@ int draw_byte(const std::vector<double>& logits, double temperature, int top_k, 
     return best;   // u·total rounded past the last weight
 }
 
+std::optional<Slide> parse_slide(const std::string& s) {
+    if (s == "window") return Slide::Window;
+    if (s == "half") return Slide::Half;
+    return std::nullopt;
+}
+
 struct TextSampler::Model {
     explicit Model(const ModelConfig& cfg) : gpt(cfg) {}
     GPT gpt;
@@ -107,15 +113,23 @@ std::string TextSampler::write(const SampleOptions& o, const std::function<bool(
     const int64_t window = context();
     std::vector<double> logits(static_cast<size_t>(model->cfg.vocab_size));
     std::string text;
-    // While the bytes fit in the window they hold their positions, and the next forward pass
-    // reads only those the cache has not; once they slide, every position moves and the
-    // window is read whole, as the model was trained to read it.
+    // `start`: the first byte the window holds. While the bytes fit in it they hold their
+    // positions, and the next forward pass reads only those the cache has not. Past it,
+    // Slide::Window moves it on a byte at a time: every position moves, and the window is
+    // read whole, as the model was trained to read it. Slide::Half moves it on by half a
+    // window at once (a prompt longer than the window is still read whole first): that half
+    // is read again, and the cache goes on from there.
+    const int64_t keep = window - window / 2;
+    int64_t start = 0;
     KVCache kv;
     for (int64_t i = 0; i < o.bytes; ++i) {
         const int64_t have = static_cast<int64_t>(tokens.size());
-        const bool cached = o.kv_cache && have <= window;
-        if (!cached && kv.capacity > 0) kv = KVCache();   // slid past it: its memory back
-        const int64_t n = cached ? have - kv.length : std::min<int64_t>(have, window);   // bytes this pass reads
+        const bool moved = have - start > window;
+        if (moved) start = have - (o.slide == Slide::Half && i > 0 ? keep : window);
+        const bool cached = o.kv_cache && (o.slide == Slide::Half || start == 0);
+        if (moved && cached) kv.length = 0;                  // the cache starts again at the window's first byte
+        if (!cached && kv.capacity > 0) kv = KVCache();      // slid past it a byte at a time: its memory back
+        const int64_t n = have - start - (cached ? kv.length : 0);   // bytes this pass reads
         auto idx = torch::from_blob(tokens.data() + (have - n), {1, n}, torch::kInt64).clone();
         auto last = model->forward(idx, nullptr, cached ? &kv : nullptr).select(1, n - 1).squeeze(0).to(torch::kDouble).contiguous();
         std::copy(last.data_ptr<double>(), last.data_ptr<double>() + last.numel(), logits.begin());

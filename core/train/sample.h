@@ -4,8 +4,12 @@
 // The model reads bytes, so it writes them: each next byte is drawn from the
 // model's distribution over the last `model.context` bytes (the prompt and
 // what it wrote so far; until the text fills the window, the keys and values
-// of the bytes already read are kept rather than computed again), its logits divided by the temperature, among the
-// top_k likeliest bytes where top_k is set. The draws come from the seed
+// of the bytes already read are kept rather than computed again), its logits
+// divided by the temperature, among the top_k likeliest bytes where top_k is
+// set. Past the window, Slide::Window reads the last model.context bytes
+// whole for every byte, as the model was trained to read them; Slide::Half
+// keeps the last half of the window and goes on from its cache, so that a
+// 124M-class model on a CPU writes past its context at the cached speed. The draws come from the seed
 // alone (a counter-based generator of our own, not LibTorch's): one run, one
 // checkpoint, one prompt and one seed write the same text on every machine
 // and every LibTorch, and two runs given the same seed draw the same random
@@ -18,10 +22,18 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace normlab {
+
+// What the model reads once the text is longer than its window (model.context bytes).
+enum class Slide {
+    Window,   // the last model.context bytes, read whole again for every byte: as trained; slow for big models
+    Half,     // when the window is full, its last half is read again and the cache goes on from there:
+              // each byte reads from half a window to a whole one, ~context/4 times less work per byte
+};
 
 struct SampleOptions {
     std::string prompt;         // the bytes the text continues; "" continues a line break
@@ -33,7 +45,11 @@ struct SampleOptions {
     // that each byte reads one position, not the whole window again; false: the whole
     // window for every byte (the same text to rounding, slower: for tests and bench/).
     bool kv_cache = true;
+    Slide slide = Slide::Window;   // past the window (the text the same with and without kv_cache)
 };
+
+// "window" or "half" (normlab-cli sample --slide); nullopt for anything else.
+std::optional<Slide> parse_slide(const std::string& s);
 
 // Checks `o`, naming the field ("--bytes" …) in a ConfigError: before any model loads.
 void check_sample_options(const SampleOptions& o);
