@@ -41,9 +41,10 @@ struct SampleOptions {
     double temperature = 0.8;   // 0: the likeliest byte every time; up to 10
     int top_k = 0;              // draw among the k likeliest bytes (0: all of them)
     uint64_t seed = 1;
-    // Keep the keys and values of the bytes read while the text fits in model.context, so
-    // that each byte reads one position, not the whole window again; false: the whole
-    // window for every byte (the same text to rounding, slower: for tests and bench/).
+    // Keep the keys and values of the bytes the window holds, so that each byte reads one
+    // position, not the whole window again (Slide::Window: until the window first slides);
+    // false: every byte reads the window from its first byte (the same text to rounding,
+    // slower: for tests and bench/).
     bool kv_cache = true;
     Slide slide = Slide::Window;   // past the window (the text the same with and without kv_cache)
 };
