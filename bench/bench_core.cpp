@@ -4,6 +4,8 @@
 //   normlab-bench train (--config RUN.json | --scheme S [--d 128 --layers 4 --heads 4 --dff 512 --ctx 128 --batch 16])
 //                       [--steps 30 --warmup 5 --threads 2 --probes off|default|all --device cpu]
 //                       [--profile TRACE.json]   (LibTorch 2.x: a Kineto trace of the run)
+//                       [--profile-from STEP]    (the trace from the end of that many updates on: a step
+//                                                 captured as a CUDA graph at step 3 is traced replayed)
 //                       [--cuda-graph auto|on|off] (train.cuda_graph; auto: captured on a GPU)
 //                       [--precision fp32|tf32|bf16]
 //       → JSON: per-step times (ms) of the timed steps, their median, tokens/s, parameter count
@@ -55,7 +57,8 @@ int bench_sample(const bench::Options& o);   // bench_sample.cpp
 }
 
 namespace normlab::bench {
-void profile_start(bool cuda);   // bench_profile.cpp
+void profile_prepare(bool cuda);   // bench_profile.cpp
+void profile_start(bool cuda);
 void profile_stop(const std::string& path);
 }  // namespace normlab::bench
 
@@ -105,6 +108,12 @@ int bench_train(std::map<std::string, std::string> o) {
     if (probes == "off") c.probes = ProbeConfig{0, 0, 0, 0, 32, 0};
     else if (probes == "all") c.probes = ProbeConfig{1, 1, 1, 1, 32, 0};
     validate(c);
+    const int64_t profile_from = geti(o, "--profile-from", 0);
+    if (profile_from < 0 || profile_from >= c.train.steps) {
+        std::fprintf(stderr, "--profile-from %lld: give a step from 0 to %lld (the run's --warmup + --steps, less one)\n",
+                     static_cast<long long>(profile_from), static_cast<long long>(c.train.steps - 1));
+        return 2;
+    }
     const std::string path = temp_path("normlab-bench");
     remove_store(path);
     std::vector<double> ms;
@@ -113,9 +122,21 @@ int bench_train(std::map<std::string, std::string> o) {
         Store store(path);
         const int64_t id = queue_run(store, c);
         const std::string profile = o.count("--profile") ? o["--profile"] : "";
-        if (!profile.empty()) normlab::bench::profile_start(c.train.device.rfind("cuda", 0) == 0);
-        RunResult r = train_run(store, id);
-        if (!profile.empty()) normlab::bench::profile_stop(profile);
+        const bool cuda = c.train.device.rfind("cuda", 0) == 0;
+        bool tracing = false;
+        TrainOptions topts;
+        if (!profile.empty()) normlab::bench::profile_prepare(cuda);
+        if (!profile.empty() && profile_from == 0) {
+            normlab::bench::profile_start(cuda);
+            tracing = true;
+        } else if (!profile.empty()) {
+            // after the warm-up's eager steps and the capture, in the training thread the profiler follows
+            topts.on_step = [&](int64_t done) {
+                if (!tracing && done >= profile_from) normlab::bench::profile_start(cuda), tracing = true;
+            };
+        }
+        RunResult r = train_run(store, id, topts);
+        if (tracing) normlab::bench::profile_stop(profile);
         if (r.status != RunStatus::Finished) {
             std::fprintf(stderr, "bench run %s: %s\n", status_name(r.status).c_str(), r.message.c_str());
             return 1;

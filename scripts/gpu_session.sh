@@ -24,7 +24,8 @@
 #   collect   waits for the detached runs (at most COLLECT_SECONDS, default 540), then merges every run
 #             (a consistent copy of one still training) into OUTDIR/findings.sqlite and prints the logs' last lines
 #   profile   Kineto traces of the core and eager PyTorch at the gpu size in bf16 (Pre-LN, nGPT, then Pre-LN with
-#             nGPT's MLP while time is left; PROFILE_SCHEMES), each kernel traced to its operator, shape and part
+#             nGPT's MLP while time is left; PROFILE_SCHEMES), each kernel traced to its operator, shape and part;
+#             PROFILE_GRAPH=1: the core's step captured as a CUDA graph too, traced replayed (profile-graph-*)
 # GPU_SESSION_DEVICE=cpu rehearses the steps that train (findings, collect, precision, bench) on a machine without a GPU,
 # so that a change to the CLI or the experiments that would break them is found before device time is spent.
 # GPU_SESSION_SECONDS=N: the whole call's budget (the device tool's timeout_s less a little). Every limit below is
@@ -264,6 +265,18 @@ json.dump(c, open(sys.argv[1], "w"))' "$W/$scheme.json" "$scheme"
           --bf16 --profile "$W/eager-$scheme.json" > /dev/null 2>&1
         python3 bench/profile_summary.py "$W/core-$scheme.json" "$W/eager-$scheme.json" --steps 7 --top 30 \
           --json "$OUTDIR/profile-$scheme.json" | tee "$OUTDIR/profile-$scheme.txt"
+        # PROFILE_GRAPH=1: the core's step as the bench times it, captured (at step 3) and replayed, traced from
+        # step 5 on: its kernels have no operators (a replay launches them), but the steady steps' timeline says
+        # what the GPU does in a replayed step and how long it waits between replays
+        [ "${PROFILE_GRAPH:-0}" = 1 ] || continue
+        enough "profile $scheme, captured" 40 || break
+        python3 -c 'import json, sys
+c = json.load(open(sys.argv[1])); c["train"]["cuda_graph"] = "auto"; json.dump(c, open(sys.argv[2], "w"))' \
+          "$W/$scheme.json" "$W/$scheme-graph.json"
+        timeout "$(lim 90)" build-torch2/bench/normlab-bench train --device cuda --config "$W/$scheme-graph.json" \
+          --steps 6 --warmup 5 --threads 16 --profile "$W/core-graph-$scheme.json" --profile-from 5 > /dev/null
+        python3 bench/profile_summary.py "$W/core-graph-$scheme.json" --steps 6 --top 30 \
+          --json "$OUTDIR/profile-graph-$scheme.json" | tee "$OUTDIR/profile-graph-$scheme.txt"
       done ;;
     findings)
       # Issue 26: the runs FINDINGS names ("EXPERIMENT|RUN;..."), at --scale gpu, side by side on the one GPU, each

@@ -178,6 +178,28 @@ def main():
                 or r.stdout.count("steady state (3 steps)") != 2 or r.stdout.count("GPU ms per step, the steady steps") != 2:
             fail(f"profile_summary.py {scheme}: exit {r.returncode}\n{r.stdout[-3000:]}\n{r.stderr[-2000:]}")
     print("ok: every kernel has its operator, shape and part in both traces")
+
+    # --profile-from: the trace begins once that many updates are done (a GPU lease traces the step replayed as a
+    # CUDA graph, captured during the warm-up): 5 steps traced from 3 hold the spans of the last two alone
+    conf = os.path.join(work, "pre_ln.json")
+    base = [bench, "train", "--config", conf, "--steps", "4", "--warmup", "1", "--threads", "1"]
+    for start, spans in ((0, 5), (3, 2), (4, 1)):
+        raw = os.path.join(work, f"from-{start}.json")
+        r = subprocess.run(base + ["--profile", raw, "--profile-from", str(start)], capture_output=True, text=True)
+        if r.returncode != 0 or not os.path.exists(raw):
+            fail(f"--profile-from {start}: exit {r.returncode}\n{r.stderr[-2000:]}")
+        with open(raw) as f:
+            events = json.load(f)["traceEvents"]
+        got = [e for e in events if e.get("ph") == "X" and e.get("name") == trace_ops.STEP]
+        ops = [e for e in events if e.get("cat") == "cpu_op" and e["name"] == "aten::addmm"]
+        if len(got) != spans or not ops or min(e["ts"] for e in ops) < min(e["ts"] for e in got):
+            fail(f"--profile-from {start}: {len(got)} step spans (want {spans}), the first addmm before the first step: "
+                 f"{bool(ops) and min(e['ts'] for e in ops) < min(e['ts'] for e in got)}")
+    r = subprocess.run(base + ["--profile", os.path.join(work, "from-5.json"), "--profile-from", "5"],
+                       capture_output=True, text=True)
+    if r.returncode != 2 or "--profile-from 5" not in r.stderr or os.path.exists(os.path.join(work, "from-5.json")):
+        fail(f"--profile-from past the run's last step: exit {r.returncode}, {r.stderr[-500:]}")
+    print("ok: --profile-from traces the steps after it")
     return 0
 
 

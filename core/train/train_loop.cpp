@@ -115,6 +115,7 @@ RunResult TrainLoop::run() {
                 last_progress_ = Clock::now();
             }
             writer_.maybe_flush();
+            if (opts_.on_step) opts_.on_step(step_);
         }
         return finish();
     } catch (const Cancelled&) {

@@ -98,6 +98,10 @@ struct TrainOptions {
     bool resume = false;                // continue from the run's checkpoint (step 0 when none)
     RunControl* control = nullptr;
     std::function<void(const Progress&)> on_progress;
+    // After each update (its argument: updates done), every step, with nothing
+    // read or written for it: for tools that act at a given step
+    // (normlab-bench --profile-from starts its trace there).
+    std::function<void(int64_t)> on_step;
     double progress_interval_s = 0.25;
     double flush_interval_s = 0.5;      // store batching
     // Data-parallel training (core/dist): every rank calls train_run on the
