@@ -54,6 +54,35 @@ dim3 grid(int64_t rows, int64_t n) {
 // arithmetic and the order of each column's sum are the loop's, so the bits are the same.
 constexpr int kRowBatch = 8;
 
+// GELU forward sums no column, so it needs no walk down the columns: a flat pass
+// over the rows·n elements, 16 bytes an access (P = 8 bf16 or 4 floats) and
+// kFlatAhead accesses a thread loaded before any is used, a warp's accesses
+// contiguous (512 bytes). The column kernel below, 8 bytes an access, ran at
+// ~2.5 TB/s in lease 6's Pre-LN trace (1.92 ms a step), where eager's
+// vectorized GELU ran at ~3. The same arithmetic an element, so the same bits.
+constexpr int kFlatAhead = 4;
+template <class T>
+constexpr int kFlatPack = 16 / static_cast<int>(sizeof(T));
+
+template <int P, class T>
+__global__ void gelu_forward_flat(const T* __restrict__ h, T* __restrict__ a, int64_t packs) {
+    const int64_t base = static_cast<int64_t>(blockIdx.x) * blockDim.x * kFlatAhead + threadIdx.x;
+    float v[kFlatAhead][P];
+#pragma unroll
+    for (int u = 0; u < kFlatAhead; ++u) {
+        const int64_t i = base + static_cast<int64_t>(u) * blockDim.x;
+        if (i < packs) load<P>(h + i * P, v[u]);
+    }
+#pragma unroll
+    for (int u = 0; u < kFlatAhead; ++u) {
+        const int64_t i = base + static_cast<int64_t>(u) * blockDim.x;
+        if (i >= packs) continue;
+#pragma unroll
+        for (int e = 0; e < P; ++e) v[u][e] = kb::gelu(v[u][e]);
+        store<P>(a + i * P, v[u]);
+    }
+}
+
 template <int P, class T>
 __global__ void gelu_forward(const T* __restrict__ h, T* __restrict__ a, int64_t rows, int64_t n) {
     int64_t j, r0, r1;
@@ -182,7 +211,12 @@ void gelu_forward(const void* h, void* a, int64_t rows, int64_t n, bool bf16, vo
         const auto st = static_cast<cudaStream_t>(stream);
         const auto hp = static_cast<const T*>(h);
         const auto ap = static_cast<T*>(a);
-        if (bc::packs<T>(n, {h, a}, nullptr))
+        constexpr int F = bc::kFlatPack<T>;
+        if ((rows * n) % F == 0 && aligned(16, {h, a})) {
+            const int64_t packs = rows * n / F, per_block = static_cast<int64_t>(bc::kThreads) * bc::kFlatAhead;
+            NORMLAB_LAUNCH(static_cast<unsigned>((packs + per_block - 1) / per_block), bc::kThreads, st,
+                           bc::gelu_forward_flat<F, T>)(hp, ap, packs);
+        } else if (bc::packs<T>(n, {h, a}, nullptr))
             NORMLAB_LAUNCH(bc::grid<bc::kPack>(rows, n), bc::kThreads, st, bc::gelu_forward<bc::kPack, T>)(hp, ap, rows, n);
         else
             NORMLAB_LAUNCH(bc::grid<1>(rows, n), bc::kThreads, st, bc::gelu_forward<1, T>)(hp, ap, rows, n);
