@@ -395,8 +395,8 @@ private Q_SLOTS:
     // GELU after the MLP's first layer, and its bias's gradient summed by the kernel that
     // writes dh (cuda_bias_kernels.cu). The forward is a flat pass, 16 bytes an access, where
     // rows·n is a multiple of 8 bf16 or 4 floats (300 × 40: two blocks, the second partial;
-    // 260 × 30; 2,600 × 12; 2,100 × 13 in float), and the column kernel otherwise (5 × 12,
-    // 7 × 13, 2,100 × 13 in bf16). The backward: four columns an access where n allows (12,
+    // 260 × 30; 2,600 × 12; 5 × 12 and 2,100 × 13 in float), and the column kernel otherwise
+    // (7 × 13; 5 × 12 and 2,100 × 13 in bf16). The backward: four columns an access where n allows (12,
     // 3072's shape at 40), one otherwise (13, 30 — not a multiple of 4); rows within one chunk
     // and across several (300: chunks of 2 rows; 2,600 and 2,100: chunks of 11 and 9, a batch
     // of 8 rows loaded together and the rest one by one, and empty chunks past the rows).
