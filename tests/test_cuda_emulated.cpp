@@ -396,16 +396,19 @@ private Q_SLOTS:
     // writes dh (cuda_bias_kernels.cu). The forward is a flat pass, 16 bytes an access, where
     // rows·n is a multiple of 8 bf16 or 4 floats (300 × 40: two blocks, the second partial;
     // 260 × 30; 2,600 × 12; 5 × 12 and 2,100 × 13 in float), and the column kernel otherwise
-    // (7 × 13; 5 × 12 and 2,100 × 13 in bf16). The backward: four columns an access where n allows (12,
-    // 3072's shape at 40), one otherwise (13, 30 — not a multiple of 4); rows within one chunk
-    // and across several (300: chunks of 2 rows; 2,600 and 2,100: chunks of 11 and 9, a batch
-    // of 8 rows loaded together and the rest one by one, and empty chunks past the rows).
+    // (7 × 13; 5 × 12 and 2,100 × 13 in bf16). The backward: in bf16 eight columns an access
+    // where n allows (40, 16: blocks of 128 threads, batches of 4 rows), four otherwise (12);
+    // in float four where n allows (12, 40, 16); one column otherwise (13, 30 — not a multiple
+    // of 4); rows within one chunk and across several (300: chunks of 2 rows; 2,600 and 2,100:
+    // chunks of 11 and 9, a batch of 8 rows, or 4, loaded together and the rest one by one, and
+    // empty chunks past the rows).
     void geluBiasColumns() {
         torch::manual_seed(26);
         struct Case {
             int64_t rows, n;
         };
-        for (auto c : {Case{5, 12}, Case{300, 40}, Case{7, 13}, Case{260, 30}, Case{2600, 12}, Case{2100, 13}})
+        for (auto c : {Case{5, 12}, Case{300, 40}, Case{7, 13}, Case{260, 30}, Case{2600, 12}, Case{2100, 13},
+                       Case{2600, 16}})
             for (auto t : {torch::kFloat, torch::kBFloat16}) {
                 const QString what = QString("rows %1, n %2, %3").arg(c.rows).arg(c.n).arg(type_name(t));
                 const auto h = (2 * torch::randn({c.rows, c.n})).to(t), da = torch::randn({c.rows, c.n}).to(t);

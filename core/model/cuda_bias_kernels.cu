@@ -40,9 +40,9 @@ __device__ __forceinline__ bool column_pack(int64_t rows, int64_t n, int64_t& j,
 }
 
 template <int P>
-dim3 grid(int64_t rows, int64_t n) {
+dim3 grid(int64_t rows, int64_t n, int block = kThreads) {
     const int64_t threads = (n + P - 1) / P;
-    return dim3(static_cast<unsigned>((threads + kThreads - 1) / kThreads), static_cast<unsigned>(kb::row_chunks(rows)));
+    return dim3(static_cast<unsigned>((threads + block - 1) / block), static_cast<unsigned>(kb::row_chunks(rows)));
 }
 
 // Rows a thread loads before it uses any (kRowBatch of them at a time, then the rest one by
@@ -53,6 +53,10 @@ dim3 grid(int64_t rows, int64_t n) {
 // (heads_backward ran at ~2.1 TB/s of the H200's 4.8 in lease 5's NormFormer trace). The
 // arithmetic and the order of each column's sum are the loop's, so the bits are the same.
 constexpr int kRowBatch = 8;
+// With 16-byte accesses (8 bf16 columns a thread) 4 rows are as many bytes in flight as 8 rows of
+// 8-byte ones, in half the registers 8 rows would take.
+template <int P>
+constexpr int kRowsAhead = P >= 8 ? 4 : kRowBatch;
 
 // GELU forward sums no column, so it needs no walk down the columns: a flat pass
 // over the rows·n elements, 16 bytes an access (P = 8 bf16 or 4 floats) and
@@ -124,13 +128,14 @@ __global__ void gelu_backward(const T* __restrict__ h, const T* __restrict__ da,
         }
         store<P>(dh + r * n + j, g);
     };
+    constexpr int A = kRowsAhead<P>;
     int64_t r = r0;
-    for (; r + kRowBatch <= r1; r += kRowBatch) {
-        float x[kRowBatch][P], g[kRowBatch][P];
+    for (; r + A <= r1; r += A) {
+        float x[A][P], g[A][P];
 #pragma unroll
-        for (int u = 0; u < kRowBatch; ++u) load<P>(h + (r + u) * n + j, x[u]), load<P>(da + (r + u) * n + j, g[u]);
+        for (int u = 0; u < A; ++u) load<P>(h + (r + u) * n + j, x[u]), load<P>(da + (r + u) * n + j, g[u]);
 #pragma unroll
-        for (int u = 0; u < kRowBatch; ++u) row(x[u], g[u], r + u);
+        for (int u = 0; u < A; ++u) row(x[u], g[u], r + u);
     }
     for (; r < r1; ++r) {
         float x[P], g[P];
@@ -232,7 +237,13 @@ void gelu_backward(const void* h, const void* da, void* dh, float* pb, int64_t r
         const auto st = static_cast<cudaStream_t>(stream);
         const auto hp = static_cast<const T*>(h), dap = static_cast<const T*>(da);
         const auto dhp = static_cast<T*>(dh);
-        if (bc::packs<T>(n, {h, da, dh}, pb))
+        // bf16: 8 columns an access (16 bytes; lease 6's trace had the 8-byte kernel at ~2.7 TB/s), in
+        // blocks of 128 threads, so that d_ff = 3,072's 384 threads a chunk fill three; floats: 4 as before
+        constexpr int W = bc::kFlatPack<T>;
+        constexpr int kWideBlock = 128;
+        if (W != bc::kPack && n % W == 0 && aligned(16, {h, da, dh}) && aligned(W * sizeof(float), {pb}))
+            NORMLAB_LAUNCH(bc::grid<W>(rows, n, kWideBlock), kWideBlock, st, bc::gelu_backward<W, T>)(hp, dap, dhp, pb, rows, n);
+        else if (bc::packs<T>(n, {h, da, dh}, pb))
             NORMLAB_LAUNCH(bc::grid<bc::kPack>(rows, n), bc::kThreads, st, bc::gelu_backward<bc::kPack, T>)(hp, dap, dhp, pb, rows, n);
         else
             NORMLAB_LAUNCH(bc::grid<1>(rows, n), bc::kThreads, st, bc::gelu_backward<1, T>)(hp, dap, dhp, pb, rows, n);
