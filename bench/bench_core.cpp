@@ -125,15 +125,14 @@ int bench_train(std::map<std::string, std::string> o) {
         const bool cuda = c.train.device.rfind("cuda", 0) == 0;
         bool tracing = false;
         TrainOptions topts;
-        if (!profile.empty()) normlab::bench::profile_prepare(cuda);
-        if (!profile.empty() && profile_from == 0) {
-            normlab::bench::profile_start(cuda);
-            tracing = true;
-        } else if (!profile.empty()) {
-            // after the warm-up's eager steps and the capture, in the training thread the profiler follows
-            topts.on_step = [&](int64_t done) {
-                if (!tracing && done >= profile_from) normlab::bench::profile_start(cuda), tracing = true;
-            };
+        if (!profile.empty()) {
+            normlab::bench::profile_prepare(cuda);
+            const auto start = [&] { normlab::bench::profile_start(cuda), tracing = true; };
+            if (profile_from == 0) start();
+            else   // after the warm-up's eager steps and the capture, in the training thread the profiler follows
+                topts.on_step = [&, start](int64_t done) {
+                    if (!tracing && done >= profile_from) start();
+                };
         }
         RunResult r = train_run(store, id, topts);
         if (tracing) normlab::bench::profile_stop(profile);

@@ -66,7 +66,7 @@ constexpr int kRowsAhead = P >= 8 ? 4 : kRowBatch;
 // vectorized GELU ran at ~3. The same arithmetic an element, so the same bits.
 constexpr int kFlatAhead = 4;
 template <class T>
-constexpr int kFlatPack = 16 / static_cast<int>(sizeof(T));
+constexpr int kPack16 = 16 / static_cast<int>(sizeof(T));   // elements in one 16-byte access
 
 template <int P, class T>
 __global__ void gelu_forward_flat(const T* __restrict__ h, T* __restrict__ a, int64_t packs) {
@@ -216,7 +216,7 @@ void gelu_forward(const void* h, void* a, int64_t rows, int64_t n, bool bf16, vo
         const auto st = static_cast<cudaStream_t>(stream);
         const auto hp = static_cast<const T*>(h);
         const auto ap = static_cast<T*>(a);
-        constexpr int F = bc::kFlatPack<T>;
+        constexpr int F = bc::kPack16<T>;
         if ((rows * n) % F == 0 && aligned(16, {h, a})) {
             const int64_t packs = rows * n / F, per_block = static_cast<int64_t>(bc::kThreads) * bc::kFlatAhead;
             NORMLAB_LAUNCH(static_cast<unsigned>((packs + per_block - 1) / per_block), bc::kThreads, st,
@@ -239,7 +239,7 @@ void gelu_backward(const void* h, const void* da, void* dh, float* pb, int64_t r
         const auto dhp = static_cast<T*>(dh);
         // bf16: 8 columns an access (16 bytes; lease 6's trace had the 8-byte kernel at ~2.7 TB/s), in
         // blocks of 128 threads, so that d_ff = 3,072's 384 threads a chunk fill three; floats: 4 as before
-        constexpr int W = bc::kFlatPack<T>;
+        constexpr int W = bc::kPack16<T>;
         constexpr int kWideBlock = 128;
         if (W != bc::kPack && n % W == 0 && aligned(16, {h, da, dh}) && aligned(W * sizeof(float), {pb}))
             NORMLAB_LAUNCH(bc::grid<W>(rows, n, kWideBlock), kWideBlock, st, bc::gelu_backward<W, T>)(hp, dap, dhp, pb, rows, n);
