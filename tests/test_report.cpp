@@ -301,6 +301,10 @@ private Q_SLOTS:
         VERDICT(Verdict::Inconclusive, 6,   // a 0.01 gain inside a ±0.05 seed spread
                 with({{"NormFormer", {2.40, 2.50}}, {"- FFN LN", {2.47, 2.48}}, {"Pre-LN", {2.46, 2.46}}}));
         VERDICT(Verdict::NotReproduced, 6, with({{"NormFormer", {2.50, 2.51}}, {"- FFN LN", {2.47, 2.48}}, {"Pre-LN", {2.40, 2.41}}}));
+        // No ablation trained: the gain alone is half the claim.
+        VERDICT(Verdict::Partly, 6, with({{"NormFormer", {2.40, 2.41}}, {"Pre-LN", {2.50, 2.51}}}));
+        QVERIFY(analyze({{"finding", 6}}, with({{"NormFormer", {2.40, 2.41}}, {"Pre-LN", {2.50, 2.51}}}), "x")
+                    .result.find("not measured, as the experiment trains no ablation") != std::string::npos);
         auto f = analyze({{"finding", 6}},
                          with({{"NormFormer", {2.40, 2.40}}, {"- FFN LN", {2.45, 2.45}}, {"Pre-LN", {2.50, 2.50}}}), "x");
         QCOMPARE(QString::fromStdString(f.table.rows[1][3]), QString("50%"));   // half the gain lost

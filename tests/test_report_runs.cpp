@@ -1,7 +1,8 @@
 // Which stored runs `normlab report` uses, and the command end to end: a
 // finished run is reused by its configuration; a run stopped before its last
 // step (a GPU lease's time limit) only with --accept-stopped, and then every
-// run of its experiment is compared over the steps all of them reached.
+// run of its experiment is compared over the steps all of them reached (a seed
+// stopped short of 90 % left out where another seed of its run got that far).
 #include "app/gui/report.h"
 #include "core/experiment.h"
 #include "core/report/report.h"
@@ -143,6 +144,39 @@ private Q_SLOTS:
         std::vector<RunData> mixed{run("Short", RunStatus::Finished, 400, 400), run("Stopped", RunStatus::Cancelled, 1000, 700)};
         QVERIFY(align_runs(mixed).find("first 400 of 1000 steps") != std::string::npos);
         QCOMPARE(mixed[1].steps_done, int64_t(400));
+    }
+
+    void aShortSeedDoesNotCutTheRest() {
+        // NF's seed 2 stopped halfway while its seed 1 finished: left out, and the rest compare over 950 steps
+        // (P's seed 2 got 95 % of the way: kept, and it bounds the comparison).
+        std::vector<RunData> rs{run("NF lr=0.001 seed=1", RunStatus::Finished, 1000, 1000),
+                                run("NF lr=0.001 seed=2", RunStatus::Cancelled, 1000, 500),
+                                run("P lr=0.001 seed=1", RunStatus::Finished, 1000, 1000),
+                                run("P lr=0.001 seed=2", RunStatus::Cancelled, 1000, 950)};
+        std::string note = align_runs(rs);
+        QCOMPARE(rs.size(), size_t(3));
+        for (auto& r : rs) QVERIFY(r.name != "NF lr=0.001 seed=2");
+        QVERIFY2(note.find("NF lr=0.001 seed=2 (stopped at step 500 of 1000)") != std::string::npos, note.c_str());
+        QVERIFY2(note.find("first 950 of 1000 steps") != std::string::npos, note.c_str());
+        QCOMPARE(rs[0].steps_done, int64_t(950));
+
+        // Only a short seed: left out, and nothing else is cut.
+        std::vector<RunData> one{run("NF seed=1", RunStatus::Finished, 1000, 1000), run("NF seed=2", RunStatus::Interrupted, 1000, 300)};
+        note = align_runs(one);
+        QCOMPARE(one.size(), size_t(1));
+        QCOMPARE(one[0].steps_done, int64_t(1000));
+        QVERIFY2(note.find("left out") == 0 && note.find("compared over") == std::string::npos, note.c_str());
+
+        // Kept where no other seed of the same run got 90 % of the way: another run's, or another rate's, does
+        // not stand in for it, nor does a seed that stopped short too.
+        std::vector<RunData> kept{run("NF lr=0.001 seed=2", RunStatus::Cancelled, 1000, 500),
+                                  run("NF lr=0.003 seed=1", RunStatus::Finished, 1000, 1000),
+                                  run("P lr=0.001 seed=1", RunStatus::Finished, 1000, 1000),
+                                  run("Q seed=1", RunStatus::Cancelled, 1000, 800), run("Q seed=2", RunStatus::Cancelled, 1000, 600)};
+        note = align_runs(kept);
+        QCOMPARE(kept.size(), size_t(5));
+        QVERIFY2(note.find("left out") == std::string::npos && note.find("first 500 of 1000 steps") != std::string::npos,
+                 note.c_str());
     }
 
     // The whole command on a tiny experiment: trains two 1-step runs, then

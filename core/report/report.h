@@ -85,9 +85,12 @@ bool stopped_early(const RunData& r);
 // them reached (S, the fewest steps among the stopped ones and the others'
 // configured steps; a run that diverged by S keeps its divergence, one that
 // diverged or finished after S is a run stopped at S), so that final losses
-// and curves compare at equal steps. Returns what was done, for the report's
-// "Runs:" line ("compared over the first S of N steps: …"), or "" when every
-// run is whole (nothing changed).
+// and curves compare at equal steps. Before that, a run stopped short of 90 %
+// of its steps is left out where another seed of the same run (its name but
+// "seed=N") got at least 90 % of the way, so that one short seed does not cut
+// the whole finding to its steps. Returns what was done, for the report's
+// "Runs:" line ("left out, …: R (stopped at step s of n); compared over the
+// first S of N steps: …"), or "" when every run is whole (nothing changed).
 std::string align_runs(std::vector<RunData>& runs);
 
 enum class Verdict { Reproduced, Partly, NotReproduced, Inconclusive };

@@ -8,6 +8,7 @@
 #include "core/report/measure.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace normlab::report {
 
@@ -108,7 +109,39 @@ bool stopped_early(const RunData& r) {
     return (r.status == RunStatus::Cancelled || r.status == RunStatus::Interrupted) && r.steps_done < configured_steps(r);
 }
 
+// A run's name without its "seed=N": the run it repeats with another seed.
+static std::string without_seed(const std::string& name) {
+    std::istringstream words(name);
+    std::string w, out;
+    while (words >> w)
+        if (w.rfind("seed=", 0) != 0) out += (out.empty() ? "" : " ") + w;
+    return out;
+}
+
+// Whether a run got at least 90 % of the way: as far as a short stop may cut a comparison.
+static bool nearly_whole(const RunData& r) {
+    return !stopped_early(r) || 10 * r.steps_done >= 9 * configured_steps(r);
+}
+
 std::string align_runs(std::vector<RunData>& runs) {
+    // A seed stopped short of 90 % where another seed of the same run got that far is left out, so that a
+    // lease's one short run does not cut every run of the finding to its steps.
+    std::string dropped;
+    for (size_t i = 0; i < runs.size();) {
+        const RunData& r = runs[i];
+        const bool sibling = !nearly_whole(r) && std::any_of(runs.begin(), runs.end(), [&](const RunData& q) {
+            return &q != &r && q.name != r.name && without_seed(q.name) == without_seed(r.name) && nearly_whole(q);
+        });
+        if (!sibling) {
+            ++i;
+            continue;
+        }
+        dropped += (dropped.empty() ? "" : ", ") + r.name + " (stopped at step " + std::to_string(r.steps_done) + " of " +
+                   std::to_string(configured_steps(r)) + ")";
+        runs.erase(runs.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+    if (!dropped.empty())
+        dropped = "left out, as another seed of the same run got at least 90 % of the way: " + dropped;
     int64_t S = -1;
     std::string who;
     for (auto& r : runs)
@@ -117,7 +150,7 @@ std::string align_runs(std::vector<RunData>& runs) {
             who += (who.empty() ? "" : ", ") + r.name + " stopped at step " + std::to_string(r.steps_done) + " (" +
                    status_name(r.status) + ")";
         }
-    if (S < 0) return "";
+    if (S < 0) return dropped;
     int64_t longest = 0;
     for (auto& r : runs) {
         longest = std::max(longest, configured_steps(r));
@@ -137,8 +170,8 @@ std::string align_runs(std::vector<RunData>& runs) {
         r.steps_done = std::min(r.steps_done, S);
         r.final_loss = detail::last_finite(r.get("val/loss"));   // the last validation loss at or before S
     }
-    return "compared over the first " + std::to_string(S) + " of " + std::to_string(longest) +
-           " steps, where every run was: " + who + " (`normlab report --accept-stopped`)";
+    return (dropped.empty() ? "" : dropped + "; ") + "compared over the first " + std::to_string(S) + " of " +
+           std::to_string(longest) + " steps, where every run was: " + who + " (`normlab report --accept-stopped`)";
 }
 
 }  // namespace normlab::report
