@@ -300,6 +300,12 @@ c = json.load(open(sys.argv[1])); c["train"]["cuda_graph"] = "auto"; json.dump(c
         echo "gpu_session: FINDINGS=queue takes $FINDINGS"
       fi
       IFS=';' read -ra pairs <<< "${FINDINGS:?FINDINGS=EXPERIMENT|RUN;... or queue}"
+      # The machine's cores split between the groups (FINDINGS_THREADS to set it), where each run's LibTorch took
+      # every core: lease 7's nine groups side by side (2026-12-04) did ~250 TFLOP/s together where its first
+      # call's three did ~400, and 144 threads on 16 cores is the first suspect (docs/GPU-LEASES.md).
+      threads="${FINDINGS_THREADS:-$(( $(nproc) / ${#pairs[@]} ))}"
+      [ "$threads" -ge 1 ] || threads=1
+      echo "gpu_session: ${#pairs[@]} group(s) side by side, --threads $threads each"
       for pair in "${pairs[@]}"; do
         exp="${pair%%|*}" run="${pair#*|}"
         name="$(basename "$exp" .json)-$(echo "$run" | tr -c 'A-Za-z0-9.\n' '_')"
@@ -310,7 +316,7 @@ c = json.load(open(sys.argv[1])); c["train"]["cuda_graph"] = "auto"; json.dump(c
         # The store's path names $W/stores/, which is how collect finds the runs still training. The runs share
         # the GPU, sized by validate's estimate of the ordinary step: no CUDA graph, which would hold a second set
         # of activations each (it saves 3-4 % a step at this size: docs/GPU.md, "On the H200").
-        ${DETACH:+setsid} timeout -s INT "${FINDINGS_SECONDS:-480}" "$(pwd)/$CLI" run "$exp" --scale gpu --only "$run" \
+        ${DETACH:+setsid} timeout -s INT "${FINDINGS_SECONDS:-480}" "$(pwd)/$CLI" run "$exp" --scale gpu --only "$run" --threads "$threads" \
           --cuda-graph "${FINDINGS_CUDA_GRAPH:-off}" --device "$DEVICE" --store "$W/stores/$name.sqlite" > "$W/stores/$name.log" 2>&1 < /dev/null &
         started+=("$name")
       done

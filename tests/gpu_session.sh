@@ -69,18 +69,24 @@ echo "the budgeted call took ${took} s of 70"
 [ "$took" -lt 70 ] || fail "the call ran past its budget (${took} s)"
 read -r st steps <<< "$(status_of "$T/o2/findings.sqlite" foreground)"
 [ "$st" = cancelled ] && [ "${steps:-0}" -gt 0 ] || fail "the foreground run came back '$st' after '$steps' steps"
+# the machine's cores go to the groups side by side (one here: all of them), each run's LibTorch told so
+threads_of() { python3 -c 'import json, sqlite3, sys
+for (c,) in sqlite3.connect(sys.argv[1]).execute("SELECT config FROM runs WHERE name = ?", (sys.argv[2],)): print(json.loads(c)["train"]["threads"])' "$1" "$2"; }
+grep -q "1 group(s) side by side, --threads $(nproc) each" <<< "$out" || fail "the foreground group was not given the cores"
+[ "$(threads_of "$T/o2/findings.sqlite" foreground)" = "$(nproc)" ] || fail "the run's threads are not the cores'"
 
 section 3
 # 3. Detached across two calls, the run taken from a queue: its first lease (foreground) is in the
 #    store of call 2, so FINDINGS=queue starts the second.
 printf '# a comment\ntiny.json|foreground\n\ntiny.json|detached  # the next\n' > "$T/tree/queue.txt"
-out="$(GPU_SESSION_SECONDS=70 COLLECT_SECONDS=5 FINDINGS_DETACH=1 FINDINGS=queue FINDINGS_QUEUE=queue.txt \
+out="$(GPU_SESSION_SECONDS=70 COLLECT_SECONDS=5 FINDINGS_DETACH=1 FINDINGS=queue FINDINGS_QUEUE=queue.txt FINDINGS_THREADS=1 \
        FINDINGS_DONE="$T/o2/findings.sqlite" session "$T/o3" findings collect)"
 echo "$out"
 grep -q "FINDINGS=queue takes tiny.json|detached$" <<< "$out" || fail "the queue did not take its first lease not trained"
 pgrep -f "$T/w/stores/tiny-detached" > /dev/null || fail "the detached run did not outlive its call"
 read -r st1 steps1 <<< "$(status_of "$T/o3/findings.sqlite" detached)"
 [ "${steps1:-0}" -gt 0 ] || fail "the first collect brought no steps of the detached run ('$st1')"
+[ "$(threads_of "$T/o3/findings.sqlite" detached)" = 1 ] || fail "FINDINGS_THREADS=1 did not reach the run"
 sleep 3
 out="$(GPU_SESSION_SECONDS=60 COLLECT_STOP=1 session "$T/o4" collect)"
 echo "$out"
