@@ -31,7 +31,8 @@ if [ "${1:-}" = "--redraw" ]; then
   xz -dc "$OUT/runs.sqlite.xz" > "$T/runs.sqlite"
   EXPERIMENTS=("$OUT"/experiments/xiong_init.json "$OUT"/experiments/normformer_early.json "$OUT"/experiments/ngpt.json
                "$OUT"/experiments/normformer.json "$OUT"/experiments/normformer_gains.json
-               "$OUT"/experiments/deep_stack.json)
+               "$OUT"/experiments/normformer_lr.json "$OUT"/experiments/deep_stack.json
+               "$OUT"/experiments/xiong_warmup.json)
   STORE="$T/runs.sqlite"
   # A run a GPU lease's time limit stopped is used as far as it got, its experiment compared at equal steps;
   # a run of a sweep that no lease has trained yet is left out and named (a sweep trained a lease at a time).

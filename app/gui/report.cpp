@@ -77,7 +77,8 @@ const char* kUsage =
     "none of them varies).\n"
     "--accept-stopped reuses a run that stopped before its last step (cancelled or interrupted, with its\n"
     "data: a GPU lease's time limit) where no finished one matches, and then compares all the runs of its\n"
-    "experiment over the steps every one of them reached; the report says so.\n"
+    "experiment over the steps every one of them reached; a seed stopped short of 90 % of its steps, where\n"
+    "another seed of the same run got that far, is left out instead. The report names both.\n"
     "--trained-only reports what the store holds and trains nothing: a run of an experiment that is not in\n"
     "the store is left out and named in the \"Runs:\" line of its findings (a sweep trained a GPU lease at\n"
     "a time).\n";
