@@ -7,7 +7,8 @@
 #   findings.sqlite(.xz)   → merged into docs/reproduction-gpu/runs.sqlite.xz (the report's
 #                            store, kept xz-packed: a quarter of its size, so that it travels
 #                            with the tree, the corpus and the bundle in a device call's
-#                            64 MiB), which the next lease's FINDINGS=queue reads; each
+#                            64 MiB), its list of runs written beside it (trained.txt, which the
+#                            next lease's FINDINGS=queue reads: the store may not fit a call); each
 #                            experiment file its runs came from is kept beside it
 #                            (experiments/), as trained
 #   the profiles' summaries (profile-SCHEME.json/.txt), the tests' and benchmarks' logs
@@ -121,13 +122,19 @@ if [ -n "$store" ]; then
     mkdir -p "$(dirname "$RUNS")/experiments"
     cp -n "$f" "$(dirname "$RUNS")/experiments/"
   done
+  # the list of runs FINDINGS=queue reads on the GPU machine, where the store itself may not travel
+  held="$(dirname "$RUNS")/trained.txt"
+  { echo "# The runs $(basename "$RUNS") holds (experiment file|run), which gpu_session.sh's FINDINGS=queue reads;"
+    echo "# written by scripts/gpu_ingest.sh with each merge"
+    bash -c 'source <(sed -n "/^runs_held()/,/^}/p" scripts/gpu_session.sh); runs_held "$1"' _ "$into"; } > "$held.part" &&
+    mv "$held.part" "$held"
   "$CLI" list --store "$into" --json | python3 -c 'import collections, json, sys
 for status, n in sorted(collections.Counter(r["status"] for r in json.load(sys.stdin)).items()):
     print("gpu_ingest: %d run%s %s" % (n, "" if n == 1 else "s", status))' || true
 fi
 # What is left for the next leases.
 if [ -f scripts/gpu_session.sh ] && [ -s docs/reproduction-gpu/queue.txt ]; then
-  next="$(bash -c 'source <(sed -n "/^queue_next()/,/^}/p" scripts/gpu_session.sh); queue_next "$1" "$2"' _ \
+  next="$(bash -c 'source <(sed -n "/^runs_held()/,/^}/p;/^queue_next()/,/^}/p" scripts/gpu_session.sh); queue_next "$1" "$2"' _ \
     docs/reproduction-gpu/queue.txt "$RUNS")"
   echo "gpu_ingest: the findings queue's next lease: ${next:-none, every lease is trained}"
 fi

@@ -133,32 +133,43 @@ src.backup(dst); dst.close(); src.close()' "$f" "$copies/$(basename "$f")" || ec
   fi
   pgrep -f "$W/stores/" > /dev/null && echo "gpu_session: runs still training; their stores were copied as they stand"
 }
-# queue_next QUEUE STORE: the first line of QUEUE (one lease's "EXPERIMENT|RUN;..." a line; # comments) naming a run
-# that STORE lacks: a run of that experiment file named RUN, or RUN and more ("RUN seed=2"), as --only takes it
-queue_next() {
-  python3 - "$1" "$2" << 'PY'
+# runs_held STORE: each run STORE holds as "EXPERIMENT-FILE|RUN NAME" (the file's base name), sorted; STORE a run
+# store, packed with xz (*.xz: the report's, docs/reproduction-gpu/runs.sqlite.xz) or not. gpu_ingest.sh writes it
+# to docs/reproduction-gpu/trained.txt, which a device call carries where the store itself may not fit.
+runs_held() {
+  python3 - "$1" << 'PY'
 import os, sqlite3, sys
-queue, store = sys.argv[1:]
-have = set()
-if os.path.exists(store) and store.endswith(".xz"):   # the report's store, packed (docs/reproduction-gpu/runs.sqlite.xz)
+store = sys.argv[1]
+if store.endswith(".xz"):
     import lzma, tempfile
     unpacked = tempfile.NamedTemporaryFile(suffix=".sqlite")
     with lzma.open(store) as f:
         unpacked.write(f.read())
     unpacked.flush()
     store = unpacked.name
-if os.path.exists(store):
-    db = sqlite3.connect(f"file:{store}?immutable=1", uri=True)
-    have = {(os.path.basename(f or ""), n) for f, n in db.execute(
-        "SELECT e.file, r.name FROM runs r LEFT JOIN experiments e ON e.id = r.experiment_id")}
+db = sqlite3.connect(f"file:{store}?immutable=1", uri=True)
+for line in sorted({f"{os.path.basename(f or '')}|{n}" for f, n in db.execute(
+        "SELECT e.file, r.name FROM runs r LEFT JOIN experiments e ON e.id = r.experiment_id")}):
+    print(line)
+PY
+}
+# queue_next QUEUE DONE: the first line of QUEUE (one lease's "EXPERIMENT|RUN;..." a line; # comments) naming a run
+# that DONE lacks: a run of that experiment file named RUN, or RUN and more ("RUN seed=2"), as --only takes it. DONE is
+# runs_held's list (*.txt) or a store; one that does not exist holds nothing.
+queue_next() {
+  local held=""
+  if [ -e "$2" ]; then
+    if [[ "$2" == *.txt ]]; then held="$(grep -v '^#' "$2" || true)"; else held="$(runs_held "$2")" || return 1; fi
+  fi
+  printf '%s\n' "$held" | python3 -c 'import os, sys
+have = [l.rstrip("\n").split("|", 1) for l in sys.stdin if "|" in l]
 def trained(exp, run):
     return any(f == os.path.basename(exp) and (n == run or n.startswith(run + " ")) for f, n in have)
-for line in open(queue):
+for line in open(sys.argv[1]):
     line = line.split("#", 1)[0].strip()
     if line and not all(trained(*p.split("|", 1)) for p in line.split(";")):
         print(line)
-        break
-PY
+        break' "$1"
 }
 # the least time each step is started with (collect always runs: it brings back what trained)
 declare -A NEEDS=([check]=10 [window]=60 [gui]=60 [graph]=90 [precision]=90 [bench]=90 [profile]=90 [findings]=45 [collect]=0)
@@ -295,7 +306,7 @@ c = json.load(open(sys.argv[1])); c["train"]["cuda_graph"] = "auto"; json.dump(c
       started=()
       if [ "${FINDINGS:-}" = queue ]; then
         # the first lease of FINDINGS_QUEUE with a run the committed report's store does not hold yet
-        FINDINGS="$(queue_next "${FINDINGS_QUEUE:-docs/reproduction-gpu/queue.txt}" "${FINDINGS_DONE:-docs/reproduction-gpu/runs.sqlite.xz}")"
+        FINDINGS="$(queue_next "${FINDINGS_QUEUE:-docs/reproduction-gpu/queue.txt}" "${FINDINGS_DONE:-docs/reproduction-gpu/trained.txt}")"
         [ -n "$FINDINGS" ] || { echo "gpu_session: every lease of the findings queue is trained; nothing to start"; continue; }
         echo "gpu_session: FINDINGS=queue takes $FINDINGS"
       fi

@@ -10,8 +10,10 @@
 #      COLLECT_STOP=1 stops it and merges it cancelled, further along;
 #   4. the bench goes on where the last lease's stopped: what results in bench/results/gpu-table/ hold is skipped;
 #   5. scripts/gpu_ingest.sh takes a lease's results and runs into the tree (the runs into an xz-packed
-#      store, as the report's is kept), and never overwrites; the queue reads the packed store;
-#   6. every run docs/reproduction-gpu/queue.txt names exists at --scale gpu, and each lease fits an H100.
+#      store, as the report's is kept, and its list of runs beside it), and never overwrites; the queue reads
+#      the packed store or the list;
+#   6. every run docs/reproduction-gpu/queue.txt names exists at --scale gpu, and each lease fits an H100;
+#      the committed trained.txt lists the committed store's runs.
 # Usage: bash tests/gpu_session.sh BUILD2 CLI PYTHON2   (the 2.x build folder, a normlab-cli to read stores,
 # the interpreter with PyTorch 2.x that the benchmark's peer runs on)
 set -euo pipefail
@@ -133,8 +135,15 @@ xz -dc "$T/tree/runs/runs.sqlite.xz" > "$T/unpacked.sqlite" || fail "the packed 
 [ ! -e "$T/tree/runs/runs.sqlite" ] && [ ! -e "$T/tree/runs/runs.sqlite.xz.part" ] || fail "the ingest left an unpacked store beside the packed one"
 read -r st3 steps3 <<< "$(status_of "$T/unpacked.sqlite" detached)"
 printf 'tiny.json|detached\ntiny.json|later\n' > "$T/queue2.txt"
-next="$(bash -c 'source <(sed -n "/^queue_next()/,/^}/p" "$1"); queue_next "$2" "$3"' _ "$SRC/scripts/gpu_session.sh" "$T/queue2.txt" "$T/tree/runs/runs.sqlite.xz")"
+qnext() { bash -c 'source <(sed -n "/^runs_held()/,/^}/p;/^queue_next()/,/^}/p" "$1"); queue_next "$2" "$3"' _ "$SRC/scripts/gpu_session.sh" "$@"; }
+next="$(qnext "$T/queue2.txt" "$T/tree/runs/runs.sqlite.xz")"
 [ "$next" = "tiny.json|later" ] || fail "the queue read from the packed store took '$next'"
+# the store's list of runs, written beside it, is what a device call reads (the store may not fit one)
+grep -qx "tiny.json|detached" "$T/tree/runs/trained.txt" || fail "the ingest's trained.txt lacks the run: $(cat "$T/tree/runs/trained.txt")"
+next="$(qnext "$T/queue2.txt" "$T/tree/runs/trained.txt")"
+[ "$next" = "tiny.json|later" ] || fail "the queue read from trained.txt took '$next'"
+next="$(qnext "$T/queue2.txt" "$T/tree/runs/no-such-list.txt")"
+[ "$next" = "tiny.json|detached" ] || fail "a missing list should hold nothing; the queue took '$next'"
 [ "$st3" = cancelled ] && [ "$steps3" = "$steps2" ] || fail "the run came into the store '$st3' after '$steps3' steps"
 cmp -s "$T/tree/tiny.json" "$T/tree/runs/experiments/tiny.json" || fail "the experiment was not kept beside the store"
 before="$(sha256sum "$T/tree/runs/runs.sqlite.xz")"
@@ -180,6 +189,11 @@ while IFS= read -r line; do
   echo "queue lease $n: ${#pairs[@]} group(s), ${gib} GiB"
 done < "$SRC/docs/reproduction-gpu/queue.txt"
 [ "$n" -ge 6 ] || fail "the queue has $n leases"
+# the committed list of runs, which a device call reads, is the committed store's (gpu_ingest.sh writes both)
+held="$(bash -c 'source <(sed -n "/^runs_held()/,/^}/p" "$1"); runs_held "$2"' _ "$SRC/scripts/gpu_session.sh" \
+  "$SRC/docs/reproduction-gpu/runs.sqlite.xz")"
+[ "$held" = "$(grep -v '^#' "$SRC/docs/reproduction-gpu/trained.txt")" ] ||
+  fail "docs/reproduction-gpu/trained.txt is not the list of runs.sqlite.xz's runs: bash scripts/gpu_ingest.sh writes it"
 
 echo "-- all in ${SECONDS} s"
 echo "OK: skipped with a line; foreground run cancelled after $steps steps in ${took} s; detached run $steps1 steps, then cancelled after $steps2; the bench went on where the last lease stopped"
