@@ -305,7 +305,8 @@ c = json.load(open(sys.argv[1])); c["train"]["cuda_graph"] = "auto"; json.dump(c
       mkdir -p "$W/stores"
       started=()
       if [ "${FINDINGS:-}" = queue ]; then
-        # the first lease of FINDINGS_QUEUE with a run the committed report's store does not hold yet
+        # the first lease of FINDINGS_QUEUE with a run the committed report's store does not hold yet, as its list
+        # of runs says (trained.txt, which gpu_ingest.sh writes; FINDINGS_DONE may name a store instead)
         FINDINGS="$(queue_next "${FINDINGS_QUEUE:-docs/reproduction-gpu/queue.txt}" "${FINDINGS_DONE:-docs/reproduction-gpu/trained.txt}")"
         [ -n "$FINDINGS" ] || { echo "gpu_session: every lease of the findings queue is trained; nothing to start"; continue; }
         echo "gpu_session: FINDINGS=queue takes $FINDINGS"
