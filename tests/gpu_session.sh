@@ -135,7 +135,9 @@ xz -dc "$T/tree/runs/runs.sqlite.xz" > "$T/unpacked.sqlite" || fail "the packed 
 [ ! -e "$T/tree/runs/runs.sqlite" ] && [ ! -e "$T/tree/runs/runs.sqlite.xz.part" ] || fail "the ingest left an unpacked store beside the packed one"
 read -r st3 steps3 <<< "$(status_of "$T/unpacked.sqlite" detached)"
 printf 'tiny.json|detached\ntiny.json|later\n' > "$T/queue2.txt"
-qnext() { bash -c 'source <(sed -n "/^runs_held()/,/^}/p;/^queue_next()/,/^}/p" "$1"); queue_next "$2" "$3"' _ "$SRC/scripts/gpu_session.sh" "$@"; }
+# one of gpu_session.sh's queue functions (runs_held, queue_next), called alone
+session_fn() { bash -c 'source <(sed -n "/^runs_held()/,/^}/p;/^queue_next()/,/^}/p" "$1"); shift; "$@"' _ "$SRC/scripts/gpu_session.sh" "$@"; }
+qnext() { session_fn queue_next "$@"; }
 next="$(qnext "$T/queue2.txt" "$T/tree/runs/runs.sqlite.xz")"
 [ "$next" = "tiny.json|later" ] || fail "the queue read from the packed store took '$next'"
 # the store's list of runs, written beside it, is what a device call reads (the store may not fit one)
@@ -190,8 +192,7 @@ while IFS= read -r line; do
 done < "$SRC/docs/reproduction-gpu/queue.txt"
 [ "$n" -ge 6 ] || fail "the queue has $n leases"
 # the committed list of runs, which a device call reads, is the committed store's (gpu_ingest.sh writes both)
-held="$(bash -c 'source <(sed -n "/^runs_held()/,/^}/p" "$1"); runs_held "$2"' _ "$SRC/scripts/gpu_session.sh" \
-  "$SRC/docs/reproduction-gpu/runs.sqlite.xz")"
+held="$(session_fn runs_held "$SRC/docs/reproduction-gpu/runs.sqlite.xz")"
 [ "$held" = "$(grep -v '^#' "$SRC/docs/reproduction-gpu/trained.txt")" ] ||
   fail "docs/reproduction-gpu/trained.txt is not the list of runs.sqlite.xz's runs: bash scripts/gpu_ingest.sh writes it"
 
