@@ -303,11 +303,14 @@ private Q_SLOTS:
         VERDICT(Verdict::NotReproduced, 6, with({{"NormFormer", {2.50, 2.51}}, {"- FFN LN", {2.47, 2.48}}, {"Pre-LN", {2.40, 2.41}}}));
         // No ablation trained: the gain alone is half the claim.
         VERDICT(Verdict::Partly, 6, with({{"NormFormer", {2.40, 2.41}}, {"Pre-LN", {2.50, 2.51}}}));
-        QVERIFY(analyze({{"finding", 6}}, with({{"NormFormer", {2.40, 2.41}}, {"Pre-LN", {2.50, 2.51}}}), "x")
-                    .result.find("not measured, as the experiment trains no ablation") != std::string::npos);
+        const auto bare = analyze({{"finding", 6}}, with({{"NormFormer", {2.40, 2.41}}, {"Pre-LN", {2.50, 2.51}}}), "x");
+        QVERIFY(bare.result.find("not measured, as the experiment trains no ablation") != std::string::npos);
+        // and its figure's title does not promise ablations it lacks
+        QCOMPARE(QString::fromStdString(bare.figures.at(0).title), QString("Validation loss: NormFormer against Pre-LN"));
         auto f = analyze({{"finding", 6}},
                          with({{"NormFormer", {2.40, 2.40}}, {"- FFN LN", {2.45, 2.45}}, {"Pre-LN", {2.50, 2.50}}}), "x");
         QCOMPARE(QString::fromStdString(f.table.rows[1][3]), QString("50%"));   // half the gain lost
+        QCOMPARE(QString::fromStdString(f.figures.at(0).title), QString("Validation loss: NormFormer and its ablations"));
 
         // Learning rates tuned per model (the paper's Table 1): NormFormer is worse than
         // Pre-LN at 2e-3, better at its own best rate 1e-3; Pre-LN's best is 2e-3.

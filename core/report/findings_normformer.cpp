@@ -233,7 +233,8 @@ static Finding ablations(const json& e, const std::vector<RunData>& runs) {
     f.numbers.push_back({"pre_ln_plateau_exit", exit_pre});
     if (tuned) f.numbers.insert(f.numbers.begin() + 4, {{"normformer_lr", lr_nf}, {"pre_ln_lr", lr_pre}});
     Figure fig = make_figure("f06-ablation-val-loss",
-                             "Validation loss: NormFormer and its ablations",
+                             ablations > 0 ? "Validation loss: NormFormer and its ablations"
+                                           : "Validation loss: NormFormer against Pre-LN",
                              "step",
                              "validation loss (nats/byte)");
     // Where the rates were tuned, what the verdict compares: each model at its best rate, the ablations at
