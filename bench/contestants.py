@@ -36,6 +36,11 @@ def implementations(args):
                     impls.append({"name": "normlab-2-nograph", "kind": "core",
                                   "label": f"NormLab, {label}, no CUDA graph",
                                   "cmd": [exe, "train", "--device", args.device, "--cuda-graph", "off"]})
+                if name == "normlab-2" and getattr(args, "ahead_pair", False):
+                    # The same build reading each step's loss before queueing the next (train_loop.h's step ahead off).
+                    impls.append({"name": "normlab-2-noahead", "kind": "core",
+                                  "label": f"NormLab, {label}, no step ahead",
+                                  "cmd": ["env", "NORMLAB_STEP_AHEAD=0", exe, "train", "--device", args.device] + graph})
             elif build != args.build2_default:
                 sys.exit(f"{exe} is missing: build first")
     seen = set()

@@ -65,6 +65,9 @@ def main():
     ap.add_argument("--no-compile", action="store_true", help="leave torch.compile out")
     ap.add_argument("--no-graph-pair", action="store_true",
                     help="on CUDA, leave out the 2.x core with train.cuda_graph off (paired with the captured one)")
+    ap.add_argument("--ahead-pair", action="store_true",
+                    help="add the 2.x core without its step ahead (NORMLAB_STEP_AHEAD=0: each step's loss read before "
+                         "the next step is queued, as the peers read theirs)")
     ap.add_argument("--autotune", action="store_true", help="add torch.compile mode max-autotune-no-cudagraphs")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--steps", type=int, default=25)

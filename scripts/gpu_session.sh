@@ -288,6 +288,13 @@ c = json.load(open(sys.argv[1])); c["train"]["cuda_graph"] = "auto"; json.dump(c
           --steps 6 --warmup 5 --threads 16 --profile "$W/core-graph-$scheme.json" --profile-from 5 > /dev/null
         python3 bench/profile_summary.py "$W/core-graph-$scheme.json" --steps 6 --top 30 \
           --json "$OUTDIR/profile-graph-$scheme.json" | tee "$OUTDIR/profile-graph-$scheme.txt"
+        # and without the step ahead (train_loop.h): each replay queued only once the one before is read
+        enough "profile $scheme, captured, no step ahead" 30 || break
+        NORMLAB_STEP_AHEAD=0 timeout "$(lim 90)" build-torch2/bench/normlab-bench train --device cuda \
+          --config "$W/$scheme-graph.json" --steps 6 --warmup 5 --threads 16 --profile "$W/core-graph-noahead-$scheme.json" \
+          --profile-from 5 > /dev/null
+        python3 bench/profile_summary.py "$W/core-graph-noahead-$scheme.json" --steps 6 --top 30 \
+          --json "$OUTDIR/profile-graph-noahead-$scheme.json" | tee "$OUTDIR/profile-graph-noahead-$scheme.txt"
       done ;;
     findings)
       # Issue 26: the runs FINDINGS names ("EXPERIMENT|RUN;..."), at --scale gpu, side by side on the one GPU, each

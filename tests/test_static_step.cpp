@@ -130,6 +130,59 @@ private Q_SLOTS:
         }
     }
 
+    // The step ahead (core/train/train_loop.h): each plain step is queued
+    // before the one before it is read. Every series of a run is the same bit
+    // for bit as with it off (NORMLAB_STEP_AHEAD=0), and exactly the steps that
+    // may be launched ahead were: not a probe step, nor one after which the run
+    // evaluates or checkpoints. A run that diverges with a step in flight ends
+    // as it does without one.
+    void theStepAheadChangesNoNumber() {
+        if (!kTorch2) QSKIP("LibTorch 2.x");
+        Store store(path("ahead.sqlite"));
+        RunConfig c = config(Scheme::PreLN, "on", 40);
+        c.train.eval_every = 7;        // after plain steps (7, 14), not only probe steps
+        c.train.checkpoint_every = 11;
+        const int64_t on = queue_run(store, c), off = queue_run(store, c);
+        QCOMPARE(train_run(store, on).status, RunStatus::Finished);
+        qputenv("NORMLAB_STEP_AHEAD", "0");
+        const RunResult r = train_run(store, off);
+        qunsetenv("NORMLAB_STEP_AHEAD");
+        QCOMPARE(r.status, RunStatus::Finished);
+        int64_t expected = 0;
+        for (int n = 1; n < 40; ++n)
+            expected += n % 3 && n % 4 && n % 5 && n % 10 && n % 7 && n % 11;   // probes, evaluations, checkpoints
+        QCOMPARE(store.run(on)->info.value("steps_launched_ahead", int64_t(-1)), expected);
+        QCOMPARE(store.run(off)->info.value("steps_launched_ahead", int64_t(-1)), int64_t(0));
+        QVERIFY(expected >= 10);
+        const auto names = store.series(on, false);
+        QVERIFY(names.size() > 20);   // the probes' per-layer series too
+        for (const SeriesInfo& si : names) {
+            if (si.name == "train/wall_s" || si.name == "train/tokens_per_s" || si.name == "train/mfu") continue;
+            std::map<int64_t, double> a, b;
+            for (auto& pt : store.points(si.id)) a[pt.step] = pt.value;
+            for (auto& pt : store.points(store.series_id(off, si.name, si.layer))) b[pt.step] = pt.value;
+            QVERIFY2(!a.empty() && a == b, (si.name + " " + std::to_string(si.layer)).c_str());
+        }
+        QCOMPARE(store.run(on)->steps_done, store.run(off)->steps_done);
+
+        // Diverged at its first step, where the second was already queued: the same end either way.
+        RunConfig d = config(Scheme::PreLN, "on", 10);
+        d.probes.grads_every = d.probes.forward_every = d.probes.gains_every = d.probes.cond_every = 0;
+        d.train.divergence.max_loss = 1.0;   // below any loss a fresh model has
+        const int64_t d_on = queue_run(store, d), d_off = queue_run(store, d);
+        const RunResult ra = train_run(store, d_on);
+        qputenv("NORMLAB_STEP_AHEAD", "0");
+        const RunResult rb = train_run(store, d_off);
+        qunsetenv("NORMLAB_STEP_AHEAD");
+        QCOMPARE(ra.status, RunStatus::Diverged);
+        QCOMPARE(rb.status, RunStatus::Diverged);
+        QCOMPARE(ra.message, rb.message);
+        QCOMPARE(store.run(d_on)->info.value("diverged_step", int64_t(-1)), int64_t(0));
+        QCOMPARE(store.run(d_off)->info.value("diverged_step", int64_t(-1)), int64_t(0));
+        QCOMPARE(series(store, d_on, "train/loss"), series(store, d_off, "train/loss"));
+        QCOMPARE(store.run(d_on)->checkpoint, store.run(d_off)->checkpoint);   // none: nothing saved the queued step's weights
+    }
+
     // Needs a GPU (scripts/gpu_session.sh graph runs it there; CI has none):
     // "auto" captures the step after 3 eager ones and the replayed steps,
     // with eager probe steps between them, track the ordinary step; BranchNorm

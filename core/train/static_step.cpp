@@ -48,6 +48,7 @@ struct StaticStep::Graph {
     c10::DeviceIndex index;
     c10::cuda::CUDAStream stream;
     std::unique_ptr<at::cuda::CUDAGraph> graph;
+    at::cuda::CUDAEvent copied[2];   // a pending step's loss and norm are on the host
 #endif
 };
 
@@ -99,6 +100,10 @@ StaticStep::StaticStep(GPT& model, torch::optim::Optimizer& opt, const std::vect
     lr_ = torch::zeros({}, f32);
     step_ = torch::full({}, static_cast<double>(optimizer_steps_done(opt, false)), f32);   // a resume's count
     out_ = torch::zeros({2}, f32);
+    for (auto& h : host_out_) {
+        h = torch::zeros({2}, torch::kFloat);
+        if (device.is_cuda()) h = h.pin_memory();   // copied into without a synchronisation (before any capture)
+    }
     // BranchNorm's α_t as a device scalar the step reads, filled before each one: the graph follows its schedule
     if (cfg.model.branchnorm.enabled) {
         branch_alpha_ = torch::zeros({}, f32);
@@ -162,12 +167,28 @@ void StaticStep::load(const torch::Tensor& tokens, double lr) {
 
 void StaticStep::advance_host_steps() { optimizer_steps_done(opt_, true); }
 
-std::pair<double, double> StaticStep::read() {
-    auto host = out_.to(torch::kCPU);   // the step's one synchronisation
-    return {host[0].item<double>(), host[1].item<double>()};
+std::pair<double, double> StaticStep::step(const torch::Tensor& tokens, double lr, double branch_alpha, int64_t s) {
+    launch(tokens, lr, branch_alpha, s);
+    return collect();
 }
 
-std::pair<double, double> StaticStep::step(const torch::Tensor& tokens, double lr, double branch_alpha, int64_t s) {
+std::pair<double, double> StaticStep::collect() {
+    TORCH_CHECK(!pending_.empty(), "StaticStep::collect: no step was launched");
+    const int k = pending_.front();
+    pending_.pop_front();
+#ifdef NORMLAB_CUDA_GRAPHS
+    if (graph_) graph_->copied[k].synchronize();   // the step's one synchronisation
+#endif
+    const float* v = host_out_[k].data_ptr<float>();
+    return {v[0], v[1]};
+}
+
+void StaticStep::drain() {
+    while (!pending_.empty()) collect();
+}
+
+void StaticStep::launch(const torch::Tensor& tokens, double lr, double branch_alpha, int64_t s) {
+    TORCH_CHECK(pending_.size() < 2, "StaticStep::launch: two steps are pending already");
     {
         OnSideStream on(graph_.get());
         model_->set_branch_alpha(branch_alpha);   // into branch_alpha_, which the graph reads, on this stream
@@ -193,12 +214,21 @@ std::pair<double, double> StaticStep::step(const torch::Tensor& tokens, double l
             if (measure) step_extra_bytes_ = allocated_bytes(graph_->index, true) - before;
 #endif
         }
+        // The loss and the norm on their way to the host, behind the step on its stream (the next
+        // step, queued after it, cannot overwrite out_ before they are copied).
+        const int k = pending_.empty() ? next_slot_ : 1 - pending_.back();
+        host_out_[k].copy_(out_, /*non_blocking=*/graph_ != nullptr);
+#ifdef NORMLAB_CUDA_GRAPHS
+        if (graph_) graph_->copied[k].record(graph_->stream);
+#endif
+        pending_.push_back(k);
+        next_slot_ = 1 - k;
     }
     advance_host_steps();
-    return read();
 }
 
 double StaticStep::forward_backward(const torch::Tensor& tokens, double branch_alpha, ForwardCapture* cap) {
+    TORCH_CHECK(pending_.empty(), "StaticStep::forward_backward: a step launched before is not collected");
     {
         OnSideStream on(graph_.get());
         model_->set_branch_alpha(branch_alpha);
@@ -314,6 +344,9 @@ StaticStep::StaticStep(GPT& model, torch::optim::Optimizer& opt, const std::vect
 StaticStep::~StaticStep() = default;
 bool StaticStep::captured() const { return false; }
 std::pair<double, double> StaticStep::step(const torch::Tensor&, double, double, int64_t) { return {0, 0}; }
+void StaticStep::launch(const torch::Tensor&, double, double, int64_t) {}
+std::pair<double, double> StaticStep::collect() { return {0, 0}; }
+void StaticStep::drain() {}
 double StaticStep::forward_backward(const torch::Tensor&, double, ForwardCapture*) { return 0; }
 double StaticStep::clip_update(double) { return 0; }
 

@@ -29,6 +29,7 @@
 
 #include <torch/torch.h>
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -58,6 +59,15 @@ public:
     // A whole step on tokens (B, T+1): replayed when captured, else eager.
     // Returns the loss and the gradient norm (before clipping).
     std::pair<double, double> step(const torch::Tensor& tokens, double lr, double branch_alpha, int64_t s);
+    // The same step in two halves, so that the next one can be queued on the
+    // device before this one's numbers are read (the training loop's step
+    // ahead): launch() queues the step and the copy of its loss and norm into
+    // page-locked host memory; collect() waits for the oldest step launched
+    // and returns its loss and gradient norm. At most two steps are pending.
+    void launch(const torch::Tensor& tokens, double lr, double branch_alpha, int64_t s);
+    std::pair<double, double> collect();
+    size_t pending() const { return pending_.size(); }
+    void drain();   // waits for every pending step; their numbers are dropped
     // A probe step, eagerly, in two halves: forward and backward (returns the
     // loss), then — after the probes have read the gradients — clipping and
     // the update (returns the gradient norm).
@@ -81,7 +91,6 @@ private:
     void update();                       // norm, clip, optimizer, renormalization
     void load(const torch::Tensor& tokens, double lr);
     void advance_host_steps();
-    std::pair<double, double> read();
     bool try_capture(int64_t s);
 
     GPT& model_;
@@ -93,6 +102,9 @@ private:
     Forward forward_;
     std::function<void()> before_capture_;
     torch::Tensor tokens_, lr_, step_, out_;   // out_: [loss, gradient norm]
+    torch::Tensor host_out_[2];                // out_'s copies on the host, a slot a pending step
+    std::deque<int> pending_;                  // the slots of the steps launched and not collected, oldest first
+    int next_slot_ = 0;
     torch::Tensor branch_alpha_;               // BranchNorm's α_t, read by the model (undefined without BranchNorm)
     std::unique_ptr<Graph> graph_;
     int eager_steps_ = 0;

@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 
 namespace normlab::train_detail {
@@ -52,7 +53,9 @@ RunResult TrainLoop::run() {
     try {
         begin();
         while (step_ < cfg_.train.steps) {
-            if (auto stopped = control()) return *stopped;
+            // (a step launched ahead was launched because no pause or stop was asked for then)
+            if (!launched_)
+                if (auto stopped = control()) return *stopped;
             // one training step in a profile's trace (bench/trace_ops.py: the GPU's time between steps)
             const ProfileScope step_scope("normlab::step");
             const auto ts = Clock::now();
@@ -106,8 +109,7 @@ RunResult TrainLoop::run() {
                 writer_.scalar("val/loss", step_, st_.val_loss);
             }
             const bool by_steps = cfg_.train.checkpoint_every > 0 && step_ % cfg_.train.checkpoint_every == 0;
-            const bool by_time = cfg_.train.checkpoint_seconds > 0 &&
-                                 seconds_since(last_ckpt_) >= std::max(cfg_.train.checkpoint_seconds, 50 * ckpt_cost_s_);
+            const bool by_time = !launched_ && checkpoint_due_by_time();   // else after the step in flight
             if (by_steps || by_time || last) checkpoint();
             if (seconds_since(last_progress_) >= opts_.progress_interval_s && !last) {
                 store_.heartbeat(info_.id, step_);
@@ -224,6 +226,7 @@ void TrainLoop::begin() {
                                                graph_mode == "on",
                                                [this](const torch::Tensor& in, ForwardCapture* cap) { return forward(in, cap); });
     if (static_) static_->set_before_capture([this] { ahead_->settle(); });
+    if (const char* v = std::getenv("NORMLAB_STEP_AHEAD")) step_ahead_ = std::string(v) != "0";
     model_->train();
     if (st_.val_pending) {   // the evaluation a cancel interrupted, at the step it was due
         st_.val_loss = evaluate();
@@ -256,10 +259,10 @@ std::optional<RunResult> TrainLoop::control() {
 }
 
 // Step s's schedules: the learning rate (into the optimizer, which a
-// checkpoint keeps) and BranchNorm's α_t (into the model); returns α_t.
-double TrainLoop::schedule(int64_t s) {
+// checkpoint keeps) and BranchNorm's α_t (into the model, unless model is false); returns α_t.
+double TrainLoop::schedule(int64_t s, bool model) {
     const double alpha = branchnorm_alpha(cfg_.model.branchnorm, s);
-    model_->set_branch_alpha(alpha);
+    if (model) model_->set_branch_alpha(alpha);
     lr_ = learning_rate(cfg_.optim, cfg_.train.steps, s + 1);
     for (auto& g : p_.optimizer->param_groups()) g.options().set_lr(lr_);
     return alpha;
@@ -286,23 +289,60 @@ double TrainLoop::compute(int64_t s, ForwardCapture* cap, double& comm_s) {
 // steps the same arithmetic eagerly with the probes between backward and
 // update; returns the gradient norm, sets the loss
 double TrainLoop::static_step(int64_t s, ForwardCapture& cap, bool want_fwd) {
-    const ProbeConfig& pr = cfg_.probes;
-    const auto due = [s](int every) { return every > 0 && s % every == 0; };
-    const double alpha = schedule(s);
-    auto tok = ahead_->get(s);
     double gnorm = 0;
-    if (want_fwd || due(pr.grads_every) || due(pr.gains_every) || due(pr.cond_every)) {
-        loss_ = static_->forward_backward(tok, alpha, want_fwd ? &cap : nullptr);
+    if (launched_ && launched_->step == s) {   // queued while the step before was read
+        lr_ = launched_->lr;
+        launched_.reset();
+        launch_next(s);
+        std::tie(loss_, gnorm) = static_->collect();
+    } else if (probe_due(s)) {
+        const double alpha = schedule(s);
+        loss_ = static_->forward_backward(ahead_->get(s), alpha, want_fwd ? &cap : nullptr);
         probe(s, cap, want_fwd);
         gnorm = static_->clip_update(lr_);
+        launch_next(s);
     } else {
-        std::tie(loss_, gnorm) = static_->step(tok, lr_, alpha, s);
+        const double alpha = schedule(s);
+        static_->launch(ahead_->get(s), lr_, alpha, s);
+        launch_next(s);
+        std::tie(loss_, gnorm) = static_->collect();
     }
     if (static_->state() != graph_state_) {
         graph_state_ = static_->state();
         store_.set_info(info_.id, {{"cuda_graph", graph_state_}});
     }
     return gnorm;
+}
+
+// Whether step s reads activations or gradients mid-step (an eager step of the static step).
+bool TrainLoop::probe_due(int64_t s) const {
+    const ProbeConfig& pr = cfg_.probes;
+    const auto due = [s](int every) { return every > 0 && s % every == 0; };
+    return due(pr.forward_every) || due(pr.grads_every) || due(pr.gains_every) || due(pr.cond_every);
+}
+
+bool TrainLoop::checkpoint_due_by_time() const {
+    return cfg_.train.checkpoint_seconds > 0 &&
+           seconds_since(last_ckpt_) >= std::max(cfg_.train.checkpoint_seconds, 50 * ckpt_cost_s_);
+}
+
+// The step ahead (train_loop.h): step s + 1 queued behind step s, before s is
+// read, where nothing between the two reads the weights or stops the run.
+void TrainLoop::launch_next(int64_t s) {
+    const int64_t n = s + 1;
+    const auto at = [n](int every) { return every > 0 && n % every == 0; };
+    if (!step_ahead_ || n >= cfg_.train.steps || probe_due(n) || at(cfg_.train.eval_every) ||
+        at(cfg_.train.checkpoint_every) || checkpoint_due_by_time())
+        return;
+    if (opts_.control && (opts_.control->cancelled() || opts_.control->paused())) return;
+    const double lr = lr_;   // step s's, which its row records
+    // α_t reaches the model's device scalar inside launch(), on the step's stream: schedule() would
+    // write it on the current stream, under the feet of step s still running.
+    const double alpha = schedule(n, /*model=*/false);
+    static_->launch(ahead_->get(n), lr_, alpha, n);
+    launched_ = Launched{n, lr_};
+    lr_ = lr;
+    ++steps_ahead_;
 }
 
 // ---- probe: what the gradients, activations and gains look like at this step (before clipping)
@@ -411,8 +451,10 @@ RunResult TrainLoop::finish() {
     writer_.flush();
     double recent_mean = 0;
     for (double x : st_.recent) recent_mean += x;
-    store_.set_info(info_.id, {{"final_train_loss", st_.recent.empty() ? json(nullptr) : json(recent_mean / st_.recent.size())},
-                               {"wall_s", wall()}});
+    json end = {{"final_train_loss", st_.recent.empty() ? json(nullptr) : json(recent_mean / st_.recent.size())},
+                {"wall_s", wall()}};
+    if (static_) end["steps_launched_ahead"] = steps_ahead_;   // the step ahead (train_loop.h)
+    store_.set_info(info_.id, end);
     store_.finish_run(info_.id, RunStatus::Finished, step_, "", st_.val_loss);
     store_.heartbeat(info_.id, step_);
     result_.status = RunStatus::Finished;
@@ -423,6 +465,14 @@ RunResult TrainLoop::finish() {
 }
 
 RunResult TrainLoop::fail(RunStatus status, const std::string& msg) {
+    if (static_) {   // a step launched ahead (a divergence, a store error): finished, its numbers dropped
+        try {
+            static_->drain();
+        } catch (const std::exception& e) {
+            spdlog::error("run {}: the step in flight failed: {}", info_.id, e.what());
+        }
+        launched_.reset();
+    }
     result_.status = status;
     result_.steps = step_;
     result_.message = msg;

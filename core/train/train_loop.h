@@ -10,6 +10,8 @@
 //              record      the step's scalars; divergence
 //              update      optimizer step, nGPT's renormalization
 //              evaluate / checkpoint / progress, each on its own cadence
+//              (with the static step, the next plain step is queued on the device
+//              before this one's numbers are read: launch_next)
 //   finish     the last gains, the run's end
 //
 // A different step — bf16, a captured CUDA graph — is a different compute()
@@ -66,8 +68,11 @@ private:
     double compute(int64_t s, ForwardCapture* cap, double& comm_s);
     void probe(int64_t s, const ForwardCapture& cap, bool want_fwd);
     double clip();
-    double schedule(int64_t s);
+    double schedule(int64_t s, bool model = true);
     double static_step(int64_t s, ForwardCapture& cap, bool want_fwd);
+    bool probe_due(int64_t s) const;
+    bool checkpoint_due_by_time() const;
+    void launch_next(int64_t s);
     void update();
     double evaluate();
     void checkpoint();
@@ -104,6 +109,19 @@ private:
     std::unique_ptr<BatchAhead> ahead_;   // the next step's batch, gathered while this one trains
     std::unique_ptr<StaticStep> static_;  // train.cuda_graph: the capture-safe step, or none
     std::string graph_state_;
+    // The step ahead: with the static step, step s + 1 is queued on the device
+    // before step s's loss is read and its row written, so the device does not
+    // wait for the host between steps. Only a plain step is launched ahead —
+    // not a probe step, nor one after which the run evaluates, checkpoints,
+    // ends, pauses or stops — so whatever reads the weights between steps
+    // reads those of the step it names. NORMLAB_STEP_AHEAD=0 switches it off.
+    struct Launched {
+        int64_t step;
+        double lr;
+    };
+    std::optional<Launched> launched_;
+    bool step_ahead_ = true;
+    int64_t steps_ahead_ = 0;           // launched ahead, for the run's info
     bool multi_tensor_ = false;         // the optimizer, norm and clipping as _foreach kernels (GPUs)
     double flops_per_token_ = 0, peak_ = 0;
     double max_loss_ = 0, loss_ = 0, lr_ = 0, ckpt_cost_s_ = 0, wall_offset_ = 0;
