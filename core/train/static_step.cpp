@@ -288,6 +288,12 @@ bool StaticStep::try_capture(int64_t s) {
     // the graph's pool takes a step's worth of its own (as torch.cuda.graph does), so that a run without
     // eager steps after the capture holds one step's activations, not two. A probe step later takes
     // its own again.
+    // The gradients as the captured backward writes them: dropped here, each becomes its last backward
+    // kernel's output in the graph's pool (autograd takes it over as the gradient), which every replay
+    // writes afresh — not zeroed and then accumulated into (a memset and an add a parameter, ~1 GB of
+    // traffic a step at GPT-2 small's shape). PyTorch's whole-network capture sets them to None the
+    // same way. Eager steps after it zero those tensors in place and accumulate, as before.
+    for (auto& p : params_) p.mutable_grad() = torch::Tensor();
     c10::cuda::CUDACachingAllocator::emptyCache();
     const bool cache = at::autocast::is_autocast_cache_enabled();
     at::autocast::set_autocast_cache_enabled(false);   // casts are captured, not cached across replays
@@ -302,6 +308,9 @@ bool StaticStep::try_capture(int64_t s) {
         compute(nullptr);
         update();
         graph->capture_end();
+        begun = false;
+        for (auto& p : params_)   // a parameter without one would lose its weight decay and moments' decay
+            if (!p.grad().defined()) throw std::runtime_error("a parameter got no gradient in the captured step");
     } catch (const std::exception& e) {
         // Something in the step could not be captured: end the capture (and the
         // allocator's routing into its pool), drop it, and keep training eagerly.

@@ -10,7 +10,9 @@
 //     (min(1, clip / (‖g‖ + 1e-6)), as PyTorch's clip_grad_norm_) and Adam's
 //     bias corrections (from a device step count) stay on the device; the loss
 //     and the norm are read once, after the step;
-//   * gradients kept, zeroed in place, so their addresses never change;
+//   * gradients written by the captured backward into the graph's pool (dropped
+//     before capture, as PyTorch's whole-network capture does), so their
+//     addresses never change; eager steps zero them in place and accumulate;
 //   * the optimizer state the optimizer's own (checkpoints unchanged), its
 //     host step counts advanced beside the device one.
 // Probe steps (which read activations and gradients mid-step) and the steps
