@@ -264,8 +264,9 @@ def write_report(args, results, probe, store, sizes, schemes, impls, lever, fuse
     w(f"Method: every configuration runs each contestant {args.reps} times, {args.steps} timed steps each after"
       f" {args.warmup} warm-up steps (torch.compile compiles during the warm-up), in an order rotated and reversed"
       " from one repetition to the next. A step is batch → forward → backward → clipping → AdamW → (nGPT"
-      " renormalization), with the host sync for the loss. The core is timed through `train_run` with probes off (its"
-      " store writes included). The machine is a shared VM whose speed drifts by ±20% over minutes, so a speed ratio"
+      " renormalization), with the host sync for the loss (each step's, before the next step starts; the core's"
+      " captured step on a GPU queues the next plain step first, its step ahead, and still records every loss)."
+      " The core is timed through `train_run` with probes off (its store writes included). The machine is a shared VM whose speed drifts by ±20% over minutes, so a speed ratio"
       " is the median over repetitions of the ratio of the two contestants' median step times in the same"
       " repetition; ms/step are pooled medians over all repetitions.")
     w("")
