@@ -164,6 +164,7 @@ int bench_train(std::map<std::string, std::string> o) {
                 {"probes", probes},
                 {"precision", c.train.precision},
                 {"cuda_graph", info.value("cuda_graph", c.train.cuda_graph == "off" ? "off" : "not captured")},
+                {"steps_launched_ahead", info.value("steps_launched_ahead", int64_t(0))},   // the step ahead (train_loop.h)
                 {"memory_gib", memory_gib},
                 {"cpu_tuning", cpu_tuning_summary()},
                 {"thread_waiting", thread_waiting_summary()},
