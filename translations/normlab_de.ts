@@ -401,6 +401,22 @@
         <source>cos(x_{ℓ−1}, x_{ℓ})</source>
         <translation>cos(x_{ℓ−1}, x_{ℓ})</translation>
     </message>
+    <message>
+        <source>Post-LN: σ into the norm after attention</source>
+        <translation>Post-LN: σ am Eingang der Norm nach der Attention</translation>
+    </message>
+    <message>
+        <source>Post-LN: σ into the norm after the MLP</source>
+        <translation>Post-LN: σ am Eingang der Norm nach dem MLP</translation>
+    </message>
+    <message>
+        <source>Post-LN: cos(residual, attention branch)</source>
+        <translation>Post-LN: cos(Residuum, Attention-Zweig)</translation>
+    </message>
+    <message>
+        <source>Post-LN: cos(residual, MLP branch)</source>
+        <translation>Post-LN: cos(Residuum, MLP-Zweig)</translation>
+    </message>
 </context>
 <context>
     <name>normlab::Designer</name>

@@ -401,6 +401,22 @@
         <source>cos(x_{ℓ−1}, x_{ℓ})</source>
         <translation>cos(x_{ℓ−1}, x_{ℓ})</translation>
     </message>
+    <message>
+        <source>Post-LN: σ into the norm after attention</source>
+        <translation>Post-LN：注意力之后归一化输入的 σ</translation>
+    </message>
+    <message>
+        <source>Post-LN: σ into the norm after the MLP</source>
+        <translation>Post-LN：MLP 之后归一化输入的 σ</translation>
+    </message>
+    <message>
+        <source>Post-LN: cos(residual, attention branch)</source>
+        <translation>Post-LN：cos(残差, 注意力分支)</translation>
+    </message>
+    <message>
+        <source>Post-LN: cos(residual, MLP branch)</source>
+        <translation>Post-LN：cos(残差, MLP 分支)</translation>
+    </message>
 </context>
 <context>
     <name>normlab::Designer</name>

@@ -311,8 +311,10 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x_in, double branch, const
         //   x ← LN₂(α·x + α_t·MLP(x))        ResScale: LN₂(λ ⊙ α·x + α_t·MLP(x))
         torch::Tensor att_bias, mlp_bias;   // the branches' biases where their gradients are left to the kernel
         const auto att = attn(x_lin, cos, sin, cap, false, &att_bias);
+        if (cap) capture_norm_input(*cap, norm1, x, att, att_bias, torch::Tensor(), branch, true);
         x = add_norm(norm1, x, att, torch::Tensor(), branch, torch::kFloat, &mid, att_bias);
         const auto f = mlp(mid.defined() ? mid : x, cap, &mlp_bias);
+        if (cap) capture_norm_input(*cap, norm2, x, f, mlp_bias, res_scale, branch, false);
         return add_norm(norm2, x, f, res_scale, branch, torch::kFloat, lin, mlp_bias);
     }
     // Pre-LN (Xiong et al., Table 1 right) and NormFormer (Shleifer et al.; its extra norms

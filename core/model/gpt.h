@@ -42,6 +42,14 @@ struct ForwardCapture {
     std::vector<torch::Tensor> cos_prev;        // mean cos(x_{l-1}, x_l), x_{-1} = embedding output
     std::vector<torch::Tensor> max_logit;       // largest scaled q·k over allowed positions
     std::vector<torch::Tensor> act_active;      // share of MLP activations > 0
+    // Post-LN's layouts (Post-LN, DeepNorm, BranchNorm), per block: what enters the
+    // LayerNorm after attention (…_attn) and after the MLP (…_mlp), s = λ ⊙ α·x + α_t·F(x).
+    // σ: mean over tokens of the divisor the norm applies to s (LayerNorm √(Var s + ε),
+    // RMSNorm √(mean s² + ε)); its backward divides the gradient by it, so the first
+    // layer's gradient shrinks like the product of the σ above it unless the branch
+    // carries it back. cos: mean over tokens of cos(λ ⊙ α·x, α_t·F(x)).
+    std::vector<torch::Tensor> norm_sigma_attn, norm_sigma_mlp;
+    std::vector<torch::Tensor> branch_cos_attn, branch_cos_mlp;
 };
 
 // The keys and values of the positions a model has read, kept from one forward pass to
@@ -127,6 +135,11 @@ struct BlockImpl : torch::nn::Module {
     // captured step reads α_t from a device scalar (branch_t: BranchNorm's step
     // in a CUDA graph, core/train/static_step.h), (α_t·f in float32, 1).
     std::pair<torch::Tensor, double> branch_of(const torch::Tensor& f, double branch_alpha) const;
+    // The probes of what enters a Post-LN norm (ForwardCapture's norm_sigma_* and
+    // branch_cos_*), from the same r, f, λ and α_t as add_norm; gpt_probes.cpp.
+    void capture_norm_input(ForwardCapture& cap, const Norm& norm, const torch::Tensor& r, const torch::Tensor& f,
+                            const torch::Tensor& f_bias, const torch::Tensor& lam, double branch_alpha,
+                            bool after_attention) const;
     ModelConfig cfg;
     double residual_alpha;                          // DeepNorm α (1 when off)
     torch::Tensor branch_t;                         // α_t as a device scalar, or undefined (GPTImpl::use_branch_tensor)
