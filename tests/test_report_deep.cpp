@@ -7,6 +7,7 @@
 
 #include <QtTest/QtTest>
 
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -37,6 +38,29 @@ private Q_SLOTS:
         VERDICT(Verdict::Reproduced, 9, with(false, 2.60, 2.55, true));   // Post-LN stalls 0.75 nats behind
         VERDICT(Verdict::Partly, 9, with(false, 2.60, 2.80, true));
         VERDICT(Verdict::NotReproduced, 9, with(false, 3.25, 3.40, false));
+        QVERIFY(analyze({{"finding", 9}}, with(false, 2.60, 2.55, true), "x").result.find("What the norms leave") == std::string::npos);
+        // The norms' share of the gradient (norm_in/sigma_*, branch/cos_*): ∏ 1/σ over the 2·24 − 1 norms above
+        // layer 0's FC2, at the last step every layer recorded (200: the top layer's step 250 stands alone).
+        auto probed = with(false, 2.60, 2.55, true);
+        for (auto& r : probed) {
+            const bool bn = r.name == "branchnorm";
+            for (int l = 0; l < 24; ++l) {
+                curve(r, "norm_in/sigma_attn", l, {{100, 1.0}, {200, bn ? 1.1 : 1.0}});
+                curve(r, "norm_in/sigma_mlp", l, {{100, 1.0}, {200, bn ? 1.1 : 1.0}});
+                curve(r, "branch/cos_attn", l, {{100, 0.1}, {200, bn ? 0.8 : 0.1}});
+                curve(r, "branch/cos_mlp", l, {{100, 0.2}, {200, bn ? 0.9 : 0.2}});
+            }
+            curve(r, "norm_in/sigma_mlp", 23, {{250, 9.0}});
+        }
+        const auto pr = analyze({{"finding", 9}}, probed, "x");
+        QVERIFY2(pr.result.find(" What the norms leave of the gradient reaching layer 0's FC2 (∏ 1/σ over the norms above it, at step 200;") !=
+                     std::string::npos, pr.result.c_str());
+        QVERIFY2(pr.result.find("Post-LN 1 (cos 0.10 / 0.20); DeepNorm 1 (cos 0.10 / 0.20); BranchNorm 0.011 (cos 0.80 / 0.90).") !=
+                     std::string::npos, pr.result.c_str());
+        double share = 0;
+        for (auto& [k, v] : pr.numbers)
+            if (k == "branchnorm_norm_share") share = v;
+        QVERIFY(std::abs(share - std::pow(1.1, -47)) < 1e-12);
         // All three sit on one plateau after the warm-up (step 100): level
         // losses say nothing about the schemes, so only the smoothness holds,
         // and the report says which runs stalled.

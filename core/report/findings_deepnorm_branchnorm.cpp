@@ -84,6 +84,33 @@ static double best_rate(const ByRate& m) {
 // below Post-LN's; BranchNorm trained and its final loss ≤ DeepNorm's +
 // max(0.01, DeepNorm's seed spread). Where all three stall level, the losses
 // say nothing about the schemes, so neither loss part holds.
+// What a Post-LN stack's norms leave of the gradient reaching the first layer
+// (docs/PROBES.md, norm_in/sigma_*): ∏ 1/σ over the norms between layer 0's
+// FC2 and the output (layer 0's norm after attention is below it), with the
+// branches' mean cosine with the residual (attention, MLP), at the last step
+// where every layer recorded them. Empty for runs without these probes.
+struct NormShare {
+    double log10_share, cos_attn, cos_mlp;
+    int64_t step;
+};
+static std::optional<NormShare> norm_share(const RunData& r) {
+    const int L = r.layers();
+    const auto& top = r.get("norm_in/sigma_mlp", L - 1);
+    for (auto it = top.rbegin(); it != top.rend(); ++it) {
+        NormShare n{0, 0, 0, it->step};
+        bool whole = true;
+        for (int l = 0; l < L && whole; ++l) {
+            const double a = value_at(r.get("norm_in/sigma_attn", l), n.step), m = value_at(r.get("norm_in/sigma_mlp", l), n.step);
+            const double ca = value_at(r.get("branch/cos_attn", l), n.step), cm = value_at(r.get("branch/cos_mlp", l), n.step);
+            whole = !std::isnan(a) && !std::isnan(m) && !std::isnan(ca) && !std::isnan(cm) && a > 0 && m > 0;
+            n.log10_share -= (l > 0 ? std::log10(a) : 0.0) + std::log10(m);
+            n.cos_attn += ca / L, n.cos_mlp += cm / L;
+        }
+        if (whole) return n;
+    }
+    return std::nullopt;
+}
+
 static Finding deep_post_ln(const json& e, const std::vector<RunData>& runs) {
     Finding f;
     const int early = e.value("early_steps", 100), start = e.value("start_steps", 20);
@@ -159,16 +186,36 @@ static Finding deep_post_ln(const json& e, const std::vector<RunData>& runs) {
             post_text = " At its own best rate, " + fmt(post_best, 3) + ", Post-LN ends at " +
                         fixed(mean_of_inf(losses(rates[0].at(post_best))), 3) + (trained(rates[0].at(post_best)) ? "" : " (stalled)") + ".";
     }
+    // the norms' share of the gradient, where the compared runs recorded it (mean over seeds, in decades)
+    std::string norms_text;
+    {
+        std::string parts;
+        int64_t at = -1;
+        for (int i = 0; i < 3; ++i) {
+            const auto& rs = i == 0 ? post : i == 1 ? dn : bn;
+            double lg = 0, ca = 0, cm = 0;
+            int n = 0;
+            for (auto* r : rs)
+                if (auto ns = norm_share(*r)) lg += ns->log10_share, ca += ns->cos_attn, cm += ns->cos_mlp, ++n, at = std::max(at, ns->step);
+            if (n == 0) continue;
+            const double share = std::pow(10.0, lg / n);
+            parts += std::string(parts.empty() ? "" : "; ") + names[i] + " " + fmt(share, 2) + " (cos " + fixed(ca / n, 2) + " / " + fixed(cm / n, 2) + ")";
+            f.numbers.push_back({std::string(i == 0 ? "post_ln" : i == 1 ? "deepnorm" : "branchnorm") + "_norm_share", share});
+        }
+        if (!parts.empty())
+            norms_text = " What the norms leave of the gradient reaching layer 0's FC2 (∏ 1/σ over the norms above it, at step " + std::to_string(at) +
+                         "; the branches' mean cosine with the residual, attention / MLP, beside it): " + parts + ".";
+    }
     f.result = rate_text + "With " + std::to_string(L) + " layers: Post-LN " + (post_diverged ? "diverged" : "ends at " + fixed(lpost, 3)) +
                per_seed(post) + ", DeepNorm " + fixed(ldn, 3) + per_seed(dn) + ", BranchNorm " + fixed(lbn, 3) + per_seed(bn) +
                " nats/byte. Gradient-norm roughness over steps 0–" + std::to_string(start) + ": Post-LN " + fixed(rpost, 3) +
                ", DeepNorm " + fixed(rdn, 3) + ", BranchNorm " + fixed(rbn, 3) + " (over 0–" + std::to_string(early) + ": " +
                fixed(rpost_e, 3) + ", " + fixed(rdn_e, 3) + ", " + fixed(rbn_e, 3) + "). Post-LN fails: " + yes(a) + "; BranchNorm smoother: " + yes(b) +
-               "; BranchNorm at least as good as DeepNorm: " + yes(c) + "." + stall_text + post_text;
-    f.numbers = {{"post_ln_loss", lpost}, {"deepnorm_loss", ldn}, {"branchnorm_loss", lbn},
+               "; BranchNorm at least as good as DeepNorm: " + yes(c) + "." + stall_text + post_text + norms_text;
+    f.numbers.insert(f.numbers.end(), {{"post_ln_loss", lpost}, {"deepnorm_loss", ldn}, {"branchnorm_loss", lbn},
                  {"post_ln_roughness", rpost}, {"deepnorm_roughness", rdn}, {"branchnorm_roughness", rbn},
                  {"post_ln_stalled", double(sp)}, {"deepnorm_stalled", double(sd)}, {"branchnorm_stalled", double(sb)},
-                 {"lr", rate}, {"post_ln_best_lr", post_best}};
+                 {"lr", rate}, {"post_ln_best_lr", post_best}});
     f.table.header = {"scheme", "final val loss", "‖g‖ roughness, steps 0–" + std::to_string(start),
                       "‖g‖ roughness, steps 0–" + std::to_string(early), "runs stalled", "runs diverged"};
     if (swept) f.table.header.insert(f.table.header.begin() + 1, "peak lr");
