@@ -14,6 +14,7 @@
 #include "core/train/trainer.h"
 #include "tests/test_util.h"
 #include "tests/model_util.h"
+#include "tests/store_series.h"
 #endif
 
 #include <QtTest/QtTest>
@@ -28,13 +29,7 @@ namespace {
 using test::param;
 using test::rel;
 using test::tiny;
-
-double stored(Store& s, int64_t run, const std::string& series, int layer, int64_t step) {
-    for (auto& p : s.points(s.series_id(run, series, layer)))
-        if (p.step == step) return p.value;
-    qFatal("no point %s layer %d step %lld", series.c_str(), layer, static_cast<long long>(step));
-    return 0;
-}
+using test::stored;
 
 std::vector<double> values(Store& s, int64_t run, const std::string& series, int layer = -1) {
     std::vector<double> v;

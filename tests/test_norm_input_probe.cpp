@@ -14,6 +14,7 @@
 #include "core/train/trainer.h"
 #include "tests/test_util.h"
 #include "tests/model_util.h"
+#include "tests/store_series.h"
 #endif
 
 #include <QtTest/QtTest>
@@ -27,13 +28,7 @@ namespace {
 
 using test::rel;
 using test::tiny;
-
-double stored(Store& s, int64_t run, const std::string& series, int layer, int64_t step) {
-    for (auto& p : s.points(s.series_id(run, series, layer)))
-        if (p.step == step) return p.value;
-    qFatal("no point %s layer %d step %lld", series.c_str(), layer, static_cast<long long>(step));
-    return 0;
-}
+using test::stored;
 
 // Mean over tokens of the norm's divisor of s = r + f, and of cos(r, f), in double.
 std::pair<double, double> brute(const torch::Tensor& r_in, const torch::Tensor& f_in, bool rms, double eps) {
