@@ -227,14 +227,8 @@ private Q_SLOTS:
         Store store(store_path("probes.sqlite"));
         RunConfig c = tiny(Scheme::NormFormer, 1);
         c.probes = ProbeConfig{1, 1, 1, 1, 16, 0};
-        const int64_t id = queue_run(store, c);
-        QCOMPARE(train_run(store, id).status, RunStatus::Finished);
-
         // The same model, batch and loss, recomputed here.
-        GPT m(c.model);
-        m->reset_parameters(c.train.seed);
-        const Dataset data = load_dataset(c.data, c.model.context);
-        auto tok = batch_tokens(data, c.train.seed, 0, c.train.batch_size, c.model.context, false);
+        auto [id, m, tok] = test::train_and_rebuild(store, c, 0);
         auto x = tok.narrow(1, 0, 16), y = tok.narrow(1, 1, 16);
         auto loss = GPTImpl::loss(m->forward(x), y);
         QVERIFY(rel(loss.item<double>(), stored(store, id, "train/loss", -1, 0)) < 1e-6);

@@ -66,13 +66,7 @@ class TestNormInputProbe : public QObject {
         c.optim.lr = 1e-30;
         c.optim.schedule.warmup = 0;
         c.probes = ProbeConfig{0, 1, 0, 0, 16, 0};
-        const int64_t id = queue_run(store, c);
-        QCOMPARE(train_run(store, id).status, RunStatus::Finished);
-
-        GPT m(c.model);
-        m->reset_parameters(c.train.seed);
-        const Dataset data = load_dataset(c.data, c.model.context);
-        auto tok = batch_tokens(data, c.train.seed, step, c.train.batch_size, c.model.context, false);
+        auto [id, m, tok] = test::train_and_rebuild(store, c, step);
         auto idx = tok.narrow(1, 0, c.model.context);
         torch::NoGradGuard ng;
         auto x = m->tok_emb(idx) + m->pos_emb.narrow(0, 0, c.model.context);
