@@ -317,6 +317,21 @@ private Q_SLOTS:
             QVERIFY(rel(norm_sum / 128, stored(store, id, "hidden/norm", l, 0)) < 1e-4);
             QVERIFY(rel(sq_sum / 128, stored(store, id, "hidden/sq_over_d", l, 0)) < 1e-4);
             QVERIFY(rel(cos_sum / 128, stored(store, id, "hidden/cos_prev", l, 0)) < 1e-4);
+            // every pair of different positions of a sequence, mean over pairs, then over the 8 sequences
+            double pair_sum = 0;
+            for (int64_t bb = 0; bb < 8; ++bb)
+                for (int64_t t = 0; t < 16; ++t)
+                    for (int64_t t2 = 0; t2 < 16; ++t2) {
+                        if (t2 == t) continue;
+                        double a2 = 0, b2 = 0, dot = 0;
+                        for (int64_t j = 0; j < d; ++j) {
+                            a2 += acc[bb][t][j] * acc[bb][t][j];
+                            b2 += acc[bb][t2][j] * acc[bb][t2][j];
+                            dot += acc[bb][t][j] * acc[bb][t2][j];
+                        }
+                        pair_sum += dot / std::sqrt(a2 * b2);
+                    }
+            QVERIFY(rel(pair_sum / (8 * 16 * 15), stored(store, id, "hidden/cos_tokens", l, 0)) < 1e-4);
         }
 
         // Condition numbers: √(λmax/λmin) of W Wᵀ per head for q, median over the 4 heads.

@@ -417,6 +417,10 @@
         <source>Post-LN: cos(residual, MLP branch)</source>
         <translation>Post-LN: cos(Residuum, MLP-Zweig)</translation>
     </message>
+    <message>
+        <source>cos(x_{ℓ}[t], x_{ℓ}[t′]) between positions</source>
+        <translation>cos(x_{ℓ}[t], x_{ℓ}[t′]) zwischen Positionen</translation>
+    </message>
 </context>
 <context>
     <name>normlab::Designer</name>

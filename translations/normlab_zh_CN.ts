@@ -417,6 +417,10 @@
         <source>Post-LN: cos(residual, MLP branch)</source>
         <translation>Post-LN：cos(残差, MLP 分支)</translation>
     </message>
+    <message>
+        <source>cos(x_{ℓ}[t], x_{ℓ}[t′]) between positions</source>
+        <translation>位置之间的 cos(x_{ℓ}[t], x_{ℓ}[t′])</translation>
+    </message>
 </context>
 <context>
     <name>normlab::Designer</name>

@@ -104,6 +104,7 @@ CHARTS = {
     "expected gradient ‖E[∂L/∂W]‖ at init": ("erwarteter Gradient ‖E[∂L/∂W]‖ bei Initialisierung", "初始化时的期望梯度 ‖E[∂L/∂W]‖"),
     "Hidden-state ‖x_{ℓ}‖²/d": ("Verborgener Zustand ‖x_{ℓ}‖²/d", "隐藏状态 ‖x_{ℓ}‖²/d"),
     "cos(x_{ℓ−1}, x_{ℓ})": ("cos(x_{ℓ−1}, x_{ℓ})", "cos(x_{ℓ−1}, x_{ℓ})"),
+    "cos(x_{ℓ}[t], x_{ℓ}[t′]) between positions": ("cos(x_{ℓ}[t], x_{ℓ}[t′]) zwischen Positionen", "位置之间的 cos(x_{ℓ}[t], x_{ℓ}[t′])"),
     "Post-LN: σ into the norm after attention": ("Post-LN: σ am Eingang der Norm nach der Attention",
                                                  "Post-LN：注意力之后归一化输入的 σ"),
     "Post-LN: σ into the norm after the MLP": ("Post-LN: σ am Eingang der Norm nach dem MLP", "Post-LN：MLP 之后归一化输入的 σ"),

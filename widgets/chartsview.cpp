@@ -43,6 +43,7 @@ const LayerSeriesChoice kLayerChoices[] = {
     {"hidden/norm", QT_TRANSLATE_NOOP("normlab::ChartsView", "Hidden-state norm ‖x_{ℓ}‖"), false},
     {"hidden/sq_over_d", QT_TRANSLATE_NOOP("normlab::ChartsView", "Hidden-state ‖x_{ℓ}‖²/d"), false},
     {"hidden/cos_prev", QT_TRANSLATE_NOOP("normlab::ChartsView", "cos(x_{ℓ−1}, x_{ℓ})"), false},
+    {"hidden/cos_tokens", QT_TRANSLATE_NOOP("normlab::ChartsView", "cos(x_{ℓ}[t], x_{ℓ}[t′]) between positions"), false},
     {"attn/max_logit", QT_TRANSLATE_NOOP("normlab::ChartsView", "Largest attention logit"), false},
     {"mlp/active", QT_TRANSLATE_NOOP("normlab::ChartsView", "Share of active MLP units"), false},
     {"norm_in/sigma_attn", QT_TRANSLATE_NOOP("normlab::ChartsView", "Post-LN: σ into the norm after attention"), false},

@@ -463,6 +463,14 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, ForwardCapture* cap, KV
             cap->hidden_norm.push_back(sq.sqrt().mean());
             cap->hidden_sq.push_back(sq.mean() / cfg.d_model);
             cap->cos_prev.push_back(torch::cosine_similarity(pd, xd, -1).mean());
+            if (T > 1) {
+                // Σ_{t,t'} u_t·u_t' = ‖Σ_t u_t‖² over a sequence's unit vectors; less the T
+                // diagonal terms, over the T(T−1) pairs: 1 where every position carries one vector.
+                auto u = xd.to(torch::kFloat);
+                u = u / u.norm(2, -1, true).clamp_min(1e-30);
+                auto s2 = u.sum(1).pow(2).sum(-1);                         // (B)
+                cap->cos_tokens.push_back(((s2 - double(T)) / (double(T) * double(T - 1))).mean());
+            }
         }
     }
     if (kv) kv->length += T;

@@ -40,6 +40,7 @@ struct ForwardCapture {
     std::vector<torch::Tensor> hidden_norm;     // mean over tokens of ‖x_l‖₂
     std::vector<torch::Tensor> hidden_sq;       // mean over tokens of ‖x_l‖²/d
     std::vector<torch::Tensor> cos_prev;        // mean cos(x_{l-1}, x_l), x_{-1} = embedding output
+    std::vector<torch::Tensor> cos_tokens;      // mean over sequences of the mean cos(x_l[t], x_l[t']), t ≠ t'
     std::vector<torch::Tensor> max_logit;       // largest scaled q·k over allowed positions
     std::vector<torch::Tensor> act_active;      // share of MLP activations > 0
     // Post-LN's layouts (Post-LN, DeepNorm, BranchNorm), per block: what enters the

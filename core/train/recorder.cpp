@@ -80,6 +80,7 @@ void Recorder::gradients(GPT& model, int64_t step, const char* l1_name, const ch
 void Recorder::forward(const ForwardCapture& c, int64_t step) {
     const std::pair<const char*, const std::vector<torch::Tensor>*> groups[] = {
         {"hidden/norm", &c.hidden_norm}, {"hidden/sq_over_d", &c.hidden_sq}, {"hidden/cos_prev", &c.cos_prev},
+        {"hidden/cos_tokens", &c.cos_tokens},
         {"attn/max_logit", &c.max_logit}, {"mlp/active", &c.act_active},
         {"norm_in/sigma_attn", &c.norm_sigma_attn}, {"norm_in/sigma_mlp", &c.norm_sigma_mlp},
         {"branch/cos_attn", &c.branch_cos_attn}, {"branch/cos_mlp", &c.branch_cos_mlp}};
