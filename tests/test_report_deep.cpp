@@ -61,6 +61,20 @@ private Q_SLOTS:
         for (auto& [k, v] : pr.numbers)
             if (k == "branchnorm_norm_share") share = v;
         QVERIFY(std::abs(share - std::pow(1.1, -47)) < 1e-12);
+        QVERIFY(pr.result.find("positions") == std::string::npos);   // hidden/cos_tokens not recorded: not said
+        // With hidden/cos_tokens recorded: its mean over the layers at that step, beside the cosines.
+        for (auto& r : probed)
+            for (int l = 0; l < 24; ++l)
+                curve(r, "hidden/cos_tokens", l, {{100, 0.5}, {200, r.name == "branchnorm" ? (l < 12 ? 0.9 : 1.0) : 0.3}});
+        const auto pt = analyze({{"finding", 9}}, probed, "x");
+        QVERIFY2(pt.result.find(", and the mean cosine between two positions' hidden states, 1 where every position carries one vector): "
+                                "Post-LN 1 (cos 0.10 / 0.20; positions 0.30); DeepNorm 1 (cos 0.10 / 0.20; positions 0.30); "
+                                "BranchNorm 0.011 (cos 0.80 / 0.90; positions 0.95).") != std::string::npos,
+                 pt.result.c_str());
+        double tokens = 0;
+        for (auto& [k, v] : pt.numbers)
+            if (k == "branchnorm_cos_tokens") tokens = v;
+        QVERIFY(std::abs(tokens - 0.95) < 1e-12);
         // All three sit on one plateau after the warm-up (step 100): level
         // losses say nothing about the schemes, so only the smoothness holds,
         // and the report says which runs stalled.

@@ -88,16 +88,18 @@ static double best_rate(const ByRate& m) {
 // (docs/PROBES.md, norm_in/sigma_*): ∏ 1/σ over the norms between layer 0's
 // FC2 and the output (layer 0's norm after attention is below it), with the
 // branches' mean cosine with the residual (attention, MLP), at the last step
-// where every layer recorded them. Empty for runs without these probes.
+// where every layer recorded them, and how alike the positions' hidden states are
+// there (hidden/cos_tokens, mean over layers; NaN for runs without it). Empty for
+// runs without the norms' probes.
 struct NormShare {
-    double log10_share, cos_attn, cos_mlp;
+    double log10_share, cos_attn, cos_mlp, cos_tokens;
     int64_t step;
 };
 static std::optional<NormShare> norm_share(const RunData& r) {
     const int L = r.layers();
     const auto& top = r.get("norm_in/sigma_mlp", L - 1);
     for (auto it = top.rbegin(); it != top.rend(); ++it) {
-        NormShare n{0, 0, 0, it->step};
+        NormShare n{0, 0, 0, 0, it->step};
         bool whole = true;
         for (int l = 0; l < L && whole; ++l) {
             const double a = value_at(r.get("norm_in/sigma_attn", l), n.step), m = value_at(r.get("norm_in/sigma_mlp", l), n.step);
@@ -105,6 +107,7 @@ static std::optional<NormShare> norm_share(const RunData& r) {
             whole = !std::isnan(a) && !std::isnan(m) && !std::isnan(ca) && !std::isnan(cm) && a > 0 && m > 0;
             n.log10_share -= (l > 0 ? std::log10(a) : 0.0) + std::log10(m);
             n.cos_attn += ca / L, n.cos_mlp += cm / L;
+            n.cos_tokens += value_at(r.get("hidden/cos_tokens", l), n.step) / L;   // NaN where a layer lacks it
         }
         if (whole) return n;
     }
@@ -191,20 +194,32 @@ static Finding deep_post_ln(const json& e, const std::vector<RunData>& runs) {
     {
         std::string parts;
         int64_t at = -1;
+        bool tokens_recorded = false;
         for (int i = 0; i < 3; ++i) {
             const auto& rs = i == 0 ? post : i == 1 ? dn : bn;
-            double lg = 0, ca = 0, cm = 0;
+            double lg = 0, ca = 0, cm = 0, ct = 0;
             int n = 0;
             for (auto* r : rs)
-                if (auto ns = norm_share(*r)) lg += ns->log10_share, ca += ns->cos_attn, cm += ns->cos_mlp, ++n, at = std::max(at, ns->step);
+                if (auto ns = norm_share(*r))
+                    lg += ns->log10_share, ca += ns->cos_attn, cm += ns->cos_mlp, ct += ns->cos_tokens, ++n, at = std::max(at, ns->step);
             if (n == 0) continue;
             const double share = std::pow(10.0, lg / n);
-            parts += std::string(parts.empty() ? "" : "; ") + names[i] + " " + fmt(share, 2) + " (cos " + fixed(ca / n, 2) + " / " + fixed(cm / n, 2) + ")";
-            f.numbers.push_back({std::string(i == 0 ? "post_ln" : i == 1 ? "deepnorm" : "branchnorm") + "_norm_share", share});
+            const std::string key = i == 0 ? "post_ln" : i == 1 ? "deepnorm" : "branchnorm";
+            parts += std::string(parts.empty() ? "" : "; ") + names[i] + " " + fmt(share, 2) + " (cos " + fixed(ca / n, 2) + " / " + fixed(cm / n, 2);
+            if (!std::isnan(ct)) {
+                parts += "; positions " + fixed(ct / n, 2);
+                f.numbers.push_back({key + "_cos_tokens", ct / n});
+            }
+            parts += ")";
+            f.numbers.push_back({key + "_norm_share", share});
+            tokens_recorded = tokens_recorded || !std::isnan(ct);
         }
         if (!parts.empty())
             norms_text = " What the norms leave of the gradient reaching layer 0's FC2 (∏ 1/σ over the norms above it, at step " + std::to_string(at) +
-                         "; the branches' mean cosine with the residual, attention / MLP, beside it): " + parts + ".";
+                         "; the branches' mean cosine with the residual, attention / MLP, beside it" +
+                         (tokens_recorded ? ", and the mean cosine between two positions' hidden states, 1 where every position carries one vector"
+                                          : "") +
+                         "): " + parts + ".";
     }
     f.result = rate_text + "With " + std::to_string(L) + " layers: Post-LN " + (post_diverged ? "diverged" : "ends at " + fixed(lpost, 3)) +
                per_seed(post) + ", DeepNorm " + fixed(ldn, 3) + per_seed(dn) + ", BranchNorm " + fixed(lbn, 3) + per_seed(bn) +
