@@ -102,10 +102,6 @@
         <translation>Glättung</translation>
     </message>
     <message>
-        <source>probe</source>
-        <translation>Sonde</translation>
-    </message>
-    <message>
         <source>series</source>
         <translation>Reihe</translation>
     </message>
@@ -288,6 +284,20 @@
     <message>
         <source>None of the shown runs has recorded %1 yet.</source>
         <translation>Keiner der gezeigten Läufe hat bisher %1 aufgezeichnet.</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>Schicht</translation>
+    </message>
+    <message>
+        <source>step: a line per layer over the steps.
+layer: a line per run across the layers, at the step the slider picks (each run's last point at or before it).</source>
+        <translation>Schritt: eine Linie je Schicht über die Schritte.
+Schicht: eine Linie je Lauf über die Schichten, beim Schritt, den der Regler wählt (der letzte Punkt jedes Laufs bis dahin).</translation>
+    </message>
+    <message>
+        <source>probe</source>
+        <translation>Sonde</translation>
     </message>
     <message>
         <source>final validation loss</source>

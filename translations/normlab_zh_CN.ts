@@ -102,10 +102,6 @@
         <translation>平滑</translation>
     </message>
     <message>
-        <source>probe</source>
-        <translation>探针</translation>
-    </message>
-    <message>
         <source>series</source>
         <translation>序列</translation>
     </message>
@@ -288,6 +284,20 @@
     <message>
         <source>None of the shown runs has recorded %1 yet.</source>
         <translation>所显示的运行尚未记录 %1。</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>step: a line per layer over the steps.
+layer: a line per run across the layers, at the step the slider picks (each run's last point at or before it).</source>
+        <translation>步：每层一条线，横轴为步数。
+层：每个运行一条线，横轴为层，取滑块所选的步（各运行在该步或之前的最后一个点）。</translation>
+    </message>
+    <message>
+        <source>probe</source>
+        <translation>探针</translation>
     </message>
     <message>
         <source>final validation loss</source>

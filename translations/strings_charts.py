@@ -170,6 +170,9 @@ CHARTS = {
     "Histogram of a gain": ("Histogramm einer Verstärkung", "增益直方图"),
     "%1 values in %2 bins": ("%1 Werte in %2 Klassen", "%1 个值，%2 个区间"),
     "layer (step %1)": ("Schicht (Schritt %1)", "层（第 %1 步）"),
+    "step: a line per layer over the steps.\nlayer: a line per run across the layers, at the step the slider picks (each run's last point at or before it).": (
+        "Schritt: eine Linie je Schicht über die Schritte.\nSchicht: eine Linie je Lauf über die Schichten, beim Schritt, den der Regler wählt (der letzte Punkt jedes Laufs bis dahin).",
+        "步：每层一条线，横轴为步数。\n层：每个运行一条线，横轴为层，取滑块所选的步（各运行在该步或之前的最后一个点）。"),
     "lr": ("LR", "学习率"),
     "loss": ("Verlust", "损失"),
     "gradient": ("Gradient", "梯度"),

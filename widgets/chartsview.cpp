@@ -32,36 +32,6 @@
 
 namespace normlab {
 
-namespace {
-
-struct LayerSeriesChoice {
-    const char* name;
-    const char* label;
-    bool log;
-};
-const LayerSeriesChoice kLayerChoices[] = {
-    {"hidden/norm", QT_TRANSLATE_NOOP("normlab::ChartsView", "Hidden-state norm ‖x_{ℓ}‖"), false},
-    {"hidden/sq_over_d", QT_TRANSLATE_NOOP("normlab::ChartsView", "Hidden-state ‖x_{ℓ}‖²/d"), false},
-    {"hidden/cos_prev", QT_TRANSLATE_NOOP("normlab::ChartsView", "cos(x_{ℓ−1}, x_{ℓ})"), false},
-    {"hidden/cos_tokens", QT_TRANSLATE_NOOP("normlab::ChartsView", "cos(x_{ℓ}[t], x_{ℓ}[t′]) between positions"), false},
-    {"attn/max_logit", QT_TRANSLATE_NOOP("normlab::ChartsView", "Largest attention logit"), false},
-    {"mlp/active", QT_TRANSLATE_NOOP("normlab::ChartsView", "Share of active MLP units"), false},
-    {"norm_in/sigma_attn", QT_TRANSLATE_NOOP("normlab::ChartsView", "Post-LN: σ into the norm after attention"), false},
-    {"norm_in/sigma_mlp", QT_TRANSLATE_NOOP("normlab::ChartsView", "Post-LN: σ into the norm after the MLP"), false},
-    {"branch/cos_attn", QT_TRANSLATE_NOOP("normlab::ChartsView", "Post-LN: cos(residual, attention branch)"), false},
-    {"branch/cos_mlp", QT_TRANSLATE_NOOP("normlab::ChartsView", "Post-LN: cos(residual, MLP branch)"), false},
-    {"gain_mean/alpha_A", QT_TRANSLATE_NOOP("normlab::ChartsView", "nGPT eigen learning rate α_{A}"), false},
-    {"gain_mean/alpha_M", QT_TRANSLATE_NOOP("normlab::ChartsView", "nGPT eigen learning rate α_{M}"), false},
-    {"cond/q", QT_TRANSLATE_NOOP("normlab::ChartsView", "Condition number W_{q} (median over heads)"), true},
-    {"cond/k", QT_TRANSLATE_NOOP("normlab::ChartsView", "Condition number W_{k} (median over heads)"), true},
-    {"cond/v", QT_TRANSLATE_NOOP("normlab::ChartsView", "Condition number W_{v} (median over heads)"), true},
-    {"cond/o", QT_TRANSLATE_NOOP("normlab::ChartsView", "Condition number W_{O}"), true},
-    {"cond/fc1", QT_TRANSLATE_NOOP("normlab::ChartsView", "Condition number FC1"), true},
-    {"cond/fc2", QT_TRANSLATE_NOOP("normlab::ChartsView", "Condition number FC2"), true},
-};
-
-}  // namespace
-
 QString ChartsView::runLabel(const RunData& r) const {
     const QString name = QString::fromStdString(r.info().name);
     for (auto& o : runs_)
@@ -282,31 +252,6 @@ QWidget* ChartsView::buildLossTab() {
     return w;
 }
 
-QWidget* ChartsView::buildLayersTab() {
-    auto* w = new QWidget(this);
-    auto* v = new QVBoxLayout(w);
-    auto* bar = new QHBoxLayout();
-    layer_series_ = new QComboBox(w);
-    layer_series_->setObjectName("layerSeries");
-    for (auto& c : kLayerChoices) addTrItem(layer_series_, c.label, QString(c.name));
-    layer_log_ = trCheckBox(QT_TR_NOOP("log y"), w);
-    bar->addWidget(trLabel(QT_TR_NOOP("probe"), w));
-    bar->addWidget(layer_series_, 1);
-    bar->addWidget(layer_log_);
-    v->addLayout(bar);
-    layer_chart_ = new LineChart(w);
-    layer_chart_->setObjectName("layerChart");
-    layer_chart_->setSmoothing(0);
-    panels_.push_back(layer_chart_);
-    v->addWidget(layer_chart_, 1);
-    connect(layer_series_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
-        if (i >= 0 && i < static_cast<int>(std::size(kLayerChoices))) layer_log_->setChecked(kLayerChoices[i].log);
-        redrawLayers();
-    });
-    connect(layer_log_, &QCheckBox::toggled, this, [this](bool on) { layer_chart_->setLogY(on); });
-    return w;
-}
-
 QWidget* ChartsView::buildScalarsTab() {
     auto* w = new QWidget(this);
     auto* v = new QVBoxLayout(w);
@@ -426,17 +371,6 @@ void ChartsView::redrawLoss() {
     lr_->setXExtent(x0, x1);
     loss_->setCurves(grouped(std::move(loss), loss_owner));
     lr_->setCurves(grouped(std::move(lr), lr_owner));
-}
-
-void ChartsView::redrawLayers() {
-    const int i = layer_series_->currentIndex();
-    const std::string name = layer_series_->currentData().toString().toStdString();
-    const QString title = markedText(layer_series_);
-    layer_chart_->setTitle(title);
-    layer_chart_->setAxisTitles(tr("step"), title, shortTitle(title));
-    Q_UNUSED(i);
-    layer_chart_->setEmptyHint(emptyHint(name, layer_series_->currentText()));
-    layer_chart_->setCurves(perLayerCurves(name, runs_.size() == 1));
 }
 
 void ChartsView::redrawScalars() {

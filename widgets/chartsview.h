@@ -132,6 +132,10 @@ public:
     // best_val or final_train) given; empty means the view's default.
     // False with `error` naming the option and what exists.
     bool showView(const QString& view, const QString& weight, const QString& norm, const QString& probe, QString* error);
+    // The Layers tab against depth (chartsview_layers.cpp): each run's value of its probe in every layer
+    // at the last step recorded at or before `step` (< 0: the last recorded). False, with `error`
+    // saying why, where no run recorded the probe by then.
+    bool showLayersAt(int64_t step, QString* error);
 
     // A probe's name without its parenthesis ("" where it has none): the y
     // title where the whole does not fit, as on a laptop's Scalars tab.
@@ -161,6 +165,10 @@ private:
     QWidget* buildScalarsTab();
     QWidget* buildSweepTab();
     std::vector<struct Curve> perLayerCurves(const std::string& name, bool by_layer_color) const;
+    // Every step at which a run shown recorded `name` in some layer, ascending.
+    std::vector<int64_t> layerSteps(const std::string& name) const;
+    // A curve per run (a group's where runs are grouped): x the layer, y its value at `step`.
+    std::vector<struct Curve> byLayerCurves(const std::string& name, int64_t step) const;
     RunData::XUnit xUnit() const;
     QString xTitle() const;
     // A run in legends and titles: its name, and "name (#id)" only where
@@ -263,6 +271,9 @@ private:
     // layers tab
     LineChart* layer_chart_;
     QComboBox* layer_series_;
+    QComboBox* layer_axis_;        // x: the step (a line per layer) or the layer (a line per run)
+    QSlider* layer_step_;          // against depth: the step drawn, an index into layerSteps
+    QLabel* layer_step_label_;
     QCheckBox* layer_log_;
     // scalars tab
     LineChart* scalar_chart_;

@@ -47,6 +47,7 @@ struct Options : PrintSize {
     int group = 0;    // ChartsView::setGrouping
     double smoothing = -1;   // --view loss: the smoothing along x (-1: the window's default)
     bool panel = false;   // every chart of the view, stacked
+    int64_t at_step = -2;   // --view layers against depth at this step (-1: the last recorded); -2: over the steps
 };
 
 const char* kUsage =
@@ -55,7 +56,7 @@ const char* kUsage =
     "                      [--probe NAME] [--group none|seed|seed-minmax] [--smoothing 0.6] [--log-y | --linear-y] [--log-x]\n"
     "                      [--title TEXT] [--column single|double | --width-mm W | --width-in W] [--height-mm H | --height-in H]\n"
     "                      [--font-pt 8] [--dpi 300] [--panel] [--language en|de|zh_CN] [--store FILE]\n"
-    "                      [--hide SETTING,...] [--all-settings]\n"
+    "                      [--hide SETTING,...] [--all-settings] [--at-step N|last]\n"
     "Draws one chart of the runs (ids or names; a name without its \" seed=N\" takes every seed) at a size for print:\n"
     "single column 89 mm, double column 183 mm wide (default single; the height fits the legend\n"
     "and gives the plot a height of half its width at a single column, 0.36 at a double),\n"
@@ -66,6 +67,8 @@ const char* kUsage =
     "final_val (default), best_val or final_train; settings each run has as its scheme sets them\n"
     "(layout, final_norm, ...) are left out unless --all-settings, and --hide leaves out more by name\n"
     "(as the axes are named: optim.lr, n_layers).\n"
+    "--at-step N draws --view layers against depth: x the layer, a line per run, each run's last value\n"
+    "recorded at or before step N (last: its last one), as the Layers tab's \"x: layer\" does.\n"
     "--group seed draws runs that differ only by seed as their mean with a ± std band (seed-minmax:\n"
     "a min–max band). --smoothing (0 to 0.99, in hundredths; the window's slider, 0.6 by default) smooths the\n"
     "training loss along x: the same amount for every run whatever its length or probe interval (0.6 keeps\n"
@@ -144,6 +147,11 @@ Options parse(const QStringList& args) {
             else if (g == "seed-minmax") o.group = 2;
             else throw Usage("--group is none, seed (mean ± std) or seed-minmax (mean, min–max band), got \"" + g.toStdString() + "\"");
         } else if (a == "--panel") o.panel = true;
+        else if (a == "--at-step") {
+            const QString v = value(i);
+            o.at_step = v == "last" ? -1 : static_cast<int64_t>(number(a, v, 0, 1e15));
+            if (v != "last" && v.contains('.')) throw Usage("--at-step needs a whole step or last, got \"" + v.toStdString() + "\"");
+        }
         else if (a == "--log-y") o.log_y = 1;
         else if (a == "--linear-y") o.log_y = 0;
         else if (a == "--log-x") o.log_x = 1;
@@ -171,6 +179,8 @@ Options parse(const QStringList& args) {
     if (o.smoothing >= 0 && o.view != "loss")
         throw Usage("--smoothing smooths the training loss, which only --view loss draws; drop it for --view " +
                     o.view.toStdString());
+    if (o.at_step != -2 && o.view != "layers")
+        throw Usage("--at-step draws --view layers against depth; drop it for --view " + o.view.toStdString());
     if (o.runs.isEmpty()) throw Usage("name at least one run (an id or a name; normlab-cli list shows them)");
     if (o.out.isEmpty()) throw Usage("--out FILE.pdf, .svg or .png is required");
     const QStringList languages = figure_languages();
@@ -285,6 +295,10 @@ int run_figure(const QStringList& args) {
     QApplication::processEvents();
     QString err;
     if (!view.showView(o.view, o.weight, o.norm, o.probe, &err)) {
+        std::fprintf(stderr, "normlab figure: %s\n", qPrintable(err));
+        return 2;
+    }
+    if (o.at_step != -2 && !view.showLayersAt(o.at_step, &err)) {
         std::fprintf(stderr, "normlab figure: %s\n", qPrintable(err));
         return 2;
     }

@@ -1,0 +1,179 @@
+// The Layers tab against depth (widgets/chartsview_layers.cpp): x the layer, a line per run at
+// the step its slider picks, each run's last point at or before it (runs that record at different
+// intervals side by side), following a live run at the slider's end and staying put elsewhere,
+// seed groups as one line with a band; and `normlab figure --view layers --at-step`, which draws
+// it for print and refuses what it cannot draw.
+#include "core/store/store.h"
+#include "tests/figure_util.h"
+#include "widgets/chartsview.h"
+#include "widgets/linechart.h"
+#include <QApplication>
+#include <QComboBox>
+#include <QLabel>
+#include <QSlider>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+#include <cmath>
+
+using namespace normlab;
+using normlab::test::pdf_text;
+using normlab::test::run;
+
+namespace {
+const char* kProbe = "hidden/cos_tokens";
+
+// run k, layer l at step s: k + l/10 + s/1000
+double value(int k, int l, int64_t s) { return k + 0.1 * l + 0.001 * static_cast<double>(s); }
+
+void settle() {
+    for (int i = 0; i < 5; ++i) QApplication::processEvents(QEventLoop::AllEvents, 20);
+}
+}  // namespace
+
+class TestLayerProfile : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString store_;
+    std::vector<int64_t> ids_;
+
+    // Run 0 (seed 1) and run 1 (seed 2, same settings) record 4 layers every 10 steps to step 20;
+    // run 2 (another width) every 25 steps to 25.
+    void write(Store& s, int64_t id, int k, int64_t from, int64_t to, int64_t every) {
+        RunWriter w(s, id);
+        for (int64_t st = from; st <= to; st += every)
+            for (int l = 0; l < 4; ++l) w.layer(kProbe, l, st, value(k, l, st));
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        QLocale::setDefault(QLocale::c());
+        store_ = dir_.filePath("layers.sqlite");
+        Store s(store_.toStdString());
+        for (int k = 0; k < 3; ++k) {
+            nlohmann::json cfg = {{"model", {{"d_model", k == 2 ? 128 : 64}}}, {"train", {{"seed", k == 1 ? 2 : 1}}}};
+            const int64_t id = s.create_run(QString("run %1").arg(k).toStdString(), "branchnorm", cfg, k + 1);
+            s.mark_running(id, "cpu", nlohmann::json::object());
+            write(s, id, k, 0, k == 2 ? 25 : 20, k == 2 ? 25 : 10);
+            ids_.push_back(id);
+        }
+    }
+
+    void againstDepthAtTheSlidersStep() {
+        Store s(store_.toStdString());
+        ChartsView view;
+        view.resize(1280, 720);
+        view.setRuns(ids_, s);
+        view.show();
+        view.tabs()->setCurrentIndex(3);
+        auto* series = view.findChild<QComboBox*>("layerSeries");
+        auto* axis = view.findChild<QComboBox*>("layerAxis");
+        auto* slider = view.findChild<QSlider*>("layerStep");
+        auto* label = view.findChild<QLabel*>("layerStepLabel");
+        QVERIFY(series && axis && slider && label);
+        series->setCurrentIndex(series->findData(kProbe));
+        settle();
+        QVERIFY(!slider->isVisible());
+        QCOMPARE(view.layerChart()->curves().size(), size_t(12));   // over the steps: a line per run and layer
+
+        axis->setCurrentIndex(axis->findData(1));
+        settle();
+        QVERIFY(slider->isVisible());
+        QCOMPARE(slider->maximum(), 3);   // the steps any run recorded: 0, 10, 20, 25
+        QCOMPARE(slider->value(), 3);
+        QCOMPARE(label->text(), QString("25"));
+        QCOMPARE(view.layerChart()->xTitle(), QString("layer (step 25)"));
+        auto check = [&](int64_t at_ab, int64_t at_c) {
+            const auto& c = view.layerChart()->curves();
+            QCOMPARE(c.size(), size_t(3));
+            for (int k = 0; k < 3; ++k) {
+                QVERIFY2(c[k].label.startsWith(QString("run %1").arg(k)), qPrintable(c[k].label));
+                QCOMPARE(c[k].x, (std::vector<double>{0, 1, 2, 3}));
+                for (int l = 0; l < 4; ++l) QCOMPARE(c[k].y[l], value(k, l, k == 2 ? at_c : at_ab));
+                QVERIFY(c[k].markers && !c[k].smooth);
+            }
+        };
+        check(20, 25);   // runs 0 and 1 at their last point before 25
+        slider->setValue(1);
+        settle();
+        QCOMPARE(label->text(), QString("10"));
+        check(10, 0);
+
+        // A live run: off the end the slider stays at its step; at the end it follows the new one.
+        {
+            Store w(store_.toStdString());
+            write(w, ids_[0], 0, 30, 30, 10);
+        }
+        view.refresh(s);
+        settle();
+        QCOMPARE(label->text(), QString("10"));
+        slider->setValue(slider->maximum());
+        settle();
+        QCOMPARE(label->text(), QString("30"));
+        {
+            Store w(store_.toStdString());
+            write(w, ids_[0], 0, 40, 40, 10);
+        }
+        view.refresh(s);
+        settle();
+        QCOMPARE(label->text(), QString("40"));
+        QCOMPARE(view.layerChart()->curves()[0].y[2], value(0, 2, 40));
+
+        // Runs that differ only by seed: one line, their mean, with a band.
+        view.setGrouping(1);
+        slider->setValue(2);   // step 20, where runs 0 and 1 both recorded
+        settle();
+        const auto& g = view.layerChart()->curves();
+        QCOMPARE(g.size(), size_t(2));
+        const Curve& mean = g[0].band_lo.empty() ? g[1] : g[0];
+        QVERIFY2(mean.label.contains(QString::fromUtf8("×2")), qPrintable(mean.label));
+        QCOMPARE(mean.x.size(), size_t(4));
+        QVERIFY(std::abs(mean.y[3] - (value(0, 3, 20) + value(1, 3, 20)) / 2) < 1e-12);
+        view.setGrouping(0);
+
+        // For scripts: a step before any run recorded says so; none recorded says which probe.
+        QString err;
+        QVERIFY(view.showLayersAt(-1, &err));
+        QCOMPARE(label->text(), QString("40"));
+        QVERIFY(view.showLayersAt(24, &err));
+        QCOMPARE(label->text(), QString("20"));
+        series->setCurrentIndex(series->findData("cond/q"));
+        QVERIFY(!view.showLayersAt(10, &err));
+        QVERIFY2(err.contains("recorded no cond/q"), qPrintable(err));
+
+        // Back over the steps: a line per layer again, the slider hidden.
+        series->setCurrentIndex(series->findData(kProbe));
+        axis->setCurrentIndex(axis->findData(0));
+        settle();
+        QVERIFY(!slider->isVisible());
+        QCOMPARE(view.layerChart()->xTitle(), QString("step"));
+        QCOMPARE(view.layerChart()->curves().size(), size_t(12));
+    }
+
+    void figureAtAStep() {
+        const QString pdf = dir_.filePath("depth.pdf");
+        QString out, err;
+        QCOMPARE(run(NORMLAB_APP, {"figure", "1", "2", "3", "--view", "layers", "--probe", kProbe, "--at-step", "20", "--out", pdf,
+                                   "--store", store_},
+                     &out, &err),
+                 0);
+        const QString text = pdf_text(pdf);
+        QVERIFY2(text.contains("layer (step 20)"), qPrintable(text));
+        QVERIFY2(text.contains("run 2"), qPrintable(text));
+        // refused before anything is written, naming the option
+        const QString none = dir_.filePath("none.pdf");
+        QCOMPARE(run(NORMLAB_APP, {"figure", "1", "--view", "loss", "--at-step", "20", "--out", none, "--store", store_}, &out, &err), 2);
+        QVERIFY2(err.contains("--at-step draws --view layers"), qPrintable(err));
+        QCOMPARE(run(NORMLAB_APP, {"figure", "1", "--view", "layers", "--probe", "cond/q", "--at-step", "10", "--out", none, "--store", store_},
+                     &out, &err),
+                 2);
+        QVERIFY2(err.contains("--at-step: these runs recorded no cond/q"), qPrintable(err));
+        QCOMPARE(run(NORMLAB_APP, {"figure", "1", "--view", "layers", "--at-step", "1.5", "--out", none, "--store", store_}, &out, &err), 2);
+        QVERIFY2(err.contains("--at-step needs a whole step"), qPrintable(err));
+        QVERIFY(!QFile::exists(none));
+    }
+};
+
+QTEST_MAIN(TestLayerProfile)
+#include "test_layer_profile.moc"
