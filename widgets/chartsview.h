@@ -165,6 +165,9 @@ private:
     QWidget* buildScalarsTab();
     QWidget* buildSweepTab();
     std::vector<struct Curve> perLayerCurves(const std::string& name, bool by_layer_color) const;
+    // A step slider (Gains, Layers) over `steps` (ascending; the slider an index into them) and its label:
+    // kept at its end, where it follows a live run's new steps, else at its index. The step it shows.
+    int64_t stepOfSlider(QSlider* slider, QLabel* label, const std::vector<int64_t>& steps);
     // Every step at which a run shown recorded `name` in some layer, ascending.
     std::vector<int64_t> layerSteps(const std::string& name) const;
     // A curve per run (a group's where runs are grouped): x the layer, y its value at `step`.

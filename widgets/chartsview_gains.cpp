@@ -133,14 +133,7 @@ void ChartsView::redrawGains() {
     for (auto& r : runs_)
         for (int64_t st : r->distribution_steps(name)) step_set.insert(st);
     const std::vector<int64_t> steps(step_set.begin(), step_set.end());
-    {
-        QSignalBlocker b(gain_step_);
-        const bool at_end = gain_step_->value() == gain_step_->maximum();
-        gain_step_->setRange(0, std::max(0, static_cast<int>(steps.size()) - 1));
-        if (at_end) gain_step_->setValue(gain_step_->maximum());   // follow a live run
-    }
-    const int64_t step = steps.empty() ? 0 : steps[static_cast<size_t>(gain_step_->value())];
-    gain_step_label_->setText(steps.empty() ? tr("—") : QString::number(step));
+    const int64_t step = stepOfSlider(gain_step_, gain_step_label_, steps);
 
     box_chart_->removeAllSeries();
     for (auto* a : box_chart_->axes()) {

@@ -145,16 +145,21 @@ void ChartsView::redrawLayers() {
         return;
     }
     const std::vector<int64_t> steps = layerSteps(name);
-    {
-        QSignalBlocker b(layer_step_);
-        const bool at_end = layer_step_->value() == layer_step_->maximum();
-        layer_step_->setRange(0, std::max(0, static_cast<int>(steps.size()) - 1));
-        if (at_end) layer_step_->setValue(layer_step_->maximum());   // follow a live run
-    }
-    const int64_t step = steps.empty() ? 0 : steps[static_cast<size_t>(layer_step_->value())];
-    layer_step_label_->setText(steps.empty() ? tr("—") : QString::number(step));
+    const int64_t step = stepOfSlider(layer_step_, layer_step_label_, steps);
     layer_chart_->setAxisTitles(tr("layer (step %1)").arg(step), title, shortTitle(title));
     layer_chart_->setCurves(steps.empty() ? std::vector<Curve>{} : byLayerCurves(name, step));
+}
+
+int64_t ChartsView::stepOfSlider(QSlider* slider, QLabel* label, const std::vector<int64_t>& steps) {
+    {
+        QSignalBlocker b(slider);
+        const bool at_end = slider->value() == slider->maximum();
+        slider->setRange(0, std::max(0, static_cast<int>(steps.size()) - 1));
+        if (at_end) slider->setValue(slider->maximum());   // follow a live run
+    }
+    const int64_t step = steps.empty() ? 0 : steps[static_cast<size_t>(slider->value())];
+    label->setText(steps.empty() ? tr("—") : QString::number(step));
+    return step;
 }
 
 bool ChartsView::showLayersAt(int64_t step, QString* error) {
