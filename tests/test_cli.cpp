@@ -503,9 +503,10 @@ private Q_SLOTS:
     }
 
     // The front end answers the commands that need no LibTorch itself: a copy of it with no engine beside
-    // it lists a store, shows a command's help, lists the schemes, refuses a remote action's wrong option
-    // and answers a follower (the server's side of `remote follow`, which must start at once); what needs
-    // LibTorch (server-info asks it for the GPUs) says which file is missing and how to get it.
+    // it lists a store, shows any command's help, lists the schemes, refuses a remote action's wrong option
+    // or an experiment's wrong field and answers a follower (the server's side of `remote follow`, which
+    // must start at once); what needs LibTorch (a run, server-info asking it for the GPUs) says which file
+    // is missing and how to get it.
     void storeCommandsNeedNoEngine() {
         const QString bin = dir_.filePath("alone/bin"), front = bin + "/normlab-cli";
         QVERIFY(QDir().mkpath(bin));
@@ -530,7 +531,18 @@ private Q_SLOTS:
         QVERIFY2(r.code == 2 && r.err.contains("remote list does not take --steps"), qPrintable(r.err));
         r = alone({"stream", "--store", dir_.filePath("none.sqlite")});
         QVERIFY2(r.code == 5 && r.out.contains("there is no store at"), qPrintable(r.out + r.err));
-        for (const QStringList& args : {QStringList{"run", "x.json"}, QStringList{"--version"}, QStringList{"list", "--version"},
+        // The engine's commands' help, the usage, an option refused and an experiment refused: no engine needed.
+        r = alone({"run", "--help"});
+        QVERIFY2(r.code == 0 && r.out.startsWith("usage: normlab-cli run") && r.out.contains("--only NAME"), qPrintable(r.out + r.err));
+        r = alone({"help", "sample"});
+        QVERIFY2(r.code == 0 && r.out.startsWith("usage: normlab-cli sample"), qPrintable(r.out + r.err));
+        r = alone({});
+        QVERIFY2(r.code == 2 && r.err.contains("usage: normlab-cli COMMAND") && r.err.contains("  eval-batch RUN FILE"), qPrintable(r.err));
+        r = alone({"resume", "1", "--only", "x"});
+        QVERIFY2(r.code == 2 && r.err.contains("resume does not take --only"), qPrintable(r.err));
+        r = alone({"validate", write("huge.json", {{"base", {{"model", {{"d_model", 4294967360.0}}}}}})});
+        QVERIFY2(r.code == 2 && r.err.contains("base.model.d_model"), qPrintable(r.err));
+        for (const QStringList& args : {QStringList{"run", exp_}, QStringList{"--version"}, QStringList{"list", "--version"},
                                         QStringList{"server-info"}}) {
             r = alone(args);
             QVERIFY2(r.code == 1 && r.err.contains("cannot start the engine") &&

@@ -155,6 +155,14 @@ inline bool command_trains(const char* command) {
 }
 // `normlab-cli COMMAND --help`: its synopsis, help and details on stdout.
 void print_command_help(const Command& c);
+// Every command (commands.cpp), the engine's with no `run` (main.cpp runs them); null for a
+// name none has.
+const Command* find_command(const std::string& name);
+// The usage text: every command's synopsis and help, the store's default, the exit codes.
+std::string usage_text();
+// `COMMAND --help`, `help [COMMAND]`, no command (the usage, on stderr: kUsage) or an unknown
+// one (a UsageError): answered, its exit code returned; -1 where the command is to run.
+int help_or_usage(const Args& args);
 // What both of normlab-cli's programs (main.cpp, front.cpp) do around a
 // command: the logger, --verbose, the arguments parsed, and each error as its
 // message and exit code (usage and configuration 2, store 5, run 4, else 1).

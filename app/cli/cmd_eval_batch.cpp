@@ -10,7 +10,7 @@
 
 namespace normlab::cli {
 
-static int cmd_eval_batch(const Args& args) {
+int cmd_eval_batch(const Args& args) {
     if (args.positional.size() != 2) throw UsageError("eval-batch needs a run and a file: normlab-cli eval-batch RUN FILE.safetensors");
     Store store(store_path(args), Store::Mode::ReadOnly);
     RunInfo r = store.find_run(args.positional[0]);
@@ -20,12 +20,5 @@ static int cmd_eval_batch(const Args& args) {
     std::printf("%.9g\n", loss);
     return kOk;
 }
-
-extern const Command kEvalBatchCommand{"eval-batch", "eval-batch RUN FILE",
-    "logits and loss on a validation batch, as safetensors\n"
-    "(--batch N, --seed S)\n",
-    cmd_eval_batch,
-    "Writes the batch, the core's logits and its loss for tests/crosscheck.py; prints the loss.\n",
-    "--batch --seed"};
 
 }  // namespace normlab::cli

@@ -10,7 +10,7 @@
 
 namespace normlab::cli {
 
-static int cmd_export_batches(const Args& args) {
+int cmd_export_batches(const Args& args) {
     if (args.positional.size() != 1 || !args.options.count("--out"))
         throw UsageError("export-batches needs a run and --out: normlab-cli export-batches RUN --steps A..B --out FILE.safetensors");
     const std::string range = args.opt("--steps", "0..0");
@@ -26,15 +26,5 @@ static int cmd_export_batches(const Args& args) {
                  counted(n, "training step").c_str(), first, last, static_cast<long long>(r.id));
     return kOk;
 }
-
-extern const Command kExportBatchesCommand{"export-batches", "export-batches RUN --steps A..B --out FILE",
-    "the exact tokens training steps A..B of a run drew (safetensors),\n"
-    "to replay its training elsewhere\n",
-    cmd_export_batches,
-    "Tensors: tokens (N, batch, context+1; int64: inputs are [:, :, :-1], targets [:, :, 1:])\n"
-    "and steps (N).\n"
-    "Metadata: the run's configuration, its data's hash. Step s is the batch update s+1 trained on.\n"
-    "The run's data must be what it trained on (refused otherwise); docs/WEIGHTS.md.\n",
-    "--steps --out"};
 
 }  // namespace normlab::cli

@@ -9,7 +9,7 @@
 
 namespace normlab::cli {
 
-static int cmd_export_weights(const Args& args) {
+int cmd_export_weights(const Args& args) {
     if (args.positional.size() != 2) throw UsageError("export-weights needs a run and a file: normlab-cli export-weights RUN FILE.safetensors");
     Store store(store_path(args), Store::Mode::ReadOnly);
     RunInfo r = store.find_run(args.positional[0]);
@@ -17,9 +17,5 @@ static int cmd_export_weights(const Args& args) {
     std::fprintf(stderr, "wrote %s (run %lld)\n", args.positional[1].c_str(), static_cast<long long>(r.id));
     return kOk;
 }
-
-extern const Command kExportWeightsCommand{"export-weights", "export-weights RUN FILE",
-    "the run's latest weights as safetensors (docs/WEIGHTS.md)\n",
-    cmd_export_weights};
 
 }  // namespace normlab::cli

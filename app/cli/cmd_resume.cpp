@@ -7,7 +7,7 @@
 
 namespace normlab::cli {
 
-static int cmd_resume(const Args& args) {
+int cmd_resume(const Args& args) {
     if (args.positional.empty()) throw UsageError("resume needs a run: normlab-cli resume RUN [RUN ...]");
     const TrainOptions opts = train_options(args);
     const bool if_queued = args.has_flag("--if-queued"), detach = args.has_flag("--detach");
@@ -66,16 +66,5 @@ static int cmd_resume(const Args& args) {
     }
     return exit_for(train_all(store, runs, opts, false, if_queued));
 }
-
-extern const Command kResumeCommand{"resume", "resume RUN [RUN ...]",
-    "continue an interrupted, cancelled or failed run from its\n"
-    "checkpoint (from step 0 when it has none)\n",
-    cmd_resume,
-    "options: --device D, --threads N;\n"
-    "  --detach     train in a process of its own that outlives the terminal and ssh\n"
-    "               (output: STORE.logs/)\n"
-    "  --if-queued  train each run only if it is still queued (what a detached run uses)\n"
-    "The run continues from its last checkpoint to exactly the trace it would have written.\n",
-    "--device --threads --detach --if-queued"};
 
 }  // namespace normlab::cli

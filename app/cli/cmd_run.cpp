@@ -8,7 +8,7 @@
 
 namespace normlab::cli {
 
-static int cmd_run(const Args& args) {
+int cmd_run(const Args& args) {
     if (args.positional.size() != 1) throw UsageError("run needs one experiment file: normlab-cli run EXPERIMENT.json");
     const TrainOptions opts = train_options(args);
     Experiment ex = load_experiment(args.positional[0], args.opt("--scale"));
@@ -54,31 +54,5 @@ static int cmd_run(const Args& args) {
         if (r.run_id > 0) std::printf("%lld\t%s\n", static_cast<long long>(r.run_id), status_name(r.status).c_str());
     return exit_for(results);
 }
-
-extern const Command kRunCommand{"run", "run EXPERIMENT.json",
-    "train every run of an experiment (--only NAME to pick some,\n"
-    "--device cpu|cuda|auto, --threads N, --steps N to override)\n",
-    cmd_run,
-    "options:\n"
-    "  --only NAME      train only the runs named NAME (or starting with \"NAME \"); repeatable\n"
-    "  --index I[-J]    train only the runs at positions I to J\n"
-    "                   (0-based; what a sweep's array task trains)\n"
-    "  --scale NAME     use the experiment's named scale (e.g. gpu)\n"
-    "  --steps N        override every run's train.steps\n"
-    "  --device D       cpu, cuda, cuda:N or auto;  --threads N  LibTorch threads (0: all cores)\n"
-    "  --precision P    fp32, tf32 or bf16 (mixed precision, fp32 weights): overrides train.precision\n"
-    "  --cuda-graph M   auto, on or off: the step captured as a CUDA graph (auto: on a GPU when\n"
-    "                   the run allows it): overrides train.cuda_graph\n"
-    "  --batch N|auto   override every run's train.batch_size; auto: the largest power of two whose\n"
-    "                   training step fits in 85% of the GPU's memory, measured on it before queueing\n"
-    "  --detach         queue the runs, print their ids and train them in a process of its own\n"
-    "                   that outlives the terminal and the ssh session (output: STORE.logs/)\n"
-    "Every run is checked (fields, data source, device, memory) before anything is written.\n"
-    "Ctrl-C or SIGTERM cancels within a second, keeping a checkpoint; a second one exits at once.\n"
-    "So does a hang-up (its terminal or ssh session closed) or a closed pipe; not under nohup.\n"
-    "Data-parallel: started by torchrun --no-python, by srun -n N, or with RANK, WORLD_SIZE,\n"
-    "MASTER_ADDR and MASTER_PORT set, each process trains a slice of every batch (Gloo on the\n"
-    "CPU, NCCL on CUDA); rank 0 writes the store (docs/SCALING.md).\n",
-    "--only --index --scale --steps --device --threads --precision --cuda-graph --batch --detach"};
 
 }  // namespace normlab::cli

@@ -77,6 +77,8 @@ double parse_temperature(const std::string& s) {
     throw UsageError("--temperature expects a number from 0 to 10, got \"" + s + "\"");
 }
 
+}  // namespace
+
 int cmd_sample(const Args& args) {
     if (args.positional.empty()) throw UsageError("sample needs a run: normlab-cli sample RUN [RUN ...] [--prompt TEXT]");
     SampleOptions o;
@@ -125,29 +127,5 @@ int cmd_sample(const Args& args) {
     std::fflush(stdout);
     return kOk;
 }
-
-}  // namespace
-
-extern const Command kSampleCommand{"sample", "sample RUN [RUN ...]",
-    "text the runs' latest weights write, continuing --prompt TEXT\n"
-    "(--bytes N, --temperature T, --top-k K, --seed S, --slide, --weights F)\n",
-    cmd_sample,
-    "The model reads and writes bytes: each next one is drawn from its distribution over the\n"
-    "last model.context bytes, printed as it comes (Ctrl-C stops). Several runs write from one\n"
-    "prompt with the same random draws, so their texts differ by their models alone.\n"
-    "  --prompt TEXT        what the text continues (default: a line break)\n"
-    "  --bytes N            bytes to write, 1 to 100000 (default 300)\n"
-    "  --temperature T      0 (always the likeliest byte) to 10 (default 0.8)\n"
-    "  --top-k K            draw among the K likeliest bytes (default 0: all 256)\n"
-    "  --seed S             the draws (default 1): the same seed, the same text\n"
-    "  --slide window|half  past model.context bytes: read the last window whole again for\n"
-    "                       every byte, as the model was trained (window, the default; slow\n"
-    "                       for big models), or keep its last half and go on from there (half:\n"
-    "                       each byte reads half a window to a whole one; many times faster)\n"
-    "  --weights FILE       a checkpoint of the run to use instead of its latest, e.g. one\n"
-    "                       `normlab-cli remote fetch DEST RUN --checkpoint --out FILE` brought\n"
-    "Control characters and bytes that are not UTF-8 are printed as \\xNN.\n"
-    "Example: normlab-cli sample Post-LN NormFormer --prompt 'The ' --bytes 200\n",
-    "--prompt --bytes --temperature --top-k --seed --slide --weights"};
 
 }  // namespace normlab::cli

@@ -13,7 +13,7 @@
 namespace normlab::cli {
 using nlohmann::json;
 
-static int cmd_server_info(const Args& args) {
+int cmd_server_info(const Args& args) {
     const std::string path = store_path(args);
     json j = library_versions();
     j["protocol"] = kStreamProtocol;
@@ -38,10 +38,5 @@ static int cmd_server_info(const Args& args) {
     std::printf("%s\n", j.dump().c_str());
     return kOk;
 }
-
-extern const Command kServerInfoCommand{"server-info", "server-info",
-    "what this NormLab is, as JSON: versions, stream protocol, store,\n"
-    "CUDA (what `remote check` asks a server)\n",
-    cmd_server_info};
 
 }  // namespace normlab::cli

@@ -143,32 +143,12 @@ int sweep_status(const Args& args) {
     return counts.count("failed") || counts.count("diverged") ? kFailed : kOk;
 }
 
+}  // namespace
+
 int cmd_sweep(const Args& args) {
     if (args.options.count("--status")) return sweep_status(args);
     if (args.options.count("--cancel")) return sweep_cancel(args);
     return write_sweep(args);
 }
-
-}  // namespace
-
-extern const Command kSweepCommand{"sweep", "sweep EXPERIMENT --slurm",
-    "an experiment's runs as a Slurm job array, each task into its\n"
-    "own store (--submit submits it); sweep --status DIR shows progress\n",
-    cmd_sweep,
-    "options:\n"
-    "  --dir DIR            the sweep's folder (default sweep-NAME): sweep.sbatch, sweep.json,\n"
-    "                       stores/task-NNN.sqlite, logs/task-NNN.log\n"
-    "  --submit             submit with sbatch and print the job id\n"
-    "  --partition P  --time T  --cpus-per-task N  --gpus-per-task N\n"
-    "  --max-parallel K     at most K tasks at once (sbatch --array=0-N%K)\n"
-    "  --runs-per-task K    K runs one after another per task (default 1)\n"
-    "  --scale NAME  --steps N  --device D   passed to each task's run\n"
-    "sweep --cancel DIR cancels its job array (scancel; running runs are saved as cancelled).\n"
-    "Every run is checked before anything is written. Runs keep the names, configurations and\n"
-    "seeds `run` gives them. Merge the task stores afterwards (they may be read while the job runs):\n"
-    "  normlab-cli sweep EXP.json --slurm --dir sw --submit\n"
-    "  normlab-cli sweep --status sw\n"
-    "  normlab-cli merge sw/stores/*.sqlite --into runs.sqlite\n",
-    "--slurm --submit --dir --status --cancel --scale --steps --device --partition --time --cpus-per-task --gpus-per-task --max-parallel --runs-per-task --only --index"};
 
 }  // namespace normlab::cli

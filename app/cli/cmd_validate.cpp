@@ -8,7 +8,7 @@
 
 namespace normlab::cli {
 
-static int cmd_validate(const Args& args) {
+int cmd_validate(const Args& args) {
     if (args.positional.size() != 1) throw UsageError("validate needs one experiment file");
     Experiment ex = load_experiment(args.positional[0], args.opt("--scale"));
     const std::vector<ExperimentRun> runs = chosen_runs(ex, args);
@@ -32,13 +32,5 @@ static int cmd_validate(const Args& args) {
     }
     return kOk;
 }
-
-extern const Command kValidateCommand{"validate", "validate EXPERIMENT.json",
-    "check an experiment and list the runs it expands to\n",
-    cmd_validate,
-    "options: --scale NAME, --only NAME, --index I[-J], --steps N, --device D, --threads N,\n"
-    "         --precision P, --cuda-graph M, --batch N|auto, as for run.\n"
-    "Refuses exactly what run would refuse, naming the field and the fix; writes nothing.\n",
-    "--scale --only --index --steps --device --threads --precision --cuda-graph --batch"};
 
 }  // namespace normlab::cli

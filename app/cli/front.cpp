@@ -2,8 +2,9 @@
 // here: those that only read or copy a store (list, show, export, merge,
 // plot, cancel, delete, compact), `remote` (ssh to a server; the server's own normlab-cli
 // trains), `stream` (the server's side of `remote follow`), schemes and
-// preset. Every other command, the usage text and --version are the engine's (the
-// whole normlab-cli, main.cpp), which this program becomes by execv — the
+// preset; so do every command's --help, the usage text, an unknown command and
+// an option a command does not take (commands.cpp). Every other command and
+// --version are the engine's (the whole normlab-cli, main.cpp), which this program becomes by execv — the
 // same pid, arguments and name, so signals, `ps` and `normlab-cli cancel`
 // see one normlab-cli either way. Debian's LibTorch takes ~1 s to load
 // (its op registry and ~290 libraries): `list` answered in milliseconds, and
@@ -14,6 +15,7 @@
 // folder, in a build tree as where it is installed.
 #include "app/cli/cli.h"
 
+#include "core/experiment.h"
 #include "core/platform.h"
 
 #include <cerrno>
@@ -23,25 +25,10 @@
 #include <string>
 #include <unistd.h>
 
-namespace normlab::cli {
-extern const Command kListCommand, kShowCommand, kExportCommand, kMergeCommand, kPlotCommand, kCancelCommand,
-    kDeleteCommand, kCompactCommand, kRemoteCommand, kStreamCommand, kSchemesCommand, kPresetCommand;
-}  // namespace normlab::cli
-
 using namespace normlab;
 using namespace normlab::cli;
 
 namespace {
-
-const Command* const kHere[] = {&kListCommand,   &kShowCommand,   &kExportCommand,  &kMergeCommand,  &kPlotCommand,
-                                 &kCancelCommand, &kDeleteCommand, &kCompactCommand, &kRemoteCommand, &kStreamCommand, &kSchemesCommand,
-                                 &kPresetCommand};
-
-const Command* here(const char* name) {
-    for (const Command* c : kHere)
-        if (std::strcmp(name, c->name) == 0) return c;
-    return nullptr;
-}
 
 // The engine beside this program, or "" where /proc/self/exe cannot say.
 std::string engine_path() {
@@ -68,17 +55,20 @@ std::string engine_path() {
 }  // namespace
 
 int main(int argc, char** argv) {
-    const Command* c = argc > 1 ? here(argv[1]) : nullptr;
-    bool version = false;
-    for (int i = 1; i < argc; ++i) version = version || std::strcmp(argv[i], "--version") == 0;
-    if (!c || version) become_engine(argv);
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "--version") == 0) become_engine(argv);   // it names LibTorch's version
     std::signal(SIGXFSZ, SIG_IGN);   // a file-size limit is a write error to report, not a crash
-    return run_reporting(argc, argv, [c](const Args& args) {
-        if (args.has_flag("--help")) {
-            print_command_help(*c);
-            return static_cast<int>(kOk);
-        }
-        check_flags(args, *c);
-        return c->run(args);
+    return run_reporting(argc, argv, [argv](const Args& args) {
+        if (const int answered = help_or_usage(args); answered >= 0) return answered;
+        const Command& c = *find_command(args.command);
+        check_flags(args, c);   // refused here as the engine would, before LibTorch loads
+        // An experiment whose file or fields are wrong, refused in milliseconds: what run and
+        // validate check first (run after --device and --threads, left to the engine when given).
+        const bool experiment_first = c.name == std::string("validate") ||
+                                      (c.name == std::string("run") && !args.options.count("--device") &&
+                                       !args.options.count("--threads"));
+        if (experiment_first && args.positional.size() == 1) load_experiment(args.positional[0], args.opt("--scale"));
+        if (!c.run) become_engine(argv);
+        return c.run(args);
     });
 }

@@ -9,9 +9,9 @@
 //   normlab-cli plot [RUN...] [--last N] --out DIR
 //   normlab-cli sweep EXPERIMENT.json --slurm [--submit] | sweep --status DIR | merge STORE... --into STORE
 //
-// Each command lives in its own cmd_*.cpp file with its synopsis and help, and
-// is dispatched from the table below, which also makes the usage text; cli.h
-// lists the exit codes.
+// Each command's synopsis, help and options are in commands.cpp (the front end answers
+// --help from there) or, for the commands that need no LibTorch, in its own cmd_*.cpp; the
+// engine's commands' functions are named in the table below; cli.h lists the exit codes.
 #include "app/cli/cli.h"
 
 #include "core/errors.h"
@@ -26,10 +26,16 @@
 #include <string>
 
 namespace normlab::cli {
-// One per cmd_*.cpp.
-extern const Command kRunCommand, kValidateCommand, kListCommand, kShowCommand, kExportCommand,
-    kExportWeightsCommand, kEvalBatchCommand, kResumeCommand, kPlotCommand, kPresetCommand, kSchemesCommand,
-    kSweepCommand, kMergeCommand, kCancelCommand, kDeleteCommand, kCompactCommand, kRemoteCommand, kStreamCommand, kServerInfoCommand, kExportBatchesCommand, kSampleCommand;
+// The engine's commands, one per cmd_*.cpp.
+int cmd_run(const Args&);
+int cmd_validate(const Args&);
+int cmd_sample(const Args&);
+int cmd_export_weights(const Args&);
+int cmd_eval_batch(const Args&);
+int cmd_export_batches(const Args&);
+int cmd_resume(const Args&);
+int cmd_sweep(const Args&);
+int cmd_server_info(const Args&);
 }  // namespace normlab::cli
 
 using namespace normlab;
@@ -37,46 +43,14 @@ using namespace normlab::cli;
 
 namespace {
 
-// In the order of the usage text.
-const Command* const kCommands[] = {
-    &kRunCommand,  &kValidateCommand, &kListCommand,   &kShowCommand,   &kSampleCommand, &kExportCommand, &kExportWeightsCommand,
-    &kEvalBatchCommand, &kExportBatchesCommand, &kResumeCommand, &kSweepCommand, &kMergeCommand, &kPlotCommand, &kPresetCommand,
-    &kSchemesCommand, &kCancelCommand, &kDeleteCommand, &kCompactCommand, &kRemoteCommand, &kStreamCommand, &kServerInfoCommand,
-};
-
-// "  SYNOPSIS                 first line of help", further lines aligned under it;
-// a synopsis too long for its column gets a line of its own, the help under it.
-std::string command_lines(const Command& c) {
-    constexpr int kColumn = 24;
-    std::string out, line;
-    std::istringstream help(c.help);
-    bool first = std::strlen(c.synopsis) <= kColumn;
-    if (!first) out += std::string("  ") + c.synopsis + "\n";
-    while (std::getline(help, line)) {
-        char buf[512];
-        std::snprintf(buf, sizeof buf, "  %-*s %s\n", kColumn, first ? c.synopsis : "", line.c_str());
-        out += buf;
-        first = false;
-    }
-    return out;
-}
-
-std::string usage_text() {
-    std::string out = "usage: normlab-cli COMMAND [ARGS] [--store FILE]\n\ncommands:\n";
-    for (const Command* c : kCommands) out += command_lines(*c);
-    out += "\n"
-           "The paper reproductions' report (figures drawn by the app's charts) is `normlab report`,\n"
-           "which reuses runs trained here: normlab-cli run FILE --scale gpu,\n"
-           "then normlab report FILE --scale gpu.\n"
-           "RUN is an id or a unique name. The store defaults to $NORMLAB_STORE or\n"
-           "~/.local/share/normlab/runs.sqlite. `normlab-cli COMMAND --help` shows one command.\n"
-           "exit codes: 0 ok, 1 error, 2 usage/configuration, 3 diverged, 4 failed, 5 store, 130 interrupted\n";
-    return out;
-}
-
-const Command* find_command(const std::string& name) {
-    for (const Command* c : kCommands)
-        if (name == c->name) return c;
+// The engine's commands' functions (commands.cpp describes them, with none).
+int (*engine_function(const std::string& name))(const Args&) {
+    static const std::pair<const char*, int (*)(const Args&)> kFunctions[] = {
+        {"run", cmd_run}, {"validate", cmd_validate}, {"sample", cmd_sample}, {"export-weights", cmd_export_weights},
+        {"eval-batch", cmd_eval_batch}, {"export-batches", cmd_export_batches}, {"resume", cmd_resume},
+        {"sweep", cmd_sweep}, {"server-info", cmd_server_info}};
+    for (const auto& [command, function] : kFunctions)
+        if (name == command) return function;
     return nullptr;
 }
 
@@ -94,20 +68,9 @@ int main(int argc, char** argv) {
             std::printf("normlab-cli %s\n%s\n", NORMLAB_VERSION, library_versions().dump().c_str());
             return static_cast<int>(kOk);
         }
-        // `COMMAND --help` and `help COMMAND`: that command's usage; otherwise all of them.
-        const std::string about = args.command == "help" && !args.positional.empty() ? args.positional[0] : args.command;
-        if (const Command* c = find_command(about); c && (args.has_flag("--help") || args.command == "help")) {
-            print_command_help(*c);
-            return static_cast<int>(kOk);
-        }
-        if (args.command.empty() || args.has_flag("--help") || args.command == "help") {
-            const bool asked = args.has_flag("--help") || args.command == "help";
-            std::fputs(usage_text().c_str(), asked ? stdout : stderr);
-            return static_cast<int>(asked ? kOk : kUsage);
-        }
-        const Command* c = find_command(args.command);
-        if (!c) throw UsageError("unknown command \"" + args.command + "\" (see normlab-cli --help)");
-        check_flags(args, *c);
-        return c->run(args);
+        if (const int answered = help_or_usage(args); answered >= 0) return answered;
+        const Command& c = *find_command(args.command);
+        check_flags(args, c);
+        return c.run ? c.run(args) : engine_function(c.name)(args);
     });
 }
