@@ -102,6 +102,11 @@ summarize_findings() {
     echo "-- $(basename "$f" .log)"; grep -v " step " "$f" | tail -3; grep " step " "$f" | tail -1
   done
 }
+# alive PID / any_alive PID...: whether a run started by this call still runs, by the PID its `&` gave; not by
+# pgrep of its command line, which a run forked but not yet exec'd does not show: on a loaded machine the wait
+# found none, stopped the run as it started (no store, no log) and ended the call at once (CI, 2026-12-05)
+alive() { kill -0 "$1" 2> /dev/null; }
+any_alive() { local p; for p in "$@"; do alive "$p" && return 0; done; return 1; }
 # Stops the findings runs still training as Ctrl-C stops them (cancelled, a checkpoint written; through
 # their timeout, which passes the signal on) and waits up to 30 s for them to end.
 stop_findings() {
@@ -310,7 +315,7 @@ c = json.load(open(sys.argv[1])); c["train"]["cuda_graph"] = "auto"; json.dump(c
       if [ -s normlab-data/english.txt ]; then sha256sum normlab-data/english.txt
       else echo "gpu_session: no English corpus here (english.txt.xz beside the bundle): a run that reads it will say so"; fi
       mkdir -p "$W/stores"
-      started=()
+      started=() pids=()
       if [ "${FINDINGS:-}" = queue ]; then
         # the first lease of FINDINGS_QUEUE with a run the committed report's store does not hold yet, as its list
         # of runs says (trained.txt, which gpu_ingest.sh writes; FINDINGS_DONE may name a store instead)
@@ -337,14 +342,14 @@ c = json.load(open(sys.argv[1])); c["train"]["cuda_graph"] = "auto"; json.dump(c
         # of activations each (it saves 3-4 % a step at this size: docs/GPU.md, "On the H200").
         ${DETACH:+setsid} timeout -s INT "${FINDINGS_SECONDS:-480}" "$(pwd)/$CLI" run "$exp" --scale gpu --only "$run" --threads "$threads" \
           --cuda-graph "${FINDINGS_CUDA_GRAPH:-off}" --device "$DEVICE" --store "$W/stores/$name.sqlite" > "$W/stores/$name.log" 2>&1 < /dev/null &
-        started+=("$name")
+        started+=("$name") pids+=("$!")
       done
       if [ -n "$DETACH" ]; then
         # back once every run started here has logged a step or ended (a refused configuration ends at once)
         for _ in $(seq 1 "$(lim "${FINDINGS_START_SECONDS:-300}")"); do
           waiting=0
-          for name in "${started[@]}"; do
-            grep -q " step " "$W/stores/$name.log" 2> /dev/null || ! pgrep -f "$W/stores/$name.sqlite" > /dev/null || waiting=1
+          for i in "${!started[@]}"; do
+            grep -q " step " "$W/stores/${started[$i]}.log" 2> /dev/null || ! alive "${pids[$i]}" || waiting=1
           done
           [ "$waiting" = 0 ] && break
           sleep 1
@@ -352,7 +357,7 @@ c = json.load(open(sys.argv[1])); c["train"]["cuda_graph"] = "auto"; json.dump(c
         summarize_findings
       else
         # not detached: the runs are this call's children; past the budget they are stopped (Ctrl-C, data kept)
-        while pgrep -f "$W/stores/" > /dev/null && [ "$(left)" -gt 30 ]; do sleep 1; done
+        while any_alive "${pids[@]}" && [ "$(left)" -gt 30 ]; do sleep 1; done
         stop_findings
         wait
         collect_findings
