@@ -141,7 +141,7 @@ PEER=()
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNORMLAB_GUI=ON \
   -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_CUDA_COMPILER="$NVCC" -DTORCH_CUDA_ARCH_LIST="9.0" \
   -DNORMLAB_PYTHON2="$(abs "$VENV")/bin/python" "${PEER[@]}" \
-  -DNORMLAB_TORCH_FREE_SUITES="${NORMLAB_TORCH2_TORCH_FREE_SUITES:-ON}" \
+  -DNORMLAB_TORCH_FREE_SUITES="${NORMLAB_TORCH2_TORCH_FREE_SUITES:-ON}" -DNORMLAB_CUDA_ARCHS="${NORMLAB_TORCH2_CUDA_ARCHS:-80;90}" \
   >"$BUILD/cmake-configure.log" 2>&1 || { cat "$BUILD/cmake-configure.log" >&2; exit 1; }
 cmake --build "$BUILD" -j "$(nproc)"
 echo "setup-torch2: built against LibTorch $("$VENV/bin/python" -c 'import torch; print(torch.__version__)') into $BUILD"

@@ -51,6 +51,7 @@ fi
 BUILD="${NORMLAB_BUILD_DIR:-build}"
 . scripts/disk-room.sh
 [ -f "$BUILD/build.ninja" ] || need_room "$BUILD" 3 "setup: the build" "set NORMLAB_BUILD_DIR to a folder on a larger disk"
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+# NORMLAB_SETUP_BENCH=OFF leaves normlab-bench out (CI: no test of this build runs it)
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNORMLAB_BENCH="${NORMLAB_SETUP_BENCH:-ON}" >/dev/null
 cmake --build "$BUILD" -j "$(nproc)"
 echo "setup: built into $BUILD"
