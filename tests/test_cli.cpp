@@ -195,6 +195,29 @@ private Q_SLOTS:
         QVERIFY2(texts >= 4, qPrintable(svg.mid(legend, 600)));   // train and val of both runs
     }
 
+    // --only NAME takes the run of that name alone, though another's name starts with "NAME "
+    // ("T=100" and "T=100 no offsets": it took both); with no run of that name, a variant's sweep points.
+    void onlyTakesTheRunNamedOrAVariantsSweepPoints() {
+        const QString store = dir_.filePath("only.sqlite");
+        json two = cli_harness::tiny(1);
+        two["name"] = "two";
+        two["variants"] = {{{"name", "T=100"}}, {{"name", "T=100 no offsets"}}};
+        Result r = cli({"run", write("two.json", two), "--only", "T=100", "--store", store});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        json swept = cli_harness::tiny(1);
+        swept["name"] = "swept";
+        swept["variants"] = {{{"name", "x"}}, {{"name", "y"}}};
+        swept["sweep"] = {{"train.seed", {1, 2}}};
+        r = cli({"run", write("swept.json", swept), "--only", "y", "--store", store});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = cli({"list", "--store", store, "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QStringList names;
+        for (const auto& run : json::parse(r.out.toStdString())) names << QString::fromStdString(run["name"].get<std::string>());
+        names.sort();
+        QCOMPARE(names, QStringList({"T=100", "y seed=1", "y seed=2"}));
+    }
+
     // An option a command does not take is refused before it does anything, naming what it
     // takes; it was ignored: `resume 1 --steps 500` trained to the run's own steps, `sweep
     // --precision bf16` checked bf16 but wrote tasks that train in the experiment's precision,

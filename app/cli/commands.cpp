@@ -22,7 +22,8 @@ extern const Command kRunCommand{"run", "run EXPERIMENT.json",
     "--device cpu|cuda|auto, --threads N, --steps N to override)\n",
     nullptr,   // cmd_run, cmd_run.cpp
     "options:\n"
-    "  --only NAME      train only the runs named NAME (or starting with \"NAME \"); repeatable\n"
+    "  --only NAME      train only the run named NAME (where none is, the runs starting with \"NAME \":\n"
+    "                   a variant's sweep points); repeatable\n"
     "  --index I[-J]    train only the runs at positions I to J\n"
     "                   (0-based; what a sweep's array task trains)\n"
     "  --scale NAME     use the experiment's named scale (e.g. gpu)\n"

@@ -241,12 +241,18 @@ std::vector<ExperimentRun> chosen_runs(const Experiment& ex, const Args& args) {
             throw UsageError("--index " + v + " ends before it starts; give I-J with I <= J (positions 0 to " +
                              std::to_string(n - 1) + ")");
     }
+    // --only NAME: the run named NAME where there is one; otherwise the runs whose names start with "NAME "
+    // (a variant's sweep points). So the variant "T=100" is not taken with "T=100 no offsets" beside it.
+    std::vector<bool> exact(only.size(), false);
+    for (size_t o = 0; o < only.size(); ++o)
+        for (auto& r : ex.runs) exact[o] = exact[o] || r.name == only[o];
     std::vector<ExperimentRun> chosen;
     for (int idx = 0; idx < static_cast<int>(ex.runs.size()); ++idx) {
         const auto& r = ex.runs[idx];
         if (idx < first || idx > last) continue;
         bool keep = only.empty();
-        for (auto& o : only) keep = keep || r.name == o || r.name.rfind(o + " ", 0) == 0;
+        for (size_t o = 0; o < only.size(); ++o)
+            keep = keep || r.name == only[o] || (!exact[o] && r.name.rfind(only[o] + " ", 0) == 0);
         if (keep) chosen.push_back(r);
     }
     if (chosen.empty()) {
