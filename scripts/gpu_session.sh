@@ -159,7 +159,8 @@ for line in sorted({f"{os.path.basename(f or '')}|{n}" for f, n in db.execute(
 PY
 }
 # queue_next QUEUE DONE: the first line of QUEUE (one lease's "EXPERIMENT|RUN;..." a line; # comments) naming a run
-# that DONE lacks: a run of that experiment file named RUN, or RUN and more ("RUN seed=2"), as --only takes it. DONE is
+# that DONE lacks: a run of that experiment file named RUN, or one of RUN's sweep points ("RUN seed=2", "RUN lr=1e-3
+# seed=1": RUN and words of KEY=VALUE), as --only takes them. "RUN no offsets", another variant, is not RUN. DONE is
 # runs_held's list (*.txt) or a store; one that does not exist holds nothing.
 queue_next() {
   local held=""
@@ -168,8 +169,10 @@ queue_next() {
   fi
   printf '%s\n' "$held" | python3 -c 'import os, sys
 have = [l.rstrip("\n").split("|", 1) for l in sys.stdin if "|" in l]
+def point_of(n, run):
+    return n.startswith(run + " ") and all("=" in w for w in n[len(run) + 1:].split())
 def trained(exp, run):
-    return any(f == os.path.basename(exp) and (n == run or n.startswith(run + " ")) for f, n in have)
+    return any(f == os.path.basename(exp) and (n == run or point_of(n, run)) for f, n in have)
 for line in open(sys.argv[1]):
     line = line.split("#", 1)[0].strip()
     if line and not all(trained(*p.split("|", 1)) for p in line.split(";")):

@@ -146,6 +146,12 @@ next="$(qnext "$T/queue2.txt" "$T/tree/runs/trained.txt")"
 [ "$next" = "tiny.json|later" ] || fail "the queue read from trained.txt took '$next'"
 next="$(qnext "$T/queue2.txt" "$T/tree/runs/no-such-list.txt")"
 [ "$next" = "tiny.json|detached" ] || fail "a missing list should hold nothing; the queue took '$next'"
+# a run is held by its own name or its sweep points' ("T=100 seed=1"), as --only takes them, not by another
+# variant whose name starts with it ("T=100 no offsets" is not "T=100": a queue line naming both took one for both)
+printf 'b.json|T=100 no offsets\nb.json|T=100 no offsets seed=1\nb.json|S lr=1e-3 seed=2\n' > "$T/held.txt"
+printf 'b.json|S;b.json|T=100 no offsets\nb.json|T=100\n' > "$T/queue3.txt"
+next="$(qnext "$T/queue3.txt" "$T/held.txt")"
+[ "$next" = "b.json|T=100" ] || fail "another variant's runs counted as T=100's: the queue took '$next'"
 [ "$st3" = cancelled ] && [ "$steps3" = "$steps2" ] || fail "the run came into the store '$st3' after '$steps3' steps"
 cmp -s "$T/tree/tiny.json" "$T/tree/runs/experiments/tiny.json" || fail "the experiment was not kept beside the store"
 before="$(sha256sum "$T/tree/runs/runs.sqlite.xz")"
