@@ -10,8 +10,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
-
 using cli_harness::cli;
 using cli_harness::Result;
 using nlohmann::json;
@@ -21,22 +19,15 @@ class TestCliFront : public QObject {
     QTemporaryDir dir_;
     QString exp_;
 
-    QString write(const char* name, const json& j) {
-        const QString path = dir_.filePath(name);
-        std::ofstream(path.toStdString()) << j.dump(2);
-        return path;
-    }
+    QString write(const char* name, const json& j) { return cli_harness::write_file(dir_.filePath(name), j.dump(2)); }
 
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        exp_ = write("tiny.json",
-                     {{"name", "tiny"},
-                      {"base",
-                       {{"model", {{"d_model", 32}, {"n_layers", 2}, {"n_heads", 4}, {"d_ff", 64}, {"context", 16}}},
-                        {"train", {{"steps", 20}, {"batch_size", 4}, {"eval_every", 10}, {"threads", 1}}},
-                        {"data", {{"source", "markov"}, {"markov", {{"length", 5000}}}}}}},
-                      {"variants", {{{"scheme", "post_ln"}}, {{"scheme", "ngpt"}}}}});
+        json tiny = cli_harness::tiny(20);   // d 32 × 2 layers, 20 steps on a Markov source
+        tiny["name"] = "tiny";
+        tiny["variants"] = {{{"scheme", "post_ln"}}, {{"scheme", "ngpt"}}};
+        exp_ = write("tiny.json", tiny);
     }
 
     // An option a command does not take is refused before it does anything, naming what it
