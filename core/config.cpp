@@ -240,6 +240,7 @@ template <class V> void fields(V& v, BranchNormConfig& s) {
     v("T", s.T);
     v("exp_k", s.exp_k);
     v("sigmoid_u", s.sigmoid_u);
+    v("scale_updates", s.scale_updates);
 }
 template <class V> void fields(V& v, NGPTConfig& s) {
     v("qk_norm", s.qk_norm);

@@ -61,6 +61,10 @@ struct BranchNormConfig {
     int T = 4000;                   // steps until α_t = 1
     double exp_k = 5.0;             // sharpness of the (lab-defined) exponential schedule
     double sigmoid_u = 10.0;        // slope of the (lab-defined) sigmoid schedule
+    // Lab-defined: the optimizer's step of F's parameters (each block's attention and MLP) scaled
+    // by α_t too. The paper scales F's output, and so its gradient, by α_t, which slows SGD's step
+    // but not Adam's (its step does not shrink with the gradient); this makes Adam's shrink alike.
+    bool scale_updates = false;
 };
 
 // nGPT (Loshchilov et al.): the unit-hypersphere transformer.

@@ -170,10 +170,6 @@
         <translation>Histogramm der Schicht</translation>
     </message>
     <message>
-        <source>—</source>
-        <translation>—</translation>
-    </message>
-    <message>
         <source>learned gains</source>
         <translation>gelernte Verstärkungen</translation>
     </message>
@@ -298,6 +294,10 @@ Schicht: eine Linie je Lauf über die Schichten, beim Schritt, den der Regler w�
     <message>
         <source>probe</source>
         <translation>Sonde</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
     </message>
     <message>
         <source>final validation loss</source>
@@ -922,6 +922,14 @@ markov: synthetisch, mit bekannter Verlustuntergrenze</translation>
     <message>
         <source>β (empty: (8N)^{−1/4})</source>
         <translation>β (leer: (8N)^{−1/4})</translation>
+    </message>
+    <message>
+        <source>Scale the branches' step</source>
+        <translation>Schritt der Zweige skalieren</translation>
+    </message>
+    <message>
+        <source>Lab-defined: Adam's step of F's weights scaled by α_{t} too. The paper scales F's output, which slows SGD's step but not Adam's</source>
+        <translation>Vom Labor definiert: auch Adams Schritt der Gewichte von F mit α_{t} skaliert. Der Artikel skaliert die Ausgabe von F; das verlangsamt den Schritt von SGD, nicht den von Adam</translation>
     </message>
 </context>
 <context>

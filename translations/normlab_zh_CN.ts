@@ -170,10 +170,6 @@
         <translation>直方图：层</translation>
     </message>
     <message>
-        <source>—</source>
-        <translation>—</translation>
-    </message>
-    <message>
         <source>learned gains</source>
         <translation>学习到的增益</translation>
     </message>
@@ -298,6 +294,10 @@ layer: a line per run across the layers, at the step the slider picks (each run'
     <message>
         <source>probe</source>
         <translation>探针</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
     </message>
     <message>
         <source>final validation loss</source>
@@ -921,6 +921,14 @@ markov：合成数据，损失下界已知</translation>
     <message>
         <source>β (empty: (8N)^{−1/4})</source>
         <translation>β（留空：(8N)^{−1/4}）</translation>
+    </message>
+    <message>
+        <source>Scale the branches' step</source>
+        <translation>缩放分支的更新步长</translation>
+    </message>
+    <message>
+        <source>Lab-defined: Adam's step of F's weights scaled by α_{t} too. The paper scales F's output, which slows SGD's step but not Adam's</source>
+        <translation>实验室自定义：F 的权重的 Adam 更新步长也乘以 α_{t}。论文只缩放 F 的输出，这会减慢 SGD 的步长，但不会减慢 Adam 的</translation>
     </message>
 </context>
 <context>

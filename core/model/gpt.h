@@ -189,6 +189,9 @@ struct GPTImpl : torch::nn::Module {
     // Parameters that take weight decay (matrices and embeddings) and those that
     // never do (norm gains and biases, HeadScale, ResScale, nGPT scalers).
     void split_decay(std::vector<torch::Tensor>& decay, std::vector<torch::Tensor>& no_decay);
+    // The trainable parameters of every block's branches F (attention and MLP, with their own norms
+    // and scalers): what BranchNorm's α_t scales the output of (model.branchnorm.scale_updates).
+    std::vector<torch::Tensor> branch_parameters();
     int64_t parameter_count(bool trainable_only = true);
     // Points every attention at kv's layers (nullptr: at none), sizing kv for them.
     void attach_cache(KVCache* kv);

@@ -87,6 +87,17 @@ void GPTImpl::split_decay(std::vector<torch::Tensor>& decay, std::vector<torch::
     }
 }
 
+std::vector<torch::Tensor> GPTImpl::branch_parameters() {
+    std::vector<torch::Tensor> out;
+    for (size_t i = 0; i < blocks->size(); ++i) {
+        auto b = blocks[i]->as<Block>();
+        for (auto* m : {static_cast<torch::nn::Module*>(b->attn.get()), static_cast<torch::nn::Module*>(b->mlp.get())})
+            for (auto& p : m->parameters())
+                if (p.requires_grad()) out.push_back(p);
+    }
+    return out;
+}
+
 int64_t GPTImpl::parameter_count(bool trainable_only) {
     int64_t n = 0;
     for (auto& p : parameters())

@@ -15,36 +15,70 @@
 #include <torch/version.h>
 
 #include <thread>
+#include <unordered_set>
 
 namespace normlab {
 using nlohmann::json;
 
+namespace {
+std::unordered_set<const void*> branch_set(GPT& model) {
+    std::unordered_set<const void*> branch;
+    for (auto& p : model->branch_parameters()) branch.insert(p.unsafeGetTensorImpl());
+    return branch;
+}
+}  // namespace
+
+std::vector<bool> branch_groups(torch::optim::Optimizer& opt, GPT& model) {
+    std::vector<bool> out;
+    if (!model->cfg.branchnorm.enabled || !model->cfg.branchnorm.scale_updates) return out;
+    const auto branch = branch_set(model);
+    for (auto& g : opt.param_groups())
+        out.push_back(!g.params().empty() && branch.count(g.params()[0].unsafeGetTensorImpl()) > 0);
+    return out;
+}
+
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(const OptimConfig& o, GPT& model) {
     std::vector<torch::Tensor> decay, no_decay;
     model->split_decay(decay, no_decay);
+    // model.branchnorm.scale_updates: the branches' parameters in groups of their own, after the others',
+    // so that their learning rate can follow α_t (TrainLoop::schedule).
+    std::vector<torch::Tensor> branch_decay, branch_no_decay;
+    if (model->cfg.branchnorm.enabled && model->cfg.branchnorm.scale_updates) {
+        const auto branch = branch_set(model);
+        auto split = [&](std::vector<torch::Tensor>& all, std::vector<torch::Tensor>& into) {
+            std::vector<torch::Tensor> rest;
+            for (auto& p : all) (branch.count(p.unsafeGetTensorImpl()) ? into : rest).push_back(p);
+            all.swap(rest);
+        };
+        split(decay, branch_decay);
+        split(no_decay, branch_no_decay);
+    }
     std::vector<torch::optim::OptimizerParamGroup> groups;
     auto add = [&](std::vector<torch::Tensor>& params, double wd, auto options) {
         if (params.empty()) return;
         options.weight_decay(wd);
         groups.emplace_back(params, std::make_unique<decltype(options)>(options));
     };
+    auto add_all = [&](auto options) {
+        add(decay, o.weight_decay, options);
+        add(no_decay, 0.0, options);
+        add(branch_decay, o.weight_decay, options);
+        add(branch_no_decay, 0.0, options);
+    };
     switch (o.kind) {
         case OptimizerKind::Adam: {
             auto opts = torch::optim::AdamOptions(o.lr).betas({o.beta1, o.beta2}).eps(o.eps);
-            add(decay, o.weight_decay, opts);
-            add(no_decay, 0.0, opts);
+            add_all(opts);
             return std::make_unique<torch::optim::Adam>(std::move(groups), opts);
         }
         case OptimizerKind::AdamW: {
             auto opts = torch::optim::AdamWOptions(o.lr).betas({o.beta1, o.beta2}).eps(o.eps);
-            add(decay, o.weight_decay, opts);
-            add(no_decay, 0.0, opts);
+            add_all(opts);
             return std::make_unique<torch::optim::AdamW>(std::move(groups), opts);
         }
         case OptimizerKind::SGD: {
             auto opts = torch::optim::SGDOptions(o.lr).momentum(o.momentum).nesterov(o.nesterov);
-            add(decay, o.weight_decay, opts);
-            add(no_decay, 0.0, opts);
+            add_all(opts);
             return std::make_unique<torch::optim::SGD>(std::move(groups), opts);
         }
     }

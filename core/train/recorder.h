@@ -18,6 +18,9 @@ namespace normlab {
 class Communicator;
 
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(const OptimConfig& o, GPT& model);
+// Per group of make_optimizer's: whether it holds the branches' parameters, whose learning rate
+// follows BranchNorm's α_t (model.branchnorm.scale_updates); empty where nothing does.
+std::vector<bool> branch_groups(torch::optim::Optimizer& opt, GPT& model);
 // Drops the gradients (LibTorch 1.13's zero_grad() zeroes them in place,
 // which costs a memset and makes backward accumulate instead of assign).
 void clear_grads(const std::vector<torch::Tensor>& params);

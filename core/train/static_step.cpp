@@ -36,6 +36,8 @@ std::string static_step_unsupported(const RunConfig& cfg, bool data_parallel) {
     if (data_parallel) return "a data-parallel run all-reduces its gradients between backward and update";
     if (cfg.model.dropout > 0) return "model.dropout is " + std::to_string(cfg.model.dropout) + " (its masks are reseeded every step)";
     if (cfg.optim.kind == OptimizerKind::SGD) return "optim.kind is sgd (the static step has Adam and AdamW)";
+    if (cfg.model.branchnorm.enabled && cfg.model.branchnorm.scale_updates)
+        return "model.branchnorm.scale_updates gives the branches a learning rate of their own (the static step has one)";
     return "";
 }
 

@@ -214,6 +214,7 @@ void TrainLoop::begin() {
     // On a GPU the optimizer, the gradient norm and the clipping run as
     // multi-tensor kernels (optim_step.cpp); on the CPU, LibTorch's loops.
     multi_tensor_ = device_.is_cuda();
+    branch_group_ = branch_groups(*p_.optimizer, model_);
     ahead_ = std::make_unique<BatchAhead>(p_.data, cfg_.train.seed, B_, T_, cfg_.train.steps, device_.is_cuda(),
                                           /*ahead=*/device_.is_cuda());
     // The step as a CUDA graph (static_step.h): train.cuda_graph "auto" on a
@@ -260,11 +261,14 @@ std::optional<RunResult> TrainLoop::control() {
 
 // Step s's schedules: the learning rate (into the optimizer, which a
 // checkpoint keeps) and BranchNorm's α_t (into the model, unless model is false); returns α_t.
+// With model.branchnorm.scale_updates the branches' groups take lr·α_t.
 double TrainLoop::schedule(int64_t s, bool model) {
     const double alpha = branchnorm_alpha(cfg_.model.branchnorm, s);
     if (model) model_->set_branch_alpha(alpha);
     lr_ = learning_rate(cfg_.optim, cfg_.train.steps, s + 1);
-    for (auto& g : p_.optimizer->param_groups()) g.options().set_lr(lr_);
+    auto& groups = p_.optimizer->param_groups();
+    for (size_t i = 0; i < groups.size(); ++i)
+        groups[i].options().set_lr(i < branch_group_.size() && branch_group_[i] ? lr_ * alpha : lr_);
     return alpha;
 }
 

@@ -123,6 +123,7 @@ private:
     bool step_ahead_ = true;
     int64_t steps_ahead_ = 0;           // launched ahead, for the run's info
     bool multi_tensor_ = false;         // the optimizer, norm and clipping as _foreach kernels (GPUs)
+    std::vector<bool> branch_group_;    // per optimizer group: F's parameters (branchnorm.scale_updates)
     double flops_per_token_ = 0, peak_ = 0;
     double max_loss_ = 0, loss_ = 0, lr_ = 0, ckpt_cost_s_ = 0, wall_offset_ = 0;
     int64_t start_step_ = 0, tokens_ = 0;
