@@ -198,6 +198,17 @@ private Q_SLOTS:
         const QString text = QString::fromUtf8(md.readAll());
         QVERIFY(text.contains("## 3. Hidden-state norms"));
         QVERIFY(text.contains("(figures/f03-hidden-norm-per-layer.png)"));
+        // --notes from another folder: its relative links and images point where they did from the notes
+        // (a figure beside NOTES.md was a broken image in docs/REPRODUCTION-GPU.md); the others as written.
+        QVERIFY(QDir().mkpath(dir_.filePath("notes")));
+        std::ofstream(dir_.filePath("notes/NOTES.md").toStdString())
+            << "![by layer](by-layer.png) [up](../tiny.json) [web](https://x.org/a.png) [here](#finding-3)\n";
+        QCOMPARE(run_report({exp, "--out", out, "--store", store, "--no-train", "--notes", dir_.filePath("notes/NOTES.md"),
+                             "--markdown", dir_.filePath("REPORT.md")}), 0);
+        const QString noted = read(dir_.filePath("REPORT.md"));
+        QVERIFY2(noted.contains("![by layer](notes/by-layer.png) [up](tiny.json) [web](https://x.org/a.png) [here](#finding-3)"),
+                 qPrintable(noted.left(1500)));
+        QVERIFY(noted.contains("(report/figures/f03-hidden-norm-per-layer.png)"));
         // Bad input: usage and configuration errors are refused before training.
         QCOMPARE(run_report({exp}), 2);                                          // no --out
         QCOMPARE(run_report({exp, "--out", out, "--scale", "gpu"}), 2);          // no such scale

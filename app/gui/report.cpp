@@ -20,6 +20,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QTextStream>
 
 #include <algorithm>
@@ -53,6 +54,23 @@ std::string cause_text() {
     const int sig = g_cause.load();
     if (sig == SIGTERM && g_window_death && ::getppid() != g_parent) return "the window that started it ended";
     return app::stop_cause(sig);
+}
+
+// The notes' relative links and images (a figure beside NOTES.md), made relative to the Markdown
+// file that takes the notes in, in another folder: they pointed at nothing there.
+QString relinked(const QString& notes, const QDir& notes_dir, const QDir& markdown_dir) {
+    static const QRegularExpression link(R"((!?\[[^\]]*\]\()([^()\s]+)\))");
+    QString out;
+    qsizetype last = 0;
+    for (auto it = link.globalMatch(notes); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        QString target = m.captured(2);
+        if (!target.contains("://") && !target.startsWith('/') && !target.startsWith('#') && !target.startsWith("mailto:"))
+            target = markdown_dir.relativeFilePath(notes_dir.absoluteFilePath(target));
+        out += notes.mid(last, m.capturedStart() - last) + m.captured(1) + target + ")";
+        last = m.capturedEnd();
+    }
+    return out + notes.mid(last);
 }
 
 struct Options {
@@ -413,6 +431,9 @@ int run_report(const QStringList& args) {
         }
     };
     const QString md_path = o.markdown.isEmpty() ? out.filePath("report.md") : o.markdown;
+    if (!meta.notes.empty())
+        meta.notes = relinked(QString::fromStdString(meta.notes), QFileInfo(o.notes).absoluteDir(),
+                              QFileInfo(md_path).absoluteDir()).toStdString();
     const QString fig_rel = QFileInfo(md_path).absoluteDir().relativeFilePath(out.absoluteFilePath("figures"));
     write(md_path, report::to_markdown(findings, meta, fig_rel.toStdString()));
     write(out.filePath("index.html"), report::to_html(findings, meta, "figures"));
