@@ -54,6 +54,14 @@ class TestBranchNormUpdates : public QObject {
         for (auto& p : store.points(store.series_id(id, "train/loss"))) t.loss.push_back(p.value);
         return t;
     }
+    // The same ramp without weight decay, trained with the switch and without it.
+    std::pair<Trained, Trained> with_and_without(int steps, int T, const QString& name) {
+        RunConfig c = ramp(steps, T, true);
+        c.optim.weight_decay = 0;
+        Trained scaled = train(c, qPrintable(name + "_scaled"));
+        c.model.branchnorm.scale_updates = false;
+        return {std::move(scaled), train(c, qPrintable(name + "_plain"))};
+    }
     static std::set<const void*> branch_of(GPT& m) {
         std::set<const void*> s;
         for (auto& p : m->branch_parameters()) s.insert(p.unsafeGetTensorImpl());
@@ -81,11 +89,8 @@ private Q_SLOTS:
     // start from the same weights with the same gradients, so Adam's step is the same direction and
     // size, and the switch halves it for the branches alone: the rest moves bit for bit alike.
     void atAlphaHalfTheBranchesMoveHalfAsFar() {
-        RunConfig c = ramp(2, 2, true);
-        c.optim.weight_decay = 0;
-        Trained scaled = train(c, "half_scaled");
-        c.model.branchnorm.scale_updates = false;
-        Trained plain = train(c, "half_plain");
+        auto [scaled, plain] = with_and_without(2, 2, "half");
+        const RunConfig c = ramp(2, 2, true);
         GPT init(c.model);
         init->reset_parameters(c.train.seed);
         auto before = init->named_parameters(), after = plain.model->named_parameters();
@@ -137,11 +142,7 @@ private Q_SLOTS:
     // no weight decay, the switch changes nothing: the same losses and weights, bit for bit,
     // though the optimizer has four groups where it had two.
     void withoutARampTheRunIsTheSame() {
-        RunConfig c = ramp(6, 1, true);
-        c.optim.weight_decay = 0;
-        Trained a = train(c, "flat_scaled");
-        c.model.branchnorm.scale_updates = false;
-        Trained b = train(c, "flat_plain");
+        auto [a, b] = with_and_without(6, 1, "flat");
         QCOMPARE(a.opt->param_groups().size(), size_t(4));
         QCOMPARE(a.loss.size(), size_t(6));
         QCOMPARE(a.loss, b.loss);
