@@ -925,7 +925,7 @@ markov: synthetisch, mit bekannter Verlustuntergrenze</translation>
     </message>
     <message>
         <source>Scale the branches' step</source>
-        <translation>Schritt der Zweige skalieren</translation>
+        <translation>Zweigschritt skalieren</translation>
     </message>
     <message>
         <source>Lab-defined: Adam's step of F's weights scaled by α_{t} too. The paper scales F's output, which slows SGD's step but not Adam's</source>

@@ -275,7 +275,7 @@ T = {
         ("linear: α_{t} = min(1, t/T) (die des Artikels)\nexp, sigmoid: vom Labor definiert (docs/DECISIONS.md)",
          "linear：α_{t} = min(1, t/T)（论文的）\nexp、sigmoid：本实验室定义（docs/DECISIONS.md）"),
     "Steps until α_{t} = 1; the paper uses 4000": ("Schritte bis α_{t} = 1; der Artikel verwendet 4000", "α_{t} 达到 1 所需步数；论文使用 4000"),
-    "Scale the branches' step": ("Schritt der Zweige skalieren", "缩放分支的更新步长"),
+    "Scale the branches' step": ("Zweigschritt skalieren", "缩放分支的更新步长"),
     "Lab-defined: Adam's step of F's weights scaled by α_{t} too. The paper scales F's output, which slows SGD's step but not Adam's": (
         "Vom Labor definiert: auch Adams Schritt der Gewichte von F mit α_{t} skaliert. Der Artikel skaliert die Ausgabe von F; "
         "das verlangsamt den Schritt von SGD, nicht den von Adam",
