@@ -1,17 +1,15 @@
 // model.branchnorm.scale_updates (lab-defined, docs/CONFIG.md): the optimizer's step of the
 // branches' parameters (each block's attention and MLP) scaled by α_t as well as their output.
 // At α_t = ½ they move half as far as without it while the rest moves alike; they are optimizer
-// groups of their own; without a ramp the run is the one it is without the switch, bit for bit;
-// and the captured step, which has one learning rate, says so.
+// groups of their own; and without a ramp the run is the one it is without the switch, bit for
+// bit. The static step, which a CUDA graph captures, takes it too (test_static_step).
 #ifndef Q_MOC_RUN   // moc reads the test class alone: LibTorch's headers cost it ~10 s
 #include "core/model/gpt.h"
 #include "core/store/store.h"
 #include "core/train/io.h"
 #include "core/train/recorder.h"
-#include "core/train/static_step.h"
 #include "core/train/trainer.h"
 
-#include <torch/version.h>
 #include "tests/model_util.h"
 #include "tests/test_util.h"
 #endif
@@ -148,15 +146,6 @@ private Q_SLOTS:
         QCOMPARE(a.loss, b.loss);
         auto pb = b.model->named_parameters();
         for (auto& p : a.model->named_parameters()) QVERIFY2(torch::equal(p.value(), pb[p.key()]), p.key().c_str());
-    }
-
-    // The captured step has one learning rate for every group: train.cuda_graph "auto" leaves it
-    // out for such a run, and "on" is refused, naming the field.
-    void theCapturedStepSaysItHasOneRate() {
-        const std::string why = train_detail::static_step_unsupported(ramp(1, 4, true), false);
-        QVERIFY(!why.empty());
-        if (TORCH_VERSION_MAJOR >= 2) QVERIFY2(why.find("model.branchnorm.scale_updates") != std::string::npos, why.c_str());
-        QVERIFY(train_detail::static_step_unsupported(ramp(1, 4, false), false).find("scale_updates") == std::string::npos);
     }
 };
 

@@ -7,6 +7,7 @@
 //     double host scalars in the ordinary step);
 //   * cancelled and resumed, it writes the same trace bit for bit (the device
 //     step count and the optimizer's host counts agree after a checkpoint);
+//   * so does BranchNorm's scaled step, the branches at a rate of their own;
 //   * the batches gathered one step ahead are the ordinary ones;
 //   * what it cannot train is refused naming train.cuda_graph, before
 //     training; "auto" on a CPU is the ordinary step.
@@ -17,6 +18,7 @@
 #include "core/store/store.h"
 #include "core/train/batch_ahead.h"
 #include "core/train/fit_batch.h"
+#include "core/train/static_step.h"
 #include "core/train/trainer.h"
 #include "tests/store_series.h"
 #include "tests/test_util.h"
@@ -25,6 +27,7 @@
 #include <QtTest/QtTest>
 #include <torch/version.h>
 
+#include <array>
 #include <cmath>
 
 using namespace normlab;
@@ -98,6 +101,27 @@ private Q_SLOTS:
             else
                 QVERIFY2(state.empty(), state.c_str());
         }
+    }
+
+    // BranchNorm's scaled step (model.branchnorm.scale_updates): the branches' groups at lr·α_t, a
+    // device scalar of its own beside the learning rate, through the ramp (T = 20 of 40 steps) and the
+    // eager probe steps; the same run without the switch is another run (the rate does reach them).
+    void branchNormsScaledStepToo() {
+        if (!kTorch2) QSKIP("LibTorch 2.x");
+        Store store(path("branchnorm-scaled.sqlite"));
+        RunConfig off = config(Scheme::BranchNorm, "off"), on = config(Scheme::BranchNorm, "on");
+        RunConfig plain = on;
+        off.model.branchnorm.scale_updates = on.model.branchnorm.scale_updates = true;
+        QVERIFY(train_detail::static_step_unsupported(on, false).empty());
+        const int64_t a = queue_run(store, off), b = queue_run(store, on), c = queue_run(store, plain);
+        for (int64_t id : {a, b, c}) QCOMPARE(train_run(store, id).status, RunStatus::Finished);
+        const auto la = series(store, a, "train/loss"), lb = series(store, b, "train/loss");
+        QCOMPARE(la.size(), size_t(40));
+        const double dl = max_rel(la, lb), dv = max_rel(series(store, a, "val/loss"), series(store, b, "val/loss"));
+        const double apart = max_rel(lb, series(store, c, "train/loss"));
+        qInfo("scaled step: loss %.2e, val loss %.2e from the ordinary step's; %.2e from the unscaled run's", dl, dv, apart);
+        QVERIFY2(dl >= 0 && dl < 1e-5 && dv >= 0 && dv < 1e-5, QByteArray::number(std::max(dl, dv)).constData());
+        QVERIFY2(apart > 100 * std::max(dl, 1e-7), QByteArray::number(apart).constData());
     }
 
     void adamWithoutDecouplingToo() {
@@ -190,13 +214,15 @@ private Q_SLOTS:
     void onAGpuTheCapturedStepTracksTheOrdinaryStep() {
         if (!kTorch2 || !cuda_available()) QSKIP("no CUDA device here (scripts/gpu_session.sh graph runs this on one)");
         for (const char* precision : {"fp32", "bf16"})
-            for (Scheme s : {Scheme::PreLN, Scheme::NormFormer, Scheme::BranchNorm, Scheme::NGPT}) {
-                const std::string what = scheme_name(s) + " " + precision;
+            for (int k = 0; k < 5; ++k) {   // the fifth: BranchNorm with its scaled step (branchnorm.scale_updates)
+                const Scheme s = std::array{Scheme::PreLN, Scheme::NormFormer, Scheme::BranchNorm, Scheme::NGPT, Scheme::BranchNorm}[k];
+                const std::string what = scheme_name(s) + (k == 4 ? " scaled " : " ") + precision;
                 Store store(path("gpu-" + what + ".sqlite"));
                 RunConfig off = config(s, "off"), on = config(s, "auto");
                 for (RunConfig* c : {&off, &on}) {
                     c->train.device = "cuda";
                     c->train.precision = precision;
+                    c->model.branchnorm.scale_updates = k == 4;
                 }
                 const int64_t a = queue_run(store, off), b = queue_run(store, on);
                 QCOMPARE(train_run(store, a).status, RunStatus::Finished);

@@ -156,7 +156,13 @@ void adam_group_device(torch::optim::Optimizer& opt, torch::optim::OptimizerPara
 
 #if TORCH_VERSION_MAJOR >= 2
 void optimizer_step_on_device(torch::optim::Optimizer& opt, const torch::Tensor& lr, const torch::Tensor& step, bool fused) {
+    optimizer_step_on_device(opt, std::vector<torch::Tensor>(opt.param_groups().size(), lr), step, fused);
+}
+
+void optimizer_step_on_device(torch::optim::Optimizer& opt, const std::vector<torch::Tensor>& lrs, const torch::Tensor& step,
+                              bool fused) {
     using namespace torch::optim;
+    TORCH_CHECK(lrs.size() == opt.param_groups().size(), "optimizer_step_on_device: a learning rate for each group");
     const bool adamw = dynamic_cast<AdamW*>(&opt) != nullptr;
     TORCH_CHECK(adamw || dynamic_cast<Adam*>(&opt), "the static step needs Adam or AdamW");
     const ProfileScope scope("normlab::optimizer");
@@ -166,12 +172,17 @@ void optimizer_step_on_device(torch::optim::Optimizer& opt, const torch::Tensor&
     // fused kernels take them: in float32 1 − 0.999ᵗ is 1.3e-5 off at t = 1.
     // The fused kernels work them out themselves from the step count.
     const torch::Tensor t = fused ? torch::Tensor() : step.to(torch::kDouble);
-    const torch::Tensor lr64 = fused ? torch::Tensor() : lr.to(torch::kDouble);
-    for (auto& g : opt.param_groups()) {
-        // every group shares the step count and the learning rate; betas may differ
+    auto& groups = opt.param_groups();
+    torch::Tensor lr64;   // the group's rate in double, cast once for the groups that share it
+    for (size_t i = 0; i < groups.size(); ++i) {
+        // every group shares the step count; the learning rate is the group's (BranchNorm's scaled
+        // step gives the branches lr·α_t), and betas may differ
+        auto& g = groups[i];
+        const torch::Tensor& lr = lrs[i];
         auto betas = adamw ? static_cast<AdamWOptions&>(g.options()).betas() : static_cast<AdamOptions&>(g.options()).betas();
         torch::Tensor step_size, rbias2;
         if (!fused) {
+            if (i == 0 || !lr.is_same(lrs[i - 1])) lr64 = lr.to(torch::kDouble);
             step_size = (-lr64 / (1 - at::pow(std::get<0>(betas), t))).to(lr.scalar_type());
             rbias2 = at::rsqrt(1 - at::pow(std::get<1>(betas), t)).to(lr.scalar_type());
         }

@@ -42,6 +42,9 @@ void optimizer_step(torch::optim::Optimizer& opt, bool multi_tensor);
 // _foreach kernels.
 void optimizer_step_on_device(torch::optim::Optimizer& opt, const torch::Tensor& lr, const torch::Tensor& step,
                               bool fused = false);
+// The same with a learning rate for each of the optimizer's groups (lrs[i]: group i's).
+void optimizer_step_on_device(torch::optim::Optimizer& opt, const std::vector<torch::Tensor>& lrs, const torch::Tensor& step,
+                              bool fused = false);
 // The optimizer's step count (the largest of its states'; 0 before the
 // first step), after advancing every state's by one when `advance`.
 int64_t optimizer_steps_done(torch::optim::Optimizer& opt, bool advance);

@@ -36,8 +36,6 @@ std::string static_step_unsupported(const RunConfig& cfg, bool data_parallel) {
     if (data_parallel) return "a data-parallel run all-reduces its gradients between backward and update";
     if (cfg.model.dropout > 0) return "model.dropout is " + std::to_string(cfg.model.dropout) + " (its masks are reseeded every step)";
     if (cfg.optim.kind == OptimizerKind::SGD) return "optim.kind is sgd (the static step has Adam and AdamW)";
-    if (cfg.model.branchnorm.enabled && cfg.model.branchnorm.scale_updates)
-        return "model.branchnorm.scale_updates gives the branches a learning rate of their own (the static step has one)";
     return "";
 }
 
@@ -111,6 +109,14 @@ StaticStep::StaticStep(GPT& model, torch::optim::Optimizer& opt, const std::vect
         branch_alpha_ = torch::zeros({}, f32);
         model_->use_branch_tensor(branch_alpha_);
     }
+    // Each optimizer group's learning rate: lr_, or with branchnorm.scale_updates lr·α_t for the
+    // branches' groups, a device scalar of its own filled beside lr_ (as the ordinary step sets it)
+    const std::vector<bool> branch = branch_groups(opt, model);
+    for (size_t i = 0; i < opt.param_groups().size(); ++i) {
+        const bool scaled = i < branch.size() && branch[i];
+        if (scaled && !branch_lr_.defined()) branch_lr_ = torch::zeros({}, f32);
+        group_lr_.push_back(scaled ? branch_lr_ : lr_);
+    }
 #ifdef NORMLAB_CUDA_GRAPHS
     if (capture_) graph_ = std::make_unique<Graph>(device.has_index() ? device.index() : c10::cuda::current_device());
 #else
@@ -158,13 +164,18 @@ void StaticStep::update() {
             if (p.grad().defined()) grads.push_back(p.grad());
         if (!grads.empty()) at::_foreach_mul_(grads, (cfg_.optim.grad_clip / (norm + 1e-6)).clamp_max(1.0));
     }
-    optimizer_step_on_device(opt_, lr_, step_, device_.is_cuda());   // fused kernels on a GPU
+    optimizer_step_on_device(opt_, group_lr_, step_, device_.is_cuda());   // fused kernels on a GPU
     if (cfg_.model.ngpt.renormalize) model_->renormalize();
 }
 
-void StaticStep::load(const torch::Tensor& tokens, double lr) {
+void StaticStep::load(const torch::Tensor& tokens, double lr, double branch_alpha) {
     tokens_.copy_(tokens, /*non_blocking=*/true);
+    fill_rates(lr, branch_alpha);
+}
+
+void StaticStep::fill_rates(double lr, double branch_alpha) {
     lr_.fill_(lr);
+    if (branch_lr_.defined()) branch_lr_.fill_(lr * branch_alpha);   // in double, as TrainLoop::schedule
 }
 
 void StaticStep::advance_host_steps() { optimizer_steps_done(opt_, true); }
@@ -194,7 +205,7 @@ void StaticStep::launch(const torch::Tensor& tokens, double lr, double branch_al
     {
         OnSideStream on(graph_.get());
         model_->set_branch_alpha(branch_alpha);   // into branch_alpha_, which the graph reads, on this stream
-        load(tokens, lr);
+        load(tokens, lr, branch_alpha);
         if (!captured() && capture_ && state_.empty()) try_capture(s);
         if (captured()) {
 #ifdef NORMLAB_CUDA_GRAPHS
@@ -240,10 +251,10 @@ double StaticStep::forward_backward(const torch::Tensor& tokens, double branch_a
     return out_[0].item<double>();
 }
 
-double StaticStep::clip_update(double lr) {
+double StaticStep::clip_update(double lr, double branch_alpha) {
     {
         OnSideStream on(graph_.get());
-        lr_.fill_(lr);
+        fill_rates(lr, branch_alpha);
         update();
     }
     ++eager_steps_;   // a probe step warms up as well as any
@@ -359,7 +370,7 @@ void StaticStep::launch(const torch::Tensor&, double, double, int64_t) {}
 std::pair<double, double> StaticStep::collect() { return {0, 0}; }
 void StaticStep::drain() {}
 double StaticStep::forward_backward(const torch::Tensor&, double, ForwardCapture*) { return 0; }
-double StaticStep::clip_update(double) { return 0; }
+double StaticStep::clip_update(double, double) { return 0; }
 
 #endif
 

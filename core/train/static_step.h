@@ -23,7 +23,8 @@
 // Not captured (the ordinary step runs): dropout (its masks are reseeded each
 // step), data-parallel training (gradient all-reduce), SGD and AMSGrad.
 // BranchNorm's α_t is a device scalar the step reads (GPTImpl::use_branch_tensor),
-// filled before each step, so its schedule runs inside the graph too.
+// filled before each step, so its schedule runs inside the graph too; so is
+// the branches' rate lr·α_t where branchnorm.scale_updates scales their step.
 #pragma once
 
 #include "core/config.h"
@@ -74,7 +75,7 @@ public:
     // loss), then — after the probes have read the gradients — clipping and
     // the update (returns the gradient norm).
     double forward_backward(const torch::Tensor& tokens, double branch_alpha, ForwardCapture* cap);
-    double clip_update(double lr);
+    double clip_update(double lr, double branch_alpha);
 
     // Called right before capture begins: whatever else in the process makes
     // CUDA calls on other threads must finish them first (the batches
@@ -91,7 +92,8 @@ public:
 private:
     void compute(ForwardCapture* cap);   // forward, loss, backward: static in, static out
     void update();                       // norm, clip, optimizer, renormalization
-    void load(const torch::Tensor& tokens, double lr);
+    void load(const torch::Tensor& tokens, double lr, double branch_alpha);
+    void fill_rates(double lr, double branch_alpha);
     void advance_host_steps();
     bool try_capture(int64_t s);
 
@@ -108,6 +110,8 @@ private:
     std::deque<int> pending_;                  // the slots of the steps launched and not collected, oldest first
     int next_slot_ = 0;
     torch::Tensor branch_alpha_;               // BranchNorm's α_t, read by the model (undefined without BranchNorm)
+    torch::Tensor branch_lr_;                  // lr·α_t for the branches' groups (branchnorm.scale_updates; else undefined)
+    std::vector<torch::Tensor> group_lr_;      // each optimizer group's rate: lr_ or branch_lr_
     std::unique_ptr<Graph> graph_;
     int eager_steps_ = 0;
     double step_extra_bytes_ = 0;            // a step's peak allocation above what was held before it

@@ -303,7 +303,7 @@ double TrainLoop::static_step(int64_t s, ForwardCapture& cap, bool want_fwd) {
         const double alpha = schedule(s);
         loss_ = static_->forward_backward(ahead_->get(s), alpha, want_fwd ? &cap : nullptr);
         probe(s, cap, want_fwd);
-        gnorm = static_->clip_update(lr_);
+        gnorm = static_->clip_update(lr_, alpha);
         launch_next(s);
     } else {
         const double alpha = schedule(s);
