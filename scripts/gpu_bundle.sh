@@ -63,6 +63,8 @@ echo "gpu_bundle: $OUT ($(du -h "$OUT" | cut -f1)$([ "$WINDOW" = 1 ] && echo ", 
 if [ -s normlab-data/english.txt.xz ]; then
   cp normlab-data/english.txt.xz "$(dirname "$OUT")/"
   echo "gpu_bundle: $(dirname "$OUT")/english.txt.xz ($(du -h normlab-data/english.txt.xz | cut -f1)), for the findings step"
+elif [ -s "$(dirname "$OUT")/english.txt.xz" ]; then
+  echo "gpu_bundle: $(dirname "$OUT")/english.txt.xz kept as it is (no normlab-data/english.txt.xz here to refresh it from)"
 else
   echo "gpu_bundle: no normlab-data/english.txt.xz (python3 scripts/make_corpus.py makes it): the findings step needs it" >&2
 fi
