@@ -13,6 +13,7 @@
 //              (with the static step, the next plain step is queued on the device
 //              before this one's numbers are read: launch_next)
 //   finish     the last gains, the run's end
+//   (the stages in train_loop.cpp; checkpoint, progress, finish and fail in train_end.cpp)
 //
 // A different step — bf16, a captured CUDA graph — is a different compute()
 // (and update()), nothing else: static_step() is the CUDA graph's. Every stage reads and writes the loop's
@@ -43,6 +44,10 @@ class Communicator;
 class GradSync;
 
 namespace train_detail {
+
+inline double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
 // What preparation made (train_run): the run is claimed and ready to train.
 struct Prepared {
