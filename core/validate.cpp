@@ -102,11 +102,20 @@ void validate(const RunConfig& c) {
             std::to_string(m.d_model) + " is out of range; use 1 to 16384");
     require(m.n_heads >= 1, "model.n_heads", std::to_string(m.n_heads) + " must be at least 1");
     if (m.d_model % m.n_heads != 0) {
-        std::string divs;
-        for (int h : {1, 2, 4, 8, 16})
-            if (m.d_model % h == 0) divs += (divs.empty() ? "" : ", ") + std::to_string(h);
+        // The nearest head counts that divide d_model, and the nearest widths n_heads divides.
+        int below = 1, above = 0;
+        for (int h = m.n_heads - 1; h >= 1; --h)
+            if (m.d_model % h == 0) { below = h; break; }
+        for (int h = m.n_heads + 1; h <= m.d_model; ++h)
+            if (m.d_model % h == 0) { above = h; break; }
+        std::string heads = std::to_string(below);
+        if (above != 0) heads += " or " + std::to_string(above);
+        const int lower = m.d_model / m.n_heads * m.n_heads, upper = lower + m.n_heads;
+        std::string widths = lower >= m.n_heads ? std::to_string(lower) + " or " : std::string();
+        widths += std::to_string(upper);
         throw ConfigError("model.n_heads", std::to_string(m.n_heads) + " does not divide d_model " +
-                                               std::to_string(m.d_model) + "; choose a divisor such as " + divs);
+                                               std::to_string(m.d_model) + "; choose n_heads " + heads +
+                                               ", or d_model " + widths);
     }
     require(m.n_layers >= 1 && m.n_layers <= 512, "model.n_layers",
             std::to_string(m.n_layers) + " is out of range; use 1 to 512");

@@ -117,7 +117,18 @@ private Q_SLOTS:
         c.model.d_model = 128;
         c.model.n_heads = 6;
         auto e = config_error([&] { validate(c); });
-        QVERIFY2(e.find("model.n_heads: 6 does not divide d_model 128") == 0, e.c_str());
+        QVERIFY2(e == "model.n_heads: 6 does not divide d_model 128; choose n_heads 4 or 8, or d_model 126 or 132",
+                 e.c_str());
+        c.model.d_model = 65;  // prime factors 5 and 13: the nearest head count above is 5
+        c.model.n_heads = 4;
+        e = config_error([&] { validate(c); });
+        QVERIFY2(e == "model.n_heads: 4 does not divide d_model 65; choose n_heads 1 or 5, or d_model 64 or 68", e.c_str());
+        c.model.d_model = 8;  // more heads than width: no head count above, no width below
+        c.model.n_heads = 12;
+        e = config_error([&] { validate(c); });
+        QVERIFY2(e == "model.n_heads: 12 does not divide d_model 8; choose n_heads 8, or d_model 12", e.c_str());
+        c.model.d_model = 128;
+        c.model.n_heads = 4;
 
         RunConfig n = preset(Scheme::NGPT);
         n.model.normformer.ffn_norm = true;
