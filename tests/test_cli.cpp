@@ -307,6 +307,12 @@ private Q_SLOTS:
         QCOMPARE(last.status, normlab::RunStatus::Cancelled);
         QVERIFY(last.steps_done > 0);
         QVERIFY(!last.checkpoint.empty());
+        // The terminal says how to go on, on this store (not the default one).
+        const QString said = QString::fromUtf8(p.readAll());
+        const QString hint = QString("stopped; to go on from where each run stopped: normlab-cli resume %1 --store %2\n")
+                                 .arg(last.id)
+                                 .arg(QFileInfo(store_).absoluteFilePath());
+        QVERIFY2(said.contains(hint), qPrintable(said));
     }
 
     // `resume --detach` (what `remote resume` runs on a server) of the run the test above cancelled:

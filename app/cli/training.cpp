@@ -6,13 +6,18 @@
 #include "app/stop_signals.h"
 
 #include "core/errors.h"
+#include "core/remote/ssh.h"
 #include "core/train/fit_batch.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <map>
 #include <thread>
 #include <unistd.h>
@@ -127,6 +132,26 @@ void unstarted(Store& store, int64_t run, RunStatus status, std::string why) {
     else store.cancel_queued(run, (why.empty() ? std::string("cancelled before training started") : why) + "; " + resume + " starts it");
 }
 
+// After a Ctrl-C (or SIGTERM): the command that goes on with what it stopped, the run it
+// cancelled from its checkpoint and those it left unstarted, on this store.
+void say_how_to_go_on(Store& store, const std::vector<std::pair<int64_t, std::string>>& queued) {
+    std::string ids;
+    for (auto& [id, name] : queued)
+        if (auto r = store.run(id); r && r->status == RunStatus::Cancelled) ids += " " + std::to_string(id);
+    if (ids.empty()) return;
+    std::string where;
+    std::error_code ec;
+    if (std::filesystem::absolute(Store::default_path(), ec).lexically_normal() !=
+        std::filesystem::path(store.path()).lexically_normal()) {
+        const bool plain = std::all_of(store.path().begin(), store.path().end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("/._-+:,@", c);
+        });
+        where = " --store " + (plain ? store.path() : shell_quote(store.path()));
+    }
+    std::fprintf(stderr, "stopped; to go on from where each run stopped: normlab-cli resume%s%s\n", ids.c_str(),
+                 where.c_str());
+}
+
 }  // namespace
 
 std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64_t, std::string>>& queued,
@@ -211,6 +236,8 @@ std::vector<RunResult> train_all(Store& store, const std::vector<std::pair<int64
         throw;
     }
     cancel_rest(store, queued, i);
+    // (Data-parallel ranks go on only under their launcher: torchrun, srun.)
+    if (g_signals > 0 && !quiet && !opts.comm) say_how_to_go_on(store, queued);
     if (g_signals > 0 && results.empty()) results.push_back(RunResult{0, RunStatus::Cancelled, 0, 0, ""});
     return results;
 }
