@@ -2,6 +2,7 @@
 // check it, start an experiment there detached, follow its runs live into a
 // local store (the mirror), list, cancel and resume them (docs/REMOTE.md).
 #include "app/cli/cli.h"
+#include "app/cli/follow_progress.h"
 #include "app/stop_signals.h"
 
 #include "core/counted.h"
@@ -86,17 +87,24 @@ int follow(const Args& args, const Server& s, const std::vector<int64_t>& runs) 
     std::signal(SIGTERM, on_stop);
     app::stop_on_hangup(on_stop);
     std::map<std::string, std::string> shown;
+    FollowProgress progress(local, s.dest);
     FollowEvents ev;
-    ev.note = [&](const std::string& m) { std::fprintf(stderr, "%s\n", m.c_str()); };
+    ev.note = [&](const std::string& m) {
+        progress.clear();
+        std::fprintf(stderr, "%s\n", m.c_str());
+    };
     ev.stop = [] { return g_stop > 0; };
     ev.synced = [&](const Mirror& m) {
         for (auto& [rid, status] : m.statuses()) {
             if (shown[rid] == status) continue;
             shown[rid] = status;
+            progress.clear();
             std::fprintf(stderr, "%s %s: %s\n", s.dest.c_str(), rid.c_str(), status.c_str());
         }
+        progress.update(m.statuses(), m.local_ids());
     };
     const FollowEnd end = follow_remote(s, local, runs, retries, ev);
+    progress.clear();
     if (end == FollowEnd::Nothing) {
         std::fprintf(stderr, "nothing to follow: %s mirrors no unfinished run of %s (--runs ID,... picks some)\n",
                      local.path().c_str(), s.dest.c_str());

@@ -275,7 +275,8 @@ void Mirror::apply_run(const std::string& store, int64_t rid, const json& row) {
     if (sweep_) info["remote"]["sweep"] = store_;
     const std::string status = row.value("status", "queued");
     // "run 4", or for a sweep "task-002.sqlite run 1".
-    statuses_[(sweep_ ? store.substr(store.rfind('/') + 1) + " run " : std::string("run ")) + std::to_string(rid)] = status;
+    const std::string key = (sweep_ ? store.substr(store.rfind('/') + 1) + " run " : std::string("run ")) + std::to_string(rid);
+    statuses_[key] = status;
     int64_t id = local_id(rid, store);
     // The columns the server owns; name, notes, tags and colour are the user's
     // once the run is here (as merge keeps them).
@@ -325,6 +326,7 @@ void Mirror::apply_run(const std::string& store, int64_t rid, const json& row) {
         const std::string color = row.value("color", "");
         s_.set_run_color(id, is_hex_color(color) && color != default_run_color(rid) ? color : default_run_color(id));
     }
+    local_ids_[key] = id;
 }
 
 }  // namespace normlab

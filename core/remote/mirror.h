@@ -63,6 +63,8 @@ public:
     int64_t local_id(int64_t remote_run, const std::string& store = "");
     // Statuses of the followed runs as last sent ("run 4" or "task-002.sqlite run 1" → status text).
     const std::map<std::string, std::string>& statuses() const { return statuses_; }
+    // The same runs' local ids (key as statuses()').
+    const std::map<std::string, int64_t>& local_ids() const { return local_ids_; }
     int64_t rows_applied() const { return rows_; }
     const std::string& end_reason() const { return end_reason_; }
 
@@ -82,6 +84,7 @@ private:
     // Runs deleted here while they were followed: the rest of their stream is dropped (the server's run goes on).
     std::set<std::pair<std::string, int64_t>> deleted_;
     std::map<std::string, std::string> statuses_;
+    std::map<std::string, int64_t> local_ids_;
     int64_t rows_ = 0;
 };
 

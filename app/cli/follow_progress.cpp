@@ -1,0 +1,115 @@
+#include "app/cli/follow_progress.h"
+
+#include "app/cli/cli.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+namespace normlab::cli {
+namespace {
+
+double now_s() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+double number(const nlohmann::json& j, const char* key) {
+    const auto it = j.find(key);
+    return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+}  // namespace
+
+FollowProgress::FollowProgress(Store& local, std::string dest) : local_(local), dest_(std::move(dest)), tty_(isatty(2)) {}
+
+double FollowProgress::latest(int64_t run, Seen& seen, const std::string& name) {
+    Series& s = seen.series[name];
+    if (s.id == 0) {   // not recorded yet when last looked (val/loss comes with the first evaluation)
+        for (const SeriesInfo& info : local_.series(run, false))
+            if (info.name == name && info.layer == -1) s.id = info.id;
+        if (s.id == 0) return std::nan("");
+        s.value = std::nan("");
+    }
+    const std::vector<Point> fresh = local_.points(s.id, s.last_step);
+    if (!fresh.empty()) {
+        s.last_step = fresh.back().step;
+        s.value = fresh.back().value;
+    }
+    return s.value;
+}
+
+MirroredProgress FollowProgress::progress(int64_t local_id) {
+    MirroredProgress p;
+    const std::optional<RunInfo> r = local_.run(local_id);
+    if (!r) return p;
+    Seen& seen = seen_[local_id];
+    p.step = r->steps_done;
+    // A resume there rewrites its rows from its checkpoint on: read them again.
+    if (const auto loss = seen.series.find("train/loss"); loss != seen.series.end() && loss->second.last_step >= p.step)
+        seen.series.clear();
+    if (const auto train = r->config.find("train"); train != r->config.end() && train->is_object())
+        p.total = static_cast<int64_t>(number(*train, "steps"));
+    p.loss = latest(local_id, seen, "train/loss");
+    p.val_loss = latest(local_id, seen, "val/loss");
+    const double tokens = latest(local_id, seen, "train/tokens"), wall = latest(local_id, seen, "train/wall_s");
+    if (std::isfinite(tokens) && std::isfinite(wall) && wall > 0 && tokens > 0) {
+        p.tokens_per_s = tokens / wall;
+        const double per_token = number(r->info, "flops_per_token"), peak = number(r->info, "peak_flops");
+        if (per_token > 0 && peak > 0) p.mfu = per_token * p.tokens_per_s / peak;
+        const double per_step = number(r->info, "tokens_per_step");
+        if (per_step > 0 && p.total > p.step) p.eta_s = (p.total - p.step) * per_step / p.tokens_per_s;
+    }
+    return p;
+}
+
+std::string FollowProgress::line(const std::string& key, const MirroredProgress& p) const {
+    char text[256], speed[96] = "", mfu[32] = "", eta[48] = "";
+    if (p.tokens_per_s > 0) std::snprintf(speed, sizeof speed, " %.0f tok/s", p.tokens_per_s);
+    if (p.mfu > 0) std::snprintf(mfu, sizeof mfu, " MFU %.1f%%", 100 * p.mfu);
+    if (p.eta_s > 0) std::snprintf(eta, sizeof eta, " ETA %s", format_duration(p.eta_s).c_str());
+    std::snprintf(text, sizeof text, "%s %s: step %lld/%lld loss %s val %s%s%s%s", dest_.c_str(), key.c_str(),
+                  static_cast<long long>(p.step), static_cast<long long>(p.total), fmt_loss(p.loss).c_str(),
+                  fmt_loss(p.val_loss).c_str(), speed, mfu, eta);
+    return text;
+}
+
+void FollowProgress::update(const std::map<std::string, std::string>& statuses, const std::map<std::string, int64_t>& ids) {
+    std::string first;
+    int running = 0;
+    const double t = now_s();
+    for (const auto& [key, status] : statuses) {
+        const auto id = ids.find(key);
+        if (status != "running" || id == ids.end()) continue;
+        ++running;
+        const MirroredProgress p = progress(id->second);
+        if (tty_) {
+            if (first.empty()) first = line(key, p);
+            continue;
+        }
+        if (!std::isfinite(p.loss)) continue;   // its first rows not here yet
+        Seen& seen = seen_[id->second];
+        const int decile = p.total > 0 ? static_cast<int>(10 * p.step / p.total) : 0;
+        if (decile != seen.last_decile || t - seen.last_print > 30) {
+            std::fprintf(stderr, "%s\n", line(key, p).c_str());
+            seen.last_decile = decile;
+            seen.last_print = t;
+        }
+    }
+    if (!tty_) return;
+    if (running == 0) return clear();
+    if (running > 1) first += " (+" + std::to_string(running - 1) + " running)";
+    // Within the terminal's width: a line that wraps is not redrawn in place.
+    if (winsize w{}; ::ioctl(2, TIOCGWINSZ, &w) == 0 && w.ws_col > 1) first.resize(bytes_within(first, w.ws_col - 1));
+    std::fprintf(stderr, "\r%s\033[K", first.c_str());
+    std::fflush(stderr);
+    drawn_ = true;
+}
+
+void FollowProgress::clear() {
+    if (drawn_) std::fprintf(stderr, "\r\033[K");
+    drawn_ = false;
+}
+
+}  // namespace normlab::cli

@@ -1,0 +1,52 @@
+// normlab-cli remote follow: each followed run's progress as the mirror receives it — its step,
+// losses, speed, MFU and time left, read from the local store after every sync.
+#pragma once
+#include "core/store/store.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace normlab::cli {
+
+// What a mirrored run's rows say of its progress. tokens_per_s and mfu are averaged over the
+// run's training so far (train/tokens over train/wall_s), as a local run's progress line has them.
+struct MirroredProgress {
+    int64_t step = 0, total = 0;
+    double loss = 0, val_loss = 0;   // NaN where none is recorded yet
+    double tokens_per_s = 0, mfu = 0, eta_s = 0;   // 0: not known yet
+};
+
+class FollowProgress {
+public:
+    FollowProgress(Store& local, std::string dest);
+    ~FollowProgress() { clear(); }   // an error's message starts a line of its own
+    // After a sync: `statuses` and `ids` are the mirror's (its key "run 4" → status, → local id).
+    // On a terminal one line, redrawn, names the running runs' progress (the first's in full); in a
+    // log (the window's follower) each running run has a line every tenth of its steps or 30 s.
+    void update(const std::map<std::string, std::string>& statuses, const std::map<std::string, int64_t>& ids);
+    // Ends the terminal's progress line before another line is printed.
+    void clear();
+    MirroredProgress progress(int64_t local_id);
+    std::string line(const std::string& key, const MirroredProgress& p) const;
+
+private:
+    struct Series {
+        int64_t id = 0, last_step = -1;
+        double value = 0;
+    };
+    struct Seen {
+        std::map<std::string, Series> series;   // by name (layer -1)
+        int last_decile = -1;
+        double last_print = 0;
+    };
+    double latest(int64_t run, Seen& seen, const std::string& name);
+
+    Store& local_;
+    std::string dest_;
+    bool tty_;
+    bool drawn_ = false;
+    std::map<int64_t, Seen> seen_;
+};
+
+}  // namespace normlab::cli

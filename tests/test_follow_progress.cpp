@@ -1,0 +1,86 @@
+// `normlab-cli remote follow`'s progress line: a followed run's step, losses, speed, MFU and
+// time left, read from what the mirror wrote into the local store — fresh after every sync,
+// and read again from the start when a resume there rewrites the run's rows.
+#include "app/cli/follow_progress.h"
+#include "core/remote/mirror.h"
+#include "core/store/store.h"
+
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+using namespace normlab;
+using nlohmann::json;
+
+class TestFollowProgress : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+private Q_SLOTS:
+    void theLineIsTheMirroredRows() {
+        Store local(dir_.filePath("mirror.sqlite").toStdString());
+        Mirror m(local, "gpu1", "normlab-cli");
+        m.hello(json{{"t", "hello"}, {"protocol", kStreamProtocol}, {"store", "/srv/runs.sqlite"}, {"host", "gpu1"}}.dump());
+        auto run = [&](int64_t steps_done) {
+            m.apply(json{{"t", "run"},
+                         {"id", 7},
+                         {"row",
+                          {{"name", "Pre-LN"},
+                           {"scheme", "pre_ln"},
+                           {"status", "running"},
+                           {"steps_done", steps_done},
+                           {"config", {{"train", {{"steps", 1000}}}}},
+                           {"info", {{"tokens_per_step", 512}, {"flops_per_token", 1e6}, {"peak_flops", 1e12}}}}}}
+                        .dump());
+        };
+        auto point = [&](const char* name, int64_t step, double v) {
+            m.apply(json{{"t", "points"}, {"run", 7}, {"name", name}, {"layer", -1}, {"p", {{step, v}}}}.dump());
+        };
+        run(250);
+        point("train/loss", 249, 2.5);
+        point("train/tokens", 249, 128000);
+        point("train/wall_s", 249, 10);
+        QCOMPARE(m.apply(R"({"t":"sync"})"), Mirror::Got::Synced);
+        QCOMPARE(m.statuses().at("run 7"), std::string("running"));
+        const int64_t id = m.local_ids().at("run 7");
+        QCOMPARE(local.run(id)->name, std::string("Pre-LN"));
+
+        cli::FollowProgress fp(local, "gpu1");
+        cli::MirroredProgress p = fp.progress(id);
+        QCOMPARE(p.step, int64_t{250});
+        QCOMPARE(p.total, int64_t{1000});
+        QCOMPARE(p.loss, 2.5);
+        QVERIFY(std::isnan(p.val_loss));   // no evaluation yet
+        QCOMPARE(p.tokens_per_s, 12800.0);   // the run's average: tokens over its wall time
+        QCOMPARE(p.eta_s, 750 * 512 / 12800.0);
+        QCOMPARE(fp.line("run 7", p), std::string("gpu1 run 7: step 250/1000 loss 2.5000 val - 12800 tok/s MFU 1.3% ETA 0:30"));
+
+        // The next sync's rows, the validation's first among them.
+        run(500);
+        point("train/loss", 499, 2.0);
+        point("val/loss", 500, 2.25);
+        point("train/tokens", 499, 256000);
+        point("train/wall_s", 499, 16);
+        QCOMPARE(m.apply(R"({"t":"sync"})"), Mirror::Got::Synced);
+        p = fp.progress(id);
+        QCOMPARE(fp.line("run 7", p), std::string("gpu1 run 7: step 500/1000 loss 2.0000 val 2.2500 16000 tok/s MFU 1.6% ETA 0:16"));
+
+        // Resumed there from its checkpoint at step 300: its rows from there on are dropped and come again.
+        m.apply(R"({"t":"reset","run":7})");
+        run(320);
+        point("train/loss", 319, 2.375);
+        point("train/tokens", 319, 163840);
+        point("train/wall_s", 319, 8.192);
+        QCOMPARE(m.apply(R"({"t":"sync"})"), Mirror::Got::Synced);
+        p = fp.progress(id);
+        QCOMPARE(p.step, int64_t{320});
+        QCOMPARE(fp.line("run 7", p), std::string("gpu1 run 7: step 320/1000 loss 2.3750 val - 20000 tok/s MFU 2.0% ETA 0:17"));
+
+        // A CPU run (no peak known) says no MFU; a run with no rows yet, no speed and no time left.
+        QCOMPARE(fp.line("run 8", cli::MirroredProgress{3, 10, std::nan(""), std::nan(""), 0, 0, 0}),
+                 std::string("gpu1 run 8: step 3/10 loss - val -"));
+    }
+};
+
+QTEST_MAIN(TestFollowProgress)
+#include "test_follow_progress.moc"
