@@ -281,6 +281,17 @@ def case_run(rm, work):
     src = stored if os.path.isabs(stored) else os.path.join(os.path.dirname(server), stored)
     if r.returncode != 0 or open(ckpt, "rb").read() != open(src, "rb").read():
         fail(f"remote fetch --checkpoint: exit {r.returncode}: {r.stderr}")
+    # `show` of the mirrored run says where it trains and gives the fetch command; pasted into a shell
+    # as it is (the server's store's name holds spaces, quotes and $(...)), it brings the same bytes.
+    shown = subprocess.run([rm.cli, "show", "1", "--store", mirror], capture_output=True, text=True, env=rm.env)
+    line = next((l for l in shown.stdout.splitlines() if l.startswith("  checkpoint  ")), "")
+    if "  server      gpu, run 1 in " not in shown.stdout or "; here: normlab-cli remote fetch gpu 1 " not in line:
+        fail("show of a mirrored run does not say its server and how to fetch its checkpoint: " + shown.stdout[:600])
+    pasted = os.path.join(work, "pasted.pt")
+    command = line.split("; here: ", 1)[1].replace("--out FILE", "--out " + pasted).replace("normlab-cli", rm.cli, 1)
+    r = subprocess.run(["bash", "-c", command], capture_output=True, text=True, env=rm.env, timeout=300)
+    if r.returncode != 0 or open(pasted, "rb").read() != open(src, "rb").read() or os.path.exists(canary):
+        fail(f"show's fetch command, pasted: exit {r.returncode}: {r.stderr} ({command})")
     before = open(mirror, "rb").read()
     r, _ = rm.run("fetch", "gpu", "1", "--out", mirror, remote_store=server, store=mirror)
     if r.returncode != 2 or open(mirror, "rb").read() != before:

@@ -57,6 +57,10 @@ std::string format_bytes(uintmax_t bytes);   // "850 kB", "51.0 MB", "1.40 GB"
 std::string fmt_loss(double v);
 std::string time_text(double unix_s);
 std::string csv_escape(const std::string& s);
+// A word as a command line the user may paste takes it: as it is where it is plain, else quoted.
+std::string shell_word(const std::string& s);
+// " --store FILE" naming this store in a command to paste, "" where it is the default store.
+std::string store_option(const Store& store);
 
 // Text on a terminal (text_columns.cpp). The code point at s[i] and its length in bytes (a byte
 // that begins none: itself, one byte); the columns a code point takes (East Asian wide and

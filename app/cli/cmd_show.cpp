@@ -3,6 +3,8 @@
 // on read-only files and folders), nothing changed.
 #include "app/cli/cli.h"
 
+#include "core/remote/mirror.h"
+
 #include <cstdio>
 #include <map>
 #include <string>
@@ -37,8 +39,25 @@ void show_one(Store& store, const RunInfo& r) {
         at = nl + 1;
     }
     std::printf("  colour      %s\n", r.color.c_str());
-    std::printf("  tags        %s\n  notes       %s\n  checkpoint  %s\n", tags.c_str(), notes.c_str(),
-                r.checkpoint.empty() ? "-" : r.checkpoint.c_str());
+    std::printf("  tags        %s\n  notes       %s\n", tags.c_str(), notes.c_str());
+    if (const RemoteRef ref = remote_ref(r); ref.run > 0) {
+        // Mirrored from a server (remote follow): where it is, and how to reach it from here.
+        std::printf("  server      %s, run %lld in %s%s%s there\n", printable_name(ref.dest).c_str(),
+                    static_cast<long long>(ref.run), printable_name(ref.store).c_str(),
+                    ref.sweep.empty() ? "" : " of the sweep ", printable_name(ref.sweep).c_str());
+        const auto remote = r.info.find("remote");
+        const std::string ckpt = remote != r.info.end() && remote->is_object() ? remote->value("checkpoint", "") : "";
+        if (ckpt.empty()) std::printf("  checkpoint  - (none on the server yet)\n");
+        else {
+            std::string fetch = "normlab-cli remote fetch " + shell_word(ref.dest) + " " + std::to_string(ref.run) +
+                                " --checkpoint --out FILE --remote-store " + shell_word(ref.store);
+            if (!ref.cli.empty() && ref.cli != "normlab-cli") fetch += " --remote-cli " + shell_word(ref.cli);
+            fetch += store_option(store);
+            std::printf("  checkpoint  %s on the server; here: %s\n", printable_name(ckpt).c_str(), printable_name(fetch).c_str());
+        }
+    } else {
+        std::printf("  checkpoint  %s\n", r.checkpoint.empty() ? "-" : r.checkpoint.c_str());
+    }
     std::printf("  versions    %s\n  info        %s\n", r.versions.dump().c_str(), r.info.dump().c_str());
     std::map<std::string, std::pair<int, int64_t>> grouped;  // name -> (layers, points)
     for (auto& s : store.series(r.id)) {

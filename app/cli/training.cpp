@@ -6,18 +6,13 @@
 #include "app/stop_signals.h"
 
 #include "core/errors.h"
-#include "core/remote/ssh.h"
 #include "core/train/fit_batch.h"
 
-#include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <map>
 #include <thread>
 #include <unistd.h>
@@ -139,17 +134,8 @@ void say_how_to_go_on(Store& store, const std::vector<std::pair<int64_t, std::st
     for (auto& [id, name] : queued)
         if (auto r = store.run(id); r && r->status == RunStatus::Cancelled) ids += " " + std::to_string(id);
     if (ids.empty()) return;
-    std::string where;
-    std::error_code ec;
-    if (std::filesystem::absolute(Store::default_path(), ec).lexically_normal() !=
-        std::filesystem::path(store.path()).lexically_normal()) {
-        const bool plain = std::all_of(store.path().begin(), store.path().end(), [](char c) {
-            return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("/._-+:,@", c);
-        });
-        where = " --store " + (plain ? store.path() : shell_quote(store.path()));
-    }
     std::fprintf(stderr, "stopped; to go on from where each run stopped: normlab-cli resume%s%s\n", ids.c_str(),
-                 where.c_str());
+                 store_option(store).c_str());
 }
 
 }  // namespace

@@ -2,12 +2,14 @@
 #include "app/cli/cli.h"
 
 #include "core/errors.h"
+#include "core/remote/ssh.h"
 #include "core/store/output_guard.h"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -84,6 +86,19 @@ std::string format_duration(double s) {
     if (t >= 3600) std::snprintf(buf, sizeof buf, "%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60);
     else std::snprintf(buf, sizeof buf, "%d:%02d", t / 60, t % 60);
     return buf;
+}
+
+std::string shell_word(const std::string& s) {
+    const bool plain = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("/._-+:,@=", c);
+    });
+    return plain ? s : shell_quote(s);
+}
+
+std::string store_option(const Store& store) {
+    std::error_code ec;
+    const auto normal = std::filesystem::absolute(Store::default_path(), ec).lexically_normal();
+    return normal == std::filesystem::path(store.path()).lexically_normal() ? "" : " --store " + shell_word(store.path());
 }
 
 std::string fmt_loss(double v) {
