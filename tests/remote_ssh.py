@@ -266,6 +266,10 @@ def case_run(rm, work):
         fail("the follower did not report the runs live: " + r.stderr)
     print(f"  trained and followed in {dt:.1f} s", flush=True)
     same_stores(server, mirror, "after remote run")
+    # The detached process's log there: fresh runs start, with no warning that work was lost.
+    logs = "".join(open(os.path.join(server + ".logs", f)).read() for f in os.listdir(server + ".logs"))
+    if "finished after" not in logs or "restart" in logs:
+        fail("the detached training's log: " + logs[-600:])
     # Weights and checkpoint fetched on demand: the server's bytes, never onto the mirror store.
     weights = os.path.join(work, "fetched weights.safetensors")
     r, _ = rm.run("fetch", "gpu", "1", "--out", weights, remote_store=server)

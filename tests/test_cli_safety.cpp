@@ -186,6 +186,8 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains("that ended before it trained it; 'normlab-cli resume 2' starts it"), qPrintable(r.out));
         r = cli({"resume", "2", "--store", store});
         QVERIFY2(r.code == 0, qPrintable(r.err));
+        // It never trained: it starts, said so, not "restarts" as if work were lost.
+        QVERIFY2(r.err.contains("run 2 never trained: it starts now") && !r.err.contains("restart"), qPrintable(r.err));
         normlab::Store s(store.toStdString(), normlab::Store::Mode::ReadOnly);
         QCOMPARE(s.run(2)->status, normlab::RunStatus::Finished);
         QCOMPARE(s.run(2)->steps_done, int64_t(20));

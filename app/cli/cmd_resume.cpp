@@ -31,8 +31,10 @@ int cmd_resume(const Args& args) {
                     throw UsageError("run " + std::to_string(run.id) + " is running in process " + std::to_string(run.pid));
                 throw UsageError("run " + std::to_string(run.id) + " is " + run.status_text + " and cannot be resumed");
             }
-            if (run.checkpoint.empty())
+            if (run.checkpoint.empty() && run.steps_done > 0)
                 std::fprintf(stderr, "run %lld has no checkpoint: it restarts from step 0\n", static_cast<long long>(run.id));
+            else if (run.checkpoint.empty())
+                std::fprintf(stderr, "run %lld never trained: it starts now\n", static_cast<long long>(run.id));
             out.emplace_back(run.id, run.name);
         }
         return out;

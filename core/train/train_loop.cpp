@@ -137,7 +137,8 @@ void TrainLoop::begin() {
         std::error_code ec;
         if (fs::is_directory(ckpt_dir_, ec)) remove_checkpoints(ckpt_dir_, info_.id, current_ckpt_);
         store_.truncate_for_resume(info_.id, step_);
-        if (step_ == 0)
+        // (A run that never trained — a detached start, one stopped before its turn — just starts.)
+        if (step_ == 0 && (info_.steps_done > 0 || !info_.checkpoint.empty()))
             spdlog::warn("{}: {}", id_text, info_.checkpoint.empty() ? "no checkpoint was saved: training restarts from step 0"
                                                                    : "restarting from step 0");
         else spdlog::info("{}: resuming at step {}", id_text, step_);
