@@ -358,8 +358,8 @@ def case_cancel_resume(rm, work):
     f = rm.popen("run", "gpu", exp, remote_store=server, store=mirror)
     wait_for(lambda: status_of(mirror, 1)[1] >= 300, "the mirror to reach step 300")
     r, _ = rm.run("cancel", "gpu", "1", remote_store=server)
-    if r.returncode != 0:
-        fail("remote cancel: " + r.stderr)
+    if r.returncode != 0 or not r.stdout.startswith("1\tcancelled\tPre-LN"):
+        fail(f"remote cancel: {r.stdout} {r.stderr}")
     out, err = f.communicate(timeout=60)
     if f.returncode != 130 or status_of(mirror, 1)[0] != "cancelled":
         fail(f"after remote cancel the follower exits 130 with the run cancelled; got {f.returncode}, "
@@ -374,6 +374,10 @@ def case_cancel_resume(rm, work):
     if r.returncode != 0 or status_of(mirror, 1)[0] != "finished":
         fail(f"follow after resume: exit {r.returncode}, {status_of(mirror, 1)}: {r.stderr}")
     same_stores(server, mirror, "after resume")
+    # A finished run: the server's answer comes back as it is, nothing changed there.
+    r, _ = rm.run("cancel", "gpu", "1", remote_store=server)
+    if r.returncode != 0 or r.stdout != "1\tfinished\tPre-LN (nothing to cancel)\n" or status_of(server, 1)[0] != "finished":
+        fail(f"remote cancel of a finished run: exit {r.returncode}: {r.stdout!r} {r.stderr}")
 
 
 def case_bad_stream(rm, work, cli):

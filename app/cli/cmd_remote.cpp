@@ -11,6 +11,7 @@
 #include "core/remote/remote.h"
 #include "core/store/output_guard.h"
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <memory>
@@ -246,9 +247,19 @@ static int cmd_remote(const Args& args) {
         if (p.size() < 3) throw UsageError("remote " + action + " needs a server and runs (their ids there): normlab-cli remote " + action + " DEST RUN ...");
         for (size_t i = 2; i < p.size(); ++i) {
             const int64_t id = parse_int("RUN", p[i], 1);
-            if (action == "cancel") cancel_remote(s, id);
-            else resume_remote(s, id);
-            std::printf("%lld\t%s\n", static_cast<long long>(id), action == "cancel" ? "cancelled" : "resumed");
+            // The server's own answer: what it did, or why there was nothing to do (a run that had finished).
+            std::string said = action == "cancel" ? cancel_remote(s, id) : resume_remote(s, id);
+            while (!said.empty() && (said.back() == '\n' || said.back() == '\r')) said.pop_back();
+            if (said.empty()) said = std::to_string(id) + "\t" + (action == "cancel" ? "cancelled" : "resumed");
+            // (Its fields printed safely: a run's name is the user's text; the tabs between them kept.)
+            std::string line;
+            for (size_t at = 0; at <= said.size();) {
+                const size_t end = std::min(said.find_first_of("\t\n", at), said.size());
+                line += printable_name(said.substr(at, end - at));
+                if (end < said.size()) line += said[end];
+                at = end + 1;
+            }
+            std::printf("%s\n", line.c_str());
         }
         return kOk;
     }

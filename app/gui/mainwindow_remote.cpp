@@ -173,9 +173,18 @@ std::vector<qint64> MainWindow::remoteAction(const std::vector<qint64>& ids, con
         const RemoteTarget t{std::get<0>(key), std::get<1>(key), std::get<2>(key)};
         statusBar()->showMessage(action == "cancel" ? tr("Stopping on %1…").arg(t.dest) : tr("Resuming on %1…").arg(t.dest));
         remote_->command(QStringList{action, t.dest} + rids + t.args(),
-                         [this, t, action, rids](int code, const QString&, const QString& err) {
+                         [this, t, action, rids](int code, const QString& out, const QString& err) {
                              if (code != 0) {
                                  statusBar()->showMessage(err.trimmed(), 15000);
+                                 return;
+                             }
+                             // A run the server had nothing to do for (it had finished): its own words.
+                             QStringList other;
+                             for (const QString& line : out.split('\n', Qt::SkipEmptyParts))
+                                 if (const QStringList f = line.split('\t'); f.size() >= 2 && f[1] != "cancelled" && f[1] != "resuming")
+                                     other << f.join(' ');
+                             if (!other.isEmpty()) {
+                                 statusBar()->showMessage(QStringLiteral("%1: %2").arg(t.dest, other.join("; ")), 15000);
                                  return;
                              }
                              statusBar()->showMessage(action == "cancel" ? tr("Stopped on %1: %2").arg(t.dest, rids.join(", "))

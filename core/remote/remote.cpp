@@ -188,14 +188,16 @@ std::vector<int64_t> launch_remote(const Server& s, const std::string& experimen
     return ids;
 }
 
-void cancel_remote(const Server& s, int64_t run) {
+std::string cancel_remote(const Server& s, int64_t run) {
     const RemoteOutput o = run_remote(s.dest, s.command({"cancel", std::to_string(run)}), "", 60000, s.ssh);
     if (o.exit_code != 0) remote_failed(s, o, "cancelling run " + std::to_string(run));
+    return o.out;
 }
 
-void resume_remote(const Server& s, int64_t run) {
+std::string resume_remote(const Server& s, int64_t run) {
     const RemoteOutput o = run_remote(s.dest, s.command({"resume", std::to_string(run), "--detach"}), "", 120000, s.ssh);
     if (o.exit_code != 0) remote_failed(s, o, "resuming run " + std::to_string(run));
+    return o.out;
 }
 
 int64_t fetch_remote(const Server& s, int64_t run, const std::string& checkpoint, const std::string& out) {

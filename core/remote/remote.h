@@ -54,9 +54,10 @@ std::string submit_sweep(const Server& s, const std::string& experiment_name, co
 void cancel_sweep(const Server& s);
 
 // Cancels (a running run keeps its checkpoint and can be resumed) or resumes
-// (detached) a run on the server (its id there). Throws RemoteError.
-void cancel_remote(const Server& s, int64_t run);
-void resume_remote(const Server& s, int64_t run);
+// (detached) a run on the server (its id there). Returns what the server's normlab-cli
+// printed ("4\tcancelled\tNAME", "4\tfinished\tNAME (nothing to cancel)"). Throws RemoteError.
+std::string cancel_remote(const Server& s, int64_t run);
+std::string resume_remote(const Server& s, int64_t run);
 
 // Copies a run's latest weights (safetensors, exported there) or its latest
 // checkpoint file (`checkpoint`: its path there) from the server into
