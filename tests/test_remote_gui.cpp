@@ -21,6 +21,7 @@
 #include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QPushButton>
 #include <QTableView>
 #include <QtTest/QtTest>
@@ -268,14 +269,25 @@ private Q_SLOTS:
         QVERIFY2(started, qPrintable(said));
         QTRY_VERIFY_WITH_TIMEOUT(mirrored(w).size() == 1 && w.store().run(mirrored(w)[0])->steps_done >= 200, 60000);
         const qint64 id = mirrored(w).front();
+        // What the status bar said (the follower's lines come after, each replacing the last).
+        QStringList said_there;
+        connect(w.statusBar(), &QStatusBar::messageChanged, &w, [&](const QString& m) { said_there << m; });
         QVERIFY(w.remoteAction({id}, "cancel").empty());
         QTRY_VERIFY_WITH_TIMEOUT(w.store().run(id)->status == RunStatus::Cancelled, 60000);
+        const QString rid = QString::number(remote_ref(*w.store().run(id)).run);
+        QTRY_VERIFY2_WITH_TIMEOUT(said_there.contains(QString("Stopped on gpu: %1").arg(rid)), qPrintable(said_there.join('\n')), 60000);
         const int64_t stopped_at = w.store().run(id)->steps_done;
         w.resumeRuns({id});
         QTRY_VERIFY_WITH_TIMEOUT(w.store().run(id)->status == RunStatus::Running, 60000);
         QTRY_VERIFY_WITH_TIMEOUT(w.store().run(id)->steps_done > stopped_at, 60000);
         QVERIFY(w.remoteAction({id}, "cancel").empty());
         QTRY_VERIFY_WITH_TIMEOUT(w.store().run(id)->status == RunStatus::Cancelled, 60000);
+        // Stopped once more (it was, meanwhile): the server's own words, not "Stopped".
+        QTRY_VERIFY_WITH_TIMEOUT(said_there.count(QString("Stopped on gpu: %1").arg(rid)) == 2, 60000);
+        QVERIFY(w.remoteAction({id}, "cancel").empty());
+        const QString nothing = QString("gpu: %1 cancelled Pre-LN (nothing to cancel)").arg(rid);
+        QTRY_VERIFY2_WITH_TIMEOUT(said_there.contains(nothing), qPrintable(said_there.join('\n')), 60000);
+        QCOMPARE(said_there.count(QString("Stopped on gpu: %1").arg(rid)), 2);
     }
 };
 

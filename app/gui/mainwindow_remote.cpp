@@ -178,18 +178,21 @@ std::vector<qint64> MainWindow::remoteAction(const std::vector<qint64>& ids, con
                                  statusBar()->showMessage(err.trimmed(), 15000);
                                  return;
                              }
-                             // A run the server had nothing to do for (it had finished): its own words.
-                             QStringList other;
+                             // What the server did, run by run, in its own words where it had nothing
+                             // to do (a run that had finished meanwhile).
+                             QStringList done, other;
                              for (const QString& line : out.split('\n', Qt::SkipEmptyParts))
-                                 if (const QStringList f = line.split('\t'); f.size() >= 2 && f[1] != "cancelled" && f[1] != "resuming")
-                                     other << f.join(' ');
-                             if (!other.isEmpty()) {
-                                 statusBar()->showMessage(QStringLiteral("%1: %2").arg(t.dest, other.join("; ")), 15000);
-                                 return;
-                             }
-                             statusBar()->showMessage(action == "cancel" ? tr("Stopped on %1: %2").arg(t.dest, rids.join(", "))
-                                                                         : tr("Resumed on %1: %2").arg(t.dest, rids.join(", ")),
-                                                      10000);
+                                 if (const QStringList f = line.split('\t'); f.size() >= 2) {
+                                     if ((f[1] == "cancelled" || f[1] == "resuming") && !line.endsWith("(nothing to cancel)")) done << f[0];
+                                     else other << f.join(' ');
+                                 }
+                             if (done.isEmpty() && other.isEmpty()) done = rids;
+                             QString said;
+                             if (!done.isEmpty())
+                                 said = action == "cancel" ? tr("Stopped on %1: %2").arg(t.dest, done.join(", "))
+                                                           : tr("Resumed on %1: %2").arg(t.dest, done.join(", "));
+                             if (!other.isEmpty()) said += (said.isEmpty() ? t.dest + ": " : QStringLiteral("; ")) + other.join("; ");
+                             statusBar()->showMessage(said, other.isEmpty() ? 10000 : 15000);
                              QList<qint64> follow;
                              for (const QString& r : rids) follow << r.toLongLong();
                              remote_->follow(t, follow);

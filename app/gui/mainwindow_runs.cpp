@@ -354,7 +354,13 @@ void MainWindow::showRunMenu(const QPoint& pos) {
         if (auto r = store_->run(id); r && remote_ref(*r).run > 0 && (r->status == RunStatus::Running || r->status == RunStatus::Queued))
             on_server = true;
     if (on_server)
-        menu.addAction(tr("Stop on the &server"), this, [this] { remoteAction(selectedRuns(), "cancel"); })->setObjectName("stopOnServer");
+        menu.addAction(tr("Stop on the &server"), this, [this] {
+                // Those still training or queued there: a finished run has nothing to stop.
+                std::vector<qint64> live;
+                for (qint64 id : selectedRuns())
+                    if (auto r = store_->run(id); r && (r->status == RunStatus::Running || r->status == RunStatus::Queued)) live.push_back(id);
+                remoteAction(live, "cancel");
+            })->setObjectName("stopOnServer");
     if (ids.size() == 1)
         if (auto r = store_->run(ids.front()); r && remote_ref(*r).run > 0)
             menu.addAction(tr("&Fetch weights from the server…"), this, [this, id = ids.front()] { fetchRemoteWeights(id); })
