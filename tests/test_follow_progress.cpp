@@ -65,6 +65,14 @@ private Q_SLOTS:
         p = fp.progress(id);
         QCOMPARE(fp.line("run 7", p), std::string("gpu1 run 7: step 500/1000 loss 2.0000 val 2.2500 16000 tok/s MFU 1.6% ETA 0:16"));
 
+        // Rows ahead of the run's row (its steps_done is written once a second or so): the rows say the step.
+        point("train/loss", 549, 1.875);
+        point("train/tokens", 549, 281600);
+        point("train/wall_s", 549, 17.6);
+        QCOMPARE(m.apply(R"({"t":"sync"})"), Mirror::Got::Synced);
+        p = fp.progress(id);
+        QCOMPARE(fp.line("run 7", p), std::string("gpu1 run 7: step 550/1000 loss 1.8750 val 2.2500 16000 tok/s MFU 1.6% ETA 0:14"));
+
         // Resumed there from its checkpoint at step 300: its rows from there on are dropped and come again.
         m.apply(R"({"t":"reset","run":7})");
         run(320);

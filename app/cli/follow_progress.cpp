@@ -2,6 +2,7 @@
 
 #include "app/cli/cli.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -24,20 +25,27 @@ double number(const nlohmann::json& j, const char* key) {
 
 FollowProgress::FollowProgress(Store& local, std::string dest) : local_(local), dest_(std::move(dest)), tty_(isatty(2)) {}
 
-double FollowProgress::latest(int64_t run, Seen& seen, const std::string& name) {
+double FollowProgress::latest(int64_t run, Seen& seen, const std::string& name, int64_t* step) {
     Series& s = seen.series[name];
     if (s.id == 0) {   // not recorded yet when last looked (val/loss comes with the first evaluation)
         for (const SeriesInfo& info : local_.series(run, false))
             if (info.name == name && info.layer == -1) s.id = info.id;
         if (s.id == 0) return std::nan("");
-        s.value = std::nan("");
     }
-    const std::vector<Point> fresh = local_.points(s.id, s.last_step);
+    // The rows from the last one read on. Where that one is gone, a resume there dropped the rows
+    // from its checkpoint on (they come again): read the series from its start.
+    std::vector<Point> fresh = local_.points(s.id, s.last_step - 1);
+    if (s.last_step >= 0 && (fresh.empty() || fresh.front().step != s.last_step)) {
+        s.last_step = -1;
+        s.value = std::nan("");
+        fresh = local_.points(s.id, -1);
+    }
     if (!fresh.empty()) {
         s.last_step = fresh.back().step;
         s.value = fresh.back().value;
     }
-    return s.value;
+    if (step) *step = s.last_step;
+    return s.last_step >= 0 ? s.value : std::nan("");
 }
 
 MirroredProgress FollowProgress::progress(int64_t local_id) {
@@ -45,13 +53,12 @@ MirroredProgress FollowProgress::progress(int64_t local_id) {
     const std::optional<RunInfo> r = local_.run(local_id);
     if (!r) return p;
     Seen& seen = seen_[local_id];
-    p.step = r->steps_done;
-    // A resume there rewrites its rows from its checkpoint on: read them again.
-    if (const auto loss = seen.series.find("train/loss"); loss != seen.series.end() && loss->second.last_step >= p.step)
-        seen.series.clear();
     if (const auto train = r->config.find("train"); train != r->config.end() && train->is_object())
         p.total = static_cast<int64_t>(number(*train, "steps"));
-    p.loss = latest(local_id, seen, "train/loss");
+    int64_t last = -1;
+    p.loss = latest(local_id, seen, "train/loss", &last);
+    // Its steps as its rows say them: the run's row says them once a second or so, its rows as they come.
+    p.step = std::max(r->steps_done, last + 1);
     p.val_loss = latest(local_id, seen, "val/loss");
     const double tokens = latest(local_id, seen, "train/tokens"), wall = latest(local_id, seen, "train/wall_s");
     if (std::isfinite(tokens) && std::isfinite(wall) && wall > 0 && tokens > 0) {
@@ -65,14 +72,19 @@ MirroredProgress FollowProgress::progress(int64_t local_id) {
 }
 
 std::string FollowProgress::line(const std::string& key, const MirroredProgress& p) const {
-    char text[256], speed[96] = "", mfu[32] = "", eta[48] = "";
-    if (p.tokens_per_s > 0) std::snprintf(speed, sizeof speed, " %.0f tok/s", p.tokens_per_s);
-    if (p.mfu > 0) std::snprintf(mfu, sizeof mfu, " MFU %.1f%%", 100 * p.mfu);
-    if (p.eta_s > 0) std::snprintf(eta, sizeof eta, " ETA %s", format_duration(p.eta_s).c_str());
-    std::snprintf(text, sizeof text, "%s %s: step %lld/%lld loss %s val %s%s%s%s", dest_.c_str(), key.c_str(),
-                  static_cast<long long>(p.step), static_cast<long long>(p.total), fmt_loss(p.loss).c_str(),
-                  fmt_loss(p.val_loss).c_str(), speed, mfu, eta);
-    return text;
+    std::string out = dest_ + " " + key + ": step " + std::to_string(p.step) + "/" + std::to_string(p.total) + " loss " +
+                      fmt_loss(p.loss) + " val " + fmt_loss(p.val_loss);
+    char buf[64];
+    if (p.tokens_per_s > 0) {
+        std::snprintf(buf, sizeof buf, " %.0f tok/s", p.tokens_per_s);
+        out += buf;
+    }
+    if (p.mfu > 0) {
+        std::snprintf(buf, sizeof buf, " MFU %.1f%%", 100 * p.mfu);
+        out += buf;
+    }
+    if (p.eta_s > 0) out += " ETA " + format_duration(p.eta_s);
+    return out;
 }
 
 void FollowProgress::update(const std::map<std::string, std::string>& statuses, const std::map<std::string, int64_t>& ids) {

@@ -40,7 +40,8 @@ private:
         int last_decile = -1;
         double last_print = 0;
     };
-    double latest(int64_t run, Seen& seen, const std::string& name);
+    // The series' last value (NaN: none yet); `step`, where given, its step (-1: none).
+    double latest(int64_t run, Seen& seen, const std::string& name, int64_t* step = nullptr);
 
     Store& local_;
     std::string dest_;
