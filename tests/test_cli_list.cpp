@@ -151,6 +151,31 @@ private Q_SLOTS:
         QCOMPARE(o["device"].toString(), QString("cuda"));
     }
 
+    // A store holding runs mirrored from a server (remote follow) lists where each trains, as the
+    // window's Server column does; a store of local runs has no such column.
+    void mirroredRunsNameTheirServer() {
+        const QString path = dir_.filePath("mixed.sqlite");
+        {
+            normlab::Store s(path.toStdString());
+            s.create_run("here", "pre_ln", nlohmann::json::object(), 1);
+            const int64_t there = s.create_run("there", "ngpt", nlohmann::json::object(), 1);
+            s.set_info(there, {{"remote", {{"dest", "gpu1"}, {"store", "/srv/runs.sqlite"}, {"run", 4}}}});
+        }
+        Result r = cli({"list", "--store", path});
+        QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
+        QVERIFY2(r.code == 0 && lines.size() == 3 && lines[0].endsWith("created           server  tags"), qPrintable(r.out));
+        QVERIFY2(lines[2].startsWith("2 ") && lines[2].endsWith("  gpu1"), qPrintable(r.out));
+        QVERIFY2(!lines[1].contains("gpu1"), qPrintable(r.out));
+        r = cli({"list", "--json", "--store", path});
+        const QJsonArray a = QJsonDocument::fromJson(r.out.toUtf8()).array();
+        QVERIFY(a[0].toObject()["server"].isNull());
+        const QJsonObject server = a[1].toObject()["server"].toObject();
+        QCOMPARE(server["dest"].toString(), QString("gpu1"));
+        QCOMPARE(server["run"].toInt(), 4);
+        QCOMPARE(server["store"].toString(), QString("/srv/runs.sqlite"));
+        QVERIFY(!list({}).out.contains("server"));   // local runs only
+    }
+
     void badChoicesAreRefusedByName() {
         Result r = list({"--status", "finished,done"});
         QVERIFY2(r.code == 2 && r.err.contains("\"done\" is not a status") && r.err.contains("interrupted"), qPrintable(r.err));

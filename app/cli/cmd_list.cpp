@@ -4,6 +4,8 @@
 // on read-only files and folders), nothing changed.
 #include "app/cli/cli.h"
 
+#include "core/remote/mirror.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -123,7 +125,12 @@ nlohmann::json run_json(const RunInfo& r) {
             {"notes", r.notes},
             {"message", r.message},
             {"device", r.device},
-            {"color", r.color}};
+            {"color", r.color},
+            // Mirrored from a server (remote follow): where it trains, its id and store there.
+            {"server", remote_ref(r).run > 0 ? nlohmann::json{{"dest", remote_ref(r).dest},
+                                                              {"run", remote_ref(r).run},
+                                                              {"store", remote_ref(r).store}}
+                                             : nlohmann::json()}};
 }
 
 }  // namespace
@@ -172,8 +179,14 @@ static int cmd_list(const Args& args) {
     int name_w = 4;
     for (auto& r : runs) name_w = std::max(name_w, width_of(printable_name(r.name)));
     name_w = std::min(name_w, 48);
-    std::printf("%-5s %s %-11s %-11s %13s %10s  %-16s  tags\n", "id", fit("name", name_w).c_str(), "scheme", "status", "steps",
-                "val loss", "created");
+    // A column for the server a run trains on, where some listed run is mirrored from one (as the window's).
+    int server_w = 0;
+    for (auto& r : runs)
+        if (const RemoteRef ref = remote_ref(r); ref.run > 0)
+            server_w = std::min(std::max({server_w, 6, width_of(printable_name(ref.dest))}), 24);
+    const std::string server_head = server_w ? fit("server", server_w) + "  " : std::string();
+    std::printf("%-5s %s %-11s %-11s %13s %10s  %-16s  %stags\n", "id", fit("name", name_w).c_str(), "scheme", "status",
+                "steps", "val loss", "created", server_head.c_str());
     for (auto& r : runs) {
         std::string tags;
         for (auto& t : r.tags) tags += (tags.empty() ? "" : ",") + printable_name(t);
@@ -183,7 +196,9 @@ static int cmd_list(const Args& args) {
         std::snprintf(tail, sizeof tail, " %-11s %-11s %13s %10s  %-16s  ", printable_name(r.scheme).c_str(),
                       printable_name(r.status_text).c_str(), steps_text(r).c_str(), fmt_loss(r.final_loss).c_str(),
                       time_text(r.created_at).c_str());
-        std::string line = head + fit(printable_name(r.name), name_w) + tail + tags;
+        std::string line = head + fit(printable_name(r.name), name_w) + tail;
+        if (server_w) line += fit(printable_name(remote_ref(r).dest), server_w) + "  ";
+        line += tags;
         line.erase(line.find_last_not_of(' ') + 1);   // no trailing blanks where a run has no tags
         std::printf("%s\n", line.c_str());
     }
