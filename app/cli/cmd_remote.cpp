@@ -15,6 +15,7 @@
 #include <atomic>
 #include <filesystem>
 #include <memory>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <fstream>
@@ -100,7 +101,13 @@ int follow(const Args& args, const Server& s, const std::vector<int64_t>& runs) 
             if (shown[rid] == status) continue;
             shown[rid] = status;
             progress.clear();
-            std::fprintf(stderr, "%s %s: %s\n", s.dest.c_str(), rid.c_str(), status.c_str());
+            std::string how;   // an ended run: how far it got, and its validation loss
+            if (const auto id = m.local_ids().find(rid); id != m.local_ids().end() && status != "running" && status != "queued")
+                if (const auto r = local.run(id->second); r && r->steps_done > 0) {
+                    how = " after " + std::to_string(r->steps_done) + " steps";
+                    if (std::isfinite(r->final_loss)) how += ", val loss " + fmt_loss(r->final_loss);
+                }
+            std::fprintf(stderr, "%s %s: %s%s\n", s.dest.c_str(), rid.c_str(), status.c_str(), how.c_str());
         }
         progress.update(m.statuses(), m.local_ids());
     };
