@@ -36,11 +36,15 @@ private Q_SLOTS:
         auto point = [&](const char* name, int64_t step, double v) {
             m.apply(json{{"t", "points"}, {"run", 7}, {"name", name}, {"layer", -1}, {"p", {{step, v}}}}.dump());
         };
+        // A step's loss, tokens so far and wall time, then the sync that applies them.
+        auto step_rows = [&](int64_t step, double loss, double tokens, double wall) {
+            point("train/loss", step, loss);
+            point("train/tokens", step, tokens);
+            point("train/wall_s", step, wall);
+            return m.apply(R"({"t":"sync"})") == Mirror::Got::Synced;
+        };
         run(250);
-        point("train/loss", 249, 2.5);
-        point("train/tokens", 249, 128000);
-        point("train/wall_s", 249, 10);
-        QCOMPARE(m.apply(R"({"t":"sync"})"), Mirror::Got::Synced);
+        QVERIFY(step_rows(249, 2.5, 128000, 10));
         QCOMPARE(m.statuses().at("run 7"), std::string("running"));
         const int64_t id = m.local_ids().at("run 7");
         QCOMPARE(local.run(id)->name, std::string("Pre-LN"));
@@ -57,29 +61,20 @@ private Q_SLOTS:
 
         // The next sync's rows, the validation's first among them.
         run(500);
-        point("train/loss", 499, 2.0);
         point("val/loss", 500, 2.25);
-        point("train/tokens", 499, 256000);
-        point("train/wall_s", 499, 16);
-        QCOMPARE(m.apply(R"({"t":"sync"})"), Mirror::Got::Synced);
+        QVERIFY(step_rows(499, 2.0, 256000, 16));
         p = fp.progress(id);
         QCOMPARE(fp.line("run 7", p), std::string("gpu1 run 7: step 500/1000 loss 2.0000 val 2.2500 16000 tok/s MFU 1.6% ETA 0:16"));
 
         // Rows ahead of the run's row (its steps_done is written once a second or so): the rows say the step.
-        point("train/loss", 549, 1.875);
-        point("train/tokens", 549, 281600);
-        point("train/wall_s", 549, 17.6);
-        QCOMPARE(m.apply(R"({"t":"sync"})"), Mirror::Got::Synced);
+        QVERIFY(step_rows(549, 1.875, 281600, 17.6));
         p = fp.progress(id);
         QCOMPARE(fp.line("run 7", p), std::string("gpu1 run 7: step 550/1000 loss 1.8750 val 2.2500 16000 tok/s MFU 1.6% ETA 0:14"));
 
         // Resumed there from its checkpoint at step 300: its rows from there on are dropped and come again.
         m.apply(R"({"t":"reset","run":7})");
         run(320);
-        point("train/loss", 319, 2.375);
-        point("train/tokens", 319, 163840);
-        point("train/wall_s", 319, 8.192);
-        QCOMPARE(m.apply(R"({"t":"sync"})"), Mirror::Got::Synced);
+        QVERIFY(step_rows(319, 2.375, 163840, 8.192));
         p = fp.progress(id);
         QCOMPARE(p.step, int64_t{320});
         QCOMPARE(fp.line("run 7", p), std::string("gpu1 run 7: step 320/1000 loss 2.3750 val - 20000 tok/s MFU 2.0% ETA 0:17"));
