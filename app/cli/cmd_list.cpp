@@ -113,6 +113,7 @@ std::string steps_text(const RunInfo& r) {
 }
 
 nlohmann::json run_json(const RunInfo& r) {
+    const RemoteRef ref = remote_ref(r);
     return {{"id", r.id},
             {"name", r.name},
             {"scheme", r.scheme},
@@ -127,10 +128,8 @@ nlohmann::json run_json(const RunInfo& r) {
             {"device", r.device},
             {"color", r.color},
             // Mirrored from a server (remote follow): where it trains, its id and store there.
-            {"server", remote_ref(r).run > 0 ? nlohmann::json{{"dest", remote_ref(r).dest},
-                                                              {"run", remote_ref(r).run},
-                                                              {"store", remote_ref(r).store}}
-                                             : nlohmann::json()}};
+            {"server", ref.run > 0 ? nlohmann::json{{"dest", ref.dest}, {"run", ref.run}, {"store", ref.store}}
+                                   : nlohmann::json()}};
 }
 
 }  // namespace
