@@ -79,6 +79,19 @@ private Q_SLOTS:
         QCOMPARE(p.step, int64_t{320});
         QCOMPARE(fp.line("run 7", p), std::string("gpu1 run 7: step 320/1000 loss 2.3750 val - 20000 tok/s MFU 2.0% ETA 0:17"));
 
+        // The same as `remote follow --json` writes it: the run's id and name here, NaN as null.
+        const json e = json::parse(fp.event("run 7", id, p).dump(-1, ' ', false, json::error_handler_t::replace));
+        QCOMPARE(e.at("event"), json("progress"));
+        QCOMPARE(e.at("dest"), json("gpu1"));
+        QCOMPARE(e.at("local_id"), json(id));
+        QCOMPARE(e.at("name"), json("Pre-LN"));
+        QCOMPARE(e.at("step"), json(320));
+        QCOMPARE(e.at("total"), json(1000));
+        QCOMPARE(e.at("loss"), json(2.375));
+        QVERIFY(e.at("val_loss").is_null());
+        QCOMPARE(e.at("tokens_per_s"), json(20000.0));
+        QCOMPARE(e.at("mfu"), json(0.02));
+
         // A CPU run (no peak known) says no MFU; a run with no rows yet, no speed and no time left.
         QCOMPARE(fp.line("run 8", cli::MirroredProgress{3, 10, std::nan(""), std::nan(""), 0, 0, 0}),
                  std::string("gpu1 run 8: step 3/10 loss - val -"));

@@ -23,6 +23,7 @@
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTableView>
 #include <QtTest/QtTest>
 
@@ -280,8 +281,15 @@ private Q_SLOTS:
         w.resumeRuns({id});
         QTRY_VERIFY_WITH_TIMEOUT(w.store().run(id)->status == RunStatus::Running, 60000);
         QTRY_VERIFY_WITH_TIMEOUT(w.store().run(id)->steps_done > stopped_at, 60000);
+        // The follower's news worded by the window (remote follow --json): the run's progress
+        // under its id and name here, then how far it got when it stopped.
+        const QRegularExpression progress(QString("^Run #%1 Pre-LN on gpu: step [0-9]+/20000 \\([0-9]+%\\) · loss [0-9.]+ "
+                                                  "(· validation [0-9.]+ )?· [0-9]+ tokens/s · ETA [0-9:]+$").arg(id));
+        QTRY_VERIFY2_WITH_TIMEOUT(!said_there.filter(progress).isEmpty(), qPrintable(said_there.join('\n')), 60000);
         QVERIFY(w.remoteAction({id}, "cancel").empty());
         QTRY_VERIFY_WITH_TIMEOUT(w.store().run(id)->status == RunStatus::Cancelled, 60000);
+        const QRegularExpression ended(QString("^Run #%1 Pre-LN on gpu: cancelled after [0-9]+ step").arg(id));
+        QTRY_VERIFY2_WITH_TIMEOUT(!said_there.filter(ended).isEmpty(), qPrintable(said_there.join('\n')), 60000);
         // Stopped once more (it was, meanwhile): the server's own words, not "Stopped".
         QTRY_VERIFY_WITH_TIMEOUT(said_there.count(QString("Stopped on gpu: %1").arg(rid)) == 2, 60000);
         QVERIFY(w.remoteAction({id}, "cancel").empty());

@@ -3,7 +3,9 @@
 // tab titles, and every action's, compared one by one between a window that
 // switched (en → de → zh_CN → en) and a window built in the language.
 #include "app/gui/mainwindow.h"
+#include "app/gui/remote.h"
 #include "tests/window_util.h"
+#include "widgets/chart_legend.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -11,6 +13,7 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QMenu>
 #include <QRegularExpression>
 #include <QTabWidget>
@@ -107,6 +110,49 @@ private Q_SLOTS:
         QVERIFY(w.switchLanguage("en"));
         QCoreApplication::processEvents();
         QVERIFY2(hint().startsWith("Select two or more runs"), qPrintable(hint()));
+    }
+    // The server's dialog, its followers' news and the legend's tips in the language of the
+    // window: their strings were translated but filed under contexts tr() never looks up (lupdate
+    // wrote RemoteControl, not normlab::RemoteControl), so a German window showed them in English.
+    void serverDialogAndNewsFollowTheLanguage() {
+        const QString path = dir_.filePath("remote.sqlite");
+        MainWindow w(path);
+        const nlohmann::json progress = {{"event", "progress"}, {"dest", "gpu1"}, {"run", "run 4"},   {"local_id", 7},
+                                         {"name", "nGPT"},      {"step", 1200},   {"total", 2500},     {"loss", 2.71134},
+                                         {"val_loss", nullptr}, {"tokens_per_s", 388210.4}, {"mfu", 0.441}, {"eta_s", 190}};
+        const nlohmann::json ended = {{"event", "status"}, {"dest", "gpu1"}, {"run", "run 4"},  {"local_id", 7},
+                                      {"name", "nGPT"},    {"status", "finished"}, {"steps", 2500}, {"val_loss", 2.72591}};
+        const nlohmann::json retry = {{"event", "note"}, {"dest", "gpu1"}, {"kind", "retrying"}, {"why", "the connection ended"},
+                                      {"in_s", 4}, {"text", "the connection ended; reconnecting in 4 s"}};
+        const char* legend_tip = "Hidden. Click to show it; double-click to show only it.";
+        QVERIFY(w.switchLanguage("en"));   // its plurals ("2500 steps")
+        QCOMPARE(RemoteControl::describe(progress),
+                 QString("Run #7 nGPT on gpu1: step 1200/2500 (48%) · loss 2.7113 · 388210 tokens/s · MFU 44.1% · ETA 3:10"));
+        QCOMPARE(RemoteControl::describe(ended), QString("Run #7 nGPT on gpu1: finished after 2500 steps, validation loss 2.7259"));
+        QCOMPARE(RemoteControl::describe(retry), QString("Connection to gpu1 lost (the connection ended); reconnecting in 4 s"));
+        QCOMPARE(RemoteControl::describe({{"event", "a newer one"}}), QString());   // what this NormLab does not know: nothing
+
+        QVERIFY(w.switchLanguage("de"));
+        QCoreApplication::processEvents();
+        QCOMPARE(RemoteControl::describe(progress),
+                 QString("Lauf #7 nGPT auf gpu1: Schritt 1200/2500 (48 %) · Verlust 2.7113 · 388210 Tokens/s · MFU 44.1 % · Restzeit 3:10"));
+        QCOMPARE(RemoteControl::describe(ended),
+                 QString("Lauf #7 nGPT auf gpu1: %1 nach 2500 Schritten, Validierungsverlust 2.7259")
+                     .arg(QCoreApplication::translate("normlab::RunTableModel", "finished")));
+        QVERIFY(!QCoreApplication::translate("normlab::RunTableModel", "finished").startsWith("finished"));
+        RemoteControl remote(path);
+        RemoteDialog dialog(&remote, path, QString(), [](bool, QString*) { return QString(); });
+        QCOMPARE(dialog.checkButton()->text(), QString("Server &prüfen"));
+        QCOMPARE(dialog.windowTitle(), QString("Auf einem Server trainieren"));
+        QCOMPARE(QCoreApplication::translate(ChartLegend::staticMetaObject.className(), legend_tip),
+                 QString("Ausgeblendet. Klicken zeigt es; Doppelklick zeigt nur es."));
+
+        QVERIFY(w.switchLanguage("zh_CN"));
+        QCoreApplication::processEvents();
+        QCOMPARE(RemoteControl::describe(retry), QString("与 gpu1 的连接已断开（the connection ended）；4 秒后重新连接"));
+        QVERIFY(w.switchLanguage("en"));
+        QCoreApplication::processEvents();
+        QCOMPARE(QCoreApplication::translate(ChartLegend::staticMetaObject.className(), legend_tip), QString(legend_tip));
     }
 };
 

@@ -3,6 +3,7 @@
 Used by scripts/update-translations.sh (after lupdate) and by the test
 tests/translations_complete.py, which fails on any unfinished string.
 """
+import re
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -11,9 +12,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from strings import T  # noqa: E402
 from strings_en import EN  # noqa: E402
 
-# lupdate misses the namespace of our classes; tr() looks them up as normlab::X
-OURS = {"ChartsView", "Designer", "Heatmap", "LineChart", "MainWindow", "RunTableModel", "TrainingWorker",
-        "ReportDialog", "Figure", "SweepChart", "SampleDialog"}
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def our_classes():
+    """The classes whose tr() is looked up as normlab::X: every class with Q_OBJECT in widgets/ and
+    app/gui/ (all of them in namespace normlab), and the contexts named in translate() calls.
+    lupdate misses the namespace of some (it wrote RemoteControl, RemoteDialog and ChartLegend
+    bare, and the window showed them in English), so each is found here rather than listed."""
+    found = set()
+    for folder in ("widgets", "app/gui"):
+        for f in sorted((ROOT / folder).glob("*.[hc]*")):
+            text = f.read_text(encoding="utf-8")
+            if "namespace normlab" not in text:
+                continue
+            found.update(re.findall(r"\bclass\s+(\w+)[^;{]*\{\s*Q_OBJECT", text))
+            found.update(re.findall(r'translate\("normlab::(\w+)"', text))
+    return found
+
+
+# tr() looks our classes up as normlab::X; lupdate names some of their contexts X
+OURS = our_classes()
 COLUMNS = {"de": 0, "zh_CN": 1, "en": None}   # en: plurals only (strings_en.py)
 
 

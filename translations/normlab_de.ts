@@ -1,7 +1,7 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="de_DE">
 <context>
-    <name>ChartLegend</name>
+    <name>normlab::ChartLegend</name>
     <message>
         <source>Hidden. Click to show it; double-click to show only it.</source>
         <translation>Ausgeblendet. Klicken zeigt es; Doppelklick zeigt nur es.</translation>
@@ -1742,7 +1742,7 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     </message>
 </context>
 <context>
-    <name>RemoteControl</name>
+    <name>normlab::RemoteControl</name>
     <message>
         <source>cannot run %1: %2</source>
         <translation>%1 kann nicht ausgeführt werden: %2</translation>
@@ -1751,9 +1751,84 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <source>%1: every run followed has ended</source>
         <translation>%1: Alle verfolgten Läufe sind beendet</translation>
     </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1 auf %2</translation>
+    </message>
+    <message>
+        <source>Run #%1 %2 on %3</source>
+        <translation>Lauf #%1 %2 auf %3</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %2 after %n step(s), validation loss %3</source>
+        <translation>
+            <numerusform>%1: %2 nach %n Schritt, Validierungsverlust %3</numerusform>
+            <numerusform>%1: %2 nach %n Schritten, Validierungsverlust %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %2 after %n step(s)</source>
+        <translation>
+            <numerusform>%1: %2 nach %n Schritt</numerusform>
+            <numerusform>%1: %2 nach %n Schritten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: step %2/%3 (%4%) · loss %5</source>
+        <translation>%1: Schritt %2/%3 (%4 %) · Verlust %5</translation>
+    </message>
+    <message>
+        <source> · validation %1</source>
+        <translation> · Validierung %1</translation>
+    </message>
+    <message>
+        <source> · %1 tokens/s</source>
+        <translation> · %1 Tokens/s</translation>
+    </message>
+    <message>
+        <source> · MFU %1%</source>
+        <translation> · MFU %1 %</translation>
+    </message>
+    <message>
+        <source> · ETA %1</source>
+        <translation> · Restzeit %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Following %n run(s) on %1</source>
+        <translation>
+            <numerusform>Verfolge %n Lauf auf %1</numerusform>
+            <numerusform>Verfolge %n Läufe auf %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Following the Slurm sweep in %1 on %2 (%n task store(s))</source>
+        <translation>
+            <numerusform>Verfolge den Slurm-Sweep in %1 auf %2 (%n Aufgabenspeicher)</numerusform>
+            <numerusform>Verfolge den Slurm-Sweep in %1 auf %2 (%n Aufgabenspeicher)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reconnected to %1; following again from the last row held</source>
+        <translation>Wieder mit %1 verbunden; verfolge weiter ab der letzten erhaltenen Zeile</translation>
+    </message>
+    <message numerus="yes">
+        <source>Connection to %1 lost (%2); reconnecting in %n s</source>
+        <translation>
+            <numerusform>Verbindung zu %1 verloren (%2); neuer Versuch in %n s</numerusform>
+            <numerusform>Verbindung zu %1 verloren (%2); neuer Versuch in %n s</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: no run left to follow (each run mirrored from it has ended)</source>
+        <translation>%1: kein Lauf mehr zu verfolgen (jeder von dort gespiegelte Lauf ist beendet)</translation>
+    </message>
 </context>
 <context>
-    <name>RemoteDialog</name>
+    <name>normlab::RemoteDialog</name>
     <message>
         <source>Train on a server</source>
         <translation>Auf einem Server trainieren</translation>

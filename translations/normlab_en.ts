@@ -66,6 +66,44 @@
     </message>
 </context>
 <context>
+    <name>normlab::RemoteControl</name>
+    <message numerus="yes">
+        <source>%1: %2 after %n step(s), validation loss %3</source>
+        <translation>
+            <numerusform>%1: %2 after %n step, validation loss %3</numerusform>
+            <numerusform>%1: %2 after %n steps, validation loss %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %2 after %n step(s)</source>
+        <translation>
+            <numerusform>%1: %2 after %n step</numerusform>
+            <numerusform>%1: %2 after %n steps</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Following %n run(s) on %1</source>
+        <translation>
+            <numerusform>Following %n run on %1</numerusform>
+            <numerusform>Following %n runs on %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Following the Slurm sweep in %1 on %2 (%n task store(s))</source>
+        <translation>
+            <numerusform>Following the Slurm sweep in %1 on %2 (%n task store)</numerusform>
+            <numerusform>Following the Slurm sweep in %1 on %2 (%n task stores)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Connection to %1 lost (%2); reconnecting in %n s</source>
+        <translation>
+            <numerusform>Connection to %1 lost (%2); reconnecting in %n s</numerusform>
+            <numerusform>Connection to %1 lost (%2); reconnecting in %n s</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>normlab::ReportDialog</name>
     <message numerus="yes">
         <source>; %n run(s)</source>

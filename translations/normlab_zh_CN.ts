@@ -1,7 +1,7 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name>ChartLegend</name>
+    <name>normlab::ChartLegend</name>
     <message>
         <source>Hidden. Click to show it; double-click to show only it.</source>
         <translation>已隐藏。单击显示；双击只显示它。</translation>
@@ -1734,7 +1734,7 @@ NormLab 将改为打开默认存储。</translation>
     </message>
 </context>
 <context>
-    <name>RemoteControl</name>
+    <name>normlab::RemoteControl</name>
     <message>
         <source>cannot run %1: %2</source>
         <translation>无法运行 %1：%2</translation>
@@ -1743,9 +1743,79 @@ NormLab 将改为打开默认存储。</translation>
         <source>%1: every run followed has ended</source>
         <translation>%1：所有跟踪的运行均已结束</translation>
     </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%2 上的 %1</translation>
+    </message>
+    <message>
+        <source>Run #%1 %2 on %3</source>
+        <translation>%3 上的运行 #%1 %2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %2 after %n step(s), validation loss %3</source>
+        <translation>
+            <numerusform>%1：%n 步后%2，验证损失 %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %2 after %n step(s)</source>
+        <translation>
+            <numerusform>%1：%n 步后%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: step %2/%3 (%4%) · loss %5</source>
+        <translation>%1：第 %2/%3 步（%4%）· 损失 %5</translation>
+    </message>
+    <message>
+        <source> · validation %1</source>
+        <translation> · 验证 %1</translation>
+    </message>
+    <message>
+        <source> · %1 tokens/s</source>
+        <translation> · %1 词元/秒</translation>
+    </message>
+    <message>
+        <source> · MFU %1%</source>
+        <translation> · MFU %1%</translation>
+    </message>
+    <message>
+        <source> · ETA %1</source>
+        <translation> · 剩余 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Following %n run(s) on %1</source>
+        <translation>
+            <numerusform>正在跟踪 %1 上的 %n 个运行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Following the Slurm sweep in %1 on %2 (%n task store(s))</source>
+        <translation>
+            <numerusform>正在跟踪 %2 上 %1 中的 Slurm 扫描（%n 个任务存储）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reconnected to %1; following again from the last row held</source>
+        <translation>已重新连接到 %1；从已收到的最后一行继续跟踪</translation>
+    </message>
+    <message numerus="yes">
+        <source>Connection to %1 lost (%2); reconnecting in %n s</source>
+        <translation>
+            <numerusform>与 %1 的连接已断开（%2）；%n 秒后重新连接</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: no run left to follow (each run mirrored from it has ended)</source>
+        <translation>%1：没有可跟踪的运行（从该服务器镜像的每个运行均已结束）</translation>
+    </message>
 </context>
 <context>
-    <name>RemoteDialog</name>
+    <name>normlab::RemoteDialog</name>
     <message>
         <source>Train on a server</source>
         <translation>在服务器上训练</translation>

@@ -20,4 +20,10 @@ EN = {
     "; %n run(s)": ["; %n run", "; %n runs"],
     "%n setting(s) the scheme implies (%1)": ["%n setting the scheme implies (%1)", "%n settings the scheme implies (%1)"],
     "%n hidden (%1)": ["%n hidden (%1)", "%n hidden (%1)"],
+    "%1: %2 after %n step(s), validation loss %3": ["%1: %2 after %n step, validation loss %3", "%1: %2 after %n steps, validation loss %3"],
+    "%1: %2 after %n step(s)": ["%1: %2 after %n step", "%1: %2 after %n steps"],
+    "Following %n run(s) on %1": ["Following %n run on %1", "Following %n runs on %1"],
+    "Following the Slurm sweep in %1 on %2 (%n task store(s))":
+        ["Following the Slurm sweep in %1 on %2 (%n task store)", "Following the Slurm sweep in %1 on %2 (%n task stores)"],
+    "Connection to %1 lost (%2); reconnecting in %n s": ["Connection to %1 lost (%2); reconnecting in %n s", "Connection to %1 lost (%2); reconnecting in %n s"],
 }

@@ -62,4 +62,26 @@ REMOTE = {
     "safetensors (*.safetensors)": ("safetensors (*.safetensors)", "safetensors (*.safetensors)"),
     "Fetching the weights of %1 from %2…": ("Hole die Gewichte von %1 von %2…", "正在从 %2 获取 %1 的权重…"),
     "Weights written to %1": ("Gewichte nach %1 geschrieben", "权重已写入 %1"),
+    # a follower's news, worded in the window (app/gui/remote_events.cpp)
+    "%1 on %2": ("%1 auf %2", "%2 上的 %1"),
+    "Run #%1 %2 on %3": ("Lauf #%1 %2 auf %3", "%3 上的运行 #%1 %2"),
+    "%1: %2": ("%1: %2", "%1：%2"),
+    "%1: %2 after %n step(s), validation loss %3": (["%1: %2 nach %n Schritt, Validierungsverlust %3", "%1: %2 nach %n Schritten, Validierungsverlust %3"],
+                                                    "%1：%n 步后%2，验证损失 %3"),
+    "%1: %2 after %n step(s)": (["%1: %2 nach %n Schritt", "%1: %2 nach %n Schritten"], "%1：%n 步后%2"),
+    "%1: step %2/%3 (%4%) · loss %5": ("%1: Schritt %2/%3 (%4 %) · Verlust %5", "%1：第 %2/%3 步（%4%）· 损失 %5"),
+    " · validation %1": (" · Validierung %1", " · 验证 %1"),
+    " · %1 tokens/s": (" · %1 Tokens/s", " · %1 词元/秒"),
+    " · ETA %1": (" · Restzeit %1", " · 剩余 %1"),
+    "Following %n run(s) on %1": (["Verfolge %n Lauf auf %1", "Verfolge %n Läufe auf %1"], "正在跟踪 %1 上的 %n 个运行"),
+    "Following the Slurm sweep in %1 on %2 (%n task store(s))":
+        (["Verfolge den Slurm-Sweep in %1 auf %2 (%n Aufgabenspeicher)", "Verfolge den Slurm-Sweep in %1 auf %2 (%n Aufgabenspeicher)"],
+         "正在跟踪 %2 上 %1 中的 Slurm 扫描（%n 个任务存储）"),
+    "Reconnected to %1; following again from the last row held":
+        ("Wieder mit %1 verbunden; verfolge weiter ab der letzten erhaltenen Zeile", "已重新连接到 %1；从已收到的最后一行继续跟踪"),
+    "Connection to %1 lost (%2); reconnecting in %n s":
+        (["Verbindung zu %1 verloren (%2); neuer Versuch in %n s", "Verbindung zu %1 verloren (%2); neuer Versuch in %n s"],
+         "与 %1 的连接已断开（%2）；%n 秒后重新连接"),
+    "%1: no run left to follow (each run mirrored from it has ended)":
+        ("%1: kein Lauf mehr zu verfolgen (jeder von dort gespiegelte Lauf ist beendet)", "%1：没有可跟踪的运行（从该服务器镜像的每个运行均已结束）"),
 }

@@ -41,7 +41,7 @@ const std::map<std::string, std::string> kActionOptions = {
     {"run", "--scale --steps --device --threads --precision --cuda-graph --batch --index --only --detach --retries"},
     {"sweep", "--dir --scale --steps --device --partition --time --cpus-per-task --gpus-per-task --max-parallel"
               " --runs-per-task --detach --retries"},
-    {"follow", "--runs --retries"},
+    {"follow", "--runs --retries --json"},
     {"list", "--status --last --sort --json"},
     {"fetch", "--out --checkpoint"},
     {"cancel", ""},
@@ -80,20 +80,48 @@ std::vector<int64_t> parse_runs(const std::string& list) {
     return out;
 }
 
-// Follows until every run has ended, printing each run's status as it changes.
+// One event of `remote follow --json` on standard output, as a line.
+void print_event(nlohmann::json e) {
+    std::printf("%s\n", e.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    std::fflush(stdout);
+}
+
+const char* note_kind(FollowNote::Kind k) {
+    switch (k) {
+        case FollowNote::Kind::Following: return "following";
+        case FollowNote::Kind::FollowingSweep: return "following_sweep";
+        case FollowNote::Kind::Reconnected: return "reconnected";
+        case FollowNote::Kind::Retrying: return "retrying";
+    }
+    return "";
+}
+
+// Follows until every run has ended, printing each run's status as it changes. With --json,
+// what it says goes to standard output as JSON lines (docs/REMOTE.md); errors stay on stderr.
 int follow(const Args& args, const Server& s, const std::vector<int64_t>& runs) {
     Store local(store_path(args));
     int retries = 20;
     if (args.options.count("--retries")) retries = parse_int("--retries", args.opt("--retries"), 0, 1000000);
+    const bool json = args.has_flag("--json");
     std::signal(SIGINT, on_stop);
     std::signal(SIGTERM, on_stop);
     app::stop_on_hangup(on_stop);
     std::map<std::string, std::string> shown;
-    FollowProgress progress(local, s.dest);
+    FollowProgress progress(local, s.dest, json ? FollowProgress::Mode::Json : FollowProgress::Mode::Auto);
     FollowEvents ev;
-    ev.note = [&](const std::string& m) {
+    ev.note = [&](const FollowNote& n) {
+        if (json) {
+            nlohmann::json e = {{"event", "note"}, {"dest", s.dest}, {"kind", note_kind(n.kind)}, {"text", n.text}};
+            if (n.kind == FollowNote::Kind::Following || n.kind == FollowNote::Kind::FollowingSweep) e["count"] = n.count;
+            if (n.kind == FollowNote::Kind::FollowingSweep) e["sweep"] = s.sweep;
+            if (n.kind == FollowNote::Kind::Retrying) {
+                e["why"] = n.why;
+                e["in_s"] = n.in_s;
+            }
+            return print_event(std::move(e));
+        }
         progress.clear();
-        std::fprintf(stderr, "%s\n", m.c_str());
+        std::fprintf(stderr, "%s\n", n.text.c_str());
     };
     ev.stop = [] { return g_stop > 0; };
     ev.synced = [&](const Mirror& m) {
@@ -101,26 +129,45 @@ int follow(const Args& args, const Server& s, const std::vector<int64_t>& runs) 
             if (shown[rid] == status) continue;
             shown[rid] = status;
             progress.clear();
-            std::string how;   // an ended run: how far it got, and its validation loss
-            if (const auto id = m.local_ids().find(rid); id != m.local_ids().end() && status != "running" && status != "queued")
-                if (const auto r = local.run(id->second); r && r->steps_done > 0) {
-                    how = " after " + std::to_string(r->steps_done) + " steps";
-                    if (std::isfinite(r->final_loss)) how += ", val loss " + fmt_loss(r->final_loss);
+            std::optional<RunInfo> r;   // an ended run: how far it got, and its validation loss
+            if (const auto id = m.local_ids().find(rid); id != m.local_ids().end()) r = local.run(id->second);
+            const bool ended = status != "running" && status != "queued" && r && r->steps_done > 0;
+            if (json) {
+                nlohmann::json e = {{"event", "status"}, {"dest", s.dest}, {"run", rid}, {"status", status}};
+                if (r) {
+                    e["local_id"] = r->id;
+                    e["name"] = r->name;
                 }
+                if (ended) {
+                    e["steps"] = r->steps_done;
+                    e["val_loss"] = r->final_loss;   // null where none was measured
+                }
+                print_event(std::move(e));
+                continue;
+            }
+            std::string how;
+            if (ended) {
+                how = " after " + std::to_string(r->steps_done) + " steps";
+                if (std::isfinite(r->final_loss)) how += ", val loss " + fmt_loss(r->final_loss);
+            }
             std::fprintf(stderr, "%s %s: %s%s\n", s.dest.c_str(), rid.c_str(), status.c_str(), how.c_str());
         }
         progress.update(m.statuses(), m.local_ids());
     };
     const FollowEnd end = follow_remote(s, local, runs, retries, ev);
     progress.clear();
+    auto said = [&](const char* what, const std::string& text) {
+        if (json) print_event({{"event", "end"}, {"dest", s.dest}, {"how", what}, {"text", text}});
+        else std::fprintf(stderr, "%s\n", text.c_str());
+    };
     if (end == FollowEnd::Nothing) {
-        std::fprintf(stderr, "nothing to follow: %s mirrors no unfinished run of %s (--runs ID,... picks some)\n",
-                     local.path().c_str(), s.dest.c_str());
+        said("nothing", "nothing to follow: " + local.path() + " mirrors no unfinished run of " + s.dest +
+                            " (--runs ID,... picks some)");
         return kOk;
     }
     if (end == FollowEnd::Stopped) {
-        std::fprintf(stderr, "stopped following; the runs go on on %s ('normlab-cli remote follow %s' picks them up again)\n",
-                     s.dest.c_str(), s.dest.c_str());
+        said("stopped", "stopped following; the runs go on on " + s.dest + " ('normlab-cli remote follow " + s.dest +
+                            "' picks them up again)");
         return kInterrupted;
     }
     // Exit code as for local runs: 0 when every followed run finished.
@@ -130,7 +177,7 @@ int follow(const Args& args, const Server& s, const std::vector<int64_t>& runs) 
         else if (status == "diverged" && code == kOk) code = kDiverged;
         else if (status == "cancelled" && code == kOk) code = kInterrupted;
     }
-    std::fprintf(stderr, "every run followed has ended; they are in %s\n", local.path().c_str());
+    said("ended", "every run followed has ended; they are in " + local.path());
     return code;
 }
 
@@ -297,6 +344,8 @@ extern const Command kRemoteCommand{"remote", "remote check|run|sweep|follow|lis
     "  --remote-store PATH   the server's store (default: its usual store)\n"
     "  --detach              remote run: start the runs and return without following\n"
     "  --retries N           reconnections in a row without progress before giving up (default 20)\n"
+    "  --json                remote follow: what it says as JSON lines on standard output\n"
+    "                        (status, progress, note, end events; docs/REMOTE.md)\n"
     "  --only, --steps, --device, --threads, --precision, --cuda-graph, --batch, --scale, --index:\n"
     "                        as for run, on the server\n"
     "  --partition, --time, --cpus-per-task, --gpus-per-task, --max-parallel, --runs-per-task:\n"

@@ -23,7 +23,8 @@ double number(const nlohmann::json& j, const char* key) {
 
 }  // namespace
 
-FollowProgress::FollowProgress(Store& local, std::string dest) : local_(local), dest_(std::move(dest)), tty_(isatty(2)) {}
+FollowProgress::FollowProgress(Store& local, std::string dest, Mode mode)
+    : local_(local), dest_(std::move(dest)), tty_(mode == Mode::Auto && isatty(2)), json_(mode == Mode::Json) {}
 
 double FollowProgress::latest(int64_t run, Seen& seen, const std::string& name, int64_t* step) {
     Series& s = seen.series[name];
@@ -87,6 +88,13 @@ std::string FollowProgress::line(const std::string& key, const MirroredProgress&
     return out;
 }
 
+nlohmann::json FollowProgress::event(const std::string& key, int64_t local_id, const MirroredProgress& p) const {
+    const std::optional<RunInfo> r = local_.run(local_id);
+    return {{"event", "progress"}, {"dest", dest_},          {"run", key},         {"local_id", local_id},
+            {"name", r ? r->name : ""}, {"step", p.step},     {"total", p.total},   {"loss", p.loss},
+            {"val_loss", p.val_loss},   {"tokens_per_s", p.tokens_per_s}, {"mfu", p.mfu}, {"eta_s", p.eta_s}};
+}
+
 void FollowProgress::update(const std::map<std::string, std::string>& statuses, const std::map<std::string, int64_t>& ids) {
     std::string first;
     int running = 0;
@@ -102,6 +110,16 @@ void FollowProgress::update(const std::map<std::string, std::string>& statuses, 
         }
         if (!std::isfinite(p.loss)) continue;   // its first rows not here yet
         Seen& seen = seen_[id->second];
+        if (json_) {
+            if (p.step != seen.last_step) {   // each sync that moved it (the server's: every half second)
+                // NaN (no validation yet) is written as null.
+                std::printf("%s\n", event(key, id->second, p).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+                std::fflush(stdout);
+                seen.last_step = p.step;
+                seen.last_print = t;
+            }
+            continue;
+        }
         const int decile = p.total > 0 ? static_cast<int>(10 * p.step / p.total) : 0;
         if (decile != seen.last_decile || t - seen.last_print > 30) {
             std::fprintf(stderr, "%s\n", line(key, p).c_str());

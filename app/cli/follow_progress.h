@@ -19,7 +19,10 @@ struct MirroredProgress {
 
 class FollowProgress {
 public:
-    FollowProgress(Store& local, std::string dest);
+    // Json: each running run's progress as a JSON line on standard output (`remote follow
+    // --json`, the window's follower) after each sync that moved its step (twice a second at most).
+    enum class Mode { Auto, Json };
+    FollowProgress(Store& local, std::string dest, Mode mode = Mode::Auto);
     ~FollowProgress() { clear(); }   // an error's message starts a line of its own
     // After a sync: `statuses` and `ids` are the mirror's (its key "run 4" → status, → local id).
     // On a terminal one line, redrawn, names the running runs' progress (the first's in full); in a
@@ -29,6 +32,8 @@ public:
     void clear();
     MirroredProgress progress(int64_t local_id);
     std::string line(const std::string& key, const MirroredProgress& p) const;
+    // The JSON line's object: {"event":"progress","dest","run" (the key),"local_id","name", and p's fields}.
+    nlohmann::json event(const std::string& key, int64_t local_id, const MirroredProgress& p) const;
 
 private:
     struct Series {
@@ -39,13 +44,14 @@ private:
         std::map<std::string, Series> series;   // by name (layer -1)
         int last_decile = -1;
         double last_print = 0;
+        int64_t last_step = -1;   // Json: the step last printed
     };
     // The series' last value (NaN: none yet); `step`, where given, its step (-1: none).
     double latest(int64_t run, Seen& seen, const std::string& name, int64_t* step = nullptr);
 
     Store& local_;
     std::string dest_;
-    bool tty_;
+    bool tty_, json_;
     bool drawn_ = false;
     std::map<int64_t, Seen> seen_;
 };

@@ -3,6 +3,7 @@
 // (the rest of the window is mainwindow.cpp).
 #include "app/gui/mainwindow.h"
 
+#include "app/gui/remote.h"
 #include "app/gui/reportdialog.h"
 #include "app/gui/sampledialog.h"
 #include "app/gui/worker.h"
@@ -63,17 +64,6 @@
 
 namespace normlab {
 using nlohmann::json;
-
-namespace {
-
-QString fmt_eta(double s) {
-    if (!std::isfinite(s) || s <= 0) return "—";
-    const int t = static_cast<int>(s + 0.5);
-    return t >= 3600 ? QString("%1:%2:%3").arg(t / 3600).arg(t / 60 % 60, 2, 10, QChar('0')).arg(t % 60, 2, 10, QChar('0'))
-                     : QString("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QChar('0'));
-}
-
-}  // namespace
 
 void MainWindow::showRuns(const std::vector<qint64>& ids) {
     shown_ = ids;
@@ -183,7 +173,7 @@ void MainWindow::onProgress(const ProgressInfo& p) {
     it->setText(3, std::isfinite(p.loss) ? QString::number(p.loss, 'f', 4) : QString("nan"));
     it->setText(4, QString::number(p.tokens_per_s, 'f', 0));
     const bool paused = p.status == "paused";
-    it->setText(5, paused ? tr("paused") : fmt_eta(p.eta_s));
+    it->setText(5, paused ? tr("paused") : format_eta(p.eta_s));
     const int pct = p.total > 0 ? static_cast<int>(100 * p.step / p.total) : 0;
     progress_->setText(tr("Run #%1 %2: step %3/%4 (%5%) · loss %6 · ETA %7")
                            .arg(p.run)
@@ -192,7 +182,7 @@ void MainWindow::onProgress(const ProgressInfo& p) {
                            .arg(p.total)
                            .arg(pct)
                            .arg(std::isfinite(p.loss) ? QString::number(p.loss, 'f', 3) : QString("nan"))
-                           .arg(paused ? tr("paused") : fmt_eta(p.eta_s)) +
+                           .arg(paused ? tr("paused") : format_eta(p.eta_s)) +
                        (p.mfu > 0 ? tr(" · MFU %1%").arg(100 * p.mfu, 0, 'f', 1) : QString()));   // where the device's peak is known
 }
 

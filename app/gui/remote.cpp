@@ -95,7 +95,7 @@ void RemoteControl::follow(const RemoteTarget& t, const QList<qint64>& runs) {
         old->waitForFinished(3000);
         old->deleteLater();
     }
-    QStringList args{"remote", "follow", t.dest, "--store", store_, "--retries", "1000000"};
+    QStringList args{"remote", "follow", t.dest, "--store", store_, "--retries", "1000000", "--json"};
     args << t.args();
     if (!runs.isEmpty()) {
         QStringList ids;
@@ -106,20 +106,39 @@ void RemoteControl::follow(const RemoteTarget& t, const QList<qint64>& runs) {
     p->setProcessEnvironment(environment());
     end_with_window(*p);   // never a second writer beside the next window's follower
     followers_[key] = p;
+    // Its news as JSON lines on standard output, worded here; an error's words on standard error.
+    auto news = [this, p] {
+        p->setReadChannel(QProcess::StandardOutput);
+        while (p->canReadLine() || (p->state() == QProcess::NotRunning && p->bytesAvailable() > 0)) {
+            const QByteArray line = p->readLine().trimmed();
+            if (line.isEmpty()) continue;
+            const nlohmann::json e = nlohmann::json::parse(line.toStdString(), nullptr, false);
+            if (e.is_object() && e.value("event", std::string()) == "end") p->setProperty("said_end", true);
+            const QString m = e.is_discarded() ? QString::fromUtf8(line) : describe(e);
+            if (!m.isEmpty()) Q_EMIT message(m);
+        }
+    };
+    connect(p, &QProcess::readyReadStandardOutput, this, [this, news] {
+        news();
+        Q_EMIT changed();
+    });
     connect(p, &QProcess::readyReadStandardError, this, [this, p] {
+        p->setReadChannel(QProcess::StandardError);
         while (p->canReadLine()) {
             const QString line = QString::fromUtf8(p->readLine()).trimmed();
             if (!line.isEmpty()) Q_EMIT message(line);
         }
-        Q_EMIT changed();
     });
-    p->setReadChannel(QProcess::StandardError);
-    connect(p, &QProcess::finished, this, [this, p, key, dest = t.dest](int code, QProcess::ExitStatus st) {
+    connect(p, &QProcess::finished, this, [this, p, news, key, dest = t.dest](int code, QProcess::ExitStatus st) {
+        news();   // its last lines
         const QString rest = QString::fromUtf8(p->readAllStandardError()).trimmed();
         if (auto it = followers_.find(key); it != followers_.end() && it->second == p) followers_.erase(it);
         p->deleteLater();
-        if (st == QProcess::NormalExit && code == 0) Q_EMIT message(tr("%1: every run followed has ended").arg(dest));
-        else if (!rest.isEmpty()) Q_EMIT message(rest.split('\n').last());
+        if (st == QProcess::NormalExit && code == 0) {
+            if (!p->property("said_end").toBool()) Q_EMIT message(tr("%1: every run followed has ended").arg(dest));
+        } else if (!rest.isEmpty()) {
+            Q_EMIT message(rest.split('\n').last());
+        }
         Q_EMIT changed();
     });
     p->start(cliPath(), args);

@@ -57,6 +57,9 @@ public:
     void command(const QStringList& args, std::function<void(int, const QString&, const QString&)> done);
     int following() const;
     void stopAll();                     // the runs go on on the server
+    // A follower's event (`remote follow --json`: a run's status or progress, the connection's
+    // news) worded for the status bar in the window's language; "" for one not to show.
+    static QString describe(const nlohmann::json& event);
 
 Q_SIGNALS:
     void message(const QString& text);  // for the status bar
@@ -101,6 +104,9 @@ private:
     QPushButton* start_ = nullptr;
     QLabel* result_ = nullptr;
 };
+
+// A time left: "4:05", "1:02:03"; "—" where not known.
+QString format_eta(double seconds);
 
 // The aliases of ~/.ssh/config (Host lines without wildcards), for the destination's list.
 QStringList ssh_config_hosts();

@@ -234,8 +234,14 @@ int64_t fetch_remote(const Server& s, int64_t run, const std::string& checkpoint
 
 FollowEnd follow_remote(const Server& s, Store& local, const std::vector<int64_t>& runs, int retries,
                         const FollowEvents& ev) {
-    auto note = [&](const std::string& m) {
-        if (ev.note) ev.note(m);
+    auto note = [&](FollowNote::Kind kind, std::string text, long long count = 0, std::string why = "", int in_s = 0) {
+        FollowNote n;
+        n.kind = kind;
+        n.text = std::move(text);
+        n.count = count;
+        n.why = std::move(why);
+        n.in_s = in_s;
+        if (ev.note) ev.note(n);
     };
     auto stopped = [&] { return ev.stop && ev.stop(); };
     Mirror mirror(local, s.dest, s.cli);
@@ -275,10 +281,16 @@ FollowEnd follow_remote(const Server& s, Store& local, const std::vector<int64_t
                 if (want.empty() && !mirror.sweep()) return FollowEnd::Nothing;
                 c.write(mirror.request(want).to_json().dump() + "\n");
                 c.close_stdin();
-                if (failures == 0 && mirror.sweep())
-                    note("following the sweep in " + s.sweep + " on " + s.dest + " (" + counted(static_cast<long long>(mirror.task_stores().size()), "task store") + ")");
-                else if (failures == 0) note("following " + counted(static_cast<long long>(want.size()), "run") + " on " + s.dest);
-                else note("reconnected to " + s.dest + "; following again from the last row held");
+                if (failures == 0 && mirror.sweep()) {
+                    const auto n = static_cast<long long>(mirror.task_stores().size());
+                    note(FollowNote::Kind::FollowingSweep,
+                         "following the sweep in " + s.sweep + " on " + s.dest + " (" + counted(n, "task store") + ")", n);
+                } else if (failures == 0) {
+                    const auto n = static_cast<long long>(want.size());
+                    note(FollowNote::Kind::Following, "following " + counted(n, "run") + " on " + s.dest, n);
+                } else {
+                    note(FollowNote::Kind::Reconnected, "reconnected to " + s.dest + "; following again from the last row held");
+                }
                 for (;;) {
                     r = c.read_line(line, 200);
                     if (stopped()) return FollowEnd::Stopped;
@@ -311,7 +323,8 @@ FollowEnd follow_remote(const Server& s, Store& local, const std::vector<int64_t
             throw RemoteError("lost " + s.dest + " " + counted(failures, "time") + " in a row (" + why +
                               "). Every row received is kept; follow again to continue from it");
         const double wait = std::min(30.0, 0.5 * (1 << std::min(failures, 6)));
-        note(why + "; reconnecting in " + std::to_string(static_cast<int>(wait + 0.5)) + " s");
+        const int in_s = static_cast<int>(wait + 0.5);
+        note(FollowNote::Kind::Retrying, why + "; reconnecting in " + std::to_string(in_s) + " s", 0, why, in_s);
         if (!sleep_unless_stopped(ev, wait)) return FollowEnd::Stopped;
     }
 }

@@ -64,8 +64,18 @@ std::string resume_remote(const Server& s, int64_t run);
 // `out`, through FILE.tmp and a rename. Returns the bytes written.
 int64_t fetch_remote(const Server& s, int64_t run, const std::string& checkpoint, const std::string& out);
 
+// What a follower says besides its runs' news: in English as the terminal prints it, and what
+// it is made of, so that the window can word it in its own language.
+struct FollowNote {
+    enum class Kind { Following, FollowingSweep, Reconnected, Retrying };
+    Kind kind = Kind::Following;
+    std::string text;
+    long long count = 0;   // Following: runs; FollowingSweep: task stores
+    std::string why;       // Retrying: what ended the connection (ssh's own words where it said them)
+    int in_s = 0;          // Retrying: seconds until the next try
+};
 struct FollowEvents {
-    std::function<void(const std::string&)> note;   // progress and reconnection messages
+    std::function<void(const FollowNote&)> note;    // connection and reconnection news
     std::function<bool()> stop;                     // true: stop following (checked often)
     std::function<void(const Mirror&)> synced;      // after every applied snapshot
 };
