@@ -4,6 +4,7 @@
 // field cannot be written without also being readable, and the reader can name
 // unknown fields with a suggestion.
 #include "core/config.h"
+#include "core/nearest.h"
 
 #include "core/errors.h"
 
@@ -69,18 +70,6 @@ template <class E> E parse_enum(const std::string& path, const std::string& text
     for (auto& [e, n] : EnumNames<E>::list())
         if (c == n) return e;
     throw ConfigError(path, "\"" + text + "\" is not one of " + enum_choices<E>());
-}
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-    std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-        cur[0] = i;
-        for (size_t j = 1; j <= b.size(); ++j)
-            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
-        std::swap(prev, cur);
-    }
-    return prev[b.size()];
 }
 
 std::string type_name(const json& v) {
@@ -203,12 +192,7 @@ struct Reader {
     void finish() {
         for (auto it = in.begin(); it != in.end(); ++it) {
             if (std::find(known.begin(), known.end(), it.key()) != known.end()) continue;
-            std::string best;
-            size_t bestd = 3;
-            for (auto& k : known) {
-                size_t d = edit_distance(it.key(), k);
-                if (d < bestd) bestd = d, best = k;
-            }
+            const std::string best = nearest(it.key(), known);
             std::string msg = "unknown field";
             if (!best.empty()) msg += "; did you mean \"" + best + "\"?";
             else {

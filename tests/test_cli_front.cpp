@@ -55,6 +55,20 @@ private Q_SLOTS:
             QVERIFY2(r.code == 2 && r.err.contains(says) && r.err.contains("Nothing was done"),
                      qPrintable(args.join(' ') + QString(": exit %1: ").arg(r.code) + r.err));
         }
+        // A mistyped option or command: the one meant, where one is near (the option among those
+        // the command takes first: `--stor FILE` is --store, `remote follow --jsn` --json).
+        const std::vector<std::pair<QStringList, QString>> typos = {
+            {{"list", "--stor", store}, "unknown option --stor; did you mean --store? (see normlab-cli list --help)"},
+            {{"run", exp_, "--step", "5"}, "unknown option --step; did you mean --steps?"},
+            {{"remote", "follow", "gpu-box", "--jsn"}, "unknown option --jsn; did you mean --json?"},
+            {{"list", "--nonsense-xyz"}, "unknown option --nonsense-xyz (see normlab-cli list --help)"},
+            {{"lsit"}, "unknown command \"lsit\"; did you mean \"list\"?"},
+            {{"qqqq"}, "unknown command \"qqqq\" (see normlab-cli --help)"},
+        };
+        for (const auto& [args, says] : typos) {
+            Result r = cli(QStringList(args) << "--store" << store);
+            QVERIFY2(r.code == 2 && r.err.contains(says), qPrintable(args.join(' ') + QString(": exit %1: ").arg(r.code) + r.err));
+        }
         QVERIFY(!QDir(dir_.filePath("sw")).exists() && !QFile::exists(dir_.filePath("x.csv")));
         QFile f(store);
         QVERIFY(f.open(QIODevice::ReadOnly));

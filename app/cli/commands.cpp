@@ -5,6 +5,7 @@
 // ~2 s). The commands that need LibTorch are described here with no function: the engine
 // (main.cpp) runs them, the front end becomes the engine for them (front.cpp).
 #include "app/cli/cli.h"
+#include "core/nearest.h"
 
 #include <cstdio>
 #include <cstring>
@@ -190,7 +191,13 @@ int help_or_usage(const Args& args) {
         std::fputs(usage_text().c_str(), asked ? stdout : stderr);
         return asked ? kOk : kUsage;
     }
-    if (!find_command(args.command)) throw UsageError("unknown command \"" + args.command + "\" (see normlab-cli --help)");
+    if (!find_command(args.command)) {
+        std::vector<std::string> names;
+        for (const Command* c : kCommands) names.push_back(c->name);
+        const std::string best = nearest(args.command, names);
+        throw UsageError("unknown command \"" + args.command + "\"" + (best.empty() ? "" : "; did you mean \"" + best + "\"?") +
+                         " (see normlab-cli --help)");
+    }
     return -1;
 }
 

@@ -1,5 +1,6 @@
 // normlab-cli: arguments, formatting, progress and output files (see cli.h).
 #include "app/cli/cli.h"
+#include "core/nearest.h"
 
 #include "core/errors.h"
 #include "core/remote/ssh.h"
@@ -286,8 +287,17 @@ void check_flags(const Args& args, const Command& command) {
     static const std::vector<std::string> known{"--csv", "--json", "--verbose", "--help", "--version", "--slurm", "--submit",
                                                 "--detach", "--follow", "--if-queued", "--checkpoint", "--yes"};
     for (auto& f : args.flags)
-        if (std::find(known.begin(), known.end(), f) == known.end())
-            throw UsageError("unknown option " + f + " (see normlab-cli --help)");
+        if (std::find(known.begin(), known.end(), f) == known.end()) {
+            // The nearest option this command takes, else the nearest of any ("--stor FILE": --store).
+            std::vector<std::string> takes{"--store", "--verbose", "--help", "--version"};
+            std::istringstream words(command.options);
+            for (std::string w; words >> w;) takes.push_back(w);
+            std::string best = nearest(f, takes);
+            if (best.empty()) best = nearest(f, known);
+            const std::string cmd = command.name;
+            throw UsageError("unknown option " + f + (best.empty() ? "" : "; did you mean " + best + "?") +
+                             " (see normlab-cli " + cmd + " --help)");
+        }
     check_options(args, command.name, command.options);
 }
 
