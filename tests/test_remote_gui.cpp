@@ -275,10 +275,13 @@ private Q_SLOTS:
         connect(w.statusBar(), &QStatusBar::messageChanged, &w, [&](const QString& m) { said_there << m; });
         QVERIFY(w.remoteAction({id}, "cancel").empty());
         QTRY_VERIFY_WITH_TIMEOUT(w.store().run(id)->status == RunStatus::Cancelled, 60000);
-        const QString rid = QString::number(remote_ref(*w.store().run(id)).run);
-        QTRY_VERIFY2_WITH_TIMEOUT(said_there.contains(QString("Stopped on gpu: %1").arg(rid)), qPrintable(said_there.join('\n')), 60000);
+        // Named as the run table names it (its id and name here, not its id on the server).
+        const QString stopped = QString("Stopped on gpu: #%1 Pre-LN").arg(id);
+        QTRY_VERIFY2_WITH_TIMEOUT(said_there.contains(stopped), qPrintable(said_there.join('\n')), 60000);
         const int64_t stopped_at = w.store().run(id)->steps_done;
         w.resumeRuns({id});
+        QTRY_VERIFY2_WITH_TIMEOUT(said_there.contains(QString("Resumed on gpu: #%1 Pre-LN").arg(id)), qPrintable(said_there.join('\n')),
+                                  60000);
         QTRY_VERIFY_WITH_TIMEOUT(w.store().run(id)->status == RunStatus::Running, 60000);
         QTRY_VERIFY_WITH_TIMEOUT(w.store().run(id)->steps_done > stopped_at, 60000);
         // The follower's news worded by the window (remote follow --json): the run's progress
@@ -291,11 +294,11 @@ private Q_SLOTS:
         const QRegularExpression ended(QString("^Run #%1 Pre-LN on gpu: cancelled after [0-9]+ step").arg(id));
         QTRY_VERIFY2_WITH_TIMEOUT(!said_there.filter(ended).isEmpty(), qPrintable(said_there.join('\n')), 60000);
         // Stopped once more (it was, meanwhile): the server's own words, not "Stopped".
-        QTRY_VERIFY_WITH_TIMEOUT(said_there.count(QString("Stopped on gpu: %1").arg(rid)) == 2, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(said_there.count(stopped) == 2, 60000);
         QVERIFY(w.remoteAction({id}, "cancel").empty());
-        const QString nothing = QString("gpu: %1 cancelled Pre-LN (nothing to cancel)").arg(rid);
+        const QString nothing = QString("gpu: #%1 Pre-LN is cancelled: nothing to stop").arg(id);
         QTRY_VERIFY2_WITH_TIMEOUT(said_there.contains(nothing), qPrintable(said_there.join('\n')), 60000);
-        QCOMPARE(said_there.count(QString("Stopped on gpu: %1").arg(rid)), 2);
+        QCOMPARE(said_there.count(stopped), 2);
     }
 };
 

@@ -146,6 +146,10 @@ private Q_SLOTS:
         QCOMPARE(dialog.windowTitle(), QString("Auf einem Server trainieren"));
         QCOMPARE(QCoreApplication::translate(ChartLegend::staticMetaObject.className(), legend_tip),
                  QString("Ausgeblendet. Klicken zeigt es; Doppelklick zeigt nur es."));
+        // What a server did with runs stopped from the window (a run this store does not hold: its id there).
+        QCOMPARE(w.serverSaid("gpu1", "cancel", "4\tfinished\tnGPT (nothing to cancel)\n5\tcancelled\tPre-LN\n", {}),
+                 QString("Auf gpu1 angehalten: Lauf 5 dort; Lauf 4 dort ist %1: nichts anzuhalten")
+                     .arg(QCoreApplication::translate("normlab::RunTableModel", "finished")));
 
         QVERIFY(w.switchLanguage("zh_CN"));
         QCoreApplication::processEvents();

@@ -1419,12 +1419,20 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Slurm-Job von %1 auf %2 abgebrochen</translation>
     </message>
     <message>
-        <source>Stopping on %1…</source>
-        <translation>Halte auf %1 an…</translation>
+        <source>run %1 there</source>
+        <translation>Lauf %1 dort</translation>
     </message>
     <message>
-        <source>Resuming on %1…</source>
-        <translation>Setze auf %1 fort…</translation>
+        <source>%1 is %2: nothing to stop</source>
+        <translation>%1 ist %2: nichts anzuhalten</translation>
+    </message>
+    <message>
+        <source>%1: its process on the server is gone; Resume continues it</source>
+        <translation>%1: Sein Prozess auf dem Server ist beendet; Fortsetzen setzt ihn fort</translation>
+    </message>
+    <message>
+        <source>%1 is %2</source>
+        <translation>%1 ist %2</translation>
     </message>
     <message>
         <source>Stopped on %1: %2</source>
@@ -1433,6 +1441,14 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>Resumed on %1: %2</source>
         <translation>Auf %1 fortgesetzt: %2</translation>
+    </message>
+    <message>
+        <source>Stopping on %1…</source>
+        <translation>Halte auf %1 an…</translation>
+    </message>
+    <message>
+        <source>Resuming on %1…</source>
+        <translation>Setze auf %1 fort…</translation>
     </message>
     <message>
         <source>queued</source>
@@ -1858,6 +1874,18 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Speicher auf dem Server:</translation>
     </message>
     <message>
+        <source>empty: train on the server itself</source>
+        <translation>leer: auf dem Server selbst trainieren</translation>
+    </message>
+    <message>
+        <source>A folder on the cluster: the runs are submitted there as a Slurm job array (the server is its login node), each task into a store of its own; every task is followed live</source>
+        <translation>Ein Ordner auf dem Cluster: Die Läufe werden dort als Slurm-Job-Array eingereicht (der Server ist sein Login-Knoten), jede Aufgabe in einen eigenen Speicher; jede Aufgabe wird live verfolgt</translation>
+    </message>
+    <message>
+        <source>Slurm sweep folder:</source>
+        <translation>Slurm-Sweep-Ordner:</translation>
+    </message>
+    <message>
         <source>The opened experiment (none is open)</source>
         <translation>Das geöffnete Experiment (keines ist geöffnet)</translation>
     </message>
@@ -1896,18 +1924,6 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>Starting on %1…</source>
         <translation>Starte auf %1…</translation>
-    </message>
-    <message>
-        <source>empty: train on the server itself</source>
-        <translation>leer: auf dem Server selbst trainieren</translation>
-    </message>
-    <message>
-        <source>A folder on the cluster: the runs are submitted there as a Slurm job array (the server is its login node), each task into a store of its own; every task is followed live</source>
-        <translation>Ein Ordner auf dem Cluster: Die Läufe werden dort als Slurm-Job-Array eingereicht (der Server ist sein Login-Knoten), jede Aufgabe in einen eigenen Speicher; jede Aufgabe wird live verfolgt</translation>
-    </message>
-    <message>
-        <source>Slurm sweep folder:</source>
-        <translation>Slurm-Sweep-Ordner:</translation>
     </message>
 </context>
 <context>

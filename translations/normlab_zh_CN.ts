@@ -1412,12 +1412,20 @@ NormLab 将改为打开默认存储。</translation>
         <translation>已取消 %2 上 %1 的 Slurm 作业</translation>
     </message>
     <message>
-        <source>Stopping on %1…</source>
-        <translation>正在 %1 上停止…</translation>
+        <source>run %1 there</source>
+        <translation>服务器上的运行 %1</translation>
     </message>
     <message>
-        <source>Resuming on %1…</source>
-        <translation>正在 %1 上继续…</translation>
+        <source>%1 is %2: nothing to stop</source>
+        <translation>%1 为%2：无需停止</translation>
+    </message>
+    <message>
+        <source>%1: its process on the server is gone; Resume continues it</source>
+        <translation>%1：其在服务器上的进程已不存在；“继续”可接着训练</translation>
+    </message>
+    <message>
+        <source>%1 is %2</source>
+        <translation>%1 为%2</translation>
     </message>
     <message>
         <source>Stopped on %1: %2</source>
@@ -1426,6 +1434,14 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>Resumed on %1: %2</source>
         <translation>已在 %1 上继续：%2</translation>
+    </message>
+    <message>
+        <source>Stopping on %1…</source>
+        <translation>正在 %1 上停止…</translation>
+    </message>
+    <message>
+        <source>Resuming on %1…</source>
+        <translation>正在 %1 上继续…</translation>
     </message>
     <message>
         <source>queued</source>
@@ -1845,6 +1861,18 @@ NormLab 将改为打开默认存储。</translation>
         <translation>服务器上的存储：</translation>
     </message>
     <message>
+        <source>empty: train on the server itself</source>
+        <translation>留空：直接在服务器上训练</translation>
+    </message>
+    <message>
+        <source>A folder on the cluster: the runs are submitted there as a Slurm job array (the server is its login node), each task into a store of its own; every task is followed live</source>
+        <translation>集群上的一个文件夹：运行将作为 Slurm 作业数组提交到那里（该服务器是其登录节点），每个任务写入自己的存储；每个任务都会被实时跟踪</translation>
+    </message>
+    <message>
+        <source>Slurm sweep folder:</source>
+        <translation>Slurm 扫描文件夹：</translation>
+    </message>
+    <message>
         <source>The opened experiment (none is open)</source>
         <translation>已打开的实验（尚未打开）</translation>
     </message>
@@ -1883,18 +1911,6 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>Starting on %1…</source>
         <translation>正在 %1 上启动…</translation>
-    </message>
-    <message>
-        <source>empty: train on the server itself</source>
-        <translation>留空：直接在服务器上训练</translation>
-    </message>
-    <message>
-        <source>A folder on the cluster: the runs are submitted there as a Slurm job array (the server is its login node), each task into a store of its own; every task is followed live</source>
-        <translation>集群上的一个文件夹：运行将作为 Slurm 作业数组提交到那里（该服务器是其登录节点），每个任务写入自己的存储；每个任务都会被实时跟踪</translation>
-    </message>
-    <message>
-        <source>Slurm sweep folder:</source>
-        <translation>Slurm 扫描文件夹：</translation>
     </message>
 </context>
 <context>

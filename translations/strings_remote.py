@@ -84,4 +84,10 @@ REMOTE = {
          "与 %1 的连接已断开（%2）；%n 秒后重新连接"),
     "%1: no run left to follow (each run mirrored from it has ended)":
         ("%1: kein Lauf mehr zu verfolgen (jeder von dort gespiegelte Lauf ist beendet)", "%1：没有可跟踪的运行（从该服务器镜像的每个运行均已结束）"),
+    # what a server did with the runs stopped or resumed from the window (app/gui/mainwindow_remote.cpp)
+    "run %1 there": ("Lauf %1 dort", "服务器上的运行 %1"),
+    "%1 is %2: nothing to stop": ("%1 ist %2: nichts anzuhalten", "%1 为%2：无需停止"),
+    "%1: its process on the server is gone; Resume continues it":
+        ("%1: Sein Prozess auf dem Server ist beendet; Fortsetzen setzt ihn fort", "%1：其在服务器上的进程已不存在；“继续”可接着训练"),
+    "%1 is %2": ("%1 ist %2", "%1 为%2"),
 }

@@ -117,6 +117,10 @@ public:
     // Cancels ("cancel") or resumes ("resume") the runs among `ids` that train
     // on a server, there; returns the others (this machine's).
     std::vector<qint64> remoteAction(const std::vector<qint64>& ids, const QString& action);
+    // What a server's `cancel`/`resume` printed, run by run, worded for the status bar under the runs'
+    // ids and names here (`here`: its ids → ours); *all_done: every run was stopped (resumed).
+    QString serverSaid(const QString& dest, const QString& action, const QString& out, const std::map<QString, qint64>& here,
+                       bool* all_done = nullptr);
     // Cancels the Slurm job arrays the runs among `ids` belong to (scancel through the login node).
     void cancelSweeps(const std::vector<qint64>& ids);
     // A mirrored run's latest weights from its server into a file the user picks

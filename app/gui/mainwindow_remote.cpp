@@ -149,10 +149,14 @@ void MainWindow::cancelSweeps(const std::vector<qint64>& ids) {
     }
 }
 
-// The selected runs that train on a server, by server: their ids there.
-static std::map<std::tuple<QString, QString, QString>, QStringList> by_server(Store& store, const std::vector<qint64>& ids,
-                                                                              std::vector<qint64>* local) {
-    std::map<std::tuple<QString, QString, QString>, QStringList> out;
+// The selected runs that train on a server, by server: their ids there, and each one's id here.
+struct ServerRuns {
+    QStringList ids;                // the server's
+    std::map<QString, qint64> here;   // the server's id → the run's id in this store
+};
+static std::map<std::tuple<QString, QString, QString>, ServerRuns> by_server(Store& store, const std::vector<qint64>& ids,
+                                                                             std::vector<qint64>* local) {
+    std::map<std::tuple<QString, QString, QString>, ServerRuns> out;
     for (qint64 id : ids) {
         const auto r = store.run(id);
         if (!r) continue;
@@ -161,40 +165,61 @@ static std::map<std::tuple<QString, QString, QString>, QStringList> by_server(St
             if (local) local->push_back(id);
             continue;
         }
-        out[{QString::fromStdString(ref.dest), QString::fromStdString(ref.cli.empty() ? "normlab-cli" : ref.cli),
-             QString::fromStdString(ref.store)}] << QString::number(ref.run);
+        ServerRuns& s = out[{QString::fromStdString(ref.dest), QString::fromStdString(ref.cli.empty() ? "normlab-cli" : ref.cli),
+                             QString::fromStdString(ref.store)}];
+        s.ids << QString::number(ref.run);
+        s.here[QString::number(ref.run)] = id;
     }
     return out;
 }
 
+// What the server did with each run ("4\tcancelled\tNAME", "4\tfinished\tNAME (nothing to cancel)",
+// "4\tresuming\tNAME"), worded for the status bar under the runs' ids and names here.
+QString MainWindow::serverSaid(const QString& dest, const QString& action, const QString& out,
+                               const std::map<QString, qint64>& here, bool* all_done) {
+    QStringList done, other;
+    auto label = [this](const QString& there, qint64 id) {
+        const auto r = store_->run(id);
+        return r ? QString("#%1 %2").arg(r->id).arg(QString::fromStdString(r->name)) : tr("run %1 there").arg(there);
+    };
+    for (const QString& line : out.split('\n', Qt::SkipEmptyParts)) {
+        const QStringList f = line.split('\t');
+        if (f.size() < 2) continue;
+        const auto it = here.find(f[0]);
+        const QString run = label(f[0], it != here.end() ? it->second : 0);
+        const QString rest = f.size() > 2 ? f[2] : QString();
+        if (rest.endsWith("(nothing to cancel)")) other << tr("%1 is %2: nothing to stop").arg(run, shownStatus(f[1]));
+        else if (f[1] == (action == "cancel" ? "cancelled" : "resuming")) done << run;
+        else if (f[1] == "interrupted" && rest.contains("process is gone"))
+            other << tr("%1: its process on the server is gone; Resume continues it").arg(run);
+        else other << tr("%1 is %2").arg(run, shownStatus(f[1]));
+    }
+    if (done.isEmpty() && other.isEmpty())   // a server that said nothing of them: done, as its exit said
+        for (const auto& [there, id] : here) done << label(there, id);
+    if (all_done) *all_done = other.isEmpty();
+    QString said;
+    if (!done.isEmpty())
+        said = action == "cancel" ? tr("Stopped on %1: %2").arg(dest, done.join(", ")) : tr("Resumed on %1: %2").arg(dest, done.join(", "));
+    if (!other.isEmpty()) said += (said.isEmpty() ? dest + ": " : QStringLiteral("; ")) + other.join("; ");
+    return said;
+}
+
 std::vector<qint64> MainWindow::remoteAction(const std::vector<qint64>& ids, const QString& action) {
     std::vector<qint64> local;
-    for (auto& [key, rids] : by_server(*store_, ids, &local)) {
+    for (auto& [key, runs] : by_server(*store_, ids, &local)) {
         const RemoteTarget t{std::get<0>(key), std::get<1>(key), std::get<2>(key)};
         statusBar()->showMessage(action == "cancel" ? tr("Stopping on %1…").arg(t.dest) : tr("Resuming on %1…").arg(t.dest));
-        remote_->command(QStringList{action, t.dest} + rids + t.args(),
-                         [this, t, action, rids](int code, const QString& out, const QString& err) {
+        remote_->command(QStringList{action, t.dest} + runs.ids + t.args(),
+                         [this, t, action, runs = runs](int code, const QString& out, const QString& err) {
                              if (code != 0) {
                                  statusBar()->showMessage(err.trimmed(), 15000);
                                  return;
                              }
-                             // What the server did, run by run, in its own words where it had nothing
-                             // to do (a run that had finished meanwhile).
-                             QStringList done, other;
-                             for (const QString& line : out.split('\n', Qt::SkipEmptyParts))
-                                 if (const QStringList f = line.split('\t'); f.size() >= 2) {
-                                     if ((f[1] == "cancelled" || f[1] == "resuming") && !line.endsWith("(nothing to cancel)")) done << f[0];
-                                     else other << f.join(' ');
-                                 }
-                             if (done.isEmpty() && other.isEmpty()) done = rids;
-                             QString said;
-                             if (!done.isEmpty())
-                                 said = action == "cancel" ? tr("Stopped on %1: %2").arg(t.dest, done.join(", "))
-                                                           : tr("Resumed on %1: %2").arg(t.dest, done.join(", "));
-                             if (!other.isEmpty()) said += (said.isEmpty() ? t.dest + ": " : QStringLiteral("; ")) + other.join("; ");
-                             statusBar()->showMessage(said, other.isEmpty() ? 10000 : 15000);
+                             bool all_done = true;
+                             const QString said = serverSaid(t.dest, action, out, runs.here, &all_done);
+                             statusBar()->showMessage(said, all_done ? 10000 : 15000);
                              QList<qint64> follow;
-                             for (const QString& r : rids) follow << r.toLongLong();
+                             for (const QString& r : runs.ids) follow << r.toLongLong();
                              remote_->follow(t, follow);
                          });
     }
