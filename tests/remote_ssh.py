@@ -49,6 +49,14 @@ def case_check(rm, work):
     if r.returncode != 0 or "NormLab" not in r.stdout or "store" not in r.stdout:
         fail(f"check of a good server: exit {r.returncode}: {r.stdout} {r.stderr}")
     print("  good server:", r.stdout.strip(), flush=True)
+    r, _ = rm.run("check", "gpu", "--json")
+    try:
+        c = json.loads(r.stdout)
+    except ValueError:
+        fail(f"check --json: exit {r.returncode}, not JSON: {r.stdout!r} {r.stderr}")
+    if (c.get("info", {}).get("protocol") != 1 or "store" not in c["info"] or not isinstance(c.get("gpus"), list)
+            or any(set(g) != {"name", "total_mib", "free_mib"} for g in c["gpus"])):
+        fail(f"check --json: {c}")
     r, dt = rm.run("check", "nohost.invalid", timeout=60)
     if r.returncode == 0 or "nohost.invalid" not in r.stderr or "ssh" not in r.stderr:
         fail(f"a wrong host: exit {r.returncode}: {r.stderr}")

@@ -146,6 +146,20 @@ private Q_SLOTS:
         QCOMPARE(dialog.windowTitle(), QString("Auf einem Server trainieren"));
         QCOMPARE(QCoreApplication::translate(ChartLegend::staticMetaObject.className(), legend_tip),
                  QString("Ausgeblendet. Klicken zeigt es; Doppelklick zeigt nur es."));
+        // The server's check, as `remote check --json` answers it.
+        nlohmann::json check = {{"info", {{"normlab", "0.1.0"}, {"host", "gpu1"}, {"libtorch", "2.11.0"}, {"store", "/srv/runs.sqlite"},
+                                          {"store_exists", false}, {"cuda", true}}},
+                                {"gpus", {{{"name", "NVIDIA H100 80GB HBM3"}, {"total_mib", "81559"}, {"free_mib", "81000"}}}}};
+        QCOMPARE(RemoteDialog::describeCheck(check),
+                 QString("NormLab 0.1.0 auf gpu1 (LibTorch 2.11.0); Speicher /srv/runs.sqlite (wird beim ersten Lauf angelegt); "
+                         "1 GPU: NVIDIA H100 80GB HBM3, 81559 MiB (81000 MiB frei)"));
+        check["info"]["cuda"] = false;
+        check["info"]["store_exists"] = true;
+        QCOMPARE(RemoteDialog::describeCheck(check),
+                 QString("NormLab 0.1.0 auf gpu1 (LibTorch 2.11.0); Speicher /srv/runs.sqlite; 1 GPU: NVIDIA H100 80GB HBM3, "
+                         "81559 MiB (81000 MiB frei); aber seine LibTorch hat kein CUDA: Läufe trainieren auf seiner CPU"));
+        check["gpus"] = nlohmann::json::array();
+        QVERIFY(RemoteDialog::describeCheck(check).endsWith("; keine CUDA-GPU: Läufe trainieren auf seiner CPU"));
         // What a server did with runs stopped from the window (a run this store does not hold: its id there).
         QCOMPARE(w.serverSaid("gpu1", "cancel", "4\tfinished\tnGPT (nothing to cancel)\n5\tcancelled\tPre-LN\n", {}),
                  QString("Auf gpu1 angehalten: Lauf 5 dort; Lauf 4 dort ist %1: nichts anzuhalten")

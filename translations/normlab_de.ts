@@ -1925,6 +1925,40 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <source>Starting on %1…</source>
         <translation>Starte auf %1…</translation>
     </message>
+    <message>
+        <source>NormLab %1 on %2 (LibTorch %3)</source>
+        <translation>NormLab %1 auf %2 (LibTorch %3)</translation>
+    </message>
+    <message>
+        <source>store %1 (created by the first run)</source>
+        <translation>Speicher %1 (wird beim ersten Lauf angelegt)</translation>
+    </message>
+    <message>
+        <source>store %1</source>
+        <translation>Speicher %1</translation>
+    </message>
+    <message>
+        <source>%1, %2 MiB (%3 MiB free)</source>
+        <translation>%1, %2 MiB (%3 MiB frei)</translation>
+    </message>
+    <message>
+        <source>no CUDA GPU: runs train on its CPU</source>
+        <translation>keine CUDA-GPU: Läufe trainieren auf seiner CPU</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s): %1; but its LibTorch has no CUDA: runs train on its CPU</source>
+        <translation>
+            <numerusform>%n GPU: %1; aber seine LibTorch hat kein CUDA: Läufe trainieren auf seiner CPU</numerusform>
+            <numerusform>%n GPUs: %1; aber seine LibTorch hat kein CUDA: Läufe trainieren auf seiner CPU</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s): %1</source>
+        <translation>
+            <numerusform>%n GPU: %1</numerusform>
+            <numerusform>%n GPUs: %1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>normlab::ReportDialog</name>

@@ -104,6 +104,23 @@
     </message>
 </context>
 <context>
+    <name>normlab::RemoteDialog</name>
+    <message numerus="yes">
+        <source>%n GPU(s): %1; but its LibTorch has no CUDA: runs train on its CPU</source>
+        <translation>
+            <numerusform>%n GPU: %1; but its LibTorch has no CUDA: runs train on its CPU</numerusform>
+            <numerusform>%n GPUs: %1; but its LibTorch has no CUDA: runs train on its CPU</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s): %1</source>
+        <translation>
+            <numerusform>%n GPU: %1</numerusform>
+            <numerusform>%n GPUs: %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>normlab::ReportDialog</name>
     <message numerus="yes">
         <source>; %n run(s)</source>

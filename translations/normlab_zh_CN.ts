@@ -1912,6 +1912,38 @@ NormLab 将改为打开默认存储。</translation>
         <source>Starting on %1…</source>
         <translation>正在 %1 上启动…</translation>
     </message>
+    <message>
+        <source>NormLab %1 on %2 (LibTorch %3)</source>
+        <translation>%2 上的 NormLab %1（LibTorch %3）</translation>
+    </message>
+    <message>
+        <source>store %1 (created by the first run)</source>
+        <translation>存储 %1（首次运行时创建）</translation>
+    </message>
+    <message>
+        <source>store %1</source>
+        <translation>存储 %1</translation>
+    </message>
+    <message>
+        <source>%1, %2 MiB (%3 MiB free)</source>
+        <translation>%1，%2 MiB（%3 MiB 可用）</translation>
+    </message>
+    <message>
+        <source>no CUDA GPU: runs train on its CPU</source>
+        <translation>无 CUDA GPU：运行将在其 CPU 上训练</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s): %1; but its LibTorch has no CUDA: runs train on its CPU</source>
+        <translation>
+            <numerusform>%n 个 GPU：%1；但其 LibTorch 不支持 CUDA：运行将在其 CPU 上训练</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s): %1</source>
+        <translation>
+            <numerusform>%n 个 GPU：%1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>normlab::ReportDialog</name>

@@ -26,4 +26,7 @@ EN = {
     "Following the Slurm sweep in %1 on %2 (%n task store(s))":
         ["Following the Slurm sweep in %1 on %2 (%n task store)", "Following the Slurm sweep in %1 on %2 (%n task stores)"],
     "Connection to %1 lost (%2); reconnecting in %n s": ["Connection to %1 lost (%2); reconnecting in %n s", "Connection to %1 lost (%2); reconnecting in %n s"],
+    "%n GPU(s): %1; but its LibTorch has no CUDA: runs train on its CPU":
+        ["%n GPU: %1; but its LibTorch has no CUDA: runs train on its CPU", "%n GPUs: %1; but its LibTorch has no CUDA: runs train on its CPU"],
+    "%n GPU(s): %1": ["%n GPU: %1", "%n GPUs: %1"],
 }

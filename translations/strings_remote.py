@@ -90,4 +90,15 @@ REMOTE = {
     "%1: its process on the server is gone; Resume continues it":
         ("%1: Sein Prozess auf dem Server ist beendet; Fortsetzen setzt ihn fort", "%1：其在服务器上的进程已不存在；“继续”可接着训练"),
     "%1 is %2": ("%1 ist %2", "%1 为%2"),
+    # the server's check, worded in the window (app/gui/remote_events.cpp)
+    "NormLab %1 on %2 (LibTorch %3)": ("NormLab %1 auf %2 (LibTorch %3)", "%2 上的 NormLab %1（LibTorch %3）"),
+    "store %1 (created by the first run)": ("Speicher %1 (wird beim ersten Lauf angelegt)", "存储 %1（首次运行时创建）"),
+    "store %1": ("Speicher %1", "存储 %1"),
+    "%1, %2 MiB (%3 MiB free)": ("%1, %2 MiB (%3 MiB frei)", "%1，%2 MiB（%3 MiB 可用）"),
+    "no CUDA GPU: runs train on its CPU": ("keine CUDA-GPU: Läufe trainieren auf seiner CPU", "无 CUDA GPU：运行将在其 CPU 上训练"),
+    "%n GPU(s): %1; but its LibTorch has no CUDA: runs train on its CPU":
+        (["%n GPU: %1; aber seine LibTorch hat kein CUDA: Läufe trainieren auf seiner CPU",
+          "%n GPUs: %1; aber seine LibTorch hat kein CUDA: Läufe trainieren auf seiner CPU"],
+         "%n 个 GPU：%1；但其 LibTorch 不支持 CUDA：运行将在其 CPU 上训练"),
+    "%n GPU(s): %1": (["%n GPU: %1", "%n GPUs: %1"], "%n 个 GPU：%1"),
 }

@@ -37,7 +37,7 @@ void on_stop(int) {
 // kRemoteOptions is every one of them (remote's entry in the command table).
 constexpr const char* kServerOptions = "--remote-cli --remote-store --sweep --connect-timeout";
 const std::map<std::string, std::string> kActionOptions = {
-    {"check", ""},
+    {"check", "--json"},
     {"run", "--scale --steps --device --threads --precision --cuda-graph --batch --index --only --detach --retries"},
     {"sweep", "--dir --scale --steps --device --partition --time --cpus-per-task --gpus-per-task --max-parallel"
               " --runs-per-task --detach --retries"},
@@ -193,7 +193,9 @@ static int cmd_remote(const Args& args) {
     const Server s = server_of(args, p[1]);
     if (action == "check") {
         const ServerCheck c = check_server(s);
-        std::printf("%s\n", c.summary().c_str());
+        // --json: for scripts and the window's dialog (which words it in its language).
+        std::printf("%s\n", args.has_flag("--json") ? c.to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str()
+                                                     : c.summary().c_str());
         return kOk;
     }
     if (action == "run") {
@@ -324,7 +326,7 @@ extern const Command kRemoteCommand{"remote", "remote check|run|sweep|follow|lis
     "train on a server over your own ssh: start an experiment there,\n"
     "follow its runs live into the local store, stop and resume them\n",
     cmd_remote,
-    "  remote check DEST                   NormLab there, its version, store and GPUs\n"
+    "  remote check DEST [--json]          NormLab there, its version, store and GPUs\n"
     "  remote run DEST EXPERIMENT.json     start its runs there (detached) and follow them here\n"
     "  remote sweep DEST EXP.json --dir D  submit it as a Slurm job array there (a login node),\n"
     "                                      follow every task\n"

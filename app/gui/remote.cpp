@@ -254,9 +254,14 @@ void RemoteDialog::check() {
     }
     busy(true);
     result_->setText(tr("Checking %1…").arg(t.dest));
-    remote_->command(QStringList{"check", t.dest} + t.args(), [this](int code, const QString& out, const QString& err) {
+    remote_->command(QStringList{"check", t.dest, "--json"} + t.args(), [this](int code, const QString& out, const QString& err) {
         busy(false);
-        result_->setText(code == 0 ? out.trimmed() : err.trimmed().remove(QRegularExpression("^normlab-cli: ")));
+        if (code != 0) {
+            result_->setText(err.trimmed().remove(QRegularExpression("^normlab-cli: ")));
+            return;
+        }
+        const nlohmann::json c = nlohmann::json::parse(out.trimmed().toStdString(), nullptr, false);
+        result_->setText(c.is_object() ? describeCheck(c) : out.trimmed());
     });
 }
 

@@ -82,6 +82,8 @@ public:
     QPushButton* startButton() const { return start_; }
     QLabel* result() const { return result_; }
     void setTarget(const RemoteTarget& t);
+    // `remote check --json`'s answer worded in the window's language: NormLab there, its store, its GPUs.
+    static QString describeCheck(const nlohmann::json& check);
 
 Q_SIGNALS:
     // Runs started (their ids there), or a sweep submitted (`runs` empty, t.sweep its folder).

@@ -107,4 +107,31 @@ QString RemoteControl::describe(const json& e) {
     return {};   // an event a newer NormLab sends and this one does not know
 }
 
+QString RemoteDialog::describeCheck(const nlohmann::json& c) {
+    const json info = c.value("info", json::object());
+    if (!info.is_object()) return {};
+    auto field = [&](const char* key) {
+        const QString v = text(info, key);
+        return v.isEmpty() ? QStringLiteral("?") : v;
+    };
+    QStringList parts{tr("NormLab %1 on %2 (LibTorch %3)").arg(field("normlab"), field("host"), field("libtorch"))};
+    const auto exists = info.find("store_exists");
+    parts << (exists != info.end() && exists->is_boolean() && !exists->get<bool>()
+                  ? tr("store %1 (created by the first run)").arg(field("store"))
+                  : tr("store %1").arg(field("store")));
+    const json gpus = c.value("gpus", json::array());
+    QStringList named;
+    if (gpus.is_array())
+        for (const json& g : gpus)
+            if (g.is_object()) named << tr("%1, %2 MiB (%3 MiB free)").arg(text(g, "name"), text(g, "total_mib"), text(g, "free_mib"));
+    const auto cuda = info.find("cuda");
+    const bool has_cuda = cuda != info.end() && cuda->is_boolean() && cuda->get<bool>();
+    if (named.isEmpty()) parts << tr("no CUDA GPU: runs train on its CPU");
+    else if (!has_cuda)
+        parts << tr("%n GPU(s): %1; but its LibTorch has no CUDA: runs train on its CPU", "", static_cast<int>(named.size()))
+                     .arg(named.join("; "));
+    else parts << tr("%n GPU(s): %1", "", static_cast<int>(named.size())).arg(named.join("; "));
+    return parts.join("; ");
+}
+
 }  // namespace normlab

@@ -67,10 +67,16 @@ std::string ServerCheck::summary() const {
     if (gpus.empty()) o << "; no CUDA GPU: runs train on its CPU";
     else {
         o << "; " << gpus.size() << " GPU" << (gpus.size() > 1 ? "s" : "") << ":";
-        for (auto& g : gpus) o << " " << g << ";";
+        for (auto& g : gpus) o << " " << g.name << ", " << g.total_mib << " MiB (" << g.free_mib << " MiB free);";
         if (!info.value("cuda", false)) o << " but its LibTorch has no CUDA: runs train on its CPU";
     }
     return o.str();
+}
+
+json ServerCheck::to_json() const {
+    json g = json::array();
+    for (const Gpu& x : gpus) g.push_back({{"name", x.name}, {"total_mib", x.total_mib}, {"free_mib", x.free_mib}});
+    return {{"info", info}, {"gpus", g}};
 }
 
 ServerCheck check_server(const Server& s) {
@@ -125,7 +131,7 @@ ServerCheck check_server(const Server& s) {
                 part.erase(0, part.find_first_not_of(' '));
                 f.push_back(part);
             }
-            if (f.size() == 3) c.gpus.push_back(f[0] + ", " + f[1] + " MiB (" + f[2] + " MiB free)");
+            if (f.size() == 3) c.gpus.push_back({f[0], f[1], f[2]});
         }
     }
     return c;

@@ -29,9 +29,16 @@ struct Server {
 };
 
 struct ServerCheck {
+    struct Gpu {
+        std::string name;               // "NVIDIA H100 80GB HBM3"
+        std::string total_mib, free_mib;   // as nvidia-smi says them ("81559")
+    };
     nlohmann::json info;                // what `normlab-cli server-info` there says
-    std::vector<std::string> gpus;      // "NVIDIA H100 80GB HBM3, 81559 MiB (81000 MiB free)"
+    std::vector<Gpu> gpus;              // nvidia-smi's, where it answers
     std::string summary() const;        // one paragraph for a person
+    // `remote check --json`: {"info": server-info's object, "gpus": [{"name", "total_mib", "free_mib"}]}
+    // (the window words it in its language).
+    nlohmann::json to_json() const;
 };
 // Throws RemoteError saying what is wrong: ssh fails, NormLab is not there,
 // or is a version whose stream this one cannot follow.
