@@ -131,6 +131,18 @@ private Q_SLOTS:
         QCOMPARE(RemoteControl::describe(ended), QString("Run #7 nGPT on gpu1: finished after 2500 steps, validation loss 2.7259"));
         QCOMPARE(RemoteControl::describe(retry), QString("Connection to gpu1 lost (the connection ended); reconnecting in 4 s"));
         QCOMPARE(RemoteControl::describe({{"event", "a newer one"}}), QString());   // what this NormLab does not know: nothing
+        // A sweep's runs training side by side: the first one's progress, and how many more run.
+        RemoteControl follower(path);
+        nlohmann::json other = progress;
+        other["local_id"] = 9;
+        other["name"] = "Pre-LN";
+        QCOMPARE(follower.heard("k", other), RemoteControl::describe(other));
+        QCOMPARE(follower.heard("k", progress), RemoteControl::describe(progress) + " (+1 more running)");
+        QCOMPARE(follower.heard("k", other), RemoteControl::describe(progress) + " (+1 more running)");
+        nlohmann::json done = ended;
+        QCOMPARE(follower.heard("k", done), RemoteControl::describe(ended));
+        QCOMPARE(follower.heard("k", other), RemoteControl::describe(other));   // run 7 has ended
+        QCOMPARE(follower.heard("another server", progress), RemoteControl::describe(progress));
 
         QVERIFY(w.switchLanguage("de"));
         QCoreApplication::processEvents();

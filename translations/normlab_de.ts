@@ -1842,6 +1842,13 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <source>%1: no run left to follow (each run mirrored from it has ended)</source>
         <translation>%1: kein Lauf mehr zu verfolgen (jeder von dort gespiegelte Lauf ist beendet)</translation>
     </message>
+    <message numerus="yes">
+        <source> (+%n more running)</source>
+        <translation>
+            <numerusform> (+%n weiterer läuft)</numerusform>
+            <numerusform> (+%n weitere laufen)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>normlab::RemoteDialog</name>

@@ -102,6 +102,13 @@
             <numerusform>Connection to %1 lost (%2); reconnecting in %n s</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source> (+%n more running)</source>
+        <translation>
+            <numerusform> (+%n more running)</numerusform>
+            <numerusform> (+%n more running)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>normlab::RemoteDialog</name>

@@ -1829,6 +1829,12 @@ NormLab 将改为打开默认存储。</translation>
         <source>%1: no run left to follow (each run mirrored from it has ended)</source>
         <translation>%1：没有可跟踪的运行（从该服务器镜像的每个运行均已结束）</translation>
     </message>
+    <message numerus="yes">
+        <source> (+%n more running)</source>
+        <translation>
+            <numerusform>（另有 %n 个正在运行）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>normlab::RemoteDialog</name>

@@ -29,4 +29,5 @@ EN = {
     "%n GPU(s): %1; but its LibTorch has no CUDA: runs train on its CPU":
         ["%n GPU: %1; but its LibTorch has no CUDA: runs train on its CPU", "%n GPUs: %1; but its LibTorch has no CUDA: runs train on its CPU"],
     "%n GPU(s): %1": ["%n GPU: %1", "%n GPUs: %1"],
+    " (+%n more running)": [" (+%n more running)", " (+%n more running)"],
 }

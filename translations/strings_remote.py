@@ -101,4 +101,5 @@ REMOTE = {
           "%n GPUs: %1; aber seine LibTorch hat kein CUDA: Läufe trainieren auf seiner CPU"],
          "%n 个 GPU：%1；但其 LibTorch 不支持 CUDA：运行将在其 CPU 上训练"),
     "%n GPU(s): %1": (["%n GPU: %1", "%n GPUs: %1"], "%n 个 GPU：%1"),
+    " (+%n more running)": ([" (+%n weiterer läuft)", " (+%n weitere laufen)"], "（另有 %n 个正在运行）"),
 }

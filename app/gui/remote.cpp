@@ -90,6 +90,7 @@ void RemoteControl::follow(const RemoteTarget& t, const QList<qint64>& runs) {
         // Started again with the new runs (it takes every unfinished mirrored run anyway).
         QProcess* old = it->second;
         followers_.erase(it);
+        running_.erase(key);
         old->disconnect(this);
         old->terminate();
         old->waitForFinished(3000);
@@ -107,14 +108,14 @@ void RemoteControl::follow(const RemoteTarget& t, const QList<qint64>& runs) {
     end_with_window(*p);   // never a second writer beside the next window's follower
     followers_[key] = p;
     // Its news as JSON lines on standard output, worded here; an error's words on standard error.
-    auto news = [this, p] {
+    auto news = [this, p, key] {
         p->setReadChannel(QProcess::StandardOutput);
         while (p->canReadLine() || (p->state() == QProcess::NotRunning && p->bytesAvailable() > 0)) {
             const QByteArray line = p->readLine().trimmed();
             if (line.isEmpty()) continue;
             const nlohmann::json e = nlohmann::json::parse(line.toStdString(), nullptr, false);
             if (e.is_object() && e.value("event", std::string()) == "end") p->setProperty("said_end", true);
-            const QString m = e.is_discarded() ? QString::fromUtf8(line) : describe(e);
+            const QString m = e.is_discarded() ? QString::fromUtf8(line) : heard(key, e);
             if (!m.isEmpty()) Q_EMIT message(m);
         }
     };
@@ -132,7 +133,10 @@ void RemoteControl::follow(const RemoteTarget& t, const QList<qint64>& runs) {
     connect(p, &QProcess::finished, this, [this, p, news, key, dest = t.dest](int code, QProcess::ExitStatus st) {
         news();   // its last lines
         const QString rest = QString::fromUtf8(p->readAllStandardError()).trimmed();
-        if (auto it = followers_.find(key); it != followers_.end() && it->second == p) followers_.erase(it);
+        if (auto it = followers_.find(key); it != followers_.end() && it->second == p) {
+            followers_.erase(it);
+            running_.erase(key);
+        }
         p->deleteLater();
         if (st == QProcess::NormalExit && code == 0) {
             if (!p->property("said_end").toBool()) Q_EMIT message(tr("%1: every run followed has ended").arg(dest));
@@ -163,6 +167,7 @@ int RemoteControl::following() const { return static_cast<int>(followers_.size()
 void RemoteControl::stopAll() {
     auto all = std::move(followers_);
     followers_.clear();
+    running_.clear();
     for (auto& [key, p] : all) {
         p->disconnect(this);
         p->terminate();   // the follower stops its ssh; the runs go on on the server

@@ -60,6 +60,9 @@ public:
     // A follower's event (`remote follow --json`: a run's status or progress, the connection's
     // news) worded for the status bar in the window's language; "" for one not to show.
     static QString describe(const nlohmann::json& event);
+    // The status bar's line for an event of the follower `key`: describe()'s, but while several of
+    // its runs train (a sweep), the first one's progress with how many more are running.
+    QString heard(const QString& key, const nlohmann::json& event);
 
 Q_SIGNALS:
     void message(const QString& text);  // for the status bar
@@ -68,6 +71,7 @@ Q_SIGNALS:
 private:
     QString store_;
     std::map<QString, QProcess*> followers_;   // "dest\ncli\nstore" → its follower
+    std::map<QString, std::map<qint64, QString>> running_;   // by follower: its running runs' progress lines
 };
 
 // Run → Train on a server…: where, what, check, start.

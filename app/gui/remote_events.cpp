@@ -107,6 +107,20 @@ QString RemoteControl::describe(const json& e) {
     return {};   // an event a newer NormLab sends and this one does not know
 }
 
+QString RemoteControl::heard(const QString& key, const json& e) {
+    const std::string event = e.is_object() ? e.value("event", std::string()) : std::string();
+    const double id = e.is_object() ? number(e, "local_id") : std::nan("");
+    if (!std::isfinite(id)) return describe(e);
+    std::map<qint64, QString>& running = running_[key];
+    if (event == "status" && e.value("status", std::string()) != "running") running.erase(static_cast<qint64>(id));
+    if (event != "progress") return describe(e);
+    const QString line = describe(e);
+    if (line.isEmpty()) return line;
+    running[static_cast<qint64>(id)] = line;
+    const int more = static_cast<int>(running.size()) - 1;
+    return running.begin()->second + (more > 0 ? tr(" (+%n more running)", "", more) : QString());
+}
+
 QString RemoteDialog::describeCheck(const nlohmann::json& c) {
     const json info = c.value("info", json::object());
     if (!info.is_object()) return {};
