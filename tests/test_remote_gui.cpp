@@ -174,6 +174,9 @@ private Q_SLOTS:
               points, rate, static_cast<long long>(before), w.latency()->percentile(50), w.latency()->percentile(99),
               w.latency()->samples());
         QCOMPARE(rows_of(store), rows_of(server_store_));
+        QTRY_COMPARE_WITH_TIMEOUT(   // a finished run: its steps alone
+            w.runModel()->data(w.runModel()->index(w.runModel()->rowOf(mirrored(w).front()), RunTableModel::Steps), Qt::DisplayRole).toString(),
+            QString::number(w.store().run(mirrored(w).front())->steps_done), 10000);
         // A run's weights fetched from the server: the bytes the server exports.
         const QString fetched = dir_.path() + "/fetched.safetensors";
         QSignalSpy done(&w, &MainWindow::remoteFetched);
@@ -279,6 +282,9 @@ private Q_SLOTS:
         const QString stopped = QString("Stopped on gpu: #%1 Pre-LN").arg(id);
         QTRY_VERIFY2_WITH_TIMEOUT(said_there.contains(stopped), qPrintable(said_there.join('\n')), 60000);
         const int64_t stopped_at = w.store().run(id)->steps_done;
+        // The run table says how far a run short of its steps got.
+        QTRY_COMPARE_WITH_TIMEOUT(w.runModel()->data(w.runModel()->index(w.runModel()->rowOf(id), RunTableModel::Steps), Qt::DisplayRole).toString(),
+                                  QString("%1 / 20000").arg(stopped_at), 10000);
         w.resumeRuns({id});
         QTRY_VERIFY2_WITH_TIMEOUT(said_there.contains(QString("Resumed on gpu: #%1 Pre-LN").arg(id)), qPrintable(said_there.join('\n')),
                                   60000);

@@ -111,6 +111,14 @@ bool RunTableModel::hasRemote() const {
     return false;
 }
 
+// The steps a run is to train (its configuration's train.steps; 0 where it does not say).
+static int64_t planned_steps(const RunInfo& r) {
+    const auto train = r.config.find("train");
+    if (train == r.config.end() || !train->is_object()) return 0;
+    const auto steps = train->find("steps");
+    return steps != train->end() && steps->is_number_integer() ? steps->get<int64_t>() : 0;
+}
+
 int RunTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(runs_.size());
 }
@@ -140,7 +148,13 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
                 return s;
             }
             case FinalLoss: return std::isnan(r.final_loss) ? QString("—") : QString::number(r.final_loss, 'f', 4);
-            case Steps: return QVariant::fromValue<qlonglong>(r.steps_done);
+            case Steps: {
+                // A run short of its steps (training, queued, stopped) says how far it is: "1085 / 2500".
+                const int64_t total = planned_steps(r);
+                if (r.status != RunStatus::Finished && total > r.steps_done)
+                    return QString("%1 / %2").arg(r.steps_done).arg(total);
+                return QVariant::fromValue<qlonglong>(r.steps_done);
+            }
             case Created: return QDateTime::fromSecsSinceEpoch(static_cast<qint64>(r.created_at)).toString("yyyy-MM-dd hh:mm");
             case Tags: {
                 QStringList t;
