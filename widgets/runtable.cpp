@@ -149,9 +149,10 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
             }
             case FinalLoss: return std::isnan(r.final_loss) ? QString("—") : QString::number(r.final_loss, 'f', 4);
             case Steps: {
-                // A run short of its steps (training, queued, stopped) says how far it is: "1085 / 2500".
+                // A run short of its steps (training, queued, stopped, diverged) says how far it got:
+                // "1085 / 2500", as normlab-cli list does.
                 const int64_t total = planned_steps(r);
-                if (r.status != RunStatus::Finished && total > r.steps_done)
+                if (total > r.steps_done)
                     return QString("%1 / %2").arg(r.steps_done).arg(total);
                 return QVariant::fromValue<qlonglong>(r.steps_done);
             }
