@@ -131,6 +131,18 @@ private Q_SLOTS:
         QCOMPARE(RemoteControl::describe(ended), QString("Run #7 nGPT on gpu1: finished after 2500 steps, validation loss 2.7259"));
         QCOMPARE(RemoteControl::describe(retry), QString("Connection to gpu1 lost (the connection ended); reconnecting in 4 s"));
         QCOMPARE(RemoteControl::describe({{"event", "a newer one"}}), QString());   // what this NormLab does not know: nothing
+        RemoteControl follower_check(path);
+        // A line of another shape is never trusted: read, it throws nothing (nlohmann's value() threw
+        // type_error on {"event": 3}, out of a Qt slot: the window ended).
+        for (const nlohmann::json& odd : {nlohmann::json{{"event", 3}}, nlohmann::json{{"event", "progress"}, {"step", "x"}},
+                                          nlohmann::json{{"event", "status"}, {"status", nullptr}, {"local_id", "7"}},
+                                          nlohmann::json{{"event", "note"}, {"kind", {1, 2}}}, nlohmann::json::array()}) {
+            (void)RemoteControl::describe(odd);
+            (void)follower_check.heard("odd", odd);
+        }
+        QVERIFY(RemoteControl::describe({{"event", "progress"}, {"step", "x"}}).isEmpty());
+        QVERIFY(RemoteDialog::describeCheck({{"info", 5}}).isEmpty());
+        QVERIFY(RemoteDialog::describeCheck(nlohmann::json::array()).isEmpty());
         // A sweep's runs training side by side: the first one's progress, and how many more run.
         RemoteControl follower(path);
         nlohmann::json other = progress;

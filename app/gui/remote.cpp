@@ -114,7 +114,7 @@ void RemoteControl::follow(const RemoteTarget& t, const QList<qint64>& runs) {
             const QByteArray line = p->readLine().trimmed();
             if (line.isEmpty()) continue;
             const nlohmann::json e = nlohmann::json::parse(line.toStdString(), nullptr, false);
-            if (e.is_object() && e.value("event", std::string()) == "end") p->setProperty("said_end", true);
+            if (e.is_object() && e.contains("event") && e["event"] == "end") p->setProperty("said_end", true);
             const QString m = e.is_discarded() ? QString::fromUtf8(line) : heard(key, e);
             if (!m.isEmpty()) Q_EMIT message(m);
         }
