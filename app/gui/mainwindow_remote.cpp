@@ -12,6 +12,7 @@
 
 #include <QDir>
 #include <QFileDialog>
+#include <QRegularExpression>
 #include <QStatusBar>
 #include <QTemporaryFile>
 
@@ -20,6 +21,12 @@
 #include <set>
 
 namespace normlab {
+
+// What a failed `normlab-cli remote …` said, for the status bar: its last line, without the program's name.
+static QString cli_error(const QString& err) {
+    const QStringList lines = err.trimmed().split('\n', Qt::SkipEmptyParts);
+    return lines.isEmpty() ? QString() : lines.last().trimmed().remove(QRegularExpression("^normlab-cli: "));
+}
 
 void MainWindow::startRemote() {
     remote_ = new RemoteControl(QString::fromStdString(store_->path()), this);
@@ -128,7 +135,7 @@ void MainWindow::fetchRemoteWeights(qint64 id, const QString& to) {
     remote_->command(QStringList{"fetch", t.dest, QString::number(ref.run), "--out", file, "--store",
                                  QString::fromStdString(store_->path())} + t.args(),
                      [this, file](int code, const QString&, const QString& err) {
-                         statusBar()->showMessage(code == 0 ? tr("Weights written to %1").arg(file) : err.trimmed(), 15000);
+                         statusBar()->showMessage(code == 0 ? tr("Weights written to %1").arg(file) : cli_error(err), 15000);
                          Q_EMIT remoteFetched(code == 0 ? file : QString());
                      });
 }
@@ -144,7 +151,7 @@ void MainWindow::cancelSweeps(const std::vector<qint64>& ids) {
     for (auto& [dest, cli, dir] : sweeps) {
         const RemoteTarget t{dest, cli, QString(), dir};
         remote_->command(QStringList{"cancel", dest} + t.args(), [this, dest, dir](int code, const QString&, const QString& err) {
-            statusBar()->showMessage(code == 0 ? tr("Slurm job of %1 on %2 cancelled").arg(dir, dest) : err.trimmed(), 15000);
+            statusBar()->showMessage(code == 0 ? tr("Slurm job of %1 on %2 cancelled").arg(dir, dest) : cli_error(err), 15000);
         });
     }
 }
@@ -212,7 +219,7 @@ std::vector<qint64> MainWindow::remoteAction(const std::vector<qint64>& ids, con
         remote_->command(QStringList{action, t.dest} + runs.ids + t.args(),
                          [this, t, action, runs = runs](int code, const QString& out, const QString& err) {
                              if (code != 0) {
-                                 statusBar()->showMessage(err.trimmed(), 15000);
+                                 statusBar()->showMessage(cli_error(err), 15000);
                                  return;
                              }
                              bool all_done = true;
