@@ -141,6 +141,7 @@ def case_run(rm, work):
         fail(f"remote fetch onto the mirror store was not refused: exit {r.returncode}: {r.stderr}")
     print(f"  fetched weights ({os.path.getsize(weights)} bytes) and checkpoint ({os.path.getsize(ckpt)} bytes):"
           " the server's bytes; --out onto the store refused", flush=True)
+    case_fetch_stopped(rm, work, server, mirror)
     # remote list: the server's list, picked and sorted there; its TEXT reaches that list as one quoted word
     r, _ = rm.run("list", "gpu", "NGPT", "--status", "finished", "--sort", "-id", "--json", remote_store=server)
     listed = json.loads(r.stdout) if r.returncode == 0 else None
@@ -154,6 +155,47 @@ def case_run(rm, work):
         fail(f"remote list --sort loss: the server's refusal did not come back: exit {r.returncode}: {r.stderr}")
     print("  remote list: picked, sorted and as JSON on the server; its text quoted", flush=True)
     return server, mirror
+
+
+def point_checkpoint(mirror, server_run, path):
+    """Makes the mirror say that the server's run `server_run` has its checkpoint at `path` there."""
+    db = sqlite3.connect(mirror)
+    for rid, info in db.execute("SELECT id, info FROM runs").fetchall():
+        info = json.loads(info)
+        if info.get("remote", {}).get("run") == server_run:
+            info["remote"]["checkpoint"] = path
+            db.execute("UPDATE runs SET info=? WHERE id=?", (json.dumps(info), rid))
+    db.commit()
+    db.close()
+
+
+def case_fetch_stopped(rm, work, server, mirror):
+    """A long fetch shows how far it is and stops on Ctrl-C with nothing written; a checkpoint
+    gone from the server is said, with nothing written."""
+    big = os.path.join(work, "big checkpoint.pt")
+    with open(big, "wb") as f:
+        f.truncate(8 << 30)   # sparse: 8 GiB that take no disk there, 20 s or more over ssh here
+    point_checkpoint(mirror, 2, big)
+    out = os.path.join(work, "big fetched.pt")
+    f = rm.popen("fetch", "gpu", "2", "--checkpoint", "--out", out, remote_store=server, store=mirror)
+    wait_for(lambda: os.path.exists(out + ".tmp") and os.path.getsize(out + ".tmp") > (64 << 20), "the fetch to bring 64 MiB",
+             timeout=60)
+    f.send_signal(signal.SIGINT)
+    try:
+        _, err = f.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        f.kill()
+        fail("remote fetch did not stop within 30 s of Ctrl-C")
+    if f.returncode != 130 or "stopped; nothing was written to" not in err or os.path.exists(out) or os.path.exists(out + ".tmp"):
+        fail(f"remote fetch stopped by Ctrl-C: exit {f.returncode}, {err!r}; it left {os.listdir(work)}")
+    if "fetching run 2's checkpoint from gpu: " not in err or " of 8.59 GB (" not in err:
+        fail(f"a long fetch did not say how far it was: {err!r}")
+    point_checkpoint(mirror, 2, os.path.join(work, "gone.pt"))
+    r, _ = rm.run("fetch", "gpu", "2", "--checkpoint", "--out", out, remote_store=server, store=mirror)
+    if r.returncode == 0 or "gone.pt" not in r.stderr or os.path.exists(out) or os.path.exists(out + ".tmp"):
+        fail(f"fetch of a checkpoint gone from the server: exit {r.returncode}: {r.stderr}")
+    print("  a long fetch: its progress, stopped by Ctrl-C with nothing written; a checkpoint gone: "
+          + r.stderr.strip().splitlines()[-1], flush=True)
 
 
 def case_reconnect(rm, work):

@@ -96,6 +96,14 @@ private Q_SLOTS:
         QCOMPARE(fp.line("run 8", cli::MirroredProgress{3, 10, std::nan(""), std::nan(""), 0, 0, 0}),
                  std::string("gpu1 run 8: step 3/10 loss - val -"));
     }
+
+    // remote fetch's line: how much of how much, the rate once it means something, and the time left.
+    void aFetchSaysHowFarItIs() {
+        QCOMPARE(cli::FetchProgress::line(812'300'000, 1'523'900'000, 16.9),
+                 std::string("812.3 MB of 1.52 GB (53%), 48.1 MB/s, ETA 0:15"));
+        QCOMPARE(cli::FetchProgress::line(65'536, 1'523'900'000, 0.1), std::string("66 kB of 1.52 GB (0%)"));
+        QCOMPARE(cli::FetchProgress::line(5'000'000, -1, 2), std::string("5.0 MB, 2.5 MB/s"));   // its size not known
+    }
 };
 
 QTEST_MAIN(TestFollowProgress)

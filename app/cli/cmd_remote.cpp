@@ -289,7 +289,19 @@ static int cmd_remote(const Args& args) {
                                  " (follow it first, or fetch its weights without --checkpoint)");
         }
         check_output_file(out, "--out");
-        const int64_t bytes = fetch_remote(s, id, checkpoint, out);
+        std::signal(SIGINT, on_stop);
+        std::signal(SIGTERM, on_stop);
+        app::stop_on_hangup(on_stop);
+        FetchProgress shown("run " + std::to_string(id) + (checkpoint.empty() ? "'s weights" : "'s checkpoint") + " from " + s.dest);
+        FetchEvents ev;
+        ev.progress = [&](int64_t got, int64_t total) { shown.update(got, total); };
+        ev.stop = [] { return g_stop > 0; };
+        const int64_t bytes = fetch_remote(s, id, checkpoint, out, ev);
+        shown.clear();
+        if (bytes < 0) {
+            std::fprintf(stderr, "stopped; nothing was written to %s\n", out.c_str());
+            return kInterrupted;
+        }
         std::fprintf(stderr, "wrote %s (%lld bytes, run %lld of %s)\n", out.c_str(), static_cast<long long>(bytes),
                      static_cast<long long>(id), s.dest.c_str());
         return kOk;

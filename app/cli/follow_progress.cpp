@@ -142,4 +142,43 @@ void FollowProgress::clear() {
     drawn_ = false;
 }
 
+FetchProgress::FetchProgress(std::string what) : what_(std::move(what)), tty_(isatty(2)), start_(now_s()) {}
+
+std::string FetchProgress::line(int64_t bytes, int64_t total, double seconds) {
+    std::string out = format_bytes(static_cast<uintmax_t>(bytes));
+    if (total > 0) out += " of " + format_bytes(static_cast<uintmax_t>(total)) + " (" + std::to_string(100 * bytes / total) + "%)";
+    if (seconds > 0.5 && bytes > 0) {
+        const double rate = bytes / seconds;
+        out += ", " + format_bytes(static_cast<uintmax_t>(rate)) + "/s";
+        if (total > bytes) out += ", ETA " + format_duration((total - bytes) / rate);
+    }
+    return out;
+}
+
+void FetchProgress::update(int64_t bytes, int64_t total) {
+    const double t = now_s();
+    if (tty_) {
+        if (t - last_ < 0.2 && bytes != total) return;
+        last_ = t;
+        std::string l = "fetching " + what_ + ": " + line(bytes, total, t - start_);
+        if (winsize w{}; ::ioctl(2, TIOCGWINSZ, &w) == 0 && w.ws_col > 1) l.resize(bytes_within(l, w.ws_col - 1));
+        std::fprintf(stderr, "\r%s\033[K", l.c_str());
+        std::fflush(stderr);
+        drawn_ = true;
+        return;
+    }
+    const int tenth = total > 0 ? static_cast<int>(10 * bytes / total) : -1;
+    if (t - start_ < 2 && total < (int64_t{64} << 20)) return;   // a small transfer says only that it is done
+    if ((total > 0 && tenth != last_tenth_ && tenth < 10) || (total <= 0 && t - last_ > 10)) {
+        std::fprintf(stderr, "fetching %s: %s\n", what_.c_str(), line(bytes, total, t - start_).c_str());
+        last_tenth_ = tenth;
+        last_ = t;
+    }
+}
+
+void FetchProgress::clear() {
+    if (drawn_) std::fprintf(stderr, "\r\033[K");
+    drawn_ = false;
+}
+
 }  // namespace normlab::cli

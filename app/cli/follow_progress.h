@@ -56,4 +56,22 @@ private:
     std::map<int64_t, Seen> seen_;
 };
 
+// normlab-cli remote fetch: how far a transfer is — redrawn on a terminal (five times a second at
+// most), a line every tenth of it in a log.
+class FetchProgress {
+public:
+    explicit FetchProgress(std::string what);
+    ~FetchProgress() { clear(); }
+    void update(int64_t bytes, int64_t total);   // total < 0: not known
+    void clear();
+    // "812 MB of 1.52 GB (53%), 48.1 MB/s, ETA 0:15" after `seconds`.
+    static std::string line(int64_t bytes, int64_t total, double seconds);
+
+private:
+    std::string what_;
+    bool tty_, drawn_ = false;
+    double start_, last_ = 0;
+    int last_tenth_ = -1;
+};
+
 }  // namespace normlab::cli

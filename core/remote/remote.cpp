@@ -206,34 +206,62 @@ std::string resume_remote(const Server& s, int64_t run) {
     return o.out;
 }
 
-int64_t fetch_remote(const Server& s, int64_t run, const std::string& checkpoint, const std::string& out) {
+int64_t fetch_remote(const Server& s, int64_t run, const std::string& checkpoint, const std::string& out,
+                     const FetchEvents& ev) {
+    // Its size first (a line of digits: `wc -c`, POSIX, so that a BSD server answers too), then its bytes.
     std::string cmd;
     if (checkpoint.empty()) {
         // Exported there into a temporary file, sent, removed.
         cmd = s.command({"export-weights", std::to_string(run), "$T"});
         const std::string q = shell_quote("$T");
         cmd.replace(cmd.find(q), q.size(), "\"$t\"");
-        cmd = "t=$(mktemp) && " + cmd + " >/dev/null && cat \"$t\"; rc=$?; rm -f \"$t\"; exit $rc";
+        cmd = "t=$(mktemp) && " + cmd + " >/dev/null && wc -c < \"$t\" && cat \"$t\"; rc=$?; rm -f \"$t\"; exit $rc";
     } else {
-        cmd = "cat -- " + shell_quote(checkpoint);
+        cmd = "f=" + shell_quote(checkpoint) + " && wc -c < \"$f\" && cat -- \"$f\"";
     }
+    const std::string what = checkpoint.empty() ? "the weights of run " + std::to_string(run) : checkpoint;
     Child c(ssh_argv(s.dest, cmd, s.ssh));
     c.close_stdin();
     AtomicFile f(out);
     if (!f.ok()) throw RemoteError("cannot write " + out + ": " + f.why());
-    int64_t bytes = 0;
-    std::string chunk;
-    while (c.read_bytes(chunk)) {
+    int64_t bytes = 0, size = -1;
+    std::string chunk, head;
+    while (c.read_bytes(chunk, ev.stop)) {
+        if (size < 0) {   // the size's line, then the file
+            head += chunk;
+            const auto nl = head.find('\n');
+            if (nl == std::string::npos) {
+                if (head.size() > 64) break;
+                continue;
+            }
+            std::string digits = head.substr(0, nl);
+            digits.erase(0, digits.find_first_not_of(" \t"));
+            if (digits.empty() || digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string::npos) break;
+            size = std::stoll(digits);
+            chunk = head.substr(nl + 1);
+        }
         f.write(chunk);   // on a failure, read on to the end: ssh is not left blocked on a full pipe
         bytes += static_cast<int64_t>(chunk.size());
+        if (ev.progress) ev.progress(bytes, size);
     }
+    if (ev.stop && ev.stop()) {
+        c.terminate();
+        c.wait(3000);
+        return -1;   // f, not committed, leaves nothing behind
+    }
+    const bool junk = size < 0 && !head.empty();   // not the answer looked for: it is not read to its end
+    if (junk) c.terminate();
     const int code = c.wait(10000);
-    if (!f.ok() || code != 0 || bytes == 0) {
-        if (!f.ok()) throw RemoteError("writing " + out + " failed (" + f.why() + "); nothing was kept");
-        if (code == 255) throw RemoteError(ssh_failure(s.dest, c.stderr_text()));
-        remote_failed(s, RemoteOutput{code == 0 ? 1 : code, "", c.stderr_text()},
-                      checkpoint.empty() ? "exporting the weights of run " + std::to_string(run) : "reading " + checkpoint);
-    }
+    if (!f.ok()) throw RemoteError("writing " + out + " failed (" + f.why() + "); nothing was kept");
+    if (junk)
+        throw RemoteError("the server's answer does not start with the size of " + what + " (\"" + printable_name(head.substr(0, 40)) +
+                          "\"): does a login script there print to standard output? Nothing was kept");
+    if (code == 255) throw RemoteError(ssh_failure(s.dest, c.stderr_text()));
+    if (code != 0) remote_failed(s, RemoteOutput{code, "", c.stderr_text()}, checkpoint.empty() ? "exporting " + what : "reading " + what);
+    if (size <= 0) throw RemoteError(what + " is empty on " + s.dest + "; nothing was kept");
+    if (bytes != size)
+        throw RemoteError("the server sent " + std::to_string(bytes) + " of the " + std::to_string(size) + " bytes of " + what +
+                          "; nothing was kept");
     if (!f.commit()) throw RemoteError("writing " + out + " failed (" + f.why() + "); nothing was kept");
     return bytes;
 }

@@ -69,7 +69,15 @@ std::string resume_remote(const Server& s, int64_t run);
 // Copies a run's latest weights (safetensors, exported there) or its latest
 // checkpoint file (`checkpoint`: its path there) from the server into
 // `out`, through FILE.tmp and a rename. Returns the bytes written.
-int64_t fetch_remote(const Server& s, int64_t run, const std::string& checkpoint, const std::string& out);
+// The server sends the file's size first, so that `progress(bytes so far, bytes in all)` can say
+// how far it is (after every chunk) and a short transfer is refused; `stop` (asked often) ends it
+// with nothing kept, and it returns -1.
+struct FetchEvents {
+    std::function<void(int64_t, int64_t)> progress;
+    std::function<bool()> stop;
+};
+int64_t fetch_remote(const Server& s, int64_t run, const std::string& checkpoint, const std::string& out,
+                     const FetchEvents& events = {});
 
 // What a follower says besides its runs' news: in English as the terminal prints it, and what
 // it is made of, so that the window can word it in its own language.

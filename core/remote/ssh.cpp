@@ -218,15 +218,16 @@ Child::Read Child::read_line(std::string& line, int timeout_ms) {
     }
 }
 
-bool Child::read_bytes(std::string& chunk) {
+bool Child::read_bytes(std::string& chunk, const std::function<bool()>& stop) {
     chunk.clear();
     if (!buf_.empty()) {
         chunk.swap(buf_);
         return true;
     }
     while (!eof_) {
+        if (stop && stop()) return false;
         pollfd fds[2] = {{out_, POLLIN, 0}, {err_fd_, POLLIN, 0}};
-        if (::poll(fds, 2, 1000) < 0 && errno != EINTR) throw RemoteError(std::string("poll: ") + std::strerror(errno));
+        if (::poll(fds, 2, stop ? 200 : 1000) < 0 && errno != EINTR) throw RemoteError(std::string("poll: ") + std::strerror(errno));
         if (fds[1].revents) drain_stderr();
         if (!fds[0].revents) continue;
         char b[1 << 16];

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 #include <sys/types.h>
@@ -55,7 +56,8 @@ public:
     const std::string& partial() const { return buf_; }
     // Raw bytes of its stdout as they come (what read_line buffered first):
     // false at the end of the stream.
-    bool read_bytes(std::string& chunk);
+    // `stop`, where given, is asked about once a second while nothing comes: true ends the read (false).
+    bool read_bytes(std::string& chunk, const std::function<bool()>& stop = {});
     std::string stderr_text() const { return err_; }
     // Waits for it to exit (killing it after `timeout_ms`); its exit code, or 128+signal.
     int wait(int timeout_ms = -1);
