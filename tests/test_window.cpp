@@ -279,6 +279,12 @@ private Q_SLOTS:
         QFile f(saved);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.readAll().contains("0.0042"));
+        // A form state of other types (hand-edited, another version's) opens a window with its form
+        // as it can: nlohmann's value() threw out of the constructor, at every start.
+        QSettings().setValue("form", R"({"form": {}, "path": 3, "variant": "x", "saved": 7})");
+        MainWindow odd(path);
+        QVERIFY(odd.designer()->experimentPath().isEmpty());
+        QSettings().remove("form");
     }
 
     // A first start (no saved geometry) opens a window inside the screen's work area, with room for

@@ -50,12 +50,19 @@ json Designer::formState() const {
 
 bool Designer::restoreFormState(const json& state) {
     if (!state.is_object() || !state.contains("form") || !state["form"].is_object()) return false;
-    const QString path = QString::fromStdString(state.value("path", std::string()));
+    // Each field read only as the type it was written (a hand-edited or another version's state
+    // must not throw out of the window's start, every start).
+    auto text = [&](const char* key) {
+        const auto it = state.find(key);
+        return it != state.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    const QString path = QString::fromStdString(text("path"));
     if (!path.isEmpty() && QFileInfo::exists(path)) {
         QString err;
         if (openExperiment(path, &err)) {
-            const int v = state.value("variant", 0);
-            if (v >= 0 && v < variant_->count()) variant_->setCurrentIndex(v);
+            const auto v = state.find("variant");
+            if (v != state.end() && v->is_number_integer() && v->get<int64_t>() >= 0 && v->get<int64_t>() < variant_->count())
+                variant_->setCurrentIndex(static_cast<int>(v->get<int64_t>()));
         }
     }
     try {
@@ -63,7 +70,7 @@ bool Designer::restoreFormState(const json& state) {
     } catch (const std::exception&) {
         return false;   // a form from another version: the defaults stay
     }
-    saved_ = state.value("saved", formJson().dump());
+    saved_ = state.contains("saved") && state["saved"].is_string() ? text("saved") : formJson().dump();
     return true;
 }
 
