@@ -49,6 +49,13 @@ private Q_SLOTS:
         const int64_t id = m.local_ids().at("run 7");
         QCOMPARE(local.run(id)->name, std::string("Pre-LN"));
 
+        QCOMPARE(remote_ref(*local.run(id)).dest, std::string("gpu1"));
+        QCOMPARE(remote_ref(*local.run(id)).run, int64_t{7});
+        RunInfo odd = *local.run(id);   // edited by hand: read as nothing, never thrown (the run table asks every run)
+        odd.info["remote"] = {{"dest", 3}, {"run", "7"}, {"store", nullptr}};
+        QCOMPARE(remote_ref(odd).dest, std::string());
+        QCOMPARE(remote_ref(odd).run, int64_t{0});
+
         cli::FollowProgress fp(local, "gpu1");
         cli::MirroredProgress p = fp.progress(id);
         QCOMPARE(p.step, int64_t{250});

@@ -30,12 +30,19 @@ void bind_text(sqlite3_stmt* st, int i, const std::string& s) { sqlite3_bind_tex
 RemoteRef remote_ref(const RunInfo& r) {
     RemoteRef ref;
     if (!r.info.is_object() || !r.info.contains("remote") || !r.info["remote"].is_object()) return ref;
+    // Read only as the types the mirror writes (a store edited by hand must not throw out of the run
+    // table, which asks this of every run it shows).
     const json& m = r.info["remote"];
-    ref.dest = m.value("dest", "");
-    ref.store = m.value("store", "");
-    ref.cli = m.value("cli", "");
-    ref.sweep = m.value("sweep", "");
-    ref.run = m.value("run", int64_t{0});
+    auto text = [&](const char* key) {
+        const auto it = m.find(key);
+        return it != m.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    ref.dest = text("dest");
+    ref.store = text("store");
+    ref.cli = text("cli");
+    ref.sweep = text("sweep");
+    const auto run = m.find("run");
+    ref.run = run != m.end() && run->is_number_integer() ? run->get<int64_t>() : 0;
     return ref;
 }
 
