@@ -15,6 +15,7 @@
 #include "widgets/runtable.h"
 
 #include <QComboBox>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -180,9 +181,19 @@ private Q_SLOTS:
         // A run's weights fetched from the server: the bytes the server exports.
         const QString fetched = dir_.path() + "/fetched.safetensors";
         QSignalSpy done(&w, &MainWindow::remoteFetched);
+        QStringList bar;   // the status bar: how far the fetch is (its last progress: all of it), then where it went
+        connect(w.statusBar(), &QStatusBar::messageChanged, &w, [&](const QString& m) { bar << m; });
         w.fetchRemoteWeights(mirrored(w).front(), fetched);
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
         QCOMPARE(done.first().first().toString(), fetched);
+        const QString size = w.locale().formattedDataSize(QFileInfo(fetched).size(), 1, QLocale::DataSizeSIFormat);
+        QVERIFY2(bar.contains(QString("Fetching the weights of Pre-LN from gpu: %1 of %1 (100%)…").arg(size)), qPrintable(bar.join('\n')));
+        QCOMPARE(bar.last(), QString("Weights written to %1").arg(fetched));
+        QCOMPARE(w.fetchProgressText("nGPT", "gpu1", {{"event", "progress"}, {"bytes", 250'000'000}, {"total", 500'000'000}}),
+                 QString("Fetching the weights of nGPT from gpu1: %1 of %2 (50%)…")
+                     .arg(w.locale().formattedDataSize(250'000'000, 1, QLocale::DataSizeSIFormat),
+                          w.locale().formattedDataSize(500'000'000, 1, QLocale::DataSizeSIFormat)));
+        QVERIFY(w.fetchProgressText("nGPT", "gpu1", {{"bytes", "x"}}).isEmpty());
         const QString direct = dir_.path() + "/direct.safetensors";
         QProcess exporter;
         exporter.start(NORMLAB_CLI, {"export-weights", QString::number(remote_ref(*w.store().run(mirrored(w).front())).run), direct,

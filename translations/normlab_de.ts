@@ -1419,6 +1419,14 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Slurm-Job von %1 auf %2 abgebrochen</translation>
     </message>
     <message>
+        <source>Fetching the weights of %1 from %2: %3…</source>
+        <translation>Hole die Gewichte von %1 von %2: %3…</translation>
+    </message>
+    <message>
+        <source>Fetching the weights of %1 from %2: %3 of %4 (%5%)…</source>
+        <translation>Hole die Gewichte von %1 von %2: %3 von %4 (%5 %)…</translation>
+    </message>
+    <message>
         <source>run %1 there</source>
         <translation>Lauf %1 dort</translation>
     </message>

@@ -1412,6 +1412,14 @@ NormLab 将改为打开默认存储。</translation>
         <translation>已取消 %2 上 %1 的 Slurm 作业</translation>
     </message>
     <message>
+        <source>Fetching the weights of %1 from %2: %3…</source>
+        <translation>正在从 %2 获取 %1 的权重：%3…</translation>
+    </message>
+    <message>
+        <source>Fetching the weights of %1 from %2: %3 of %4 (%5%)…</source>
+        <translation>正在从 %2 获取 %1 的权重：%3 / %4（%5%）…</translation>
+    </message>
+    <message>
         <source>run %1 there</source>
         <translation>服务器上的运行 %1</translation>
     </message>

@@ -102,4 +102,7 @@ REMOTE = {
          "%n 个 GPU：%1；但其 LibTorch 不支持 CUDA：运行将在其 CPU 上训练"),
     "%n GPU(s): %1": (["%n GPU: %1", "%n GPUs: %1"], "%n 个 GPU：%1"),
     " (+%n more running)": ([" (+%n weiterer läuft)", " (+%n weitere laufen)"], "（另有 %n 个正在运行）"),
+    "Fetching the weights of %1 from %2: %3…": ("Hole die Gewichte von %1 von %2: %3…", "正在从 %2 获取 %1 的权重：%3…"),
+    "Fetching the weights of %1 from %2: %3 of %4 (%5%)…":
+        ("Hole die Gewichte von %1 von %2: %3 von %4 (%5 %)…", "正在从 %2 获取 %1 的权重：%3 / %4（%5%）…"),
 }

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <cmath>
@@ -43,7 +44,7 @@ const std::map<std::string, std::string> kActionOptions = {
               " --runs-per-task --detach --retries"},
     {"follow", "--runs --retries --json"},
     {"list", "--status --last --sort --json"},
-    {"fetch", "--out --checkpoint"},
+    {"fetch", "--out --checkpoint --json"},
     {"cancel", ""},
     {"resume", ""}};
 const std::string kRemoteOptions = [] {
@@ -294,7 +295,17 @@ static int cmd_remote(const Args& args) {
         app::stop_on_hangup(on_stop);
         FetchProgress shown("run " + std::to_string(id) + (checkpoint.empty() ? "'s weights" : "'s checkpoint") + " from " + s.dest);
         FetchEvents ev;
-        ev.progress = [&](int64_t got, int64_t total) { shown.update(got, total); };
+        // --json: {"event":"progress","bytes","total"} on stdout, twice a second at most and at the end
+        // (the window's status bar words it).
+        const bool json = args.has_flag("--json");
+        double last = -1;
+        ev.progress = [&](int64_t got, int64_t total) {
+            if (!json) return shown.update(got, total);
+            const double t = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+            if (t - last < 0.5 && got != total) return;
+            last = t;
+            print_event({{"event", "progress"}, {"bytes", got}, {"total", total}});
+        };
         ev.stop = [] { return g_stop > 0; };
         const int64_t bytes = fetch_remote(s, id, checkpoint, out, ev);
         shown.clear();
@@ -350,6 +361,7 @@ extern const Command kRemoteCommand{"remote", "remote check|run|sweep|follow|lis
     "  remote cancel DEST RUN ...          stop runs there (kept with a checkpoint)\n"
     "  remote fetch DEST RUN --out F       its latest weights (safetensors),\n"
     "                                      or with --checkpoint its checkpoint\n"
+    "                                      (--json: its progress as JSON lines)\n"
     "  remote resume DEST RUN ...          resume them there (detached)\n"
     "DEST: a host, user@host or an alias of ~/.ssh/config;\n"
     "ssh is the system's ($NORMLAB_SSH overrides it).\n"

@@ -119,6 +119,8 @@ public:
     std::vector<qint64> remoteAction(const std::vector<qint64>& ids, const QString& action);
     // What a server's `cancel`/`resume` printed, run by run, worded for the status bar under the runs'
     // ids and names here (`here`: its ids → ours); *all_done: every run was stopped (resumed).
+    // A `remote fetch --json` progress event for the status bar: "… 250.0 MB of 500.0 MB (50%)…"; "" for another line.
+    QString fetchProgressText(const QString& name, const QString& dest, const nlohmann::json& event) const;
     QString serverSaid(const QString& dest, const QString& action, const QString& out, const std::map<QString, qint64>& here,
                        bool* all_done = nullptr);
     // Cancels the Slurm job arrays the runs among `ids` belong to (scancel through the login node).

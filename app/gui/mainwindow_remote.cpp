@@ -131,13 +131,19 @@ void MainWindow::fetchRemoteWeights(qint64 id, const QString& to) {
     if (file.isEmpty()) return;
     const RemoteTarget t{QString::fromStdString(ref.dest), QString::fromStdString(ref.cli.empty() ? "normlab-cli" : ref.cli),
                          QString::fromStdString(ref.store)};
-    statusBar()->showMessage(tr("Fetching the weights of %1 from %2…").arg(QString::fromStdString(r->name), t.dest));
-    remote_->command(QStringList{"fetch", t.dest, QString::number(ref.run), "--out", file, "--store",
-                                 QString::fromStdString(store_->path())} + t.args(),
-                     [this, file](int code, const QString&, const QString& err) {
-                         statusBar()->showMessage(code == 0 ? tr("Weights written to %1").arg(file) : cli_error(err), 15000);
-                         Q_EMIT remoteFetched(code == 0 ? file : QString());
-                     });
+    const QString name = QString::fromStdString(r->name);
+    statusBar()->showMessage(tr("Fetching the weights of %1 from %2…").arg(name, t.dest));
+    remote_->command(
+        QStringList{"fetch", t.dest, QString::number(ref.run), "--out", file, "--store", QString::fromStdString(store_->path()), "--json"} +
+            t.args(),
+        [this, file](int code, const QString&, const QString& err) {
+            statusBar()->showMessage(code == 0 ? tr("Weights written to %1").arg(file) : cli_error(err), 15000);
+            Q_EMIT remoteFetched(code == 0 ? file : QString());
+        },
+        [this, name, dest = t.dest](const QByteArray& line) {   // how far it is, in the window's words
+            const QString m = fetchProgressText(name, dest, nlohmann::json::parse(line.toStdString(), nullptr, false));
+            if (!m.isEmpty()) statusBar()->showMessage(m);
+        });
 }
 
 void MainWindow::cancelSweeps(const std::vector<qint64>& ids) {
@@ -154,6 +160,17 @@ void MainWindow::cancelSweeps(const std::vector<qint64>& ids) {
             statusBar()->showMessage(code == 0 ? tr("Slurm job of %1 on %2 cancelled").arg(dir, dest) : cli_error(err), 15000);
         });
     }
+}
+
+QString MainWindow::fetchProgressText(const QString& name, const QString& dest, const nlohmann::json& e) const {
+    if (!e.is_object() || !e.contains("bytes") || !e["bytes"].is_number_integer()) return {};
+    const qint64 bytes = e["bytes"].get<qint64>();
+    const qint64 total = e.contains("total") && e["total"].is_number_integer() ? e["total"].get<qint64>() : -1;
+    const QString got = locale().formattedDataSize(bytes, 1, QLocale::DataSizeSIFormat);
+    if (total <= 0) return tr("Fetching the weights of %1 from %2: %3…").arg(name, dest, got);
+    return tr("Fetching the weights of %1 from %2: %3 of %4 (%5%)…")
+        .arg(name, dest, got, locale().formattedDataSize(total, 1, QLocale::DataSizeSIFormat))
+        .arg(100 * bytes / total);
 }
 
 // The selected runs that train on a server, by server: their ids there, and each one's id here.

@@ -69,9 +69,15 @@ QProcessEnvironment RemoteControl::environment() {
     return env;
 }
 
-void RemoteControl::command(const QStringList& args, std::function<void(int, const QString&, const QString&)> done) {
+void RemoteControl::command(const QStringList& args, std::function<void(int, const QString&, const QString&)> done,
+                            std::function<void(const QByteArray&)> line) {
     auto* p = new QProcess(this);
     p->setProcessEnvironment(environment());
+    if (line)
+        connect(p, &QProcess::readyReadStandardOutput, this, [p, line] {
+            p->setReadChannel(QProcess::StandardOutput);
+            while (p->canReadLine()) line(p->readLine().trimmed());
+        });
     connect(p, &QProcess::finished, this, [p, done](int code, QProcess::ExitStatus) {
         done(code, QString::fromUtf8(p->readAllStandardOutput()), QString::fromUtf8(p->readAllStandardError()));
         p->deleteLater();

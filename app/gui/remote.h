@@ -53,8 +53,10 @@ public:
     void follow(const RemoteTarget& t, const QList<qint64>& runs = {});
     // A follower for every server some unfinished mirrored run of `store` comes from.
     int reattach(Store& store);
-    // `normlab-cli remote ARGS`; `done(exit code, stdout, stderr)` on the GUI thread.
-    void command(const QStringList& args, std::function<void(int, const QString&, const QString&)> done);
+    // `normlab-cli remote ARGS`; `done(exit code, stdout, stderr)` on the GUI thread. With `line`, each
+    // line of its stdout is handed to it as it comes (and is not in `done`'s).
+    void command(const QStringList& args, std::function<void(int, const QString&, const QString&)> done,
+                 std::function<void(const QByteArray&)> line = {});
     int following() const;
     void stopAll();                     // the runs go on on the server
     // A follower's event (`remote follow --json`: a run's status or progress, the connection's
