@@ -111,4 +111,16 @@ json read_json_file(const std::string& path, size_t max_bytes) {
     return parse_json_strict(text, path);
 }
 
+std::string string_field(const json& obj, const char* key, const std::string& otherwise) {
+    if (!obj.is_object()) return otherwise;
+    const auto it = obj.find(key);
+    return it != obj.end() && it->is_string() ? it->get<std::string>() : otherwise;
+}
+
+int64_t int_field(const json& obj, const char* key, int64_t otherwise) {
+    if (!obj.is_object()) return otherwise;
+    const auto it = obj.find(key);
+    return it != obj.end() && it->is_number_integer() ? it->get<int64_t>() : otherwise;
+}
+
 }  // namespace normlab

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace normlab {
@@ -23,5 +24,11 @@ nlohmann::json parse_json_strict(const std::string& text, const std::string& ori
 
 // Reads and parses a regular file of at most `max_bytes`.
 nlohmann::json read_json_file(const std::string& path, std::size_t max_bytes = kMaxExperimentBytes);
+
+// JSON a program wrote (a store's info, the window's settings, a follower's line), read leniently:
+// a field of `obj` as the type it should have, or the default where it is missing, of another type
+// or `obj` is no object; never thrown (nlohmann's value() throws on another type).
+std::string string_field(const nlohmann::json& obj, const char* key, const std::string& otherwise = "");
+int64_t int_field(const nlohmann::json& obj, const char* key, int64_t otherwise = 0);
 
 }  // namespace normlab

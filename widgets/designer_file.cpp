@@ -4,6 +4,7 @@
 
 #include "core/errors.h"
 #include "core/experiment.h"
+#include "core/json_input.h"
 #include "widgets/figure.h"
 
 #include <QComboBox>
@@ -52,17 +53,12 @@ bool Designer::restoreFormState(const json& state) {
     if (!state.is_object() || !state.contains("form") || !state["form"].is_object()) return false;
     // Each field read only as the type it was written (a hand-edited or another version's state
     // must not throw out of the window's start, every start).
-    auto text = [&](const char* key) {
-        const auto it = state.find(key);
-        return it != state.end() && it->is_string() ? it->get<std::string>() : std::string();
-    };
-    const QString path = QString::fromStdString(text("path"));
+    const QString path = QString::fromStdString(string_field(state, "path"));
     if (!path.isEmpty() && QFileInfo::exists(path)) {
         QString err;
         if (openExperiment(path, &err)) {
-            const auto v = state.find("variant");
-            if (v != state.end() && v->is_number_integer() && v->get<int64_t>() >= 0 && v->get<int64_t>() < variant_->count())
-                variant_->setCurrentIndex(static_cast<int>(v->get<int64_t>()));
+            const int64_t v = int_field(state, "variant");
+            if (v >= 0 && v < variant_->count()) variant_->setCurrentIndex(static_cast<int>(v));
         }
     }
     try {
@@ -70,7 +66,7 @@ bool Designer::restoreFormState(const json& state) {
     } catch (const std::exception&) {
         return false;   // a form from another version: the defaults stay
     }
-    saved_ = state.contains("saved") && state["saved"].is_string() ? text("saved") : formJson().dump();
+    saved_ = string_field(state, "saved", formJson().dump());
     return true;
 }
 

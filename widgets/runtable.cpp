@@ -111,14 +111,6 @@ bool RunTableModel::hasRemote() const {
     return false;
 }
 
-// The steps a run is to train (its configuration's train.steps; 0 where it does not say).
-static int64_t planned_steps(const RunInfo& r) {
-    const auto train = r.config.find("train");
-    if (train == r.config.end() || !train->is_object()) return 0;
-    const auto steps = train->find("steps");
-    return steps != train->end() && steps->is_number_integer() ? steps->get<int64_t>() : 0;
-}
-
 int RunTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(runs_.size());
 }
@@ -151,7 +143,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
             case Steps: {
                 // A run short of its steps (training, queued, stopped, diverged) says how far it got:
                 // "1085 / 2500", as normlab-cli list does.
-                const int64_t total = planned_steps(r);
+                const int64_t total = r.steps_total();
                 if (total > r.steps_done)
                     return QString("%1 / %2").arg(r.steps_done).arg(total);
                 return QVariant::fromValue<qlonglong>(r.steps_done);
@@ -209,6 +201,17 @@ QString RunTableModel::statusText(const RunInfo& r) {
     for (const char* s : kStatuses)
         if (name == s) return tr(s);
     return QString::fromStdString(name);
+}
+
+QString RunTableModel::statusText(const std::string& status) {
+    RunInfo r;
+    try {
+        r.status = parse_status(status);
+    } catch (const StoreError&) {
+        r.status = RunStatus::Unknown;
+        r.status_text = status;
+    }
+    return statusText(r);
 }
 
 void RunTableModel::retranslate() {

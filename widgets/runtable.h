@@ -43,6 +43,7 @@ public:
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
     void retranslate();   // after a language switch: headers and statuses again
     static QString statusText(const RunInfo& r);   // translated; an unknown status as stored
+    static QString statusText(const std::string& status);   // the same, of a status as a store writes it
     // What the window says of a store it cannot read now (storeUnreadable), translated.
     static QString unreadableMessage(const StoreError& e);
 

@@ -54,6 +54,8 @@ Args parse_args(int argc, char** argv);
 int parse_int(const std::string& what, const std::string& s, int lo = -2147483647, int hi = 2147483647);
 std::string format_duration(double s);
 std::string format_bytes(uintmax_t bytes);   // "850 kB", "51.0 MB", "1.40 GB"
+// One JSON object as a line on stdout, flushed (what --json commands say as it happens).
+void print_json_line(const nlohmann::json& e);
 std::string fmt_loss(double v);
 std::string time_text(double unix_s);
 std::string csv_escape(const std::string& s);

@@ -97,17 +97,9 @@ void sort_runs(std::vector<RunInfo>& runs, const std::string& given) {
     });
 }
 
-// The steps the run is to train (its config's train.steps), 0 where its config says none.
-int64_t steps_total(const RunInfo& r) {
-    const auto t = r.config.find("train");
-    if (t == r.config.end() || !t->is_object()) return 0;
-    const auto s = t->find("steps");
-    return s != t->end() && s->is_number_integer() ? s->get<int64_t>() : 0;
-}
-
 // "1200/5000" for a run short of its steps (training, stopped, queued), else the steps done.
 std::string steps_text(const RunInfo& r) {
-    const int64_t total = steps_total(r);
+    const int64_t total = r.steps_total();
     if (total > 0 && r.steps_done < total) return std::to_string(r.steps_done) + "/" + std::to_string(total);
     return std::to_string(r.steps_done);
 }
@@ -119,7 +111,7 @@ nlohmann::json run_json(const RunInfo& r) {
             {"scheme", r.scheme},
             {"status", r.status_text},
             {"steps", r.steps_done},
-            {"steps_total", steps_total(r)},
+            {"steps_total", r.steps_total()},
             {"val_loss", std::isfinite(r.final_loss) ? nlohmann::json(r.final_loss) : nlohmann::json()},
             {"created", iso_time(r.created_at)},
             {"tags", r.tags},

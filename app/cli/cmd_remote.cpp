@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <cmath>
@@ -81,12 +80,6 @@ std::vector<int64_t> parse_runs(const std::string& list) {
     return out;
 }
 
-// One event of `remote follow --json` on standard output, as a line.
-void print_event(nlohmann::json e) {
-    std::printf("%s\n", e.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
-    std::fflush(stdout);
-}
-
 const char* note_kind(FollowNote::Kind k) {
     switch (k) {
         case FollowNote::Kind::Following: return "following";
@@ -119,7 +112,7 @@ int follow(const Args& args, const Server& s, const std::vector<int64_t>& runs) 
                 e["why"] = n.why;
                 e["in_s"] = n.in_s;
             }
-            return print_event(std::move(e));
+            return print_json_line(e);
         }
         progress.clear();
         std::fprintf(stderr, "%s\n", n.text.c_str());
@@ -143,7 +136,7 @@ int follow(const Args& args, const Server& s, const std::vector<int64_t>& runs) 
                     e["steps"] = r->steps_done;
                     e["val_loss"] = r->final_loss;   // null where none was measured
                 }
-                print_event(std::move(e));
+                print_json_line(e);
                 continue;
             }
             std::string how;
@@ -158,7 +151,7 @@ int follow(const Args& args, const Server& s, const std::vector<int64_t>& runs) 
     const FollowEnd end = follow_remote(s, local, runs, retries, ev);
     progress.clear();
     auto said = [&](const char* what, const std::string& text) {
-        if (json) print_event({{"event", "end"}, {"dest", s.dest}, {"how", what}, {"text", text}});
+        if (json) print_json_line({{"event", "end"}, {"dest", s.dest}, {"how", what}, {"text", text}});
         else std::fprintf(stderr, "%s\n", text.c_str());
     };
     if (end == FollowEnd::Nothing) {
@@ -293,19 +286,10 @@ static int cmd_remote(const Args& args) {
         std::signal(SIGINT, on_stop);
         std::signal(SIGTERM, on_stop);
         app::stop_on_hangup(on_stop);
-        FetchProgress shown("run " + std::to_string(id) + (checkpoint.empty() ? "'s weights" : "'s checkpoint") + " from " + s.dest);
+        FetchProgress shown("run " + std::to_string(id) + (checkpoint.empty() ? "'s weights" : "'s checkpoint") + " from " + s.dest,
+                            args.has_flag("--json"));
         FetchEvents ev;
-        // --json: {"event":"progress","bytes","total"} on stdout, twice a second at most and at the end
-        // (the window's status bar words it).
-        const bool json = args.has_flag("--json");
-        double last = -1;
-        ev.progress = [&](int64_t got, int64_t total) {
-            if (!json) return shown.update(got, total);
-            const double t = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-            if (t - last < 0.5 && got != total) return;
-            last = t;
-            print_event({{"event", "progress"}, {"bytes", got}, {"total", total}});
-        };
+        ev.progress = [&](int64_t got, int64_t total) { shown.update(got, total); };
         ev.stop = [] { return g_stop > 0; };
         const int64_t bytes = fetch_remote(s, id, checkpoint, out, ev);
         shown.clear();

@@ -124,7 +124,7 @@ int sweep_status(const Args& args) {
             if (auto it = found.find(name); it != found.end()) {
                 const RunInfo& r = it->second;
                 status = r.status_text;
-                const int64_t total = r.config.value("train", json::object()).value("steps", int64_t(0));
+                const int64_t total = r.steps_total();
                 steps = std::to_string(r.steps_done) + "/" + std::to_string(total);
                 steps_done += r.status == RunStatus::Finished ? total : r.steps_done;
                 steps_total += total;

@@ -54,8 +54,7 @@ MirroredProgress FollowProgress::progress(int64_t local_id) {
     const std::optional<RunInfo> r = local_.run(local_id);
     if (!r) return p;
     Seen& seen = seen_[local_id];
-    if (const auto train = r->config.find("train"); train != r->config.end() && train->is_object())
-        p.total = static_cast<int64_t>(number(*train, "steps"));
+    p.total = r->steps_total();
     int64_t last = -1;
     p.loss = latest(local_id, seen, "train/loss", &last);
     // Its steps as its rows say them: the run's row says them once a second or so, its rows as they come.
@@ -112,9 +111,7 @@ void FollowProgress::update(const std::map<std::string, std::string>& statuses, 
         Seen& seen = seen_[id->second];
         if (json_) {
             if (p.step != seen.last_step) {   // each sync that moved it (the server's: every half second)
-                // NaN (no validation yet) is written as null.
-                std::printf("%s\n", event(key, id->second, p).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
-                std::fflush(stdout);
+                print_json_line(event(key, id->second, p));   // NaN (no validation yet) as null
                 seen.last_step = p.step;
                 seen.last_print = t;
             }
@@ -142,7 +139,8 @@ void FollowProgress::clear() {
     drawn_ = false;
 }
 
-FetchProgress::FetchProgress(std::string what) : what_(std::move(what)), tty_(isatty(2)), start_(now_s()) {}
+FetchProgress::FetchProgress(std::string what, bool json)
+    : what_(std::move(what)), json_(json), tty_(!json && isatty(2)), start_(now_s()) {}
 
 std::string FetchProgress::line(int64_t bytes, int64_t total, double seconds) {
     std::string out = format_bytes(static_cast<uintmax_t>(bytes));
@@ -157,6 +155,11 @@ std::string FetchProgress::line(int64_t bytes, int64_t total, double seconds) {
 
 void FetchProgress::update(int64_t bytes, int64_t total) {
     const double t = now_s();
+    if (json_) {
+        if (t - last_ < 0.5 && bytes != total) return;
+        last_ = t;
+        return print_json_line({{"event", "progress"}, {"bytes", bytes}, {"total", total}});
+    }
     if (tty_) {
         if (t - last_ < 0.2 && bytes != total) return;
         last_ = t;

@@ -57,10 +57,11 @@ private:
 };
 
 // normlab-cli remote fetch: how far a transfer is — redrawn on a terminal (five times a second at
-// most), a line every tenth of it in a log.
+// most), a line every tenth of it in a log; with `json` (--json, the window's fetch),
+// {"event":"progress","bytes","total"} on stdout twice a second at most and at the end.
 class FetchProgress {
 public:
-    explicit FetchProgress(std::string what);
+    explicit FetchProgress(std::string what, bool json = false);
     ~FetchProgress() { clear(); }
     void update(int64_t bytes, int64_t total);   // total < 0: not known
     void clear();
@@ -69,7 +70,7 @@ public:
 
 private:
     std::string what_;
-    bool tty_, drawn_ = false;
+    bool json_, tty_, drawn_ = false;
     double start_, last_ = 0;
     int last_tenth_ = -1;
 };

@@ -72,6 +72,11 @@ int parse_int(const std::string& what, const std::string& s, int lo, int hi) {
     return v;
 }
 
+void print_json_line(const nlohmann::json& e) {
+    std::printf("%s\n", e.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());   // NaN: null
+    std::fflush(stdout);
+}
+
 std::string format_bytes(uintmax_t bytes) {
     char buf[32];
     if (bytes < 1000 * 1000) std::snprintf(buf, sizeof buf, "%.0f kB", bytes / 1e3);

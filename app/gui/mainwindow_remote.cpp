@@ -6,6 +6,7 @@
 
 #include "app/gui/remote.h"
 #include "core/config.h"
+#include "core/json_input.h"
 #include "core/remote/mirror.h"
 #include "widgets/designer.h"
 #include "widgets/runtable.h"
@@ -163,9 +164,8 @@ void MainWindow::cancelSweeps(const std::vector<qint64>& ids) {
 }
 
 QString MainWindow::fetchProgressText(const QString& name, const QString& dest, const nlohmann::json& e) const {
-    if (!e.is_object() || !e.contains("bytes") || !e["bytes"].is_number_integer()) return {};
-    const qint64 bytes = e["bytes"].get<qint64>();
-    const qint64 total = e.contains("total") && e["total"].is_number_integer() ? e["total"].get<qint64>() : -1;
+    const qint64 bytes = int_field(e, "bytes", -1), total = int_field(e, "total", -1);
+    if (bytes < 0) return {};
     const QString got = locale().formattedDataSize(bytes, 1, QLocale::DataSizeSIFormat);
     if (total <= 0) return tr("Fetching the weights of %1 from %2: %3…").arg(name, dest, got);
     return tr("Fetching the weights of %1 from %2: %3 of %4 (%5%)…")

@@ -155,14 +155,7 @@ QTreeWidgetItem* MainWindow::queueItem(qint64 run, bool create) {
 // A worker status ("running", "paused", ...) as the queue shows it, translated.
 QString MainWindow::shownStatus(const QString& s) {
     if (s == "paused") return tr("paused");
-    RunInfo r;
-    try {
-        r.status = parse_status(s.toStdString());
-    } catch (const StoreError&) {
-        r.status = RunStatus::Unknown;
-        r.status_text = s.toStdString();
-    }
-    return RunTableModel::statusText(r);
+    return RunTableModel::statusText(s.toStdString());
 }
 
 void MainWindow::onProgress(const ProgressInfo& p) {

@@ -6,6 +6,7 @@
 // training is; only an error's text (ssh's own words, mostly) is shown as it comes.
 #include "app/gui/remote.h"
 
+#include "core/json_input.h"
 #include "core/store/store.h"
 #include "widgets/runtable.h"
 
@@ -22,26 +23,8 @@ double number(const json& e, const char* key) {
     return it != e.end() && it->is_number() ? it->get<double>() : std::nan("");
 }
 
-// A string field ("" where it is missing or not a string: a line is never trusted to have a shape).
-std::string field(const json& e, const char* key) {
-    if (!e.is_object()) return {};
-    const auto it = e.find(key);
-    return it != e.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-QString text(const json& e, const char* key) { return QString::fromStdString(field(e, key)); }
-
-// A run's status as the run table words it (an unknown one, a newer NormLab's, as it comes).
-QString status_words(const std::string& status) {
-    RunInfo r;
-    try {
-        r.status = parse_status(status);
-    } catch (const StoreError&) {
-        r.status = RunStatus::Unknown;
-        r.status_text = status;
-    }
-    return RunTableModel::statusText(r);
-}
+// A line is never trusted to have a shape: each field read only as its type.
+QString text(const json& e, const char* key) { return QString::fromStdString(string_field(e, key)); }
 
 }  // namespace
 
@@ -54,7 +37,7 @@ QString format_eta(double s) {
 
 QString RemoteControl::describe(const json& e) {
     if (!e.is_object()) return {};
-    const std::string event = field(e, "event");
+    const std::string event = string_field(e, "event");
     const QString dest = text(e, "dest");
     // "Run #4 nGPT on gpu1": the run's id and name here, as the run table shows them.
     auto run = [&] {
@@ -65,7 +48,7 @@ QString RemoteControl::describe(const json& e) {
     };
     auto loss = [](double v) { return std::isfinite(v) ? QString::number(v, 'f', 4) : QStringLiteral("—"); };
     if (event == "status") {
-        const QString status = status_words(field(e, "status"));
+        const QString status = RunTableModel::statusText(string_field(e, "status"));
         const double steps = number(e, "steps");
         if (!std::isfinite(steps)) return tr("%1: %2").arg(run(), status);
         const double val = number(e, "val_loss");
@@ -90,7 +73,7 @@ QString RemoteControl::describe(const json& e) {
         return out;
     }
     if (event == "note") {
-        const std::string kind = field(e, "kind");
+        const std::string kind = string_field(e, "kind");
         const double count = number(e, "count");
         const int n = std::isfinite(count) ? static_cast<int>(count) : 0;
         if (kind == "following") return tr("Following %n run(s) on %1", "", n).arg(dest);
@@ -104,7 +87,7 @@ QString RemoteControl::describe(const json& e) {
         return text(e, "text");   // a newer NormLab's: its English words
     }
     if (event == "end") {
-        const std::string how = field(e, "how");
+        const std::string how = string_field(e, "how");
         if (how == "ended") return tr("%1: every run followed has ended").arg(dest);
         if (how == "nothing") return tr("%1: no run left to follow (each run mirrored from it has ended)").arg(dest);
         return {};   // stopped: by the window itself
@@ -113,11 +96,11 @@ QString RemoteControl::describe(const json& e) {
 }
 
 QString RemoteControl::heard(const QString& key, const json& e) {
-    const std::string event = field(e, "event");
+    const std::string event = string_field(e, "event");
     const double id = number(e, "local_id");
     if (!std::isfinite(id)) return describe(e);
     std::map<qint64, QString>& running = running_[key];
-    if (event == "status" && field(e, "status") != "running") running.erase(static_cast<qint64>(id));
+    if (event == "status" && string_field(e, "status") != "running") running.erase(static_cast<qint64>(id));
     if (event != "progress") return describe(e);
     const QString line = describe(e);
     if (line.isEmpty()) return line;

@@ -1,6 +1,8 @@
 // NormLab core: applying the follow stream to a local store (see mirror.h).
 #include "core/remote/mirror.h"
 
+#include "core/json_input.h"
+
 #include "core/config.h"
 #include "core/errors.h"
 #include "core/palette.h"
@@ -33,16 +35,11 @@ RemoteRef remote_ref(const RunInfo& r) {
     // Read only as the types the mirror writes (a store edited by hand must not throw out of the run
     // table, which asks this of every run it shows).
     const json& m = r.info["remote"];
-    auto text = [&](const char* key) {
-        const auto it = m.find(key);
-        return it != m.end() && it->is_string() ? it->get<std::string>() : std::string();
-    };
-    ref.dest = text("dest");
-    ref.store = text("store");
-    ref.cli = text("cli");
-    ref.sweep = text("sweep");
-    const auto run = m.find("run");
-    ref.run = run != m.end() && run->is_number_integer() ? run->get<int64_t>() : 0;
+    ref.dest = string_field(m, "dest");
+    ref.store = string_field(m, "store");
+    ref.cli = string_field(m, "cli");
+    ref.sweep = string_field(m, "sweep");
+    ref.run = int_field(m, "run");
     return ref;
 }
 

@@ -3,6 +3,7 @@
 // every change from a status conditional on it, so that two processes never
 // both win.
 #include "core/errors.h"
+#include "core/json_input.h"
 #include "core/store/store.h"
 #include "core/store/store_internal.h"
 
@@ -118,6 +119,10 @@ void Store::set_status(int64_t run, RunStatus status, const std::string& message
     sqlite3_bind_text(st, 2, message.c_str(), -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 3, run);
     check(sqlite3_step(st), "set status");
+}
+
+int64_t RunInfo::steps_total() const {
+    return config.is_object() && config.contains("train") ? int_field(config["train"], "steps") : 0;
 }
 
 }  // namespace normlab

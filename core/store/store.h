@@ -64,6 +64,9 @@ struct RunInfo {
     // The stored config, versions and info texts' digest: Store::runs(reuse) takes their parsed
     // JSON from a row read before whose digest is the same (0: nothing to take).
     uint64_t json_digest = 0;
+
+    // The steps it is to train (its config's train.steps); 0 where its config says none.
+    int64_t steps_total() const;
 };
 
 struct SeriesInfo {
