@@ -139,6 +139,15 @@ def case_run(rm, work):
     r, _ = rm.run("fetch", "gpu", "1", "--out", mirror, remote_store=server, store=mirror)
     if r.returncode != 2 or open(mirror, "rb").read() != before:
         fail(f"remote fetch onto the mirror store was not refused: exit {r.returncode}: {r.stderr}")
+    # The server's store and checkpoint are inputs too (this server shares the file system, as a
+    # cluster's home folders do): an --out onto them is refused before anything is fetched.
+    theirs = open(server, "rb").read()
+    for args in (("--out", server), ("--out", server + "-wal"), ("--checkpoint", "--out", src)):
+        r, _ = rm.run("fetch", "gpu", "1", *args, remote_store=server, store=mirror)
+        if r.returncode != 2 or "Nothing was written" not in r.stderr or open(server, "rb").read() != theirs:
+            fail(f"remote fetch {' '.join(args)} onto the server's own files was not refused: exit {r.returncode}: {r.stderr}")
+    if open(src, "rb").read() != open(ckpt, "rb").read():
+        fail("the server's checkpoint changed under a refused fetch")
     print(f"  fetched weights ({os.path.getsize(weights)} bytes) and checkpoint ({os.path.getsize(ckpt)} bytes):"
           " the server's bytes; --out onto the store refused", flush=True)
     case_fetch_stopped(rm, work, server, mirror)

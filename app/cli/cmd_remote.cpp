@@ -282,7 +282,10 @@ static int cmd_remote(const Args& args) {
                 throw UsageError("run " + std::to_string(id) + " of " + s.dest + " has no checkpoint in " + local.path() +
                                  " (follow it first, or fetch its weights without --checkpoint)");
         }
-        check_output_file(out, "--out");
+        // The server's store and checkpoint are inputs too: a server that shares this file system
+        // (a cluster's home folders, ssh to this machine) would have them destroyed by an --out onto them.
+        if (!s.store.empty()) protect_store(s.store);
+        check_output_file(out, "--out", checkpoint.empty() ? std::vector<std::string>{} : std::vector<std::string>{checkpoint});
         std::signal(SIGINT, on_stop);
         std::signal(SIGTERM, on_stop);
         app::stop_on_hangup(on_stop);
