@@ -133,22 +133,45 @@ private Q_SLOTS:
         QCOMPARE(column_of(cjk, "pre_ln"), column_of(lines[2], "pre_ln"));
     }
 
-    // A run short of its steps shows how far it is: "1200/5000"; the JSON says both.
+    // A run short of its steps shows how far it is: "1200/5000"; the JSON says both. Without a final
+    // validation loss it shows its latest as "~3.1000" (a NaN measured since passed over), sorts by it,
+    // and the JSON gives it with its step; a finished run's is its final one.
     void aRunShortOfItsStepsShowsHowFar() {
         const QString path = dir_.filePath("training.sqlite");
         {
             normlab::Store s(path.toStdString());
             const int64_t id = s.create_run("long run", "ngpt", nlohmann::json{{"train", {{"steps", 5000}}}}, 1);
             s.mark_running(id, "cuda", nlohmann::json::object());
+            const int64_t val = s.series_id(id, "val/loss");
+            s.write_batch({{val, 1000, 3.1}, {val, 1200, std::nan("")}}, {}, id);
             s.heartbeat(id, 1200);
+            const int64_t done = s.create_run("short run", "pre_ln", nlohmann::json{{"train", {{"steps", 100}}}}, 1);
+            s.mark_running(done, "cpu", nlohmann::json::object());
+            s.write_batch({{s.series_id(done, "val/loss"), 100, 3.5}}, {}, done);
+            s.heartbeat(done, 100);
+            s.finish_run(done, normlab::RunStatus::Finished, 100, "", 3.5);
         }
         Result r = cli({"list", "--store", path});
-        QVERIFY2(r.code == 0 && r.out.contains(QRegularExpression("running +1200/5000 ")), qPrintable(r.out));
+        QVERIFY2(r.code == 0 && r.out.contains(QRegularExpression("running +1200/5000 +~3.1000  ")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QRegularExpression("finished +100 +3.5000  ")), qPrintable(r.out));
+        QVERIFY2(r.out.contains("(~: the latest validation loss"), qPrintable(r.out));
+        QCOMPARE(ids(cli({"list", "--sort", "val", "--store", path})), (QList<int>{1, 2}));
+        QCOMPARE(ids(cli({"list", "--sort", "-val", "--store", path})), (QList<int>{2, 1}));
+        QVERIFY(!list({}).out.contains("(~:"));   // no run without a final loss: no footnote
+        r = cli({"show", "1", "2", "--store", path});   // show says the same, with the step
+        QVERIFY2(r.out.contains("val loss    ~3.1000 (the latest, at step 1000; no final one yet)\n"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("val loss    3.5000\n"), qPrintable(r.out));
         r = cli({"list", "--json", "--store", path});
-        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).array().first().toObject();
+        const QJsonArray a = QJsonDocument::fromJson(r.out.toUtf8()).array();
+        const QJsonObject o = a.first().toObject();
         QCOMPARE(o["steps"].toInt(), 1200);
         QCOMPARE(o["steps_total"].toInt(), 5000);
         QCOMPARE(o["device"].toString(), QString("cuda"));
+        QVERIFY(o["val_loss"].isNull());
+        QCOMPARE(o["val_loss_latest"].toObject()["step"].toInt(), 1000);
+        QCOMPARE(o["val_loss_latest"].toObject()["value"].toDouble(), 3.1);
+        QCOMPARE(a[1].toObject()["val_loss"].toDouble(), 3.5);
+        QVERIFY(a[1].toObject()["val_loss_latest"].isNull());
     }
 
     // A store holding runs mirrored from a server (remote follow) lists where each trains, as the

@@ -11,6 +11,7 @@
 #include "tests/designer_util.h"
 
 #include <QFile>
+#include <QFont>
 #include <QLabel>
 #include <QStatusBar>
 #include <QSignalSpy>
@@ -191,6 +192,64 @@ private Q_SLOTS:
         QCOMPARE(diff->item(row, 0)->toolTip(), "As stored: " + QString::fromStdString(nlohmann::json(lr).dump()));
         QCOMPARE(diff->item(row, 1)->text(), QString("0.001"));
         QVERIFY(diff->item(row, 1)->toolTip().isEmpty());
+    }
+
+    // A run without a final validation loss (training, or ended by a kill) shows its latest one, in
+    // italics and said so in its tooltip, and sorts by it; a validation that came out NaN is passed
+    // over; the final value, once there, replaces it. A compared store's runs too.
+    void valLossWhileTrainingIsTheLatest() {
+        const QString path = dir_.filePath("latest.sqlite");
+        const QString other = dir_.filePath("latest-other.sqlite");
+        auto val = [](Store& s, int64_t run, int64_t step, double v) {
+            s.write_batch({{s.series_id(run, "val/loss"), step, v}, {s.series_id(run, "train/loss"), step, 0.5}}, {}, run);
+        };
+        Store writer(path.toStdString());
+        const int64_t done = writer.create_run("done", "pre_ln", nlohmann::json::object(), 1);
+        writer.finish_run(done, RunStatus::Finished, 10, "", 3.0);
+        const int64_t live = writer.create_run("live", "ngpt", nlohmann::json::object(), 2);
+        writer.mark_running(live, "cpu", nlohmann::json::object());
+        val(writer, live, 100, 3.5);
+        writer.heartbeat(live, 100);
+        {
+            Store o(other.toStdString());
+            const int64_t killed = o.create_run("killed", "post_ln", nlohmann::json::object(), 3);
+            o.mark_running(killed, "cpu", nlohmann::json::object());
+            val(o, killed, 50, 2.5);
+            val(o, killed, 60, std::nan(""));
+            o.set_status(killed, RunStatus::Interrupted, "killed");
+        }
+        MainWindow w(path);
+        QString err;
+        QVERIFY2(w.compareStore(other, &err), qPrintable(err));
+        RunTableModel* m = w.runModel();
+        auto cell = [&](int64_t id, Store* store, int role) {
+            return m->index(m->rowOf(id, store), RunTableModel::FinalLoss).data(role);
+        };
+        Store* compared = m->storeAt(m->rowCount() - 1);
+        QVERIFY(compared);
+        QCOMPARE(cell(done, nullptr, Qt::DisplayRole).toString(), QString("3.0000"));
+        QVERIFY(!cell(done, nullptr, Qt::FontRole).isValid());
+        QCOMPARE(cell(live, nullptr, Qt::DisplayRole).toString(), QString("3.5000"));
+        QVERIFY(cell(live, nullptr, Qt::FontRole).value<QFont>().italic());
+        QVERIFY(cell(live, nullptr, Qt::ToolTipRole).toString().contains("step 100"));
+        QCOMPARE(cell(1, compared, Qt::DisplayRole).toString(), QString("2.5000"));   // its NaN at 60 passed over
+        QVERIFY(cell(1, compared, Qt::ToolTipRole).toString().contains("step 50"));
+        w.runTable()->sortByColumn(RunTableModel::FinalLoss, Qt::AscendingOrder);
+        QCOMPARE(w.runTable()->model()->index(0, RunTableModel::Name).data().toString(), QString("killed"));
+        QCOMPARE(w.runTable()->model()->index(2, RunTableModel::Name).data().toString(), QString("live"));
+
+        // A validation written after the step its row says: read at the next reload all the same.
+        QSignalSpy changed(m, &QAbstractItemModel::dataChanged);
+        val(writer, live, 200, 2.0);
+        w.reloadRuns();
+        QCOMPARE(cell(live, nullptr, Qt::DisplayRole).toString(), QString("2.0000"));
+        QVERIFY(!changed.isEmpty());
+        QCOMPARE(w.runTable()->model()->index(0, RunTableModel::Name).data().toString(), QString("live"));   // sorted again
+        writer.finish_run(live, RunStatus::Finished, 200, "", 1.75);
+        w.reloadRuns();
+        QCOMPARE(cell(live, nullptr, Qt::DisplayRole).toString(), QString("1.7500"));
+        QVERIFY(!cell(live, nullptr, Qt::FontRole).isValid());
+        QVERIFY(!cell(live, nullptr, Qt::ToolTipRole).toString().contains("latest"));
     }
 };
 

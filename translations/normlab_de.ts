@@ -2120,6 +2120,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Trainiert auf %1 (dort Lauf %2 von %3); live über ssh in diesen Speicher verfolgt</translation>
     </message>
     <message>
+        <source>The latest validation loss, measured at step %1: the run has no final one yet.</source>
+        <translation>Der letzte Validierungsverlust, gemessen bei Schritt %1: der Lauf hat noch keinen endgültigen.</translation>
+    </message>
+    <message>
         <source>queued</source>
         <translation>wartend</translation>
     </message>

@@ -2103,6 +2103,10 @@ NormLab 将改为打开默认存储。</translation>
         <translation>在 %1 上训练（那里 %3 的第 %2 个运行）；通过 ssh 实时跟踪到此存储</translation>
     </message>
     <message>
+        <source>The latest validation loss, measured at step %1: the run has no final one yet.</source>
+        <translation>最近一次验证损失，于第 %1 步测得：该运行尚无最终值。</translation>
+    </message>
+    <message>
         <source>queued</source>
         <translation>排队中</translation>
     </message>

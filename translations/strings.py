@@ -389,6 +389,9 @@ T = {
     # comparing stores
     "Store": ("Speicher", "存储"),
     "this store": ("dieser Speicher", "本存储"),
+    "The latest validation loss, measured at step %1: the run has no final one yet.":
+        ("Der letzte Validierungsverlust, gemessen bei Schritt %1: der Lauf hat noch keinen endgültigen.",
+         "最近一次验证损失，于第 %1 步测得：该运行尚无最终值。"),
     "Opened for comparison, read-only: %1": ("Zum Vergleich geöffnet, schreibgeschützt: %1", "为比较而打开（只读）：%1"),
     "Runs of a compared store are read-only": ("Läufe eines Vergleichsspeichers sind schreibgeschützt", "比较存储中的运行为只读"),
     "&Compare with another store…": ("Mit anderem Speicher &vergleichen…", "与另一个存储比较(&C)…"),

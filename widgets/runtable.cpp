@@ -10,6 +10,7 @@
 #include <QColor>
 #include <QDateTime>
 #include <QFileInfo>
+#include <QFont>
 
 #include <cmath>
 
@@ -50,6 +51,7 @@ void RunTableModel::reload(Store& store, const std::vector<Store*>& compared) {
         for (size_t i = 0; i < runs_.size(); ++i) row_of_.emplace(std::make_pair(sources_[i], runs_[i].id), static_cast<int>(i));
         colors_.clear();
         assignColors();
+        readLatest(store);
         endResetModel();
         return;
     }
@@ -64,9 +66,46 @@ void RunTableModel::reload(Store& store, const std::vector<Store*>& compared) {
                      !(a.final_loss == b.final_loss || (std::isnan(a.final_loss) && std::isnan(b.final_loss)));
         runs_[i] = std::move(fresh[i]);
     }
+    for (int row : readLatest(store)) changed[static_cast<size_t>(row)] = 1;
     for (size_t i = 0; i < changed.size(); ++i)
         if (changed[i]) Q_EMIT dataChanged(index(static_cast<int>(i), 0), index(static_cast<int>(i), ColumnCount - 1));
     assignColors();
+}
+
+std::vector<int> RunTableModel::readLatest(Store& own) {
+    std::map<std::pair<Store*, int64_t>, Latest> kept;
+    std::vector<int> moved;
+    for (size_t i = 0; i < runs_.size(); ++i) {
+        const RunInfo& r = runs_[i];
+        if (!std::isnan(r.final_loss)) continue;
+        const auto key = std::make_pair(sources_[i], r.id);
+        const auto it = latest_.find(key);
+        Latest l = it == latest_.end() ? Latest{} : it->second;
+        // A run training is asked each reload (a validation may land after the step that its row
+        // says); the others only when their steps or status moved.
+        if (it == latest_.end() || r.status == RunStatus::Running || l.steps_done != r.steps_done || l.status != r.status) {
+            Store& s = sources_[i] ? *sources_[i] : own;
+            try {
+                const std::optional<Point> p = s.last_point(r.id, "val/loss");
+                const ValLoss v = p ? ValLoss{p->value, p->step} : ValLoss{};
+                if (it != latest_.end() && !(v.step == l.val.step && v.value == l.val.value)) moved.push_back(static_cast<int>(i));
+                l = Latest{r.steps_done, r.status, v};
+            } catch (const StoreError&) {
+                // As last read: reload() has said the store cannot be read.
+            }
+        }
+        kept.emplace(key, l);
+    }
+    latest_ = std::move(kept);
+    return moved;
+}
+
+RunTableModel::ValLoss RunTableModel::valLossAt(int row) const {
+    const RunInfo* r = runAt(row);
+    if (!r) return {};
+    if (!std::isnan(r->final_loss)) return {r->final_loss, -1};
+    const auto it = latest_.find({sources_[static_cast<size_t>(row)], r->id});
+    return it == latest_.end() ? ValLoss{} : it->second.val;
 }
 
 QString RunTableModel::unreadableMessage(const StoreError& e) {
@@ -123,7 +162,10 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::UserRole) {   // raw values, for sorting
         switch (index.column()) {
             case Id: return QVariant::fromValue<qlonglong>(r.id);
-            case FinalLoss: return std::isnan(r.final_loss) ? QVariant(1e300) : QVariant(r.final_loss);
+            case FinalLoss: {
+                const double v = valLossAt(index.row()).value;
+                return std::isnan(v) ? QVariant(1e300) : QVariant(v);
+            }
             case Steps: return QVariant::fromValue<qlonglong>(r.steps_done);
             case Created: return r.created_at;
             default: break;
@@ -139,7 +181,10 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
                 if (r.status == RunStatus::Diverged && r.status_step >= 0) s += tr(" @%1").arg(r.status_step);
                 return s;
             }
-            case FinalLoss: return std::isnan(r.final_loss) ? QString("—") : QString::number(r.final_loss, 'f', 4);
+            case FinalLoss: {
+                const double v = valLossAt(index.row()).value;
+                return std::isnan(v) ? QString("—") : QString::number(v, 'f', 4);
+            }
             case Steps: {
                 // A run short of its steps (training, queued, stopped, diverged) says how far it got:
                 // "1085 / 2500", as normlab-cli list does.
@@ -175,6 +220,16 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
                 .arg(QString::fromStdString(ref.dest))
                 .arg(ref.run)
                 .arg(QString::fromStdString(ref.store));
+    }
+    if (index.column() == FinalLoss && (role == Qt::FontRole || role == Qt::ToolTipRole)) {
+        const ValLoss v = valLossAt(index.row());
+        if (v.step >= 0) {   // not final: in italics, and said so
+            if (role == Qt::ToolTipRole)
+                return tr("The latest validation loss, measured at step %1: the run has no final one yet.").arg(v.step);
+            QFont italic;
+            italic.setItalic(true);
+            return italic;
+        }
     }
     if (role == Qt::DecorationRole && index.column() == Name) return colorAt(index.row());   // its colour in every chart
     if (role == Qt::ForegroundRole && index.column() == Status) {

@@ -1,6 +1,7 @@
 // NormLab widgets: the runs of a store as a table model (Qt Core only).
 //
-// Columns: id, name, scheme, status, final validation loss, steps, created,
+// Columns: id, name, scheme, status, validation loss (the final one; while a run has none — training,
+// stopped, interrupted — its latest, in italics), steps, created,
 // tags, notes, the server a run trains on (runs followed over ssh), and the store a run comes from (when stores are compared: the
 // window's own store first, then the stores opened for comparison). Sorting and filtering go through a QSortFilterProxyModel
 // (numbers sort as numbers: Qt::EditRole holds the raw value). reload()
@@ -13,6 +14,7 @@
 
 #include <QAbstractTableModel>
 
+#include <cmath>
 #include <map>
 #include <utility>
 #include <vector>
@@ -46,6 +48,13 @@ public:
     static QString statusText(const std::string& status);   // the same, of a status as a store writes it
     // What the window says of a store it cannot read now (storeUnreadable), translated.
     static QString unreadableMessage(const StoreError& e);
+    // The validation loss a row shows: the run's final one, else its latest measured (step >= 0), else
+    // NaN. Raw, as the Val loss column sorts it.
+    struct ValLoss {
+        double value = std::nan("");
+        int64_t step = -1;   // -1: the final value (or none)
+    };
+    ValLoss valLossAt(int row) const;
 
 Q_SIGNALS:
     // A store reload() could not read (deleted, replaced, unreadable): its rows stay as last read.
@@ -56,7 +65,17 @@ private:
     std::vector<Store*> sources_;   // per row; null: the window's own store
     std::map<std::pair<Store*, int64_t>, int> row_of_;   // rowOf's answers: a window selecting 2,000 runs asks 2,000 times
     std::vector<std::string> colors_;   // per row, distinct across stores
+    // The latest validation loss of runs without a final one, read when its run's steps moved (or
+    // it trains): the key is the row's store (null: the window's own) and run id.
+    struct Latest {
+        int64_t steps_done = -1;
+        RunStatus status = RunStatus::Unknown;
+        ValLoss val;
+    };
+    std::map<std::pair<Store*, int64_t>, Latest> latest_;
     void assignColors();
+    // After runs_ changed: latest_ read again for rows without a final loss; the rows whose value moved.
+    std::vector<int> readLatest(Store& own);
 };
 
 }  // namespace normlab

@@ -11,6 +11,8 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <map>
+#include <optional>
 #include <sstream>
 #include <unistd.h>
 
@@ -71,7 +73,16 @@ std::string iso_time(double unix_s) {
     return buf;
 }
 
-void sort_runs(std::vector<RunInfo>& runs, const std::string& given) {
+// The validation loss a run shows: its final one, else the latest measured (`latest`, by run id; the
+// window's run table shows the same), else NaN.
+using Latest = std::map<int64_t, Point>;
+double shown_val(const RunInfo& r, const Latest& latest) {
+    if (std::isfinite(r.final_loss)) return r.final_loss;
+    const auto it = latest.find(r.id);
+    return it == latest.end() ? std::nan("") : it->second.value;
+}
+
+void sort_runs(std::vector<RunInfo>& runs, const std::string& given, const Latest& latest = {}) {
     const bool descending = !given.empty() && given[0] == '-';
     const std::string key = descending ? given.substr(1) : given;
     if (std::find(kSortKeys.begin(), kSortKeys.end(), key) == kSortKeys.end()) {
@@ -80,13 +91,13 @@ void sort_runs(std::vector<RunInfo>& runs, const std::string& given) {
         throw UsageError("--sort " + printable_name(given) + ": give one of " + list + " (a leading - sorts descending: --sort -val). Nothing was done.");
     }
     // runs without the value (no validation loss yet, not started) come last either way
-    auto missing = [&](const RunInfo& r) { return key == "val" ? !std::isfinite(r.final_loss) : key == "created" && r.created_at <= 0; };
+    auto missing = [&](const RunInfo& r) { return key == "val" ? !std::isfinite(shown_val(r, latest)) : key == "created" && r.created_at <= 0; };
     auto less = [&](const RunInfo& a, const RunInfo& b) {
         if (key == "name") return lower(a.name) < lower(b.name);
         if (key == "scheme") return a.scheme < b.scheme;
         if (key == "status") return a.status_text < b.status_text;
         if (key == "steps") return a.steps_done < b.steps_done;
-        if (key == "val") return a.final_loss < b.final_loss;
+        if (key == "val") return shown_val(a, latest) < shown_val(b, latest);
         if (key == "created") return a.created_at < b.created_at;
         return a.id < b.id;
     };
@@ -104,8 +115,16 @@ std::string steps_text(const RunInfo& r) {
     return std::to_string(r.steps_done);
 }
 
-nlohmann::json run_json(const RunInfo& r) {
+// Its final validation loss, or "~" and the latest where it has none yet.
+std::string val_text(const RunInfo& r, const Latest& latest) {
+    if (std::isfinite(r.final_loss)) return fmt_loss(r.final_loss);
+    const auto it = latest.find(r.id);
+    return it == latest.end() ? fmt_loss(r.final_loss) : "~" + fmt_loss(it->second.value);
+}
+
+nlohmann::json run_json(const RunInfo& r, const Latest& latest) {
     const RemoteRef ref = remote_ref(r);
+    const auto last = latest.find(r.id);
     return {{"id", r.id},
             {"name", r.name},
             {"scheme", r.scheme},
@@ -113,6 +132,10 @@ nlohmann::json run_json(const RunInfo& r) {
             {"steps", r.steps_done},
             {"steps_total", r.steps_total()},
             {"val_loss", std::isfinite(r.final_loss) ? nlohmann::json(r.final_loss) : nlohmann::json()},
+            // A run without a final one (training, stopped, killed): the latest measured, and its step.
+            {"val_loss_latest", !std::isfinite(r.final_loss) && last != latest.end()
+                                    ? nlohmann::json{{"step", last->second.step}, {"value", last->second.value}}
+                                    : nlohmann::json()},
             {"created", iso_time(r.created_at)},
             {"tags", r.tags},
             {"notes", r.notes},
@@ -153,10 +176,14 @@ static int cmd_list(const Args& args) {
         std::sort(runs.begin(), runs.end(), [](const RunInfo& a, const RunInfo& b) { return a.id < b.id; });
         runs.erase(runs.begin(), runs.end() - last);
     }
-    sort_runs(runs, sort);
+    Latest latest;   // each listed run without a final validation loss: its latest (one indexed read a run)
+    for (const RunInfo& r : runs)
+        if (!std::isfinite(r.final_loss))
+            if (const std::optional<Point> p = store.last_point(r.id, "val/loss")) latest.emplace(r.id, *p);
+    sort_runs(runs, sort, latest);
     if (as_json) {
         nlohmann::json out = nlohmann::json::array();
-        for (auto& r : runs) out.push_back(run_json(r));
+        for (auto& r : runs) out.push_back(run_json(r, latest));
         std::printf("%s\n", out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
         return kOk;
     }
@@ -185,7 +212,7 @@ static int cmd_list(const Args& args) {
         std::snprintf(head, sizeof head, "%-5lld ", static_cast<long long>(r.id));
         char tail[200];
         std::snprintf(tail, sizeof tail, " %-11s %-11s %13s %10s  %-16s  ", printable_name(r.scheme).c_str(),
-                      printable_name(r.status_text).c_str(), steps_text(r).c_str(), fmt_loss(r.final_loss).c_str(),
+                      printable_name(r.status_text).c_str(), steps_text(r).c_str(), val_text(r, latest).c_str(),
                       time_text(r.created_at).c_str());
         std::string line = head + fit(printable_name(r.name), name_w) + tail;
         if (server_w) line += fit(printable_name(remote_ref(r).dest), server_w) + "  ";
@@ -194,6 +221,11 @@ static int cmd_list(const Args& args) {
         std::printf("%s\n", line.c_str());
     }
     if (picked) std::printf("(%zu of %zu runs)\n", runs.size(), all.size());
+    for (const RunInfo& r : runs)
+        if (val_text(r, latest)[0] == '~') {
+            std::printf("(~: the latest validation loss of a run that has no final one yet)\n");
+            break;
+        }
     return kOk;
 }
 
@@ -207,11 +239,14 @@ extern const Command kListCommand{"list", "list [TEXT]",
     "                    failed, cancelled, interrupted\n"
     "  --last N          the N newest of those (the highest ids)\n"
     "  --sort COLUMN     id (the default), name, scheme, status, steps, val (the validation\n"
-    "                    loss) or created; -COLUMN sorts descending; runs without the value last\n"
+    "                    loss as shown) or created; -COLUMN sorts descending; runs without\n"
+    "                    the value last\n"
     "  --json            a JSON array, one object a run: id, name, scheme, status, steps,\n"
-    "                    steps_total (its train.steps), val_loss (null: none yet), created\n"
-    "                    (UTC), tags, notes, message, device, color\n"
-    "A run short of its steps (training, stopped, queued) shows them as done/total.\n"
+    "                    steps_total (its train.steps), val_loss (the final one; null: none\n"
+    "                    yet), val_loss_latest ({step, value} of a run without a final one;\n"
+    "                    else null), created (UTC), tags, notes, message, device, color\n"
+    "A run short of its steps (training, stopped, queued) shows them as done/total, and\n"
+    "one without a final validation loss its latest as ~3.1588.\n"
     "examples:\n"
     "  normlab-cli list ngpt --status finished --sort val     the best nGPT runs first\n"
     "  normlab-cli list --last 5                              the newest five\n"

@@ -5,8 +5,10 @@
 
 #include "core/remote/mirror.h"
 
+#include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace normlab::cli {
@@ -26,8 +28,13 @@ void show_one(Store& store, const RunInfo& r) {
     if (r.status_step >= 0 && r.status != RunStatus::Finished) std::printf(" at step %lld", static_cast<long long>(r.status_step));
     std::printf("\n");
     if (!r.message.empty()) std::printf("  message     %s\n", printable_name(r.message).c_str());
+    // Without a final validation loss (training, stopped, killed): the latest measured, and when.
+    std::string val = fmt_loss(r.final_loss);
+    if (!std::isfinite(r.final_loss))
+        if (const std::optional<Point> p = store.last_point(r.id, "val/loss"))
+            val = "~" + fmt_loss(p->value) + " (the latest, at step " + std::to_string(p->step) + "; no final one yet)";
     std::printf("  steps       %lld\n  val loss    %s\n  device      %s\n  seed        %llu\n  created     %s\n",
-                static_cast<long long>(r.steps_done), fmt_loss(r.final_loss).c_str(), r.device.c_str(),
+                static_cast<long long>(r.steps_done), val.c_str(), r.device.c_str(),
                 static_cast<unsigned long long>(r.seed), time_text(r.created_at).c_str());
     if (r.ended_at > 0 && r.started_at > 0) std::printf("  duration    %s\n", format_duration(r.ended_at - r.started_at).c_str());
     std::string tags;

@@ -342,6 +342,25 @@ std::vector<Point> Store::points(int64_t series, int64_t after_step) {
     });
 }
 
+std::optional<Point> Store::last_point(int64_t run, const std::string& name, int layer) {
+    return read_fresh([&]() -> std::optional<Point> {
+        sqlite3_stmt* st = prepare(
+            "SELECT p.step, p.value FROM series s JOIN points p ON p.series_id = s.id"
+            " WHERE s.run_id=? AND s.name=? AND s.layer=? AND p.value IS NOT NULL ORDER BY p.step DESC LIMIT 1");
+        sqlite3_bind_int64(st, 1, run);
+        sqlite3_bind_text(st, 2, name.c_str(), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(st, 3, layer);
+        const int rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) {
+            const Point p{sqlite3_column_int64(st, 0), sqlite3_column_double(st, 1)};
+            sqlite3_reset(st);
+            return p;
+        }
+        check(rc, "read the last point");
+        return std::nullopt;
+    });
+}
+
 std::vector<Distribution> Store::distributions(int64_t run, const std::string& name, int64_t after_step) {
     return read_fresh([&] {
         sqlite3_stmt* st = prepare(

@@ -215,6 +215,9 @@ public:
     // With counts and last steps (a scan of the points), or just ids and names (cheap, for polling).
     std::vector<SeriesInfo> series(int64_t run, bool with_counts = true);
     std::vector<Point> points(int64_t series_id, int64_t after_step = -1);    // steps > after_step
+    // A run's last finite point of one series (by step), without reading the others: what the run
+    // table shows of a run's validation loss while it has no final one. nullopt: none.
+    std::optional<Point> last_point(int64_t run, const std::string& name, int layer = -1);
     std::vector<Distribution> distributions(int64_t run, const std::string& name = "", int64_t after_step = -1);
 
     // ---- batched writes (see RunWriter)
