@@ -1538,6 +1538,20 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <source>Settings of run #%1 loaded into the form</source>
         <translation>Einstellungen von Lauf #%1 ins Formular geladen</translation>
     </message>
+    <message numerus="yes">
+        <source>Copied %n run(s) as tab-separated text</source>
+        <translation>
+            <numerusform>%n Lauf als tabulatorgetrennter Text kopiert</numerusform>
+            <numerusform>%n Läufe als tabulatorgetrennter Text kopiert</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Copied %n setting(s) as tab-separated text</source>
+        <translation>
+            <numerusform>%n Einstellung als tabulatorgetrennter Text kopiert</numerusform>
+            <numerusform>%n Einstellungen als tabulatorgetrennter Text kopiert</numerusform>
+        </translation>
+    </message>
     <message>
         <source>&amp;Resume from checkpoint</source>
         <translation>Ab Checkpoint &amp;fortsetzen</translation>
@@ -1561,6 +1575,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>&amp;Write text with the weights…</source>
         <translation>Mit den Gewichten Text sch&amp;reiben…</translation>
+    </message>
+    <message>
+        <source>Co&amp;py as text</source>
+        <translation>Als Text &amp;kopieren</translation>
     </message>
     <message>
         <source>Re&amp;name…</source>

@@ -58,6 +58,20 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>Copied %n run(s) as tab-separated text</source>
+        <translation>
+            <numerusform>Copied %n run as tab-separated text</numerusform>
+            <numerusform>Copied %n runs as tab-separated text</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Copied %n setting(s) as tab-separated text</source>
+        <translation>
+            <numerusform>Copied %n setting as tab-separated text</numerusform>
+            <numerusform>Copied %n settings as tab-separated text</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Trains on the CPU (%n thread(s))</source>
         <translation>
             <numerusform>Trains on the CPU (%n thread)</numerusform>

@@ -1531,6 +1531,18 @@ NormLab 将改为打开默认存储。</translation>
         <source>Settings of run #%1 loaded into the form</source>
         <translation>已将运行 #%1 的设置载入表单</translation>
     </message>
+    <message numerus="yes">
+        <source>Copied %n run(s) as tab-separated text</source>
+        <translation>
+            <numerusform>已将 %n 个运行复制为制表符分隔的文本</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Copied %n setting(s) as tab-separated text</source>
+        <translation>
+            <numerusform>已将 %n 项设置复制为制表符分隔的文本</numerusform>
+        </translation>
+    </message>
     <message>
         <source>&amp;Resume from checkpoint</source>
         <translation>从检查点继续(&amp;R)</translation>
@@ -1554,6 +1566,10 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>&amp;Write text with the weights…</source>
         <translation>用权重生成文本(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Co&amp;py as text</source>
+        <translation>复制为文本(&amp;P)</translation>
     </message>
     <message>
         <source>Re&amp;name…</source>

@@ -330,6 +330,13 @@ T = {
         (["%n Lauf und alle seine Daten löschen? Das lässt sich nicht rückgängig machen.",
           "%n Läufe und alle ihre Daten löschen? Das lässt sich nicht rückgängig machen."],
          "删除 %n 个运行及其全部数据？此操作无法撤销。"),
+    "Copied %n run(s) as tab-separated text":
+        (["%n Lauf als tabulatorgetrennter Text kopiert", "%n Läufe als tabulatorgetrennter Text kopiert"],
+         "已将 %n 个运行复制为制表符分隔的文本"),
+    "Copied %n setting(s) as tab-separated text":
+        (["%n Einstellung als tabulatorgetrennter Text kopiert", "%n Einstellungen als tabulatorgetrennter Text kopiert"],
+         "已将 %n 项设置复制为制表符分隔的文本"),
+    "Co&py as text": ("Als Text &kopieren", "复制为文本(&P)"),
     "Run #%1 is training in another process (pid %2 on %3): stop it there first (normlab-cli cancel %1), then delete it.":
         ("Lauf #%1 wird in einem anderen Prozess trainiert (PID %2 auf %3): dort zuerst anhalten (normlab-cli cancel %1), dann löschen.",
          "运行 #%1 正在另一个进程中训练（%3 上的 PID %2）：请先在那里停止它（normlab-cli cancel %1），再删除。"),

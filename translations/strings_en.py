@@ -10,6 +10,9 @@ EN = {
     "Deleted %n run(s); their checkpoints freed %1.":
         ["Deleted %n run; its checkpoints freed %1.", "Deleted %n runs; their checkpoints freed %1."],
     "Deleted %n run(s).": ["Deleted %n run.", "Deleted %n runs."],
+    "Copied %n run(s) as tab-separated text": ["Copied %n run as tab-separated text", "Copied %n runs as tab-separated text"],
+    "Copied %n setting(s) as tab-separated text":
+        ["Copied %n setting as tab-separated text", "Copied %n settings as tab-separated text"],
     "%n more selected run(s) left out: the first %1 are shown side by side.":
         ["%n more selected run left out: the first %1 are shown side by side.",
          "%n more selected runs left out: the first %1 are shown side by side."],

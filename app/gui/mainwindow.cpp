@@ -263,6 +263,7 @@ void MainWindow::buildUi() {
     diff_dock->setWidget(diff_);
     addDockWidget(Qt::RightDockWidgetArea, diff_dock);
     updateDifferences({});   // its hint from the start, not an empty panel until runs are chosen
+    addTableKeys();
 
     status_ = new QLabel(this);
     statusBar()->addWidget(status_, 1);

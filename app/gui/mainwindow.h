@@ -173,6 +173,10 @@ private:
     void exportDialog(bool whole_panel);
     void editSelected(const QString& what);
     void showRunMenu(const QPoint& pos);
+    // The run table's keys — Delete (asks first), F2 (rename), Ctrl+C (the selected rows as tab-separated
+    // text) — and Ctrl+C in the panel of settings that differ.
+    void addTableKeys();
+    void copyRows(QTableView* view, bool runs);
     std::unique_ptr<Store> openStoreFile(const QString& path);
     QTreeWidgetItem* queueItem(qint64 run, bool create);
     void applyTheme();                 // the charts follow the palette (mainwindow_theme.cpp)

@@ -10,6 +10,7 @@
 #include "widgets/linechart.h"
 #include "widgets/runtable.h"
 #include "widgets/sweep.h"
+#include "widgets/table_copy.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -124,7 +125,10 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
                                      ? QString::number(leaf->second.get<double>(), 'g', 6)
                                      : stored;
             auto* item = new QTableWidgetItem(text);
-            if (text != stored) item->setToolTip(tr("As stored: %1").arg(stored));
+            if (text != stored) {
+                item->setToolTip(tr("As stored: %1").arg(stored));
+                item->setData(kCopyRole, stored);   // Ctrl+C copies the value whole
+            }
             // the application's palette: during a theme switch the panel's own may not have followed yet
             const QPalette pal = QApplication::palette(diff_);
             item->setForeground(readable(colors[c], pal.color(QPalette::Base), pal.color(QPalette::Text)));
@@ -136,6 +140,7 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
     for (int k = 0; k < rows.size(); ++k) {
         auto* h = new QTableWidgetItem();
         h->setData(Qt::UserRole, rows[k]);   // the whole key, for elideDifferenceKeys
+        h->setData(kCopyRole, rows[k]);      // and for Ctrl+C
         h->setToolTip(rows[k]);
         if (rank(keys[static_cast<size_t>(k)]) == 2) {
             const QPalette pal = QApplication::palette(this);   // during a theme switch, the new one already

@@ -18,6 +18,7 @@
 #include "widgets/linechart.h"
 #include "widgets/runtable.h"
 #include "widgets/sweep.h"
+#include "widgets/table_copy.h"
 
 #include <QAction>
 #include <QHeaderView>
@@ -25,6 +26,8 @@
 #include <QChart>
 #include <QChartView>
 #include <QApplication>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QCloseEvent>
 #include <QColorDialog>
 #include <QComboBox>
@@ -323,6 +326,32 @@ void MainWindow::writeText(const std::vector<qint64>& ids) {
     d->write();
 }
 
+void MainWindow::addTableKeys() {
+    auto key = [](QTableView* view, const QKeySequence& keys, const char* name, auto slot) {
+        auto* a = new QAction(view);   // only while the table has the focus: Delete in the filter deletes text
+        a->setObjectName(name);
+        a->setShortcut(keys);
+        a->setShortcutContext(Qt::WidgetShortcut);
+        QObject::connect(a, &QAction::triggered, view, slot);
+        view->addAction(a);
+    };
+    key(table_, QKeySequence::Delete, "deleteKey", [this] { editSelected("delete"); });
+    key(table_, QKeySequence(Qt::Key_F2), "renameKey", [this] { editSelected("rename"); });
+    key(table_, QKeySequence::Copy, "copyRuns", [this] { copyRows(table_, true); });
+    key(diff_, QKeySequence::Copy, "copyDifferences", [this] { copyRows(diff_, false); });
+}
+
+// Copies what the view shows of its selected rows (widgets/table_copy.h), and says so.
+void MainWindow::copyRows(QTableView* view, bool runs) {
+    int rows = 0;
+    const QString text = selectedRowsText(*view, &rows);
+    if (rows == 0) return;
+    QGuiApplication::clipboard()->setText(text);
+    statusBar()->showMessage(runs ? tr("Copied %n run(s) as tab-separated text", nullptr, rows)
+                                  : tr("Copied %n setting(s) as tab-separated text", nullptr, rows),
+                             5000);
+}
+
 void MainWindow::showRunMenu(const QPoint& pos) {
     if (!table_->indexAt(pos).isValid()) return;
     QMenu menu(this);
@@ -355,15 +384,19 @@ void MainWindow::showRunMenu(const QPoint& pos) {
         menu.addAction(tr("Cancel the Slurm &job"), this, [this] { cancelSweeps(selectedRuns()); })->setObjectName("cancelSweep");
     menu.addAction(tr("&Load settings into the form"), this, [this] { editSelected("load"); })->setObjectName("loadSettings");
     menu.addAction(tr("&Write text with the weights…"), this, [this] { editSelected("sample"); })->setObjectName("writeText");
+    QAction* copy = menu.addAction(tr("Co&py as text"), this, [this] { copyRows(table_, true); });
+    copy->setShortcut(QKeySequence::Copy);   // shown beside it: the table's own key (addTableKeys)
     menu.addSeparator();
-    menu.addAction(tr("Re&name…"), this, [this] { editSelected("rename"); });
+    QAction* rename = menu.addAction(tr("Re&name…"), this, [this] { editSelected("rename"); });
+    rename->setShortcut(QKeySequence(Qt::Key_F2));
     menu.addAction(tr("&Tags…"), this, [this] { editSelected("tags"); });
     menu.addAction(tr("N&otes…"), this, [this] { editSelected("notes"); });
     menu.addAction(tr("&Colour…"), this, [this] { editSelected("color"); });
     menu.addSeparator();
-    menu.addAction(tr("&Delete…"), this, [this] { editSelected("delete"); });
+    menu.addAction(tr("&Delete…"), this, [this] { editSelected("delete"); })->setShortcut(QKeySequence::Delete);
     if (ids.empty()) {   // only runs of compared stores: they are shown, never changed
-        for (QAction* a : menu.actions()) a->setEnabled(false);
+        for (QAction* a : menu.actions())
+            if (a != copy) a->setEnabled(false);
         menu.addSeparator();
         menu.addAction(tr("Runs of a compared store are read-only"))->setEnabled(false);
     }
