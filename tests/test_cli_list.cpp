@@ -76,6 +76,19 @@ private Q_SLOTS:
         QVERIFY(!list({}).out.contains(" of 7 runs)"));              // nothing picked: no count
     }
 
+    // Comparisons, as the window's filter reads them: a column, the loss shown, a setting.
+    void comparisonsPickBySettingsAndLoss() {
+        QCOMPARE(ids(list({"val<3.15"})), (QList<int>{2, 3, 6}));
+        QCOMPARE(ids(list({"val<3.15", "pre-ln"})), (QList<int>{2, 6}));                   // every word
+        QCOMPARE(ids(list({"status!=finished"})), (QList<int>{4, 5}));
+        QCOMPARE(ids(list({"id>=6"})), (QList<int>{6, 7}));
+        QCOMPARE(ids(list({"tag=paper"})), (QList<int>{2}));
+        QCOMPARE(ids(list({"lr=8e-3"})), (QList<int>{4}));                                 // its name says it
+        QCOMPARE(ids(list({"\"to beat\""})), (QList<int>{3}));
+        const Result r = list({"val<3.15", "--json"});
+        QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).array().size(), 3);
+    }
+
     void statusLastAndSort() {
         QCOMPARE(ids(list({"--status", "failed,diverged"})), (QList<int>{4, 5}));
         QCOMPARE(ids(list({"--last", "3"})), (QList<int>{5, 6, 7}));

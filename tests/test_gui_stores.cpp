@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QFont>
 #include <QLabel>
+#include <QLineEdit>
 #include <QStatusBar>
 #include <QSignalSpy>
 #include <QTableView>
@@ -237,6 +238,16 @@ private Q_SLOTS:
         w.runTable()->sortByColumn(RunTableModel::FinalLoss, Qt::AscendingOrder);
         QCOMPARE(w.runTable()->model()->index(0, RunTableModel::Name).data().toString(), QString("killed"));
         QCOMPARE(w.runTable()->model()->index(2, RunTableModel::Name).data().toString(), QString("live"));
+        // the filter reads the Store column where stores are compared, and the Val loss column's latest
+        auto* filter = w.findChild<QLineEdit*>("runFilter");
+        filter->setText("latest-other");
+        QCOMPARE(w.runTable()->model()->rowCount(), 1);
+        filter->setText("\"this store\" val<3.6");
+        QCOMPARE(w.runTable()->model()->rowCount(), 2);
+        filter->setText("val<2.6");
+        QCOMPARE(w.runTable()->model()->index(0, RunTableModel::Name).data().toString(), QString("killed"));
+        QCOMPARE(w.runTable()->model()->rowCount(), 1);
+        filter->clear();
 
         // A validation written after the step its row says: read at the next reload all the same.
         QSignalSpy changed(m, &QAbstractItemModel::dataChanged);

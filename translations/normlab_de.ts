@@ -1076,8 +1076,8 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Warteschlange</translation>
     </message>
     <message>
-        <source>Filter runs (name, scheme, status, tags, notes)…</source>
-        <translation>Läufe filtern (Name, Schema, Status, Tags, Notizen)…</translation>
+        <source>Filter runs (name, scheme, status, tags, notes; lr&gt;=1e-3, val&lt;3.2)…</source>
+        <translation>Läufe filtern (Name, Schema, Status, Tags, Notizen; lr&gt;=1e-3, val&lt;3.2)…</translation>
     </message>
     <message>
         <source>Runs — select several to compare</source>
@@ -1719,6 +1719,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>Wrote %1</source>
         <translation>%1 geschrieben</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Shows the runs that match every word, ignoring case (as &lt;code&gt;normlab-cli list&lt;/code&gt;):&lt;/p&gt;&lt;ul&gt;&lt;li&gt;a text in the name, scheme, status, a tag, the notes, the server, the created time or the store;&lt;/li&gt;&lt;li&gt;&lt;b&gt;key op value&lt;/b&gt;, op one of &lt;code&gt;= != &amp;lt; &amp;lt;= &amp;gt; &amp;gt;=&lt;/code&gt; or &lt;code&gt;:&lt;/code&gt; (contains): &lt;code&gt;id&lt;/code&gt;, &lt;code&gt;name&lt;/code&gt;, &lt;code&gt;scheme&lt;/code&gt;, &lt;code&gt;status&lt;/code&gt;, &lt;code&gt;tag&lt;/code&gt;, &lt;code&gt;notes&lt;/code&gt;, &lt;code&gt;server&lt;/code&gt;, &lt;code&gt;steps&lt;/code&gt;, &lt;code&gt;val&lt;/code&gt; (the Val loss column) or a setting, by its path or last part: &lt;code&gt;optim.lr&lt;/code&gt;, &lt;code&gt;lr&lt;/code&gt;, &lt;code&gt;n_layers&lt;/code&gt;.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Examples: &lt;code&gt;ngpt val&amp;lt;3.2&lt;/code&gt; · &lt;code&gt;lr&amp;gt;=1e-3 status=finished&lt;/code&gt; · &lt;code&gt;tag:paper n_layers=48&lt;/code&gt; · &lt;code&gt;"seed 2"&lt;/code&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Zeigt die Läufe, die auf jedes Wort passen, ohne Rücksicht auf Groß- und Kleinschreibung (wie &lt;code&gt;normlab-cli list&lt;/code&gt;):&lt;/p&gt;&lt;ul&gt;&lt;li&gt;ein Text in Name, Schema, Status, einem Tag, den Notizen, dem Server, der Erstellungszeit oder dem Speicher;&lt;/li&gt;&lt;li&gt;&lt;b&gt;Schlüssel Op Wert&lt;/b&gt;, Op eines von &lt;code&gt;= != &amp;lt; &amp;lt;= &amp;gt; &amp;gt;=&lt;/code&gt; oder &lt;code&gt;:&lt;/code&gt; (enthält): &lt;code&gt;id&lt;/code&gt;, &lt;code&gt;name&lt;/code&gt;, &lt;code&gt;scheme&lt;/code&gt;, &lt;code&gt;status&lt;/code&gt;, &lt;code&gt;tag&lt;/code&gt;, &lt;code&gt;notes&lt;/code&gt;, &lt;code&gt;server&lt;/code&gt;, &lt;code&gt;steps&lt;/code&gt;, &lt;code&gt;val&lt;/code&gt; (die Spalte Val.-Verlust) oder eine Einstellung, über ihren Pfad oder letzten Teil: &lt;code&gt;optim.lr&lt;/code&gt;, &lt;code&gt;lr&lt;/code&gt;, &lt;code&gt;n_layers&lt;/code&gt;.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Beispiele: &lt;code&gt;ngpt val&amp;lt;3.2&lt;/code&gt; · &lt;code&gt;lr&amp;gt;=1e-3 status=finished&lt;/code&gt; · &lt;code&gt;tag:paper n_layers=48&lt;/code&gt; · &lt;code&gt;"seed 2"&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&amp;Panels</source>

@@ -1074,8 +1074,8 @@ NormLab 将改为打开默认存储。</translation>
         <translation>队列</translation>
     </message>
     <message>
-        <source>Filter runs (name, scheme, status, tags, notes)…</source>
-        <translation>筛选运行（名称、方案、状态、标签、备注）…</translation>
+        <source>Filter runs (name, scheme, status, tags, notes; lr&gt;=1e-3, val&lt;3.2)…</source>
+        <translation>筛选运行（名称、方案、状态、标签、备注；lr&gt;=1e-3、val&lt;3.2）…</translation>
     </message>
     <message>
         <source>Runs — select several to compare</source>
@@ -1710,6 +1710,10 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Shows the runs that match every word, ignoring case (as &lt;code&gt;normlab-cli list&lt;/code&gt;):&lt;/p&gt;&lt;ul&gt;&lt;li&gt;a text in the name, scheme, status, a tag, the notes, the server, the created time or the store;&lt;/li&gt;&lt;li&gt;&lt;b&gt;key op value&lt;/b&gt;, op one of &lt;code&gt;= != &amp;lt; &amp;lt;= &amp;gt; &amp;gt;=&lt;/code&gt; or &lt;code&gt;:&lt;/code&gt; (contains): &lt;code&gt;id&lt;/code&gt;, &lt;code&gt;name&lt;/code&gt;, &lt;code&gt;scheme&lt;/code&gt;, &lt;code&gt;status&lt;/code&gt;, &lt;code&gt;tag&lt;/code&gt;, &lt;code&gt;notes&lt;/code&gt;, &lt;code&gt;server&lt;/code&gt;, &lt;code&gt;steps&lt;/code&gt;, &lt;code&gt;val&lt;/code&gt; (the Val loss column) or a setting, by its path or last part: &lt;code&gt;optim.lr&lt;/code&gt;, &lt;code&gt;lr&lt;/code&gt;, &lt;code&gt;n_layers&lt;/code&gt;.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Examples: &lt;code&gt;ngpt val&amp;lt;3.2&lt;/code&gt; · &lt;code&gt;lr&amp;gt;=1e-3 status=finished&lt;/code&gt; · &lt;code&gt;tag:paper n_layers=48&lt;/code&gt; · &lt;code&gt;"seed 2"&lt;/code&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;显示与每个词都匹配的运行，不区分大小写（与 &lt;code&gt;normlab-cli list&lt;/code&gt; 相同）：&lt;/p&gt;&lt;ul&gt;&lt;li&gt;名称、方案、状态、某个标签、备注、服务器、创建时间或存储中的文本；&lt;/li&gt;&lt;li&gt;&lt;b&gt;键 运算符 值&lt;/b&gt;，运算符为 &lt;code&gt;= != &amp;lt; &amp;lt;= &amp;gt; &amp;gt;=&lt;/code&gt; 或 &lt;code&gt;:&lt;/code&gt;（包含）之一：&lt;code&gt;id&lt;/code&gt;、&lt;code&gt;name&lt;/code&gt;、&lt;code&gt;scheme&lt;/code&gt;、&lt;code&gt;status&lt;/code&gt;、&lt;code&gt;tag&lt;/code&gt;、&lt;code&gt;notes&lt;/code&gt;、&lt;code&gt;server&lt;/code&gt;、&lt;code&gt;steps&lt;/code&gt;、&lt;code&gt;val&lt;/code&gt;（验证损失列）或某项设置，按其路径或最后一段：&lt;code&gt;optim.lr&lt;/code&gt;、&lt;code&gt;lr&lt;/code&gt;、&lt;code&gt;n_layers&lt;/code&gt;。&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;示例：&lt;code&gt;ngpt val&amp;lt;3.2&lt;/code&gt; · &lt;code&gt;lr&amp;gt;=1e-3 status=finished&lt;/code&gt; · &lt;code&gt;tag:paper n_layers=48&lt;/code&gt; · &lt;code&gt;"seed 2"&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&amp;Panels</source>

@@ -61,7 +61,33 @@ T = {
     "Pause": ("Pausieren", "暂停"),
     "Resume": ("Fortsetzen", "继续"),
     "Queue": ("Warteschlange", "队列"),
-    "Filter runs (name, scheme, status, tags, notes)…": ("Läufe filtern (Name, Schema, Status, Tags, Notizen)…", "筛选运行（名称、方案、状态、标签、备注）…"),
+    "Filter runs (name, scheme, status, tags, notes; lr>=1e-3, val<3.2)…":
+        ("Läufe filtern (Name, Schema, Status, Tags, Notizen; lr>=1e-3, val<3.2)…",
+         "筛选运行（名称、方案、状态、标签、备注；lr>=1e-3、val<3.2）…"),
+    "<p>Shows the runs that match every word, ignoring case (as <code>normlab-cli list</code>):</p>"
+    "<ul><li>a text in the name, scheme, status, a tag, the notes, the server, the created time or the store;</li>"
+    "<li><b>key op value</b>, op one of <code>= != &lt; &lt;= &gt; &gt;=</code> or <code>:</code> (contains): "
+    "<code>id</code>, <code>name</code>, <code>scheme</code>, <code>status</code>, <code>tag</code>, "
+    "<code>notes</code>, <code>server</code>, <code>steps</code>, <code>val</code> (the Val loss column) "
+    "or a setting, by its path or last part: <code>optim.lr</code>, <code>lr</code>, <code>n_layers</code>.</li></ul>"
+    "<p>Examples: <code>ngpt val&lt;3.2</code> · <code>lr&gt;=1e-3 status=finished</code> · "
+    "<code>tag:paper n_layers=48</code> · <code>\"seed 2\"</code></p>":
+        ("<p>Zeigt die Läufe, die auf jedes Wort passen, ohne Rücksicht auf Groß- und Kleinschreibung (wie <code>normlab-cli list</code>):</p>"
+         "<ul><li>ein Text in Name, Schema, Status, einem Tag, den Notizen, dem Server, der Erstellungszeit oder dem Speicher;</li>"
+         "<li><b>Schlüssel Op Wert</b>, Op eines von <code>= != &lt; &lt;= &gt; &gt;=</code> oder <code>:</code> (enthält): "
+         "<code>id</code>, <code>name</code>, <code>scheme</code>, <code>status</code>, <code>tag</code>, "
+         "<code>notes</code>, <code>server</code>, <code>steps</code>, <code>val</code> (die Spalte Val.-Verlust) "
+         "oder eine Einstellung, über ihren Pfad oder letzten Teil: <code>optim.lr</code>, <code>lr</code>, <code>n_layers</code>.</li></ul>"
+         "<p>Beispiele: <code>ngpt val&lt;3.2</code> · <code>lr&gt;=1e-3 status=finished</code> · "
+         "<code>tag:paper n_layers=48</code> · <code>\"seed 2\"</code></p>",
+         "<p>显示与每个词都匹配的运行，不区分大小写（与 <code>normlab-cli list</code> 相同）：</p>"
+         "<ul><li>名称、方案、状态、某个标签、备注、服务器、创建时间或存储中的文本；</li>"
+         "<li><b>键 运算符 值</b>，运算符为 <code>= != &lt; &lt;= &gt; &gt;=</code> 或 <code>:</code>（包含）之一："
+         "<code>id</code>、<code>name</code>、<code>scheme</code>、<code>status</code>、<code>tag</code>、"
+         "<code>notes</code>、<code>server</code>、<code>steps</code>、<code>val</code>（验证损失列）"
+         "或某项设置，按其路径或最后一段：<code>optim.lr</code>、<code>lr</code>、<code>n_layers</code>。</li></ul>"
+         "<p>示例：<code>ngpt val&lt;3.2</code> · <code>lr&gt;=1e-3 status=finished</code> · "
+         "<code>tag:paper n_layers=48</code> · <code>\"seed 2\"</code></p>"),
     "Rename": ("Umbenennen", "重命名"),
     "Tags": ("Tags", "标签"),
     "Notes": ("Notizen", "备注"),

@@ -12,6 +12,7 @@
 #include <QFileInfo>
 #include <QFont>
 
+#include <algorithm>
 #include <cmath>
 
 namespace normlab {
@@ -47,6 +48,7 @@ void RunTableModel::reload(Store& store, const std::vector<Store*>& compared) {
         beginResetModel();
         runs_ = std::move(fresh);
         sources_ = std::move(sources);
+        has_compared_ = std::any_of(sources_.begin(), sources_.end(), [](const Store* s) { return s != nullptr; });
         row_of_.clear();
         for (size_t i = 0; i < runs_.size(); ++i) row_of_.emplace(std::make_pair(sources_[i], runs_[i].id), static_cast<int>(i));
         colors_.clear();
@@ -290,6 +292,24 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation o, int role) con
         case Source: return tr("Store");
         default: return {};
     }
+}
+
+RunTableProxy::RunTableProxy(QObject* parent) : QSortFilterProxyModel(parent) { setSortRole(Qt::UserRole); }
+
+void RunTableProxy::setFilterText(const QString& text) {
+    filter_ = RunFilter(text.toStdString());
+    invalidateFilter();
+}
+
+bool RunTableProxy::filterAcceptsRow(int source_row, const QModelIndex&) const {
+    if (filter_.empty()) return true;
+    const auto* m = static_cast<const RunTableModel*>(sourceModel());
+    const RunInfo* r = m->runAt(source_row);
+    if (!r) return false;
+    std::vector<std::string> cells{m->index(source_row, RunTableModel::Created).data().toString().toStdString()};
+    if (m->hasCompared())   // the Store column, where it is shown
+        cells.push_back(m->index(source_row, RunTableModel::Source).data().toString().toStdString());
+    return filter_.matches(*r, m->valLossAt(source_row).value, cells);
 }
 
 }  // namespace normlab

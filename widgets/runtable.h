@@ -12,7 +12,10 @@
 #include "core/errors.h"
 #include "core/store/store.h"
 
+#include "core/run_filter.h"
+
 #include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
 
 #include <cmath>
 #include <map>
@@ -38,6 +41,8 @@ public:
     QColor colorAt(int row) const;
     // Whether some run trains on a server (mirrored: the Host column names it).
     bool hasRemote() const;
+    // Whether runs of other stores are shown (the Store column).
+    bool hasCompared() const { return has_compared_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -62,6 +67,7 @@ Q_SIGNALS:
 
 private:
     std::vector<RunInfo> runs_;
+    bool has_compared_ = false;
     std::vector<Store*> sources_;   // per row; null: the window's own store
     std::map<std::pair<Store*, int64_t>, int> row_of_;   // rowOf's answers: a window selecting 2,000 runs asks 2,000 times
     std::vector<std::string> colors_;   // per row, distinct across stores
@@ -76,6 +82,23 @@ private:
     void assignColors();
     // After runs_ changed: latest_ read again for rows without a final loss; the rows whose value moved.
     std::vector<int> readLatest(Store& own);
+};
+
+// The run table as shown: sorted by a column's raw value (Qt::UserRole), and filtered by the filter
+// box's text as `normlab-cli list TEXT` filters (core/run_filter.h: words, and comparisons such as
+// lr>=1e-3 or val<3.2, the Val loss column's value); a plain word is found in the Created and Store
+// cells too.
+class RunTableProxy : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit RunTableProxy(QObject* parent = nullptr);
+    void setFilterText(const QString& text);
+
+protected:
+    bool filterAcceptsRow(int source_row, const QModelIndex& source_parent) const override;
+
+private:
+    RunFilter filter_;
 };
 
 }  // namespace normlab

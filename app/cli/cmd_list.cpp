@@ -5,6 +5,7 @@
 #include "app/cli/cli.h"
 
 #include "core/remote/mirror.h"
+#include "core/run_filter.h"
 
 #include <algorithm>
 #include <cctype>
@@ -25,14 +26,6 @@ const std::vector<std::string> kSortKeys{"id", "name", "scheme", "status", "step
 std::string lower(std::string s) {
     for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
-}
-
-// The window's filter: TEXT in the name, scheme, status, a tag or the notes, ignoring case.
-bool matches(const RunInfo& r, const std::string& text) {
-    if (text.empty()) return true;
-    auto has = [&](const std::string& field) { return lower(field).find(text) != std::string::npos; };
-    if (has(r.name) || has(r.scheme) || has(r.status_text) || has(r.notes)) return true;
-    return std::any_of(r.tags.begin(), r.tags.end(), has);
 }
 
 // The statuses --status names (comma-separated), each a status runs have.
@@ -153,7 +146,6 @@ static int cmd_list(const Args& args) {
     // every option checked before the store is read
     std::string text;
     for (const std::string& w : args.positional) text += (text.empty() ? "" : " ") + w;
-    text = lower(text);
     const std::vector<std::string> statuses = args.options.count("--status") ? parse_statuses(args.opt("--status")) : std::vector<std::string>{};
     const int last = args.options.count("--last") ? parse_int("--last", args.opt("--last"), 1) : 0;
     const std::string sort = args.opt("--sort", "id");
@@ -169,17 +161,25 @@ static int cmd_list(const Args& args) {
     }
     Store store(path, Store::Mode::ReadOnly);
     std::vector<RunInfo> all = store.runs(), runs;
-    for (auto& r : all)
-        if (matches(r, text) && (statuses.empty() || std::find(statuses.begin(), statuses.end(), r.status_text) != statuses.end()))
-            runs.push_back(std::move(r));
+    // The window's filter (core/run_filter.h): a val<3.2 reads the loss as shown (a run's latest where it has no final one).
+    const RunFilter filter(text);
+    Latest latest;   // each run without a final validation loss: its latest (one indexed read a run)
+    auto read_latest = [&](const RunInfo& r) {
+        if (!std::isfinite(r.final_loss) && !latest.count(r.id))
+            if (const std::optional<Point> p = store.last_point(r.id, "val/loss")) latest.emplace(r.id, *p);
+    };
+    bool by_val = false;
+    for (const RunFilter::Word& w : filter.words()) by_val = by_val || w.key == "val";
+    for (auto& r : all) {
+        if (!statuses.empty() && std::find(statuses.begin(), statuses.end(), r.status_text) == statuses.end()) continue;
+        if (by_val) read_latest(r);
+        if (filter.matches(r, shown_val(r, latest), {time_text(r.created_at)})) runs.push_back(std::move(r));
+    }
     if (last > 0 && runs.size() > static_cast<size_t>(last)) {   // the newest: the highest ids
         std::sort(runs.begin(), runs.end(), [](const RunInfo& a, const RunInfo& b) { return a.id < b.id; });
         runs.erase(runs.begin(), runs.end() - last);
     }
-    Latest latest;   // each listed run without a final validation loss: its latest (one indexed read a run)
-    for (const RunInfo& r : runs)
-        if (!std::isfinite(r.final_loss))
-            if (const std::optional<Point> p = store.last_point(r.id, "val/loss")) latest.emplace(r.id, *p);
+    for (const RunInfo& r : runs) read_latest(r);
     sort_runs(runs, sort, latest);
     if (as_json) {
         nlohmann::json out = nlohmann::json::array();
@@ -230,11 +230,15 @@ static int cmd_list(const Args& args) {
 }
 
 extern const Command kListCommand{"list", "list [TEXT]",
-    "the runs in the store (TEXT: those with it in their name, scheme, status,\n"
-    "tags or notes; --status, --last N, --sort COLUMN, --json)\n",
+    "the runs in the store (TEXT: words each run matches, as ngpt 'lr>=1e-3'\n"
+    "'val<3.2'; --status, --last N, --sort COLUMN, --json)\n",
     cmd_list,
-    "  TEXT              runs with TEXT in their name, scheme, status, a tag or the notes,\n"
-    "                    ignoring case (the window's filter); several words are one text\n"
+    "  TEXT              the window's filter: runs matching every word, ignoring case; a word\n"
+    "                    is a text in the name, scheme, status, a tag, the notes, the server\n"
+    "                    or the created time, or KEY OP VALUE (OP: = != < <= > >= or : for\n"
+    "                    contains) comparing id, name, scheme, status, tag, notes, server,\n"
+    "                    steps, val (the validation loss shown) or a setting, by its path\n"
+    "                    or last part (optim.lr, lr, n_layers); numbers as numbers\n"
     "  --status S[,S..]  only runs with these statuses: queued, running, finished, diverged,\n"
     "                    failed, cancelled, interrupted\n"
     "  --last N          the N newest of those (the highest ids)\n"
@@ -250,6 +254,7 @@ extern const Command kListCommand{"list", "list [TEXT]",
     "examples:\n"
     "  normlab-cli list ngpt --status finished --sort val     the best nGPT runs first\n"
     "  normlab-cli list --last 5                              the newest five\n"
+    "  normlab-cli list 'lr>=1e-3' 'val<3.2' n_layers=48      settings and loss (quote < and >)\n"
     "  normlab-cli list --status failed,diverged --json | jq '.[].message'\n",
     "--status --last --sort --json"};
 

@@ -196,7 +196,8 @@ void MainWindow::buildUi() {
     bv->setContentsMargins(2, 2, 2, 2);
     filter_ = new QLineEdit(bw);
     filter_->setObjectName("runFilter");
-    filter_->setPlaceholderText(tr("Filter runs (name, scheme, status, tags, notes)…"));
+    filter_->setPlaceholderText(tr("Filter runs (name, scheme, status, tags, notes; lr>=1e-3, val<3.2)…"));
+    filter_->setToolTip(filterHelp());
     filter_->setClearButtonEnabled(true);
     bv->addWidget(filter_);
     model_ = new RunTableModel(this);
@@ -212,11 +213,8 @@ void MainWindow::buildUi() {
         const QColor c = model_->colorAt(row);
         return shown && c.isValid() && c != QColor(QString::fromStdString(shown->color)) ? c : QColor();
     });
-    proxy_ = new QSortFilterProxyModel(this);
+    proxy_ = new RunTableProxy(this);
     proxy_->setSourceModel(model_);
-    proxy_->setSortRole(Qt::UserRole);
-    proxy_->setFilterKeyColumn(-1);
-    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     table_ = new QTableView(bw);
     table_->setObjectName("runTable");
     table_->setModel(proxy_);
@@ -241,7 +239,7 @@ void MainWindow::buildUi() {
     }
     bb->addStretch(1);
     bv->addLayout(bb);
-    connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+    connect(filter_, &QLineEdit::textChanged, proxy_, &RunTableProxy::setFilterText);
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::onSelectionChanged);
     table_->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(table_, &QWidget::customContextMenuRequested, this, &MainWindow::showRunMenu);

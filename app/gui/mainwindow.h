@@ -23,7 +23,6 @@ class QAction;
 class QLabel;
 class QLineEdit;
 class QMenu;
-class QSortFilterProxyModel;
 class QTableView;
 class QTableWidget;
 class QThread;
@@ -41,6 +40,7 @@ class RemoteControl;
 class RemoteDialog;
 struct RemoteTarget;
 class RunTableModel;
+class RunTableProxy;
 class TrainingWorker;
 struct ProgressInfo;
 
@@ -142,6 +142,7 @@ protected:
 private:
     void buildUi();
     QSize firstSize() const;
+    static QString filterHelp();   // the filter box's tooltip: what a word and a comparison pick
     void buildMenus();
     void addPanelsMenu(QMenu* view);   // View → Panels (mainwindow_view.cpp)
     void addThemeMenu(QMenu* view);    // View → Theme (mainwindow_theme.cpp)
@@ -206,7 +207,7 @@ private:
     Designer* designer_ = nullptr;
     ChartsView* charts_ = nullptr;
     RunTableModel* model_ = nullptr;
-    QSortFilterProxyModel* proxy_ = nullptr;
+    RunTableProxy* proxy_ = nullptr;
     QTableView* table_ = nullptr;
     QLineEdit* filter_ = nullptr;
     QTreeWidget* queue_ = nullptr;

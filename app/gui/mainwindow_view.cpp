@@ -165,6 +165,17 @@ QString MainWindow::fontMissingFor(const QLocale& loc) {
         .arg(QLocale::languageToString(loc.language()));   // "Chinese": its own name would be boxes too
 }
 
+QString MainWindow::filterHelp() {
+    return tr("<p>Shows the runs that match every word, ignoring case (as <code>normlab-cli list</code>):</p>"
+              "<ul><li>a text in the name, scheme, status, a tag, the notes, the server, the created time or the store;</li>"
+              "<li><b>key op value</b>, op one of <code>= != &lt; &lt;= &gt; &gt;=</code> or <code>:</code> (contains): "
+              "<code>id</code>, <code>name</code>, <code>scheme</code>, <code>status</code>, <code>tag</code>, "
+              "<code>notes</code>, <code>server</code>, <code>steps</code>, <code>val</code> (the Val loss column) "
+              "or a setting, by its path or last part: <code>optim.lr</code>, <code>lr</code>, <code>n_layers</code>.</li></ul>"
+              "<p>Examples: <code>ngpt val&lt;3.2</code> · <code>lr&gt;=1e-3 status=finished</code> · "
+              "<code>tag:paper n_layers=48</code> · <code>\"seed 2\"</code></p>");
+}
+
 bool MainWindow::switchLanguage(const QString& locale) {
     if (!translator_) {
         translator_ = new QTranslator(this);
@@ -271,7 +282,8 @@ void MainWindow::retranslate() {
     if (auto* b = findChild<QPushButton*>("queueCancel")) b->setText(tr("Cancel"));
     if (auto* b = findChild<QPushButton*>("queuePause")) b->setText(b->isChecked() ? tr("Resume") : tr("Pause"));
     queue_->setHeaderLabels(queueHeaders());
-    filter_->setPlaceholderText(tr("Filter runs (name, scheme, status, tags, notes)…"));
+    filter_->setPlaceholderText(tr("Filter runs (name, scheme, status, tags, notes; lr>=1e-3, val<3.2)…"));
+    filter_->setToolTip(filterHelp());
     model_->retranslate();
     updateDifferences(std::vector<std::pair<Store*, int64_t>>(diff_refs_));   // its hint and grey keys' tooltips
     device_ = deviceText();   // else in the old language until its next reading (5 s)

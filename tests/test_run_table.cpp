@@ -1,4 +1,5 @@
-// The run table and the panel of settings that differ from the keyboard: Ctrl+C
+// The run table used by hand. Its filter box picks runs by words and by
+// comparisons of settings and loss (core/run_filter.h). From the keyboard: Ctrl+C
 // copies the selected rows as a spreadsheet pastes them (the columns and rows in
 // the order shown, whole keys and values where the panel shortens them), F2
 // renames, Delete deletes after asking — and Delete typed in the filter deletes
@@ -24,7 +25,7 @@
 
 using namespace normlab;
 
-class TestTableKeys : public QObject {
+class TestRunTable : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
 
@@ -159,6 +160,56 @@ private Q_SLOTS:
         QCOMPARE(w.store().runs().size(), size_t(2));
     }
 
+    // The filter box: every word, a text or a comparison of a column or a setting; val reads the Val
+    // loss column (a training run's latest); rows a reload adds are filtered too.
+    void theFilterPicksBySettingsAndLoss() {
+        const QString path = dir_.filePath("filter.sqlite");
+        Store s(path.toStdString());
+        auto add = [&](const char* name, const char* scheme, double lr, double val) {
+            const int64_t id = s.create_run(name, scheme, nlohmann::json{{"optim", {{"lr", lr}}}, {"model", {{"n_layers", 4}}}}, 1);
+            s.finish_run(id, RunStatus::Finished, 10, "", val);
+            return id;
+        };
+        add("Pre-LN lr=3e-4", "pre_ln", 3e-4, 3.4);
+        add("Pre-LN lr=1e-3", "pre_ln", 1e-3, 3.1);
+        add("nGPT", "ngpt", 3e-3, 2.9);
+        const int64_t live = s.create_run("nGPT long", "ngpt", nlohmann::json{{"optim", {{"lr", 3e-3}}}}, 2);
+        s.mark_running(live, "cpu", nlohmann::json::object());
+        s.write_batch({{s.series_id(live, "val/loss"), 100, 3.0}}, {}, live);
+        s.set_tags(live, {"paper"});
+        MainWindow w(path);
+        auto* filter = w.findChild<QLineEdit*>("runFilter");
+        QVERIFY(filter);
+        QVERIFY(filter->toolTip().contains("lr&gt;=1e-3"));
+        QAbstractItemModel* shown = w.runTable()->model();
+        auto names = [&] {
+            QStringList out;
+            for (int r = 0; r < shown->rowCount(); ++r) out << shown->index(r, RunTableModel::Name).data().toString();
+            out.sort();
+            return out;
+        };
+        filter->setText("lr>=1e-3");
+        QCOMPARE(names(), (QStringList{"Pre-LN lr=1e-3", "nGPT", "nGPT long"}));
+        filter->setText("ngpt val<3.05");   // the running run's latest, 3.0, as its Val loss cell shows
+        QCOMPARE(names(), (QStringList{"nGPT", "nGPT long"}));
+        filter->setText("val<3.05 status=running");
+        QCOMPARE(names(), (QStringList{"nGPT long"}));
+        filter->setText("tag:pap");
+        QCOMPARE(names(), (QStringList{"nGPT long"}));
+        filter->setText("lr=3e-4");         // the name says it, and so does the setting
+        QCOMPARE(names(), (QStringList{"Pre-LN lr=3e-4"}));
+        filter->setText("n_layers=4 pre");
+        QCOMPARE(names(), (QStringList{"Pre-LN lr=1e-3", "Pre-LN lr=3e-4"}));
+        filter->setText("this store");      // the Store cell's text: here only where stores are compared
+        QCOMPARE(names(), QStringList{});
+        add("Pre-LN lr=2e-3", "pre_ln", 2e-3, 3.0);
+        filter->setText("lr>1e-3 pre_ln");
+        w.reloadRuns();
+        QCOMPARE(names(), (QStringList{"Pre-LN lr=2e-3"}));
+        filter->clear();
+        QCOMPARE(shown->rowCount(), 5);
+    }
+
     // selectRowsText on its own: nothing selected is nothing; a view selecting cells copies the
     // selected columns only, a row hidden (filtered) is left out.
     void onlyWhatIsSelectedAndShown() {
@@ -181,5 +232,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestTableKeys)
-#include "test_table_keys.moc"
+QTEST_MAIN(TestRunTable)
+#include "test_run_table.moc"

@@ -1,0 +1,157 @@
+// NormLab core: RunFilter (see run_filter.h).
+#include "core/run_filter.h"
+
+#include "core/remote/mirror.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+
+namespace normlab {
+
+namespace {
+
+std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+bool contains(const std::string& field, const std::string& word) { return lower(field).find(word) != std::string::npos; }
+
+// Words separated by blanks; "two words" in double quotes are one (the quotes dropped).
+std::vector<std::string> split_words(const std::string& text) {
+    std::vector<std::string> out;
+    std::string word;
+    bool quoted = false, any = false;
+    for (char c : text) {
+        if (c == '"') {
+            quoted = !quoted;
+            any = true;
+        } else if (!quoted && std::isspace(static_cast<unsigned char>(c))) {
+            if (any && !word.empty()) out.push_back(word);
+            word.clear();
+            any = false;
+        } else {
+            word += c;
+            any = true;
+        }
+    }
+    if (!word.empty()) out.push_back(word);
+    return out;
+}
+
+bool key_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-'; }
+
+bool read_number(const std::string& s, double& out) {
+    if (s.empty()) return false;
+    char* end = nullptr;
+    out = std::strtod(s.c_str(), &end);
+    return end == s.c_str() + s.size() && std::isfinite(out);
+}
+
+bool compare_numbers(double a, const RunFilter::Word& w) {
+    const bool equal = std::fabs(a - w.number) <= 1e-9 * std::max(std::fabs(a), std::fabs(w.number));
+    if (w.op == "=" || w.op == ":") return equal;
+    if (w.op == "!=") return !equal;
+    if (w.op == "<") return a < w.number && !equal;
+    if (w.op == "<=") return a < w.number || equal;
+    if (w.op == ">") return a > w.number && !equal;
+    return a > w.number || equal;   // >=
+}
+
+bool compare_text(const std::string& field, const RunFilter::Word& w) {
+    const std::string f = lower(field);
+    if (w.op == ":") return f.find(w.value) != std::string::npos;
+    if (w.op == "=") return f == w.value;
+    if (w.op == "!=") return f != w.value;
+    double a = 0;   // a number kept as text (a tag "48"): as a number where both are
+    return w.is_number && read_number(f, a) && compare_numbers(a, w);
+}
+
+// One value of the run's: a number where it is one and the word gives one, else its text.
+bool compare_leaf(const nlohmann::json& v, const RunFilter::Word& w) {
+    if (v.is_number() && w.is_number && w.op != ":") return compare_numbers(v.get<double>(), w);
+    if (v.is_string()) return compare_text(v.get<std::string>(), w);
+    if (v.is_boolean() || v.is_number()) return compare_text(v.dump(), w);
+    return false;
+}
+
+// The run's settings whose dotted path is `key` or ends with "." + key.
+void settings_named(const nlohmann::json& j, const std::string& path, const std::string& key, std::vector<const nlohmann::json*>& out) {
+    if (j.is_object()) {
+        for (auto it = j.begin(); it != j.end(); ++it)
+            settings_named(it.value(), path.empty() ? lower(it.key()) : path + "." + lower(it.key()), key, out);
+        return;
+    }
+    if (j.is_array() || j.is_null()) return;
+    if (path == key || (path.size() > key.size() && path.compare(path.size() - key.size(), key.size(), key) == 0 &&
+                        path[path.size() - key.size() - 1] == '.'))
+        out.push_back(&j);
+}
+
+}  // namespace
+
+RunFilter::RunFilter(const std::string& text) {
+    for (const std::string& raw : split_words(text)) {
+        Word w;
+        w.text = lower(raw);
+        size_t p = 0;
+        while (p < raw.size() && key_char(raw[p])) ++p;
+        if (p > 0 && p < raw.size()) {
+            static const char* const kOps[] = {"<=", ">=", "!=", "=", "<", ">", ":"};
+            for (const char* op : kOps) {
+                const std::string o(op);
+                if (raw.compare(p, o.size(), o) == 0 && raw.size() > p + o.size()) {
+                    w.key = lower(raw.substr(0, p));
+                    w.op = o;
+                    w.value = lower(raw.substr(p + o.size()));
+                    w.is_number = read_number(w.value, w.number);
+                    break;
+                }
+            }
+        }
+        words_.push_back(std::move(w));
+    }
+}
+
+bool RunFilter::matches(const RunInfo& r, double val, const std::vector<std::string>& more) const {
+    const std::string server = remote_ref(r).dest;
+    for (const Word& w : words_) {
+        auto plain = [&] {
+            if (contains(r.name, w.text) || contains(r.scheme, w.text) || contains(r.status_text, w.text) ||
+                contains(r.notes, w.text) || contains(server, w.text))
+                return true;
+            for (const std::string& t : r.tags)
+                if (contains(t, w.text)) return true;
+            for (const std::string& m : more)
+                if (contains(m, w.text)) return true;
+            return false;
+        };
+        if (plain()) continue;
+        if (w.op.empty()) return false;
+        bool ok = false;
+        if (w.key == "id") ok = w.is_number && compare_numbers(static_cast<double>(r.id), w);
+        else if (w.key == "steps") ok = w.is_number && compare_numbers(static_cast<double>(r.steps_done), w);
+        else if (w.key == "val") ok = w.is_number && !std::isnan(val) && compare_numbers(val, w);
+        else if (w.key == "name") ok = compare_text(r.name, w);
+        else if (w.key == "scheme") ok = compare_text(r.scheme, w);
+        else if (w.key == "status") ok = compare_text(r.status_text, w);
+        else if (w.key == "notes") ok = compare_text(r.notes, w);
+        else if (w.key == "server") ok = !server.empty() && compare_text(server, w);
+        else if (w.key == "tag" || w.key == "tags") {
+            // != : none of its tags is it (a run without tags too); else: one of them
+            if (w.op == "!=") ok = std::none_of(r.tags.begin(), r.tags.end(), [&](const std::string& t) { return lower(t) == w.value; });
+            else ok = std::any_of(r.tags.begin(), r.tags.end(), [&](const std::string& t) { return compare_text(t, w); });
+        } else {
+            std::vector<const nlohmann::json*> found;
+            settings_named(r.config, "", w.key, found);
+            if (w.op == "!=") ok = !found.empty() && std::all_of(found.begin(), found.end(), [&](const nlohmann::json* v) { return compare_leaf(*v, w); });
+            else ok = std::any_of(found.begin(), found.end(), [&](const nlohmann::json* v) { return compare_leaf(*v, w); });
+        }
+        if (!ok) return false;
+    }
+    return true;
+}
+
+}  // namespace normlab
