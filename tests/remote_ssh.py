@@ -38,6 +38,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from remote_ssh_util import Remote, Sshd, experiment, fail, fast_writer, same_stores, status_of, store_rows, wait_for  # noqa: F401
@@ -218,8 +219,27 @@ def case_reconnect(rm, work):
         fail("remote run --detach: " + r.stderr)
     ids = r.stdout.strip()
     first = int(ids.split(",")[0])
-    # As the window follows: --json, its news as JSON lines on standard output.
+    # As the window follows: --json, its news as JSON lines on standard output, read as they come: the
+    # follower writes a sync's rows into the mirror before it tells of them, so a follower killed the
+    # moment the mirror moves may not have told yet (it was, and the test failed under load).
     f = rm.popen("follow", "gpu", "--runs", ids, "--json", remote_store=server, store=mirror)
+    lines = []
+
+    def read_lines():
+        for line in iter(f.stdout.readline, ""):
+            lines.append(line)
+    reader = threading.Thread(target=read_lines, daemon=True)
+    reader.start()
+
+    def told_step_beyond(step):
+        for line in list(lines):
+            try:
+                e = json.loads(line)
+            except ValueError:
+                continue
+            if e.get("event") == "progress" and e.get("local_id") == 1 and e.get("step", 0) > step:
+                return True
+        return False
     wait_for(lambda: status_of(mirror, 1)[1] >= 100, "the mirror to reach step 100")
     # Kill the follower's ssh: it must reconnect by itself.
     kids = subprocess.run(["pgrep", "-P", str(f.pid)], capture_output=True, text=True).stdout.split()
@@ -229,10 +249,13 @@ def case_reconnect(rm, work):
         os.kill(int(k), signal.SIGKILL)
     before = status_of(mirror, 1)[1]
     wait_for(lambda: status_of(mirror, 1)[1] > before + 100, "the mirror to advance after ssh was killed")
+    wait_for(lambda: told_step_beyond(before), "the follower to tell of a step after its ssh was killed")
     # Kill the follower itself (and its ssh), then follow again: it re-attaches.
     os.killpg(f.pid, signal.SIGKILL)
-    out, err = f.communicate()
-    check_events(out, err, first)
+    f.wait()
+    reader.join(timeout=30)
+    err = f.stderr.read()
+    check_events("".join(lines), err, first)
     r, _ = rm.run("follow", "gpu", remote_store=server, store=mirror)
     if r.returncode != 0 or "ended" not in r.stderr:
         fail(f"follow again: exit {r.returncode}: {r.stderr}")
