@@ -12,6 +12,7 @@
 
 #include <QApplication>
 #include <QAbstractButton>
+#include <QAction>
 #include <QClipboard>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -103,6 +104,14 @@ private Q_SLOTS:
         const QString stored = QString::fromStdString(nlohmann::json(lr).dump());
         QVERIFY2(lr_line.contains(stored) && lr_line.contains("\t0.001"), qPrintable(lr_line));
         QVERIFY2(w.statusBar()->currentMessage().startsWith("Copied "), qPrintable(w.statusBar()->currentMessage()));
+        // its context menu's Copy, nothing selected: all of it
+        QCOMPARE(diff->contextMenuPolicy(), Qt::ActionsContextMenu);
+        auto* copy = diff->findChild<QAction*>("copyDifferences");
+        QVERIFY(copy && copy->text() == "Co&py as text" && diff->actions().contains(copy));
+        diff->clearSelection();
+        QApplication::clipboard()->clear();
+        copy->trigger();
+        QCOMPARE(QApplication::clipboard()->text().split('\n', Qt::SkipEmptyParts), lines);
 
         // F2 renames the selected run
         w.selectRuns({3});

@@ -334,11 +334,18 @@ void MainWindow::addTableKeys() {
         a->setShortcutContext(Qt::WidgetShortcut);
         QObject::connect(a, &QAction::triggered, view, slot);
         view->addAction(a);
+        return a;
     };
     key(table_, QKeySequence::Delete, "deleteKey", [this] { editSelected("delete"); });
     key(table_, QKeySequence(Qt::Key_F2), "renameKey", [this] { editSelected("rename"); });
     key(table_, QKeySequence::Copy, "copyRuns", [this] { copyRows(table_, true); });
-    key(diff_, QKeySequence::Copy, "copyDifferences", [this] { copyRows(diff_, false); });
+    // the panel's context menu is its actions: Copy, with its key beside it (retranslate() names it again)
+    key(diff_, QKeySequence::Copy, "copyDifferences", [this] {
+        if (diff_refs_.size() < 2) return;   // its hint, no settings
+        if (diff_->selectionModel() && !diff_->selectionModel()->hasSelection()) diff_->selectAll();   // from the menu: all of it
+        copyRows(diff_, false);
+    })->setText(tr("Co&py as text"));
+    diff_->setContextMenuPolicy(Qt::ActionsContextMenu);
 }
 
 // Copies what the view shows of its selected rows (widgets/table_copy.h), and says so.
