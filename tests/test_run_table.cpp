@@ -18,6 +18,7 @@
 #include <QInputDialog>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTableWidget>
@@ -217,6 +218,51 @@ private Q_SLOTS:
         QCOMPARE(names(), (QStringList{"Pre-LN lr=2e-3"}));
         filter->clear();
         QCOMPARE(shown->rowCount(), 5);
+    }
+
+    // The header's context menu ticks the columns shown: one unticked is hidden, in this window and the
+    // next (QSettings), and left out of a copy; the name cannot be hidden; the Server column is offered
+    // only where a run trains on a server.
+    void columnsChosenFromTheHeader() {
+        const QString path = dir_.filePath("columns.sqlite");
+        {
+            Store s(path.toStdString());
+            const int64_t id = s.create_run("Pre-LN", "pre_ln", nlohmann::json::object(), 1);
+            s.set_notes(id, "a note");
+        }
+        {
+            MainWindow w(path);
+            QHeaderView* header = w.runTable()->horizontalHeader();
+            QCOMPARE(header->contextMenuPolicy(), Qt::ActionsContextMenu);
+            auto* notes = header->findChild<QAction*>("column_notes");
+            auto* name = header->findChild<QAction*>("column_name");
+            auto* server = header->findChild<QAction*>("column_server");
+            QVERIFY(notes && name && server);
+            QCOMPARE(notes->text(), QString("Notes"));
+            QVERIFY(notes->isChecked() && !name->isEnabled() && !server->isVisible());
+            QVERIFY(!w.runTable()->isColumnHidden(RunTableModel::Notes));
+            notes->trigger();   // unticked
+            QVERIFY(w.runTable()->isColumnHidden(RunTableModel::Notes));
+            w.selectRuns({1});
+            w.runTable()->setFocus();
+            QApplication::clipboard()->clear();
+            w.findChild<QAction*>("copyRuns")->trigger();
+            QVERIFY2(!QApplication::clipboard()->text().contains("Notes") && !QApplication::clipboard()->text().contains("a note"),
+                     qPrintable(QApplication::clipboard()->text()));
+            w.store().set_info(1, {{"remote", {{"dest", "gpu1"}, {"store", "/srv/runs.sqlite"}, {"run", 4}}}});
+            w.reloadRuns();
+            QVERIFY(server->isVisible() && !w.runTable()->isColumnHidden(RunTableModel::Host));
+            server->trigger();   // the user's choice holds even where the column says something
+            w.reloadRuns();
+            QVERIFY(w.runTable()->isColumnHidden(RunTableModel::Host));
+            server->trigger();
+        }
+        MainWindow again(path);
+        QVERIFY(again.runTable()->isColumnHidden(RunTableModel::Notes));   // kept
+        QVERIFY(!again.runTable()->isColumnHidden(RunTableModel::Host));
+        again.runTable()->horizontalHeader()->findChild<QAction*>("column_notes")->trigger();
+        QVERIFY(!again.runTable()->isColumnHidden(RunTableModel::Notes));
+        QVERIFY(QSettings().value("runTable/hiddenColumns").toStringList().isEmpty());
     }
 
     // selectRowsText on its own: nothing selected is nothing; a view selecting cells copies the

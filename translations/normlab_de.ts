@@ -1284,6 +1284,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Ein Lauf trainiert. Abbrechen und beenden? Seine bisherigen Daten bleiben im Speicher.</translation>
     </message>
     <message>
+        <source># (id)</source>
+        <translation># (ID)</translation>
+    </message>
+    <message>
         <source>Delete</source>
         <translation>Löschen</translation>
     </message>
@@ -1538,6 +1542,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <source>Settings of run #%1 loaded into the form</source>
         <translation>Einstellungen von Lauf #%1 ins Formular geladen</translation>
     </message>
+    <message>
+        <source>Co&amp;py as text</source>
+        <translation>Als Text &amp;kopieren</translation>
+    </message>
     <message numerus="yes">
         <source>Copied %n run(s) as tab-separated text</source>
         <translation>
@@ -1575,10 +1583,6 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>&amp;Write text with the weights…</source>
         <translation>Mit den Gewichten Text sch&amp;reiben…</translation>
-    </message>
-    <message>
-        <source>Co&amp;py as text</source>
-        <translation>Als Text &amp;kopieren</translation>
     </message>
     <message>
         <source>Re&amp;name…</source>

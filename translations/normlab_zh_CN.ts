@@ -1282,6 +1282,10 @@ NormLab 将改为打开默认存储。</translation>
         <translation>有运行正在训练。取消并退出？其已有数据会保留在存储中。</translation>
     </message>
     <message>
+        <source># (id)</source>
+        <translation>#（编号）</translation>
+    </message>
+    <message>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -1531,6 +1535,10 @@ NormLab 将改为打开默认存储。</translation>
         <source>Settings of run #%1 loaded into the form</source>
         <translation>已将运行 #%1 的设置载入表单</translation>
     </message>
+    <message>
+        <source>Co&amp;py as text</source>
+        <translation>复制为文本(&amp;P)</translation>
+    </message>
     <message numerus="yes">
         <source>Copied %n run(s) as tab-separated text</source>
         <translation>
@@ -1566,10 +1574,6 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>&amp;Write text with the weights…</source>
         <translation>用权重生成文本(&amp;W)…</translation>
-    </message>
-    <message>
-        <source>Co&amp;py as text</source>
-        <translation>复制为文本(&amp;P)</translation>
     </message>
     <message>
         <source>Re&amp;name…</source>

@@ -385,6 +385,7 @@ T = {
     "; %n run(s)": (["; %n Lauf", "; %n Läufe"], "；%n 个运行"),
     " @%1": (" @%1", " @%1"),
     "#": ("#", "#"),
+    "# (id)": ("# (ID)", "#（编号）"),
     "removed from the queue": ("aus der Warteschlange entfernt", "已从队列移除"),
     "skipped: it was no longer queued when its turn came": ("übersprungen: stand nicht mehr in der Warteschlange, als er an der Reihe war", "已跳过：轮到它时已不在队列中"),
     # command line of the app

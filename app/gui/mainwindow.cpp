@@ -262,6 +262,7 @@ void MainWindow::buildUi() {
     addDockWidget(Qt::RightDockWidgetArea, diff_dock);
     updateDifferences({});   // its hint from the start, not an empty panel until runs are chosen
     addTableKeys();
+    addColumnChooser();
 
     status_ = new QLabel(this);
     statusBar()->addWidget(status_, 1);

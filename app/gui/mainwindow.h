@@ -177,6 +177,12 @@ private:
     // The run table's keys — Delete (asks first), F2 (rename), Ctrl+C (the selected rows as tab-separated
     // text) — and Ctrl+C in the panel of settings that differ.
     void addTableKeys();
+    // The run table's columns (mainwindow_columns.cpp): its header's context menu ticks those shown,
+    // kept in QSettings; showColumns() hides what is unticked and the Server/Store columns where empty.
+    void addColumnChooser();
+    bool columnChosen(int column) const;
+    void nameColumnActions();   // the menu's lines in the window's language, Server/Store where they apply
+    void showColumns();
     void copyRows(QTableView* view, bool runs);
     std::unique_ptr<Store> openStoreFile(const QString& path);
     QTreeWidgetItem* queueItem(qint64 run, bool create);

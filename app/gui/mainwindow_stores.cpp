@@ -34,8 +34,7 @@ void MainWindow::reloadRuns() {
         connect(model_, &QAbstractItemModel::modelAboutToBeReset, this, [&] { selected = selectedRefs(); });
     model_->reload(*store_, comparedPointers());
     disconnect(before);
-    table_->setColumnHidden(RunTableModel::Source, compared_.empty());
-    table_->setColumnHidden(RunTableModel::Host, !model_->hasRemote());
+    showColumns();
     // A run shown that is no longer in the store (deleted by another process: normlab-cli delete)
     // leaves the selection and the charts.
     std::vector<std::pair<Store*, int64_t>> shown;

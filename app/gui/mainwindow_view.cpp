@@ -285,6 +285,7 @@ void MainWindow::retranslate() {
     filter_->setPlaceholderText(tr("Filter runs (name, scheme, status, tags, notes; lr>=1e-3, val<3.2)…"));
     filter_->setToolTip(filterHelp());
     model_->retranslate();
+    nameColumnActions();
     if (auto* copy = diff_->findChild<QAction*>("copyDifferences")) copy->setText(tr("Co&py as text"));
     updateDifferences(std::vector<std::pair<Store*, int64_t>>(diff_refs_));   // its hint and grey keys' tooltips
     device_ = deviceText();   // else in the old language until its next reading (5 s)
