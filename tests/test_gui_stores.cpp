@@ -233,6 +233,7 @@ private Q_SLOTS:
         QCOMPARE(cell(live, nullptr, Qt::DisplayRole).toString(), QString("3.5000"));
         QVERIFY(cell(live, nullptr, Qt::FontRole).value<QFont>().italic());
         QVERIFY(cell(live, nullptr, Qt::ToolTipRole).toString().contains("step 100"));
+        QVERIFY(m->headerData(RunTableModel::FinalLoss, Qt::Horizontal, Qt::ToolTipRole).toString().contains("in italics"));
         QCOMPARE(cell(1, compared, Qt::DisplayRole).toString(), QString("2.5000"));   // its NaN at 60 passed over
         QVERIFY(cell(1, compared, Qt::ToolTipRole).toString().contains("step 50"));
         w.runTable()->sortByColumn(RunTableModel::FinalLoss, Qt::AscendingOrder);

@@ -2178,6 +2178,14 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>unterbrochen</translation>
     </message>
     <message>
+        <source>The validation loss at the run's end; in italics, the latest of a run that has none yet (training, stopped)</source>
+        <translation>Der Validierungsverlust am Ende des Laufs; kursiv der letzte eines Laufs, der noch keinen hat (trainiert, angehalten)</translation>
+    </message>
+    <message>
+        <source>Steps trained; a run short of its steps shows them as done / total</source>
+        <translation>Trainierte Schritte; ein Lauf, dem Schritte fehlen, zeigt sie als erledigt / gesamt</translation>
+    </message>
+    <message>
         <source>#</source>
         <translation>#</translation>
     </message>

@@ -2159,6 +2159,14 @@ NormLab 将改为打开默认存储。</translation>
         <translation>已中断</translation>
     </message>
     <message>
+        <source>The validation loss at the run's end; in italics, the latest of a run that has none yet (training, stopped)</source>
+        <translation>运行结束时的验证损失；斜体为尚无该值的运行（训练中、已停止）的最近一次值</translation>
+    </message>
+    <message>
+        <source>Steps trained; a run short of its steps shows them as done / total</source>
+        <translation>已训练的步数；未完成全部步数的运行显示为 已完成 / 总数</translation>
+    </message>
+    <message>
         <source>#</source>
         <translation>#</translation>
     </message>

@@ -386,6 +386,12 @@ T = {
     " @%1": (" @%1", " @%1"),
     "#": ("#", "#"),
     "# (id)": ("# (ID)", "#（编号）"),
+    "The validation loss at the run's end; in italics, the latest of a run that has none yet (training, stopped)":
+        ("Der Validierungsverlust am Ende des Laufs; kursiv der letzte eines Laufs, der noch keinen hat (trainiert, angehalten)",
+         "运行结束时的验证损失；斜体为尚无该值的运行（训练中、已停止）的最近一次值"),
+    "Steps trained; a run short of its steps shows them as done / total":
+        ("Trainierte Schritte; ein Lauf, dem Schritte fehlen, zeigt sie als erledigt / gesamt",
+         "已训练的步数；未完成全部步数的运行显示为 已完成 / 总数"),
     "removed from the queue": ("aus der Warteschlange entfernt", "已从队列移除"),
     "skipped: it was no longer queued when its turn came": ("übersprungen: stand nicht mehr in der Warteschlange, als er an der Reihe war", "已跳过：轮到它时已不在队列中"),
     # command line of the app

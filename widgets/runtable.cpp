@@ -277,6 +277,12 @@ void RunTableModel::retranslate() {
 }
 
 QVariant RunTableModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o == Qt::Horizontal && role == Qt::ToolTipRole) {
+        if (section == FinalLoss)
+            return tr("The validation loss at the run's end; in italics, the latest of a run that has none yet (training, stopped)");
+        if (section == Steps) return tr("Steps trained; a run short of its steps shows them as done / total");
+        return {};
+    }
     if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
         case Id: return tr("#");
