@@ -12,9 +12,48 @@ namespace normlab {
 
 namespace {
 
-std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
+// Unicode's simple lower case of the letters with case that names are written in — Latin (ASCII,
+// Latin-1, Latin Extended-A), Greek and Cyrillic — so that "über" finds "ÜBER" as the window's
+// filter did with Qt's case folding; other characters (CJK has no case) and bytes that are not
+// UTF-8 are kept as they are.
+char32_t lower_letter(char32_t c) {
+    if (c < 0x80) return c >= 'A' && c <= 'Z' ? c + 32 : c;
+    if ((c >= 0xC0 && c <= 0xDE && c != 0xD7) || (c >= 0x391 && c <= 0x3AB && c != 0x3A2) || (c >= 0x410 && c <= 0x42F))
+        return c + 32;
+    if (c >= 0x400 && c <= 0x40F) return c + 80;
+    if (c == 0x178) return 0xFF;
+    if (c >= 0x100 && c <= 0x17F && c != 0x130 && c != 0x131 && c != 0x138 && c != 0x149 && c != 0x17F) {
+        const bool odd_upper = (c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E);   // Ĺ ĺ … Ň ň, Ź ź … Ž ž
+        if (odd_upper ? c % 2 == 1 : c % 2 == 0) return c + 1;
+    }
+    return c;
+}
+
+std::string lower(const std::string& s) {
+    std::string out;
+    out.reserve(s.size());
+    for (size_t i = 0; i < s.size();) {
+        const unsigned char b = static_cast<unsigned char>(s[i]);
+        const size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+        bool ok = n > 0 && i + n <= s.size();
+        char32_t c = n == 1 ? b : n == 2 ? (b & 0x1F) : n == 3 ? (b & 0x0F) : (b & 0x07);
+        for (size_t k = 1; ok && k < n; ++k) {
+            const unsigned char t = static_cast<unsigned char>(s[i + k]);
+            ok = (t & 0xC0) == 0x80;
+            c = (c << 6) | (t & 0x3F);
+        }
+        if (!ok || n == 1 || c >= 0x800) {   // a byte kept as it is; one ASCII letter; beyond the cased ranges
+            out += static_cast<char>(ok && n == 1 ? lower_letter(c) : b);
+            if (ok && n > 1) out.append(s, i + 1, n - 1);
+            i += ok ? n : 1;
+            continue;
+        }
+        c = lower_letter(c);   // two bytes in, two bytes out: all of these are below U+0800
+        out += static_cast<char>(0xC0 | (c >> 6));
+        out += static_cast<char>(0x80 | (c & 0x3F));
+        i += 2;
+    }
+    return out;
 }
 
 bool contains(const std::string& field, const std::string& word) { return lower(field).find(word) != std::string::npos; }

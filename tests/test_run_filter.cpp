@@ -109,6 +109,25 @@ private Q_SLOTS:
         QVERIFY(RunFilter("=3").words()[0].op.empty());
     }
 
+    // Case is ignored in the scripts names are written in (the window's filter folded case with Qt):
+    // Latin with its accents, Greek, Cyrillic; CJK, which has no case, and bytes that are not UTF-8
+    // are compared as they are.
+    void caseIsIgnoredBeyondAscii() {
+        RunInfo r = run();
+        r.name = "ÜBER-Lauf ŁÓDŹ ΑΛΦΑ ПРОГОН Ÿ 归一化 \xff";
+        QVERIFY(RunFilter("über-lauf").matches(r, 3.0));
+        QVERIFY(RunFilter("łódź").matches(r, 3.0));
+        QVERIFY(RunFilter("ŁóDź").matches(r, 3.0));
+        QVERIFY(RunFilter("αλφα").matches(r, 3.0));
+        QVERIFY(RunFilter("прогон").matches(r, 3.0));
+        QVERIFY(RunFilter("ÿ").matches(r, 3.0));
+        QVERIFY(RunFilter("归一化").matches(r, 3.0));
+        QVERIFY(RunFilter("\xff").matches(r, 3.0));
+        QVERIFY(!RunFilter("uber").matches(r, 3.0));   // case, not accents
+        r.name = "straße";
+        QVERIFY(RunFilter("STRAßE").matches(r, 3.0));
+    }
+
     void aMirroredRunHasItsServer() {
         RunInfo r = run();
         r.info = {{"remote", {{"dest", "gpu1"}, {"store", "/srv/runs.sqlite"}, {"run", 4}}}};
