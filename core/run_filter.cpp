@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 
 namespace normlab {
 
@@ -191,6 +192,22 @@ bool RunFilter::matches(const RunInfo& r, double val, const std::vector<std::str
         if (!ok) return false;
     }
     return true;
+}
+
+double shown_val_loss(Store& store, const RunInfo& r) {
+    if (!std::isnan(r.final_loss)) return r.final_loss;
+    const std::optional<Point> p = store.last_point(r.id, "val/loss");
+    return p ? p->value : std::nan("");
+}
+
+std::vector<int64_t> runs_where(Store& store, const std::string& text) {
+    const RunFilter filter(text);
+    bool by_val = false;   // the latest loss read only where a word asks for it
+    for (const RunFilter::Word& w : filter.words()) by_val = by_val || w.key == "val";
+    std::vector<int64_t> out;
+    for (const RunInfo& r : store.runs())
+        if (filter.matches(r, by_val ? shown_val_loss(store, r) : r.final_loss)) out.push_back(r.id);
+    return out;
 }
 
 }  // namespace normlab

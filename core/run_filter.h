@@ -44,4 +44,10 @@ private:
     std::vector<Word> words_;
 };
 
+// The validation loss a run shows: its final one, else the latest measured (Store::last_point), else NaN.
+double shown_val_loss(Store& store, const RunInfo& r);
+
+// The ids of the store's runs the filter text picks, in id order (figures and plots: --where TEXT).
+std::vector<int64_t> runs_where(Store& store, const std::string& text);
+
 }  // namespace normlab

@@ -137,6 +137,11 @@ private Q_SLOTS:
                      qPrintable(QString("exit %1: ").arg(e.code) + e.err));
         }
         { QFile n(file); QVERIFY(n.open(QIODevice::ReadOnly)); QCOMPARE(n.readAll(), QByteArray("mine\n")); }
+        // --where: the runs a filter picks, as list reads it; one that picks none writes nothing
+        Result w = cli({"plot", "--where", "id=2", "--out", out + "-where", "--store", store_});
+        QVERIFY2(w.code == 0 && w.out.contains("grad_l1_fc2_run2.svg") && !w.out.contains("run1.svg"), qPrintable(w.out + w.err));
+        w = cli({"plot", "--where", "id>99", "--out", out + "-none", "--store", store_});
+        QVERIFY2(w.code == 2 && w.err.contains("--where id>99 picks none") && !QFileInfo::exists(out + "-none"), qPrintable(w.err));
         for (const char* name : {"grad_l1_fc2_run1.svg", "grad_l1_fc2_by_layer.svg"}) {
             QFile f(out + "/" + name);
             QVERIFY2(f.open(QIODevice::ReadOnly), name);

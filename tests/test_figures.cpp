@@ -271,6 +271,15 @@ private Q_SLOTS:
         QVERIFY2(out.contains("of 4 runs"), qPrintable(out + err));
         const QString g = squeeze(pdf_text(grouped));
         QVERIFY2(g.contains(squeeze("Post-LN (×2)")) && g.contains(squeeze("Pre-LN (×2)")), qPrintable(g));
+        // --where picks runs as normlab-cli list and the window's filter do; one that picks none writes nothing
+        const QString where = dir_.filePath("where.pdf");
+        QCOMPARE(run(NORMLAB_APP, {"figure", "--where", "pre-ln", "--view", "loss", "--out", where, "--store", store_}, &out, &err), 0);
+        QVERIFY2(out.contains("of 2 runs"), qPrintable(out + err));
+        const QString w = squeeze(pdf_text(where));
+        QVERIFY2(w.contains(squeeze("Pre-LN seed=2")) && !w.contains(squeeze("Post-LN")), qPrintable(w));
+        QCOMPARE(run(NORMLAB_APP, {"figure", "--where", "ngpt", "--out", dir_.filePath("none.pdf"), "--store", store_}, &out, &err), 2);
+        QVERIFY2(err.contains("--where ngpt picks none of the runs"), qPrintable(err));
+        QVERIFY(!QFile::exists(dir_.filePath("none.pdf")));
         QCOMPARE(run(NORMLAB_APP, {"figure", "Post", "--out", grouped, "--store", store_}, &out, &err), 2);   // not a prefix match
         QVERIFY2(err.contains("no run named \"Post\""), qPrintable(err));
         // a choice not offered is named as the option takes it, beside those it takes

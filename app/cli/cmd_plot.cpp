@@ -3,6 +3,7 @@
 
 #include "app/cli/svg_plot.h"
 #include "core/errors.h"
+#include "core/run_filter.h"
 #include "core/store/output_guard.h"
 #include "core/series.h"
 
@@ -54,6 +55,15 @@ static int cmd_plot(const Args& args) {
     Store store(store_path(args), Store::Mode::ReadOnly);
     std::vector<RunInfo> runs;
     for (auto& key : args.positional) runs.push_back(store.find_run(key));
+    if (args.options.count("--where")) {   // and the runs a filter picks, as list and the window's filter box read it
+        const std::string where = args.opt("--where");
+        const std::vector<int64_t> picked = runs_where(store, where);
+        if (picked.empty())
+            throw UsageError("--where " + printable_name(where) + " picks none of the runs in " + store.path() +
+                             " (normlab-cli list '" + printable_name(where) + "' shows what it picks). Nothing was written.");
+        for (int64_t id : picked)
+            if (std::none_of(runs.begin(), runs.end(), [&](const RunInfo& r) { return r.id == id; })) runs.push_back(*store.run(id));
+    }
     if (runs.empty()) {
         auto all = store.runs();
         const int last = args.options.count("--last") ? parse_int("--last", args.opt("--last"), 1) : 2;
@@ -138,9 +148,11 @@ static int cmd_plot(const Args& args) {
 }
 
 extern const Command kPlotCommand{"plot", "plot [RUN...] --out DIR",
-    "SVG figures of runs (default: the last 2; --last N)\n",
+    "SVG figures of runs (default: the last 2; --last N, --where TEXT)\n",
     cmd_plot,
-    "Writes loss, gradient and hidden-state-norm SVGs of the runs into DIR and prints their paths.\n",
-    "--out --last"};
+    "Writes loss, gradient and hidden-state-norm SVGs of the runs into DIR and prints their paths.\n"
+    "  --where TEXT   the runs a filter picks too, as list TEXT reads it: words and comparisons\n"
+    "                 such as 'ngpt val<3.2' or 'tag:paper lr>=1e-3' (quote < and >)\n",
+    "--out --last --where"};
 
 }  // namespace normlab::cli

@@ -31,7 +31,7 @@ Args parse_args(int argc, char** argv) {
                                                      "--runs-per-task", "--status", "--remote-cli", "--remote-store", "--runs",
                                                      "--retries", "--interval", "--connect-timeout",
                                                      "--cancel", "--sweep", "--precision", "--cuda-graph", "--sort",
-                                                     "--prompt", "--bytes", "--temperature", "--top-k", "--weights", "--slide"};
+                                                     "--prompt", "--bytes", "--temperature", "--top-k", "--weights", "--slide", "--where"};
     Args a;
     for (int i = 1; i < argc; ++i) {
         std::string s = argv[i];

@@ -4,6 +4,7 @@
 #include "app/gui/offscreen.h"
 
 #include "core/errors.h"
+#include "core/run_filter.h"
 #include "core/store/store.h"
 #include "widgets/chartsview.h"
 #include "widgets/figure.h"
@@ -40,6 +41,8 @@ struct Usage : std::runtime_error {
 // The print size (title, log axes: -1 as the window shows them) and what to draw.
 struct Options : PrintSize {
     QStringList runs;
+    QString where;               // --where: the runs a filter text picks too (core/run_filter.h)
+    bool has_where = false;
     QString view = "loss", weight, norm, probe, out, store;
     QString language = "en";   // the figure's own words: axis titles, "train", "validation", "layers 0–3"
     QStringList hide;            // --view sweep: settings left out by name
@@ -56,7 +59,7 @@ const char* kUsage =
     "                      [--probe NAME] [--group none|seed|seed-minmax] [--smoothing 0.6] [--log-y | --linear-y] [--log-x]\n"
     "                      [--title TEXT] [--column single|double | --width-mm W | --width-in W] [--height-mm H | --height-in H]\n"
     "                      [--font-pt 8] [--dpi 300] [--panel] [--language en|de|zh_CN] [--store FILE]\n"
-    "                      [--hide SETTING,...] [--all-settings] [--at-step N|last]\n"
+    "                      [--hide SETTING,...] [--all-settings] [--at-step N|last] [--where TEXT]\n"
     "Draws one chart of the runs (ids or names; a name without its \" seed=N\" takes every seed) at a size for print:\n"
     "single column 89 mm, double column 183 mm wide (default single; the height fits the legend\n"
     "and gives the plot a height of half its width at a single column, 0.36 at a double),\n"
@@ -77,6 +80,8 @@ const char* kUsage =
     "(loss with the learning rate, gradients with a heatmap per run, gains with the histogram).\n"
     "--language draws the figure's words (axis titles, legend, \"train\", \"validation\") in that\n"
     "language, as the window's Export does in it; English by default.\n"
+    "--where TEXT draws the runs a filter picks too, as normlab-cli list TEXT and the window's filter box\n"
+    "read it: words and comparisons such as 'ngpt val<3.2' or 'tag:paper lr>=1e-3' (quote < and >).\n"
     "PDF and SVG are vectors; --dpi sets the PNG's resolution.\n";
 
 // The languages a figure can be drawn in: English and each translation built in (:/i18n/normlab_CODE.qm).
@@ -137,6 +142,10 @@ Options parse(const QStringList& args) {
         else if (a == "--title") o.title = value(i);
         else if (a == "--store") o.store = value(i);
         else if (a == "--language") o.language = value(i);
+        else if (a == "--where") {
+            o.where = value(i);
+            o.has_where = true;
+        }
         else if (a == "--hide") {
             for (const QString& h : value(i).split(',', Qt::SkipEmptyParts)) o.hide << h.trimmed();
         } else if (a == "--all-settings") o.all_settings = true;
@@ -181,7 +190,8 @@ Options parse(const QStringList& args) {
                     o.view.toStdString());
     if (o.at_step != -2 && o.view != "layers")
         throw Usage("--at-step draws --view layers against depth; drop it for --view " + o.view.toStdString());
-    if (o.runs.isEmpty()) throw Usage("name at least one run (an id or a name; normlab-cli list shows them)");
+    if (o.runs.isEmpty() && !o.has_where)
+        throw Usage("name at least one run (an id or a name; normlab-cli list shows them), or pick them with --where TEXT");
     if (o.out.isEmpty()) throw Usage("--out FILE.pdf, .svg or .png is required");
     const QStringList languages = figure_languages();
     if (!languages.contains(o.language))
@@ -276,6 +286,17 @@ int run_figure(const QStringList& args) {
         for (const QString& r : o.runs)
             for (int64_t id : select_runs(*store, r.toStdString()))
                 if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+        if (o.has_where) {
+            const std::vector<int64_t> picked = runs_where(*store, o.where.toStdString());
+            if (picked.empty()) {
+                std::fprintf(stderr, "normlab figure: --where %s picks none of the runs in %s (normlab-cli list '%s' shows what it "
+                                     "picks). Nothing was written.\n",
+                             qPrintable(o.where), store->path().c_str(), qPrintable(o.where));
+                return 2;
+            }
+            for (int64_t id : picked)
+                if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+        }
     } catch (const StoreError& e) {
         std::fprintf(stderr, "normlab figure: %s\n", e.what());
         return store ? 2 : 5;
