@@ -1,6 +1,7 @@
 // NormLab core: RunFilter (see run_filter.h).
 #include "core/run_filter.h"
 
+#include "core/nearest.h"
 #include "core/remote/mirror.h"
 
 #include <algorithm>
@@ -194,19 +195,78 @@ bool RunFilter::matches(const RunInfo& r, double val, const std::vector<std::str
     return true;
 }
 
+namespace {
+
+const std::vector<std::string> kColumns{"id", "name", "scheme", "status", "tag", "tags", "notes", "server", "steps", "val"};
+
+// Every setting's dotted path in `j`, lower case.
+void setting_paths(const nlohmann::json& j, const std::string& path, std::vector<std::string>& out) {
+    if (j.is_object()) {
+        for (auto it = j.begin(); it != j.end(); ++it)
+            setting_paths(it.value(), path.empty() ? lower(it.key()) : path + "." + lower(it.key()), out);
+    } else if (!path.empty()) {
+        out.push_back(path);
+    }
+}
+
+}  // namespace
+
+std::vector<RunFilter::Note> RunFilter::notes(const std::vector<RunInfo>& runs) const {
+    std::vector<Note> out;
+    std::vector<std::string> paths, names;   // every setting's path, and each of its dotted tails (lr, schedule.warmup)
+    bool read = false;
+    for (const Word& w : words_) {
+        if (w.op.empty()) continue;
+        if ((w.op == "<" || w.op == "<=" || w.op == ">" || w.op == ">=") && !w.is_number) {
+            out.push_back({Note::Kind::NotANumber, w.text, w.key, w.value, ""});
+            continue;
+        }
+        if (std::find(kColumns.begin(), kColumns.end(), w.key) != kColumns.end()) continue;
+        if (!read) {
+            for (const RunInfo& r : runs) setting_paths(r.config, "", paths);
+            std::sort(paths.begin(), paths.end());
+            paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+            for (const std::string& p : paths)
+                for (size_t dot = p.find('.'); dot != std::string::npos; dot = p.find('.', dot + 1)) names.push_back(p.substr(dot + 1));
+            names.insert(names.end(), paths.begin(), paths.end());
+            read = true;
+        }
+        const bool known = std::any_of(paths.begin(), paths.end(), [&](const std::string& p) {
+            return p == w.key || (p.size() > w.key.size() && p.compare(p.size() - w.key.size(), w.key.size(), w.key) == 0 &&
+                                  p[p.size() - w.key.size() - 1] == '.');
+        });
+        if (known) continue;
+        std::vector<std::string> choices = kColumns;
+        choices.insert(choices.end(), names.begin(), names.end());
+        out.push_back({Note::Kind::UnknownKey, w.text, w.key, w.value, nearest(w.key, choices)});
+    }
+    return out;
+}
+
+std::string RunFilter::describe(const Note& n) {
+    if (n.kind == Note::Kind::NotANumber)
+        return n.word + ": <, <=, > and >= compare numbers, and \"" + n.value + "\" is not one";
+    std::string s = n.word + ": no run has a column or setting \"" + n.key + "\"";
+    if (!n.suggestion.empty()) s += "; did you mean " + n.suggestion + "?";
+    return s;
+}
+
 double shown_val_loss(Store& store, const RunInfo& r) {
     if (!std::isnan(r.final_loss)) return r.final_loss;
     const std::optional<Point> p = store.last_point(r.id, "val/loss");
     return p ? p->value : std::nan("");
 }
 
-std::vector<int64_t> runs_where(Store& store, const std::string& text) {
+std::vector<int64_t> runs_where(Store& store, const std::string& text, std::string* why) {
     const RunFilter filter(text);
     bool by_val = false;   // the latest loss read only where a word asks for it
     for (const RunFilter::Word& w : filter.words()) by_val = by_val || w.key == "val";
     std::vector<int64_t> out;
-    for (const RunInfo& r : store.runs())
+    const std::vector<RunInfo> all = store.runs();
+    for (const RunInfo& r : all)
         if (filter.matches(r, by_val ? shown_val_loss(store, r) : r.final_loss)) out.push_back(r.id);
+    if (out.empty() && why)
+        for (const RunFilter::Note& n : filter.notes(all)) *why += RunFilter::describe(n) + "\n";
     return out;
 }
 

@@ -40,6 +40,18 @@ public:
     };
     const std::vector<Word>& words() const { return words_; }
 
+    // Why a comparison may have picked nothing, for a filter that picks no run of `runs`: a key that is
+    // no column and no setting of any of them (with the nearest one it may have meant), or <, <=, >, >=
+    // given a value that is not a number. Each UI words them (the window in its language).
+    struct Note {
+        enum class Kind { UnknownKey, NotANumber } kind;
+        std::string word;         // as typed, lower case
+        std::string key, value;
+        std::string suggestion;   // UnknownKey: the nearest column or setting ("" where none is near)
+    };
+    std::vector<Note> notes(const std::vector<RunInfo>& runs) const;
+    static std::string describe(const Note& n);   // in English, for the command line
+
 private:
     std::vector<Word> words_;
 };
@@ -48,6 +60,7 @@ private:
 double shown_val_loss(Store& store, const RunInfo& r);
 
 // The ids of the store's runs the filter text picks, in id order (figures and plots: --where TEXT).
-std::vector<int64_t> runs_where(Store& store, const std::string& text);
+// Where it picks none, `why` (if given) gets the notes of its comparisons, each on a line of its own.
+std::vector<int64_t> runs_where(Store& store, const std::string& text, std::string* why = nullptr);
 
 }  // namespace normlab

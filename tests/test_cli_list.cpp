@@ -85,6 +85,11 @@ private Q_SLOTS:
         QCOMPARE(ids(list({"tag=paper"})), (QList<int>{2}));
         QCOMPARE(ids(list({"lr=8e-3"})), (QList<int>{4}));                                 // its name says it
         QCOMPARE(ids(list({"\"to beat\""})), (QList<int>{3}));
+        // a comparison that could not pick any says why, on stderr
+        const Result none = list({"val<abc", "valu<3"});
+        QVERIFY2(none.code == 0 && none.out.contains("none of the 7 runs"), qPrintable(none.out));
+        QVERIFY2(none.err.contains("val<abc: <, <=, > and >= compare numbers, and \"abc\" is not one"), qPrintable(none.err));
+        QVERIFY2(none.err.contains("valu<3: no run has a column or setting \"valu\"; did you mean val?"), qPrintable(none.err));
         const Result r = list({"val<3.15", "--json"});
         QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).array().size(), 3);
     }

@@ -128,6 +128,20 @@ private Q_SLOTS:
         QVERIFY(RunFilter("STRAßE").matches(r, 3.0));
     }
 
+    // Why a filter that picks nothing may have: a key no run has (with the nearest column or setting, a
+    // dotted tail too), or < and > given a word; keys that are columns or settings are not noted.
+    void notesSayWhyNothingWasPicked() {
+        const std::vector<RunInfo> runs{run()};
+        auto notes = RunFilter("n_layer=4 lr>abc name<x schedule.warmp=1 status=none lr=1 seed=3 gpu").notes(runs);
+        QCOMPARE(notes.size(), size_t(4));
+        QCOMPARE(RunFilter::describe(notes[0]), std::string("n_layer=4: no run has a column or setting \"n_layer\"; did you mean n_layers?"));
+        QCOMPARE(RunFilter::describe(notes[1]), std::string("lr>abc: <, <=, > and >= compare numbers, and \"abc\" is not one"));
+        QCOMPARE(notes[2].kind, RunFilter::Note::Kind::NotANumber);   // name<x
+        QCOMPARE(notes[3].suggestion, std::string("schedule.warmup"));
+        QCOMPARE(RunFilter::describe(RunFilter("zzzzzz=1").notes(runs).at(0)), std::string("zzzzzz=1: no run has a column or setting \"zzzzzz\""));
+        QVERIFY(RunFilter("stauts=finished").notes(runs).at(0).suggestion == "status");
+    }
+
     void aMirroredRunHasItsServer() {
         RunInfo r = run();
         r.info = {{"remote", {{"dest", "gpu1"}, {"store", "/srv/runs.sqlite"}, {"run", 4}}}};

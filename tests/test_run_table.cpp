@@ -210,6 +210,9 @@ private Q_SLOTS:
         QCOMPARE(names(), (QStringList{"Pre-LN lr=3e-4"}));
         filter->setText("n_layers=4 pre");
         QCOMPARE(names(), (QStringList{"Pre-LN lr=1e-3", "Pre-LN lr=3e-4"}));
+        filter->setText("n_layer=4");       // shows nothing, and the status bar says why
+        QCOMPARE(names(), QStringList{});
+        QCOMPARE(w.statusBar()->currentMessage(), QString("n_layer=4: no run has a column or setting \"n_layer\"; did you mean n_layers?"));
         filter->setText("this store");      // the Store cell's text: here only where stores are compared
         QCOMPARE(names(), QStringList{});
         add("Pre-LN lr=2e-3", "pre_ln", 2e-3, 3.0);

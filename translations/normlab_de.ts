@@ -1543,6 +1543,18 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Einstellungen von Lauf #%1 ins Formular geladen</translation>
     </message>
     <message>
+        <source>%1: &lt;, &lt;=, &gt; and &gt;= compare numbers, and "%2" is not one</source>
+        <translation>%1: &lt;, &lt;=, &gt; und &gt;= vergleichen Zahlen, und „%2“ ist keine</translation>
+    </message>
+    <message>
+        <source>%1: no run has a column or setting "%2"</source>
+        <translation>%1: kein Lauf hat eine Spalte oder Einstellung „%2“</translation>
+    </message>
+    <message>
+        <source>%1: no run has a column or setting "%2"; did you mean %3?</source>
+        <translation>%1: kein Lauf hat eine Spalte oder Einstellung „%2“; war %3 gemeint?</translation>
+    </message>
+    <message>
         <source>Co&amp;py as text</source>
         <translation>Als Text &amp;kopieren</translation>
     </message>

@@ -1536,6 +1536,18 @@ NormLab 将改为打开默认存储。</translation>
         <translation>已将运行 #%1 的设置载入表单</translation>
     </message>
     <message>
+        <source>%1: &lt;, &lt;=, &gt; and &gt;= compare numbers, and "%2" is not one</source>
+        <translation>%1：&lt;、&lt;=、&gt; 和 &gt;= 比较的是数字，而“%2”不是数字</translation>
+    </message>
+    <message>
+        <source>%1: no run has a column or setting "%2"</source>
+        <translation>%1：没有运行具有列或设置“%2”</translation>
+    </message>
+    <message>
+        <source>%1: no run has a column or setting "%2"; did you mean %3?</source>
+        <translation>%1：没有运行具有列或设置“%2”；您是指 %3 吗？</translation>
+    </message>
+    <message>
         <source>Co&amp;py as text</source>
         <translation>复制为文本(&amp;P)</translation>
     </message>

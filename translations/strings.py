@@ -386,6 +386,11 @@ T = {
     " @%1": (" @%1", " @%1"),
     "#": ("#", "#"),
     "# (id)": ("# (ID)", "#（编号）"),
+    "%1: <, <=, > and >= compare numbers, and \"%2\" is not one":
+        ("%1: <, <=, > und >= vergleichen Zahlen, und „%2“ ist keine", "%1：<、<=、> 和 >= 比较的是数字，而“%2”不是数字"),
+    "%1: no run has a column or setting \"%2\"": ("%1: kein Lauf hat eine Spalte oder Einstellung „%2“", "%1：没有运行具有列或设置“%2”"),
+    "%1: no run has a column or setting \"%2\"; did you mean %3?":
+        ("%1: kein Lauf hat eine Spalte oder Einstellung „%2“; war %3 gemeint?", "%1：没有运行具有列或设置“%2”；您是指 %3 吗？"),
     "The validation loss at the run's end; in italics, the latest of a run that has none yet (training, stopped)":
         ("Der Validierungsverlust am Ende des Laufs; kursiv der letzte eines Laufs, der noch keinen hat (trainiert, angehalten)",
          "运行结束时的验证损失；斜体为尚无该值的运行（训练中、已停止）的最近一次值"),

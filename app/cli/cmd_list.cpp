@@ -190,7 +190,11 @@ static int cmd_list(const Args& args) {
     const bool picked = !text.empty() || !statuses.empty() || last > 0;
     if (runs.empty()) {
         if (all.empty()) std::printf("(no runs in %s)\n", store.path().c_str());
-        else std::printf("(none of the %zu runs in %s match)\n", all.size(), store.path().c_str());
+        else {
+            std::printf("(none of the %zu runs in %s match)\n", all.size(), store.path().c_str());
+            for (const RunFilter::Note& n : filter.notes(all))   // none moved from: a comparison that could not pick any
+                std::fprintf(stderr, "normlab-cli: %s\n", printable_name(RunFilter::describe(n)).c_str());
+        }
         return kOk;
     }
     // the name column as wide as the longest name shown, up to 48 columns; a longer one cut with "…"

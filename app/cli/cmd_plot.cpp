@@ -57,10 +57,13 @@ static int cmd_plot(const Args& args) {
     for (auto& key : args.positional) runs.push_back(store.find_run(key));
     if (args.options.count("--where")) {   // and the runs a filter picks, as list and the window's filter box read it
         const std::string where = args.opt("--where");
-        const std::vector<int64_t> picked = runs_where(store, where);
+        std::string why, said;
+        const std::vector<int64_t> picked = runs_where(store, where, &why);
+        for (size_t at = 0, nl; (nl = why.find('\n', at)) != std::string::npos; at = nl + 1)   // each note, printed safely
+            said += "\n" + printable_name(why.substr(at, nl - at));
         if (picked.empty())
             throw UsageError("--where " + printable_name(where) + " picks none of the runs in " + store.path() +
-                             " (normlab-cli list '" + printable_name(where) + "' shows what it picks). Nothing was written.");
+                             " (normlab-cli list '" + printable_name(where) + "' shows what it picks). Nothing was written." + said);
         for (int64_t id : picked)
             if (std::none_of(runs.begin(), runs.end(), [&](const RunInfo& r) { return r.id == id; })) runs.push_back(*store.run(id));
     }

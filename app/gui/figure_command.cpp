@@ -287,11 +287,12 @@ int run_figure(const QStringList& args) {
             for (int64_t id : select_runs(*store, r.toStdString()))
                 if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
         if (o.has_where) {
-            const std::vector<int64_t> picked = runs_where(*store, o.where.toStdString());
+            std::string why;
+            const std::vector<int64_t> picked = runs_where(*store, o.where.toStdString(), &why);
             if (picked.empty()) {
                 std::fprintf(stderr, "normlab figure: --where %s picks none of the runs in %s (normlab-cli list '%s' shows what it "
-                                     "picks). Nothing was written.\n",
-                             qPrintable(o.where), store->path().c_str(), qPrintable(o.where));
+                                     "picks). Nothing was written.\n%s",
+                             qPrintable(o.where), store->path().c_str(), qPrintable(o.where), why.c_str());
                 return 2;
             }
             for (int64_t id : picked)

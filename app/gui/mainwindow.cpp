@@ -239,7 +239,7 @@ void MainWindow::buildUi() {
     }
     bb->addStretch(1);
     bv->addLayout(bb);
-    connect(filter_, &QLineEdit::textChanged, proxy_, &RunTableProxy::setFilterText);
+    connect(filter_, &QLineEdit::textChanged, this, &MainWindow::filterRuns);
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::onSelectionChanged);
     table_->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(table_, &QWidget::customContextMenuRequested, this, &MainWindow::showRunMenu);

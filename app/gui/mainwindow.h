@@ -177,6 +177,9 @@ private:
     // The run table's keys — Delete (asks first), F2 (rename), Ctrl+C (the selected rows as tab-separated
     // text) — and Ctrl+C in the panel of settings that differ.
     void addTableKeys();
+    // The filter box's text applied; where it shows no run of those there, the status bar says why a
+    // comparison could not have picked any (a key no run has, with the nearest; a value that is no number).
+    void filterRuns(const QString& text);
     // The run table's columns (mainwindow_columns.cpp): its header's context menu ticks those shown,
     // kept in QSettings; showColumns() hides what is unticked and the Server/Store columns where empty.
     void addColumnChooser();

@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "core/experiment.h"
 #include "core/remote/mirror.h"
+#include "core/run_filter.h"
 #include "core/train/trainer.h"
 #include "core/version.h"
 #include "widgets/chartsview.h"
@@ -324,6 +325,24 @@ void MainWindow::writeText(const std::vector<qint64>& ids) {
     d->setAttribute(Qt::WA_DeleteOnClose);
     d->show();
     d->write();
+}
+
+void MainWindow::filterRuns(const QString& text) {
+    proxy_->setFilterText(text);
+    if (proxy_->rowCount() > 0 || model_->rowCount() == 0) return;
+    std::vector<RunInfo> runs;
+    for (int r = 0; r < model_->rowCount(); ++r) runs.push_back(*model_->runAt(r));
+    QStringList why;
+    for (const RunFilter::Note& n : RunFilter(text.toStdString()).notes(runs)) {
+        const QString word = QString::fromStdString(n.word), key = QString::fromStdString(n.key);
+        if (n.kind == RunFilter::Note::Kind::NotANumber)
+            why << tr("%1: <, <=, > and >= compare numbers, and \"%2\" is not one").arg(word, QString::fromStdString(n.value));
+        else if (n.suggestion.empty())
+            why << tr("%1: no run has a column or setting \"%2\"").arg(word, key);
+        else
+            why << tr("%1: no run has a column or setting \"%2\"; did you mean %3?").arg(word, key, QString::fromStdString(n.suggestion));
+    }
+    if (!why.isEmpty()) statusBar()->showMessage(why.join(" · "), 10000);
 }
 
 void MainWindow::addTableKeys() {
