@@ -118,7 +118,13 @@ bool compare_leaf(const nlohmann::json& v, const RunFilter::Word& w) {
     return false;
 }
 
-// The run's settings whose dotted path is `key` or ends with "." + key.
+// Whether a setting's dotted path is named by `key`: the path itself, or its last parts ("lr", "schedule.warmup").
+bool names_setting(const std::string& path, const std::string& key) {
+    return path == key || (path.size() > key.size() && path.compare(path.size() - key.size(), key.size(), key) == 0 &&
+                           path[path.size() - key.size() - 1] == '.');
+}
+
+// The run's settings `key` names (names_setting).
 void settings_named(const nlohmann::json& j, const std::string& path, const std::string& key, std::vector<const nlohmann::json*>& out) {
     if (j.is_object()) {
         for (auto it = j.begin(); it != j.end(); ++it)
@@ -126,9 +132,7 @@ void settings_named(const nlohmann::json& j, const std::string& path, const std:
         return;
     }
     if (j.is_array() || j.is_null()) return;
-    if (path == key || (path.size() > key.size() && path.compare(path.size() - key.size(), key.size(), key) == 0 &&
-                        path[path.size() - key.size() - 1] == '.'))
-        out.push_back(&j);
+    if (names_setting(path, key)) out.push_back(&j);
 }
 
 }  // namespace
@@ -211,6 +215,10 @@ void setting_paths(const nlohmann::json& j, const std::string& path, std::vector
 
 }  // namespace
 
+bool RunFilter::reads_val() const {
+    return std::any_of(words_.begin(), words_.end(), [](const Word& w) { return w.key == "val"; });
+}
+
 std::vector<RunFilter::Note> RunFilter::notes(const std::vector<RunInfo>& runs) const {
     std::vector<Note> out;
     std::vector<std::string> paths, names;   // every setting's path, and each of its dotted tails (lr, schedule.warmup)
@@ -231,11 +239,7 @@ std::vector<RunFilter::Note> RunFilter::notes(const std::vector<RunInfo>& runs) 
             names.insert(names.end(), paths.begin(), paths.end());
             read = true;
         }
-        const bool known = std::any_of(paths.begin(), paths.end(), [&](const std::string& p) {
-            return p == w.key || (p.size() > w.key.size() && p.compare(p.size() - w.key.size(), w.key.size(), w.key) == 0 &&
-                                  p[p.size() - w.key.size() - 1] == '.');
-        });
-        if (known) continue;
+        if (std::any_of(paths.begin(), paths.end(), [&](const std::string& p) { return names_setting(p, w.key); })) continue;
         std::vector<std::string> choices = kColumns;
         choices.insert(choices.end(), names.begin(), names.end());
         out.push_back({Note::Kind::UnknownKey, w.text, w.key, w.value, nearest(w.key, choices)});
@@ -259,8 +263,7 @@ double shown_val_loss(Store& store, const RunInfo& r) {
 
 std::vector<int64_t> runs_where(Store& store, const std::string& text, std::string* why) {
     const RunFilter filter(text);
-    bool by_val = false;   // the latest loss read only where a word asks for it
-    for (const RunFilter::Word& w : filter.words()) by_val = by_val || w.key == "val";
+    const bool by_val = filter.reads_val();   // the latest loss read only where a word asks for it
     std::vector<int64_t> out;
     const std::vector<RunInfo> all = store.runs();
     for (const RunInfo& r : all)

@@ -39,6 +39,8 @@ public:
         bool is_number = false;         // value reads wholly as a number
     };
     const std::vector<Word>& words() const { return words_; }
+    // Whether a word compares the validation loss: only then need a caller read a run's latest one.
+    bool reads_val() const;
 
     // Why a comparison may have picked nothing, for a filter that picks no run of `runs`: a key that is
     // no column and no setting of any of them (with the nearest one it may have meant), or <, <=, >, >=

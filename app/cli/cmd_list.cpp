@@ -168,8 +168,7 @@ static int cmd_list(const Args& args) {
         if (!std::isfinite(r.final_loss) && !latest.count(r.id))
             if (const std::optional<Point> p = store.last_point(r.id, "val/loss")) latest.emplace(r.id, *p);
     };
-    bool by_val = false;
-    for (const RunFilter::Word& w : filter.words()) by_val = by_val || w.key == "val";
+    const bool by_val = filter.reads_val();
     for (auto& r : all) {
         if (!statuses.empty() && std::find(statuses.begin(), statuses.end(), r.status_text) == statuses.end()) continue;
         if (by_val) read_latest(r);
