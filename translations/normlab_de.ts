@@ -58,6 +58,10 @@
         <translation>Sweep</translation>
     </message>
     <message>
+        <source>Block</source>
+        <translation>Block</translation>
+    </message>
+    <message>
         <source>Learning rate</source>
         <translation>Lernrate</translation>
     </message>
@@ -152,6 +156,47 @@
     <message>
         <source>a learning rate</source>
         <translation>eine Lernrate</translation>
+    </message>
+    <message>
+        <source>the form's block</source>
+        <translation>Block des Formulars</translation>
+    </message>
+    <message>
+        <source>Draw the block the experiment form describes first, as you edit it: a click on one of its parts switches that part off in the form, a click on a dashed one switches it on.</source>
+        <translation>Zuerst den Block zeichnen, den das Experiment-Formular beschreibt, während Sie es bearbeiten: ein Klick auf einen seiner Teile schaltet ihn im Formular aus, ein Klick auf einen gestrichelten schaltet ihn ein.</translation>
+    </message>
+    <message>
+        <source>The form: %1</source>
+        <translation>Formular: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (+ %n alike)</source>
+        <translation>
+            <numerusform>%1 (+ %n gleicher)</numerusform>
+            <numerusform>%1 (+ %n gleiche)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Select runs in the table, or tick “the form's block”, to see their blocks.</source>
+        <translation>Läufe in der Tabelle auswählen oder „Block des Formulars“ ankreuzen, um ihre Blöcke zu sehen.</translation>
+    </message>
+    <message>
+        <source>Yellow: normalizations; blue: sub-layers; green: scales; outlined: where a block differs from the first.</source>
+        <translation>Gelb: Normalisierungen; blau: Teilschichten; grün: Skalierungen; umrandet: worin ein Block vom ersten abweicht.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more block(s) not shown: select fewer runs.</source>
+        <translation>
+            <numerusform>%n weiterer Block nicht gezeigt: weniger Läufe auswählen.</numerusform>
+            <numerusform>%n weitere Blöcke nicht gezeigt: weniger Läufe auswählen.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) with a configuration this version cannot read.</source>
+        <translation>
+            <numerusform>%n Lauf mit einer Konfiguration, die diese Version nicht lesen kann.</numerusform>
+            <numerusform>%n Läufe mit einer Konfiguration, die diese Version nicht lesen kann.</numerusform>
+        </translation>
     </message>
     <message>
         <source>this view has no chart to export</source>
@@ -430,6 +475,10 @@ Schicht: eine Linie je Lauf über die Schichten, beim Schritt, den der Regler w�
     <message>
         <source>cos(x_{ℓ}[t], x_{ℓ}[t′]) between positions</source>
         <translation>cos(x_{ℓ}[t], x_{ℓ}[t′]) zwischen Positionen</translation>
+    </message>
+    <message>
+        <source>%1 · d %2 · %3 heads</source>
+        <translation>%1 · d %2 · %3 Köpfe</translation>
     </message>
 </context>
 <context>
@@ -1359,6 +1408,14 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
     <message>
         <source>%1: each run has its scheme's value</source>
         <translation>%1: jeder Lauf hat den Wert seines Schemas</translation>
+    </message>
+    <message>
+        <source>%1 switched on in the form</source>
+        <translation>%1 im Formular eingeschaltet</translation>
+    </message>
+    <message>
+        <source>%1 switched off in the form</source>
+        <translation>%1 im Formular ausgeschaltet</translation>
     </message>
     <message>
         <source>Save experiment</source>
@@ -2445,6 +2502,280 @@ normlab figure RUN... --out FILE.pdf: ein Diagramm gespeicherter Läufe für ein
     <message>
         <source>Colours: system (the platform's, the default), light or dark; remembered from View → Theme otherwise.</source>
         <translation>Farben: system (die der Plattform, voreingestellt), light oder dark; sonst die unter Ansicht → Farbschema gemerkten.</translation>
+    </message>
+</context>
+<context>
+    <name>normlab::BlockDiagram</name>
+    <message>
+        <source>A row per byte; every vector along d has norm 1 (the embeddings, the weights' rows or columns, renormalized after every optimizer step, and the hidden state h); no positions added (RoPE in the attention)</source>
+        <translation>Eine Zeile je Byte; jeder Vektor entlang d hat die Norm 1 (die Einbettungen, die Zeilen oder Spalten der Gewichte, nach jedem Optimiererschritt renormiert, und der verborgene Zustand h); keine Positionen addiert (RoPE in der Attention)</translation>
+    </message>
+    <message>
+        <source>q, k, v · RoPE</source>
+        <translation>q, k, v · RoPE</translation>
+    </message>
+    <message>
+        <source>q, k, v = h W_{q}ᵀ, h W_{k}ᵀ, h W_{v}ᵀ, split into heads; RoPE rotates q and k</source>
+        <translation>q, k, v = h W_{q}ᵀ, h W_{k}ᵀ, h W_{v}ᵀ, in Köpfe geteilt; RoPE dreht q und k</translation>
+    </message>
+    <message>
+        <source>s_{qk} ⊙ q, k</source>
+        <translation>s_{qk} ⊙ q, k</translation>
+    </message>
+    <message>
+        <source>q and k each normalized per head and scaled by the learned s_{qk} (qk_norm off: scaled only)</source>
+        <translation>q und k je Kopf normiert und mit dem gelernten s_{qk} skaliert (qk_norm aus: nur skaliert)</translation>
+    </message>
+    <message>
+        <source>softmax(q kᵀ · √d_{h} + causal mask) v per head: q and k are unit vectors, so the product is a cosine</source>
+        <translation>softmax(q kᵀ · √d_{h} + kausale Maske) v je Kopf: q und k sind Einheitsvektoren, ihr Produkt ist ein Kosinus</translation>
+    </message>
+    <message>
+        <source>W_{O}</source>
+        <translation>W_{O}</translation>
+    </message>
+    <message>
+        <source>The output projection, its columns on the sphere</source>
+        <translation>Die Ausgabeprojektion, ihre Spalten auf der Sphäre</translation>
+    </message>
+    <message>
+        <source>norm → h_{A}</source>
+        <translation>norm → h_{A}</translation>
+    </message>
+    <message>
+        <source>h_{A} = norm(attention output): the sub-layer's suggestion, on the sphere</source>
+        <translation>h_{A} = norm(Ausgabe der Attention): der Vorschlag der Teilschicht, auf der Sphäre</translation>
+    </message>
+    <message>
+        <source>FC1 → u, g</source>
+        <translation>FC1 → u, g</translation>
+    </message>
+    <message>
+        <source>u, g = FC1 h: d → 2 × d_{ff}</source>
+        <translation>u, g = FC1 h: d → 2 × d_{ff}</translation>
+    </message>
+    <message>
+        <source>u ⊙ SiLU(g)</source>
+        <translation>u ⊙ SiLU(g)</translation>
+    </message>
+    <message>
+        <source>SwiGLU</source>
+        <translation>SwiGLU</translation>
+    </message>
+    <message>
+        <source>FC2</source>
+        <translation>FC2</translation>
+    </message>
+    <message>
+        <source>FC2: d_{ff} → d, its columns on the sphere</source>
+        <translation>FC2: d_{ff} → d, seine Spalten auf der Sphäre</translation>
+    </message>
+    <message>
+        <source>norm → h_{M}</source>
+        <translation>norm → h_{M}</translation>
+    </message>
+    <message>
+        <source>h_{M} = norm(MLP output)</source>
+        <translation>h_{M} = norm(Ausgabe des MLP)</translation>
+    </message>
+    <message>
+        <source>Eigen learning rate: how far h moves towards the sub-layer's suggestion, learned per dimension (init 0.05)</source>
+        <translation>Eigen-Lernrate: wie weit h sich auf den Vorschlag der Teilschicht zubewegt, je Dimension gelernt (Start 0,05)</translation>
+    </message>
+    <message>
+        <source>Eigen learning rate, fixed at its initial value (eigen_lr off)</source>
+        <translation>Eigen-Lernrate, fest auf ihrem Startwert (eigen_lr aus)</translation>
+    </message>
+    <message>
+        <source>%1 ⊙</source>
+        <translation>%1 ⊙</translation>
+    </message>
+    <message>
+        <source>(1 − %1) ⊙</source>
+        <translation>(1 − %1) ⊙</translation>
+    </message>
+    <message>
+        <source>h + α ⊙ (h_{F} − h): h keeps 1 − α of itself</source>
+        <translation>h + α ⊙ (h_{F} − h): h behält 1 − α von sich</translation>
+    </message>
+    <message>
+        <source>norm</source>
+        <translation>Norm</translation>
+    </message>
+    <message>
+        <source>h back onto the unit sphere after each update (nGPT eq. 10, 11)</source>
+        <translation>h nach jeder Aktualisierung zurück auf die Einheitssphäre (nGPT Gl. 10, 11)</translation>
+    </message>
+    <message>
+        <source>logits = s_{z} ⊙ h W_{out}ᵀ</source>
+        <translation>logits = s_{z} ⊙ h W_{out}ᵀ</translation>
+    </message>
+    <message>
+        <source>The output embedding (untied, rows on the sphere), the logits scaled by the learned s_{z}</source>
+        <translation>Die Ausgabe-Einbettung (nicht gekoppelt, Zeilen auf der Sphäre), die Logits mit dem gelernten s_{z} skaliert</translation>
+    </message>
+    <message>
+        <source>embedding × √d</source>
+        <translation>Einbettung × √d</translation>
+    </message>
+    <message>
+        <source>embedding</source>
+        <translation>Einbettung</translation>
+    </message>
+    <message>
+        <source>Pre-LN: the sub-layer's input normalized, x ← x + F(LN(x)); the stream itself never is</source>
+        <translation>Pre-LN: die Eingabe der Teilschicht wird normiert, x ← x + F(LN(x)); der Strom selbst nie</translation>
+    </message>
+    <message>
+        <source>Post-LN: the stream normalized after each sum, x ← LN(x + F(x))</source>
+        <translation>Post-LN: der Strom wird nach jeder Summe normiert, x ← LN(x + F(x))</translation>
+    </message>
+    <message>
+        <source>softmax(q kᵀ / √d_{h} + causal mask) v per head, q, k, v = x W_{qkv}ᵀ</source>
+        <translation>softmax(q kᵀ / √d_{h} + kausale Maske) v je Kopf, q, k, v = x W_{qkv}ᵀ</translation>
+    </message>
+    <message>
+        <source>NormFormer's HeadScale: each head's output times its learned γ_{i}, init 1</source>
+        <translation>HeadScale von NormFormer: die Ausgabe jedes Kopfes mal sein gelerntes γ_{i}, Start 1</translation>
+    </message>
+    <message>
+        <source>The output projection: Concat(heads) W_{O}ᵀ</source>
+        <translation>Die Ausgabeprojektion: Concat(Köpfe) W_{O}ᵀ</translation>
+    </message>
+    <message>
+        <source>NormFormer's post-attention LN, over d, on the attention's output</source>
+        <translation>Post-Attention-LN von NormFormer, über d, auf der Ausgabe der Attention</translation>
+    </message>
+    <message>
+        <source>FC1</source>
+        <translation>FC1</translation>
+    </message>
+    <message>
+        <source>FC1: d → d_{ff} (SwiGLU: → 2 × d_{ff}, u and g)</source>
+        <translation>FC1: d → d_{ff} (SwiGLU: → 2 × d_{ff}, u und g)</translation>
+    </message>
+    <message>
+        <source>The activation (model.activation)</source>
+        <translation>Die Aktivierung (model.activation)</translation>
+    </message>
+    <message>
+        <source>NormFormer's FFN LN, over d_{ff}, after the activation</source>
+        <translation>FFN-LN von NormFormer, über d_{ff}, nach der Aktivierung</translation>
+    </message>
+    <message>
+        <source>FC2: d_{ff} → d</source>
+        <translation>FC2: d_{ff} → d</translation>
+    </message>
+    <message>
+        <source>× α_{t}</source>
+        <translation>× α_{t}</translation>
+    </message>
+    <message>
+        <source>BranchNorm: the sub-layer's output times α_{t}, rising from 0 to 1 over T steps</source>
+        <translation>BranchNorm: die Ausgabe der Teilschicht mal α_{t}, das in T Schritten von 0 auf 1 steigt</translation>
+    </message>
+    <message>
+        <source>× α = %1</source>
+        <translation>× α = %1</translation>
+    </message>
+    <message>
+        <source>DeepNorm: the residual times α = (2N)^¼, x ← LN(α·x + F(x))</source>
+        <translation>DeepNorm: das Residuum mal α = (2N)^¼, x ← LN(α·x + F(x))</translation>
+    </message>
+    <message>
+        <source>NormFormer's ResScale: the MLP's residual times a learned λ ∈ ℝᵈ, init 1</source>
+        <translation>ResScale von NormFormer: das Residuum des MLP mal ein gelerntes λ ∈ ℝᵈ, Start 1</translation>
+    </message>
+    <message>
+        <source>The final norm before the output layer</source>
+        <translation>Die letzte Norm vor der Ausgabeschicht</translation>
+    </message>
+    <message>
+        <source>logits = x Eᵀ</source>
+        <translation>logits = x Eᵀ</translation>
+    </message>
+    <message>
+        <source>logits = x W_{out}ᵀ</source>
+        <translation>logits = x W_{out}ᵀ</translation>
+    </message>
+    <message>
+        <source>The output layer, tied to the token embedding</source>
+        <translation>Die Ausgabeschicht, an die Token-Einbettung gekoppelt</translation>
+    </message>
+    <message>
+        <source>The output layer, its own matrix (untied)</source>
+        <translation>Die Ausgabeschicht, eine eigene Matrix (nicht gekoppelt)</translation>
+    </message>
+    <message>
+        <source>%1 (click to switch it off in the form)</source>
+        <translation>%1 (Klick schaltet es im Formular aus)</translation>
+    </message>
+    <message>
+        <source>Off: %1 (click to switch it on in the form)</source>
+        <translation>Aus: %1 (Klick schaltet es im Formular ein)</translation>
+    </message>
+    <message numerus="yes">
+        <source>× %n layer(s)</source>
+        <translation>
+            <numerusform>× %n Schicht</numerusform>
+            <numerusform>× %n Schichten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (off)</source>
+        <translation> (aus)</translation>
+    </message>
+    <message>
+        <source>embedding, ‖·‖ = 1</source>
+        <translation>Einbettung, ‖·‖ = 1</translation>
+    </message>
+    <message>
+        <source>s_{qk} ⊙ norm(q, k)</source>
+        <translation>s_{qk} ⊙ norm(q, k)</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>Attention</translation>
+    </message>
+    <message>
+        <source>s_{u} ⊙ u, s_{v} ⊙ g</source>
+        <translation>s_{u} ⊙ u, s_{v} ⊙ g</translation>
+    </message>
+    <message>
+        <source>The learned scalers s_{u} and s_{v} (fixed at 1 with scalers off); g also × √d</source>
+        <translation>Die gelernten Skalierer s_{u} und s_{v} (bei ausgeschalteten Skalierern fest 1); g zudem × √d</translation>
+    </message>
+    <message>
+        <source>embedding × √d + positions</source>
+        <translation>Einbettung × √d + Positionen</translation>
+    </message>
+    <message>
+        <source>embedding + positions</source>
+        <translation>Einbettung + Positionen</translation>
+    </message>
+    <message>
+        <source>embedding × √d + sin. positions</source>
+        <translation>Einbettung × √d + sin. Positionen</translation>
+    </message>
+    <message>
+        <source>embedding + sin. positions</source>
+        <translation>Einbettung + sin. Positionen</translation>
+    </message>
+    <message>
+        <source>x₀ = E[byte] (× √d with embed_scale), plus absolute positions where the model has them: learned, or sinusoidal (sin.); RoPE is in the attention</source>
+        <translation>x₀ = E[Byte] (× √d mit embed_scale), plus absolute Positionen, wo das Modell sie hat: gelernt oder sinusförmig (sin.); RoPE steckt in der Attention</translation>
+    </message>
+    <message>
+        <source>attention · RoPE</source>
+        <translation>Attention · RoPE</translation>
+    </message>
+    <message>
+        <source>HeadScale γ</source>
+        <translation>HeadScale γ</translation>
+    </message>
+    <message>
+        <source>ResScale λ ⊙</source>
+        <translation>ResScale λ ⊙</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,30 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="en_US">
 <context>
+    <name>normlab::ChartsView</name>
+    <message numerus="yes">
+        <source>%1 (+ %n alike)</source>
+        <translation>
+            <numerusform>%1 (+ %n alike)</numerusform>
+            <numerusform>%1 (+ %n alike)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more block(s) not shown: select fewer runs.</source>
+        <translation>
+            <numerusform>%n more block not shown: select fewer runs.</numerusform>
+            <numerusform>%n more blocks not shown: select fewer runs.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) with a configuration this version cannot read.</source>
+        <translation>
+            <numerusform>%n run with a configuration this version cannot read.</numerusform>
+            <numerusform>%n runs with a configuration this version cannot read.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>normlab::Designer</name>
     <message numerus="yes">
         <source>Queue all %n run(s) of %1</source>
@@ -158,6 +182,16 @@
         <translation>
             <numerusform>%n more selected run left out: the first %1 are shown side by side.</numerusform>
             <numerusform>%n more selected runs left out: the first %1 are shown side by side.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>normlab::BlockDiagram</name>
+    <message numerus="yes">
+        <source>× %n layer(s)</source>
+        <translation>
+            <numerusform>× %n layer</numerusform>
+            <numerusform>× %n layers</numerusform>
         </translation>
     </message>
 </context>

@@ -58,6 +58,10 @@
         <translation>扫描</translation>
     </message>
     <message>
+        <source>Block</source>
+        <translation>模块</translation>
+    </message>
+    <message>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -152,6 +156,44 @@
     <message>
         <source>a learning rate</source>
         <translation>学习率</translation>
+    </message>
+    <message>
+        <source>the form's block</source>
+        <translation>表单的模块</translation>
+    </message>
+    <message>
+        <source>Draw the block the experiment form describes first, as you edit it: a click on one of its parts switches that part off in the form, a click on a dashed one switches it on.</source>
+        <translation>先绘制实验表单所描述的模块，并随编辑更新：单击其中某个部件会在表单中关闭它，单击虚线部件则打开它。</translation>
+    </message>
+    <message>
+        <source>The form: %1</source>
+        <translation>表单：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (+ %n alike)</source>
+        <translation>
+            <numerusform>%1（+ %n 个相同）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Select runs in the table, or tick “the form's block”, to see their blocks.</source>
+        <translation>在表格中选择运行，或勾选“表单的模块”，以查看它们的模块。</translation>
+    </message>
+    <message>
+        <source>Yellow: normalizations; blue: sub-layers; green: scales; outlined: where a block differs from the first.</source>
+        <translation>黄色：归一化；蓝色：子层；绿色：缩放；描边：与第一个模块不同之处。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more block(s) not shown: select fewer runs.</source>
+        <translation>
+            <numerusform>另有 %n 个模块未显示：请选择较少的运行。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) with a configuration this version cannot read.</source>
+        <translation>
+            <numerusform>%n 个运行的配置无法被此版本读取。</numerusform>
+        </translation>
     </message>
     <message>
         <source>this view has no chart to export</source>
@@ -430,6 +472,10 @@ layer: a line per run across the layers, at the step the slider picks (each run'
     <message>
         <source>cos(x_{ℓ}[t], x_{ℓ}[t′]) between positions</source>
         <translation>位置之间的 cos(x_{ℓ}[t], x_{ℓ}[t′])</translation>
+    </message>
+    <message>
+        <source>%1 · d %2 · %3 heads</source>
+        <translation>%1 · d %2 · %3 个头</translation>
     </message>
 </context>
 <context>
@@ -1354,6 +1400,14 @@ NormLab 将改为打开默认存储。</translation>
     <message>
         <source>%1: each run has its scheme's value</source>
         <translation>%1：每个运行都取其方案的值</translation>
+    </message>
+    <message>
+        <source>%1 switched on in the form</source>
+        <translation>已在表单中打开 %1</translation>
+    </message>
+    <message>
+        <source>%1 switched off in the form</source>
+        <translation>已在表单中关闭 %1</translation>
     </message>
     <message>
         <source>Save experiment</source>
@@ -2423,6 +2477,279 @@ normlab figure RUN... --out FILE.pdf：为论文绘制已存运行的一张图�
     <message>
         <source>Colours: system (the platform's, the default), light or dark; remembered from View → Theme otherwise.</source>
         <translation>颜色：system（平台的颜色，默认）、light 或 dark；否则使用“视图 → 主题”中记住的选择。</translation>
+    </message>
+</context>
+<context>
+    <name>normlab::BlockDiagram</name>
+    <message>
+        <source>A row per byte; every vector along d has norm 1 (the embeddings, the weights' rows or columns, renormalized after every optimizer step, and the hidden state h); no positions added (RoPE in the attention)</source>
+        <translation>每个字节一行；沿 d 的每个向量范数为 1（嵌入、权重的行或列——每次优化器更新后重新归一化——以及隐藏状态 h）；不加位置（注意力中使用 RoPE）</translation>
+    </message>
+    <message>
+        <source>q, k, v · RoPE</source>
+        <translation>q, k, v · RoPE</translation>
+    </message>
+    <message>
+        <source>q, k, v = h W_{q}ᵀ, h W_{k}ᵀ, h W_{v}ᵀ, split into heads; RoPE rotates q and k</source>
+        <translation>q, k, v = h W_{q}ᵀ, h W_{k}ᵀ, h W_{v}ᵀ，拆分为多个头；RoPE 旋转 q 和 k</translation>
+    </message>
+    <message>
+        <source>s_{qk} ⊙ q, k</source>
+        <translation>s_{qk} ⊙ q, k</translation>
+    </message>
+    <message>
+        <source>q and k each normalized per head and scaled by the learned s_{qk} (qk_norm off: scaled only)</source>
+        <translation>q 和 k 按头归一化，并乘以学习到的 s_{qk}（qk_norm 关闭：仅缩放）</translation>
+    </message>
+    <message>
+        <source>softmax(q kᵀ · √d_{h} + causal mask) v per head: q and k are unit vectors, so the product is a cosine</source>
+        <translation>每个头 softmax(q kᵀ · √d_{h} + 因果掩码) v：q 和 k 是单位向量，其乘积是余弦</translation>
+    </message>
+    <message>
+        <source>W_{O}</source>
+        <translation>W_{O}</translation>
+    </message>
+    <message>
+        <source>The output projection, its columns on the sphere</source>
+        <translation>输出投影，其列位于球面上</translation>
+    </message>
+    <message>
+        <source>norm → h_{A}</source>
+        <translation>norm → h_{A}</translation>
+    </message>
+    <message>
+        <source>h_{A} = norm(attention output): the sub-layer's suggestion, on the sphere</source>
+        <translation>h_{A} = norm(注意力输出)：子层给出的建议，位于球面上</translation>
+    </message>
+    <message>
+        <source>FC1 → u, g</source>
+        <translation>FC1 → u, g</translation>
+    </message>
+    <message>
+        <source>u, g = FC1 h: d → 2 × d_{ff}</source>
+        <translation>u, g = FC1 h：d → 2 × d_{ff}</translation>
+    </message>
+    <message>
+        <source>u ⊙ SiLU(g)</source>
+        <translation>u ⊙ SiLU(g)</translation>
+    </message>
+    <message>
+        <source>SwiGLU</source>
+        <translation>SwiGLU</translation>
+    </message>
+    <message>
+        <source>FC2</source>
+        <translation>FC2</translation>
+    </message>
+    <message>
+        <source>FC2: d_{ff} → d, its columns on the sphere</source>
+        <translation>FC2：d_{ff} → d，其列位于球面上</translation>
+    </message>
+    <message>
+        <source>norm → h_{M}</source>
+        <translation>norm → h_{M}</translation>
+    </message>
+    <message>
+        <source>h_{M} = norm(MLP output)</source>
+        <translation>h_{M} = norm(MLP 输出)</translation>
+    </message>
+    <message>
+        <source>Eigen learning rate: how far h moves towards the sub-layer's suggestion, learned per dimension (init 0.05)</source>
+        <translation>本征学习率：h 向子层建议移动的幅度，按维度学习（初值 0.05）</translation>
+    </message>
+    <message>
+        <source>Eigen learning rate, fixed at its initial value (eigen_lr off)</source>
+        <translation>本征学习率，固定为初值（eigen_lr 关闭）</translation>
+    </message>
+    <message>
+        <source>%1 ⊙</source>
+        <translation>%1 ⊙</translation>
+    </message>
+    <message>
+        <source>(1 − %1) ⊙</source>
+        <translation>(1 − %1) ⊙</translation>
+    </message>
+    <message>
+        <source>h + α ⊙ (h_{F} − h): h keeps 1 − α of itself</source>
+        <translation>h + α ⊙ (h_{F} − h)：h 保留自身的 1 − α</translation>
+    </message>
+    <message>
+        <source>norm</source>
+        <translation>范数</translation>
+    </message>
+    <message>
+        <source>h back onto the unit sphere after each update (nGPT eq. 10, 11)</source>
+        <translation>每次更新后将 h 放回单位球面（nGPT 式 10、11）</translation>
+    </message>
+    <message>
+        <source>logits = s_{z} ⊙ h W_{out}ᵀ</source>
+        <translation>logits = s_{z} ⊙ h W_{out}ᵀ</translation>
+    </message>
+    <message>
+        <source>The output embedding (untied, rows on the sphere), the logits scaled by the learned s_{z}</source>
+        <translation>输出嵌入（不共享，行位于球面上），logits 乘以学习到的 s_{z}</translation>
+    </message>
+    <message>
+        <source>embedding × √d</source>
+        <translation>嵌入 × √d</translation>
+    </message>
+    <message>
+        <source>embedding</source>
+        <translation>嵌入</translation>
+    </message>
+    <message>
+        <source>Pre-LN: the sub-layer's input normalized, x ← x + F(LN(x)); the stream itself never is</source>
+        <translation>Pre-LN：对子层的输入归一化，x ← x + F(LN(x))；残差流本身从不归一化</translation>
+    </message>
+    <message>
+        <source>Post-LN: the stream normalized after each sum, x ← LN(x + F(x))</source>
+        <translation>Post-LN：每次相加后对残差流归一化，x ← LN(x + F(x))</translation>
+    </message>
+    <message>
+        <source>softmax(q kᵀ / √d_{h} + causal mask) v per head, q, k, v = x W_{qkv}ᵀ</source>
+        <translation>每个头 softmax(q kᵀ / √d_{h} + 因果掩码) v，q, k, v = x W_{qkv}ᵀ</translation>
+    </message>
+    <message>
+        <source>NormFormer's HeadScale: each head's output times its learned γ_{i}, init 1</source>
+        <translation>NormFormer 的 HeadScale：每个头的输出乘以其学习到的 γ_{i}，初值 1</translation>
+    </message>
+    <message>
+        <source>The output projection: Concat(heads) W_{O}ᵀ</source>
+        <translation>输出投影：Concat(各头) W_{O}ᵀ</translation>
+    </message>
+    <message>
+        <source>NormFormer's post-attention LN, over d, on the attention's output</source>
+        <translation>NormFormer 的注意力后 LN，在 d 上作用于注意力输出</translation>
+    </message>
+    <message>
+        <source>FC1</source>
+        <translation>FC1</translation>
+    </message>
+    <message>
+        <source>FC1: d → d_{ff} (SwiGLU: → 2 × d_{ff}, u and g)</source>
+        <translation>FC1：d → d_{ff}（SwiGLU：→ 2 × d_{ff}，u 和 g）</translation>
+    </message>
+    <message>
+        <source>The activation (model.activation)</source>
+        <translation>激活函数（model.activation）</translation>
+    </message>
+    <message>
+        <source>NormFormer's FFN LN, over d_{ff}, after the activation</source>
+        <translation>NormFormer 的 FFN LN，在 d_{ff} 上，位于激活之后</translation>
+    </message>
+    <message>
+        <source>FC2: d_{ff} → d</source>
+        <translation>FC2：d_{ff} → d</translation>
+    </message>
+    <message>
+        <source>× α_{t}</source>
+        <translation>× α_{t}</translation>
+    </message>
+    <message>
+        <source>BranchNorm: the sub-layer's output times α_{t}, rising from 0 to 1 over T steps</source>
+        <translation>BranchNorm：子层输出乘以 α_{t}，α_{t} 在 T 步内从 0 升到 1</translation>
+    </message>
+    <message>
+        <source>× α = %1</source>
+        <translation>× α = %1</translation>
+    </message>
+    <message>
+        <source>DeepNorm: the residual times α = (2N)^¼, x ← LN(α·x + F(x))</source>
+        <translation>DeepNorm：残差乘以 α = (2N)^¼，x ← LN(α·x + F(x))</translation>
+    </message>
+    <message>
+        <source>NormFormer's ResScale: the MLP's residual times a learned λ ∈ ℝᵈ, init 1</source>
+        <translation>NormFormer 的 ResScale：MLP 的残差乘以学习到的 λ ∈ ℝᵈ，初值 1</translation>
+    </message>
+    <message>
+        <source>The final norm before the output layer</source>
+        <translation>输出层之前的最终归一化</translation>
+    </message>
+    <message>
+        <source>logits = x Eᵀ</source>
+        <translation>logits = x Eᵀ</translation>
+    </message>
+    <message>
+        <source>logits = x W_{out}ᵀ</source>
+        <translation>logits = x W_{out}ᵀ</translation>
+    </message>
+    <message>
+        <source>The output layer, tied to the token embedding</source>
+        <translation>输出层，与词元嵌入共享权重</translation>
+    </message>
+    <message>
+        <source>The output layer, its own matrix (untied)</source>
+        <translation>输出层，使用自己的矩阵（不共享）</translation>
+    </message>
+    <message>
+        <source>%1 (click to switch it off in the form)</source>
+        <translation>%1（单击可在表单中关闭）</translation>
+    </message>
+    <message>
+        <source>Off: %1 (click to switch it on in the form)</source>
+        <translation>关闭：%1（单击可在表单中打开）</translation>
+    </message>
+    <message numerus="yes">
+        <source>× %n layer(s)</source>
+        <translation>
+            <numerusform>× %n 层</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (off)</source>
+        <translation>（关闭）</translation>
+    </message>
+    <message>
+        <source>embedding, ‖·‖ = 1</source>
+        <translation>嵌入，‖·‖ = 1</translation>
+    </message>
+    <message>
+        <source>s_{qk} ⊙ norm(q, k)</source>
+        <translation>s_{qk} ⊙ norm(q, k)</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>s_{u} ⊙ u, s_{v} ⊙ g</source>
+        <translation>s_{u} ⊙ u, s_{v} ⊙ g</translation>
+    </message>
+    <message>
+        <source>The learned scalers s_{u} and s_{v} (fixed at 1 with scalers off); g also × √d</source>
+        <translation>学习到的缩放因子 s_{u} 和 s_{v}（scalers 关闭时固定为 1）；g 另乘 √d</translation>
+    </message>
+    <message>
+        <source>embedding × √d + positions</source>
+        <translation>嵌入 × √d + 位置</translation>
+    </message>
+    <message>
+        <source>embedding + positions</source>
+        <translation>嵌入 + 位置</translation>
+    </message>
+    <message>
+        <source>embedding × √d + sin. positions</source>
+        <translation>嵌入 × √d + 正弦位置</translation>
+    </message>
+    <message>
+        <source>embedding + sin. positions</source>
+        <translation>嵌入 + 正弦位置</translation>
+    </message>
+    <message>
+        <source>x₀ = E[byte] (× √d with embed_scale), plus absolute positions where the model has them: learned, or sinusoidal (sin.); RoPE is in the attention</source>
+        <translation>x₀ = E[字节]（embed_scale 时 × √d），模型有绝对位置时再加上位置：学习的或正弦的；RoPE 在注意力中</translation>
+    </message>
+    <message>
+        <source>attention · RoPE</source>
+        <translation>注意力 · RoPE</translation>
+    </message>
+    <message>
+        <source>HeadScale γ</source>
+        <translation>HeadScale γ</translation>
+    </message>
+    <message>
+        <source>ResScale λ ⊙</source>
+        <translation>ResScale λ ⊙</translation>
     </message>
 </context>
 <context>

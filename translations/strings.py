@@ -458,7 +458,8 @@ from strings_remote import REMOTE  # noqa: E402
 from strings_report import REPORT  # noqa: E402
 from strings_charts import CHARTS  # noqa: E402
 from strings_sample import SAMPLE  # noqa: E402
+from strings_block import BLOCK  # noqa: E402
 
-for _part in (REPORT, REMOTE, CHARTS, SAMPLE):
+for _part in (REPORT, REMOTE, CHARTS, SAMPLE, BLOCK):
     assert not set(_part) & set(T), f"a string translated twice: {sorted(set(_part) & set(T))}"
     T.update(_part)

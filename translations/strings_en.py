@@ -33,4 +33,10 @@ EN = {
         ["%n GPU: %1; but its LibTorch has no CUDA: runs train on its CPU", "%n GPUs: %1; but its LibTorch has no CUDA: runs train on its CPU"],
     "%n GPU(s): %1": ["%n GPU: %1", "%n GPUs: %1"],
     " (+%n more running)": [" (+%n more running)", " (+%n more running)"],
+    # the Block tab
+    "× %n layer(s)": ["× %n layer", "× %n layers"],
+    "%1 (+ %n alike)": ["%1 (+ %n alike)", "%1 (+ %n alike)"],
+    "%n more block(s) not shown: select fewer runs.": ["%n more block not shown: select fewer runs.", "%n more blocks not shown: select fewer runs."],
+    "%n run(s) with a configuration this version cannot read.":
+        ["%n run with a configuration this version cannot read.", "%n runs with a configuration this version cannot read."],
 }

@@ -1,6 +1,7 @@
 // NormLab widgets: ChartsView (see chartsview.h).
 #include "widgets/chartsview.h"
 
+#include "widgets/blockview.h"
 #include "widgets/figure.h"
 #include "widgets/heatmap.h"
 #include "widgets/linechart.h"
@@ -73,6 +74,7 @@ void ChartsView::setDark(bool dark) {
         view->chart()->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
         if (dark && base.lightness() < 128) view->chart()->setBackgroundBrush(base);
     }
+    block_->setDark(dark);
     redrawAll();   // a theme resets the series' colours: the curves again, with their runs' colours
 }
 
@@ -98,6 +100,7 @@ ChartsView::ChartsView(QWidget* parent) : QWidget(parent) {
     tabs_->addTab(scrolled(buildLayersTab()), QString());
     tabs_->addTab(scrolled(buildScalarsTab()), QString());
     tabs_->addTab(scrolled(buildSweepTab()), QString());
+    tabs_->addTab(scrolled(buildBlockTab()), QString());
     tabs_->widget(1)->installEventFilter(this);   // the heatmaps' columns follow the room
     // Runs that differ only by seed: one line with a band, on every line chart.
     group_ = new QComboBox(this);
@@ -160,7 +163,8 @@ void ChartsView::setTrToolTip(QWidget* w, const char* source) {
 
 void ChartsView::retranslate() {
     static const char* const kTabs[] = {QT_TR_NOOP("Loss"), QT_TR_NOOP("Gradients"), QT_TR_NOOP("Gains"),
-                                        QT_TR_NOOP("Layers"), QT_TR_NOOP("Scalars"), QT_TR_NOOP("Sweep")};
+                                        QT_TR_NOOP("Layers"), QT_TR_NOOP("Scalars"), QT_TR_NOOP("Sweep"),
+                                        QT_TR_NOOP("Block")};
     for (int i = 0; i < tabs_->count() && i < static_cast<int>(std::size(kTabs)); ++i) tabs_->setTabText(i, tr(kTabs[i]));
     for (auto* w : findChildren<QWidget*>()) {
         if (const QByteArray s = w->property("trSource").toByteArray(); !s.isEmpty()) {
@@ -182,6 +186,7 @@ void ChartsView::retranslate() {
 void ChartsView::changeEvent(QEvent* e) {
     if (e->type() == QEvent::LanguageChange) {
         retranslate();
+        block_key_.clear();   // the blocks' labels are translated when drawn
         redrawAll();   // titles, axis titles and legends are made when drawn
     }
     QWidget::changeEvent(e);

@@ -14,6 +14,7 @@
 // reads new rows and redraws what changed (the owner calls it on a timer).
 #pragma once
 
+#include "core/config.h"
 #include "core/store/store.h"
 #include "widgets/plot_figure.h"
 #include "widgets/rundata.h"
@@ -50,6 +51,7 @@ class HeatmapGrid;
 class FlowLayout;
 class SweepChart;
 class ElidedLabel;
+class BlockView;
 
 class ChartsView : public QWidget {
     Q_OBJECT
@@ -141,6 +143,14 @@ public:
     // title where the whole does not fit, as on a laptop's Scalars tab.
     static QString shortTitle(const QString& name);
 
+    // The Block tab (chartsview_block.cpp, blockview.h): the form's block — `cfg` as the experiment form
+    // describes it, the parts `offered` accepts (toggles the form can switch now) drawn dashed where
+    // off — before each selected run's. A click on one of the form's parts asks blockToggleRequested.
+    void setFormConfig(const RunConfig& cfg, std::function<bool(const QString&)> offered);
+    BlockView* blockView() const { return block_; }
+    static constexpr int kBlockTab = 6;
+    static constexpr size_t kMaxBlockPanels = 6;   // runs' blocks side by side; runs drawn alike share one
+
 protected:
     void changeEvent(QEvent* e) override;
     bool eventFilter(QObject* watched, QEvent* e) override;
@@ -148,6 +158,8 @@ protected:
 Q_SIGNALS:
     // A run's store could not be read: the run is drawn as it was last read.
     void storeUnreadable(const QString& message);
+    // A click on a part of the form's block: switch the form's toggle `setting` (a JSON path).
+    void blockToggleRequested(const QString& setting);
 
 private:
     void redrawAll();
@@ -158,12 +170,14 @@ private:
     void redrawLayers();
     void redrawScalars();
     void redrawSweep();
+    void redrawBlock();
     QWidget* buildLossTab();
     QWidget* buildGradTab();
     QWidget* buildGainsTab();
     QWidget* buildLayersTab();
     QWidget* buildScalarsTab();
     QWidget* buildSweepTab();
+    QWidget* buildBlockTab();
     std::vector<struct Curve> perLayerCurves(const std::string& name, bool by_layer_color) const;
     // A step slider (Gains, Layers) over `steps` (ascending; the slider an index into them) and its label:
     // kept at its end, where it follows a live run's new steps, else at its index. The step it shows.
@@ -200,7 +214,8 @@ private:
         // what one cell needs at that width for a plot `aspect` × as high as wide
         std::function<double(double width_mm, double font_pt, double aspect)> height_mm;
     };
-    std::vector<PaneRow> figureRows(bool whole_panel, double width_mm) const;   // heatmaps: two a row in a column, four in a page
+    // heatmaps: two a row in a column, four in a page; blocks: as many a row as fit at font_pt
+    std::vector<PaneRow> figureRows(bool whole_panel, double width_mm, double font_pt) const;
 
     QTabWidget* tabs_;
     QComboBox* group_;                             // none, by seed ± std, by seed min–max
@@ -288,6 +303,13 @@ private:
     QCheckBox* sweep_implied_;  // show the settings the scheme implies as axes
     QStringList sweep_hidden_;  // settings hidden from the sweep by name
     ElidedLabel* sweep_note_;   // what is not shown, and how to show it
+    // block tab
+    BlockView* block_;
+    QCheckBox* block_form_;       // the form's block drawn first
+    ElidedLabel* block_note_;     // the colours' key, and what is not shown
+    std::optional<RunConfig> form_cfg_;
+    std::function<bool(const QString&)> form_offered_;
+    QString block_key_;           // what the blocks were last drawn from (redrawBlock)
 };
 
 }  // namespace normlab

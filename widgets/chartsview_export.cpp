@@ -2,6 +2,7 @@
 // (normlab figure), and exporting the current chart or panel (see chartsview.h).
 #include "widgets/chartsview.h"
 #include "widgets/chart_card.h"
+#include "widgets/blockview.h"
 
 #include "widgets/figure.h"
 #include "widgets/heatmap.h"
@@ -27,6 +28,7 @@ QWidget* ChartsView::currentChart() const {
         case 3: return layer_chart_;
         case 4: return scalar_chart_;
         case 5: return sweep_;
+        case kBlockTab: return block_;
     }
     return nullptr;
 }
@@ -37,7 +39,7 @@ QWidget* ChartsView::currentPanel() const {
     return i >= 0 && i < static_cast<int>(panels_.size()) ? panels_[static_cast<size_t>(i)] : tabs_->currentWidget();
 }
 
-std::vector<ChartsView::PaneRow> ChartsView::figureRows(bool whole_panel, double width_mm) const {
+std::vector<ChartsView::PaneRow> ChartsView::figureRows(bool whole_panel, double width_mm, double font_pt) const {
     auto line = [](const LineChart* c, double share) {
         auto spec = std::make_shared<PlotSpec>(plot_spec(*c));
         return PaneRow{share, {[spec](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_plot(p, r, *spec, u); }},
@@ -53,6 +55,15 @@ std::vector<ChartsView::PaneRow> ChartsView::figureRows(bool whole_panel, double
         auto spec = std::make_shared<SweepSpec>(sweep_->spec());
         return {PaneRow{1, {[spec](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_sweep(p, r, *spec, u); }},
                         [spec](double w, double pt, double aspect) { return sweep_height_mm(*spec, w, pt, aspect); }}};
+    }
+    if (tab == kBlockTab) {   // the blocks side by side, in as many rows as keep their font
+        std::vector<PaneRow> rows;
+        for (auto& row : block_rows(block_->panels(), width_mm, font_pt)) {
+            auto panels = std::make_shared<std::vector<BlockPanel>>(std::move(row));
+            rows.push_back(PaneRow{1, {[panels](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_blocks_print(p, r, *panels, u); }},
+                                   [panels](double w, double pt, double) { return blocks_height_mm(*panels, w, pt); }});
+        }
+        return rows;
     }
     if (!whole_panel) {
         if (tab == 2) return {boxes(1)};
@@ -100,7 +111,7 @@ std::vector<ChartsView::PaneRow> ChartsView::figureRows(bool whole_panel, double
 
 bool ChartsView::exportFigure(const QString& path, const QString& format, int dpi, bool whole_panel, double width_mm,
                               double height_mm, double font_pt, QString* error) {
-    const std::vector<PaneRow> rows = figureRows(whole_panel, width_mm);
+    const std::vector<PaneRow> rows = figureRows(whole_panel, width_mm, font_pt);
     if (rows.empty()) {
         if (error) *error = tr("this view has no chart to export");
         return false;
@@ -149,6 +160,13 @@ bool ChartsView::exportCurrent(const QString& path, const QString& format, int d
         }
         if (auto* lc = qobject_cast<LineChart*>(currentChart())) return lc->exportCsv(path, error);
         if (currentChart() == sweep_) return sweep_->exportCsv(path, error);
+        if (currentChart() == block_) {
+            if (block_->panels().empty()) {
+                if (error) *error = tr("this view has no chart to export");
+                return false;
+            }
+            return write_text(path, [this](QTextStream& out) { write_blocks_csv(out, block_->panels()); }, error);
+        }
         // box plots: the five-number summaries of every run shown and layer at every step
         const std::string name = gain_name_->currentData().toString().toStdString();
         std::vector<const RunData*> shown;
@@ -184,7 +202,7 @@ bool ChartsView::exportCurrent(const QString& path, const QString& format, int d
 
 bool ChartsView::showView(const QString& view, const QString& weight, const QString& norm, const QString& probe,
                           QString* error) {
-    const QStringList views = {"loss", "gradients", "gains", "layers", "scalars", "sweep"};
+    const QStringList views = {"loss", "gradients", "gains", "layers", "scalars", "sweep", "block"};
     const int tab = views.indexOf(view);
     auto fail = [&](const QString& why) {
         if (error) *error = why;

@@ -45,7 +45,8 @@ void ChartsView::readOnlyWhatIsDrawn(const QString& view, const QString& probe) 
     // the loss, the learning rate, tokens and wall time (an x axis), the final losses a sweep compares
     auto training = [starts](const std::string& n) { return starts(n, "train/") || starts(n, "val/"); };
     wanted_distributions_ = view == "gains";   // its box plots and histograms
-    if (view == "loss" || view == "sweep") wanted_ = training;
+    if (view == "block") wanted_ = [](const std::string&) { return false; };   // the runs' configurations alone
+    else if (view == "loss" || view == "sweep") wanted_ = training;
     else if (view == "gradients") wanted_ = [=](const std::string& n) { return training(n) || starts(n, "grad_"); };
     else if (view == "gains") wanted_ = [=](const std::string& n) { return training(n) || starts(n, "gain/"); };
     else if (!probe.isEmpty()) wanted_ = [training, p = probe.toStdString()](const std::string& n) { return training(n) || n == p; };
@@ -144,6 +145,7 @@ void ChartsView::redrawTab(int i) {
         case 3: redrawLayers(); break;
         case 4: redrawScalars(); break;
         case 5: redrawSweep(); break;
+        case kBlockTab: redrawBlock(); break;
     }
 }
 

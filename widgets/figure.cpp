@@ -151,6 +151,11 @@ bool write_figure(const QString& path, const QString& format, int dpi, QSize siz
     return finish(p.end());
 }
 
+QString csv_field(const QString& s) {
+    if (!s.contains(',') && !s.contains('"') && !s.contains('\n')) return s;
+    return '"' + QString(s).replace('"', "\"\"") + '"';
+}
+
 bool write_text(const QString& path, const std::function<void(QTextStream&)>& body, QString* error) {
     if (QString why = refused_output(path); !why.isEmpty()) {
         if (error) *error = why;

@@ -32,6 +32,8 @@ QString refused_output(const QString& path);
 // figure is; false with `error` set ("cannot write PATH: why") when it cannot
 // be opened or written.
 bool write_text(const QString& path, const std::function<void(QTextStream&)>& body, QString* error);
+// A CSV field: as it is, or quoted ("a, b" → "\"a, b\"") where it has a comma, a quote or a line break.
+QString csv_field(const QString& s);
 
 // Writes `bytes` to `path` whole or not at all (core/atomic_file.h); "" when
 // written, else the system's reason ("No space left on device").

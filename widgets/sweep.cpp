@@ -24,11 +24,6 @@ double to_segment(const QPointF& q, const QPointF& a, const QPointF& b) {
     return std::hypot(e.x(), e.y());
 }
 
-QString csv_field(const QString& s) {
-    if (!s.contains(',') && !s.contains('"') && !s.contains('\n')) return s;
-    return '"' + QString(s).replace('"', "\"\"") + '"';
-}
-
 }  // namespace
 
 SweepChart::SweepChart(QWidget* parent) : QWidget(parent) { setMouseTracking(true); }

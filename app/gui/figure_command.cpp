@@ -55,7 +55,7 @@ struct Options : PrintSize {
 
 const char* kUsage =
     "usage: normlab figure RUN... --out FILE.pdf|svg|png\n"
-    "                      [--view loss|gradients|gains|layers|scalars|sweep] [--weight fc2] [--norm l1|l2|expected_l2]\n"
+    "                      [--view loss|gradients|gains|layers|scalars|sweep|block] [--weight fc2] [--norm l1|l2|expected_l2]\n"
     "                      [--probe NAME] [--group none|seed|seed-minmax] [--smoothing 0.6] [--log-y | --linear-y] [--log-x]\n"
     "                      [--title TEXT] [--column single|double | --width-mm W | --width-in W] [--height-mm H | --height-in H]\n"
     "                      [--font-pt 8] [--dpi 300] [--panel] [--language en|de|zh_CN] [--store FILE]\n"
@@ -76,6 +76,9 @@ const char* kUsage =
     "a min–max band). --smoothing (0 to 0.99, in hundredths; the window's slider, 0.6 by default) smooths the\n"
     "training loss along x: the same amount for every run whatever its length or probe interval (0.6 keeps\n"
     "1/e of a point's weight over 0.65 % of the x axis, 0.9 over 3.2 %, 0.99 over 33 %); 0 draws it raw.\n"
+    "--view block draws each run's Transformer block side by side, as the window's Block tab does: where\n"
+    "its normalizations, sub-layers and scales sit on the residual stream, outlined where the runs differ\n"
+    "(runs drawn alike share one block).\n"
     "--panel draws every chart of the view, stacked, as the window's Export panel\n"
     "(loss with the learning rate, gradients with a heatmap per run, gains with the histogram).\n"
     "--language draws the figure's words (axis titles, legend, \"train\", \"validation\") in that\n"
@@ -340,7 +343,7 @@ int run_figure(const QStringList& args) {
         }
     }
     const PrintSize& size = o;
-    if (o.panel) {
+    if (o.panel || o.view == "block") {   // the blocks: one drawing, as the window's Block tab exports it
         if (o.log_y >= 0) view.setLogY(o.log_y == 1);
         if (!view.exportFigure(o.out, {}, o.dpi, true, o.width_mm, o.height_mm, o.font_pt, &err)) {
             std::fprintf(stderr, "normlab figure: %s\n", qPrintable(err));

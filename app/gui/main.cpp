@@ -198,7 +198,7 @@ int main(int argc, char** argv) {
         QDir dir(cli.value(shots));
         dir.mkpath(".");
         w.showRuns(ids);
-        const char* names[] = {"loss", "gradients", "gains", "layers", "scalars", "sweep"};
+        const char* names[] = {"loss", "gradients", "gains", "layers", "scalars", "sweep", "block"};
         for (int t = 0; t < w.charts()->tabs()->count() && t < static_cast<int>(std::size(names)); ++t) {
             w.charts()->tabs()->setCurrentIndex(t);
             for (int i = 0; i < 10; ++i) QApplication::processEvents(QEventLoop::AllEvents, 30);

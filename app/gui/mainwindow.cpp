@@ -154,6 +154,7 @@ void MainWindow::buildUi() {
     addDockWidget(Qt::LeftDockWidgetArea, design_dock);
     connect(designer_, &Designer::runRequested, this, [this] { runCurrent(); });
     connect(designer_, &Designer::runExperimentRequested, this, [this] { runExperiment(); });
+    connectFormBlock();
 
     // queue
     auto* qw = new QWidget(this);

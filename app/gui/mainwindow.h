@@ -152,6 +152,9 @@ private:
     void saveFormState();
     void restoreFormState();
     bool saveExperimentAs();   // File → Save experiment: false when cancelled or it failed
+    // The Block tab follows the form, and a click on a part of the form's block switches its toggle
+    // in the form (as a click on the check box: one step of Edit → Undo).
+    void connectFormBlock();
     bool discard_form_ = false;
     void retranslate();
     static QString shownStatus(const QString& worker_status);

@@ -5,7 +5,11 @@
 // without a word, a restart reset the form).
 #include "app/gui/mainwindow.h"
 
+#include "core/errors.h"
+#include "widgets/chartsview.h"
 #include "widgets/designer.h"
+
+#include <QCheckBox>
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -15,6 +19,27 @@
 #include <QStatusBar>
 
 namespace normlab {
+
+void MainWindow::connectFormBlock() {
+    auto show = [this] {
+        try {
+            charts_->setFormConfig(designer_->config(), [this](const QString& setting) {
+                const QWidget* f = designer_->field(setting);
+                return f && f->isEnabled();
+            });
+        } catch (const ConfigError&) {
+            // an invalid field: the block stays as it was last valid, the form says what is wrong
+        }
+    };
+    connect(designer_, &Designer::changed, this, show);
+    show();
+    connect(charts_, &ChartsView::blockToggleRequested, this, [this](const QString& setting) {
+        auto* box = qobject_cast<QCheckBox*>(designer_->field(setting));
+        if (!box || !box->isEnabled()) return;
+        box->click();
+        statusBar()->showMessage((box->isChecked() ? tr("%1 switched on in the form") : tr("%1 switched off in the form")).arg(setting), 6000);
+    });
+}
 
 bool MainWindow::saveExperimentAs() {
     const QString start = designer_->experimentPath();
