@@ -322,10 +322,20 @@ void draw_blocks_print(QPainter& p, const QRectF& r, const std::vector<BlockPane
     draw_blocks(p, r, panels, st);
 }
 
-double blocks_height_mm(const std::vector<BlockPanel>& panels, double width_mm, double font_pt) {
+namespace {
+
+// What a figure's panels are measured on: a 300 dpi page, as print_font sizes its points.
+QImage print_canvas() {
     QImage image(8, 8, QImage::Format_ARGB32);
     image.setDotsPerMeterX(static_cast<int>(300 / 0.0254));
     image.setDotsPerMeterY(static_cast<int>(300 / 0.0254));
+    return image;
+}
+
+}  // namespace
+
+double blocks_height_mm(const std::vector<BlockPanel>& panels, double width_mm, double font_pt) {
+    QImage image = print_canvas();
     const PrintUnits u{300 / 25.4, font_pt};
     BlockStyle st;
     st.font = print_font(&image, u);
@@ -336,9 +346,7 @@ double blocks_height_mm(const std::vector<BlockPanel>& panels, double width_mm, 
 }
 
 std::vector<std::vector<BlockPanel>> block_rows(const std::vector<BlockPanel>& panels, double width_mm, double font_pt) {
-    QImage image(8, 8, QImage::Format_ARGB32);
-    image.setDotsPerMeterX(static_cast<int>(300 / 0.0254));
-    image.setDotsPerMeterY(static_cast<int>(300 / 0.0254));
+    QImage image = print_canvas();
     const PrintUnits u{300 / 25.4, font_pt};
     BlockStyle st;
     st.font = print_font(&image, u);
