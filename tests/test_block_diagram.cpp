@@ -201,6 +201,45 @@ private Q_SLOTS:
         QVERIFY(view.minimumWidth() >= natural.width() * BlockView::kMinScale);
     }
 
+    // A figure's rows: a column (89 mm) of the four schemes of the paper's comparison took three rows at
+    // 8 pt, 305 mm tall (NormFormer's and nGPT's blocks together 1 mm too wide); a little under 8 pt they
+    // take two. Never under three quarters of the font asked, nor 6 pt; the height follows the rows.
+    void rows() {
+        std::vector<BlockPanel> four;
+        for (Scheme s : {Scheme::PostLN, Scheme::PreLN, Scheme::NormFormer, Scheme::NGPT}) {
+            BlockPanel p;
+            p.title = QString::fromStdString(scheme_title(s));
+            p.diagram = block_diagram(model_of(s));
+            four.push_back(p);
+        }
+        auto height = [](const BlockRows& r) {
+            double h = 0;
+            for (auto& row : r.rows) h += blocks_height_mm(row, 89, r.font_pt);
+            return h;
+        };
+        BlockRows r = block_rows(four, 89, 8);
+        QCOMPARE(r.rows.size(), size_t(2));
+        QVERIFY2(r.font_pt < 8 && r.font_pt >= 6, qPrintable(QString::number(r.font_pt)));
+        QCOMPARE(r.smallest_pt, r.font_pt);   // every row fits the width at that font
+        const double two_rows = height(r);
+        BlockRows at_8{};
+        at_8.font_pt = 8;
+        at_8.rows = {{four[0], four[1]}, {four[2]}, {four[3]}};   // as they were packed at 8 pt
+        QVERIFY2(two_rows < 0.75 * height(at_8), qPrintable(QString("%1 against %2 mm").arg(two_rows).arg(height(at_8))));
+        // two that fit side by side keep the font asked for
+        r = block_rows({four[0], four[1]}, 89, 8);
+        QCOMPARE(r.rows.size(), size_t(1));
+        QCOMPARE(r.font_pt, 8.0);
+        // too narrow for even one: the font stays within its bounds, and the text on paper says how small it is
+        r = block_rows(four, 30, 8);
+        QCOMPARE(r.rows.size(), size_t(4));
+        QCOMPARE(r.font_pt, 8.0);   // shrinking to 6 pt saves no row: the font asked is kept
+        QVERIFY(r.smallest_pt < 6);
+        // 6 pt asked: not under it
+        r = block_rows(four, 89, 6);
+        QVERIFY(r.font_pt == 6.0 && r.rows.size() == 2);
+    }
+
     // The window: the Block tab follows the form; a click on the form's dashed FFN LN switches it on in
     // the form (one step of Undo), a click on it again off; the runs selected are drawn beside it.
     void window() {
@@ -363,7 +402,7 @@ private Q_SLOTS:
         const QString path = dir_.filePath("figure.sqlite");
         {
             Store s(path.toStdString());
-            for (Scheme sc : {Scheme::PostLN, Scheme::NGPT}) {
+            for (Scheme sc : {Scheme::PostLN, Scheme::PreLN, Scheme::NormFormer, Scheme::NGPT}) {
                 RunConfig c;
                 apply_scheme(c, sc);
                 const int64_t id = s.create_run(scheme_title(sc), scheme_name(sc), to_json(c), 1);
@@ -372,9 +411,12 @@ private Q_SLOTS:
         }
         const QString out = dir_.filePath("blocks.svg");
         QProcess p;
-        p.start(NORMLAB_APP, {"figure", "1", "2", "--store", path, "--view", "block", "--out", out});
+        p.start(NORMLAB_APP, {"figure", "1", "2", "3", "4", "--store", path, "--view", "block", "--out", out});
         QVERIFY(p.waitForFinished(60000));
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        // four blocks in a column: two rows, their text a little under the 8 pt asked, and it says so
+        const QString said = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY2(said.contains("89 mm wide, 8 pt (the blocks' text at ") && said.contains(" pt to fit the width)"), qPrintable(said));
         QFile f(out);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QString svg = QString::fromUtf8(f.readAll());

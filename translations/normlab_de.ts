@@ -1790,6 +1790,10 @@ NormLab öffnet stattdessen den Standardspeicher.</translation>
         <translation>Exportieren</translation>
     </message>
     <message>
+        <source>Wrote %1: the blocks' text at %2 pt, to fit the width</source>
+        <translation>%1 geschrieben: die Schrift der Blöcke in %2 pt, damit sie in die Breite passen</translation>
+    </message>
+    <message>
         <source>Wrote %1</source>
         <translation>%1 geschrieben</translation>
     </message>

@@ -1778,6 +1778,10 @@ NormLab 将改为打开默认存储。</translation>
         <translation>导出</translation>
     </message>
     <message>
+        <source>Wrote %1: the blocks' text at %2 pt, to fit the width</source>
+        <translation>已写入 %1：为适应宽度，模块文字为 %2 pt</translation>
+    </message>
+    <message>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>

@@ -15,6 +15,9 @@ BLOCK.update({
         ("Zuerst den Block zeichnen, den das Experiment-Formular beschreibt, während Sie es bearbeiten: ein Klick auf einen seiner Teile schaltet ihn im Formular aus, ein Klick auf einen gestrichelten schaltet ihn ein.",
          "先绘制实验表单所描述的模块，并随编辑更新：单击其中某个部件会在表单中关闭它，单击虚线部件则打开它。"),
     "The form: %1": ("Formular: %1", "表单：%1"),
+    # the Export dialog's status, where the blocks were drawn under the font asked for to save a row
+    "Wrote %1: the blocks' text at %2 pt, to fit the width": ("%1 geschrieben: die Schrift der Blöcke in %2 pt, damit sie in die Breite passen",
+                                                             "已写入 %1：为适应宽度，模块文字为 %2 pt"),
     "%1 · d %2 · %3 heads": ("%1 · d %2 · %3 Köpfe", "%1 · d %2 · %3 个头"),
     "%1 (+ %n alike)": (["%1 (+ %n gleicher)", "%1 (+ %n gleiche)"], "%1（+ %n 个相同）"),
     "Select runs in the table, or tick “the form's block”, to see their blocks.":

@@ -345,7 +345,10 @@ double blocks_height_mm(const std::vector<BlockPanel>& panels, double width_mm, 
     return size.height() * s / u.px_per_mm;
 }
 
-std::vector<std::vector<BlockPanel>> block_rows(const std::vector<BlockPanel>& panels, double width_mm, double font_pt) {
+namespace {
+
+// Greedy, in order: a panel joins the row before where the row still fits the room.
+std::vector<std::vector<BlockPanel>> pack_rows(const std::vector<BlockPanel>& panels, double width_mm, double font_pt) {
     QImage image = print_canvas();
     const PrintUnits u{300 / 25.4, font_pt};
     BlockStyle st;
@@ -364,6 +367,35 @@ std::vector<std::vector<BlockPanel>> block_rows(const std::vector<BlockPanel>& p
         rows.push_back({p});
     }
     return rows;
+}
+
+}  // namespace
+
+BlockRows block_rows(const std::vector<BlockPanel>& panels, double width_mm, double font_pt) {
+    BlockRows out;
+    out.font_pt = out.smallest_pt = font_pt;
+    if (panels.empty() || width_mm <= 0 || font_pt <= 0) return out;
+    out.rows = pack_rows(panels, width_mm, font_pt);
+    // The largest font, in quarter points, that packs them into the fewest rows the range allows.
+    const double lowest = std::min(font_pt, std::max(6.0, 0.75 * font_pt));
+    for (double pt = font_pt - 0.25; pt >= lowest - 1e-9 && out.rows.size() > 1; pt -= 0.25) {
+        auto rows = pack_rows(panels, width_mm, pt);
+        if (rows.size() < out.rows.size()) {
+            out.rows = std::move(rows);
+            out.font_pt = pt;
+        }
+    }
+    // A row of one panel wider than the page is drawn scaled down (draw_blocks): its text with it.
+    QImage image = print_canvas();
+    const PrintUnits u{300 / 25.4, out.font_pt};
+    BlockStyle st;
+    st.font = print_font(&image, u);
+    out.smallest_pt = out.font_pt;
+    for (const auto& row : out.rows) {
+        const double w = blocks_size(row, st, &image).width();
+        if (w > width_mm * u.px_per_mm) out.smallest_pt = std::min(out.smallest_pt, out.font_pt * width_mm * u.px_per_mm / w);
+    }
+    return out;
 }
 
 void write_blocks_csv(QTextStream& out, const std::vector<BlockPanel>& panels) {

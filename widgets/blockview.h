@@ -49,9 +49,16 @@ std::vector<BlockHit> draw_blocks(QPainter& p, const QRectF& r, const std::vecto
 // A figure's cell (ChartsView::exportFigure): font_pt on paper, and the height it needs at `width_mm`.
 void draw_blocks_print(QPainter& p, const QRectF& r, const std::vector<BlockPanel>& panels, const PrintUnits& u);
 double blocks_height_mm(const std::vector<BlockPanel>& panels, double width_mm, double font_pt);
-// The panels in rows for a figure `width_mm` wide at `font_pt`: as many side by side as fit at their
-// natural size, so that a column's four blocks keep the font asked for (two a row) rather than shrink.
-std::vector<std::vector<BlockPanel>> block_rows(const std::vector<BlockPanel>& panels, double width_mm, double font_pt);
+// The panels in rows for a figure `width_mm` wide: as many side by side as fit at their natural size.
+// The text is drawn at `font_pt`, or smaller where that saves a row: a column's four blocks at 8 pt
+// took three rows (NormFormer's and nGPT's together 1 mm too wide; 305 mm tall), at 7.75 pt two. Never
+// under three quarters of font_pt, nor under 6 pt unless asked: what a journal still prints.
+struct BlockRows {
+    std::vector<std::vector<BlockPanel>> rows;
+    double font_pt = 0;       // what the rows are drawn at
+    double smallest_pt = 0;   // the text's size on paper where a row wider than the page is scaled down too
+};
+BlockRows block_rows(const std::vector<BlockPanel>& panels, double width_mm, double font_pt);
 
 // The panels as CSV, a row per part: the block (its title), the sub-layer and where on it the part
 // sits (input, branch, branch scale, residual scale, after the sum, output), its id, text and kind,

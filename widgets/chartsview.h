@@ -124,6 +124,9 @@ public:
     bool exportCurrent(const QString& path, const QString& format, int dpi, bool whole_panel, QString* error);
     // The current chart (whole_panel: all charts of the tab, stacked) as a
     // figure `width_mm` wide, `height_mm` high (0: as it needs) with fonts at `font_pt`.
+    // The smallest text on paper of exportFigure(width_mm, font_pt): font_pt, but for the Block tab's
+    // blocks, which may be drawn a little under it to save a row (block_rows).
+    double figureTextPt(double width_mm, double font_pt) const;
     bool exportFigure(const QString& path, const QString& format, int dpi, bool whole_panel, double width_mm,
                       double height_mm, double font_pt, QString* error);
 

@@ -56,12 +56,16 @@ std::vector<ChartsView::PaneRow> ChartsView::figureRows(bool whole_panel, double
         return {PaneRow{1, {[spec](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_sweep(p, r, *spec, u); }},
                         [spec](double w, double pt, double aspect) { return sweep_height_mm(*spec, w, pt, aspect); }}};
     }
-    if (tab == kBlockTab) {   // the blocks side by side, in as many rows as keep their font
+    if (tab == kBlockTab) {   // the blocks side by side, in rows, their text at the font or a little under it
         std::vector<PaneRow> rows;
-        for (auto& row : block_rows(block_->panels(), width_mm, font_pt)) {
+        BlockRows packed = block_rows(block_->panels(), width_mm, font_pt);
+        const double k = font_pt > 0 ? packed.font_pt / font_pt : 1;
+        for (auto& row : packed.rows) {
             auto panels = std::make_shared<std::vector<BlockPanel>>(std::move(row));
-            rows.push_back(PaneRow{1, {[panels](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_blocks_print(p, r, *panels, u); }},
-                                   [panels](double w, double pt, double) { return blocks_height_mm(*panels, w, pt); }});
+            rows.push_back(PaneRow{1, {[panels, k](QPainter& p, const QRectF& r, const PrintUnits& u) {
+                                           draw_blocks_print(p, r, *panels, PrintUnits{u.px_per_mm, u.font_pt * k});
+                                       }},
+                                   [panels, k](double w, double pt, double) { return blocks_height_mm(*panels, w, pt * k); }});
         }
         return rows;
     }
@@ -107,6 +111,11 @@ std::vector<ChartsView::PaneRow> ChartsView::figureRows(bool whole_panel, double
         case 4: return {line(scalar_chart_, 1)};
     }
     return {};
+}
+
+double ChartsView::figureTextPt(double width_mm, double font_pt) const {
+    if (tabs_->currentIndex() != kBlockTab) return font_pt;
+    return block_rows(block_->panels(), width_mm, font_pt).smallest_pt;
 }
 
 bool ChartsView::exportFigure(const QString& path, const QString& format, int dpi, bool whole_panel, double width_mm,

@@ -349,8 +349,12 @@ int run_figure(const QStringList& args) {
             std::fprintf(stderr, "normlab figure: %s\n", qPrintable(err));
             return 1;
         }
-        std::printf("%s: the %s panel of %d run%s, %.0f mm wide, %g pt\n", qPrintable(o.out), qPrintable(o.view),
+        std::printf("%s: the %s panel of %d run%s, %.0f mm wide, %g pt", qPrintable(o.out), qPrintable(o.view),
                     static_cast<int>(ids.size()), ids.size() == 1 ? "" : "s", o.width_mm, o.font_pt);
+        // the blocks' text a little smaller where that saved a row, or scaled with a block wider than the page
+        if (const double pt = view.figureTextPt(o.width_mm, o.font_pt); pt < o.font_pt - 1e-6)
+            std::printf(" (the blocks' text at %.3g pt to fit the width)", pt);
+        std::printf("\n");
         return 0;
     }
     if (o.view == "sweep" && view.sweepSpec().axes.empty()) {   // runs that do not make a sweep: bad input, nothing written

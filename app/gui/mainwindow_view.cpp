@@ -143,8 +143,14 @@ void MainWindow::exportDialog(bool whole_panel) {
     } else {
         ok = charts_->exportCurrent(path, fmt, dpi->value(), whole_panel, &err);
     }
-    if (!ok) QMessageBox::warning(this, tr("Export"), err);
-    else statusBar()->showMessage(tr("Wrote %1").arg(path), 6000);
+    if (!ok) {
+        QMessageBox::warning(this, tr("Export"), err);
+    } else if (const double pt = charts_->figureTextPt(width->value(), font->value());
+               printable && fmt != "csv" && preset->currentData().toDouble() != 0 && pt < font->value() - 1e-6) {
+        statusBar()->showMessage(tr("Wrote %1: the blocks' text at %2 pt, to fit the width").arg(path, QLocale().toString(pt, 'g', 3)), 8000);
+    } else {
+        statusBar()->showMessage(tr("Wrote %1").arg(path), 6000);
+    }
 }
 
 // Why a language cannot be shown, in English (the language itself would be
