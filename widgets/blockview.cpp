@@ -262,32 +262,40 @@ void draw_panel(QPainter& p, const BlockPanel& panel, const PanelLayout& L, cons
 
 }  // namespace
 
+namespace {
+
+// The panels laid out side by side, an em apart: each one's layout, and the size of them all.
+struct Laid {
+    std::vector<PanelLayout> layouts;
+    double width = 0, height = 0;
+};
+
+Laid lay_out(const std::vector<BlockPanel>& panels, const Metrics& m) {
+    Laid out;
+    for (auto& panel : panels) {
+        out.layouts.push_back(layout_panel(panel, m));
+        out.width += out.layouts.back().width;
+        out.height = std::max(out.height, out.layouts.back().height);
+    }
+    if (panels.size() > 1) out.width += (panels.size() - 1) * m.em;
+    return out;
+}
+
+}  // namespace
+
 QSizeF blocks_size(const std::vector<BlockPanel>& panels, const BlockStyle& style, QPaintDevice* device) {
     QImage probe(8, 8, QImage::Format_ARGB32);
-    const Metrics m(style.font, device ? device : &probe);
-    double w = 0, h = 0;
-    for (auto& panel : panels) {
-        const PanelLayout L = layout_panel(panel, m);
-        w += L.width;
-        h = std::max(h, L.height);
-    }
-    if (panels.size() > 1) w += (panels.size() - 1) * m.em;
-    return {w, h};
+    const Laid laid = lay_out(panels, Metrics(style.font, device ? device : &probe));
+    return {laid.width, laid.height};
 }
 
 std::vector<BlockHit> draw_blocks(QPainter& p, const QRectF& r, const std::vector<BlockPanel>& panels, const BlockStyle& style) {
     std::vector<BlockHit> hits;
     if (panels.empty()) return hits;
     const Metrics m(style.font, p.device());
-    std::vector<PanelLayout> layouts;
-    double w = 0, h = 0;
-    for (auto& panel : panels) {
-        layouts.push_back(layout_panel(panel, m));
-        w += layouts.back().width;
-        h = std::max(h, layouts.back().height);
-    }
-    w += (panels.size() - 1) * m.em;
-    const double s = std::min({1.0, r.width() / w, r.height() / h});
+    const Laid laid = lay_out(panels, m);
+    const std::vector<PanelLayout>& layouts = laid.layouts;
+    const double w = laid.width, s = std::min({1.0, r.width() / w, r.height() / laid.height});
     p.save();
     p.setRenderHint(QPainter::Antialiasing);
     p.translate(r.left() + (r.width() - w * s) / 2, r.top());
@@ -374,16 +382,19 @@ bool BlockView::event(QEvent* e) {
     return QWidget::event(e);
 }
 
+const BlockHit* BlockView::toggleAt(const QPointF& pos) const {
+    const BlockHit* h = hitAt(pos);
+    return h && panels_[static_cast<size_t>(h->panel)].clickable && !h->part.setting.isEmpty() ? h : nullptr;
+}
+
 void BlockView::mouseMoveEvent(QMouseEvent* e) {
-    const BlockHit* h = hitAt(e->position());
-    const bool clickable = h && panels_[static_cast<size_t>(h->panel)].clickable && !h->part.setting.isEmpty();
-    setCursor(clickable ? Qt::PointingHandCursor : Qt::ArrowCursor);
+    setCursor(toggleAt(e->position()) ? Qt::PointingHandCursor : Qt::ArrowCursor);
     QWidget::mouseMoveEvent(e);
 }
 
 void BlockView::mousePressEvent(QMouseEvent* e) {
     if (e->button() == Qt::LeftButton)
-        if (const BlockHit* h = hitAt(e->position()); h && panels_[static_cast<size_t>(h->panel)].clickable && !h->part.setting.isEmpty()) {
+        if (const BlockHit* h = toggleAt(e->position())) {
             Q_EMIT toggleRequested(h->part.setting);
             return;
         }

@@ -74,6 +74,8 @@ public:
     void setDark(bool dark);
     // The part drawn at `pos` (widget coordinates), if any: for tooltips, clicks and tests.
     const BlockHit* hitAt(const QPointF& pos) const;
+    // The part under `pos` that a click switches: the form's panel's, with a setting behind it.
+    const BlockHit* toggleAt(const QPointF& pos) const;
     QSize sizeHint() const override;
 
     // Below this share of their natural size the panels stop shrinking and the tab scrolls.

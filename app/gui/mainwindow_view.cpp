@@ -138,15 +138,16 @@ void MainWindow::exportDialog(bool whole_panel) {
     QSettings().setValue("exportFontPt", font->value());
     QString err;
     bool ok;
-    if (printable && fmt != "csv" && preset->currentData().toDouble() != 0) {
+    const bool figure = printable && fmt != "csv" && preset->currentData().toDouble() != 0;
+    if (figure) {
         ok = charts_->exportFigure(path, fmt, dpi->value(), whole_panel, width->value(), height->value(), font->value(), &err);
     } else {
         ok = charts_->exportCurrent(path, fmt, dpi->value(), whole_panel, &err);
     }
     if (!ok) {
         QMessageBox::warning(this, tr("Export"), err);
-    } else if (const double pt = charts_->figureTextPt(width->value(), font->value());
-               printable && fmt != "csv" && preset->currentData().toDouble() != 0 && pt < font->value() - 1e-6) {
+    } else if (const double pt = figure ? charts_->figureTextPt(width->value(), font->value()) : font->value();
+               pt < font->value() - 1e-6) {
         statusBar()->showMessage(tr("Wrote %1: the blocks' text at %2 pt, to fit the width").arg(path, QLocale().toString(pt, 'g', 3)), 8000);
     } else {
         statusBar()->showMessage(tr("Wrote %1").arg(path), 6000);
