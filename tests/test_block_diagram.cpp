@@ -254,6 +254,10 @@ private Q_SLOTS:
             pre2.optim.lr = 3e-3;
             const int64_t b = s.create_run("Pre-LN lr=3e-3", "pre_ln", to_json(pre2), 2);
             s.finish_run(b, RunStatus::Finished, 10, "", 3.5);
+            RunConfig wide = pre;
+            wide.model.d_model = 256;
+            const int64_t c = s.create_run("Pre-LN d=256", "pre_ln", to_json(wide), 3);
+            s.finish_run(c, RunStatus::Finished, 10, "", 3.0);
         }
         MainWindow w(path);
         QVERIFY(w.switchLanguage("en"));
@@ -332,6 +336,13 @@ private Q_SLOTS:
         w.charts()->findChild<QCheckBox*>("blockForm")->setChecked(false);
         QCOMPARE(view->panels().size(), size_t(1));
         QVERIFY(!view->panels()[0].clickable);
+        // a run of another width is drawn with the same parts but says another width: a panel of its own
+        w.showRuns({1, 2, 3});
+        QApplication::processEvents();
+        QCOMPARE(view->panels().size(), size_t(2));
+        QVERIFY(view->panels()[0].subtitle.contains("d 128") && view->panels()[0].title.contains("+ 1 alike"));
+        QVERIFY2(view->panels()[1].subtitle.contains("d 256"), qPrintable(view->panels()[1].subtitle));
+        QVERIFY(view->panels()[1].differs.empty());
     }
 
     // The diagram against the model: each learned norm and scale a block draws is a parameter of the

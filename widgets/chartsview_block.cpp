@@ -96,7 +96,10 @@ void ChartsView::redrawBlock() {
         }
         BlockPanel p;
         p.diagram = block_diagram(cfg.model);
-        const QString sig = signature(p.diagram);
+        p.subtitle = subtitle(cfg);
+        // alike as drawn: the same parts and the same line under the title (a width sweep is one
+        // block per width, not one panel saying the first run's width)
+        const QString sig = signature(p.diagram) + "|" + p.subtitle;
         if (auto it = seen.find(sig); it != seen.end()) {
             ++alike[it->second - first_run];
             continue;
@@ -107,7 +110,6 @@ void ChartsView::redrawBlock() {
         }
         p.title = runLabel(*r);
         p.color = runColor(*r);
-        p.subtitle = subtitle(cfg);
         seen[sig] = panels.size();
         alike.push_back(0);
         panels.push_back(std::move(p));
