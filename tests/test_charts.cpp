@@ -17,6 +17,7 @@
 #include <QChartView>
 #include <QFile>
 #include <QLegend>
+#include <QLineSeries>
 #include <QMouseEvent>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -25,6 +26,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <map>
+#include <set>
 
 using namespace normlab;
 
@@ -244,6 +247,55 @@ private Q_SLOTS:
         QCOMPARE(lines()[0].second, QString("unigram (byte frequencies)"));
         view.setRuns({1, 3}, s);
         QVERIFY(lines().empty());
+    }
+
+    // Every kind of line on the loss chart has a dash of its own, on screen and in a figure: train,
+    // validation, the loss floor and the unigram loss. The unigram line was dashed as validation is
+    // on screen, and the floor and the unigram the same dash-dot in a figure.
+    void lossChartsLinesEachHaveTheirOwnDash() {
+        const QString path = dir_.filePath("dashes.sqlite");
+        {
+            Store s(path.toStdString());
+            for (const char* name : {"a", "b"}) {
+                const int64_t id = s.create_run(name, "pre_ln", nlohmann::json{{"name", name}}, 1);
+                s.mark_running(id, "cpu", nlohmann::json::object());
+                s.set_info(id, {{"unigram_loss", 3.15}, {"loss_floor", 1.8}});
+                RunWriter w(s, id);
+                for (int i = 0; i < 20; ++i) w.scalar("train/loss", i * 10, 4.0 - 0.04 * i);
+                for (int i = 0; i < 4; ++i) w.scalar("val/loss", i * 50, 4.1 - 0.2 * i);
+            }
+        }
+        Store s(path.toStdString(), Store::Mode::ReadOnly);
+        ChartsView view;
+        view.resize(900, 500);
+        view.setRuns({1, 2}, s);
+        LineChart* loss = view.lossChart();
+        QCOMPARE(loss->hlines().size(), size_t(2));
+        // on screen: the legend's entries that name no run (the kinds of line, the reference lines)
+        std::map<QString, Qt::PenStyle> keys;
+        for (const auto& e : loss->legend()->entries())
+            if (e.listed && e.marker == ChartLegend::Marker::Line && e.text != "a" && e.text != "b") keys[e.text] = e.style;
+        for (const char* k : {"train", "validation", "loss floor (entropy rate)", "unigram (byte frequencies)"})
+            QVERIFY2(keys.count(k), k);
+        std::set<Qt::PenStyle> styles;
+        for (auto& [text, style] : keys) styles.insert(style);
+        QCOMPARE(styles.size(), keys.size());
+        // the reference lines as drawn: each with its legend entry's dash
+        size_t drawn = 0;
+        for (auto* series : loss->chart()->series())
+            for (size_t h = 0; h < 2; ++h)
+                if (series->name() == loss->hlines()[h].second) {
+                    QCOMPARE(static_cast<QLineSeries*>(series)->pen().style(), reference_line_style(h));
+                    ++drawn;
+                }
+        QCOMPARE(drawn, size_t(2));
+        // in a figure
+        std::set<Qt::PenStyle> printed;
+        size_t n = 0;
+        for (const LegendEntry& e : legend_entries(plot_spec(*loss)))
+            if (e.run.isEmpty()) printed.insert(e.style), ++n;
+        QCOMPARE(n, size_t(4));
+        QCOMPARE(printed.size(), n);
     }
 
     // A live run's rows in slices, as the window reads a fast run's between its events: with

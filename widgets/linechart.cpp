@@ -158,6 +158,11 @@ void LineChart::setCurves(std::vector<Curve> curves, bool keep_zoom) {
     }
 }
 
+Qt::PenStyle reference_line_style(size_t h) {
+    static const Qt::PenStyle styles[] = {Qt::DashDotLine, Qt::DotLine, Qt::DashDotDotLine};
+    return styles[h % std::size(styles)];
+}
+
 double smoothingSpan(const std::vector<Curve>& curves, const std::vector<Curve>& more, bool log_x) {
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (const auto* list : {&curves, &more})
@@ -335,7 +340,7 @@ void LineChart::rebuildSeries() {
     for (auto& [value, label] : hlines_) {
         auto* h = new QLineSeries();
         h->setName(label);
-        h->setPen(QPen(QColor(110, 110, 110), 1.2, Qt::DashLine));
+        h->setPen(QPen(QColor(110, 110, 110), 1.2, reference_line_style(hline_series_.size())));
         chart_->addSeries(h);
         h->attachAxis(x);
         h->attachAxis(y);

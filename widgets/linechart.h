@@ -84,6 +84,11 @@ struct Curve {
     QColor print_color = {};
 };
 
+// The dash of a chart's reference line h (a loss floor, the unigram loss), on screen and in figures:
+// none that a kind of curve takes (train solid, validation dashed), and no two of them alike — the
+// loss floor and the unigram loss were the same grey dash-dot, told apart by the legend's order alone.
+Qt::PenStyle reference_line_style(size_t h);
+
 class LineChart : public QWidget {
     Q_OBJECT
 public:
@@ -106,7 +111,7 @@ public:
     // The curves of the runs past those: not on screen, but in every export (figure, CSV), which
     // NormLab draws itself.
     const std::vector<Curve>& curvesLeftOut() const { return left_out_; }
-    void setHLines(std::vector<std::pair<double, QString>> lines);   // dashed reference lines
+    void setHLines(std::vector<std::pair<double, QString>> lines);   // reference lines (reference_line_style)
     // What to do when there is nothing to draw, shown in the middle of the
     // empty plot (never in an export); "" for none.
     void setEmptyHint(const QString& hint);

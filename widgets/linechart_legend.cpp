@@ -79,7 +79,7 @@ void LineChart::makeLegendEntries() {
         ChartLegend::Entry en;
         en.text = hlines_[h].second;
         en.color = QColor(110, 110, 110);
-        en.style = Qt::DashLine;
+        en.style = reference_line_style(h);
         en.group = 2;
         add(en, "line:" + hlines_[h].second, {}, static_cast<int>(h));
     }

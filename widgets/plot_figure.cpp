@@ -190,9 +190,10 @@ void draw_laid_out(const Ink& ink, const QRectF& r, const PlotSpec& s, const Plo
             p.setBrush(Qt::NoBrush);
         }
     }
-    for (auto& [v, label] : s.hlines) {
+    for (size_t h = 0; h < s.hlines.size(); ++h) {
+        const double v = s.hlines[h].first;
         if (s.log_y && v <= 0) continue;
-        p.setPen(plot::pen(ink, QColor(110, 110, 110), 0.3, Qt::DashDotLine));
+        p.setPen(plot::pen(ink, QColor(110, 110, 110), 0.3, reference_line_style(h)));
         const double y = plot::to_px(f, f.x.lo, v).y();
         p.drawLine(QPointF(f.plot.left(), y), QPointF(f.plot.right(), y));
     }

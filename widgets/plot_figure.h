@@ -42,7 +42,7 @@ struct PlotSpec {
     double smoothing_span = 0;
     bool smoothing_span_log_x = false;
     std::vector<Curve> curves;
-    std::vector<std::pair<double, QString>> hlines;   // dashed reference lines, named in the legend
+    std::vector<std::pair<double, QString>> hlines;   // reference lines (reference_line_style), named in the legend
 };
 PlotSpec plot_spec(const LineChart& chart);
 

@@ -104,7 +104,7 @@ std::vector<LegendEntry> legend_entries(const std::vector<Curve>& curves, const 
         e.text = hlines[h].second;
         e.hline = static_cast<int>(h);
         e.color = QColor(110, 110, 110);
-        e.style = Qt::DashDotLine;
+        e.style = reference_line_style(h);
         out.push_back(e);
     }
     return out;
