@@ -3,6 +3,7 @@
 // not fit in its one row or column: eight runs' loss chart listed seven of
 // its eleven entries in a laptop's window), and a click on an entry hides
 // what it names from the plot, its ranges, the readout and an export.
+#include "core/print_ticks.h"
 #include "core/store/store.h"
 #include "core/train/probes.h"
 #include "widgets/chart_card.h"
@@ -12,6 +13,7 @@
 #include "widgets/plot_figure.h"
 
 #include <QApplication>
+#include <QCategoryAxis>
 #include <QChartView>
 #include <QChart>
 #include <QFile>
@@ -340,6 +342,18 @@ private Q_SLOTS:
             return histograms == runs ? runs : QStringList{"histograms of " + histograms.join(", ")};
         };
         QCOMPARE(boxes(), names);
+        // the values' axis labelled as a line chart's (core/print_ticks.h): in one notation, where Qt's
+        // value axis wrote "0.99 1 1.01"; as many labels as the plot's height holds
+        auto* values = qobject_cast<QCategoryAxis*>(box->chart()->axes(Qt::Vertical).value(0));
+        QVERIFY(values);
+        const QStringList labels = values->categoriesLabels();
+        std::vector<double> at;
+        for (const QString& l : labels) at.push_back(values->endValue(l));
+        QStringList one_notation;
+        for (const std::string& l : label_ticks(at, false).labels) one_notation << QString::fromStdString(l);
+        QCOMPARE(labels, one_notation);
+        QVERIFY2(labels.size() >= 3 && labels.size() * 28 <= box->chart()->plotArea().height() + 28,
+                 qPrintable(QString("%1 in %2 px").arg(labels.join(' ')).arg(box->chart()->plotArea().height())));
         QTest::mouseClick(legend, Qt::LeftButton, {}, legend->entryRect(2).center());
         settle();
         QStringList without = names;

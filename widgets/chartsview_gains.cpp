@@ -5,14 +5,13 @@
 #include "widgets/chart_card.h"
 #include "widgets/chart_legend.h"
 
-#include "core/axis_ticks.h"
 
 #include "widgets/figure.h"
 #include "widgets/heatmap.h"
 #include "widgets/linechart.h"
 
 #include <QBoxPlotSeries>
-#include <QValueAxis>
+#include <QCategoryAxis>
 #include <QBoxSet>
 #include <QChart>
 #include <QChartView>
@@ -64,9 +63,13 @@ QWidget* ChartsView::buildGainsTab() {
     panels_.push_back(split);
     box_chart_ = new QChart();
     box_chart_->setMargins(QMargins(4, 4, 4, 4));   // as the line charts: Qt's 20 px cost the plot its labels
-    // the gain's name on the y axis where the plot is high enough for it, else shorter (the title names it)
-    connect(box_chart_, &QChart::plotAreaChanged, this, [this] {
-        for (auto* a : box_chart_->axes(Qt::Vertical)) setAxisTitle(a, boxYTitle(box_spec_.y_title));
+    // the gain's name on the y axis where the plot is high enough for it, else shorter (the title names it),
+    // and as many labels on it as its height holds
+    connect(box_chart_, &QChart::plotAreaChanged, this, [this](const QRectF& area) {
+        for (auto* a : box_chart_->axes(Qt::Vertical)) {
+            setAxisTitle(a, boxYTitle(box_spec_.y_title));
+            if (auto* y = qobject_cast<QCategoryAxis*>(a)) label_value_axis(y, area.height());
+        }
     });
     auto* box_pane = new QWidget(split);   // the card inset as a line chart's
     box_view_ = new QChartView(box_chart_, box_pane);
@@ -207,20 +210,19 @@ void ChartsView::redrawGains() {
         box_chart_->createDefaultAxes();
         // tight to the data; all values equal (gains at initialisation): a small band around them
         const double pad = hi > lo ? 0.05 * (hi - lo) : 0.05 * std::max(1e-3, std::abs(lo));
+        // The values' axis labelled as every line chart's and figure's (core/print_ticks.h): one notation,
+        // "1.05 1.00 0.95" where Qt's value axis wrote "1.05 1 0.95", and a common factor for tiny gains.
         for (auto* a : box_chart_->axes(Qt::Vertical)) {
-            a->setRange(lo - pad, hi + pad);
-            setAxisTitle(a, boxYTitle(QString::fromStdString(name)));
-            // 1-2-5 ticks, as on every line chart (core/axis_ticks.h)
-            if (auto* v = qobject_cast<QValueAxis*>(a); v) {
-                const std::vector<double> t = nice_ticks(lo - pad, hi + pad, 6, false);
-                v->setLabelFormat("%g");
-                if (t.size() >= 2) {
-                    v->setTickType(QValueAxis::TicksDynamic);
-                    v->setTickAnchor(t[0]);
-                    v->setTickInterval(t[1] - t[0]);
-                }
-            }
+            box_chart_->removeAxis(a);
+            delete a;
         }
+        auto* y = new QCategoryAxis();
+        y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+        y->setRange(lo - pad, hi + pad);
+        box_chart_->addAxis(y, Qt::AlignLeft);
+        label_value_axis(y, box_chart_->plotArea().height());   // and again as the plot's height changes
+        for (auto* series : box_chart_->series()) series->attachAxis(y);
+        setAxisTitle(y, boxYTitle(QString::fromStdString(name)));
         box_spec_.x_title = tr("layer (step %1)").arg(step);
         for (auto* a : box_chart_->axes(Qt::Horizontal)) setAxisTitle(a, box_spec_.x_title);
         box_spec_.title = box_chart_->title();

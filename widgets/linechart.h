@@ -32,6 +32,7 @@ class QChart;
 class QChartView;
 class QLabel;
 class QAbstractAxis;
+class QCategoryAxis;
 class QAreaSeries;
 class QGraphicsLineItem;
 class QGraphicsRectItem;
@@ -88,6 +89,11 @@ struct Curve {
 // none that a kind of curve takes (train solid, validation dashed), and no two of them alike — the
 // loss floor and the unigram loss were the same grey dash-dot, told apart by the legend's order alone.
 Qt::PenStyle reference_line_style(size_t h);
+
+// Labels a linear value axis standing upright (a category axis with its labels on the values, its range
+// set) as a line chart's y axis: as many ticks as `room` pixels of it hold, in one notation
+// (core/print_ticks.h). Unchanged labels are left alone. For charts of Qt's own: the gains' box plots.
+void label_value_axis(QCategoryAxis* ax, double room, bool integer = false);
 
 class LineChart : public QWidget {
     Q_OBJECT

@@ -179,18 +179,26 @@ void place_category_ticks(QCategoryAxis* ax, const std::vector<double>& at, cons
 }
 }  // namespace
 
+void label_value_axis(QCategoryAxis* ax, double room, bool integer) {
+    // a row of labels as tall as the font draws them (a taller fallback font, CJK, a larger size: fewer rows)
+    const QFontMetricsF fm(ax->labelsFont());
+    const double row = std::max(28.0, 1.6 * fm.height());
+    const int most = room < 40 ? 6 : std::clamp(static_cast<int>(room / row) + 1, 3, 8);
+    PrintTicks t = print_ticks(ax->min(), ax->max(), false, std::min(5, most), std::min(3, most), most, integer);
+    if (t.values.size() < 2 && ax->max() > ax->min()) t = label_ticks({ax->min(), ax->max()}, false);
+    place_category_ticks(ax, t.values, tick_texts(t), ax->max());
+}
+
 void LineChart::updateLinearTicks(QAbstractAxis* axis, bool integer) {
     if (setting_range_) return;   // fitRanges sets them once both ranges are in place
     auto* ax = static_cast<QCategoryAxis*>(axis);
     const QRectF area = chart_->plotArea();
-    const bool vertical = ax->orientation() == Qt::Vertical;
-    const double room = vertical ? area.height() : area.width();
-    // a row of labels as tall as the font draws them (a taller fallback font, CJK, a larger size: fewer rows)
+    if (ax->orientation() == Qt::Vertical) return label_value_axis(ax, area.height(), integer);
+    const double room = area.width();
     const QFontMetricsF fm(ax->labelsFont());
-    const double row = std::max(28.0, 1.6 * fm.height());
-    int most = room < 40 ? 6 : std::clamp(static_cast<int>(room / (vertical ? row : 64.0)) + 1, 3, 8);
+    int most = room < 40 ? 6 : std::clamp(static_cast<int>(room / 64.0) + 1, 3, 8);
     PrintTicks t = print_ticks(ax->min(), ax->max(), false, std::min(5, most), std::min(3, most), most, integer);
-    if (!vertical && t.values.size() >= 2 && room >= 40) {
+    if (t.values.size() >= 2 && room >= 40) {
         // Qt elides a label wider than its share of the axis ("2…"): as many as their widest fits, drawn in this font
         double widest = 0;
         for (const QString& l : tick_texts(t)) widest = std::max(widest, fm.horizontalAdvance(l));
