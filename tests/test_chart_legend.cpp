@@ -352,6 +352,10 @@ private Q_SLOTS:
         QStringList one_notation;
         for (const std::string& l : label_ticks(at, false).labels) one_notation << QString::fromStdString(l);
         QCOMPARE(labels, one_notation);
+        double lo = 1e300, hi = -1e300;   // tight to the boxes, 5 % to spare
+        for (auto& b : view.boxSpec().boxes) lo = std::min(lo, b.min), hi = std::max(hi, b.max);
+        QVERIFY2(std::abs(values->min() - (lo - 0.05 * (hi - lo))) < 1e-9 && std::abs(values->max() - (hi + 0.05 * (hi - lo))) < 1e-9,
+                 qPrintable(QString("%1–%2 for boxes over %3–%4").arg(values->min()).arg(values->max()).arg(lo).arg(hi)));
         QVERIFY2(labels.size() >= 3 && labels.size() * 28 <= box->chart()->plotArea().height() + 28,
                  qPrintable(QString("%1 in %2 px").arg(labels.join(' ')).arg(box->chart()->plotArea().height())));
         QTest::mouseClick(legend, Qt::LeftButton, {}, legend->entryRect(2).center());

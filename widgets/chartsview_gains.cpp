@@ -218,10 +218,10 @@ void ChartsView::redrawGains() {
         }
         auto* y = new QCategoryAxis();
         y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-        y->setRange(lo - pad, hi + pad);
         box_chart_->addAxis(y, Qt::AlignLeft);
-        label_value_axis(y, box_chart_->plotArea().height());   // and again as the plot's height changes
         for (auto* series : box_chart_->series()) series->attachAxis(y);
+        y->setRange(lo - pad, hi + pad);
+        label_value_axis(y, box_chart_->plotArea().height());   // and again as the plot's height changes
         setAxisTitle(y, boxYTitle(QString::fromStdString(name)));
         box_spec_.x_title = tr("layer (step %1)").arg(step);
         for (auto* a : box_chart_->axes(Qt::Horizontal)) setAxisTitle(a, box_spec_.x_title);
