@@ -36,6 +36,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <unistd.h>
 
 using namespace normlab;
@@ -222,6 +224,57 @@ private Q_SLOTS:
         QTRY_COMPARE(key(), whole);
         w.resizeDocks({dock}, {240}, Qt::Horizontal);
         QTRY_VERIFY2(key() != whole, qPrintable(key()));
+    }
+
+    // Shortened, the keys of two groups that share a first letter stay apart: a NormFormer run beside an
+    // nGPT one read "n.post_attn_norm" and "n.qk_norm", one group as far as the panel said.
+    void shortenedKeysKeepTheirGroupsApart() {
+        const QString path = dir_.filePath("groups.sqlite");
+        std::vector<qint64> ids;
+        {
+            Store s(path.toStdString());
+            for (bool on : {false, true}) {
+                const nlohmann::json cfg{{"model", {{"normformer", {{"post_attn_norm", on}}}, {"ngpt", {{"qk_norm", !on}}},
+                                                    {"deepnorm", {{"residual", on}}}}},
+                                         {"data", {{"source", on ? "markov" : "english"}}},
+                                         {"optim", {{"schedule", {{"min_lr_ratio", on ? 0.1 : 0.0}}}}}};
+                const int64_t id = s.create_run(on ? "with" : "without", "normformer", cfg, 1);
+                s.mark_running(id, "cpu", nlohmann::json::object());
+                s.finish_run(id, RunStatus::Finished, 0, "", 2.5);
+                ids.push_back(id);
+            }
+        }
+        MainWindow w(path);
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.resizeDocks({w.findChild<QDockWidget*>("diffDock")}, {300}, Qt::Horizontal);
+        QTest::qWait(50);
+        w.showRuns(ids);
+        QTest::qWait(50);
+        auto* diff = w.findChild<QTableWidget*>("differences");
+        std::map<QString, QString> shown;   // the whole key → as shown
+        for (int r = 0; r < diff->rowCount(); ++r)
+            shown[diff->verticalHeaderItem(r)->data(Qt::UserRole).toString()] = diff->verticalHeaderItem(r)->text();
+        QCOMPARE(shown.size(), size_t(5));
+        // each part whole, or a group in its short form (a panel this narrow shortens the longest keys)
+        const std::map<QString, QString> short_forms = {{"normformer", "nf"}, {"ngpt", "ngpt"}, {"deepnorm", "dn"},
+                                                        {"data", "data"}, {"optim", "o"}, {"schedule", "s"}};
+        for (auto& [key, text] : shown) {
+            const QStringList whole = (key.startsWith("model.") ? key.mid(6) : key).split('.'), parts = text.split('.');
+            QVERIFY2(parts.size() == whole.size() && parts.last() == whole.last(), qPrintable(key + " shown as " + text));
+            for (int i = 0; i + 1 < parts.size(); ++i)
+                QVERIFY2(parts[i] == whole[i] || parts[i] == short_forms.at(whole[i]), qPrintable(key + " shown as " + text));
+        }
+        QCOMPARE(shown["model.normformer.post_attn_norm"], QString("nf.post_attn_norm"));
+        // each group written one way, no two groups alike
+        std::map<QString, std::set<QString>> groups;   // as shown → the groups it stands for
+        for (auto& [key, text] : shown) {
+            const QStringList whole = (key.startsWith("model.") ? key.mid(6) : key).split('.');
+            const QStringList parts = text.split('.');
+            if (parts.size() == whole.size()) groups[parts[0]].insert(whole[0]);
+        }
+        for (auto& [text, of] : groups) QVERIFY2(of.size() == 1, qPrintable(text + " stands for several groups"));
     }
 
     void exportsWriteValidFiles() {

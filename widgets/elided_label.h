@@ -9,16 +9,20 @@
 #include <QResizeEvent>
 #include <QStringList>
 
+#include <functional>
+
 namespace normlab {
 
-// "normformer.post_attn_norm" in `width` px: whole where it fits, else its leading parts cut to their first
-// letter from the left ("n.post_attn_norm", "o.s.min_lr_ratio"), else that elided in the middle. Eliding the
-// whole in the middle made "normformer.ffn_norm" and "normformer.post_attn_norm" both "normf…_norm".
-inline QString elide_dotted(const QFontMetrics& fm, const QString& key, int width) {
+// "normformer.post_attn_norm" in `width` px: whole where it fits, else its leading parts cut from the left
+// to `shorten`'s short form of each (by default their first letter: "n.post_attn_norm", "o.s.min_lr_ratio"),
+// else that elided in the middle. Eliding the whole in the middle made "normformer.ffn_norm" and
+// "normformer.post_attn_norm" both "normf…_norm".
+inline QString elide_dotted(const QFontMetrics& fm, const QString& key, int width,
+                            const std::function<QString(const QString&)>& shorten = {}) {
     if (fm.horizontalAdvance(key) <= width) return key;
     QStringList parts = key.split('.');
     for (int i = 0; i + 1 < parts.size(); ++i) {
-        parts[i] = parts[i].left(1);
+        parts[i] = shorten ? shorten(parts[i]) : parts[i].left(1);
         const QString s = parts.join('.');
         if (fm.horizontalAdvance(s) <= width) return s;
     }

@@ -154,6 +154,18 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
     elideDifferenceKeys();
 }
 
+namespace {
+// How a key shortened to a laptop's panel writes its groups: by their first letter ("o.s.min_lr_ratio"),
+// except the groups that share one (normformer and ngpt, deepnorm and data), which keep short names of
+// their own: "nf.head_scale" beside "ngpt.qk_norm", where both read "n.…" as if of one group.
+QString short_group(const QString& group) {
+    static const std::map<QString, QString> names = {
+        {"normformer", "nf"}, {"ngpt", "ngpt"}, {"deepnorm", "dn"}, {"branchnorm", "bn"}, {"data", "data"}};
+    const auto it = names.find(group);
+    return it != names.end() ? it->second : group.left(1);
+}
+}  // namespace
+
 // Keys that fit beside the values: without "model.", shortened keeping their last part to the room the
 // panel leaves them (90 px at least), the full key as tooltip; again whenever the panel is resized, so a
 // widened panel shows "normformer.post_attn_norm" whole (the keys were cut once, to 160 px at most).
@@ -168,7 +180,7 @@ void MainWindow::elideDifferenceKeys() {
         QTableWidgetItem* h = diff_->verticalHeaderItem(k);
         if (!h) continue;
         const QString key = h->data(Qt::UserRole).toString();
-        const QString shown = elide_dotted(fm, key.startsWith("model.") ? key.mid(6) : key, key_width);
+        const QString shown = elide_dotted(fm, key.startsWith("model.") ? key.mid(6) : key, key_width, short_group);
         if (h->text() != shown) h->setText(shown);
     }
 }
