@@ -234,7 +234,7 @@ private Q_SLOTS:
         {
             Store s(path.toStdString());
             for (bool on : {false, true}) {
-                const nlohmann::json cfg{{"model", {{"normformer", {{"post_attn_norm", on}}}, {"ngpt", {{"qk_norm", !on}}},
+                const nlohmann::json cfg{{"model", {{"normformer", {{"post_attn_norm", on}, {"ffn_norm", on}}}, {"ngpt", {{"qk_norm", !on}}},
                                                     {"deepnorm", {{"residual", on}}}}},
                                          {"data", {{"source", on ? "markov" : "english"}}},
                                          {"optim", {{"schedule", {{"min_lr_ratio", on ? 0.1 : 0.0}}}}}};
@@ -256,7 +256,7 @@ private Q_SLOTS:
         std::map<QString, QString> shown;   // the whole key → as shown
         for (int r = 0; r < diff->rowCount(); ++r)
             shown[diff->verticalHeaderItem(r)->data(Qt::UserRole).toString()] = diff->verticalHeaderItem(r)->text();
-        QCOMPARE(shown.size(), size_t(5));
+        QCOMPARE(shown.size(), size_t(6));
         // each part whole, or a group in its short form (a panel this narrow shortens the longest keys)
         const std::map<QString, QString> short_forms = {{"normformer", "nf"}, {"ngpt", "ngpt"}, {"deepnorm", "dn"},
                                                         {"data", "data"}, {"optim", "o"}, {"schedule", "s"}};
@@ -267,6 +267,7 @@ private Q_SLOTS:
                 QVERIFY2(parts[i] == whole[i] || parts[i] == short_forms.at(whole[i]), qPrintable(key + " shown as " + text));
         }
         QCOMPARE(shown["model.normformer.post_attn_norm"], QString("nf.post_attn_norm"));
+        QCOMPARE(shown["model.normformer.ffn_norm"], QString("nf.ffn_norm"));   // its group as its neighbour writes it, though it fits whole
         // each group written one way, no two groups alike
         std::map<QString, std::set<QString>> groups;   // as shown → the groups it stands for
         for (auto& [key, text] : shown) {

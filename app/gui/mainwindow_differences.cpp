@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace normlab {
 
@@ -176,11 +177,21 @@ void MainWindow::elideDifferenceKeys() {
     for (int c = 0; c < diff_->columnCount(); ++c) values += diff_->columnWidth(c);
     const int room = diff_->width() - 2 * diff_->frameWidth() - values - 3 * fm.averageCharWidth();
     const int key_width = std::max(room, 90);
+    std::vector<std::pair<QTableWidgetItem*, QString>> rows;   // each key's item, and the key as shown
+    std::set<QString> cut;                                      // the groups shortened in some key
     for (int k = 0; k < diff_->rowCount(); ++k) {
         QTableWidgetItem* h = diff_->verticalHeaderItem(k);
         if (!h) continue;
-        const QString key = h->data(Qt::UserRole).toString();
-        const QString shown = elide_dotted(fm, key.startsWith("model.") ? key.mid(6) : key, key_width, short_group);
+        QString key = h->data(Qt::UserRole).toString();
+        if (key.startsWith("model.")) key = key.mid(6);
+        const QString group = key.section('.', 0, 0);
+        rows.emplace_back(h, elide_dotted(fm, key, key_width, short_group));
+        if (key.contains('.') && !rows.back().second.startsWith(group + ".")) cut.insert(group);
+    }
+    // one group written one way in the column: "nf.ffn_norm" beside "nf.head_scale", not "normformer.ffn_norm"
+    for (auto& [h, shown] : rows) {
+        const QString group = shown.section('.', 0, 0);
+        if (shown.contains('.') && cut.count(group)) shown = short_group(group) + shown.mid(group.size());
         if (h->text() != shown) h->setText(shown);
     }
 }
