@@ -36,6 +36,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <unistd.h>
@@ -44,6 +45,21 @@ using namespace normlab;
 using test::head;
 using test::make_tiny;
 using test::wait_idle;
+
+namespace {
+// Two finished runs, "without" and "with", of the configurations `cfg(false)` and `cfg(true)`: their ids.
+std::vector<qint64> two_runs(const QString& path, const std::function<nlohmann::json(bool)>& cfg) {
+    Store s(path.toStdString());
+    std::vector<qint64> ids;
+    for (bool on : {false, true}) {
+        const int64_t id = s.create_run(on ? "with" : "without", "normformer", cfg(on), 1);
+        s.mark_running(id, "cpu", nlohmann::json::object());
+        s.finish_run(id, RunStatus::Finished, 0, "", 2.5);
+        ids.push_back(id);
+    }
+    return ids;
+}
+}  // namespace
 
 class TestGuiCompare : public QObject {
     Q_OBJECT
@@ -194,17 +210,9 @@ private Q_SLOTS:
     // (the keys were cut once, when the runs were chosen, to 160 px at most however wide the panel).
     void settingsKeysFollowThePanelsWidth() {
         const QString path = dir_.filePath("keys.sqlite");
-        std::vector<qint64> ids;
-        {
-            Store s(path.toStdString());
-            for (bool on : {false, true}) {
-                const nlohmann::json cfg{{"model", {{"normformer", {{"post_attn_norm", on}}}}}};
-                const int64_t id = s.create_run(on ? "with" : "without", "normformer", cfg, 1);
-                s.mark_running(id, "cpu", nlohmann::json::object());
-                s.finish_run(id, RunStatus::Finished, 0, "", 2.5);
-                ids.push_back(id);
-            }
-        }
+        const std::vector<qint64> ids = two_runs(path, [](bool on) {
+            return nlohmann::json{{"model", {{"normformer", {{"post_attn_norm", on}}}}}};
+        });
         MainWindow w(path);
         w.resize(1600, 900);
         w.show();
@@ -230,20 +238,12 @@ private Q_SLOTS:
     // nGPT one read "n.post_attn_norm" and "n.qk_norm", one group as far as the panel said.
     void shortenedKeysKeepTheirGroupsApart() {
         const QString path = dir_.filePath("groups.sqlite");
-        std::vector<qint64> ids;
-        {
-            Store s(path.toStdString());
-            for (bool on : {false, true}) {
-                const nlohmann::json cfg{{"model", {{"normformer", {{"post_attn_norm", on}, {"ffn_norm", on}}}, {"ngpt", {{"qk_norm", !on}}},
-                                                    {"deepnorm", {{"residual", on}}}}},
-                                         {"data", {{"source", on ? "markov" : "english"}}},
-                                         {"optim", {{"schedule", {{"min_lr_ratio", on ? 0.1 : 0.0}}}}}};
-                const int64_t id = s.create_run(on ? "with" : "without", "normformer", cfg, 1);
-                s.mark_running(id, "cpu", nlohmann::json::object());
-                s.finish_run(id, RunStatus::Finished, 0, "", 2.5);
-                ids.push_back(id);
-            }
-        }
+        const std::vector<qint64> ids = two_runs(path, [](bool on) {
+            return nlohmann::json{{"model", {{"normformer", {{"post_attn_norm", on}, {"ffn_norm", on}}}, {"ngpt", {{"qk_norm", !on}}},
+                                             {"deepnorm", {{"residual", on}}}}},
+                                  {"data", {{"source", on ? "markov" : "english"}}},
+                                  {"optim", {{"schedule", {{"min_lr_ratio", on ? 0.1 : 0.0}}}}}};
+        });
         MainWindow w(path);
         w.resize(1280, 720);
         w.show();
