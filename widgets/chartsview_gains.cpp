@@ -4,8 +4,6 @@
 
 #include "widgets/chart_card.h"
 #include "widgets/chart_legend.h"
-
-
 #include "widgets/figure.h"
 #include "widgets/heatmap.h"
 #include "widgets/linechart.h"
