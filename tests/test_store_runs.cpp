@@ -42,6 +42,35 @@ private Q_SLOTS:
         QVERIFY(!resumable(runs[0].status));
     }
 
+    // A run is found by its id or its name; a name that is a number is found where no run has
+    // that id, both at once are refused with the ids that tell them apart, and id:/name: say which.
+    void runsAreFoundByIdOrName() {
+        Store s(path("find.sqlite"));
+        const int64_t one = s.create_run("Pre-LN", "pre_ln", nlohmann::json::object(), 1);
+        const int64_t two = s.create_run("7", "pre_ln", nlohmann::json::object(), 1);
+        const int64_t three = s.create_run("1", "pre_ln", nlohmann::json::object(), 1);
+        const int64_t four = s.create_run("id:2", "pre_ln", nlohmann::json::object(), 1);
+        QCOMPARE(s.find_run("Pre-LN").id, one);
+        QCOMPARE(s.find_run("7").id, two);                     // no run 7: the run named "7"
+        QCOMPARE(s.find_run("2").id, two);
+        QCOMPARE(s.find_run("id:1").id, one);
+        QCOMPARE(s.find_run("name:1").id, three);
+        QCOMPARE(s.find_run("name:Pre-LN").id, one);
+        QCOMPARE(s.find_run("name:id:2").id, four);
+        const std::string both = store_error([&] { s.find_run("1"); });
+        QVERIFY2(both.find("\"1\" is run 1's id and the name of run " + std::to_string(three) + "; say id:1 or id:" +
+                           std::to_string(three)) != std::string::npos, both.c_str());
+        const std::string both_forced = store_error([&] { s.find_run("id:2"); });   // the id, and a run named so
+        QVERIFY2(both_forced.find("say id:2 or id:" + std::to_string(four)) != std::string::npos, both_forced.c_str());
+        QCOMPARE(s.find_run("id:4").id, four);
+        s.create_run("7", "pre_ln", nlohmann::json::object(), 1);
+        const std::string two_sevens = store_error([&] { s.find_run("7"); });
+        QVERIFY2(two_sevens.find("2 runs are named \"7\"; say id:2 or id:5") != std::string::npos, two_sevens.c_str());
+        QVERIFY(store_error([&] { s.find_run("99"); }).find("no run with id 99") != std::string::npos);
+        QVERIFY(store_error([&] { s.find_run("id:x"); }).find("id: takes the number") != std::string::npos);
+        QVERIFY(store_error([&] { s.find_run("name:nope"); }).find("no run named \"nope\"") != std::string::npos);
+    }
+
     // A histogram blob cut short, empty or NULL (a damaged or hand-edited file)
     // reads as the whole counts it holds; the fuzzer once found the cut one
     // (fuzz/regressions/fuzz_store_open/hist-not-whole-floats.sqlite).

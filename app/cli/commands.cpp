@@ -167,7 +167,8 @@ std::string usage_text() {
            "The paper reproductions' report (figures drawn by the app's charts) is `normlab report`,\n"
            "which reuses runs trained here: normlab-cli run FILE --scale gpu,\n"
            "then normlab report FILE --scale gpu.\n"
-           "RUN is an id or a unique name. The store defaults to $NORMLAB_STORE or\n"
+           "RUN is an id or a unique name (id:N or name:X says which, for a run named as a number).\n"
+           "The store defaults to $NORMLAB_STORE or\n"
            "~/.local/share/normlab/runs.sqlite. `normlab-cli COMMAND --help` shows one command.\n"
            "exit codes: 0 ok, 1 error, 2 usage/configuration, 3 diverged, 4 failed, 5 store, 130 interrupted\n";
     return out;

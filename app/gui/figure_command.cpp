@@ -209,7 +209,8 @@ Options parse(const QStringList& args) {
     return o;
 }
 
-// RUN as people name it: an id, a unique name, or the name of runs that
+// RUN as people name it: an id, a unique name (id:N, name:X where a name is a
+// number: Store::find_run), or the name of runs that
 // differ only by seed ("Post-LN" for "Post-LN seed=1" and "Post-LN seed=2",
 // as an experiment's seed sweep names them).
 std::vector<int64_t> select_runs(Store& store, const std::string& key) {
@@ -218,9 +219,10 @@ std::vector<int64_t> select_runs(Store& store, const std::string& key) {
     } catch (const StoreError&) {
         std::vector<int64_t> seeds;
         static const std::regex seed_suffix(" seed=[0-9]+");
+        const std::string name = key.rfind("name:", 0) == 0 ? key.substr(5) : key;
         for (auto& r : store.runs())
-            if (r.name.size() > key.size() && r.name.compare(0, key.size(), key) == 0 &&
-                std::regex_match(r.name.substr(key.size()), seed_suffix))
+            if (r.name.size() > name.size() && r.name.compare(0, name.size(), name) == 0 &&
+                std::regex_match(r.name.substr(name.size()), seed_suffix))
                 seeds.push_back(r.id);
         if (seeds.empty()) throw;
         return seeds;

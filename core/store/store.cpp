@@ -258,20 +258,47 @@ std::vector<std::pair<int64_t, RunStatus>> Store::statuses() {
 }
 
 RunInfo Store::find_run(const std::string& key) {
-    char* end = nullptr;
-    const long long id = std::strtoll(key.c_str(), &end, 10);
-    if (!key.empty() && end && *end == '\0') {
-        if (auto r = run(id)) return *r;
-        throw StoreError("no run with id " + key + " in " + path_ + "; 'normlab-cli list' shows the runs");
-    }
+    // "id:N" is an id and "name:X" a name, whatever they look like (or a run literally named so,
+    // where none is found that way); a bare number is an id, or the name of a run where no run has
+    // that id; both at once are refused, naming the ids that tell them apart.
+    const auto is_id = [](const std::string& k) {
+        return !k.empty() && k.size() <= 18 && std::all_of(k.begin(), k.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    const auto named = [&](const std::string& name) {
+        std::vector<RunInfo> hits;
+        for (auto& r : runs())
+            if (r.name == name) hits.push_back(r);
+        return hits;
+    };
+    const auto say = [](const std::vector<RunInfo>& rs) {   // "id:3, id:5 or id:7"
+        std::string s;
+        for (size_t i = 0; i < rs.size(); ++i)
+            s += (i == 0 ? "say id:" : i + 1 == rs.size() ? " or id:" : ", id:") + std::to_string(rs[i].id);
+        return s;
+    };
+    const bool forced_id = key.rfind("id:", 0) == 0, forced_name = key.rfind("name:", 0) == 0;
+    const std::string k = forced_id ? key.substr(3) : forced_name ? key.substr(5) : key;
     std::vector<RunInfo> hits;
-    for (auto& r : runs())
-        if (r.name == key) hits.push_back(r);
+    if (forced_id || (!forced_name && is_id(k))) {
+        const auto by_id = is_id(k) ? run(std::stoll(k)) : std::nullopt;
+        hits = named(forced_id ? key : k);
+        if (by_id && hits.empty()) return *by_id;
+        if (by_id) {
+            const std::string what = hits.size() == 1 ? "the name of run " + std::to_string(hits[0].id)
+                                                      : "the name of " + std::to_string(hits.size()) + " runs";
+            hits.insert(hits.begin(), *by_id);
+            throw StoreError("\"" + key + "\" is run " + k + "'s id and " + what + "; " + say(hits));
+        }
+        if (hits.empty() && forced_id && !is_id(k))
+            throw StoreError("\"" + key + "\" is not a run id: id: takes the number in the # column of 'normlab-cli list'");
+        if (hits.empty()) throw StoreError("no run with id " + k + " in " + path_ + "; 'normlab-cli list' shows the runs");
+    } else {
+        hits = named(k);
+        if (hits.empty() && forced_name) hits = named(key);
+        if (hits.empty()) throw StoreError("no run named \"" + k + "\" in " + path_ + "; 'normlab-cli list' shows the runs");
+    }
     if (hits.size() == 1) return hits[0];
-    if (hits.empty()) throw StoreError("no run named \"" + key + "\" in " + path_ + "; 'normlab-cli list' shows the runs");
-    std::string ids;
-    for (auto& r : hits) ids += (ids.empty() ? "" : ", ") + std::to_string(r.id);
-    throw StoreError(std::to_string(hits.size()) + " runs are named \"" + key + "\" (ids " + ids + "); give the id");
+    throw StoreError(std::to_string(hits.size()) + " runs are named \"" + (forced_id ? key : k) + "\"; " + say(hits));
 }
 
 int64_t Store::series_id(int64_t run, const std::string& name, int layer) {

@@ -206,7 +206,7 @@ public:
         bool operator!=(const Generation& o) const { return !(*this == o); }
     };
     Generation generation() noexcept;
-    // By id ("12") or exact name; throws StoreError naming the candidates.
+    // By id ("12") or exact name ("id:12", "name:12" say which); throws StoreError naming the candidates.
     RunInfo find_run(const std::string& id_or_name);
 
     // ---- series
