@@ -71,6 +71,10 @@ private Q_SLOTS:
         // counts in the singular where there is one ("1 points" read as a slip)
         QVERIFY2(QRegularExpression(R"(data/loss_floor +1 point\n)").match(r.out).hasMatch(), qPrintable(r.out));
         QVERIFY2(QRegularExpression(R"(train/loss +20 points\n)").match(r.out).hasMatch(), qPrintable(r.out));
+        // info and versions a key a line, aligned, texts without their quotes
+        QVERIFY2(QRegularExpression(R"(\n  info\n(    [a-z_]+ +\S.*\n)*    parameters +\d+\n)").match(r.out).hasMatch(), qPrintable(r.out));
+        QVERIFY2(QRegularExpression(R"(\n  versions\n(    [a-z_]+ +\S.*\n)*    normlab +\d+\.\d+\.\d+\n)").match(r.out).hasMatch(),
+                 qPrintable(r.out));
 
         const QString csv = dir_.filePath("run1.csv");
         r = cli({"export", "1", "--csv", "--out", csv, "--store", store_});

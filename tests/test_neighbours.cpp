@@ -399,6 +399,11 @@ private Q_SLOTS:
         {
             normlab::Store s(store.toStdString());
             s.exec("UPDATE runs SET name='row\n2    fake   finished \x1b[2J', tags='[\"a\\u001b]0;x\\u0007\"]' WHERE id=1");
+            // and every other text show prints: device, colour, info and versions (a C1 CSI in
+            // them: JSON's \u009b), a series' name
+            s.exec("UPDATE runs SET device='cpu\x1b[2J', color='#000\x07', info='{\"data\\u009b[2J\": \"x\\u009b[2J\"}',"
+                   " versions='{\"n\": \"\\u009b\"}' WHERE id=1");
+            s.exec("INSERT INTO series(run_id, name, layer) VALUES(1, 'evil\x1b[2J', -1)");
             QVERIFY(!s.run(1)->name.empty());
             bool refused = false;
             try {
@@ -413,6 +418,9 @@ private Q_SLOTS:
         QCOMPARE(r.out.count('\n'), 2);   // the header and one row: the name forged none
         r = cli({"show", "1", "--store", store});
         QVERIFY2(r.code == 0 && !r.out.contains('\x1b') && !r.out.contains('\x07') && r.out.contains("\\x1B]0;x\\x07"),
+                 qPrintable(r.out));
+        QVERIFY2(!r.out.contains(QChar(0x9b)) && r.out.contains("device      cpu\\x1B[2J") && r.out.contains("evil\\x1B[2J") &&
+                     r.out.contains("data\\x9B[2J  x\\x9B[2J"),
                  qPrintable(r.out));
     }
 

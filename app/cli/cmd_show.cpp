@@ -5,6 +5,7 @@
 
 #include "core/remote/mirror.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -21,6 +22,21 @@ int trace_version(const RunInfo& r) {
     return r.versions.is_object() && it != r.versions.end() && it->is_number_integer() ? it->get<int>() : 0;
 }
 
+// A stored object (versions, info) a key a line, aligned, its texts without quotes; a nested
+// value as JSON on its line.
+void print_object(const char* label, const nlohmann::json& o) {
+    if (!o.is_object() || o.empty()) {
+        std::printf("  %-11s %s\n", label, o.is_object() || o.is_null() ? "-" : printable_name(o.dump()).c_str());
+        return;
+    }
+    size_t width = 0;
+    for (auto& [k, v] : o.items()) width = std::max(width, std::min<size_t>(printable_name(k).size(), 24));
+    std::printf("  %s\n", label);
+    for (auto& [k, v] : o.items())
+        std::printf("    %-*s  %s\n", static_cast<int>(width), printable_name(k).c_str(),
+                    printable_name(v.is_string() ? v.get<std::string>() : v.dump()).c_str());
+}
+
 void show_one(Store& store, const RunInfo& r) {
     // Every stored text printed so that no byte of it reaches the terminal as a control or escape sequence.
     std::printf("run %lld: %s\n", static_cast<long long>(r.id), printable_name(r.name).c_str());
@@ -34,7 +50,7 @@ void show_one(Store& store, const RunInfo& r) {
         if (const std::optional<Point> p = store.last_point(r.id, "val/loss"))
             val = "~" + fmt_loss(p->value) + " (the latest, at step " + std::to_string(p->step) + "; no final one yet)";
     std::printf("  steps       %lld\n  val loss    %s\n  device      %s\n  seed        %llu\n  created     %s\n",
-                static_cast<long long>(r.steps_done), val.c_str(), r.device.c_str(),
+                static_cast<long long>(r.steps_done), val.c_str(), printable_name(r.device).c_str(),
                 static_cast<unsigned long long>(r.seed), time_text(r.created_at).c_str());
     if (r.ended_at > 0 && r.started_at > 0) std::printf("  duration    %s\n", format_duration(r.ended_at - r.started_at).c_str());
     std::string tags;
@@ -45,8 +61,8 @@ void show_one(Store& store, const RunInfo& r) {
         notes += (at ? "\n              " : "") + printable_name(r.notes.substr(at, nl - at));
         at = nl + 1;
     }
-    std::printf("  colour      %s\n", r.color.c_str());
-    std::printf("  tags        %s\n  notes       %s\n", tags.c_str(), notes.c_str());
+    std::printf("  colour      %s\n", printable_name(r.color).c_str());
+    std::printf("  tags        %s\n  notes       %s\n", tags.empty() ? "-" : tags.c_str(), notes.empty() ? "-" : notes.c_str());
     if (const RemoteRef ref = remote_ref(r); ref.run > 0) {
         // Mirrored from a server (remote follow): where it is, and how to reach it from here.
         std::printf("  server      %s, run %lld in %s%s%s there\n", printable_name(ref.dest).c_str(),
@@ -63,9 +79,10 @@ void show_one(Store& store, const RunInfo& r) {
             std::printf("  checkpoint  %s on the server; here: %s\n", printable_name(ckpt).c_str(), printable_name(fetch).c_str());
         }
     } else {
-        std::printf("  checkpoint  %s\n", r.checkpoint.empty() ? "-" : r.checkpoint.c_str());
+        std::printf("  checkpoint  %s\n", r.checkpoint.empty() ? "-" : printable_name(r.checkpoint).c_str());
     }
-    std::printf("  versions    %s\n  info        %s\n", r.versions.dump().c_str(), r.info.dump().c_str());
+    print_object("versions", r.versions);
+    print_object("info", r.info);
     std::map<std::string, std::pair<int, int64_t>> grouped;  // name -> (layers, points)
     for (auto& s : store.series(r.id)) {
         auto& g = grouped[s.name];
@@ -75,13 +92,19 @@ void show_one(Store& store, const RunInfo& r) {
     std::printf("  series      %zu\n", grouped.size());
     auto counted = [](long long n, const char* one, const char* many) { return std::to_string(n) + ' ' + (n == 1 ? one : many); };
     for (auto& [name, g] : grouped)
-        std::printf("    %-28s %s%s\n", name.c_str(), g.first ? (counted(g.first, "layer", "layers") + ", ").c_str() : "",
+        std::printf("    %-28s %s%s\n", printable_name(name).c_str(), g.first ? (counted(g.first, "layer", "layers") + ", ").c_str() : "",
                     counted(g.second, "point", "points").c_str());
     std::map<std::string, size_t> dists;
     for (auto& d : store.distributions(r.id)) dists[d.name]++;
     for (auto& [name, n] : dists)
-        std::printf("    %-28s %s\n", name.c_str(), counted(static_cast<long long>(n), "distribution", "distributions").c_str());
-    std::printf("  config      %s\n", r.config.dump(2).c_str());
+        std::printf("    %-28s %s\n", printable_name(name).c_str(), counted(static_cast<long long>(n), "distribution", "distributions").c_str());
+    const std::string config = r.config.dump(2);   // its lines kept, each printed safely
+    std::printf("  config      ");
+    for (size_t at = 0; at < config.size();) {
+        const size_t nl = std::min(config.find('\n', at), config.size());
+        std::printf("%s%s\n", at ? "  " : "", printable_name(config.substr(at, nl - at)).c_str());
+        at = nl + 1;
+    }
 }
 
 }  // namespace
