@@ -76,11 +76,14 @@ void require_safe_name(const std::string& field, const std::string& value) {
                                  " hold no control or text-direction characters. Remove it.");
 }
 
-std::string printable_name(const std::string& s) {
+std::string printable_name(const std::string& s) { return printable(s, false); }
+std::string printable_text(const std::string& s) { return printable(s, true); }
+
+std::string printable(const std::string& s, bool keep_lines) {
     std::string o;
     for (size_t i = 0; i < s.size();) {
         auto [cp, n] = code_point(s, i);
-        if (unsafe(cp)) {
+        if (unsafe(cp) && !(keep_lines && (cp == '\n' || cp == '\t'))) {
             char buf[16];
             if (cp < 0x100) std::snprintf(buf, sizeof buf, "\\x%02X", static_cast<unsigned>(cp));
             else std::snprintf(buf, sizeof buf, "\\u{%04X}", static_cast<unsigned>(cp));

@@ -422,6 +422,12 @@ private Q_SLOTS:
         QVERIFY2(!r.out.contains(QChar(0x9b)) && r.out.contains("device      cpu\\x1B[2J") && r.out.contains("evil\\x1B[2J") &&
                      r.out.contains("data\\x9B[2J  x\\x9B[2J"),
                  qPrintable(r.out));
+        r = cli({"show", "x\x1b[2J\nforged", "--store", store});   // an error naming what it was given
+        QVERIFY2(r.code == 5 && !r.err.contains('\x1b') && r.err.contains("no run named \"x\\x1B[2J\\x0Aforged\""), qPrintable(r.err));
+        for (QStringList args : {QStringList{"cancel", "1"}, QStringList{"delete", "1", "--yes"}}) {   // their lines too
+            r = cli(args + QStringList{"--store", store});
+            QVERIFY2(r.code == 0 && !r.out.contains('\x1b') && r.out.contains("row\\x0A2"), qPrintable(r.out + r.err));
+        }
     }
 
     // 12. The smaller ones: sweeps' own files, Slurm times, store names too long for their folders.

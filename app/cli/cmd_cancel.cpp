@@ -40,12 +40,13 @@ static int cmd_cancel(const Args& args) {
         if (run.status == RunStatus::Queued &&
             store.cancel_queued(run.id, "cancelled before it started (normlab-cli cancel); 'normlab-cli resume " + id +
                                             "' starts it")) {
-            std::printf("%s\tcancelled\t%s\n", id.c_str(), run.name.c_str());
+            std::printf("%s\tcancelled\t%s\n", id.c_str(), printable_name(run.name).c_str());
             continue;
         }
         run = *store.run(run.id);   // a trainer may have claimed it meanwhile
         if (run.status != RunStatus::Running) {
-            std::printf("%s\t%s\t%s (nothing to cancel)\n", id.c_str(), run.status_text.c_str(), run.name.c_str());
+            std::printf("%s\t%s\t%s (nothing to cancel)\n", id.c_str(), printable_name(run.status_text).c_str(),
+                        printable_name(run.name).c_str());
             continue;
         }
         if (run.host != store_detail::host_name())
@@ -53,7 +54,7 @@ static int cmd_cancel(const Args& args) {
                              "); cancel it there (normlab-cli remote cancel " + run.host + " " + id + ")");
         if (Store::writer_gone(run)) {
             std::printf("%s\tinterrupted\t%s (its process is gone; 'normlab-cli resume %s' continues it)\n", id.c_str(),
-                        run.name.c_str(), id.c_str());
+                        printable_name(run.name).c_str(), id.c_str());
             continue;
         }
         // Only a normlab-cli takes SIGUSR1 as "stop this run"; the window stops its runs itself.
@@ -68,7 +69,7 @@ static int cmd_cancel(const Args& args) {
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
             run = *store.run(run.id);
         }
-        std::printf("%s\t%s\t%s\n", id.c_str(), run.status_text.c_str(), run.name.c_str());
+        std::printf("%s\t%s\t%s\n", id.c_str(), printable_name(run.status_text).c_str(), printable_name(run.name).c_str());
         if (run.status == RunStatus::Running) code = kFailed;
     }
     return code;

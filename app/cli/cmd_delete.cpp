@@ -33,10 +33,10 @@ static int cmd_delete(const Args& args) {
             throw UsageError("delete asks before it deletes, and standard input is not a terminal: give --yes to delete "
                              "without asking. Nothing was deleted");
         for (const RunInfo& r : runs) {
-            std::printf("  %lld\t%s\t%s\t%lld steps", static_cast<long long>(r.id), r.name.c_str(), r.status_text.c_str(),
-                        static_cast<long long>(r.steps_done));
+            std::printf("  %lld\t%s\t%s\t%lld steps", static_cast<long long>(r.id), printable_name(r.name).c_str(),
+                        printable_name(r.status_text).c_str(), static_cast<long long>(r.steps_done));
             if (const RemoteRef ref = remote_ref(r); ref.run > 0)
-                std::printf("\t(mirrored from %s: deleted here only; it stays there)", ref.dest.c_str());
+                std::printf("\t(mirrored from %s: deleted here only; it stays there)", printable_name(ref.dest).c_str());
             std::printf("\n");
         }
         std::printf("Delete %zu run%s and all %s data from %s? This cannot be undone. [y/N] ", runs.size(),
@@ -53,7 +53,7 @@ static int cmd_delete(const Args& args) {
         const Store::Deleted d = store.delete_run(r.id);
         freed.files += d.files;
         freed.bytes += d.bytes;
-        std::printf("%lld\tdeleted\t%s\n", static_cast<long long>(r.id), r.name.c_str());
+        std::printf("%lld\tdeleted\t%s\n", static_cast<long long>(r.id), printable_name(r.name).c_str());
     }
     if (freed.files > 0)
         std::printf("%d checkpoint file%s removed (%s)\n", freed.files, freed.files == 1 ? "" : "s", format_bytes(freed.bytes).c_str());

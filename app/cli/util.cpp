@@ -271,19 +271,19 @@ int run_reporting(int argc, char** argv, const std::function<int(const Args&)>& 
         if (args.has_flag("--verbose")) spdlog::set_level(spdlog::level::info);
         return body(args);
     } catch (const UsageError& e) {
-        std::fprintf(stderr, "normlab-cli: %s\n", e.what());
+        std::fprintf(stderr, "normlab-cli: %s\n", printable_text(e.what()).c_str());
         return kUsage;
     } catch (const ConfigError& e) {
-        std::fprintf(stderr, "normlab-cli: configuration error: %s\n", e.what());
+        std::fprintf(stderr, "normlab-cli: configuration error: %s\n", printable_text(e.what()).c_str());
         return kUsage;
     } catch (const StoreError& e) {
-        std::fprintf(stderr, "normlab-cli: store error: %s\n", e.what());
+        std::fprintf(stderr, "normlab-cli: store error: %s\n", printable_text(e.what()).c_str());
         return kStore;
     } catch (const RunError& e) {
-        std::fprintf(stderr, "normlab-cli: %s\n", e.what());
+        std::fprintf(stderr, "normlab-cli: %s\n", printable_text(e.what()).c_str());
         return kFailed;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "normlab-cli: %s\n", e.what());
+        std::fprintf(stderr, "normlab-cli: %s\n", printable_text(e.what()).c_str());
         return kError;
     }
 }

@@ -3,6 +3,7 @@
 
 #include "app/gui/offscreen.h"
 
+#include "core/config.h"
 #include "core/errors.h"
 #include "core/run_filter.h"
 #include "core/store/store.h"
@@ -275,7 +276,7 @@ int run_figure(const QStringList& args) {
             std::fputs(kUsage, stdout);
             return 0;
         }
-        std::fprintf(stderr, "normlab figure: %s\n%s", e.what(), kUsage);
+        std::fprintf(stderr, "normlab figure: %s\n%s", printable_text(e.what()).c_str(), kUsage);
         return 2;
     }
     QTranslator translator;
@@ -304,10 +305,10 @@ int run_figure(const QStringList& args) {
                 if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
         }
     } catch (const StoreError& e) {
-        std::fprintf(stderr, "normlab figure: %s\n", e.what());
+        std::fprintf(stderr, "normlab figure: %s\n", printable_text(e.what()).c_str());
         return store ? 2 : 5;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "normlab figure: %s\n", e.what());
+        std::fprintf(stderr, "normlab figure: %s\n", printable_text(e.what()).c_str());
         return 5;
     }
 

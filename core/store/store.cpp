@@ -278,6 +278,7 @@ RunInfo Store::find_run(const std::string& key) {
     };
     const bool forced_id = key.rfind("id:", 0) == 0, forced_name = key.rfind("name:", 0) == 0;
     const std::string k = forced_id ? key.substr(3) : forced_name ? key.substr(5) : key;
+    const std::string shown_key = printable_name(key), shown = printable_name(k);   // as given, never raw on a terminal
     std::vector<RunInfo> hits;
     if (forced_id || (!forced_name && is_id(k))) {
         const auto by_id = is_id(k) ? run(std::stoll(k)) : std::nullopt;
@@ -287,18 +288,18 @@ RunInfo Store::find_run(const std::string& key) {
             const std::string what = hits.size() == 1 ? "the name of run " + std::to_string(hits[0].id)
                                                       : "the name of " + std::to_string(hits.size()) + " runs";
             hits.insert(hits.begin(), *by_id);
-            throw StoreError("\"" + key + "\" is run " + k + "'s id and " + what + "; " + say(hits));
+            throw StoreError("\"" + shown_key + "\" is run " + k + "'s id and " + what + "; " + say(hits));
         }
         if (hits.empty() && forced_id && !is_id(k))
-            throw StoreError("\"" + key + "\" is not a run id: id: takes the number in the # column of 'normlab-cli list'");
+            throw StoreError("\"" + shown_key + "\" is not a run id: id: takes the number in the # column of 'normlab-cli list'");
         if (hits.empty()) throw StoreError("no run with id " + k + " in " + path_ + "; 'normlab-cli list' shows the runs");
     } else {
         hits = named(k);
         if (hits.empty() && forced_name) hits = named(key);
-        if (hits.empty()) throw StoreError("no run named \"" + k + "\" in " + path_ + "; 'normlab-cli list' shows the runs");
+        if (hits.empty()) throw StoreError("no run named \"" + shown + "\" in " + path_ + "; 'normlab-cli list' shows the runs");
     }
     if (hits.size() == 1) return hits[0];
-    throw StoreError(std::to_string(hits.size()) + " runs are named \"" + (forced_id ? key : k) + "\"; " + say(hits));
+    throw StoreError(std::to_string(hits.size()) + " runs are named \"" + (forced_id ? shown_key : shown) + "\"; " + say(hits));
 }
 
 int64_t Store::series_id(int64_t run, const std::string& name, int layer) {
