@@ -102,6 +102,9 @@ private Q_SLOTS:
         // A CPU run (no peak known) says no MFU; a run with no rows yet, no speed and no time left.
         QCOMPARE(fp.line("run 8", cli::MirroredProgress{3, 10, std::nan(""), std::nan(""), 0, 0, 0}),
                  std::string("gpu1 run 8: step 3/10 loss - val -"));
+        // What the server names reaches the terminal escaped, as a stored name does.
+        QCOMPARE(fp.line("run\x1b[2J", cli::MirroredProgress{3, 10, std::nan(""), std::nan(""), 0, 0, 0}),
+                 std::string("gpu1 run\\x1B[2J: step 3/10 loss - val -"));
     }
 
     // remote fetch's line: how much of how much, the rate once it means something, and the time left.

@@ -115,7 +115,7 @@ int follow(const Args& args, const Server& s, const std::vector<int64_t>& runs) 
             return print_json_line(e);
         }
         progress.clear();
-        std::fprintf(stderr, "%s\n", n.text.c_str());
+        std::fprintf(stderr, "%s\n", printable_text(n.text).c_str());   // ssh's words and the server's: never raw
     };
     ev.stop = [] { return g_stop > 0; };
     ev.synced = [&](const Mirror& m) {
@@ -144,7 +144,8 @@ int follow(const Args& args, const Server& s, const std::vector<int64_t>& runs) 
                 how = " after " + std::to_string(r->steps_done) + " steps";
                 if (std::isfinite(r->final_loss)) how += ", val loss " + fmt_loss(r->final_loss);
             }
-            std::fprintf(stderr, "%s %s: %s%s\n", s.dest.c_str(), rid.c_str(), status.c_str(), how.c_str());
+            std::fprintf(stderr, "%s %s: %s%s\n", printable_name(s.dest).c_str(), printable_name(rid).c_str(),
+                         printable_name(status).c_str(), how.c_str());
         }
         progress.update(m.statuses(), m.local_ids());
     };
@@ -152,7 +153,7 @@ int follow(const Args& args, const Server& s, const std::vector<int64_t>& runs) 
     progress.clear();
     auto said = [&](const char* what, const std::string& text) {
         if (json) print_json_line({{"event", "end"}, {"dest", s.dest}, {"how", what}, {"text", text}});
-        else std::fprintf(stderr, "%s\n", text.c_str());
+        else std::fprintf(stderr, "%s\n", printable_text(text).c_str());
     };
     if (end == FollowEnd::Nothing) {
         said("nothing", "nothing to follow: " + local.path() + " mirrors no unfinished run of " + s.dest +

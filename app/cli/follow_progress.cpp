@@ -72,7 +72,7 @@ MirroredProgress FollowProgress::progress(int64_t local_id) {
 }
 
 std::string FollowProgress::line(const std::string& key, const MirroredProgress& p) const {
-    std::string out = dest_ + " " + key + ": step " + std::to_string(p.step) + "/" + std::to_string(p.total) + " loss " +
+    std::string out = printable_name(dest_) + " " + printable_name(key) + ": step " + std::to_string(p.step) + "/" + std::to_string(p.total) + " loss " +
                       fmt_loss(p.loss) + " val " + fmt_loss(p.val_loss);
     char buf[64];
     if (p.tokens_per_s > 0) {
