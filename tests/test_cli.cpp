@@ -71,6 +71,11 @@ private Q_SLOTS:
         // counts in the singular where there is one ("1 points" read as a slip)
         QVERIFY2(QRegularExpression(R"(data/loss_floor +1 point\n)").match(r.out).hasMatch(), qPrintable(r.out));
         QVERIFY2(QRegularExpression(R"(train/loss +20 points\n)").match(r.out).hasMatch(), qPrintable(r.out));
+        // of two runs, the settings in which they differ: the scheme first, a column a run
+        r = cli({"show", "1", "2", "--store", store_});
+        QVERIFY2(QRegularExpression(R"(\nsettings that differ\n +#1 post_ln +#2 ngpt\n  scheme +post_ln +ngpt\n)").match(r.out).hasMatch() &&
+                     QRegularExpression(R"(\n  what their schemes imply:\n(  \S+ +\S+ +\S+\n)*  model\.layout +post +ngpt\n)").match(r.out).hasMatch(),
+                 qPrintable(r.out));
         // info and versions a key a line, aligned, texts without their quotes
         QVERIFY2(QRegularExpression(R"(\n  info\n(    [a-z_]+ +\S.*\n)*    parameters +\d+\n)").match(r.out).hasMatch(), qPrintable(r.out));
         QVERIFY2(QRegularExpression(R"(\n  versions\n(    [a-z_]+ +\S.*\n)*    normlab +\d+\.\d+\.\d+\n)").match(r.out).hasMatch(),

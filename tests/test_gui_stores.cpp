@@ -195,6 +195,33 @@ private Q_SLOTS:
         QVERIFY(diff->item(row, 1)->toolTip().isEmpty());
     }
 
+    // A setting only some runs record (the first trained by a version before it) differs: listed with
+    // "—" for the run that has none, whichever run comes first; the scheme first, what the schemes
+    // imply last.
+    void aSettingSomeRunsLackDiffers() {
+        const QString path = dir_.filePath("absent.sqlite");
+        {
+            Store s(path.toStdString());
+            for (const nlohmann::json& c : {nlohmann::json{{"scheme", "post_ln"}, {"model", {{"layout", "post"}}}},
+                                            nlohmann::json{{"scheme", "pre_ln"}, {"model", {{"layout", "pre"}}},
+                                                           {"train", {{"precision", "bf16"}}}}}) {
+                const int64_t id = s.create_run("r", c["scheme"], c, 1);
+                s.finish_run(id, RunStatus::Finished, 10, "", 2.0);
+            }
+        }
+        MainWindow w(path);
+        for (const std::vector<qint64>& order : {std::vector<qint64>{1, 2}, std::vector<qint64>{2, 1}}) {
+            w.showRuns(order);
+            auto* diff = w.findChild<QTableWidget*>("differences");
+            QStringList keys;
+            for (int r = 0; r < diff->rowCount(); ++r) keys << diff->verticalHeaderItem(r)->toolTip().section(':', 0, 0);
+            QCOMPARE(keys, (QStringList{"scheme", "train.precision", "model.layout"}));
+            const int first = order[0] == 1 ? 0 : 1;   // run 1's column
+            QCOMPARE(diff->item(1, first)->text(), QString::fromUtf8("—"));
+            QCOMPARE(diff->item(1, 1 - first)->text(), QString("bf16"));
+        }
+    }
+
     // A run without a final validation loss (training, or ended by a kill) shows its latest one, in
     // italics and said so in its tooltip, and sorts by it; a validation that came out NaN is passed
     // over; the final value, once there, replaces it. A compared store's runs too.

@@ -80,11 +80,6 @@ struct SweepSpec {
 SweepSpec sweep_spec(const std::vector<SweepRun>& runs, const QString& metric_title, const SweepOptions& o = {});
 // "Not shown: ..." naming the settings `s` leaves out and why; "" when none.
 QString sweep_left_out(const SweepSpec& s);
-// Of `keys` (settings flattened to dotted names, "normformer.ffn_norm"), those every one of `configs` has at
-// its own scheme's value (the defaults with the scheme's preset: run_config_from_json of the scheme alone),
-// so that the scheme says them already; "scheme" itself never. The Sweep leaves them out, the window's
-// Settings that differ lists them last.
-std::vector<std::string> settings_implied(const std::vector<nlohmann::json>& configs, const std::vector<std::string>& keys);
 
 // Where the parts went: the axes' x and the plot's top and bottom (device pixels).
 struct SweepGeometry {

@@ -5,6 +5,7 @@
 #include "core/config.h"
 #include "core/experiment.h"
 #include "core/print_ticks.h"
+#include "core/settings_differ.h"
 #include "widgets/heatmap.h"
 #include "widgets/plot_paint.h"
 
@@ -26,39 +27,6 @@ namespace {
 QString shown(const json* v) {
     if (!v || v->is_null()) return QString::fromUtf8("—");
     return QString::fromStdString(v->is_string() ? v->get<std::string>() : v->dump());
-}
-
-// Whether each run has `key` at the value its scheme gives it (run_config_from_json of the scheme alone: the
-// defaults with the scheme's preset applied), so that the scheme's axis says it already.
-class SchemeDefaults {
-public:
-    // schemes[i]: run i's scheme ("" where its config names none); v[i]: its value of `key`
-    bool implied(const std::string& key, const std::vector<std::string>& schemes, const std::vector<const json*>& v) {
-        for (size_t i = 0; i < schemes.size(); ++i) {
-            if (schemes[i].empty() || !v[i]) return false;
-            const auto* d = defaults(schemes[i]);
-            if (!d) return false;
-            const auto want = d->find(key);
-            if (want == d->end() || want->second != *v[i]) return false;
-        }
-        return true;
-    }
-
-private:
-    std::map<std::string, std::map<std::string, json>> cache_;
-    const std::map<std::string, json>* defaults(const std::string& scheme) {
-        if (auto it = cache_.find(scheme); it != cache_.end()) return &it->second;
-        try {
-            return &cache_.emplace(scheme, dotted_leaves(to_json(run_config_from_json(json{{"scheme", scheme}})))).first->second;
-        } catch (const std::exception&) {
-            return nullptr;   // a scheme this build does not know: it implies nothing
-        }
-    }
-};
-
-std::string scheme_of(const json& config) {
-    const auto it = config.find("scheme");
-    return it != config.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 // Where category i of n sits (0 bottom .. 1 top): each in the middle of its share of the axis, so that no
@@ -178,25 +146,6 @@ SweepSpec sweep_spec(const std::vector<SweepRun>& runs, const QString& metric_ti
     }
     s.axes.push_back(std::move(out));
     return s;
-}
-
-std::vector<std::string> settings_implied(const std::vector<json>& configs, const std::vector<std::string>& keys) {
-    std::vector<std::string> schemes;
-    std::vector<std::map<std::string, json>> flat(configs.size());
-    for (size_t i = 0; i < configs.size(); ++i) {
-        schemes.push_back(scheme_of(configs[i]));
-        flat[i] = dotted_leaves(configs[i]);
-    }
-    SchemeDefaults defaults;
-    std::vector<std::string> out;
-    for (const std::string& key : keys) {
-        if (key == "scheme") continue;
-        std::vector<const json*> v(configs.size(), nullptr);
-        for (size_t i = 0; i < configs.size(); ++i)
-            if (auto it = flat[i].find(key); it != flat[i].end()) v[i] = &it->second;
-        if (defaults.implied(key, schemes, v)) out.push_back(key);
-    }
-    return out;
 }
 
 QString sweep_left_out(const SweepSpec& s) {

@@ -4,6 +4,7 @@
 #include "app/cli/cli.h"
 
 #include "core/remote/mirror.h"
+#include "core/settings_differ.h"
 
 #include <algorithm>
 #include <cmath>
@@ -107,6 +108,42 @@ void show_one(Store& store, const RunInfo& r) {
     }
 }
 
+// The settings in which the runs differ, a column a run, as the window's panel lists them: the scheme
+// first, what the runs chose, then what their schemes imply.
+void show_differences(const std::vector<RunInfo>& runs) {
+    std::vector<nlohmann::json> configs;
+    for (const RunInfo& r : runs) configs.push_back(r.config);
+    const DifferingSettings d = differing_settings(configs);
+    std::printf("\nsettings that differ");
+    if (d.keys.empty()) {
+        std::printf(": none but their names\n");
+        return;
+    }
+    std::printf("\n");
+    std::vector<std::vector<std::string>> cells(d.keys.size() + 1);   // a header row, then a row a key
+    cells[0].push_back("");
+    for (const RunInfo& r : runs) cells[0].push_back("#" + std::to_string(r.id) + " " + printable_name(r.name));
+    for (size_t k = 0; k < d.keys.size(); ++k) {
+        cells[k + 1].push_back(printable_name(d.keys[k]));
+        for (const auto& leaves : d.leaves) {
+            const auto it = leaves.find(d.keys[k]);
+            cells[k + 1].push_back(printable_name(setting_text(it != leaves.end() ? &it->second : nullptr)));
+        }
+    }
+    std::vector<int> width(runs.size() + 1, 0);
+    for (const auto& row : cells)
+        for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], width_of(row[c]));
+    for (size_t k = 0; k < cells.size(); ++k) {
+        if (k == d.implied_from + 1 && d.implied_from < d.keys.size()) std::printf("  what their schemes imply:\n");
+        std::string line = "  ";
+        for (size_t c = 0; c < cells[k].size(); ++c) {
+            line += cells[k][c];
+            if (c + 1 < cells[k].size()) line += std::string(static_cast<size_t>(width[c] - width_of(cells[k][c]) + 2), ' ');
+        }
+        std::printf("%s\n", line.c_str());
+    }
+}
+
 }  // namespace
 
 static int cmd_show(const Args& args) {
@@ -120,6 +157,7 @@ static int cmd_show(const Args& args) {
         show_one(store, runs[i]);
         if (runs[i].status != RunStatus::Queued) by_trace[trace_version(runs[i])].push_back(runs[i].id);
     }
+    if (runs.size() >= 2) show_differences(runs);
     // Runs trained by versions whose traces differ are not comparable as they stand.
     if (by_trace.size() > 1) {
         std::string which;
@@ -136,8 +174,9 @@ static int cmd_show(const Args& args) {
 }
 
 extern const Command kShowCommand{"show", "show RUN [RUN...]",
-    "runs: configuration, status, info, recorded series; says when\n"
-    "they were trained by versions whose traces differ\n",
+    "runs: configuration, status, info, recorded series; of several, the\n"
+    "settings in which they differ, and whether versions whose traces\n"
+    "differ trained them\n",
     cmd_show};
 
 }  // namespace normlab::cli

@@ -5,11 +5,10 @@
 // colour is darkened or lightened there until it reads as text on the panel.
 #include "app/gui/mainwindow.h"
 
-#include "core/experiment.h"
+#include "core/settings_differ.h"
 #include "widgets/elided_label.h"
 #include "widgets/linechart.h"
 #include "widgets/runtable.h"
-#include "widgets/sweep.h"
 #include "widgets/table_copy.h"
 
 #include <QApplication>
@@ -73,42 +72,24 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
         diff_->setRowHeight(0, 4 * diff_->fontMetrics().lineSpacing());
         return;
     }
-    std::vector<std::map<std::string, std::string>> flat;   // each value as stored: what differs is told by these
-    std::vector<std::map<std::string, nlohmann::json>> leaves;
     std::vector<nlohmann::json> configs;
     std::vector<QColor> colors;
     QStringList headers;
     for (auto& [src, id] : ids)
         if (auto r = (src ? *src : *store_).run(id)) {
-            std::map<std::string, std::string> f;
-            std::map<std::string, nlohmann::json> l = dotted_leaves(r->config);
-            for (auto& [k, v] : l) f[k] = v.is_string() ? v.get<std::string>() : v.dump();
-            f.erase("name");
-            leaves.push_back(std::move(l));
             configs.push_back(r->config);
-            flat.push_back(std::move(f));
             const QColor shown = model_->colorAt(model_->rowOf(id, src));   // as the charts draw it
             colors.push_back(shown.isValid() ? shown : run_color(*r));
             QString head = QString("#%1 %2").arg(id).arg(QString::fromStdString(r->name));
             if (src) head += QString(" (%1)").arg(QFileInfo(QString::fromStdString(src->path())).fileName());
             headers << head;
         }
-    std::vector<std::string> keys;
-    if (!flat.empty())
-        for (auto& [k, v] : flat.front()) {
-            bool differs = false;
-            for (auto& f : flat) differs = differs || f[k] != v;
-            if (differs) keys.push_back(k);
-        }
-    // The scheme first, then what the runs chose, then what their schemes imply (four schemes differ in
-    // layout, final_norm and NormFormer's switches because they are four schemes): last, their names grey.
-    const std::vector<std::string> implied = settings_implied(configs, keys);
-    auto rank = [&](const std::string& k) {
-        return k == "scheme" ? 0 : std::find(implied.begin(), implied.end(), k) != implied.end() ? 2 : 1;
-    };
-    std::stable_sort(keys.begin(), keys.end(), [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
+    // The scheme first, then what the runs chose, then what their schemes imply: last, their names grey.
+    const DifferingSettings differ = differing_settings(configs);
+    const std::vector<std::string>& keys = differ.keys;
+    const auto implied = [&](size_t k) { return k >= differ.implied_from; };
     diff_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    diff_->setColumnCount(static_cast<int>(flat.size()));
+    diff_->setColumnCount(static_cast<int>(configs.size()));
     diff_->setRowCount(static_cast<int>(keys.size()));
     // a row a line high: the hint's (four lines, to wrap) stayed with the row that took its place, the scheme's
     diff_->setWordWrap(false);
@@ -117,14 +98,13 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
     QStringList rows;
     for (size_t k = 0; k < keys.size(); ++k) {
         rows << QString::fromStdString(keys[k]);
-        for (size_t c = 0; c < flat.size(); ++c) {
-            // a number to six significant digits (a random search's 0.00018566433578077863 took the panel's
-            // width), the value as stored in its tooltip where that is longer
-            const QString stored = QString::fromStdString(flat[c][keys[k]]);
-            const auto leaf = leaves[c].find(keys[k]);
-            const QString text = leaf != leaves[c].end() && leaf->second.is_number_float()
-                                     ? QString::number(leaf->second.get<double>(), 'g', 6)
-                                     : stored;
+        for (size_t c = 0; c < configs.size(); ++c) {
+            // a number to six significant digits, the value as stored in its tooltip where that is longer;
+            // "—" where the run has none (trained by a version that did not record the setting)
+            const auto leaf = differ.leaves[c].find(keys[k]);
+            const nlohmann::json* v = leaf != differ.leaves[c].end() ? &leaf->second : nullptr;
+            const QString text = QString::fromStdString(setting_text(v));
+            const QString stored = v ? QString::fromStdString(v->is_string() ? v->get<std::string>() : v->dump()) : text;
             auto* item = new QTableWidgetItem(text);
             if (text != stored) {
                 item->setToolTip(tr("As stored: %1").arg(stored));
@@ -143,7 +123,7 @@ void MainWindow::updateDifferences(const std::vector<std::pair<Store*, int64_t>>
         h->setData(Qt::UserRole, rows[k]);   // the whole key, for elideDifferenceKeys
         h->setData(kCopyRole, rows[k]);      // and for Ctrl+C
         h->setToolTip(rows[k]);
-        if (rank(keys[static_cast<size_t>(k)]) == 2) {
+        if (implied(static_cast<size_t>(k))) {
             const QPalette pal = QApplication::palette(this);   // during a theme switch, the new one already
             const QColor text = pal.color(QPalette::WindowText), back = pal.color(QPalette::Window);
             h->setForeground(QColor::fromRgbF(0.5f * (text.redF() + back.redF()), 0.5f * (text.greenF() + back.greenF()),
