@@ -223,7 +223,6 @@ void require_safe_name(const std::string& field, const std::string& value);
 std::string printable_name(const std::string& s);
 // The same, keeping newlines and tabs: for a message of several lines (an error's).
 std::string printable_text(const std::string& s);
-std::string printable(const std::string& s, bool keep_lines);
 
 // Memory a training run needs (bytes, float32), for refusing runs that
 // cannot fit before anything is created.

@@ -76,9 +76,7 @@ void require_safe_name(const std::string& field, const std::string& value) {
                                  " hold no control or text-direction characters. Remove it.");
 }
 
-std::string printable_name(const std::string& s) { return printable(s, false); }
-std::string printable_text(const std::string& s) { return printable(s, true); }
-
+namespace {
 std::string printable(const std::string& s, bool keep_lines) {
     std::string o;
     for (size_t i = 0; i < s.size();) {
@@ -95,6 +93,10 @@ std::string printable(const std::string& s, bool keep_lines) {
     }
     return o;
 }
+}  // namespace
+
+std::string printable_name(const std::string& s) { return printable(s, false); }
+std::string printable_text(const std::string& s) { return printable(s, true); }
 
 void validate(const RunConfig& c) {
     require_safe_name("name", c.name);

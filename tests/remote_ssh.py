@@ -157,7 +157,9 @@ def case_run(rm, work):
     listed = json.loads(r.stdout) if r.returncode == 0 else None
     if not listed or [x["scheme"] for x in listed] != ["ngpt"] or listed[0]["status"] != "finished":
         fail(f"remote list NGPT --status finished --json: exit {r.returncode}: {r.stdout} {r.stderr}")
-    r, _ = rm.run("list", "gpu", f"$(touch {canary}) x", "--json", remote_store=server)
+    # (its last word matches no run: the runs' tags hold the canary's path, and a word such as "x" matched
+    # them wherever the random temporary folder's name held an x)
+    r, _ = rm.run("list", "gpu", f"$(touch {canary}) no-such-run", "--json", remote_store=server)
     if r.returncode != 0 or json.loads(r.stdout) != [] or os.path.exists(canary):
         fail(f"remote list with $(...) in its text: exit {r.returncode}: {r.stdout} {r.stderr}")
     r, _ = rm.run("list", "gpu", "--sort", "loss", remote_store=server)
