@@ -37,25 +37,6 @@ const std::map<std::string, json>* SchemeDefaults::defaults(const std::string& s
     }
 }
 
-std::vector<std::string> settings_implied(const std::vector<json>& configs, const std::vector<std::string>& keys) {
-    std::vector<std::string> schemes;
-    std::vector<std::map<std::string, json>> flat(configs.size());
-    for (size_t i = 0; i < configs.size(); ++i) {
-        schemes.push_back(scheme_of(configs[i]));
-        flat[i] = dotted_leaves(configs[i]);
-    }
-    SchemeDefaults defaults;
-    std::vector<std::string> out;
-    for (const std::string& key : keys) {
-        if (key == "scheme") continue;
-        std::vector<const json*> v(configs.size(), nullptr);
-        for (size_t i = 0; i < configs.size(); ++i)
-            if (auto it = flat[i].find(key); it != flat[i].end()) v[i] = &it->second;
-        if (defaults.implied(key, schemes, v)) out.push_back(key);
-    }
-    return out;
-}
-
 DifferingSettings differing_settings(const std::vector<json>& configs) {
     DifferingSettings d;
     if (configs.size() < 2) return d;
@@ -79,7 +60,18 @@ DifferingSettings differing_settings(const std::vector<json>& configs) {
     }
     // The scheme first, then what the runs chose, then what their schemes imply (four schemes differ in
     // layout, final_norm and NormFormer's switches because they are four schemes).
-    const std::vector<std::string> implied = settings_implied(configs, d.keys);
+    std::vector<std::string> schemes, implied;
+    for (const json& c : configs) schemes.push_back(scheme_of(c));
+    SchemeDefaults defaults;
+    for (const std::string& key : d.keys) {
+        if (key == "scheme") continue;
+        std::vector<const json*> v;
+        for (const auto& l : d.leaves) {
+            const auto it = l.find(key);
+            v.push_back(it != l.end() ? &it->second : nullptr);
+        }
+        if (defaults.implied(key, schemes, v)) implied.push_back(key);
+    }
     const auto rank = [&](const std::string& k) {
         return k == "scheme" ? 0 : std::find(implied.begin(), implied.end(), k) != implied.end() ? 2 : 1;
     };

@@ -27,14 +27,10 @@ private:
     const std::map<std::string, nlohmann::json>* defaults(const std::string& scheme);
 };
 
-// Of `keys` (settings flattened to dotted names, "normformer.ffn_norm"), those every one of `configs`
-// has at its own scheme's value; "scheme" itself never. The Sweep leaves them out, the window's
-// Settings that differ and `show` list them last.
-std::vector<std::string> settings_implied(const std::vector<nlohmann::json>& configs, const std::vector<std::string>& keys);
-
 struct DifferingSettings {
     // The dotted keys on which the configurations differ — a key some runs lack counts, and "name"
-    // never: the scheme first, then what the runs chose, then those their schemes imply.
+    // never: the scheme first, then what the runs chose, then those their schemes imply (every run has
+    // them at its own scheme's value; the Sweep leaves such keys out).
     std::vector<std::string> keys;
     size_t implied_from = 0;   // keys[implied_from...] are the implied ones
     std::vector<std::map<std::string, nlohmann::json>> leaves;   // each run's settings by dotted key

@@ -74,6 +74,8 @@ int columns(char32_t c);
 int width_of(const std::string& s);
 size_t bytes_within(const std::string& s, int width);
 std::vector<std::string> wrap_columns(const std::string& text, int width);
+// `s` padded to `width` columns, or cut to it with "…" (never inside a character).
+std::string fit(const std::string& s, int width);
 
 // The store named by --store (else the default); read-only for commands that only read.
 std::string store_path(const Args& args);

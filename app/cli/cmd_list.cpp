@@ -48,14 +48,6 @@ std::vector<std::string> parse_statuses(const std::string& given) {
     return out;
 }
 
-// `s` padded to `width` columns, or cut to it with "…" (never inside a character).
-std::string fit(const std::string& s, int width) {
-    const int w = width_of(s);
-    if (w <= width) return s + std::string(static_cast<size_t>(width - w), ' ');
-    const std::string head = s.substr(0, bytes_within(s, width - 1));
-    return head + "…" + std::string(static_cast<size_t>(width - 1 - width_of(head)), ' ');
-}
-
 std::string iso_time(double unix_s) {
     if (unix_s <= 0) return {};
     const std::time_t t = static_cast<std::time_t>(unix_s);

@@ -136,11 +136,8 @@ void show_differences(const std::vector<RunInfo>& runs) {
     for (size_t k = 0; k < cells.size(); ++k) {
         if (k == d.implied_from + 1 && d.implied_from < d.keys.size()) std::printf("  what their schemes imply:\n");
         std::string line = "  ";
-        for (size_t c = 0; c < cells[k].size(); ++c) {
-            line += cells[k][c];
-            if (c + 1 < cells[k].size()) line += std::string(static_cast<size_t>(width[c] - width_of(cells[k][c]) + 2), ' ');
-        }
-        std::printf("%s\n", line.c_str());
+        for (size_t c = 0; c + 1 < cells[k].size(); ++c) line += fit(cells[k][c], width[c]) + "  ";
+        std::printf("%s%s\n", line.c_str(), cells[k].back().c_str());
     }
 }
 

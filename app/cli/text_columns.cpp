@@ -45,6 +45,14 @@ size_t bytes_within(const std::string& s, int width) {
     return i;
 }
 
+// `s` padded to `width` columns, or cut to it with "…" (never inside a character).
+std::string fit(const std::string& s, int width) {
+    const int w = width_of(s);
+    if (w <= width) return s + std::string(static_cast<size_t>(width - w), ' ');
+    const std::string head = s.substr(0, bytes_within(s, width - 1));
+    return head + "…" + std::string(static_cast<size_t>(width - 1 - width_of(head)), ' ');
+}
+
 std::vector<std::string> wrap_columns(const std::string& text, int width) {
     std::vector<std::string> lines;
     std::string line;

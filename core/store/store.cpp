@@ -264,9 +264,11 @@ RunInfo Store::find_run(const std::string& key) {
     const auto is_id = [](const std::string& k) {
         return !k.empty() && k.size() <= 18 && std::all_of(k.begin(), k.end(), [](char c) { return c >= '0' && c <= '9'; });
     };
+    std::optional<std::vector<RunInfo>> all;   // read once, where a name is looked up
     const auto named = [&](const std::string& name) {
+        if (!all) all = runs();
         std::vector<RunInfo> hits;
-        for (auto& r : runs())
+        for (auto& r : *all)
             if (r.name == name) hits.push_back(r);
         return hits;
     };
