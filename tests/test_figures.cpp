@@ -451,7 +451,7 @@ private Q_SLOTS:
         for (auto [column, mm] : {std::pair<const char*, double>{"single", 89}, {"double", 183}}) {
             const QString svg = dir_.filePath(QString("size-%1.svg").arg(column));
             QString out, err;
-            QCOMPARE(run(NORMLAB_APP, {"figure", QString::number(ids[0]), "--view", "loss", "--column", column, "--out", svg,
+            QCOMPARE(run(NORMLAB_APP, {"figure", QString::number(ids[0]), "--view", "scalars", "--column", column, "--out", svg,
                                        "--store", path}, &out, &err), 0);
             QFile f(svg);
             QVERIFY(f.open(QIODevice::ReadOnly));

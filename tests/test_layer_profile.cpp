@@ -2,8 +2,11 @@
 // the step its slider picks, each run's last point at or before it (runs that record at different
 // intervals side by side), following a live run at the slider's end and staying put elsewhere,
 // seed groups as one line with a band; and `normlab figure --view layers --at-step`, which draws
-// it for print and refuses what it cannot draw.
+// it for print and refuses what it cannot draw. A probe some runs shown lack (nGPT's eigen learning
+// rates beside BranchNorm runs): the chart's footer names them, as `normlab figure` does, which refuses
+// a figure of runs that all lack it.
 #include "core/store/store.h"
+#include "core/train/probes.h"
 #include "tests/figure_util.h"
 #include "widgets/chartsview.h"
 #include "widgets/linechart.h"
@@ -171,6 +174,71 @@ private Q_SLOTS:
         QVERIFY2(err.contains("--at-step: these runs recorded no cond/q"), qPrintable(err));
         QCOMPARE(run(NORMLAB_APP, {"figure", "1", "--view", "layers", "--at-step", "1.5", "--out", none, "--store", store_}, &out, &err), 2);
         QVERIFY2(err.contains("--at-step needs a whole step"), qPrintable(err));
+        QVERIFY(!QFile::exists(none));
+    }
+
+    // An nGPT run (id 4, last) beside the BranchNorm runs: its eigen learning rates are its own.
+    void runsThatLackTheProbeAreNamed() {
+        {
+            Store s(store_.toStdString());
+            const int64_t id = s.create_run("ngpt run", "ngpt", nlohmann::json::object(), 4);
+            s.mark_running(id, "cpu", nlohmann::json::object());
+            RunWriter w(s, id);
+            for (int64_t st = 0; st <= 20; st += 10)
+                for (int l = 0; l < 4; ++l) {
+                    w.layer("gain_mean/alpha_A", l, st, 0.05 + 0.001 * l);
+                    w.distribution(summarize("gain/alpha_A", l, st, std::vector<double>(32, 0.05 + 0.001 * l), 8));
+                }
+            w.flush();
+            ids_.push_back(id);
+        }
+        Store s(store_.toStdString(), Store::Mode::ReadOnly);
+        ChartsView view;
+        view.resize(1280, 720);
+        view.setRuns(std::vector<int64_t>{ids_[0], ids_[3]}, s);
+        view.show();
+        QString err;
+        QVERIFY2(view.showView("layers", "", "", "gain_mean/alpha_A", &err), qPrintable(err));
+        settle();
+        QCOMPARE(view.runsLacking(), QStringList{"run 0"});
+        QVERIFY(view.nothingDrawn().isEmpty());
+        QVERIFY2(view.layerChart()->footer().contains("nothing recorded by 1 of 2 runs: run 0"), qPrintable(view.layerChart()->footer()));
+        QVERIFY2(view.showView("gains", "", "", "gain/alpha_A", &err), qPrintable(err));   // the gains' box plots: under them
+        settle();
+        auto* hist = view.findChild<LineChart*>("histChart");
+        QVERIFY2(hist->footer().contains("nothing recorded by 1 of 2 runs: run 0"), qPrintable(hist->footer()));
+        view.setRuns(std::vector<int64_t>{ids_[3]}, s);   // the nGPT run alone: nothing to say
+        settle();
+        QVERIFY(view.runsLacking().isEmpty());
+        QVERIFY2(!hist->footer().contains("nothing recorded"), qPrintable(hist->footer()));
+        view.setRuns(std::vector<int64_t>{ids_[0], ids_[1]}, s);   // none has it: the empty hint says why, the footer nothing
+        settle();
+        QVERIFY(view.showView("layers", "", "", "gain_mean/alpha_A", &err));
+        settle();
+        QCOMPARE(view.runsLacking().size(), 2);
+        QVERIFY2(view.nothingDrawn().contains("only in nGPT runs"), qPrintable(view.nothingDrawn()));
+        QVERIFY2(!view.layerChart()->footer().contains("nothing recorded"), qPrintable(view.layerChart()->footer()));
+
+        // normlab figure: "4 runs" drew one run's boxes and said nothing of the others
+        const QString pdf = dir_.filePath("some.pdf"), none = dir_.filePath("nothing.pdf");
+        QString out;
+        QCOMPARE(run(NORMLAB_APP, {"figure", "1", "4", "--view", "gains", "--out", pdf, "--store", store_}, &out, &err), 0);
+        QVERIFY2(out.contains("not drawn, as they recorded none of what it shows: run 0\n"), qPrintable(out));
+        QVERIFY2(pdf_text(pdf).contains("ngpt run") && !pdf_text(pdf).contains("run 0"), qPrintable(pdf_text(pdf)));
+        QCOMPARE(run(NORMLAB_APP, {"figure", "4", "--view", "layers", "--probe", "gain_mean/alpha_A", "--out", pdf, "--store", store_},
+                     &out, &err),
+                 0);
+        QVERIFY2(!out.contains("not drawn"), qPrintable(out));
+        // and a figure of nothing but its axes is refused, saying why
+        QCOMPARE(run(NORMLAB_APP, {"figure", "1", "2", "--view", "layers", "--probe", "gain_mean/alpha_A", "--out", none, "--store", store_},
+                     &out, &err),
+                 2);
+        QVERIFY2(err.contains("--view layers --probe gain_mean/alpha_A: none of the 2 runs has recorded what it draws. "
+                              "It exists only in nGPT runs. Nothing was written."),
+                 qPrintable(err));
+        QCOMPARE(run(NORMLAB_APP, {"figure", "1", "--view", "gains", "--out", none, "--store", store_}, &out, &err), 2);
+        QVERIFY2(err.contains("--view gains: the run has not recorded what it draws. It is recorded every probes.gains_every steps"),
+                 qPrintable(err));
         QVERIFY(!QFile::exists(none));
     }
 };

@@ -207,16 +207,16 @@
         <translation>alle Läufe sind ausgeblendet: einen in der Legende anklicken, um ihn zu zeigen, dann exportieren</translation>
     </message>
     <message>
+        <source>learned gains</source>
+        <translation>gelernte Verstärkungen</translation>
+    </message>
+    <message>
         <source>gain</source>
         <translation>Verstärkung</translation>
     </message>
     <message>
         <source>histogram of layer</source>
         <translation>Histogramm der Schicht</translation>
-    </message>
-    <message>
-        <source>learned gains</source>
-        <translation>gelernte Verstärkungen</translation>
     </message>
     <message>
         <source>%1 per layer at step %2</source>
@@ -325,6 +325,10 @@
     <message>
         <source>None of the shown runs has recorded %1 yet.</source>
         <translation>Keiner der gezeigten Läufe hat bisher %1 aufgezeichnet.</translation>
+    </message>
+    <message>
+        <source>nothing recorded by %1 of %2 runs: %3</source>
+        <translation>nichts aufgezeichnet von %1 der %2 Läufe: %3</translation>
     </message>
     <message>
         <source>layer</source>

@@ -204,16 +204,16 @@
         <translation>所有运行均已隐藏：请在图例中点击一个以显示它，然后再导出</translation>
     </message>
     <message>
+        <source>learned gains</source>
+        <translation>学习到的增益</translation>
+    </message>
+    <message>
         <source>gain</source>
         <translation>增益</translation>
     </message>
     <message>
         <source>histogram of layer</source>
         <translation>直方图：层</translation>
-    </message>
-    <message>
-        <source>learned gains</source>
-        <translation>学习到的增益</translation>
     </message>
     <message>
         <source>%1 per layer at step %2</source>
@@ -322,6 +322,10 @@
     <message>
         <source>None of the shown runs has recorded %1 yet.</source>
         <translation>所显示的运行尚未记录 %1。</translation>
+    </message>
+    <message>
+        <source>nothing recorded by %1 of %2 runs: %3</source>
+        <translation>%2 个运行中有 %1 个未记录：%3</translation>
     </message>
     <message>
         <source>layer</source>

@@ -67,6 +67,8 @@ CHARTS = {
     "%n hidden (%1)": (["%n ausgeblendet (%1)", "%n ausgeblendet (%1)"], "%n 个已隐藏（%1）"),
     "Not shown: %1.": ("Nicht gezeigt: %1.", "未显示：%1。"),
     "%L1 points → %L2 drawn": ("%L1 Punkte → %L2 gezeichnet", "%L1 个点 → 绘制 %L2 个"),
+    # the runs a chart draws nothing of, having no such series (widgets/chartsview_hints.cpp)
+    "nothing recorded by %1 of %2 runs: %3": ("nichts aufgezeichnet von %1 der %2 Läufe: %3", "%2 个运行中有 %1 个未记录：%3"),
     " · %L1 non-finite (▲)": (" · %L1 nicht endlich (▲)", " · %L1 个非有限值（▲）"),
     " · %L1 values ≤ 0 not shown on the log axis": (" · %L1 Werte ≤ 0 auf der log. Achse nicht gezeigt", " · %L1 个 ≤ 0 的值未在对数轴上显示"),
     " · zoomed (right-click to zoom out)": (" · vergrößert (Rechtsklick verkleinert)", " · 已缩放（右键缩小）"),

@@ -125,6 +125,7 @@ ChartsView::ChartsView(QWidget* parent) : QWidget(parent) {
     lay->addLayout(group_bar);
     lay->addWidget(tabs_);
     stale_.assign(static_cast<size_t>(tabs_->count()), true);
+    lacking_.resize(static_cast<size_t>(tabs_->count()));
     connect(tabs_, &QTabWidget::currentChanged, this, &ChartsView::redrawTab);
 }
 
@@ -367,6 +368,7 @@ void ChartsView::redrawLoss() {
     loss_->setHLines(floors);
     loss_->setEmptyHint(emptyHint("train/loss", tr("a loss")));
     lr_->setEmptyHint(emptyHint("train/lr", tr("a learning rate")));
+    loss_->setNote(noteLacking(kLossTab, [](const RunData& r) { return r.series("train/loss") != nullptr; }));
     // one step range for both: the learning rate's last record is often a step short of the loss's
     double x0 = std::numeric_limits<double>::infinity(), x1 = -x0;
     for (auto* curves : {&loss, &lr})
@@ -393,6 +395,7 @@ void ChartsView::redrawScalars() {
     scalar_chart_->setTitle(title);
     scalar_chart_->setAxisTitles(xTitle(), title, shortTitle(title));
     scalar_chart_->setEmptyHint(emptyHint(name, scalar_series_->currentText()));
+    scalar_chart_->setNote(noteLacking(kScalarsTab, [&](const RunData& r) { return r.series(name) != nullptr; }));
     scalar_chart_->setCurves(grouped(std::move(curves), owner));
 }
 

@@ -135,8 +135,16 @@ public:
     // l2, expected) or probe (layers, scalars: a series name such as
     // hidden/norm or train/grad_norm; sweep: its outcome, final_val,
     // best_val or final_train) given; empty means the view's default.
-    // False with `error` naming the option and what exists.
+    // False with `error` naming the option and what exists, or, where none of the runs has recorded what the
+    // view would draw (an nGPT probe of Pre-LN runs), saying so and why, as the chart's empty hint does.
     bool showView(const QString& view, const QString& weight, const QString& norm, const QString& probe, QString* error);
+    // The runs shown of which the current tab draws nothing, by their labels: they record none of the
+    // series it shows (NormFormer's FFN-LN gains, nGPT's eigen learning rates beside Pre-LN's), or nothing
+    // yet. Empty where every run shown has it; all of them where none does (the chart's empty hint says why).
+    QStringList runsLacking() const;
+    // Where the current tab draws nothing of any run shown, for that reason: why, as its empty hint says it
+    // ("None of the shown runs has recorded …\nIt exists only in nGPT runs."); else "".
+    QString nothingDrawn() const;
     // The Layers tab against depth (chartsview_layers.cpp): each run's value of its probe in every layer
     // at the last step recorded at or before `step` (< 0: the last recorded). False, with `error`
     // saying why, where no run recorded the probe by then.
@@ -151,7 +159,7 @@ public:
     // off — before each selected run's. A click on one of the form's parts asks blockToggleRequested.
     void setFormConfig(const RunConfig& cfg, std::function<bool(const QString&)> offered);
     BlockView* blockView() const { return block_; }
-    static constexpr int kBlockTab = 6;
+    static constexpr int kLossTab = 0, kGradTab = 1, kGainsTab = 2, kLayersTab = 3, kScalarsTab = 4, kBlockTab = 6;
     static constexpr size_t kMaxBlockPanels = 6;   // runs' blocks side by side; runs drawn alike share one
 
 protected:
@@ -196,6 +204,9 @@ private:
     QString runLabel(const RunData& r) const;
     // What an empty chart of `series` (a store name such as "cond/q") should say (chartsview_hints.cpp).
     QString emptyHint(const std::string& series, const QString& label) const;
+    // The runs shown for which `has` is false, kept as tab `tab`'s runsLacking(), and the chart footer's
+    // note naming them ("nothing recorded by 1 of 4 runs: Post-LN"; "" where every run or none has it).
+    QString noteLacking(int tab, const std::function<bool(const RunData&)>& has);
     // Groups (the "Group runs" choice): the curves of runs that differ only by
     // seed, one per quantity (same label after the run's), become one curve —
     // their mean — with a band (± std or min–max). owner[k]: the run index of
@@ -224,6 +235,7 @@ private:
     QComboBox* group_;                             // none, by seed ± std, by seed min–max
     std::vector<QWidget*> panels_;                 // per tab: its charts without the controls
     std::vector<bool> stale_;                      // per tab: data changed since it was last drawn
+    std::vector<QStringList> lacking_;             // per tab: runsLacking() when it was last drawn
     std::vector<std::unique_ptr<RunData>> runs_;
     // True when the pass ended; then `changed`: whether anything was read in it.
     bool readRuns(Store& store, std::optional<std::chrono::steady_clock::time_point> until, bool& changed);

@@ -232,6 +232,8 @@ void ChartsView::redrawGains() {
     hist_->setTitle(name.empty() ? tr("Histogram of a gain")
                                  : tr("Histogram of %1, layer %2, step %3").arg(QString::fromStdString(name)).arg(gain_layer_->value()).arg(step));
     hist_->setEmptyHint(none);
+    // under the box plots: the runs they leave out, having no such gain (Pre-LN's beside NormFormer's FFN LN)
+    hist_->setNote(noteLacking(kGainsTab, [&](const RunData& r) { return !r.distributions(name).empty(); }));
     hist_->setAxisTitles(tr("value"), tr("count"));
     // The footer counts the gains and the bins: a step's two corners a bin are not data ("64 points" read
     // as 64 values of a layer with 128).

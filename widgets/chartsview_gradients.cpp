@@ -116,6 +116,7 @@ void ChartsView::redrawGradients() {
     grad_lines_->setTitle(QString("%1 — %2").arg(grad_norm_->currentText(), grad_weight_->currentText()));
     grad_lines_->setAxisTitles(tr("step"), grad_norm_->currentText(), tr("gradient"));
     grad_lines_->setEmptyHint(emptyHint(name, grad_norm_->currentText()));
+    grad_lines_->setNote(noteLacking(kGradTab, [&](const RunData& r) { return r.layers(name) > 0; }));
     grad_lines_->setCurves(perLayerCurves(name, runs_.size() == 1));
     // one heatmap per run
     while (heatmaps_.size() > runs_.size()) {

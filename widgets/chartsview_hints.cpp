@@ -1,6 +1,11 @@
 // NormLab widgets: what an empty chart says (see chartsview.h): no run shown,
-// a probe switched off or not yet due, or a series only some schemes have.
+// a probe switched off or not yet due, or a series only some schemes have;
+// and the runs a chart draws nothing of beside others it draws.
 #include "widgets/chartsview.h"
+
+#include "widgets/linechart.h"
+
+#include <QTabWidget>
 
 namespace normlab {
 
@@ -28,6 +33,27 @@ QString ChartsView::emptyHint(const std::string& series, const QString& label) c
     else
         why = tr("It is recorded from the first training step on.");
     return tr("None of the shown runs has recorded %1 yet.").arg(label) + "\n" + why;
+}
+
+QString ChartsView::noteLacking(int tab, const std::function<bool(const RunData&)>& has) {
+    QStringList without;
+    for (auto& r : runs_)
+        if (!has(*r)) without << runLabel(*r);
+    lacking_.at(static_cast<size_t>(tab)) = without;
+    if (without.isEmpty() || without.size() == static_cast<int>(runs_.size())) return {};   // none has it: the empty hint says why
+    return tr("nothing recorded by %1 of %2 runs: %3").arg(without.size()).arg(runs_.size()).arg(without.join(", "));
+}
+
+QString ChartsView::nothingDrawn() const {
+    const int tab = tabs_->currentIndex();
+    if (tab < 0 || tab > kScalarsTab || runs_.empty() || runsLacking().size() != static_cast<int>(runs_.size())) return {};
+    auto* chart = qobject_cast<LineChart*>(currentChart());   // else the gains' box plots: no run shown has gains
+    return chart ? chart->emptyHintShown() : emptyHint("gain/", tr("learned gains"));
+}
+
+QStringList ChartsView::runsLacking() const {
+    const int tab = tabs_->currentIndex();
+    return tab >= 0 && tab < static_cast<int>(lacking_.size()) ? lacking_[static_cast<size_t>(tab)] : QStringList();
 }
 
 }  // namespace normlab

@@ -139,6 +139,7 @@ void ChartsView::redrawLayers() {
     const QString title = markedText(layer_series_);
     layer_chart_->setTitle(title);
     layer_chart_->setEmptyHint(emptyHint(name, layer_series_->currentText()));
+    layer_chart_->setNote(noteLacking(kLayersTab, [&](const RunData& r) { return r.layers(name) > 0; }));
     if (layer_axis_->currentData().toInt() != 1) {
         layer_chart_->setAxisTitles(tr("step"), title, shortTitle(title));
         layer_chart_->setCurves(perLayerCurves(name, runs_.size() == 1));

@@ -160,6 +160,8 @@ public:
     // bins"); asked again on each redraw and in a new language. Empty: the
     // points. The notes (hidden lines, zoom) follow either.
     void setCountCaption(std::function<QString()> caption);
+    // A note after the count ("nothing recorded by 1 of 4 runs: Post-LN"); empty for none.
+    void setNote(const QString& note);
     QChart* chart() const { return chart_; }
     QChartView* view() const { return view_; }
 
@@ -250,6 +252,7 @@ private:
     QChartView* view_;
     ElidedLabel* footer_;   // cut to the chart's width (whole in its tooltip): a long one widened the tab, which scrolled sideways
     std::function<QString()> count_caption_;
+    QString note_;   // setNote
     QTimer* redraw_timer_;
     std::vector<Curve> curves_;
     std::vector<std::vector<double>> smoothed_;

@@ -117,6 +117,12 @@ void LineChart::setCountCaption(std::function<QString()> caption) {
     if (!footer_->fullText().isEmpty()) showFooter();   // once drawn
 }
 
+void LineChart::setNote(const QString& note) {
+    if (note == note_) return;
+    note_ = note;
+    if (!footer_->fullText().isEmpty()) showFooter();   // once drawn
+}
+
 size_t LineChart::pointsTotal() const {
     size_t n = 0;
     for (auto& c : curves_) n += c.x.size();
@@ -125,6 +131,7 @@ size_t LineChart::pointsTotal() const {
 
 QString LineChart::footer() const {
     QString s = count_caption_ ? count_caption_() : tr("%L1 points → %L2 drawn").arg(pointsTotal()).arg(drawn_);
+    if (!note_.isEmpty()) s += " · " + note_;
     if (nonfinite_count_) s += tr(" · %L1 non-finite (▲)").arg(nonfinite_count_);
     if (hidden_nonpositive_) s += tr(" · %L1 values ≤ 0 not shown on the log axis").arg(hidden_nonpositive_);
     if (hidden_x_) s += tr(" · %L1 points at x ≤ 0 not shown on the log x axis").arg(hidden_x_);

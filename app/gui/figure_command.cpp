@@ -86,7 +86,9 @@ const char* kUsage =
     "language, as the window's Export does in it; English by default.\n"
     "--where TEXT draws the runs a filter picks too, as normlab-cli list TEXT and the window's filter box\n"
     "read it: words and comparisons such as 'ngpt val<3.2' or 'tag:paper lr>=1e-3' (quote < and >).\n"
-    "PDF and SVG are vectors; --dpi sets the PNG's resolution.\n";
+    "PDF and SVG are vectors; --dpi sets the PNG's resolution.\n"
+    "Runs that recorded none of what the view draws (nGPT's eigen learning rates beside Pre-LN) are left out\n"
+    "and named after the figure is written; where that is every run, nothing is written (exit 2).\n";
 
 // The languages a figure can be drawn in: English and each translation built in (:/i18n/normlab_CODE.qm).
 QStringList figure_languages() {
@@ -230,6 +232,15 @@ std::vector<int64_t> select_runs(Store& store, const std::string& key) {
     }
 }
 
+// The runs a figure leaves out, having recorded none of the series it draws (its chart draws what the others
+// have): said, where "loss of 4 runs" written over one run's boxes read as the four drawn.
+void print_left_out(const QStringList& labels) {
+    if (labels.isEmpty()) return;
+    QStringList shown;
+    for (const QString& l : labels) shown << QString::fromStdString(printable_text(l.toStdString()));
+    std::printf("  not drawn, as they recorded none of what it shows: %s\n", qPrintable(shown.join(", ")));
+}
+
 }  // namespace
 
 bool write_print_figure(const LineChart& src, const PrintSize& size, const QString& out, QString* error) {
@@ -330,6 +341,16 @@ int run_figure(const QStringList& args) {
         std::fprintf(stderr, "normlab figure: %s\n", qPrintable(err));
         return 2;
     }
+    if (const QString none = view.nothingDrawn(); !none.isEmpty()) {   // else a plot of nothing but its axes
+        QString asked = "--view " + o.view;
+        for (auto [option, value] : {std::pair{"--weight", o.weight}, {"--norm", o.norm}, {"--probe", o.probe}})
+            if (!value.isEmpty()) asked += QString(" %1 %2").arg(option, value);
+        // the hint's second line says why: "It exists only in nGPT runs.", "It is recorded every … steps"
+        std::fprintf(stderr, "normlab figure: %s: %s recorded what it draws. %s Nothing was written.\n", qPrintable(asked),
+                     ids.size() == 1 ? "the run has not" : qPrintable(QString("none of the %1 runs has").arg(ids.size())),
+                     qPrintable(none.section('\n', 1)));
+        return 2;
+    }
     if (o.view == "sweep") {
         view.setSweepOptions({!o.all_settings, o.hide});
         const SweepSpec& s = view.sweepSpec();
@@ -358,6 +379,7 @@ int run_figure(const QStringList& args) {
         if (const double pt = view.figureTextPt(o.width_mm, o.font_pt); pt < o.font_pt - 1e-6)
             std::printf(" (the blocks' text at %.3g pt to fit the width)", pt);
         std::printf("\n");
+        print_left_out(view.runsLacking());
         return 0;
     }
     if (o.view == "sweep" && view.sweepSpec().axes.empty()) {   // runs that do not make a sweep: bad input, nothing written
@@ -374,6 +396,7 @@ int run_figure(const QStringList& args) {
     }
     std::printf("%s: %s of %d run%s, %.0f mm wide, %g pt\n", qPrintable(o.out), qPrintable(o.view),
                 static_cast<int>(ids.size()), ids.size() == 1 ? "" : "s", o.width_mm, o.font_pt);
+    print_left_out(view.runsLacking());
     return 0;
 }
 
