@@ -135,8 +135,8 @@ public:
     // l2, expected) or probe (layers, scalars: a series name such as
     // hidden/norm or train/grad_norm; sweep: its outcome, final_val,
     // best_val or final_train) given; empty means the view's default.
-    // False with `error` naming the option and what exists, or, where none of the runs has recorded what the
-    // view would draw (an nGPT probe of Pre-LN runs), saying so and why, as the chart's empty hint does.
+    // False with `error` naming the option and what exists (a chart of nothing that exists in these runs is
+    // shown: nothingDrawn() says so).
     bool showView(const QString& view, const QString& weight, const QString& norm, const QString& probe, QString* error);
     // The runs shown of which the current tab draws nothing, by their labels: they record none of the
     // series it shows (NormFormer's FFN-LN gains, nGPT's eigen learning rates beside Pre-LN's), or nothing
