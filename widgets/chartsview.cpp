@@ -101,7 +101,7 @@ ChartsView::ChartsView(QWidget* parent) : QWidget(parent) {
     tabs_->addTab(scrolled(buildScalarsTab()), QString());
     tabs_->addTab(scrolled(buildSweepTab()), QString());
     tabs_->addTab(scrolled(buildBlockTab()), QString());
-    tabs_->widget(1)->installEventFilter(this);   // the heatmaps' columns follow the room
+    tabs_->widget(kGradTab)->installEventFilter(this);   // the heatmaps' columns follow the room
     // Runs that differ only by seed: one line with a band, on every line chart.
     group_ = new QComboBox(this);
     group_->setObjectName("groupRuns");
@@ -241,7 +241,7 @@ QWidget* ChartsView::buildLossTab() {
     v->addWidget(split, 1);
     connect(xunit_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
         redrawLoss();
-        stale_[4] = true;   // the scalars tab shares the x unit
+        stale_[kScalarsTab] = true;   // the scalars tab shares the x unit
     });
     connect(log_, &QCheckBox::toggled, this, [this](bool on) { loss_->setLogY(on); });
     LineChart::linkX(loss_, lr_);   // one step axis: zoomed together, the plots in line

@@ -159,7 +159,8 @@ public:
     // off — before each selected run's. A click on one of the form's parts asks blockToggleRequested.
     void setFormConfig(const RunConfig& cfg, std::function<bool(const QString&)> offered);
     BlockView* blockView() const { return block_; }
-    static constexpr int kLossTab = 0, kGradTab = 1, kGainsTab = 2, kLayersTab = 3, kScalarsTab = 4, kBlockTab = 6;
+    static constexpr int kLossTab = 0, kGradTab = 1, kGainsTab = 2, kLayersTab = 3, kScalarsTab = 4, kSweepTab = 5,
+                         kBlockTab = 6;
     static constexpr size_t kMaxBlockPanels = 6;   // runs' blocks side by side; runs drawn alike share one
 
 protected:

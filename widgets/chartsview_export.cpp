@@ -22,12 +22,12 @@ namespace normlab {
 
 QWidget* ChartsView::currentChart() const {
     switch (tabs_->currentIndex()) {
-        case 0: return loss_;
-        case 1: return grad_lines_;
-        case 2: return box_card_;   // the box plots and their legend
-        case 3: return layer_chart_;
-        case 4: return scalar_chart_;
-        case 5: return sweep_;
+        case kLossTab: return loss_;
+        case kGradTab: return grad_lines_;
+        case kGainsTab: return box_card_;   // the box plots and their legend
+        case kLayersTab: return layer_chart_;
+        case kScalarsTab: return scalar_chart_;
+        case kSweepTab: return sweep_;
         case kBlockTab: return block_;
     }
     return nullptr;
@@ -51,7 +51,7 @@ std::vector<ChartsView::PaneRow> ChartsView::figureRows(bool whole_panel, double
                        [spec](double w, double pt, double aspect) { return boxes_height_mm(*spec, w, pt, aspect); }};
     };
     const int tab = tabs_->currentIndex();
-    if (tab == 5) {   // one chart, alone on its tab
+    if (tab == kSweepTab) {   // one chart, alone on its tab
         auto spec = std::make_shared<SweepSpec>(sweep_->spec());
         return {PaneRow{1, {[spec](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_sweep(p, r, *spec, u); }},
                         [spec](double w, double pt, double aspect) { return sweep_height_mm(*spec, w, pt, aspect); }}};
@@ -70,17 +70,17 @@ std::vector<ChartsView::PaneRow> ChartsView::figureRows(bool whole_panel, double
         return rows;
     }
     if (!whole_panel) {
-        if (tab == 2) return {boxes(1)};
+        if (tab == kGainsTab) return {boxes(1)};
         if (auto* c = qobject_cast<LineChart*>(currentChart())) return {line(c, 1)};
         return {};
     }
     switch (tab) {
-        case 0: {   // the learning rate under the loss, on its step axis
+        case kLossTab: {   // the learning rate under the loss, on its step axis
             auto spec = std::make_shared<StackSpec>(StackSpec{{plot_spec(*loss_), plot_spec(*lr_)}, {0.65, 0.35}});
             return {PaneRow{1, {[spec](QPainter& p, const QRectF& r, const PrintUnits& u) { draw_stack(p, r, *spec, u); }},
                             [spec](double w, double pt, double aspect) { return stack_height_mm(*spec, w, pt, aspect); }}};
         }
-        case 1: {
+        case kGradTab: {
             std::vector<PaneRow> rows{line(grad_lines_, 0.5)};
             // the heatmaps under the lines as small multiples: a row of two in a column's width, four in a
             // page's; each titled by its run (the lines' title says the rest); on one scale one colour bar a
@@ -154,7 +154,7 @@ bool ChartsView::exportCurrent(const QString& path, const QString& format, int d
     }
     const QString f = format.toLower();
     if (f == "csv") {
-        if (whole_panel && tabs_->currentIndex() == 0) {   // the loss and the learning rate: a column names the chart
+        if (whole_panel && tabs_->currentIndex() == kLossTab) {   // the loss and the learning rate: a column names the chart
             std::vector<const LineChart*> charts;
             for (const LineChart* c : {loss_, lr_})
                 if (c->curves().empty() || c->curvesHidden() < c->curves().size()) charts.push_back(c);
@@ -186,7 +186,7 @@ bool ChartsView::exportCurrent(const QString& path, const QString& format, int d
             return false;
         }
         // The panel adds the histogram: a `chart` column, and each bin shown as its edges and count.
-        const bool panel = whole_panel && tabs_->currentIndex() == 2;
+        const bool panel = whole_panel && tabs_->currentIndex() == kGainsTab;
         return write_text(path, [&](QTextStream& out) {
             out << (panel ? "chart," : "") << "run_id,name,layer,step,count,min,q1,median,q3,max,mean,std"
                 << (panel ? ",bin_lo,bin_hi\n" : "\n");
@@ -236,18 +236,18 @@ bool ChartsView::showView(const QString& view, const QString& weight, const QStr
         if (error) *error = QString("%1 %2 is not one of: %3").arg(option, given, have.join(", "));
         return false;
     };
-    if (!probe.isEmpty() && tab != 3 && tab != 4 && tab != 2 && tab != 5)
+    if (!probe.isEmpty() && tab != kLayersTab && tab != kScalarsTab && tab != kGainsTab && tab != kSweepTab)
         return fail(QString("--probe is for --view layers, scalars, gains or sweep"));
-    if ((!weight.isEmpty() || !norm.isEmpty()) && tab != 1) return fail(QString("--weight and --norm are for --view gradients"));
-    if (tab == 1 && !(pick(grad_weight_, "--weight", weight) && pick(grad_norm_, "--norm", norm.isEmpty() ? QString() : norm + "/", "grad_")))
+    if ((!weight.isEmpty() || !norm.isEmpty()) && tab != kGradTab) return fail(QString("--weight and --norm are for --view gradients"));
+    if (tab == kGradTab && !(pick(grad_weight_, "--weight", weight) && pick(grad_norm_, "--norm", norm.isEmpty() ? QString() : norm + "/", "grad_")))
         return false;
-    if (tab == 3 && !pick(layer_series_, "--probe", probe)) return false;
-    if (tab == 4 && !pick(scalar_series_, "--probe", probe)) return false;
-    if (tab == 5 && !pick(sweep_metric_, "--probe", probe)) return false;
+    if (tab == kLayersTab && !pick(layer_series_, "--probe", probe)) return false;
+    if (tab == kScalarsTab && !pick(scalar_series_, "--probe", probe)) return false;
+    if (tab == kSweepTab && !pick(sweep_metric_, "--probe", probe)) return false;
     tabs_->setCurrentIndex(tab);
     stale_[static_cast<size_t>(tab)] = true;
     redrawTab(tab);
-    if (tab == 2 && !probe.isEmpty()) {   // the gains' names come from the runs, known once drawn
+    if (tab == kGainsTab && !probe.isEmpty()) {   // the gains' names come from the runs, known once drawn
         if (!pick(gain_name_, "--probe", probe)) return false;
         gain_choice_ = gain_name_->currentData().toString();
         stale_[static_cast<size_t>(tab)] = true;

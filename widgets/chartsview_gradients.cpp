@@ -160,7 +160,7 @@ void ChartsView::redrawGradients() {
 
 void ChartsView::placeHeatmaps() {
     const int n = static_cast<int>(heatmaps_.size());
-    auto* area = qobject_cast<QScrollArea*>(tabs_->widget(1));
+    auto* area = qobject_cast<QScrollArea*>(tabs_->widget(kGradTab));
     if (!area) return;
     if (n == 0) {   // no run: the grid lets go of the heatmaps deleted
         heat_grid_->place({}, 1, false, false);
@@ -203,7 +203,7 @@ void ChartsView::placeHeatmaps() {
 }
 
 bool ChartsView::eventFilter(QObject* watched, QEvent* e) {
-    if (e->type() == QEvent::Resize && watched == tabs_->widget(1)) placeHeatmaps();
+    if (e->type() == QEvent::Resize && watched == tabs_->widget(kGradTab)) placeHeatmaps();
     return QWidget::eventFilter(watched, e);
 }
 

@@ -139,12 +139,12 @@ void ChartsView::redrawTab(int i) {
     if (i < 0 || i >= static_cast<int>(stale_.size()) || !stale_[static_cast<size_t>(i)]) return;
     stale_[static_cast<size_t>(i)] = false;
     switch (i) {
-        case 0: redrawLoss(); break;
-        case 1: redrawGradients(); break;
-        case 2: redrawGains(); break;
-        case 3: redrawLayers(); break;
-        case 4: redrawScalars(); break;
-        case 5: redrawSweep(); break;
+        case kLossTab: redrawLoss(); break;
+        case kGradTab: redrawGradients(); break;
+        case kGainsTab: redrawGains(); break;
+        case kLayersTab: redrawLayers(); break;
+        case kScalarsTab: redrawScalars(); break;
+        case kSweepTab: redrawSweep(); break;
         case kBlockTab: redrawBlock(); break;
     }
 }
