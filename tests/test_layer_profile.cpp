@@ -4,11 +4,13 @@
 // seed groups as one line with a band; and `normlab figure --view layers --at-step`, which draws
 // it for print and refuses what it cannot draw. A probe some runs shown lack (nGPT's eigen learning
 // rates beside BranchNorm runs): the chart's footer names them, as `normlab figure` does, which refuses
-// a figure of runs that all lack it.
+// a figure of runs that all lack it. The Gradients tab leaves out the heatmap of a run whose model has
+// no such weight (nGPT's norm1), and its figure the heatmaps with nothing to draw.
 #include "core/store/store.h"
 #include "core/train/probes.h"
 #include "tests/figure_util.h"
 #include "widgets/chartsview.h"
+#include "widgets/heatmap.h"
 #include "widgets/linechart.h"
 #include <QApplication>
 #include <QComboBox>
@@ -236,10 +238,77 @@ private Q_SLOTS:
         QVERIFY2(err.contains("--view layers --probe gain_mean/alpha_A: none of the 2 runs has recorded what it draws. "
                               "It exists only in nGPT runs. Nothing was written."),
                  qPrintable(err));
+        // in English whatever language the figure's words were to be in
+        QCOMPARE(run(NORMLAB_APP, {"figure", "1", "2", "--view", "layers", "--probe", "gain_mean/alpha_A", "--language", "de", "--out", none,
+                                   "--store", store_},
+                     &out, &err),
+                 2);
+        QVERIFY2(err.contains("none of the 2 runs has recorded what it draws. It exists only in nGPT runs. Nothing was written."),
+                 qPrintable(err));
         QCOMPARE(run(NORMLAB_APP, {"figure", "1", "--view", "gains", "--out", none, "--store", store_}, &out, &err), 2);
         QVERIFY2(err.contains("--view gains: the run has not recorded what it draws. It is recorded every probes.gains_every steps"),
                  qPrintable(err));
         QVERIFY(!QFile::exists(none));
+    }
+
+    // The Gradients tab's heatmaps, one a run, of a weight only some runs' models have (norm1: not
+    // nGPT's): the run whose model has none is left out, not shown as an empty "no data yet"; a run
+    // that has recorded no gradient yet keeps its heatmap, which says so. A figure draws neither.
+    void heatmapsOfRunsWithoutTheWeightAreLeftOut() {
+        std::vector<int64_t> ids;
+        {
+            Store s(store_.toStdString());
+            auto make = [&](const char* name, const char* scheme, std::vector<const char*> weights) {
+                const int64_t id = s.create_run(name, scheme, nlohmann::json::object(), 10);
+                s.mark_running(id, "cpu", nlohmann::json::object());
+                RunWriter w(s, id);
+                for (int64_t st = 0; st <= 20; st += 10)
+                    for (const char* wt : weights)
+                        for (int l = 0; l < 4; ++l) w.layer(std::string("grad_l2/") + wt, l, st, 1e-3 * (l + 1) * (st + 1));
+                w.flush();
+                ids.push_back(id);
+            };
+            make("pre-ln run", "pre_ln", {"fc2", "norm1"});
+            make("ngpt run", "ngpt", {"fc2"});
+            make("fresh run", "pre_ln", {});
+        }
+        Store s(store_.toStdString(), Store::Mode::ReadOnly);
+        ChartsView view;
+        view.resize(1280, 720);
+        view.setRuns(ids, s);
+        view.show();
+        auto shown = [&] {
+            QStringList t;
+            for (auto* h : view.findChildren<Heatmap*>())
+                if (h->isVisible()) t << h->shortTitle();
+            t.sort();
+            return t;
+        };
+        QString err;
+        QVERIFY2(view.showView("gradients", "norm1", "l2", "", &err), qPrintable(err));
+        settle();
+        QCOMPARE(shown(), (QStringList{"fresh run", "pre-ln run"}));
+        auto* lines = view.findChild<LineChart*>("gradChart");
+        QVERIFY(lines);
+        QVERIFY2(lines->footer().contains("nothing recorded by 2 of 3 runs: ngpt run, fresh run"), qPrintable(lines->footer()));
+        QVERIFY2(view.showView("gradients", "fc2", "l2", "", &err), qPrintable(err));   // a weight every model has
+        settle();
+        QCOMPARE(shown(), (QStringList{"fresh run", "ngpt run", "pre-ln run"}));
+        QVERIFY2(view.showView("gradients", "norm1", "l2", "", &err), qPrintable(err));   // and back
+        settle();
+        QCOMPARE(shown(), (QStringList{"fresh run", "pre-ln run"}));
+
+        // the whole panel for print: the lines and one heatmap, of the run with norm1's gradients
+        const QString pdf = dir_.filePath("norm1.pdf");
+        QStringList args{"figure"};
+        for (int64_t id : ids) args << QString::number(id);
+        QString out;
+        QCOMPARE(run(NORMLAB_APP, args + QStringList{"--view", "gradients", "--weight", "norm1", "--norm", "l2", "--panel", "--out", pdf, "--store", store_},
+                     &out, &err),
+                 0);
+        QVERIFY2(out.contains("not drawn, as they recorded none of what it shows: ngpt run, fresh run\n"), qPrintable(out));
+        const QString text = pdf_text(pdf);
+        QVERIFY2(text.contains("pre-ln run") && !text.contains("ngpt run") && !text.contains("fresh run"), qPrintable(text));
     }
 };
 

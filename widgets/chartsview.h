@@ -267,7 +267,11 @@ private:
     QCheckBox* heat_log_;
     QCheckBox* heat_shared_;
     HeatmapGrid* heat_grid_;   // the heatmaps, one or more a row
-    std::vector<Heatmap*> heatmaps_;
+    std::vector<Heatmap*> heatmaps_;   // one a run, in the runs' order
+    // Those placed: a run whose model has no such weight (it records other weights' gradients, not
+    // this one's: nGPT's norm1) is left out, the line chart's footer naming it; a run yet to record
+    // any keeps its heatmap, which says so.
+    std::vector<Heatmap*> heat_shown_;
     QWidget* grad_page_;
     FlowLayout* grad_bar_;
     QSplitter* grad_split_;

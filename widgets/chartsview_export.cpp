@@ -85,14 +85,16 @@ std::vector<ChartsView::PaneRow> ChartsView::figureRows(bool whole_panel, double
             // the heatmaps under the lines as small multiples: a row of two in a column's width, four in a
             // page's; each titled by its run (the lines' title says the rest); on one scale one colour bar a
             // row, and one layer axis where the runs have as many layers
-            const size_t n = heatmaps_.size();
-            const size_t per_row = std::clamp<size_t>(static_cast<size_t>(width_mm / 42), 1, std::max<size_t>(1, n));
-            const size_t n_rows = (n + per_row - 1) / per_row;
+            // not those of runs with nothing of it to draw (a panel of nothing): `normlab figure` names them
             std::vector<HeatSpec> all;   // on one step axis, as the lines above
-            for (auto* h : heatmaps_) {
+            for (auto* h : heat_shown_) {
+                if (h->rows().empty()) continue;
                 all.push_back(heat_spec(*h));
                 if (!h->shortTitle().isEmpty()) all.back().title = h->shortTitle();
             }
+            const size_t n = all.size();
+            const size_t per_row = std::clamp<size_t>(static_cast<size_t>(width_mm / 42), 1, std::max<size_t>(1, n));
+            const size_t n_rows = (n + per_row - 1) / per_row;
             share_steps(all);
             for (size_t k = 0; k < n; k += per_row) {
                 auto specs = std::make_shared<std::vector<HeatSpec>>(all.begin() + static_cast<std::ptrdiff_t>(k),

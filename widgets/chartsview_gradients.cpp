@@ -129,9 +129,17 @@ void ChartsView::redrawGradients() {
         h->setLogScale(heat_log_->isChecked());
         heatmaps_.push_back(h);
     }
+    const std::string norm = grad_norm_->currentData().toString().toStdString();
+    auto records_others = [&](const RunData& r) {   // this norm of some weight's gradient
+        for (int k = 0; k < grad_weight_->count(); ++k)
+            if (r.layers(norm + grad_weight_->itemData(k).toString().toStdString()) > 0) return true;
+        return false;
+    };
+    heat_shown_.clear();
     for (size_t i = 0; i < runs_.size(); ++i) {
         const RunData& r = *runs_[i];
         const int L = r.layers(name);
+        if (L > 0 || !records_others(r)) heat_shown_.push_back(heatmaps_[i]);
         std::vector<double> steps;
         std::vector<std::vector<double>> rows(static_cast<size_t>(L));
         if (auto* s0 = r.series(name, 0)) steps = s0->steps;
@@ -151,26 +159,26 @@ void ChartsView::redrawGradients() {
     }
     // One colour scale for all runs by default, so a colour means the same value in each.
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (auto* h : heatmaps_) lo = std::min(lo, h->dataMin()), hi = std::max(hi, h->dataMax());
-    const bool shared = heat_shared_->isChecked() && heatmaps_.size() > 1 && lo <= hi;
+    for (auto* h : heat_shown_) lo = std::min(lo, h->dataMin()), hi = std::max(hi, h->dataMax());
+    const bool shared = heat_shared_->isChecked() && heat_shown_.size() > 1 && lo <= hi;
     for (auto* h : heatmaps_)
         h->setRange(shared ? lo : std::nan(""), shared ? hi : std::nan(""));
     placeHeatmaps();   // after the data: one colour bar for a shared scale, one layer axis for as many layers
 }
 
 void ChartsView::placeHeatmaps() {
-    const int n = static_cast<int>(heatmaps_.size());
+    const int n = static_cast<int>(heat_shown_.size());
     auto* area = qobject_cast<QScrollArea*>(tabs_->widget(kGradTab));
     if (!area) return;
-    if (n == 0) {   // no run: the grid lets go of the heatmaps deleted
+    if (n == 0) {   // no run, or none with this weight: the grid lets go of the heatmaps (deleted or hidden)
         heat_grid_->place({}, 1, false, false);
         return;
     }
     // (a live redraw of the same heatmaps in the same room keeps them where they are)
     // One colour bar a row where the runs share the scale, one layer axis where they have as many layers.
     const bool shared = heat_shared_->isChecked() && n > 1;
-    const bool same_layers = std::all_of(heatmaps_.begin(), heatmaps_.end(),
-                                         [&](const Heatmap* h) { return h->rows().size() == heatmaps_.front()->rows().size(); });
+    const bool same_layers = std::all_of(heat_shown_.begin(), heat_shown_.end(),
+                                         [&](const Heatmap* h) { return h->rows().size() == heat_shown_.front()->rows().size(); });
     // What the page needs in height with `rows` rows of heatmaps, at the area's width (the
     // controls wrap); the area's own size, not its viewport's, so a scroll bar's coming or going
     // does not change the choice.
@@ -178,7 +186,7 @@ void ChartsView::placeHeatmaps() {
     const int width = area->width();
     const int fixed = grad_page_->heightForWidth(width) - grad_split_->minimumSizeHint().height() +
                       grad_lines_->minimumHeight() + grad_split_->handleWidth();
-    const int min_height = heatmaps_.front()->minimumHeight();
+    const int min_height = heat_shown_.front()->minimumHeight();
     auto need = [&](int columns) {
         const int rows = (n + columns - 1) / columns;
         return fixed + rows * min_height + (rows - 1) * HeatmapGrid::kSpacing;
@@ -198,8 +206,8 @@ void ChartsView::placeHeatmaps() {
     if (need(columns) > area->height())
         columns = choose(width - m.left() - m.right() - area->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, area) -
                          2 * area->frameWidth());
-    if (heat_grid_->placedAs(heatmaps_, columns, shared, same_layers)) return;
-    heat_grid_->place(heatmaps_, columns, shared, same_layers);
+    if (heat_grid_->placedAs(heat_shown_, columns, shared, same_layers)) return;
+    heat_grid_->place(heat_shown_, columns, shared, same_layers);
 }
 
 bool ChartsView::eventFilter(QObject* watched, QEvent* e) {

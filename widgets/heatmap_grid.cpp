@@ -29,6 +29,8 @@ void HeatmapGrid::place(std::vector<Heatmap*> maps, int columns, bool shared_sca
     shared_ = shared_scale;
     same_layers_ = same_layers;
     const int n = static_cast<int>(maps_.size());
+    for (Heatmap* h : findChildren<Heatmap*>(QString(), Qt::FindDirectChildrenOnly))   // those left out (a run without the weight)
+        if (std::find(maps_.begin(), maps_.end(), h) == maps_.end()) h->hide();
     for (int i = 0; i < n; ++i) {
         const int col = i % columns_;
         maps_[static_cast<size_t>(i)]->setFrame(layer_axis_at(col, same_layers), colour_bar_at(col, columns_, i == n - 1, shared_scale));

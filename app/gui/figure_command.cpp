@@ -341,7 +341,12 @@ int run_figure(const QStringList& args) {
         std::fprintf(stderr, "normlab figure: %s\n", qPrintable(err));
         return 2;
     }
-    if (const QString none = view.nothingDrawn(); !none.isEmpty()) {   // else a plot of nothing but its axes
+    if (!view.nothingDrawn().isEmpty()) {   // else a plot of nothing but its axes
+        // Why, in this message's English: the view drew in the figure's --language, so it redraws without it
+        // (nothing more is drawn: the figure is refused).
+        QCoreApplication::removeTranslator(&translator);
+        QApplication::processEvents();
+        const QString none = view.nothingDrawn();
         QString asked = "--view " + o.view;
         for (auto [option, value] : {std::pair{"--weight", o.weight}, {"--norm", o.norm}, {"--probe", o.probe}})
             if (!value.isEmpty()) asked += QString(" %1 %2").arg(option, value);
