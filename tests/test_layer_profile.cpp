@@ -309,6 +309,27 @@ private Q_SLOTS:
         QVERIFY2(out.contains("not drawn, as they recorded none of what it shows: ngpt run, fresh run\n"), qPrintable(out));
         const QString text = pdf_text(pdf);
         QVERIFY2(text.contains("pre-ln run") && !text.contains("ngpt run") && !text.contains("fresh run"), qPrintable(text));
+
+        // The nGPT run alone: its model has no norm1, which the empty chart says, not "recorded … yet"; a
+        // figure of it is refused so. The run yet to record anything: "yet".
+        view.setRuns(std::vector<int64_t>{ids[1]}, s);
+        settle();
+        QVERIFY2(view.showView("gradients", "norm1", "l2", "", &err), qPrintable(err));
+        settle();
+        QVERIFY2(view.nothingDrawn().startsWith("None of the shown runs' models has the weight norm1.\nEvery scheme's blocks have it "
+                                                "but nGPT's"),
+                 qPrintable(view.nothingDrawn()));
+        QVERIFY(shown().isEmpty());
+        const QString none = dir_.filePath("none.pdf");
+        QCOMPARE(run(NORMLAB_APP, {"figure", QString::number(ids[1]), "--view", "gradients", "--weight", "norm1", "--norm", "l2", "--out", none, "--store", store_},
+                     &out, &err),
+                 2);
+        QVERIFY2(err.contains("the run has not recorded what it draws. Every scheme's blocks have it but nGPT's"), qPrintable(err));
+        QVERIFY(!QFile::exists(none));
+        view.setRuns(std::vector<int64_t>{ids[2]}, s);
+        settle();
+        QVERIFY2(view.nothingDrawn().startsWith("None of the shown runs has recorded"), qPrintable(view.nothingDrawn()));
+        QCOMPARE(shown(), QStringList{"fresh run"});
     }
 };
 

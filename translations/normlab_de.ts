@@ -207,16 +207,16 @@
         <translation>alle Läufe sind ausgeblendet: einen in der Legende anklicken, um ihn zu zeigen, dann exportieren</translation>
     </message>
     <message>
-        <source>learned gains</source>
-        <translation>gelernte Verstärkungen</translation>
-    </message>
-    <message>
         <source>gain</source>
         <translation>Verstärkung</translation>
     </message>
     <message>
         <source>histogram of layer</source>
         <translation>Histogramm der Schicht</translation>
+    </message>
+    <message>
+        <source>learned gains</source>
+        <translation>gelernte Verstärkungen</translation>
     </message>
     <message>
         <source>%1 per layer at step %2</source>
@@ -325,6 +325,22 @@
     <message>
         <source>None of the shown runs has recorded %1 yet.</source>
         <translation>Keiner der gezeigten Läufe hat bisher %1 aufgezeichnet.</translation>
+    </message>
+    <message>
+        <source>Every scheme's blocks have it but nGPT's, which keep their vectors on the unit sphere instead.</source>
+        <translation>Die Blöcke jedes Schemas haben es außer nGPTs, die ihre Vektoren stattdessen auf der Einheitssphäre halten.</translation>
+    </message>
+    <message>
+        <source>It exists where %1 is on (Experiment → NormFormer; its preset switches it on).</source>
+        <translation>Es gibt es, wo %1 an ist (Experiment → NormFormer; seine Voreinstellung schaltet es ein).</translation>
+    </message>
+    <message>
+        <source>It exists only in some schemes' blocks (the Block tab draws a run's).</source>
+        <translation>Es gibt es nur in den Blöcken mancher Schemata (der Reiter Block zeichnet die eines Laufs).</translation>
+    </message>
+    <message>
+        <source>None of the shown runs' models has the weight %1.</source>
+        <translation>Keines der Modelle der gezeigten Läufe hat das Gewicht %1.</translation>
     </message>
     <message>
         <source>nothing recorded by %1 of %2 runs: %3</source>

@@ -204,16 +204,16 @@
         <translation>所有运行均已隐藏：请在图例中点击一个以显示它，然后再导出</translation>
     </message>
     <message>
-        <source>learned gains</source>
-        <translation>学习到的增益</translation>
-    </message>
-    <message>
         <source>gain</source>
         <translation>增益</translation>
     </message>
     <message>
         <source>histogram of layer</source>
         <translation>直方图：层</translation>
+    </message>
+    <message>
+        <source>learned gains</source>
+        <translation>学习到的增益</translation>
     </message>
     <message>
         <source>%1 per layer at step %2</source>
@@ -322,6 +322,22 @@
     <message>
         <source>None of the shown runs has recorded %1 yet.</source>
         <translation>所显示的运行尚未记录 %1。</translation>
+    </message>
+    <message>
+        <source>Every scheme's blocks have it but nGPT's, which keep their vectors on the unit sphere instead.</source>
+        <translation>除 nGPT 外每种方案的块都有它；nGPT 改为将向量保持在单位球面上。</translation>
+    </message>
+    <message>
+        <source>It exists where %1 is on (Experiment → NormFormer; its preset switches it on).</source>
+        <translation>仅在 %1 开启时存在（实验 → NormFormer；其预设会开启它）。</translation>
+    </message>
+    <message>
+        <source>It exists only in some schemes' blocks (the Block tab draws a run's).</source>
+        <translation>它只存在于某些方案的块中（“模块”标签页绘制运行的块）。</translation>
+    </message>
+    <message>
+        <source>None of the shown runs' models has the weight %1.</source>
+        <translation>所显示运行的模型都没有权重 %1。</translation>
     </message>
     <message>
         <source>nothing recorded by %1 of %2 runs: %3</source>

@@ -157,6 +157,18 @@ CHARTS = {
         ("Kein Lauf gezeigt: Läufe in der Lauftabelle wählen (Strg+Klick für mehrere) oder einen mit Starten (Strg+R) trainieren.",
          "未显示运行：在运行表中选择运行（Ctrl+单击可多选），或用“运行”（Ctrl+R）训练一个。"),
     "It exists only in nGPT runs.": ("Es gibt ihn nur in nGPT-Läufen.", "它只存在于 nGPT 运行中。"),
+    # the Gradients tab, of a weight the runs' models lack (widgets/chartsview_hints.cpp)
+    "None of the shown runs' models has the weight %1.": ("Keines der Modelle der gezeigten Läufe hat das Gewicht %1.",
+                                                           "所显示运行的模型都没有权重 %1。"),
+    "Every scheme's blocks have it but nGPT's, which keep their vectors on the unit sphere instead.":
+        ("Die Blöcke jedes Schemas haben es außer nGPTs, die ihre Vektoren stattdessen auf der Einheitssphäre halten.",
+         "除 nGPT 外每种方案的块都有它；nGPT 改为将向量保持在单位球面上。"),
+    "It exists where %1 is on (Experiment → NormFormer; its preset switches it on).":
+        ("Es gibt es, wo %1 an ist (Experiment → NormFormer; seine Voreinstellung schaltet es ein).",
+         "仅在 %1 开启时存在（实验 → NormFormer；其预设会开启它）。"),
+    "It exists only in some schemes' blocks (the Block tab draws a run's).":
+        ("Es gibt es nur in den Blöcken mancher Schemata (der Reiter Block zeichnet die eines Laufs).",
+         "它只存在于某些方案的块中（“模块”标签页绘制运行的块）。"),
     "It exists only in BranchNorm runs.": ("Es gibt ihn nur in BranchNorm-Läufen.", "它只存在于 BranchNorm 运行中。"),
     "It exists only in runs with DeepNorm's residual scaling.":
         ("Es gibt ihn nur in Läufen mit DeepNorms Residualskalierung.", "它只存在于使用 DeepNorm 残差缩放的运行中。"),

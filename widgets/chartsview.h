@@ -205,6 +205,9 @@ private:
     QString runLabel(const RunData& r) const;
     // What an empty chart of `series` (a store name such as "cond/q") should say (chartsview_hints.cpp).
     QString emptyHint(const std::string& series, const QString& label) const;
+    // What the Gradients tab's empty chart says where the runs record other weights' gradients but
+    // none of `weight`'s: their models have no such weight (nGPT's norm1), and which ones do.
+    QString weightHint(const QString& weight) const;
     // The runs shown for which `has` is false, kept as tab `tab`'s runsLacking(), and the chart footer's
     // note naming them ("nothing recorded by 1 of 4 runs: Post-LN"; "" where every run or none has it).
     QString noteLacking(int tab, const std::function<bool(const RunData&)>& has);

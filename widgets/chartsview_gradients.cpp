@@ -115,7 +115,18 @@ void ChartsView::redrawGradients() {
     const std::string name = grad_norm_->currentData().toString().toStdString() + grad_weight_->currentData().toString().toStdString();
     grad_lines_->setTitle(QString("%1 — %2").arg(grad_norm_->currentText(), grad_weight_->currentText()));
     grad_lines_->setAxisTitles(tr("step"), grad_norm_->currentText(), tr("gradient"));
-    grad_lines_->setEmptyHint(emptyHint(name, grad_norm_->currentText()));
+    const std::string norm = grad_norm_->currentData().toString().toStdString();
+    auto records_others = [&](const RunData& r) {   // this norm of some weight's gradient
+        for (int k = 0; k < grad_weight_->count(); ++k)
+            if (r.layers(norm + grad_weight_->itemData(k).toString().toStdString()) > 0) return true;
+        return false;
+    };
+    auto has = [&](const std::unique_ptr<RunData>& r) { return r->layers(name) > 0; };
+    auto others = [&](const std::unique_ptr<RunData>& r) { return records_others(*r); };
+    // no run has it, while some record other weights': their models have none ("yet" would mislead)
+    const bool no_such_weight = std::none_of(runs_.begin(), runs_.end(), has) && std::any_of(runs_.begin(), runs_.end(), others);
+    grad_lines_->setEmptyHint(no_such_weight ? weightHint(grad_weight_->currentData().toString())
+                                             : emptyHint(name, grad_norm_->currentText()));
     grad_lines_->setNote(noteLacking(kGradTab, [&](const RunData& r) { return r.layers(name) > 0; }));
     grad_lines_->setCurves(perLayerCurves(name, runs_.size() == 1));
     // one heatmap per run
@@ -129,12 +140,6 @@ void ChartsView::redrawGradients() {
         h->setLogScale(heat_log_->isChecked());
         heatmaps_.push_back(h);
     }
-    const std::string norm = grad_norm_->currentData().toString().toStdString();
-    auto records_others = [&](const RunData& r) {   // this norm of some weight's gradient
-        for (int k = 0; k < grad_weight_->count(); ++k)
-            if (r.layers(norm + grad_weight_->itemData(k).toString().toStdString()) > 0) return true;
-        return false;
-    };
     heat_shown_.clear();
     for (size_t i = 0; i < runs_.size(); ++i) {
         const RunData& r = *runs_[i];

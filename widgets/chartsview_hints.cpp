@@ -35,6 +35,17 @@ QString ChartsView::emptyHint(const std::string& series, const QString& label) c
     return tr("None of the shown runs has recorded %1 yet.").arg(label) + "\n" + why;
 }
 
+QString ChartsView::weightHint(const QString& weight) const {
+    QString where;
+    if (weight == "norm1" || weight == "norm2")
+        where = tr("Every scheme's blocks have it but nGPT's, which keep their vectors on the unit sphere instead.");
+    else if (weight == "ffn_norm" || weight == "post_attn_norm" || weight == "head_scale")
+        where = tr("It exists where %1 is on (Experiment → NormFormer; its preset switches it on).").arg("model.normformer." + weight);
+    else
+        where = tr("It exists only in some schemes' blocks (the Block tab draws a run's).");
+    return tr("None of the shown runs' models has the weight %1.").arg(weight) + "\n" + where;
+}
+
 QString ChartsView::noteLacking(int tab, const std::function<bool(const RunData&)>& has) {
     QStringList without;
     for (auto& r : runs_)
