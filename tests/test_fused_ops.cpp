@@ -98,7 +98,10 @@ private Q_SLOTS:
                     QVERIFY2(torch::allclose(y, ref, 1e-4, 1e-5), qPrintable(m + ": output"));
                     QVERIFY2(torch::allclose(g, ref_grad, 1e-4, 1e-5),
                              qPrintable(m + QString(": gradient off by %1").arg((g - ref_grad).abs().max().item<double>())));
-                    QVERIFY2(rel(mx.item<double>(), ref_max) < 1e-5, qPrintable(m + ": max logit"));
+                    // (it failed once, under the sanitizers in a clean-clone CI run, at B2 H3 T1 with 2 threads, packed,
+                    // and never in ~950 reruns; the values say which side was off should it fail again)
+                    QVERIFY2(rel(mx.item<double>(), ref_max) < 1e-5,
+                             qPrintable(m + QString(": max logit %1, eager %2").arg(mx.item<double>(), 0, 'g', 9).arg(ref_max, 0, 'g', 9)));
                 }
             }
         }
