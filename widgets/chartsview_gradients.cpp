@@ -115,16 +115,17 @@ void ChartsView::redrawGradients() {
     const std::string name = grad_norm_->currentData().toString().toStdString() + grad_weight_->currentData().toString().toStdString();
     grad_lines_->setTitle(QString("%1 — %2").arg(grad_norm_->currentText(), grad_weight_->currentText()));
     grad_lines_->setAxisTitles(tr("step"), grad_norm_->currentText(), tr("gradient"));
+    // Per run, once a redraw: whether it has this weight's gradients, and whether its model lacks the
+    // weight (it records this norm of other weights' gradients, not this one's).
     const std::string norm = grad_norm_->currentData().toString().toStdString();
-    auto records_others = [&](const RunData& r) {   // this norm of some weight's gradient
-        for (int k = 0; k < grad_weight_->count(); ++k)
-            if (r.layers(norm + grad_weight_->itemData(k).toString().toStdString()) > 0) return true;
-        return false;
-    };
-    auto has = [&](const std::unique_ptr<RunData>& r) { return r->layers(name) > 0; };
-    auto others = [&](const std::unique_ptr<RunData>& r) { return records_others(*r); };
+    std::vector<char> has(runs_.size()), lacks(runs_.size());
+    for (size_t i = 0; i < runs_.size(); ++i) {
+        has[i] = runs_[i]->layers(name) > 0;
+        for (int k = 0; !has[i] && !lacks[i] && k < grad_weight_->count(); ++k)
+            lacks[i] = runs_[i]->layers(norm + grad_weight_->itemData(k).toString().toStdString()) > 0;
+    }
     // no run has it, while some record other weights': their models have none ("yet" would mislead)
-    const bool no_such_weight = std::none_of(runs_.begin(), runs_.end(), has) && std::any_of(runs_.begin(), runs_.end(), others);
+    const bool no_such_weight = std::count(has.begin(), has.end(), 1) == 0 && std::count(lacks.begin(), lacks.end(), 1) > 0;
     grad_lines_->setEmptyHint(no_such_weight ? weightHint(grad_weight_->currentData().toString())
                                              : emptyHint(name, grad_norm_->currentText()));
     grad_lines_->setNote(noteLacking(kGradTab, [&](const RunData& r) { return r.layers(name) > 0; }));
@@ -144,7 +145,7 @@ void ChartsView::redrawGradients() {
     for (size_t i = 0; i < runs_.size(); ++i) {
         const RunData& r = *runs_[i];
         const int L = r.layers(name);
-        if (L > 0 || !records_others(r)) heat_shown_.push_back(heatmaps_[i]);
+        if (!lacks[i]) heat_shown_.push_back(heatmaps_[i]);
         std::vector<double> steps;
         std::vector<std::vector<double>> rows(static_cast<size_t>(L));
         if (auto* s0 = r.series(name, 0)) steps = s0->steps;
